@@ -1,0 +1,495 @@
+#include "cp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* uthash allocates its buckets through these macros; they draw from the pool's arena so
+ * a parsed class never owns memory outside it. A failed allocation is not fatal: the
+ * item is simply not indexed and the caller reports CF_ENOMEM. */
+#define uthash_malloc(sz) arena_alloc(hash_arena, (sz))
+#define uthash_free(ptr, sz) ((void)(ptr), (void)(sz))
+#define HASH_NONFATAL_OOM 1
+#define uthash_nonfatal_oom(obj) (hash_oom = 1)
+#include <uthash.h>
+
+typedef struct cp_item {
+	UT_hash_handle hh;
+	uint64_t key;        /* tag, a, b or value for structural entries */
+	const uint8_t *utf8; /* Utf8 entries use the bytes as key */
+	uint32_t len;
+	uint16_t idx;
+} cp_item;
+
+struct cp_index {
+	cp_item *utf8;
+	cp_item *other;
+};
+
+static const char *const tag_names[] = {
+	[CP_UTF8] = "Utf8",
+	[CP_INTEGER] = "Integer",
+	[CP_FLOAT] = "Float",
+	[CP_LONG] = "Long",
+	[CP_DOUBLE] = "Double",
+	[CP_CLASS] = "Class",
+	[CP_STRING] = "String",
+	[CP_FIELDREF] = "Fieldref",
+	[CP_METHODREF] = "Methodref",
+	[CP_IMETHODREF] = "InterfaceMethodref",
+	[CP_NAMETYPE] = "NameAndType",
+	[CP_METHODHANDLE] = "MethodHandle",
+	[CP_METHODTYPE] = "MethodType",
+	[CP_DYNAMIC] = "Dynamic",
+	[CP_INVOKEDYNAMIC] = "InvokeDynamic",
+	[CP_MODULE] = "Module",
+	[CP_PACKAGE] = "Package",
+};
+
+const char *cp_tag_name(uint8_t tag)
+{
+	if (tag < sizeof tag_names / sizeof tag_names[0] && tag_names[tag])
+		return tag_names[tag];
+	return "invalid";
+}
+
+static int bad_ref(cf_error *err, const cp_pool *pool, uint32_t i, uint32_t ref,
+                   const char *want)
+{
+	char part[48];
+	snprintf(part, sizeof part, "constant pool #%u", i);
+	if (ref == 0 || ref >= pool->count)
+		return cf_fail(err, CF_EFORMAT, pool->e[i].off, part,
+		               "%s refers to index %u, outside 1..%u", cp_tag_name(pool->e[i].tag),
+		               ref, pool->count - 1);
+	return cf_fail(err, CF_EFORMAT, pool->e[i].off, part, "%s refers to #%u, a %s, not a %s",
+	               cp_tag_name(pool->e[i].tag), ref, cp_tag_name(cp_tag(pool, ref)), want);
+}
+
+/* JVMS 4.4: every index inside the pool must name an entry of the right kind. */
+static int check_refs(const cp_pool *pool, cf_error *err)
+{
+	for (uint32_t i = 1; i < pool->count; i++) {
+		const cp_entry *e = &pool->e[i];
+		switch (e->tag) {
+		case CP_CLASS:
+		case CP_STRING:
+		case CP_METHODTYPE:
+		case CP_MODULE:
+		case CP_PACKAGE:
+			if (cp_tag(pool, e->a) != CP_UTF8)
+				return bad_ref(err, pool, i, e->a, "Utf8");
+			break;
+		case CP_FIELDREF:
+		case CP_METHODREF:
+		case CP_IMETHODREF:
+			if (cp_tag(pool, e->a) != CP_CLASS)
+				return bad_ref(err, pool, i, e->a, "Class");
+			if (cp_tag(pool, e->b) != CP_NAMETYPE)
+				return bad_ref(err, pool, i, e->b, "NameAndType");
+			break;
+		case CP_NAMETYPE:
+			if (cp_tag(pool, e->a) != CP_UTF8)
+				return bad_ref(err, pool, i, e->a, "Utf8");
+			if (cp_tag(pool, e->b) != CP_UTF8)
+				return bad_ref(err, pool, i, e->b, "Utf8");
+			break;
+		case CP_DYNAMIC:
+		case CP_INVOKEDYNAMIC:
+			if (cp_tag(pool, e->b) != CP_NAMETYPE)
+				return bad_ref(err, pool, i, e->b, "NameAndType");
+			break;
+		case CP_METHODHANDLE: {
+			uint8_t t = cp_tag(pool, e->b);
+			bool ok;
+			switch (e->kind) {
+			case 1: case 2: case 3: case 4: ok = t == CP_FIELDREF; break;
+			case 5: case 8: ok = t == CP_METHODREF; break;
+			case 6: case 7: ok = t == CP_METHODREF || t == CP_IMETHODREF; break;
+			case 9: ok = t == CP_IMETHODREF; break;
+			default: {
+				char part[48];
+				snprintf(part, sizeof part, "constant pool #%u", i);
+				return cf_fail(err, CF_EFORMAT, e->off, part,
+				               "MethodHandle reference_kind %u is not 1..9", e->kind);
+			}
+			}
+			if (!ok)
+				return bad_ref(err, pool, i, e->b,
+				               e->kind <= 4 ? "Fieldref" : "Methodref/InterfaceMethodref");
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return CF_OK;
+}
+
+int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
+{
+	memset(pool, 0, sizeof *pool);
+	pool->arena = a;
+	r->part = "constant_pool_count";
+	uint32_t count = rd_u2(r);
+	if (!rd_ok(r))
+		return r->err->code;
+	if (count == 0)
+		return cf_fail(r->err, CF_EFORMAT, rd_off(r) - 2, r->part, "is 0, must be at least 1");
+	pool->e = arena_array(a, count, sizeof(cp_entry));
+	if (!pool->e)
+		return cf_fail(r->err, CF_ENOMEM, rd_off(r), r->part, "no memory for %u entries", count);
+	pool->count = pool->orig_count = pool->cap = count;
+	memset(&pool->e[0], 0, sizeof pool->e[0]);
+	char part[48];
+	r->part = part;
+	for (uint32_t i = 1; i < count; i++) {
+		cp_entry *e = &pool->e[i];
+		snprintf(part, sizeof part, "constant pool #%u", i);
+		memset(e, 0, sizeof *e);
+		e->off = rd_off(r);
+		e->tag = rd_u1(r);
+		switch (e->tag) {
+		case CP_UTF8:
+			e->len = rd_u2(r);
+			e->v.utf8 = rd_bytes(r, e->len);
+			break;
+		case CP_INTEGER:
+		case CP_FLOAT:
+			e->v.u4 = rd_u4(r);
+			break;
+		case CP_LONG:
+		case CP_DOUBLE: {
+			uint64_t hi = rd_u4(r);
+			e->v.u8 = hi << 32 | rd_u4(r);
+			/* JVMS 4.4.5: an 8-byte constant takes two indices. */
+			if (i + 1 >= count && rd_ok(r))
+				return cf_fail(r->err, CF_EFORMAT, e->off, part,
+				               "%s in the last slot has no room for its second index",
+				               cp_tag_name(e->tag));
+			i++;
+			memset(&pool->e[i], 0, sizeof pool->e[i]);
+			break;
+		}
+		case CP_CLASS:
+		case CP_STRING:
+		case CP_METHODTYPE:
+		case CP_MODULE:
+		case CP_PACKAGE:
+			e->a = rd_u2(r);
+			break;
+		case CP_FIELDREF:
+		case CP_METHODREF:
+		case CP_IMETHODREF:
+		case CP_NAMETYPE:
+		case CP_DYNAMIC:
+		case CP_INVOKEDYNAMIC:
+			e->a = rd_u2(r);
+			e->b = rd_u2(r);
+			break;
+		case CP_METHODHANDLE:
+			e->kind = rd_u1(r);
+			e->b = rd_u2(r);
+			break;
+		default:
+			if (!rd_ok(r))
+				break;
+			return cf_fail(r->err, CF_EFORMAT, e->off, part, "unknown tag %u", e->tag);
+		}
+		if (!rd_ok(r))
+			return r->err->code;
+	}
+	r->part = "class file";
+	return check_refs(pool, r->err);
+}
+
+void cp_write(const cp_pool *pool, cf_buf *out)
+{
+	buf_u2(out, (uint16_t)pool->count);
+	for (uint32_t i = 1; i < pool->count; i++) {
+		const cp_entry *e = &pool->e[i];
+		if (e->tag == 0)
+			continue;
+		buf_u1(out, e->tag);
+		switch (e->tag) {
+		case CP_UTF8:
+			buf_u2(out, (uint16_t)e->len);
+			buf_bytes(out, e->v.utf8, e->len);
+			break;
+		case CP_INTEGER:
+		case CP_FLOAT:
+			buf_u4(out, e->v.u4);
+			break;
+		case CP_LONG:
+		case CP_DOUBLE:
+			buf_u4(out, (uint32_t)(e->v.u8 >> 32));
+			buf_u4(out, (uint32_t)e->v.u8);
+			break;
+		case CP_CLASS:
+		case CP_STRING:
+		case CP_METHODTYPE:
+		case CP_MODULE:
+		case CP_PACKAGE:
+			buf_u2(out, e->a);
+			break;
+		case CP_METHODHANDLE:
+			buf_u1(out, e->kind);
+			buf_u2(out, e->b);
+			break;
+		default:
+			buf_u2(out, e->a);
+			buf_u2(out, e->b);
+			break;
+		}
+	}
+}
+
+const uint8_t *cp_utf8(const cp_pool *pool, uint32_t idx, uint32_t *len)
+{
+	if (cp_tag(pool, idx) != CP_UTF8)
+		return NULL;
+	if (len)
+		*len = pool->e[idx].len;
+	/* A zero-length Utf8 may carry a NULL pointer from rd_bytes; hand out "" instead. */
+	return pool->e[idx].v.utf8 ? pool->e[idx].v.utf8 : (const uint8_t *)"";
+}
+
+const uint8_t *cp_class_name(const cp_pool *pool, uint32_t idx, uint32_t *len)
+{
+	if (cp_tag(pool, idx) != CP_CLASS)
+		return NULL;
+	return cp_utf8(pool, pool->e[idx].a, len);
+}
+
+bool cp_utf8_eq(const cp_pool *pool, uint32_t idx, const char *s)
+{
+	uint32_t len;
+	const uint8_t *p = cp_utf8(pool, idx, &len);
+	size_t n = strlen(s);
+	return p && len == n && memcmp(p, s, n) == 0;
+}
+
+static bool nametype(const cp_pool *pool, uint32_t idx, cp_ref *out)
+{
+	if (cp_tag(pool, idx) != CP_NAMETYPE)
+		return false;
+	out->name = cp_utf8(pool, pool->e[idx].a, &out->name_len);
+	out->desc = cp_utf8(pool, pool->e[idx].b, &out->desc_len);
+	return out->name && out->desc;
+}
+
+bool cp_member_ref(const cp_pool *pool, uint32_t idx, cp_ref *out)
+{
+	uint8_t t = cp_tag(pool, idx);
+	if (t != CP_FIELDREF && t != CP_METHODREF && t != CP_IMETHODREF)
+		return false;
+	out->cls = cp_class_name(pool, pool->e[idx].a, &out->cls_len);
+	return out->cls && nametype(pool, pool->e[idx].b, out);
+}
+
+bool cp_dynamic_ref(const cp_pool *pool, uint32_t idx, cp_ref *out)
+{
+	uint8_t t = cp_tag(pool, idx);
+	if (t != CP_DYNAMIC && t != CP_INVOKEDYNAMIC)
+		return false;
+	out->cls = NULL;
+	out->cls_len = 0;
+	return nametype(pool, pool->e[idx].b, out);
+}
+
+/* --- find-or-add ------------------------------------------------------------------ */
+
+static uint64_t key_of(const cp_entry *e)
+{
+	switch (e->tag) {
+	case CP_INTEGER:
+		return (uint64_t)e->tag << 56 | e->v.u4;
+	default:
+		return (uint64_t)e->tag << 56 | (uint64_t)e->kind << 40 | (uint64_t)e->a << 16 | e->b;
+	}
+}
+
+static bool indexable(uint8_t tag)
+{
+	switch (tag) {
+	case CP_UTF8: case CP_INTEGER: case CP_CLASS: case CP_STRING: case CP_NAMETYPE:
+	case CP_FIELDREF: case CP_METHODREF: case CP_IMETHODREF:
+		return true;
+	}
+	return false;
+}
+
+/* Indexes entry idx unless an equal entry is indexed already (the lowest index wins). */
+static bool index_add(cp_pool *pool, uint32_t idx)
+{
+	arena *hash_arena = pool->arena;
+	int hash_oom = 0;
+	cp_index *ix = pool->index;
+	const cp_entry *e = &pool->e[idx];
+	cp_item *it = NULL;
+	if (e->tag == CP_UTF8) {
+		const uint8_t *s = e->v.utf8 ? e->v.utf8 : (const uint8_t *)"";
+		HASH_FIND(hh, ix->utf8, s, e->len, it);
+		if (it)
+			return true;
+		if (!(it = arena_zalloc(pool->arena, sizeof *it)))
+			return false;
+		it->utf8 = s;
+		it->len = e->len;
+		it->idx = (uint16_t)idx;
+		HASH_ADD_KEYPTR(hh, ix->utf8, it->utf8, it->len, it);
+	} else {
+		uint64_t key = key_of(e);
+		HASH_FIND(hh, ix->other, &key, sizeof key, it);
+		if (it)
+			return true;
+		if (!(it = arena_zalloc(pool->arena, sizeof *it)))
+			return false;
+		it->key = key;
+		it->idx = (uint16_t)idx;
+		HASH_ADD(hh, ix->other, key, sizeof it->key, it);
+	}
+	return !hash_oom;
+}
+
+static int build_index(cp_pool *pool, cf_error *err)
+{
+	if (pool->index)
+		return CF_OK;
+	if (!(pool->index = arena_zalloc(pool->arena, sizeof *pool->index)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for its index");
+	for (uint32_t i = 1; i < pool->count; i++) {
+		if (indexable(pool->e[i].tag) && !index_add(pool, i)) {
+			pool->index = NULL;
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool",
+			               "no memory for its index");
+		}
+	}
+	return CF_OK;
+}
+
+static uint16_t find(cp_pool *pool, const cp_entry *e)
+{
+	cp_item *it = NULL;
+	if (e->tag == CP_UTF8) {
+		HASH_FIND(hh, pool->index->utf8, e->v.utf8, e->len, it);
+	} else {
+		uint64_t key = key_of(e);
+		HASH_FIND(hh, pool->index->other, &key, sizeof key, it);
+	}
+	return it ? it->idx : 0;
+}
+
+static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
+{
+	if (build_index(pool, err) != CF_OK)
+		return 0;
+	uint16_t idx = find(pool, e);
+	if (idx)
+		return idx;
+	if (pool->count >= CP_MAX_COUNT) {
+		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "constant pool",
+		        "is full (%u entries): cannot add a %s", pool->count - 1, cp_tag_name(e->tag));
+		return 0;
+	}
+	if (pool->count >= pool->cap) {
+		uint32_t cap = pool->cap * 2 < CP_MAX_COUNT ? pool->cap * 2 : CP_MAX_COUNT;
+		if (cap < 16)
+			cap = 16;
+		cp_entry *n = arena_grow(pool->arena, pool->e, pool->cap * sizeof *n, cap * sizeof *n);
+		if (!n) {
+			cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory to grow it");
+			return 0;
+		}
+		pool->e = n;
+		pool->cap = cap;
+	}
+	idx = (uint16_t)pool->count;
+	pool->e[idx] = *e;
+	pool->count++;
+	if (!index_add(pool, idx)) {
+		pool->count--;
+		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for its index");
+		return 0;
+	}
+	return idx;
+}
+
+uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
+{
+	if (len > 0xFFFF) {
+		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "constant pool", "Utf8 of %u bytes exceeds 65535",
+		        len);
+		return 0;
+	}
+	cp_entry e = {.tag = CP_UTF8, .len = len};
+	e.v.utf8 = len ? s : (const uint8_t *)"";
+	if (build_index(pool, err) != CF_OK)
+		return 0;
+	uint16_t idx = find(pool, &e);
+	if (idx)
+		return idx;
+	/* The caller's string may not outlive the class: keep a copy in the arena. */
+	if (len && !(e.v.utf8 = arena_dup(pool->arena, s, len))) {
+		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for a Utf8");
+		return 0;
+	}
+	return find_or_add(pool, &e, err);
+}
+
+uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, cf_error *err)
+{
+	uint16_t u = cp_add_utf8(pool, name, len, err);
+	if (!u)
+		return 0;
+	cp_entry e = {.tag = CP_CLASS, .a = u};
+	return find_or_add(pool, &e, err);
+}
+
+uint16_t cp_add_string(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
+{
+	uint16_t u = cp_add_utf8(pool, s, len, err);
+	if (!u)
+		return 0;
+	cp_entry e = {.tag = CP_STRING, .a = u};
+	return find_or_add(pool, &e, err);
+}
+
+uint16_t cp_add_nametype(cp_pool *pool, const char *name, const char *desc, cf_error *err)
+{
+	uint16_t n = cp_add_utf8(pool, name, (uint32_t)strlen(name), err);
+	uint16_t d = n ? cp_add_utf8(pool, desc, (uint32_t)strlen(desc), err) : 0;
+	if (!d)
+		return 0;
+	cp_entry e = {.tag = CP_NAMETYPE, .a = n, .b = d};
+	return find_or_add(pool, &e, err);
+}
+
+static uint16_t add_ref(cp_pool *pool, uint8_t tag, const char *cls, const char *name,
+                        const char *desc, cf_error *err)
+{
+	uint16_t c = cp_add_class(pool, cls, (uint32_t)strlen(cls), err);
+	uint16_t nt = c ? cp_add_nametype(pool, name, desc, err) : 0;
+	if (!nt)
+		return 0;
+	cp_entry e = {.tag = tag, .a = c, .b = nt};
+	return find_or_add(pool, &e, err);
+}
+
+uint16_t cp_add_methodref(cp_pool *pool, const char *cls, const char *name, const char *desc,
+                          bool interface, cf_error *err)
+{
+	return add_ref(pool, interface ? CP_IMETHODREF : CP_METHODREF, cls, name, desc, err);
+}
+
+uint16_t cp_add_fieldref(cp_pool *pool, const char *cls, const char *name, const char *desc,
+                         cf_error *err)
+{
+	return add_ref(pool, CP_FIELDREF, cls, name, desc, err);
+}
+
+uint16_t cp_add_integer(cp_pool *pool, int32_t value, cf_error *err)
+{
+	cp_entry e = {.tag = CP_INTEGER};
+	e.v.u4 = (uint32_t)value;
+	return find_or_add(pool, &e, err);
+}

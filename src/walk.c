@@ -1,0 +1,196 @@
+#include "walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jar.h"
+
+/* Class files are limited by u4 lengths inside; a jar entry above this is no class. */
+#define MAX_CLASS_BYTES (1u << 30)
+
+int read_file(const char *path, cf_buf *buf, cf_error *err)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	struct stat st;
+	int rc = CF_OK;
+	buf_clear(buf);
+	if (fstat(fd, &st) != 0) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+		goto done;
+	}
+	if (!buf_reserve(buf, (size_t)st.st_size + 1)) {
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory for %lld bytes",
+		             (long long)st.st_size);
+		goto done;
+	}
+	for (;;) {
+		if (buf->cap - buf->len < 4096 && !buf_reserve(buf, 65536)) {
+			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+			goto done;
+		}
+		ssize_t got = read(fd, buf->data + buf->len, buf->cap - buf->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read: %s", strerror(errno));
+			goto done;
+		}
+		if (got == 0)
+			break;
+		buf->len += (size_t)got;
+	}
+done:
+	close(fd);
+	return rc;
+}
+
+typedef struct list {
+	char **items;
+	size_t n, cap;
+} list;
+
+static int push(list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		char **p = realloc(l->items, cap * sizeof *p);
+		if (!p)
+			return -1;
+		l->items = p;
+		l->cap = cap;
+	}
+	if (!(l->items[l->n] = strdup(s)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+static int scan(const char *root, const char *rel, list *l, cf_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
+	DIR *d = opendir(path);
+	if (!d)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open directory: %s",
+		               strerror(errno));
+	int rc = CF_OK;
+	struct dirent *e;
+	while ((e = readdir(d)) && rc == CF_OK) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[4096];
+		int w = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		if (w < 0 || (size_t)w >= sizeof sub) {
+			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path, "path too long under it");
+			break;
+		}
+		char full[8192];
+		snprintf(full, sizeof full, "%s/%s", root, sub);
+		struct stat st;
+		if (stat(full, &st) != 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, full, "cannot stat: %s", strerror(errno));
+			break;
+		}
+		if (S_ISDIR(st.st_mode))
+			rc = scan(root, sub, l, err);
+		else if (S_ISREG(st.st_mode) && push(l, sub) != 0)
+			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	}
+	closedir(d);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int list_files(const char *dir, char ***out, size_t *n, cf_error *err)
+{
+	list l = {0};
+	int rc = scan(dir, "", &l, err);
+	if (rc != CF_OK) {
+		free_list(l.items, l.n);
+		return rc;
+	}
+	qsort(l.items, l.n, sizeof *l.items, cmp_str);
+	*out = l.items;
+	*n = l.n;
+	return CF_OK;
+}
+
+void free_list(char **items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+static int walk_jar(const char *path, walk_fn fn, void *ctx, cf_error *err)
+{
+	tc_jar *jar;
+	if (jar_open(&jar, path, err) != CF_OK)
+		return err->code;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = CF_OK;
+	for (uint64_t i = 0; i < jar_count(jar) && rc == CF_OK; i++) {
+		const char *name = jar_name(jar, i);
+		if (!name || !ends_with(name, ".class") || jar_is_dir(jar, i))
+			continue;
+		if ((rc = jar_read(jar, i, &buf, MAX_CLASS_BYTES, err)) != CF_OK)
+			break;
+		char label[4096];
+		snprintf(label, sizeof label, "%s!%s", path, name);
+		rc = fn(ctx, label, buf.data, buf.len);
+	}
+	buf_free(&buf);
+	jar_close(jar);
+	return rc;
+}
+
+int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = CF_OK;
+	if (S_ISDIR(st.st_mode)) {
+		char **files;
+		size_t n;
+		if ((rc = list_files(path, &files, &n, err)) != CF_OK)
+			return rc;
+		for (size_t i = 0; i < n && rc == CF_OK; i++) {
+			if (!ends_with(files[i], ".class"))
+				continue;
+			char full[8192];
+			snprintf(full, sizeof full, "%s/%s", path, files[i]);
+			if ((rc = read_file(full, &buf, err)) == CF_OK)
+				rc = fn(ctx, full, buf.data, buf.len);
+		}
+		free_list(files, n);
+	} else if (ends_with(path, ".class")) {
+		if ((rc = read_file(path, &buf, err)) == CF_OK)
+			rc = fn(ctx, path, buf.data, buf.len);
+	} else {
+		rc = walk_jar(path, fn, ctx, err);
+	}
+	buf_free(&buf);
+	return rc;
+}

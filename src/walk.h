@@ -1,0 +1,29 @@
+/* Class files named on a command line: a .class file, a directory (walked recursively,
+ * in byte order of the relative paths, so output does not depend on the file system)
+ * or a jar (its .class entries in archive order). */
+#ifndef TC_WALK_H
+#define TC_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+#include "cf_error.h"
+
+/* Called once per class file with a label ("dir/a/B.class" or "x.jar!a/B.class").
+ * A non-zero return stops the walk and is returned. */
+typedef int (*walk_fn)(void *ctx, const char *label, const uint8_t *data, size_t len);
+
+/* Walks path. I/O and archive errors are reported through err and returned; errors
+ * inside one class are the callback's business. */
+int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err);
+
+/* Reads a whole file into buf. */
+int read_file(const char *path, cf_buf *buf, cf_error *err);
+
+/* Lists regular files under dir (relative paths, '/'-separated), sorted by strcmp.
+ * *out is a malloc'd array of malloc'd strings; free with free_list. */
+int list_files(const char *dir, char ***out, size_t *n, cf_error *err);
+void free_list(char **list, size_t n);
+
+#endif

@@ -7,6 +7,14 @@ void buf_init(cf_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
+void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap)
+{
+	buf_init(b);
+	b->data = mem;
+	b->cap = cap;
+	b->limit = cap;
+}
+
 void buf_free(cf_buf *b)
 {
 	free(b->data);

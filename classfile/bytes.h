@@ -133,8 +133,8 @@ static inline void put_u4(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* Output buffer with a sticky error: writes after a failure are dropped, and the first
- * failure is reported once by the caller. Memory comes from malloc (not an arena)
+/* Output buffer with a sticky error: after a failure the contents are undefined and
+ * the caller reports the error once. Memory comes from malloc (not an arena)
  * because the buffer usually outlives the class it holds. */
 typedef struct cf_buf {
 	uint8_t *data;
@@ -145,6 +145,9 @@ typedef struct cf_buf {
 } cf_buf;
 
 void buf_init(cf_buf *b);
+/* A buffer over caller-owned memory (e.g. an arena) that never grows: writing past
+ * cap sets CF_ENOMEM. Do not buf_free it. */
+void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap);
 void buf_free(cf_buf *b);
 void buf_clear(cf_buf *b);
 bool buf_reserve(cf_buf *b, size_t more);

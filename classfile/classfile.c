@@ -1,40 +1,67 @@
 #include "classfile.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static int parse_attrs(const cf_class *cls, cf_reader *r, uint16_t *n, cf_attr **out,
-                       const char *owner)
+/* Error labels are formatted only when something fails: parsing is hot. */
+static void owner_label(const cf_class *cls, const cf_member *m, char *buf, size_t size)
 {
-	char part[128];
-	snprintf(part, sizeof part, "attributes of %s", owner);
-	r->part = part;
+	if (m)
+		cf_member_label(cls, m, buf, size);
+	else
+		snprintf(buf, size, "%s", "the class");
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 7, 8)))
+#endif
+static int attrs_fail(const cf_class *cls, const cf_member *m, cf_error *err, int code,
+                      uint32_t at, uint32_t i, const char *fmt, ...)
+{
+	char owner[160], part[96], msg[160];
+	owner_label(cls, m, owner, sizeof owner);
+	snprintf(part, sizeof part, "attribute %u of %.70s", i, owner);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return cf_fail(err, code, at, part, "%s", msg);
+}
+
+static int parse_attrs(const cf_class *cls, cf_reader *r, uint16_t *n, cf_attr **out,
+                       const cf_member *m)
+{
+	r->part = "attributes";
 	*n = rd_u2(r);
 	if (!rd_ok(r))
-		return r->err->code;
+		goto truncated;
 	*out = arena_array(cls->arena, *n ? *n : 1, sizeof(cf_attr));
 	if (!*out)
-		return cf_fail(r->err, CF_ENOMEM, rd_off(r), part, "no memory for %u attributes", *n);
+		return cf_fail(r->err, CF_ENOMEM, rd_off(r), "attributes", "no memory for %u attributes", *n);
 	for (uint32_t i = 0; i < *n; i++) {
 		cf_attr *at = &(*out)[i];
-		snprintf(part, sizeof part, "attribute %u of %s", i, owner);
 		uint32_t start = rd_off(r);
 		at->name = rd_u2(r);
 		at->len = rd_u4(r);
 		if (!rd_ok(r))
-			return r->err->code;
+			goto truncated;
 		if (cp_tag(&cls->cp, at->name) != CP_UTF8)
-			return cf_fail(r->err, CF_EFORMAT, start, part,
-			               "attribute_name_index %u is not a Utf8 entry", at->name);
+			return attrs_fail(cls, m, r->err, CF_EFORMAT, start, i,
+			                  "attribute_name_index %u is not a Utf8 entry", at->name);
 		at->off = rd_off(r);
-		if (at->len > rd_left(r)) {
-			uint32_t nl;
-			const uint8_t *nm = cp_utf8(&cls->cp, at->name, &nl);
-			return cf_fail(r->err, CF_ETRUNC, start, part,
-			               "%.*s declares %u bytes, only %zu left", (int)(nl > 40 ? 40 : nl), nm,
-			               at->len, rd_left(r));
-		}
+		if (at->len > rd_left(r))
+			return attrs_fail(cls, m, r->err, CF_ETRUNC, start, i,
+			                  "declares %u bytes, only %zu left", at->len, rd_left(r));
 		at->data = rd_bytes(r, at->len);
+	}
+	return CF_OK;
+truncated:
+	/* The reader reported "attributes"; name whose. */
+	if (r->err->code == CF_ETRUNC) {
+		char owner[160];
+		owner_label(cls, m, owner, sizeof owner);
+		snprintf(r->err->part, sizeof r->err->part, "attributes of %.70s", owner);
 	}
 	return r->err->code;
 }
@@ -51,21 +78,22 @@ static int parse_members(cf_class *cls, cf_reader *r, uint16_t *n, cf_member **o
 		return cf_fail(r->err, CF_ENOMEM, rd_off(r), what, "no memory for %u %s", *n, what);
 	for (uint32_t i = 0; i < *n; i++) {
 		cf_member *m = &(*out)[i];
-		char part[48];
-		snprintf(part, sizeof part, "%s[%u]", what, i);
-		r->part = part;
+		r->part = what;
 		m->off = rd_off(r);
 		m->access = rd_u2(r);
 		m->name = rd_u2(r);
 		m->desc = rd_u2(r);
-		if (!rd_ok(r))
+		if (!rd_ok(r)) {
+			snprintf(r->err->part, sizeof r->err->part, "%s[%u]", what, i);
 			return r->err->code;
-		if (cp_tag(&cls->cp, m->name) != CP_UTF8 || cp_tag(&cls->cp, m->desc) != CP_UTF8)
+		}
+		if (cp_tag(&cls->cp, m->name) != CP_UTF8 || cp_tag(&cls->cp, m->desc) != CP_UTF8) {
+			char part[48];
+			snprintf(part, sizeof part, "%s[%u]", what, i);
 			return cf_fail(r->err, CF_EFORMAT, m->off, part,
 			               "name %u or descriptor %u is not a Utf8 entry", m->name, m->desc);
-		char owner[160];
-		cf_member_label(cls, m, owner, sizeof owner);
-		if (parse_attrs(cls, r, &m->nattrs, &m->attrs, owner) != CF_OK)
+		}
+		if (parse_attrs(cls, r, &m->nattrs, &m->attrs, m) != CF_OK)
 			return r->err->code;
 	}
 	return CF_OK;
@@ -124,7 +152,7 @@ int cf_parse(cf_class *cls, arena *a, const uint8_t *data, size_t len, cf_error 
 	}
 	if (parse_members(cls, &r, &cls->nfields, &cls->fields, false) != CF_OK ||
 	    parse_members(cls, &r, &cls->nmethods, &cls->methods, true) != CF_OK ||
-	    parse_attrs(cls, &r, &cls->nattrs, &cls->attrs, "the class") != CF_OK)
+	    parse_attrs(cls, &r, &cls->nattrs, &cls->attrs, NULL) != CF_OK)
 		return err->code;
 	if (rd_left(&r))
 		return cf_fail(err, CF_EFORMAT, rd_off(&r), "class file",
@@ -297,13 +325,24 @@ int cf_code_parse(const cf_class *cls, const cf_attr *attr, cf_code *out, cf_err
 			return cf_fail(err, CF_EFORMAT, at + 6, "exception table",
 			               "entry %u: catch_type %u is not a Class entry", i, e->type);
 	}
-	if (parse_attrs(cls, &r, &out->nattrs, &out->attrs, "Code") != CF_OK)
+	if (parse_attrs(cls, &r, &out->nattrs, &out->attrs, NULL) != CF_OK) {
+		if (err->part[0] == 'a')
+			snprintf(err->part, sizeof err->part, "%s", "attributes of Code");
 		return err->code;
+	}
 	if (rd_left(&r))
 		return cf_fail(err, CF_EFORMAT, rd_off(&r), "Code",
 		               "%zu bytes after its last attribute, inside its declared length",
 		               rd_left(&r));
 	return CF_OK;
+}
+
+size_t cf_code_size(const cf_code *code)
+{
+	size_t n = (code->old_format ? 4 : 8) + (size_t)code->len + 2 + 8 * (size_t)code->nexc + 2;
+	for (uint32_t i = 0; i < code->nattrs; i++)
+		n += 6 + (size_t)code->attrs[i].len;
+	return n;
 }
 
 void cf_code_write(const cf_code *code, cf_buf *out)

@@ -129,5 +129,7 @@ cf_attr *cf_method_code(const cf_class *cls, const cf_member *m);
 int cf_code_parse(const cf_class *cls, const cf_attr *attr, cf_code *out, cf_error *err);
 /* Writes the body of a Code attribute (the part after attribute_length). */
 void cf_code_write(const cf_code *code, cf_buf *out);
+/* The number of bytes cf_code_write writes. */
+size_t cf_code_size(const cf_code *code);
 
 #endif

@@ -21,15 +21,7 @@ int ed_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
 
 uint32_t ed_index(const code_editor *ed, uint32_t off)
 {
-	uint32_t lo = 0, hi = ed->n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ed->in[mid].d.off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ed->n && ed->in[lo].d.off == off ? lo : NONE;
+	return off < ed->code.len ? ed->at[off] : NONE;
 }
 
 uint32_t code_ninsns(const code_editor *ed)
@@ -108,25 +100,26 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 static int decode_all(code_editor *ed)
 {
 	const cf_code *c = &ed->code;
-	cf_insn tmp;
+	/* At most one instruction per byte: allocate for that and touch only what is used. */
+	ed->in = arena_array(ed->a, c->len, sizeof(ed_insn));
+	ed->at = arena_array(ed->a, c->len, sizeof(uint32_t));
+	if (!ed->in || !ed->at)
+		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for %u bytes of code", c->len);
 	uint32_t n = 0;
-	for (uint32_t off = 0; off < c->len; off += tmp.len, n++)
-		if (insn_decode(c->code, c->len, off, c->code_off, &tmp, ed->err) != CF_OK)
-			return ed->err->code;
-	ed->n = n;
-	ed->in = arena_array(ed->a, n, sizeof(ed_insn));
-	if (!ed->in)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for %u instructions", n);
-	uint32_t off = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		ed_insn *e = &ed->in[i];
+	for (uint32_t off = 0; off < c->len; n++) {
+		ed_insn *e = &ed->in[n];
 		memset(e, 0, sizeof *e);
-		insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err);
+		if (insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != CF_OK)
+			return ed->err->code;
 		e->tgt = NONE;
+		ed->at[off] = n;
+		for (uint32_t k = 1; k < e->d.len; k++)
+			ed->at[off + k] = NONE;
 		off += e->d.len;
 		if (op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != CF_OK)
 			return ed->err->code;
 	}
+	ed->n = n;
 	return CF_OK;
 }
 
@@ -175,9 +168,11 @@ static int map_exceptions(code_editor *ed)
 		ed->exc_start[i] = ed_index(ed, e->start);
 		ed->exc_end[i] = end_index(ed, e->end);
 		ed->exc_handler[i] = ed_index(ed, e->handler);
+		/* JVMS 4.7.3: the entry follows code[] and exception_table_length, 8 bytes each. */
+		uint32_t at = ed->code.code_off + ed->code.len + 2 + 8 * i;
 		if (ed->exc_start[i] == NONE || ed->exc_end[i] == NONE || ed->exc_handler[i] == NONE)
-			return ed_fail(ed, CF_EBRANCH, NONE,
-			               "exception table entry %u (%u..%u -> %u) is not on instruction boundaries",
+			return cf_fail(ed->err, CF_EBRANCH, at, "exception table",
+			               "entry %u (%u..%u -> %u) is not on instruction boundaries",
 			               i, e->start, e->end, e->handler);
 	}
 	return CF_OK;
@@ -210,16 +205,16 @@ static int open_frames(code_editor *ed)
 		return ed->err->code;
 	for (uint32_t i = 0; i < ed->nframes; i++) {
 		const smt_frame *f = &ed->frames[i];
+		char part[40];
+		snprintf(part, sizeof part, "StackMapTable frame %u", i);
 		if (ed_index(ed, f->off) == NONE)
-			return ed_fail(ed, CF_EBRANCH, NONE,
-			               "StackMapTable frame %u at %u is not at the start of an instruction", i,
-			               f->off);
+			return cf_fail(ed->err, CF_EBRANCH, f->at, part,
+			               "applies at %u, not the start of an instruction", f->off);
 		for (uint32_t k = 0; k < f->nlocals + f->nstack; k++) {
 			const smt_vtype *v = k < f->nlocals ? &f->locals[k] : &f->stack[k - f->nlocals];
 			if (v->tag == VT_UNINIT && ed_index(ed, v->off) == NONE)
-				return ed_fail(ed, CF_EBRANCH, NONE,
-				               "StackMapTable frame %u: Uninitialized(%u) is not an instruction",
-				               i, v->off);
+				return cf_fail(ed->err, CF_EBRANCH, f->at, part,
+				               "Uninitialized(%u) is not an instruction", v->off);
 		}
 	}
 	return CF_OK;
@@ -721,8 +716,6 @@ int code_commit(code_editor *ed, cf_error *err)
 	if (!nc.attrs)
 		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for attributes");
 	nc.nattrs = ed->code.nattrs;
-	cf_buf smt_buf;
-	buf_init(&smt_buf);
 	int rc = CF_OK;
 	for (uint32_t i = 0; i < ed->code.nattrs + (want_smt ? 1u : 0u) && rc == CF_OK; i++) {
 		cf_attr *src = i < ed->code.nattrs ? &ed->code.attrs[i] : NULL;
@@ -737,16 +730,21 @@ int code_commit(code_editor *ed, cf_error *err)
 		uint32_t nframes = 0;
 		if ((rc = build_frames(ed, &frames, &nframes)) != CF_OK)
 			break;
-		buf_clear(&smt_buf);
-		if ((rc = smt_encode(&cls->cp, frames, nframes, ed->init, ed->ninit, &smt_buf, err)) != CF_OK)
-			break;
-		if (smt_buf.err) {
+		/* Bound: a full_frame per entry, three bytes per verification type. */
+		size_t bound = 2;
+		for (uint32_t f = 0; f < nframes; f++)
+			bound += 7 + 3 * ((size_t)frames[f].nlocals + frames[f].nstack);
+		uint8_t *body = arena_alloc(cls->arena, bound);
+		if (!body) {
 			rc = ed_fail(ed, CF_ENOMEM, NONE, "no memory for the StackMapTable");
 			break;
 		}
-		const uint8_t *body = arena_dup(cls->arena, smt_buf.data, smt_buf.len);
-		if (!body) {
-			rc = ed_fail(ed, CF_ENOMEM, NONE, "no memory for the StackMapTable");
+		cf_buf smt_buf;
+		buf_fixed(&smt_buf, body, bound);
+		if ((rc = smt_encode(&cls->cp, frames, nframes, ed->init, ed->ninit, &smt_buf, err)) != CF_OK)
+			break;
+		if (smt_buf.err) {
+			rc = ed_fail(ed, CF_ELIMIT, NONE, "StackMapTable larger than its bound");
 			break;
 		}
 		if (src) {
@@ -764,20 +762,20 @@ int code_commit(code_editor *ed, cf_error *err)
 		nc.attrs[i].len = (uint32_t)smt_buf.len;
 		nc.attrs[i].off = CF_NO_OFFSET;
 	}
-	buf_free(&smt_buf);
 	if (rc != CF_OK)
 		return rc;
 
-	cf_buf out;
-	buf_init(&out);
-	cf_code_write(&nc, &out);
-	const uint8_t *body = out.err ? NULL : arena_dup(cls->arena, out.data, out.len);
-	size_t body_len = out.len;
-	buf_free(&out);
-	if (!body)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for the Code attribute");
+	size_t body_len = cf_code_size(&nc);
 	if (body_len > UINT32_MAX)
 		return ed_fail(ed, CF_ELIMIT, NONE, "Code attribute too large");
+	uint8_t *body = arena_alloc(cls->arena, body_len);
+	if (!body)
+		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for the Code attribute");
+	cf_buf out;
+	buf_fixed(&out, body, body_len);
+	cf_code_write(&nc, &out);
+	if (out.err || out.len != body_len)
+		return ed_fail(ed, CF_ENOMEM, NONE, "Code attribute size mismatch");
 	ed->code_attr->data = body;
 	ed->code_attr->len = (uint32_t)body_len;
 	ed->code_attr->off = CF_NO_OFFSET;

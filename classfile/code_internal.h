@@ -62,6 +62,7 @@ struct code_editor {
 	cf_code code;
 	uint32_t n;
 	ed_insn *in;
+	uint32_t *at;       /* code offset -> instruction index, NONE inside an instruction */
 	uint32_t *exc_start, *exc_end, *exc_handler; /* instruction indices; end may be n */
 	ed_block *blocks, **blocks_tail;
 	uint32_t nblocks;

@@ -140,11 +140,10 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 		return cf_fail(r->err, CF_ENOMEM, rd_off(r), r->part, "no memory for %u entries", count);
 	pool->count = pool->orig_count = pool->cap = count;
 	memset(&pool->e[0], 0, sizeof pool->e[0]);
+	r->part = "constant pool";
 	char part[48];
-	r->part = part;
 	for (uint32_t i = 1; i < count; i++) {
 		cp_entry *e = &pool->e[i];
-		snprintf(part, sizeof part, "constant pool #%u", i);
 		memset(e, 0, sizeof *e);
 		e->off = rd_off(r);
 		e->tag = rd_u1(r);
@@ -162,10 +161,12 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 			uint64_t hi = rd_u4(r);
 			e->v.u8 = hi << 32 | rd_u4(r);
 			/* JVMS 4.4.5: an 8-byte constant takes two indices. */
-			if (i + 1 >= count && rd_ok(r))
+			if (i + 1 >= count && rd_ok(r)) {
+				snprintf(part, sizeof part, "constant pool #%u", i);
 				return cf_fail(r->err, CF_EFORMAT, e->off, part,
 				               "%s in the last slot has no room for its second index",
 				               cp_tag_name(e->tag));
+			}
 			i++;
 			memset(&pool->e[i], 0, sizeof pool->e[i]);
 			break;
@@ -193,10 +194,14 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 		default:
 			if (!rd_ok(r))
 				break;
+			snprintf(part, sizeof part, "constant pool #%u", i);
 			return cf_fail(r->err, CF_EFORMAT, e->off, part, "unknown tag %u", e->tag);
 		}
-		if (!rd_ok(r))
+		if (!rd_ok(r)) {
+			/* The reader named only "constant pool": add which entry. */
+			snprintf(r->err->part, sizeof r->err->part, "constant pool #%u", i);
 			return r->err->code;
+		}
 	}
 	r->part = "class file";
 	return check_refs(pool, r->err);
@@ -379,13 +384,55 @@ static uint16_t find(cp_pool *pool, const cp_entry *e)
 	return it ? it->idx : 0;
 }
 
-static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
+/* Instrumenting a class looks up a handful of entries: scanning the pool for those is
+ * cheaper than hashing all of it. Many lookups (stress tests, big edits) get the index. */
+enum { SCAN_LOOKUPS = 24 };
+
+static bool same_entry(const cp_entry *a, const cp_entry *b)
 {
-	if (build_index(pool, err) != CF_OK)
+	if (a->tag != b->tag)
+		return false;
+	if (a->tag == CP_UTF8)
+		return a->len == b->len && (a->len == 0 || memcmp(a->v.utf8, b->v.utf8, a->len) == 0);
+	if (a->tag == CP_INTEGER)
+		return a->v.u4 == b->v.u4;
+	return a->a == b->a && a->b == b->b && a->kind == b->kind;
+}
+
+static void remember(cp_pool *pool, uint16_t idx)
+{
+	pool->recent[pool->nrecent++ % 8] = idx;
+}
+
+static uint16_t lookup(cp_pool *pool, const cp_entry *e, cf_error *err, bool *failed)
+{
+	*failed = false;
+	uint32_t nr = pool->nrecent < 8 ? pool->nrecent : 8;
+	for (uint32_t k = 0; k < nr; k++) {
+		uint16_t i = pool->recent[k];
+		if (i < pool->count && same_entry(&pool->e[i], e))
+			return i;
+	}
+	uint16_t found = 0;
+	if (!pool->index && ++pool->lookups <= SCAN_LOOKUPS) {
+		for (uint32_t i = 1; i < pool->count && !found; i++)
+			if (same_entry(&pool->e[i], e))
+				found = (uint16_t)i;
+	} else if (build_index(pool, err) != CF_OK) {
+		*failed = true;
 		return 0;
-	uint16_t idx = find(pool, e);
-	if (idx)
-		return idx;
+	} else {
+		found = find(pool, e);
+	}
+	if (found)
+		remember(pool, found);
+	return found;
+}
+
+/* Appends e, known to be absent. */
+static uint16_t add_new(cp_pool *pool, const cp_entry *e, cf_error *err)
+{
+	uint16_t idx;
 	if (pool->count >= CP_MAX_COUNT) {
 		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "constant pool",
 		        "is full (%u entries): cannot add a %s", pool->count - 1, cp_tag_name(e->tag));
@@ -406,12 +453,22 @@ static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
 	idx = (uint16_t)pool->count;
 	pool->e[idx] = *e;
 	pool->count++;
-	if (!index_add(pool, idx)) {
+	if (pool->index && !index_add(pool, idx)) {
 		pool->count--;
 		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for its index");
 		return 0;
 	}
+	remember(pool, idx);
 	return idx;
+}
+
+static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
+{
+	bool failed;
+	uint16_t idx = lookup(pool, e, err, &failed);
+	if (idx || failed)
+		return idx;
+	return add_new(pool, e, err);
 }
 
 uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
@@ -423,17 +480,16 @@ uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
 	}
 	cp_entry e = {.tag = CP_UTF8, .len = len};
 	e.v.utf8 = len ? s : (const uint8_t *)"";
-	if (build_index(pool, err) != CF_OK)
-		return 0;
-	uint16_t idx = find(pool, &e);
-	if (idx)
+	bool failed;
+	uint16_t idx = lookup(pool, &e, err, &failed);
+	if (idx || failed)
 		return idx;
 	/* The caller's string may not outlive the class: keep a copy in the arena. */
 	if (len && !(e.v.utf8 = arena_dup(pool->arena, s, len))) {
 		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for a Utf8");
 		return 0;
 	}
-	return find_or_add(pool, &e, err);
+	return add_new(pool, &e, err);
 }
 
 uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, cf_error *err)

@@ -57,7 +57,10 @@ typedef struct cp_pool {
 	uint32_t orig_count; /* the count as parsed: later entries were added */
 	uint32_t cap;
 	cp_entry *e;
-	cp_index *index;     /* lookup for find-or-add, built on first use */
+	cp_index *index;     /* lookup for find-or-add, built once lookups are many */
+	uint32_t lookups;    /* find-or-add calls so far (the first few scan instead) */
+	uint16_t recent[8];  /* indices found or added lately: edits ask for the same few */
+	uint32_t nrecent;
 	arena *arena;
 } cp_pool;
 

@@ -171,6 +171,7 @@ int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
 		uint8_t t = rd_u1(&r);
 		uint32_t delta = 0;
 		fr->type = t;
+		fr->at = at;
 		if (!rd_ok(&r))
 			return err->code;
 		if (t <= 63) {

@@ -37,6 +37,7 @@ typedef struct smt_vtype {
 typedef struct smt_frame {
 	uint32_t off;         /* code offset the frame applies to */
 	uint8_t type;         /* frame_type as read; SMT_NEW for frames made by an edit */
+	uint32_t at;          /* offset of frame_type in the input, for errors (decoded frames) */
 	uint16_t nlocals, nstack;
 	smt_vtype *locals, *stack;
 } smt_frame;

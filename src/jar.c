@@ -133,6 +133,48 @@ int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, cf_error *
 	return rc;
 }
 
+int jar_stat(tc_jar *jar, uint64_t i, jar_info *out, cf_error *err)
+{
+	zip_stat_t st;
+	if (zip_stat_index(jar->za, i, 0, &st) != 0) {
+		const char *name = jar_name(jar, i);
+		char label[600];
+		snprintf(label, sizeof label, "%s!%s", jar->label, name ? name : "?");
+		return zfail(err, CF_EFORMAT, label, "cannot stat entry", zip_get_error(jar->za));
+	}
+	out->size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+	out->comp_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+	out->crc = (st.valid & ZIP_STAT_CRC) ? st.crc : 0;
+	out->method = (st.valid & ZIP_STAT_COMP_METHOD) ? st.comp_method : 0xFFFF;
+	out->encrypted = (st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE;
+	return CF_OK;
+}
+
+int jar_read_raw(tc_jar *jar, uint64_t i, cf_buf *buf, cf_error *err)
+{
+	const char *name = jar_name(jar, i);
+	char label[600];
+	snprintf(label, sizeof label, "%s!%s", jar->label, name ? name : "?");
+	jar_info info;
+	if (jar_stat(jar, i, &info, err) != CF_OK)
+		return err->code;
+	buf_clear(buf);
+	if (info.comp_size > SIZE_MAX - 1 || !buf_reserve(buf, (size_t)info.comp_size + 1))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory for %llu bytes",
+		               (unsigned long long)info.comp_size);
+	zip_file_t *f = zip_fopen_index(jar->za, i, ZIP_FL_COMPRESSED);
+	if (!f)
+		return zfail(err, CF_EFORMAT, label, "cannot open entry", zip_get_error(jar->za));
+	zip_int64_t got = zip_fread(f, buf->data, info.comp_size);
+	int rc = CF_OK;
+	if (got < 0 || (zip_uint64_t)got != info.comp_size)
+		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "entry is cut off (%lld of %llu bytes)",
+		             (long long)got, (unsigned long long)info.comp_size);
+	zip_fclose(f);
+	buf->len = rc == CF_OK ? (size_t)info.comp_size : 0;
+	return rc;
+}
+
 /* --- writing ------------------------------------------------------------------------- */
 
 int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
@@ -237,6 +279,79 @@ int jar_writer_replace(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *data,
 	if (!zs)
 		free(data);
 	return add(w, src, i, zs, true, err);
+}
+
+/* A zip source of data deflated already. Its stat reports the compression method, so
+ * zip_close copies the bytes instead of compressing them again (zip_close.c, add_data). */
+typedef struct deflated_src {
+	uint8_t *data;
+	size_t len, pos;
+	uint64_t size;
+	uint32_t crc;
+	zip_error_t error;
+} deflated_src;
+
+static zip_int64_t deflated_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+{
+	deflated_src *s = ud;
+	switch (cmd) {
+	case ZIP_SOURCE_OPEN:
+		s->pos = 0;
+		return 0;
+	case ZIP_SOURCE_READ: {
+		size_t n = s->len - s->pos < len ? s->len - s->pos : (size_t)len;
+		memcpy(data, s->data + s->pos, n);
+		s->pos += n;
+		return (zip_int64_t)n;
+	}
+	case ZIP_SOURCE_CLOSE:
+		return 0;
+	case ZIP_SOURCE_STAT: {
+		zip_stat_t *st = data;
+		zip_stat_init(st);
+		st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC;
+		st->size = s->size;
+		st->comp_size = s->len;
+		st->comp_method = ZIP_CM_DEFLATE;
+		st->crc = s->crc;
+		return sizeof *st;
+	}
+	case ZIP_SOURCE_ERROR:
+		return zip_error_to_data(&s->error, data, len);
+	case ZIP_SOURCE_FREE:
+		zip_error_fini(&s->error);
+		free(s->data);
+		free(s);
+		return 0;
+	case ZIP_SOURCE_SUPPORTS:
+		return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE,
+		                                      ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, -1);
+	default:
+		zip_error_set(&s->error, ZIP_ER_OPNOTSUPP, 0);
+		return -1;
+	}
+}
+
+int jar_writer_replace_deflated(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *deflated,
+                                size_t comp_len, uint64_t size, uint32_t crc, cf_error *err)
+{
+	deflated_src *s = calloc(1, sizeof *s);
+	if (!s) {
+		free(deflated);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, w->path, "no memory");
+	}
+	s->data = deflated;
+	s->len = comp_len;
+	s->size = size;
+	s->crc = crc;
+	zip_error_init(&s->error);
+	zip_source_t *zs = zip_source_function(w->za, deflated_cb, s);
+	if (!zs) {
+		zip_error_fini(&s->error);
+		free(deflated);
+		free(s);
+	}
+	return add(w, src, i, zs, false, err);
 }
 
 int jar_writer_finish(tc_jar_writer *w, cf_error *err)

@@ -32,6 +32,18 @@ bool jar_is_dir(tc_jar *jar, uint64_t i);
  * max_size bytes with CF_ELIMIT. */
 int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, cf_error *err);
 
+typedef struct jar_info {
+	uint64_t size;      /* uncompressed */
+	uint64_t comp_size;
+	uint32_t crc;
+	uint16_t method;    /* 0 stored, 8 deflated; others are read through libzip */
+	bool encrypted;
+} jar_info;
+
+int jar_stat(tc_jar *jar, uint64_t i, jar_info *out, cf_error *err);
+/* The bytes of entry i as stored in the archive (still compressed). */
+int jar_read_raw(tc_jar *jar, uint64_t i, cf_buf *buf, cf_error *err);
+
 typedef struct tc_jar_writer tc_jar_writer;
 
 /* Starts an archive that will replace `path` on jar_writer_finish. */
@@ -42,6 +54,11 @@ int jar_writer_copy(tc_jar_writer *w, tc_jar *src, uint64_t i, cf_error *err);
  * data must stay valid until jar_writer_finish; the writer takes ownership (free()). */
 int jar_writer_replace(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *data, size_t len,
                        cf_error *err);
+/* Adds entry i of src with new content that the caller deflated already (a raw
+ * deflate stream of `size` bytes with CRC-32 `crc`); libzip copies it as it is. The
+ * writer takes ownership of `deflated` (free()). */
+int jar_writer_replace_deflated(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *deflated,
+                                size_t comp_len, uint64_t size, uint32_t crc, cf_error *err);
 /* Writes the archive to a temporary file and renames it to the path. */
 int jar_writer_finish(tc_jar_writer *w, cf_error *err);
 /* Discards an unfinished archive; nothing is written. */

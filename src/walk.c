@@ -1,3 +1,6 @@
+/* d_type and DT_* in <dirent.h> are not POSIX; glibc, musl and the BSDs have them. */
+#define _DEFAULT_SOURCE
+
 #include "walk.h"
 
 #include <dirent.h>
@@ -31,6 +34,8 @@ int read_file(const char *path, cf_buf *buf, cf_error *err)
 		             (long long)st.st_size);
 		goto done;
 	}
+	/* A regular file is read in one call of its size; other files (pipes) to EOF. */
+	bool sized = S_ISREG(st.st_mode);
 	for (;;) {
 		if (buf->cap - buf->len < 4096 && !buf_reserve(buf, 65536)) {
 			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
@@ -46,6 +51,8 @@ int read_file(const char *path, cf_buf *buf, cf_error *err)
 		if (got == 0)
 			break;
 		buf->len += (size_t)got;
+		if (sized && buf->len == (size_t)st.st_size)
+			break;
 	}
 done:
 	close(fd);
@@ -92,16 +99,22 @@ static int scan(const char *root, const char *rel, list *l, cf_error *err)
 			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path, "path too long under it");
 			break;
 		}
-		char full[8192];
-		snprintf(full, sizeof full, "%s/%s", root, sub);
-		struct stat st;
-		if (stat(full, &st) != 0) {
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, full, "cannot stat: %s", strerror(errno));
-			break;
+		/* d_type saves a stat per file; some file systems leave it unknown. */
+		bool dir = e->d_type == DT_DIR, reg = e->d_type == DT_REG;
+		if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
+			char full[8192];
+			snprintf(full, sizeof full, "%s/%s", root, sub);
+			struct stat st;
+			if (stat(full, &st) != 0) {
+				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, full, "cannot stat: %s", strerror(errno));
+				break;
+			}
+			dir = S_ISDIR(st.st_mode);
+			reg = S_ISREG(st.st_mode);
 		}
-		if (S_ISDIR(st.st_mode))
+		if (dir)
 			rc = scan(root, sub, l, err);
-		else if (S_ISREG(st.st_mode) && push(l, sub) != 0)
+		else if (reg && push(l, sub) != 0)
 			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
 	}
 	closedir(d);

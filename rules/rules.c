@@ -1,0 +1,313 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include "rules.h"
+
+#include <errno.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+extern const char tc_default_rules[];
+extern const size_t tc_default_rules_len;
+
+typedef struct class_rule {
+	UT_hash_handle hh;
+	char name[]; /* dotted */
+} class_rule;
+
+typedef struct regex_rule {
+	pcre2_code *code;
+	char *source; /* for messages */
+} regex_rule;
+
+struct tc_rules {
+	class_rule *classes;  /* uthash set */
+	char **packages;      /* dotted prefixes ending in '.' */
+	size_t npackages;
+	regex_rule *regexes;
+	size_t nregexes;
+	size_t count;
+};
+
+int rules_new_empty(tc_rules **out, cf_error *err)
+{
+	*out = calloc(1, sizeof **out);
+	if (!*out)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "rules", "no memory");
+	return CF_OK;
+}
+
+int rules_new(tc_rules **out, cf_error *err)
+{
+	if (rules_new_empty(out, err) != CF_OK)
+		return err->code;
+	if (rules_parse(*out, tc_default_rules, tc_default_rules_len, "default.rules", err) != CF_OK) {
+		rules_free(*out);
+		*out = NULL;
+		return err->code;
+	}
+	return CF_OK;
+}
+
+void rules_free(tc_rules *r)
+{
+	if (!r)
+		return;
+	class_rule *c, *tmp;
+	HASH_ITER(hh, r->classes, c, tmp) {
+		HASH_DEL(r->classes, c);
+		free(c);
+	}
+	for (size_t i = 0; i < r->npackages; i++)
+		free(r->packages[i]);
+	free(r->packages);
+	for (size_t i = 0; i < r->nregexes; i++) {
+		pcre2_code_free(r->regexes[i].code);
+		free(r->regexes[i].source);
+	}
+	free(r->regexes);
+	free(r);
+}
+
+static void dotted(char *s)
+{
+	for (; *s; s++)
+		if (*s == '/')
+			*s = '.';
+}
+
+static int add_class(tc_rules *r, const char *name, size_t len)
+{
+	class_rule *c = NULL;
+	HASH_FIND(hh, r->classes, name, len, c);
+	if (c)
+		return 0;
+	if (!(c = malloc(sizeof *c + len + 1)))
+		return -1;
+	memcpy(c->name, name, len);
+	c->name[len] = '\0';
+	dotted(c->name);
+	HASH_ADD_KEYPTR(hh, r->classes, c->name, len, c);
+	r->count++;
+	return 0;
+}
+
+static int add_package(tc_rules *r, const char *pkg, size_t len)
+{
+	char **p = realloc(r->packages, (r->npackages + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	r->packages = p;
+	char *s = malloc(len + 2);
+	if (!s)
+		return -1;
+	memcpy(s, pkg, len);
+	s[len] = '\0';
+	dotted(s);
+	/* "a.b" and "a.b." both mean the package a.b (Matrix's prefix test made "a.b"
+	 * also block "a.bc"). */
+	if (len == 0 || s[len - 1] != '.') {
+		s[len] = '.';
+		s[len + 1] = '\0';
+	}
+	r->packages[r->npackages++] = s;
+	r->count++;
+	return 0;
+}
+
+int rules_block_package(tc_rules *r, const char *pkg, cf_error *err)
+{
+	if (add_package(r, pkg, strlen(pkg)) != 0)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "rules", "no memory");
+	return CF_OK;
+}
+
+static int add_regex(tc_rules *r, const char *pat, size_t len, const char *label, unsigned line,
+                     cf_error *err)
+{
+	int code;
+	PCRE2_SIZE at;
+	/* Whole-name match: a rule describes names, not fragments of them. */
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, len, PCRE2_ANCHORED | PCRE2_ENDANCHORED,
+	                               &code, &at, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[160];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+		               "line %u: bad -keepregex pattern at character %zu: %s", line,
+		               (size_t)at + 1, (const char *)msg);
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* optional: falls back to the interpreter */
+	regex_rule *n = realloc(r->regexes, (r->nregexes + 1) * sizeof *n);
+	char *src = malloc(len + 1);
+	if (!n || !src) {
+		free(src);
+		pcre2_code_free(re);
+		if (n)
+			r->regexes = n;
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+	}
+	memcpy(src, pat, len);
+	src[len] = '\0';
+	r->regexes = n;
+	r->regexes[r->nregexes++] = (regex_rule){re, src};
+	r->count++;
+	return CF_OK;
+}
+
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* A class or package argument: one word of name characters. */
+static bool valid_name(const char *s, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '[' || s[i] == '(')
+			return false;
+	return true;
+}
+
+int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf_error *err)
+{
+	unsigned line = 0;
+	for (size_t pos = 0; pos < len;) {
+		size_t end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		const char *s = text + pos;
+		size_t n = end - pos;
+		pos = end + 1;
+		while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		while (n && (*s == ' ' || *s == '\t')) {
+			s++;
+			n--;
+		}
+		if (n == 0 || *s == '#' || *s == '[')
+			continue;
+		static const struct { const char *word; int kind; } words[] = {
+			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}};
+		int kind = -1;
+		size_t skip = 0;
+		for (size_t k = 0; k < 3 && kind < 0; k++) {
+			size_t w = strlen(words[k].word);
+			if (starts(s, n, words[k].word) && n > w && (s[w] == ' ' || s[w] == '\t')) {
+				kind = words[k].kind;
+				skip = w;
+			}
+		}
+		if (kind < 0)
+			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+			               "line %u: unknown rule \"%.*s\" (expected -keepclass, -keeppackage or "
+			               "-keepregex)", line, (int)(n > 60 ? 60 : n), s);
+		const char *arg = s + skip;
+		size_t alen = n - skip;
+		while (alen && (*arg == ' ' || *arg == '\t')) {
+			arg++;
+			alen--;
+		}
+		if (kind == 2) {
+			if (add_regex(r, arg, alen, label, line, err) != CF_OK)
+				return err->code;
+			continue;
+		}
+		if (!valid_name(arg, alen))
+			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+			               "line %u: \"%.*s\" is not a %s name", line, (int)(alen > 60 ? 60 : alen),
+			               arg, kind == 0 ? "class" : "package");
+		if ((kind == 0 ? add_class(r, arg, alen) : add_package(r, arg, alen)) != 0)
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+	}
+	return CF_OK;
+}
+
+int rules_load(tc_rules *r, const char *path, cf_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = CF_OK;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			char *t = realloc(text, cap);
+			if (!t) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+				break;
+			}
+			text = t;
+		}
+		size_t got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (got == 0) {
+			if (ferror(f))
+				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read");
+			break;
+		}
+	}
+	fclose(f);
+	if (rc == CF_OK)
+		rc = rules_parse(r, text ? text : "", len, path, err);
+	free(text);
+	return rc;
+}
+
+bool rules_blocks_class(const tc_rules *r, const char *name)
+{
+	char buf[1024];
+	size_t len = strlen(name);
+	if (len >= sizeof buf)
+		len = sizeof buf - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	dotted(buf);
+	for (size_t i = 0; i < r->npackages; i++)
+		if (strncmp(buf, r->packages[i], strlen(r->packages[i])) == 0)
+			return true;
+	/* The class itself, or any enclosing class of a nested one. */
+	for (size_t n = len; n > 0;) {
+		class_rule *c = NULL;
+		HASH_FIND(hh, r->classes, buf, n, c);
+		if (c)
+			return true;
+		while (n > 0 && buf[n - 1] != '$')
+			n--;
+		if (n > 0)
+			n--; /* drop the '$' */
+	}
+	return false;
+}
+
+bool rules_blocks_method(const tc_rules *r, const char *subject, size_t len)
+{
+	for (size_t i = 0; i < r->nregexes; i++) {
+		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->regexes[i].code, NULL);
+		if (!md)
+			return false;
+		int rc = pcre2_match(r->regexes[i].code, (PCRE2_SPTR)subject, len, 0, 0, md, NULL);
+		pcre2_match_data_free(md);
+		if (rc >= 0)
+			return true;
+	}
+	return false;
+}
+
+bool rules_have_regex(const tc_rules *r)
+{
+	return r->nregexes > 0;
+}
+
+size_t rules_count(const tc_rules *r)
+{
+	return r->count;
+}

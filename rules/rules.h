@@ -1,0 +1,47 @@
+/* The block list: classes and methods that are never traced.
+ *
+ * Rules name classes in their original (unobfuscated) form, with '.' or '/' as the
+ * separator; the compiler retraces names through the ProGuard/R8 mapping before asking.
+ * File format (one rule per line; '\r' ignored; blank lines, lines starting with '#'
+ * and section headers such as "[package]" are skipped):
+ *
+ *   -keepclass a.b.C       the class a.b.C and its nested classes (a.b.C$...)
+ *   -keeppackage a/b/      every class in package a.b and its sub-packages
+ *   -keepregex PATTERN     every method whose "a.b.C.name(desc)" matches PATTERN as a
+ *                          whole (PCRE2 syntax; desc as in the mapping files, with '.')
+ *
+ * Two Matrix quirks are fixed on purpose: -keepclass a.b.C no longer blocks a.b.Cat
+ * (Matrix compared by string prefix), and -keeppackage a/b without the trailing
+ * separator no longer blocks a.bc. A rule set is immutable once built and may be
+ * shared by threads. */
+#ifndef TC_RULES_H
+#define TC_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cf_error.h"
+
+typedef struct tc_rules tc_rules;
+
+/* A rule set holding the default rules (rules/default.rules). */
+int rules_new(tc_rules **out, cf_error *err);
+/* A rule set with no rules at all. */
+int rules_new_empty(tc_rules **out, cf_error *err);
+void rules_free(tc_rules *r);
+
+/* Adds the rules in text; errors name label, the line and what is wrong. */
+int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf_error *err);
+int rules_load(tc_rules *r, const char *path, cf_error *err);
+/* Blocks a package given in internal or dotted form ("com/x/" or "com.x"). */
+int rules_block_package(tc_rules *r, const char *pkg, cf_error *err);
+
+/* Whether class `name` (original, '.' or '/' separated) is blocked. */
+bool rules_blocks_class(const tc_rules *r, const char *name);
+/* Whether method subject "a.b.C.name(desc)" is blocked by a -keepregex rule. */
+bool rules_blocks_method(const tc_rules *r, const char *subject, size_t len);
+bool rules_have_regex(const tc_rules *r);
+
+size_t rules_count(const tc_rules *r);
+
+#endif

@@ -1,0 +1,238 @@
+/* tc_runtime.h: the tracecanary runtime's C API.
+ *
+ * One context (tc_ctx) owns everything: the event ring (heap or a mapped
+ * file), the clock thread, the tracer thread and the tracers' state. The
+ * library has no global mutable state; the JNI glue holds the one context of
+ * a process.
+ *
+ * Threads. The context is bound to one recording thread (the thread that
+ * created it, normally the app's main thread; tc_ctx_bind_thread moves it).
+ * Only that thread records events, and the calls marked "recording thread"
+ * below must come from it. Reports are built and delivered on the context's
+ * tracer thread (or inline, when tc_config.threads is false).
+ *
+ * Errors: a fallible function returns TC_OK (0) or a negative TC_E* code and,
+ * if err is not NULL, fills it with the code and a one-line message. */
+#ifndef TC_RUNTIME_H
+#define TC_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tc_event.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+	TC_OK = 0,
+	TC_EINVAL = -1,   /* bad argument or configuration */
+	TC_ENOMEM = -2,
+	TC_EIO = -3,      /* open, map, read or write failed (message has errno text) */
+	TC_EFORMAT = -4,  /* a ring file is malformed */
+	TC_ESTALE = -5,   /* an index record was overwritten by the ring */
+	TC_ESTATE = -6,   /* call not allowed in the current status */
+	TC_ETHREAD = -7,  /* a thread could not be started */
+};
+
+typedef struct tc_error {
+	int code;
+	char message[160];
+} tc_error;
+
+/* Status, as Matrix's AppMethodBeat (values kept; DEFAULT only exists in
+ * the Java layer, before a context is created). Events are recorded while
+ * status >= TC_STATUS_READY. */
+enum {
+	TC_STATUS_RELEASED = -3,
+	TC_STATUS_EXPIRED_START = -2,
+	TC_STATUS_STOPPED = -1,
+	TC_STATUS_READY = 1,
+	TC_STATUS_STARTED = 2,
+};
+
+/* Which tracers run once the context is started (tc_config.tracers). */
+enum {
+	TC_TRACER_EVIL = 1u << 0,     /* slow main-looper message */
+	TC_TRACER_ANR = 1u << 1,      /* lag at 2 s, ANR at 5 s */
+	TC_TRACER_FRAME = 1u << 2,    /* per-scene FPS over 10 s windows */
+	TC_TRACER_STARTUP = 1u << 3,  /* application create, first screen, cold/warm */
+	TC_TRACER_ALL = 0xFu,
+};
+
+/* A monotonic clock in nanoseconds. The default is CLOCK_MONOTONIC (Android's
+ * uptimeMillis base). Tests inject their own. */
+typedef struct tc_clock {
+	uint64_t (*now_ns)(void *user);
+	void *user;
+} tc_clock;
+
+typedef struct tc_device_info {
+	const char *machine;  /* static string: BEST HIGH MIDDLE LOW BAD UN_KNOW */
+	double cpu_app;       /* % of all CPU time used by this process */
+	int64_t mem_bytes;    /* total RAM */
+	int64_t mem_free_kb;  /* available RAM */
+} tc_device_info;
+
+typedef struct tc_process_stat {
+	int64_t priority, nice;                 /* /proc/self/stat fields 18 and 19 */
+	int64_t dalvik_heap_kb, native_heap_kb; /* -1 when unknown */
+	int64_t vm_size_kb;                     /* /proc/self/status VmSize */
+} tc_process_stat;
+
+/* Facts about the process that reports include. Each NULL member falls back
+ * to the default (reading /proc, the real clocks); tests inject fakes and the
+ * JNI glue supplies the Java-only ones (thread stack, Java heap). Called on
+ * the tracer thread. */
+typedef struct tc_probe {
+	void *user;
+	uint64_t (*wall_ms)(void *user);
+	void (*device_info)(void *user, tc_device_info *out);
+	void (*process_stat)(void *user, tc_process_stat *out);
+	/* the recording thread's current stack, malloc'd (the caller frees), or NULL.
+	 * style: 0 simple (frames 3..11, "|*\t\tat ..."), 1 whole, 2 raw lines */
+	char *(*thread_stack)(void *user, int style);
+	/* the process name, malloc'd, or NULL */
+	char *(*process_name)(void *user);
+} tc_probe;
+
+/* The defaults the probe falls back to, for probes that add to them. */
+void tc_default_device_info(tc_device_info *out);
+void tc_default_process_stat(tc_process_stat *out);
+
+typedef struct tc_report {
+	const char *tag;   /* Trace_EvilMethod, Trace_FPS, Trace_StartUp */
+	const char *key;   /* Issue.key: the message token for ANR, else "" */
+	const char *json;  /* the content object, one line, with tag/process/time */
+} tc_report;
+
+typedef void (*tc_report_fn)(void *user, const tc_report *report);
+
+enum { TC_LOG_DEBUG = 3, TC_LOG_INFO = 4, TC_LOG_WARN = 5, TC_LOG_ERROR = 6 };
+typedef void (*tc_log_fn)(void *user, int level, const char *tag, const char *text);
+
+typedef struct tc_config {
+	uint32_t capacity;            /* ring events, default 1,000,000 */
+	const char *buffer_path;      /* NULL: anonymous memory; else a mapped file (tc_ringfile.h) */
+	uint32_t clock_resolution_ms; /* clock thread tick, default 1 (Matrix: 5) */
+	bool threads;                 /* start the clock and tracer threads (default true);
+	                                 false: time is read from the clock at every event and
+	                                 tasks run inline or at tc_ctx_poll (tests) */
+	uint32_t tracers;             /* TC_TRACER_* bits, default TC_TRACER_ALL */
+	uint32_t expire_ms;           /* not started after this long: stop recording (10,000; 0 = never) */
+
+	uint32_t evil_threshold_ms;   /* 700 */
+	uint32_t lag_ms;              /* 2,000 */
+	uint32_t anr_ms;              /* 5,000 */
+	uint32_t anr_invalid_ms;      /* 6,000: an ANR check this late is dropped */
+	int stack_style;              /* ANR threadStack style, 0 simple */
+
+	uint32_t fps_slice_ms;        /* 10,000 */
+	uint64_t frame_interval_ns;   /* 16,666,667 until tc_set_frame_interval */
+	int drop_frozen, drop_high, drop_middle, drop_normal; /* 42 24 9 3 */
+
+	uint32_t cold_threshold_ms;   /* 10,000 */
+	uint32_t warm_threshold_ms;   /* 4,000 */
+	uint32_t startup_guard_ms;    /* 30,000: create-to-focus longer than this is not reported */
+	const char *splash_activities;/* ';'-separated class names, or NULL */
+	bool has_activity;            /* true; false reports startup at application-create end */
+
+	const char *report_path;      /* append each report's JSON as one line, or NULL */
+	tc_report_fn on_report;
+	void *report_user;
+	tc_log_fn on_log;             /* logcat blocks and warnings, or NULL */
+	void *log_user;
+	/* called on every method-in, on the recording thread, before the event
+	 * is written (Matrix's MethodEnterListener); NULL for none */
+	void (*on_method_enter)(void *user, uint32_t id);
+	void *enter_user;
+
+	tc_clock clock;
+	tc_probe probe;
+} tc_config;
+
+typedef struct tc_ctx tc_ctx;
+
+/* A position in the ring (Matrix's IndexRecord): the number of events that had
+ * been written when it was taken. A value, owned by whoever holds it; nothing
+ * to release. It stays valid until the ring has wrapped over the event before
+ * it, whatever other records exist. */
+typedef struct tc_index {
+	uint64_t seq;
+} tc_index;
+
+void tc_config_init(tc_config *cfg);
+
+/* Creates a context in status READY (recording). The config's strings are
+ * copied. The calling thread becomes the recording thread. */
+int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err);
+/* Stops the threads, delivers nothing more, unmaps the ring. NULL is fine.
+ * Must not race with a writer: call it on the recording thread, or after it
+ * has stopped writing. */
+void tc_ctx_free(tc_ctx *ctx);
+void tc_ctx_bind_thread(tc_ctx *ctx);
+
+/* Replaces the tracer settings (thresholds, tracers, splash activities,
+ * report path and callbacks; not the ring, clock, threads or probe). Only
+ * while not STARTED: the recording and tracer threads read them unlocked. */
+int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+
+int tc_start(tc_ctx *ctx, tc_error *err);  /* READY, STOPPED or EXPIRED_START -> STARTED */
+void tc_stop(tc_ctx *ctx);                 /* STARTED -> STOPPED */
+int tc_status(const tc_ctx *ctx);
+bool tc_is_alive(const tc_ctx *ctx);       /* STARTED only (Matrix also said yes for DEFAULT) */
+
+/* Recording thread. Records method id in or out; ignored for ids >= TC_ID_MAX,
+ * other threads, status < READY and nested calls (re-entrancy guard). */
+void tc_record(tc_ctx *ctx, uint32_t id, bool in);
+tc_index tc_mark(const tc_ctx *ctx);
+bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
+/* Copies the events since idx, preceded by the one event before it (as
+ * Matrix's copyData), in order, into a malloc'd array the caller frees.
+ * Nothing new since idx gives *n = 0. TC_ESTALE if the ring wrapped over it. */
+int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err);
+uint64_t tc_now_ms(const tc_ctx *ctx);   /* the recording clock: ms since the time base */
+uint64_t tc_written(const tc_ctx *ctx);  /* events ever written */
+
+/* The shared region Java writes into (tc_ringfile.h layout) and its size. */
+void *tc_ring_base(const tc_ctx *ctx, size_t *size);
+
+/* Main looper, recording thread. Begin refreshes the clock, wakes the clock
+ * thread, writes a TC_ID_DISPATCH in marker and starts the tracers' message
+ * watch; end writes the out marker and ends it. A frame is recorded at end if
+ * tc_vsync was called during the message. */
+void tc_dispatch_begin(tc_ctx *ctx);
+void tc_dispatch_end(tc_ctx *ctx);
+
+/* Frames. tc_vsync marks the current message as a Choreographer frame whose
+ * vsync was at frame_time_ns (clock base); the frame ends with the message.
+ * tc_frame records one frame directly. */
+void tc_vsync(tc_ctx *ctx, uint64_t frame_time_ns);
+void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
+void tc_set_frame_interval(tc_ctx *ctx, uint64_t interval_ns);
+
+/* Scene (the visible activity or fragment) and foreground state. */
+void tc_set_scene(tc_ctx *ctx, const char *scene);
+void tc_set_foreground(tc_ctx *ctx, bool foreground);
+
+/* Application and activity lifecycle. identity tells instances of one class
+ * apart (Java's identity hash). tc_activity_focus is AppMethodBeat.at(): the
+ * first focus per class is passed to the startup tracer. */
+void tc_app_create_begin(tc_ctx *ctx);
+void tc_app_create_end(tc_ctx *ctx, int what, bool by_launch_activity);
+void tc_activity_created(tc_ctx *ctx, const char *cls, uint32_t identity);
+void tc_activity_destroyed(tc_ctx *ctx, const char *cls, uint32_t identity);
+void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has_focus);
+
+/* Without threads: runs the tracer tasks whose time (by the injected clock)
+ * has come. With threads it does nothing. */
+void tc_ctx_poll(tc_ctx *ctx);
+
+const char *tc_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+package com.tencent.matrix.trace.android;
+
+import android.app.Application;
+import android.os.Looper;
+
+import com.tencent.matrix.trace.core.TraceCanary;
+
+/**
+ * The Android glue: starts the runtime on the main thread and connects it to
+ * the main looper (message begin/end), Choreographer (frames), the activity
+ * lifecycle (scene, foreground, startup) and the application-create end.
+ *
+ * <pre>
+ *   public class App extends Application {
+ *       public void onCreate() {
+ *           super.onCreate();
+ *           AndroidTracing.install(this, new TraceCanary.Config(), (tag, key, json) -&gt; ...);
+ *       }
+ *   }
+ * </pre>
+ */
+public final class AndroidTracing {
+    private AndroidTracing() {}
+
+    /** Main thread only. */
+    public static void install(Application app, TraceCanary.Config config, TraceCanary.ReportListener listener) {
+        if (Looper.myLooper() != Looper.getMainLooper()) {
+            throw new IllegalStateException("AndroidTracing.install must run on the main thread");
+        }
+        TraceCanary.start(config, listener);
+        TraceCanary.bindRecordingThread();
+        LooperPrinter.install(Looper.getMainLooper());
+        boolean hooked = AppCreateHook.install();
+        LifecycleMonitor.register(app, !hooked);
+        if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
+            FrameMonitor.start();
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package com.tencent.matrix.trace.core;
+
+import android.app.Activity;
+
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The class instrumented code calls: {@code i(id)} at method entry, {@code o(id)}
+ * before each exit, {@code at(activity, hasFocus)} in Activity.onWindowFocusChanged.
+ *
+ * <p>Events go straight into the ring that the native runtime owns (see
+ * runtime/include/tc_ringfile.h): the event into the next slot, then the
+ * header's write count, with the time read from the header's clock word that
+ * the native clock thread keeps current. A JNI call per event would cost
+ * about 7 times more. Only the recording thread (the main thread) writes, so
+ * plain stores suffice. On VMs whose sun.misc.Unsafe has raw-address
+ * accessors (HotSpot, ART since 7.0) the stores are raw; otherwise they go
+ * through a direct ByteBuffer over the same memory.
+ *
+ * <p>Before the runtime is started, the first {@code i()} starts recording
+ * (as Matrix's AppMethodBeat does), so the application's own start is traced;
+ * see {@link TraceCanary#configure}.
+ */
+public final class AppMethodBeat {
+    public static final int METHOD_ID_MAX = 0xFFFFF;
+    public static final int METHOD_ID_DISPATCH = 0xFFFFE;
+
+    // tc_ringfile.h
+    static final int HEADER_SIZE = 256;
+    static final int OFF_CAPACITY = 24;
+    static final int OFF_STATUS = 56;
+    static final int OFF_SEQ = 64;
+    static final int OFF_NOW = 128;
+    static final int STATUS_READY = 1;
+    private static final long IN = 1L << 63;
+    private static final long TIME_MASK = 0x7FFFFFFFFFFL;
+
+    static final sun.misc.Unsafe U = unsafe();
+    /** Raw-address stores available: a constant, so the JIT keeps one branch. */
+    static final boolean RAW = U != null;
+
+    /** Address of the ring header, 0 while there is none. Volatile: it publishes the fields below. */
+    static volatile long sHeader;
+    static long sSlot, sSlotsBase, sSlotsEnd;      // raw path: addresses
+    static ByteBuffer sBuf;                        // buffer path
+    static int sOff, sOffEnd;
+    static long sCapacity;
+    static Thread sThread;                         // the recording thread
+    static boolean sInside;                        // re-entrancy guard (recording thread)
+
+    private AppMethodBeat() {}
+
+    private static sun.misc.Unsafe unsafe() {
+        if ("false".equals(System.getProperty("tc.raw"))) {
+            return null; // -Dtc.raw=false: the ByteBuffer path, e.g. to measure it
+        }
+        try {
+            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            sun.misc.Unsafe u = (sun.misc.Unsafe) f.get(null);
+            // ART before 7.0 lacks the raw-address accessors.
+            sun.misc.Unsafe.class.getMethod("putLong", long.class, long.class);
+            sun.misc.Unsafe.class.getMethod("getLong", long.class);
+            sun.misc.Unsafe.class.getMethod("getInt", long.class);
+            return u;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    public static void i(int methodId) {
+        if (!RAW) {
+            iBuffer(methodId);
+            return;
+        }
+        long h = sHeader;
+        if (h == 0) {
+            TraceCanary.beforeStart(methodId);
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX || U.getInt(h + OFF_STATUS) < STATUS_READY
+                || Thread.currentThread() != sThread || sInside) {
+            return;
+        }
+        sInside = true;
+        long p = sSlot;
+        U.putLong(p, IN | ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
+        p += 8;
+        sSlot = p == sSlotsEnd ? sSlotsBase : p;
+        U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
+        sInside = false;
+    }
+
+    public static void o(int methodId) {
+        if (!RAW) {
+            oBuffer(methodId);
+            return;
+        }
+        long h = sHeader;
+        if (h == 0 || methodId >= METHOD_ID_MAX || U.getInt(h + OFF_STATUS) < STATUS_READY
+                || Thread.currentThread() != sThread) {
+            return;
+        }
+        long p = sSlot;
+        U.putLong(p, ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
+        p += 8;
+        sSlot = p == sSlotsEnd ? sSlotsBase : p;
+        U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
+    }
+
+    // The same through the ByteBuffer, out of line so that i() and o() stay
+    // small enough for the JIT to inline everywhere.
+    private static void iBuffer(int methodId) {
+        if (sHeader == 0) {
+            TraceCanary.beforeStart(methodId);
+            return;
+        }
+        ByteBuffer b = sBuf;
+        if (methodId >= METHOD_ID_MAX || b.getInt(OFF_STATUS) < STATUS_READY
+                || Thread.currentThread() != sThread || sInside) {
+            return;
+        }
+        sInside = true;
+        int p = sOff;
+        b.putLong(p, IN | ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
+        p += 8;
+        sOff = p == sOffEnd ? HEADER_SIZE : p;
+        b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
+        sInside = false;
+    }
+
+    private static void oBuffer(int methodId) {
+        if (sHeader == 0) {
+            return;
+        }
+        ByteBuffer b = sBuf;
+        if (methodId >= METHOD_ID_MAX || b.getInt(OFF_STATUS) < STATUS_READY
+                || Thread.currentThread() != sThread) {
+            return;
+        }
+        int p = sOff;
+        b.putLong(p, ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
+        p += 8;
+        sOff = p == sOffEnd ? HEADER_SIZE : p;
+        b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
+    }
+
+    /** Injected into Activity.onWindowFocusChanged(boolean) after i(). */
+    public static void at(Activity activity, boolean isFocus) {
+        TraceCanary.activityFocus(activity, isFocus);
+    }
+
+    /** Points the writer at a ring; recording thread, before sHeader is published. */
+    static void attach(long address, ByteBuffer region, Thread recordThread) {
+        ByteBuffer b = region.order(ByteOrder.nativeOrder());
+        long cap = b.getLong(OFF_CAPACITY);
+        sCapacity = cap;
+        sBuf = b;
+        sOffEnd = (int) (HEADER_SIZE + cap * 8);
+        sSlotsBase = address + HEADER_SIZE;
+        sSlotsEnd = sSlotsBase + cap * 8;
+        sThread = recordThread;
+        resync(b.getLong(OFF_SEQ));
+        sHeader = address; // volatile: publishes the fields above
+    }
+
+    /** Forgets the ring; the caller frees it afterwards, on the recording thread. */
+    static void detach() {
+        sHeader = 0;
+        sBuf = null;
+    }
+
+    /** The native side wrote events (message markers): move to seq's slot. */
+    static void resync(long seq) {
+        long slot = seq % sCapacity;
+        sSlot = sSlotsBase + slot * 8;
+        sOff = (int) (HEADER_SIZE + slot * 8);
+    }
+
+    /** Moves recording to the calling thread. */
+    static void bind(Thread t) {
+        sThread = t;
+    }
+}

@@ -1,0 +1,86 @@
+package com.tencent.matrix.trace.core;
+
+import java.nio.ByteBuffer;
+
+/** The JNI surface of libtracecanary (runtime/src/jni_glue.c). Package-private. */
+final class Native {
+    private Native() {}
+
+    // Option slots of create()/reconfigure(); keep in step with jni_glue.c.
+    static final int OPT_CAPACITY = 0, OPT_RESOLUTION = 1, OPT_TRACERS = 2, OPT_EXPIRE = 3, OPT_EVIL = 4,
+            OPT_LAG = 5, OPT_ANR = 6, OPT_ANR_INVALID = 7, OPT_STACK_STYLE = 8, OPT_FPS_SLICE = 9,
+            OPT_FRAME_INTERVAL = 10, OPT_DROP_FROZEN = 11, OPT_DROP_HIGH = 12, OPT_DROP_MIDDLE = 13,
+            OPT_DROP_NORMAL = 14, OPT_COLD = 15, OPT_WARM = 16, OPT_HAS_ACTIVITY = 17, OPT_LOG = 18,
+            OPT_COUNT = 19;
+
+    static native long create(long[] opts, String bufferPath, String reportPath, String splash);
+    static native void reconfigure(long ctx, long[] opts, String reportPath, String splash);
+    static native ByteBuffer region(long ctx);
+    static native long address(long ctx);
+    static native int start(long ctx);
+    static native void stop(long ctx);
+    static native void release(long ctx);
+    static native int status(long ctx);
+    static native void bindThread(long ctx);
+    /** Both return the write count after the marker, to resync the Java writer. */
+    static native long dispatchBegin(long ctx);
+    static native long dispatchEnd(long ctx);
+    static native void vsync(long ctx, long frameTimeNanos);
+    static native void frameInterval(long ctx, long nanos);
+    static native void foreground(long ctx, boolean foreground);
+    static native long written(long ctx);
+    static native void appCreateBegin(long ctx);
+    static native void appCreateEnd(long ctx, int what, boolean byLaunchActivity);
+    static native void scene(long ctx, String scene);
+    static native void activityCreated(long ctx, String cls, int identity);
+    static native void activityDestroyed(long ctx, String cls, int identity);
+    static native void activityFocus(long ctx, String cls, int identity, boolean focus);
+
+    // ---- upcalls from the native tracer thread ----
+
+    static void onReport(String tag, String key, String json) {
+        TraceCanary.ReportListener l = TraceCanary.listener;
+        if (l != null) {
+            l.onReport(tag, key, json);
+        }
+    }
+
+    static void onLog(int level, String tag, String text) {
+        TraceCanary.LogListener l = TraceCanary.logListener;
+        if (l != null) {
+            l.onLog(level, tag, text);
+        }
+    }
+
+    /** The recording thread's stack. Styles as Matrix's looperPrinterStackStyle:
+     *  0 simple (frames 3..11), 1 whole, 2 raw StackTraceElement lines. */
+    static String threadStack(int style) {
+        Thread t = AppMethodBeat.sThread;
+        if (t == null) {
+            return "";
+        }
+        StackTraceElement[] st = t.getStackTrace();
+        StringBuilder sb = new StringBuilder();
+        if (style == 2) {
+            for (StackTraceElement e : st) {
+                sb.append(e.toString()).append('\n');
+            }
+            return sb.toString();
+        }
+        sb.append(" \n");
+        for (int i = style == 0 ? 3 : 0; i < st.length; i++) {
+            if (style == 0 && (i >= st.length - 3 || i >= 12)) {
+                break;
+            }
+            StackTraceElement e = st[i];
+            sb.append("|*\t\tat ").append(e.getClassName()).append(':').append(e.getMethodName())
+                    .append('(').append(e.getLineNumber()).append(")\n");
+        }
+        return sb.toString();
+    }
+
+    static long javaHeapKb() {
+        Runtime r = Runtime.getRuntime();
+        return (r.totalMemory() - r.freeMemory()) / 1024;
+    }
+}

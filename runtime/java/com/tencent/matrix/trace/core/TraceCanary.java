@@ -1,0 +1,300 @@
+package com.tencent.matrix.trace.core;
+
+/**
+ * Starting, configuring and stopping tracing, and receiving reports.
+ *
+ * <pre>
+ *   TraceCanary.Config c = new TraceCanary.Config().reportPath(path);
+ *   TraceCanary.start(c, (tag, key, json) -&gt; upload(tag, json));
+ * </pre>
+ *
+ * On Android, {@code com.tencent.matrix.trace.android.AndroidTracing.install}
+ * does this and hooks the main looper, frames and the activity lifecycle. On
+ * another JVM, a looper of your own calls {@link #dispatchBegin()} and
+ * {@link #dispatchEnd()} around each message.
+ *
+ * <p>Status, as Matrix's AppMethodBeat: DEFAULT (no runtime yet) -&gt; READY
+ * (recording, after the first traced call) -&gt; STARTED (tracers on) -&gt;
+ * STOPPED. Unlike Matrix, {@link #start} also works from DEFAULT.
+ */
+public final class TraceCanary {
+    public static final int STATUS_DEFAULT = Integer.MAX_VALUE;
+    public static final int STATUS_STARTED = 2;
+    public static final int STATUS_READY = 1;
+    public static final int STATUS_STOPPED = -1;
+    public static final int STATUS_EXPIRED_START = -2;
+    public static final int STATUS_OUT_RELEASE = -3;
+    /** A start failed (no native library, bad configuration): stay out of the way. */
+    public static final int STATUS_FAILED = -4;
+
+    public static final int TRACER_EVIL = 1, TRACER_ANR = 2, TRACER_FRAME = 4, TRACER_STARTUP = 8;
+
+    /** Called on the runtime's tracer thread, one call per report. */
+    public interface ReportListener {
+        void onReport(String tag, String key, String json);
+    }
+
+    /** Called on the runtime's threads with logcat blocks and warnings. */
+    public interface LogListener {
+        void onLog(int level, String tag, String text);
+    }
+
+    /** Settings; defaults are Matrix's. Capacity, bufferPath and clockResolutionMs
+     *  take effect only when the runtime is created (the first traced call, or start). */
+    public static final class Config {
+        public int capacity = 1_000_000;
+        public String bufferPath;
+        public int clockResolutionMs = 1;
+        public int tracers = TRACER_EVIL | TRACER_ANR | TRACER_FRAME | TRACER_STARTUP;
+        public int expireMs = 10_000;
+        public int evilThresholdMs = 700;
+        public int lagMs = 2000;
+        public int anrMs = 5000;
+        public int anrInvalidMs = 6000;
+        public int stackStyle = 0;
+        public int fpsSliceMs = 10_000;
+        public long frameIntervalNanos = 16_666_667L;
+        public int dropFrozen = 42, dropHigh = 24, dropMiddle = 9, dropNormal = 3;
+        public int coldThresholdMs = 10_000;
+        public int warmThresholdMs = 4_000;
+        public String splashActivities;
+        public boolean hasActivity = true;
+        public String reportPath;
+        /** A path for System.load; null uses System.loadLibrary("tracecanary"). */
+        public String libraryPath;
+
+        public Config capacity(int v) { capacity = v; return this; }
+        public Config bufferPath(String v) { bufferPath = v; return this; }
+        public Config clockResolutionMs(int v) { clockResolutionMs = v; return this; }
+        public Config tracers(int v) { tracers = v; return this; }
+        public Config evilThresholdMs(int v) { evilThresholdMs = v; return this; }
+        public Config splashActivities(String v) { splashActivities = v; return this; }
+        public Config hasActivity(boolean v) { hasActivity = v; return this; }
+        public Config reportPath(String v) { reportPath = v; return this; }
+        public Config libraryPath(String v) { libraryPath = v; return this; }
+
+        long[] options(boolean log) {
+            long[] o = new long[Native.OPT_COUNT];
+            o[Native.OPT_CAPACITY] = capacity;
+            o[Native.OPT_RESOLUTION] = clockResolutionMs;
+            o[Native.OPT_TRACERS] = tracers;
+            o[Native.OPT_EXPIRE] = expireMs;
+            o[Native.OPT_EVIL] = evilThresholdMs;
+            o[Native.OPT_LAG] = lagMs;
+            o[Native.OPT_ANR] = anrMs;
+            o[Native.OPT_ANR_INVALID] = anrInvalidMs;
+            o[Native.OPT_STACK_STYLE] = stackStyle;
+            o[Native.OPT_FPS_SLICE] = fpsSliceMs;
+            o[Native.OPT_FRAME_INTERVAL] = frameIntervalNanos;
+            o[Native.OPT_DROP_FROZEN] = dropFrozen;
+            o[Native.OPT_DROP_HIGH] = dropHigh;
+            o[Native.OPT_DROP_MIDDLE] = dropMiddle;
+            o[Native.OPT_DROP_NORMAL] = dropNormal;
+            o[Native.OPT_COLD] = coldThresholdMs;
+            o[Native.OPT_WARM] = warmThresholdMs;
+            o[Native.OPT_HAS_ACTIVITY] = hasActivity ? 1 : 0;
+            o[Native.OPT_LOG] = log ? 1 : 0;
+            return o;
+        }
+    }
+
+    static volatile ReportListener listener;
+    static volatile LogListener logListener;
+    private static Config pending = new Config();
+    private static volatile long ctx;                  // written under the class lock
+    private static volatile int status = STATUS_DEFAULT;
+    private static boolean libraryLoaded;
+
+    private TraceCanary() {}
+
+    /** Settings for a runtime created by the first traced call. Call it before any
+     *  traced code runs (e.g. in a static initializer of the Application class). */
+    public static synchronized void configure(Config c) {
+        pending = c;
+    }
+
+    public static void setLogListener(LogListener l) {
+        logListener = l;
+    }
+
+    /**
+     * Creates the runtime if needed (the calling thread becomes the recording
+     * thread), applies c and starts the tracers. Throws IllegalStateException
+     * if the native library cannot be loaded or the configuration is refused.
+     */
+    public static synchronized void start(Config c, ReportListener l) {
+        listener = l;
+        if (ctx == 0) {
+            create(c, Thread.currentThread());
+        } else {
+            Native.reconfigure(ctx, c.options(logListener != null), c.reportPath, c.splashActivities);
+        }
+        Native.start(ctx);
+        status = STATUS_STARTED;
+    }
+
+    public static synchronized void stop() {
+        if (ctx != 0) {
+            Native.stop(ctx);
+            status = Native.status(ctx);
+        }
+    }
+
+    /** Frees the runtime. Call it on the recording thread: it must not be writing. */
+    public static synchronized void release() {
+        if (ctx == 0) {
+            return;
+        }
+        if (Thread.currentThread() != AppMethodBeat.sThread) {
+            throw new IllegalStateException("release() must run on the recording thread");
+        }
+        AppMethodBeat.detach();
+        Native.release(ctx);
+        ctx = 0;
+        status = STATUS_OUT_RELEASE;
+    }
+
+    public static int status() {
+        long c = ctx;
+        return c != 0 ? Native.status(c) : status;
+    }
+
+    /** Matrix's isAlive, but false for DEFAULT. */
+    public static boolean isAlive() {
+        return status() == STATUS_STARTED;
+    }
+
+    /** Moves recording to the calling thread (the default is the thread that created the runtime). */
+    public static synchronized void bindRecordingThread() {
+        if (ctx != 0) {
+            Native.bindThread(ctx);
+            AppMethodBeat.bind(Thread.currentThread());
+        }
+    }
+
+    // ---- events from loopers and lifecycle hooks; recording thread ----
+
+    /** A main-looper message begins. */
+    public static void dispatchBegin() {
+        long c = ctx;
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            AppMethodBeat.resync(Native.dispatchBegin(c));
+        }
+    }
+
+    /** The message ends. */
+    public static void dispatchEnd() {
+        long c = ctx;
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            AppMethodBeat.resync(Native.dispatchEnd(c));
+        }
+    }
+
+    /** The current message runs a frame whose vsync was at frameTimeNanos (System.nanoTime base). */
+    public static void vsync(long frameTimeNanos) {
+        long c = ctx;
+        if (c != 0) {
+            Native.vsync(c, frameTimeNanos);
+        }
+    }
+
+    public static void setFrameIntervalNanos(long nanos) {
+        long c = ctx;
+        if (c != 0) {
+            Native.frameInterval(c, nanos);
+        }
+    }
+
+    public static void setScene(String scene) {
+        long c = ctx;
+        if (c != 0 && scene != null) {
+            Native.scene(c, scene);
+        }
+    }
+
+    public static void setForeground(boolean foreground) {
+        long c = ctx;
+        if (c != 0) {
+            Native.foreground(c, foreground);
+        }
+    }
+
+    /** The first launch-activity/service/receiver message (Matrix's ActivityThreadHacker). */
+    public static void applicationCreateEnd(int what, boolean byLaunchActivity) {
+        long c = ctx;
+        if (c != 0) {
+            Native.appCreateEnd(c, what, byLaunchActivity);
+        }
+    }
+
+    public static void activityCreated(Object activity) {
+        long c = ctx;
+        if (c != 0) {
+            Native.activityCreated(c, activity.getClass().getName(), System.identityHashCode(activity));
+        }
+    }
+
+    public static void activityDestroyed(Object activity) {
+        long c = ctx;
+        if (c != 0) {
+            Native.activityDestroyed(c, activity.getClass().getName(), System.identityHashCode(activity));
+        }
+    }
+
+    static void activityFocus(Object activity, boolean focus) {
+        long c = ctx;
+        if (c != 0 && activity != null) {
+            Native.activityFocus(c, activity.getClass().getName(), System.identityHashCode(activity), focus);
+        }
+    }
+
+    /** Events recorded so far (for tests and tools). */
+    public static long written() {
+        long c = ctx;
+        return c != 0 ? Native.written(c) : 0;
+    }
+
+    // ---- internals ----
+
+    /** The native context, for tools in this package (bench). */
+    static long handle() {
+        return ctx;
+    }
+
+    /** The first i() before any runtime: start recording, as Matrix's realExecute. */
+    static void beforeStart(int methodId) {
+        if (status != STATUS_DEFAULT || AppMethodBeat.sInside) {
+            return;
+        }
+        AppMethodBeat.sInside = true; // traced code run by the start must not recurse here
+        try {
+            synchronized (TraceCanary.class) {
+                if (ctx == 0 && status == STATUS_DEFAULT) {
+                    create(pending, Thread.currentThread());
+                    Native.appCreateBegin(ctx);
+                }
+            }
+        } catch (Throwable t) {
+            status = STATUS_FAILED;
+            return;
+        } finally {
+            AppMethodBeat.sInside = false;
+        }
+        AppMethodBeat.i(methodId);
+    }
+
+    private static void create(Config c, Thread recordThread) {
+        if (!libraryLoaded) {
+            if (c.libraryPath != null) {
+                System.load(c.libraryPath);
+            } else {
+                System.loadLibrary("tracecanary");
+            }
+            libraryLoaded = true;
+        }
+        long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities);
+        AppMethodBeat.attach(Native.address(h), Native.region(h), recordThread);
+        ctx = h;
+        status = STATUS_READY;
+    }
+}

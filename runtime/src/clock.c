@@ -1,0 +1,97 @@
+#include "clock.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "error.h"
+
+uint64_t clock_default_now_ns(void *user)
+{
+	(void)user;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t clock_refresh(clock_thread *c)
+{
+	uint64_t now = c->clock.now_ns(c->clock.user);
+	uint64_t ms = now > c->base_ns ? (now - c->base_ns) / 1000000u : 0;
+	ring_set_now(c->ring, ms);
+	return ms;
+}
+
+static void *tick(void *arg)
+{
+	clock_thread *c = arg;
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		while (!c->busy && !c->stopping)
+			pthread_cond_wait(&c->cv, &c->mu);
+		if (c->stopping)
+			break;
+		pthread_mutex_unlock(&c->mu);
+		clock_refresh(c);
+		struct timespec ts = { (time_t)(c->resolution_ms / 1000), (long)(c->resolution_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&c->mu);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
+}
+
+int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
+                bool threaded, tc_error *err)
+{
+	memset(c, 0, sizeof *c);
+	c->ring = r;
+	c->clock = clock;
+	c->base_ns = base_ns;
+	c->resolution_ms = resolution_ms ? resolution_ms : 1;
+	/* Matrix ticks from start until the first message ends. */
+	c->busy = true;
+	clock_refresh(c);
+	if (!threaded)
+		return TC_OK;
+	if (pthread_mutex_init(&c->mu, NULL))
+		return tc_fail(err, TC_ETHREAD, "clock mutex");
+	if (pthread_cond_init(&c->cv, NULL)) {
+		pthread_mutex_destroy(&c->mu);
+		return tc_fail(err, TC_ETHREAD, "clock condition");
+	}
+	int rc = pthread_create(&c->thread, NULL, tick, c);
+	if (rc) {
+		pthread_cond_destroy(&c->cv);
+		pthread_mutex_destroy(&c->mu);
+		return tc_fail(err, TC_ETHREAD, "clock thread: %s", strerror(rc));
+	}
+	c->running = true;
+	return TC_OK;
+}
+
+void clock_stop(clock_thread *c)
+{
+	if (!c->running)
+		return;
+	pthread_mutex_lock(&c->mu);
+	c->stopping = true;
+	pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	pthread_join(c->thread, NULL);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->mu);
+	c->running = false;
+}
+
+void clock_set_busy(clock_thread *c, bool busy)
+{
+	if (!c->running) {
+		c->busy = busy;
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	c->busy = busy;
+	if (busy)
+		pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}

@@ -1,0 +1,38 @@
+/* clock.h: the recording clock. Events carry "ms since the time base",
+ * read from ring->now_ms, which a thread refreshes every resolution_ms while
+ * the recording thread is busy in a message (Matrix's
+ * matrix_time_update_thread) and sleeps otherwise. A dispatch begin or end
+ * refreshes it directly, so message markers are exact. */
+#ifndef TC_CLOCK_H
+#define TC_CLOCK_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ring.h"
+#include "tc_runtime.h"
+
+typedef struct clock_thread {
+	ring *ring;
+	tc_clock clock;
+	uint64_t base_ns;
+	uint32_t resolution_ms;
+	bool running, busy, stopping;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} clock_thread;
+
+uint64_t clock_default_now_ns(void *user);
+
+/* threaded false: no thread; clock_refresh is the only update. */
+int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
+                bool threaded, tc_error *err);
+void clock_stop(clock_thread *c);
+/* Sets now_ms from the clock and returns it. */
+uint64_t clock_refresh(clock_thread *c);
+/* Start or stop ticking (message begin and end). */
+void clock_set_busy(clock_thread *c, bool busy);
+
+#endif

@@ -1,0 +1,116 @@
+/* ctx.h: the context's insides, shared by context.c, report.c and the
+ * tracers. Fields say which thread touches them. */
+#ifndef TC_CTX_H
+#define TC_CTX_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "error.h"
+#include "ring.h"
+#include "tc_analysis.h"
+#include "tc_runtime.h"
+#include "worker.h"
+
+#define SCENE_MAX 256
+#define DROP_BUCKETS 5 /* BEST NORMAL MIDDLE HIGH FROZEN */
+
+typedef struct frame_scene {
+	char scene[SCENE_MAX];
+	uint64_t sum_cost_ns;   /* Matrix summed truncated ms (quirk fixed) */
+	int64_t sum_frames, sum_dropped;
+	int64_t drop_level[DROP_BUCKETS], drop_sum[DROP_BUCKETS];
+} frame_scene;
+
+typedef struct activity_entry {
+	char *key;              /* "Class@identity" */
+	uint64_t created_ms;
+} activity_entry;
+
+struct tc_ctx {
+	tc_config cfg;          /* strings point at the owned copies below */
+	char *buffer_path, *splash, *report_path;
+	ring ring;
+	clock_thread clock;
+	worker worker;
+	uint64_t base_ns;
+	pthread_t record_thread;
+	bool in_record;         /* re-entrancy guard, recording thread */
+
+	pthread_mutex_t mu;     /* guards scene and report-file appends */
+	char scene[SCENE_MAX];
+	_Atomic bool foreground;
+	_Atomic uint64_t frame_interval_ns;
+
+	/* message in progress: recording thread */
+	bool in_dispatch;
+	uint64_t dispatch_begin_ns;
+	uint64_t message_token;
+	bool vsync;
+	uint64_t vsync_ns;
+
+	/* tracers: recording thread unless noted */
+	tc_index evil_mark;
+	tc_index anr_mark;
+
+	frame_scene *frames;    /* per-scene windows */
+	size_t n_frames;
+
+	struct {
+		uint64_t app_begin_ms, app_end_ms;  /* eggBrokenTime, application create end */
+		bool app_begun;
+		int app_scene;                       /* the H message; INT32_MIN until known */
+		bool by_launch_activity;
+		tc_index app_mark, warm_mark;
+		int64_t first_screen_ms, cold_ms;
+		bool splash_shown, warm, cold_done;
+		uint64_t warm_create_ms;
+		int active;
+		activity_entry *acts;
+		size_t n_acts;
+		char **focused;                      /* classes with focus (AppMethodBeat.at) */
+		size_t n_focused;
+	} st;
+};
+
+/* worker tokens: a message's tasks, and the start-expiry check */
+#define MSG_TOKEN(t) ((((uint64_t)(t)) << 4) | 1u)
+#define EXPIRE_TOKEN UINT64_C(2)
+
+uint64_t ctx_clock_ns(const tc_ctx *ctx);
+uint64_t ctx_ms(const tc_ctx *ctx, uint64_t ns);  /* ns -> ms since the time base */
+bool ctx_started(const tc_ctx *ctx);
+/* a malloc'd copy of the scene, or NULL */
+char *ctx_scene(tc_ctx *ctx);
+void ctx_log(tc_ctx *ctx, int level, const char *tag, const char *fmt, ...) TC_PRINTF(4, 5);
+
+/* report.c: opens the content object with the device-info keys ... */
+struct json;
+void report_begin(tc_ctx *ctx, struct json *j);
+/* ... and closes it with tag, process and time, then delivers it (callback,
+ * then the JSON-lines file). Tracer thread. */
+void report_send(tc_ctx *ctx, struct json *j, const char *tag, const char *key);
+
+/* procinfo.c: defaults for the tc_probe members */
+uint64_t probe_wall_ms(tc_ctx *ctx);
+void probe_device_info(tc_ctx *ctx, tc_device_info *out);
+void probe_process_stat(tc_ctx *ctx, tc_process_stat *out);
+char *probe_thread_stack(tc_ctx *ctx, int style);
+char *probe_process_name(tc_ctx *ctx);
+
+/* tracers */
+void evil_begin(tc_ctx *ctx);
+void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
+void anr_begin(tc_ctx *ctx);
+void anr_end(tc_ctx *ctx);
+void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
+void frame_free(tc_ctx *ctx);
+void startup_free(tc_ctx *ctx);
+
+/* shared by the stack-reporting tracers: strict or not, parse + trim */
+int analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms);
+
+#endif

@@ -1,0 +1,370 @@
+/* jni_glue.c: the JNI face of the runtime (class
+ * com.tencent.matrix.trace.core.Native). The Java side holds the context
+ * pointer; this file holds the JavaVM and the method ids of the upcalls,
+ * which are the only process-wide state. Natives are registered in
+ * JNI_OnLoad, so only that symbol is exported.
+ *
+ * Upcalls (report, log, thread stack, Java heap) run on the context's
+ * threads, which attach themselves as daemons on first use and detach when
+ * they exit. */
+#include <jni.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tc_runtime.h"
+
+static JavaVM *g_vm;
+static jclass g_native;               /* global ref */
+static jmethodID g_on_report, g_on_log, g_thread_stack, g_java_heap;
+static pthread_key_t g_detach_key;
+
+#define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
+
+/* Option slots of Native.create(long[] ...); keep in step with Native.java. */
+enum {
+	OPT_CAPACITY, OPT_RESOLUTION, OPT_TRACERS, OPT_EXPIRE, OPT_EVIL, OPT_LAG, OPT_ANR, OPT_ANR_INVALID,
+	OPT_STACK_STYLE, OPT_FPS_SLICE, OPT_FRAME_INTERVAL, OPT_DROP_FROZEN, OPT_DROP_HIGH, OPT_DROP_MIDDLE,
+	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_COUNT
+};
+
+static void detach(void *unused)
+{
+	(void)unused;
+	(*g_vm)->DetachCurrentThread(g_vm);
+}
+
+static JNIEnv *env_here(void)
+{
+	JNIEnv *env = NULL;
+	jint rc = (*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_6);
+	if (rc == JNI_OK)
+		return env;
+	if (rc != JNI_EDETACHED)
+		return NULL;
+	JavaVMAttachArgs args = { JNI_VERSION_1_6, (char *)"tracecanary", NULL };
+	if ((*g_vm)->AttachCurrentThreadAsDaemon(g_vm, (void **)&env, &args) != JNI_OK)
+		return NULL;
+	pthread_setspecific(g_detach_key, env); /* non-NULL: the destructor runs at thread exit */
+	return env;
+}
+
+static jstring new_string(JNIEnv *env, const char *s)
+{
+	/* NewStringUTF wants modified UTF-8; our strings are ASCII or UTF-8
+	 * without NULs and without supplementary characters in practice. */
+	return (*env)->NewStringUTF(env, s ? s : "");
+}
+
+static void clear_exception(JNIEnv *env)
+{
+	if ((*env)->ExceptionCheck(env)) {
+		(*env)->ExceptionDescribe(env);
+		(*env)->ExceptionClear(env);
+	}
+}
+
+static void on_report(void *user, const tc_report *r)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	(*env)->PushLocalFrame(env, 8);
+	(*env)->CallStaticVoidMethod(env, g_native, g_on_report, new_string(env, r->tag), new_string(env, r->key),
+	                             new_string(env, r->json));
+	clear_exception(env);
+	(*env)->PopLocalFrame(env, NULL);
+}
+
+static void on_log(void *user, int level, const char *tag, const char *text)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	(*env)->PushLocalFrame(env, 8);
+	(*env)->CallStaticVoidMethod(env, g_native, g_on_log, (jint)level, new_string(env, tag), new_string(env, text));
+	clear_exception(env);
+	(*env)->PopLocalFrame(env, NULL);
+}
+
+static char *thread_stack(void *user, int style)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return NULL;
+	char *out = NULL;
+	(*env)->PushLocalFrame(env, 8);
+	jstring s = (*env)->CallStaticObjectMethod(env, g_native, g_thread_stack, (jint)style);
+	clear_exception(env);
+	if (s) {
+		const char *utf = (*env)->GetStringUTFChars(env, s, NULL);
+		if (utf) {
+			out = strdup(utf);
+			(*env)->ReleaseStringUTFChars(env, s, utf);
+		}
+	}
+	(*env)->PopLocalFrame(env, NULL);
+	return out;
+}
+
+/* The defaults read /proc; only the Java heap needs the VM. */
+static void process_stat(void *user, tc_process_stat *out);
+
+static tc_ctx *ctx_of(jlong handle)
+{
+	return (tc_ctx *)(intptr_t)handle;
+}
+
+static char *dup_jstring(JNIEnv *env, jstring s)
+{
+	if (!s)
+		return NULL;
+	const char *utf = (*env)->GetStringUTFChars(env, s, NULL);
+	if (!utf)
+		return NULL;
+	char *copy = strdup(utf);
+	(*env)->ReleaseStringUTFChars(env, s, utf);
+	return copy;
+}
+
+static void throw_state(JNIEnv *env, const char *msg)
+{
+	jclass c = (*env)->FindClass(env, "java/lang/IllegalStateException");
+	if (c)
+		(*env)->ThrowNew(env, c, msg);
+}
+
+static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffer_path, jstring report_path,
+                       jstring splash, char **owned)
+{
+	tc_config_init(c);
+	if ((*env)->GetArrayLength(env, opts) != OPT_COUNT) {
+		throw_state(env, "option array size mismatch between Native.java and jni_glue.c");
+		return -1;
+	}
+	jlong o[OPT_COUNT];
+	(*env)->GetLongArrayRegion(env, opts, 0, OPT_COUNT, o);
+	c->capacity = (uint32_t)o[OPT_CAPACITY];
+	c->clock_resolution_ms = (uint32_t)o[OPT_RESOLUTION];
+	c->tracers = (uint32_t)o[OPT_TRACERS];
+	c->expire_ms = (uint32_t)o[OPT_EXPIRE];
+	c->evil_threshold_ms = (uint32_t)o[OPT_EVIL];
+	c->lag_ms = (uint32_t)o[OPT_LAG];
+	c->anr_ms = (uint32_t)o[OPT_ANR];
+	c->anr_invalid_ms = (uint32_t)o[OPT_ANR_INVALID];
+	c->stack_style = (int)o[OPT_STACK_STYLE];
+	c->fps_slice_ms = (uint32_t)o[OPT_FPS_SLICE];
+	c->frame_interval_ns = (uint64_t)o[OPT_FRAME_INTERVAL];
+	c->drop_frozen = (int)o[OPT_DROP_FROZEN];
+	c->drop_high = (int)o[OPT_DROP_HIGH];
+	c->drop_middle = (int)o[OPT_DROP_MIDDLE];
+	c->drop_normal = (int)o[OPT_DROP_NORMAL];
+	c->cold_threshold_ms = (uint32_t)o[OPT_COLD];
+	c->warm_threshold_ms = (uint32_t)o[OPT_WARM];
+	c->has_activity = o[OPT_HAS_ACTIVITY] != 0;
+	owned[0] = dup_jstring(env, buffer_path);
+	owned[1] = dup_jstring(env, report_path);
+	owned[2] = dup_jstring(env, splash);
+	c->buffer_path = owned[0];
+	c->report_path = owned[1];
+	c->splash_activities = owned[2];
+	c->on_report = on_report;
+	c->on_log = o[OPT_LOG] ? on_log : NULL;
+	c->probe.thread_stack = thread_stack;
+	c->probe.process_stat = process_stat;
+	return 0;
+}
+
+static jlong JNICALL n_create(JNIEnv *env, jclass cls, jlongArray opts, jstring buffer_path, jstring report_path,
+                              jstring splash)
+{
+	(void)cls;
+	tc_config c;
+	char *owned[3] = { 0 };
+	tc_ctx *ctx = NULL;
+	if (fill_config(env, &c, opts, buffer_path, report_path, splash, owned) == 0) {
+		tc_error err = { 0 };
+		if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+			throw_state(env, err.message);
+	}
+	free(owned[0]);
+	free(owned[1]);
+	free(owned[2]);
+	return (jlong)(intptr_t)ctx;
+}
+
+static void JNICALL n_reconfigure(JNIEnv *env, jclass cls, jlong h, jlongArray opts, jstring report_path,
+                                  jstring splash)
+{
+	(void)cls;
+	tc_config c;
+	char *owned[3] = { 0 };
+	if (fill_config(env, &c, opts, NULL, report_path, splash, owned) == 0) {
+		tc_error err = { 0 };
+		if (tc_reconfigure(ctx_of(h), &c, &err) != TC_OK)
+			throw_state(env, err.message);
+	}
+	free(owned[0]);
+	free(owned[1]);
+	free(owned[2]);
+}
+
+static jobject JNICALL n_region(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)cls;
+	size_t size;
+	void *base = tc_ring_base(ctx_of(h), &size);
+	return (*env)->NewDirectByteBuffer(env, base, (jlong)size);
+}
+
+static jlong JNICALL n_address(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	return (jlong)(intptr_t)tc_ring_base(ctx_of(h), NULL);
+}
+
+static jint JNICALL n_start(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)cls;
+	tc_error err = { 0 };
+	int rc = tc_start(ctx_of(h), &err);
+	if (rc != TC_OK)
+		throw_state(env, err.message);
+	return rc;
+}
+
+static void JNICALL n_stop(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_stop(ctx_of(h)); }
+static void JNICALL n_release(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_ctx_free(ctx_of(h)); }
+static jint JNICALL n_status(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; return tc_status(ctx_of(h)); }
+static void JNICALL n_bind(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_ctx_bind_thread(ctx_of(h)); }
+
+static jlong JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_dispatch_begin(ctx_of(h));
+	return (jlong)tc_written(ctx_of(h));
+}
+
+static jlong JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_dispatch_end(ctx_of(h));
+	return (jlong)tc_written(ctx_of(h));
+}
+
+static void JNICALL n_vsync(JNIEnv *env, jclass cls, jlong h, jlong ns) { (void)env; (void)cls; tc_vsync(ctx_of(h), (uint64_t)ns); }
+static void JNICALL n_frame_interval(JNIEnv *env, jclass cls, jlong h, jlong ns)
+{
+	(void)env; (void)cls;
+	tc_set_frame_interval(ctx_of(h), (uint64_t)ns);
+}
+static void JNICALL n_foreground(JNIEnv *env, jclass cls, jlong h, jboolean fg)
+{
+	(void)env; (void)cls;
+	tc_set_foreground(ctx_of(h), fg);
+}
+static jlong JNICALL n_written(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; return (jlong)tc_written(ctx_of(h)); }
+static void JNICALL n_app_begin(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_app_create_begin(ctx_of(h)); }
+static void JNICALL n_app_end(JNIEnv *env, jclass cls, jlong h, jint what, jboolean launch)
+{
+	(void)env; (void)cls;
+	tc_app_create_end(ctx_of(h), what, launch);
+}
+
+/* The string-taking natives share one shape. */
+#define WITH_UTF(env, js, var, body)                                   \
+	do {                                                           \
+		const char *var = (*(env))->GetStringUTFChars((env), (js), NULL); \
+		if (!var)                                              \
+			return;                                        \
+		body;                                                  \
+		(*(env))->ReleaseStringUTFChars((env), (js), var);     \
+	} while (0)
+
+static void JNICALL n_scene(JNIEnv *env, jclass cls, jlong h, jstring s)
+{
+	(void)cls;
+	WITH_UTF(env, s, scene, tc_set_scene(ctx_of(h), scene));
+}
+static void JNICALL n_created(JNIEnv *env, jclass cls, jlong h, jstring s, jint id)
+{
+	(void)cls;
+	WITH_UTF(env, s, name, tc_activity_created(ctx_of(h), name, (uint32_t)id));
+}
+static void JNICALL n_destroyed(JNIEnv *env, jclass cls, jlong h, jstring s, jint id)
+{
+	(void)cls;
+	WITH_UTF(env, s, name, tc_activity_destroyed(ctx_of(h), name, (uint32_t)id));
+}
+static void JNICALL n_focus(JNIEnv *env, jclass cls, jlong h, jstring s, jint id, jboolean focus)
+{
+	(void)cls;
+	WITH_UTF(env, s, name, tc_activity_focus(ctx_of(h), name, (uint32_t)id, focus));
+}
+
+static void process_stat(void *user, tc_process_stat *out)
+{
+	(void)user;
+	/* the /proc defaults first, then the Java heap from the VM */
+	tc_default_process_stat(out);
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	jlong kb = (*env)->CallStaticLongMethod(env, g_native, g_java_heap);
+	clear_exception(env);
+	out->dalvik_heap_kb = kb;
+}
+
+/* JNINativeMethod holds functions as void *, which ISO C does not define;
+ * every JNI platform does, and __extension__ says we know. */
+#define N(name, sig, fn) { (char *)(name), (char *)(sig), __extension__(void *)(fn) }
+static const JNINativeMethod methods[] = {
+	N("create", "([JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J", n_create),
+	N("reconfigure", "(J[JLjava/lang/String;Ljava/lang/String;)V", n_reconfigure),
+	N("region", "(J)Ljava/nio/ByteBuffer;", n_region),
+	N("address", "(J)J", n_address),
+	N("start", "(J)I", n_start),
+	N("stop", "(J)V", n_stop),
+	N("release", "(J)V", n_release),
+	N("status", "(J)I", n_status),
+	N("bindThread", "(J)V", n_bind),
+	N("dispatchBegin", "(J)J", n_dispatch_begin),
+	N("dispatchEnd", "(J)J", n_dispatch_end),
+	N("vsync", "(JJ)V", n_vsync),
+	N("frameInterval", "(JJ)V", n_frame_interval),
+	N("foreground", "(JZ)V", n_foreground),
+	N("written", "(J)J", n_written),
+	N("appCreateBegin", "(J)V", n_app_begin),
+	N("appCreateEnd", "(JIZ)V", n_app_end),
+	N("scene", "(JLjava/lang/String;)V", n_scene),
+	N("activityCreated", "(JLjava/lang/String;I)V", n_created),
+	N("activityDestroyed", "(JLjava/lang/String;I)V", n_destroyed),
+	N("activityFocus", "(JLjava/lang/String;IZ)V", n_focus),
+};
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
+{
+	(void)reserved;
+	JNIEnv *env;
+	if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
+		return JNI_ERR;
+	g_vm = vm;
+	if (pthread_key_create(&g_detach_key, detach) != 0)
+		return JNI_ERR;
+	jclass c = (*env)->FindClass(env, NATIVE_CLASS);
+	if (!c)
+		return JNI_ERR;
+	g_native = (*env)->NewGlobalRef(env, c);
+	g_on_report = (*env)->GetStaticMethodID(env, c, "onReport", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)V");
+	g_on_log = (*env)->GetStaticMethodID(env, c, "onLog", "(ILjava/lang/String;Ljava/lang/String;)V");
+	g_thread_stack = (*env)->GetStaticMethodID(env, c, "threadStack", "(I)Ljava/lang/String;");
+	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
+	if (!g_native || !g_on_report || !g_on_log || !g_thread_stack || !g_java_heap)
+		return JNI_ERR;
+	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
+		return JNI_ERR;
+	return JNI_VERSION_1_6;
+}

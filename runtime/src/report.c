@@ -1,0 +1,76 @@
+/* report.c: the parts every report shares (Matrix's DeviceUtil.getDeviceInfo
+ * first, Plugin.onDetectIssue's tag/process/time last) and delivery. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "json.h"
+
+void report_begin(tc_ctx *ctx, json *j)
+{
+	tc_device_info d = { "UN_KNOW", 0, -1, -1 };
+	probe_device_info(ctx, &d);
+	json_begin_object(j);
+	json_kv_string(j, "machine", d.machine ? d.machine : "UN_KNOW");
+	json_kv_double(j, "cpu_app", d.cpu_app);
+	json_kv_int(j, "mem", d.mem_bytes);
+	json_kv_int(j, "mem_free", d.mem_free_kb);
+}
+
+/* One write per line with O_APPEND, so lines from two processes sharing a
+ * file do not interleave within a line (for lines up to PIPE_BUF on pipes;
+ * regular files in practice). */
+static void append_line(tc_ctx *ctx, const char *text)
+{
+	size_t n = strlen(text);
+	char *line = malloc(n + 1);
+	if (!line)
+		return;
+	memcpy(line, text, n);
+	line[n] = '\n';
+	pthread_mutex_lock(&ctx->mu);
+	int fd = open(ctx->report_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int e = errno;
+	if (fd >= 0) {
+		size_t off = 0;
+		while (off < n + 1) {
+			ssize_t w = write(fd, line + off, n + 1 - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				e = errno;
+				break;
+			}
+			off += (size_t)w;
+		}
+		close(fd);
+	}
+	pthread_mutex_unlock(&ctx->mu);
+	free(line);
+	if (fd < 0)
+		ctx_log(ctx, TC_LOG_ERROR, "Matrix.Trace", "report file %s: %s", ctx->report_path, strerror(e));
+}
+
+void report_send(tc_ctx *ctx, json *j, const char *tag, const char *key)
+{
+	char *process = probe_process_name(ctx);
+	json_kv_string(j, "tag", tag);
+	json_kv_string(j, "process", process ? process : "");
+	json_kv_int(j, "time", (int64_t)probe_wall_ms(ctx));
+	json_end_object(j);
+	free(process);
+	char *text = json_take(j);
+	if (!text) {
+		ctx_log(ctx, TC_LOG_ERROR, "Matrix.Trace", "report %s: out of memory", tag);
+		return;
+	}
+	tc_report r = { tag, key ? key : "", text };
+	if (ctx->cfg.on_report)
+		ctx->cfg.on_report(ctx->cfg.report_user, &r);
+	if (ctx->report_path)
+		append_line(ctx, text);
+	free(text);
+}

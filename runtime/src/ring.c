@@ -1,0 +1,151 @@
+/* ring.c: the event ring's memory (heap or mapped file) and index records.
+ *
+ * An index record is the write sequence number at the time it was taken.
+ * Validity is a function of that number and the current sequence, so a wrap
+ * invalidates every record it passes, wherever it sits; Matrix kept records
+ * in a list and only checked its head (quirk fixed, see test
+ * ring/quirk_fixed_pileup_checks_every_record). Nothing on the write path
+ * looks at records. */
+#include "ring.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "error.h"
+
+_Static_assert(sizeof(struct ring_header) == TC_RING_HEADER_SIZE, "header is 256 bytes");
+_Static_assert(offsetof(struct ring_header, capacity) == TC_RING_OFF_CAPACITY, "capacity offset");
+_Static_assert(offsetof(struct ring_header, status) == TC_RING_OFF_STATUS, "status offset");
+_Static_assert(offsetof(struct ring_header, seq) == TC_RING_OFF_SEQ, "seq offset");
+_Static_assert(offsetof(struct ring_header, now_ms) == TC_RING_OFF_NOW, "now offset");
+_Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
+
+/* Java addresses the region through a ByteBuffer, whose size is an int. */
+#define RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
+
+static int map_file(ring *r, const char *path, size_t size, tc_error *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
+	/* ftruncate on an emptied file gives zero pages: an empty slot is 0. */
+	if (ftruncate(fd, (off_t)size) != 0) {
+		int e = errno;
+		close(fd);
+		return tc_fail(err, TC_EIO, "ftruncate %s: %s", path, strerror(e));
+	}
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int e = errno;
+	close(fd); /* the mapping keeps the file */
+	if (p == MAP_FAILED)
+		return tc_fail(err, TC_EIO, "mmap %s: %s", path, strerror(e));
+	r->hdr = p;
+	r->mapped_file = 1;
+	return TC_OK;
+}
+
+int ring_open(ring *r, const ring_params *p, tc_error *err)
+{
+	memset(r, 0, sizeof *r);
+	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
+		return tc_fail(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
+		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
+	size_t size = TC_RING_HEADER_SIZE + (size_t)p->capacity * 8;
+	if (p->path) {
+		TRY(map_file(r, p->path, size, err));
+	} else {
+		/* calloc: large blocks come zeroed from the kernel, touched lazily */
+		r->hdr = calloc(1, size);
+		if (!r->hdr)
+			return tc_fail(err, TC_ENOMEM, "ring of %zu bytes", size);
+	}
+	r->size = size;
+	r->capacity = p->capacity;
+	r->slots = (_Atomic uint64_t *)((char *)r->hdr + TC_RING_HEADER_SIZE);
+
+	struct ring_header *h = r->hdr;
+	memcpy(h->magic, TC_RING_MAGIC, 8);
+	h->version = TC_RING_VERSION;
+	h->header_size = TC_RING_HEADER_SIZE;
+	h->byte_order = TC_RING_BYTE_ORDER;
+	h->event_size = 8;
+	h->capacity = p->capacity;
+	h->time_base_ns = p->time_base_ns;
+	h->wall_base_ms = p->wall_base_ms;
+	h->pid = p->pid;
+	h->resolution_ms = p->resolution_ms;
+	atomic_store(&h->status, TC_STATUS_READY);
+	atomic_store(&h->seq, 0);
+	atomic_store(&h->now_ms, 0);
+	return TC_OK;
+}
+
+void ring_close(ring *r)
+{
+	if (!r->hdr)
+		return;
+	if (r->mapped_file)
+		munmap(r->hdr, r->size);
+	else
+		free(r->hdr);
+	memset(r, 0, sizeof *r);
+}
+
+static uint64_t first_of(uint64_t mark_seq)
+{
+	/* Matrix's copy starts at the last event written before the mark. */
+	return mark_seq ? mark_seq - 1 : 0;
+}
+
+int ring_index_valid(const ring *r, uint64_t mark_seq)
+{
+	uint64_t w = ring_seq(r);
+	/* Event k lives in slot k % capacity until event k + capacity is written.
+	 * A writer may be storing event w now, so event w - capacity is already
+	 * unsafe. */
+	return mark_seq <= w && w - first_of(mark_seq) < r->capacity;
+}
+
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	uint64_t w = ring_seq(r);
+	if (mark_seq > w)
+		return tc_fail(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
+		               (unsigned long long)mark_seq, (unsigned long long)w);
+	uint64_t start = first_of(mark_seq);
+	if (w - start >= r->capacity)
+		return tc_fail(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
+		               (unsigned long long)mark_seq, (unsigned long long)w,
+		               (unsigned long long)r->capacity);
+	if (w == mark_seq)
+		return TC_OK; /* nothing since the mark */
+	size_t count = (size_t)(w - start);
+	uint64_t *buf = malloc(count * sizeof *buf);
+	if (!buf)
+		return tc_fail(err, TC_ENOMEM, "copy of %zu events", count);
+	for (size_t i = 0; i < count; i++)
+		buf[i] = atomic_load_explicit(&r->slots[(start + i) % r->capacity], memory_order_relaxed);
+	/* Pairs with the writer's fence before a slot store: if we read an
+	 * overwritten slot, this load sees the sequence number that overwrote it. */
+	atomic_thread_fence(memory_order_acquire);
+	uint64_t w2 = ring_seq(r);
+	if (w2 - start >= r->capacity) {
+		uint64_t cut = w2 - r->capacity + 1 - start; /* events possibly overwritten */
+		if (start + cut > mark_seq) {
+			free(buf);
+			return tc_fail(err, TC_ESTALE, "index %llu overwritten while copying",
+			               (unsigned long long)mark_seq);
+		}
+		memmove(buf, buf + cut, (count - (size_t)cut) * sizeof *buf);
+		count -= (size_t)cut;
+	}
+	*out = buf;
+	*n = count;
+	return TC_OK;
+}

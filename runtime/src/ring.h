@@ -1,0 +1,82 @@
+/* ring.h: the event ring (layout in tc_ringfile.h). One writer thread; any
+ * thread may read seq and copy events. */
+#ifndef TC_RING_H
+#define TC_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tc_ringfile.h"
+
+struct ring_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t header_size;
+	uint32_t byte_order;
+	uint32_t event_size;
+	uint64_t capacity;
+	uint64_t time_base_ns;
+	uint64_t wall_base_ms;
+	uint32_t pid;
+	uint32_t resolution_ms;
+	_Atomic int32_t status;
+	uint32_t reserved0;
+	_Atomic uint64_t seq;          /* offset 64 */
+	char pad1[56];
+	_Atomic uint64_t now_ms;       /* offset 128 */
+	char pad2[120];
+};
+
+typedef struct ring {
+	struct ring_header *hdr;       /* start of the region */
+	_Atomic uint64_t *slots;
+	uint64_t capacity;
+	size_t size;                   /* bytes mapped */
+	int mapped_file;               /* 1: munmap a file mapping, 0: free() */
+} ring;
+
+typedef struct ring_params {
+	uint64_t capacity;
+	const char *path;              /* NULL: heap */
+	uint64_t time_base_ns, wall_base_ms;
+	uint32_t pid, resolution_ms;
+} ring_params;
+
+int ring_open(ring *r, const ring_params *p, tc_error *err);
+void ring_close(ring *r);
+
+/* Recording thread only. */
+static inline void ring_write(ring *r, uint64_t ev)
+{
+	uint64_t s = atomic_load_explicit(&r->hdr->seq, memory_order_relaxed);
+	/* a reader copying concurrently must see seq >= s before it can see this
+	 * slot's new value (ring_copy_since detects overwrites that way) */
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&r->slots[s % r->capacity], ev, memory_order_relaxed);
+	/* release: a reader that sees seq + 1 also sees the event */
+	atomic_store_explicit(&r->hdr->seq, s + 1, memory_order_release);
+}
+
+static inline uint64_t ring_seq(const ring *r)
+{
+	return atomic_load_explicit(&r->hdr->seq, memory_order_acquire);
+}
+
+static inline uint64_t ring_now(const ring *r)
+{
+	return atomic_load_explicit(&r->hdr->now_ms, memory_order_relaxed);
+}
+
+static inline void ring_set_now(ring *r, uint64_t ms)
+{
+	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
+}
+
+/* Is the event before the mark (or the first, for a mark at 0) still in the ring? */
+int ring_index_valid(const ring *r, uint64_t mark_seq);
+/* See tc_copy_since. Safe against a concurrent writer: events overwritten
+ * while copying are cut from the front, and TC_ESTALE if that reaches the mark. */
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err);
+
+#endif

@@ -1,0 +1,156 @@
+/* ringfile.c: decoding a ring region (tc_ringfile.h) from bytes that may be
+ * truncated or corrupt. Every read goes through a cursor bounded by the
+ * input; every failure goes through bad(), which names the offset. */
+#include "tc_ringfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "tc_event.h"
+
+typedef struct cursor {
+	const unsigned char *base;
+	size_t pos, end;
+	tc_error *err;
+} cursor;
+
+static int bad(cursor *c, size_t off, const char *what)
+{
+	return tc_fail(c->err, TC_EFORMAT, "ring at byte %zu: %s", off, what);
+}
+
+static int get_bytes(cursor *c, size_t off, void *dst, size_t n)
+{
+	if (off > c->end || c->end - off < n)
+		return bad(c, off, "truncated");
+	memcpy(dst, c->base + off, n);
+	return TC_OK;
+}
+
+static int get_u32(cursor *c, size_t off, uint32_t *v) { return get_bytes(c, off, v, 4); }
+static int get_u64(cursor *c, size_t off, uint64_t *v) { return get_bytes(c, off, v, 8); }
+
+void tc_ring_image_dispose(tc_ring_image *img)
+{
+	if (!img)
+		return;
+	free(img->events);
+	memset(img, 0, sizeof *img);
+}
+
+/* The slot at seq % capacity may hold an event written after the last seq
+ * store (the writer stores the event first). Before the ring wraps that slot
+ * is otherwise zero; after, it holds the oldest event, whose time is not
+ * after the newest's, so a later time identifies the unannounced one. Equal
+ * times are read as the old event: a guess either way, and the safe one. */
+static int has_unannounced(const uint64_t *slot, uint64_t cap, uint64_t seq)
+{
+	uint64_t h = seq % cap;
+	if (seq < cap)
+		return slot[h] != 0;
+	uint64_t newest = slot[(seq - 1) % cap];
+	return slot[h] != 0 && tc_event_time(slot[h]) > tc_event_time(newest);
+}
+
+int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	cursor c = { data, 0, size, err };
+	char magic[8] = { 0 };
+	uint32_t header_size = 0, byte_order = 0, event_size = 0, status = 0;
+	uint64_t cap = 0, seq = 0;
+
+	TRY(get_bytes(&c, 0, magic, 8));
+	if (memcmp(magic, TC_RING_MAGIC, 8) != 0)
+		return bad(&c, 0, "not a tracecanary ring (bad magic)");
+	TRY(get_u32(&c, 16, &byte_order));
+	if (byte_order != TC_RING_BYTE_ORDER)
+		return bad(&c, 16, byte_order == 0x04030201u ? "written with the other byte order"
+		                                              : "bad byte-order mark");
+	TRY(get_u32(&c, 8, &out->version));
+	if (out->version != TC_RING_VERSION)
+		return bad(&c, 8, "unsupported version");
+	TRY(get_u32(&c, 12, &header_size));
+	if (header_size < TC_RING_HEADER_SIZE || header_size % 8 != 0)
+		return bad(&c, 12, "bad header size");
+	TRY(get_u32(&c, 20, &event_size));
+	if (event_size != 8)
+		return bad(&c, 20, "event size is not 8");
+	TRY(get_u64(&c, TC_RING_OFF_CAPACITY, &cap));
+	if (cap == 0 || cap > (SIZE_MAX - header_size) / 8)
+		return bad(&c, TC_RING_OFF_CAPACITY, "bad capacity");
+	if (header_size + cap * 8 != size)
+		return bad(&c, TC_RING_OFF_CAPACITY, "capacity does not match the size");
+	TRY(get_u64(&c, 32, &out->time_base_ns));
+	TRY(get_u64(&c, 40, &out->wall_base_ms));
+	TRY(get_u32(&c, 48, &out->pid));
+	TRY(get_u32(&c, 52, &out->resolution_ms));
+	TRY(get_u32(&c, TC_RING_OFF_STATUS, &status));
+	out->status = (int32_t)status;
+	TRY(get_u64(&c, TC_RING_OFF_SEQ, &seq));
+	out->capacity = cap;
+	out->seq = seq;
+
+	/* header_size is 8-aligned, so the slots may be read in place only if the
+	 * input is; copy them instead to stay independent of the caller's buffer. */
+	uint64_t *slot = malloc((size_t)cap * 8);
+	if (!slot)
+		return tc_fail(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)cap);
+	memcpy(slot, (const unsigned char *)data + header_size, (size_t)cap * 8);
+
+	int extra = seq != UINT64_MAX && has_unannounced(slot, cap, seq);
+	uint64_t total = seq + (uint64_t)extra;        /* events that exist */
+	uint64_t count = total < cap ? total : cap;
+	uint64_t first = total - count;
+	out->events = malloc((size_t)(count ? count : 1) * 8);
+	if (!out->events) {
+		free(slot);
+		return tc_fail(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)count);
+	}
+	for (uint64_t i = 0; i < count; i++)
+		out->events[i] = slot[(first + i) % cap];
+	free(slot);
+	out->count = (size_t)count;
+	out->first_seq = first;
+	out->recovered = extra;
+	return TC_OK;
+}
+
+int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = malloc(cap);
+	int rc = TC_OK;
+	while (buf) {
+		if (len == cap) {
+			unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (!buf)
+		rc = tc_fail(err, TC_ENOMEM, "reading %s", path);
+	else if (ferror(f))
+		rc = tc_fail(err, TC_EIO, "read %s: %s", path, strerror(errno));
+	fclose(f);
+	if (rc == TC_OK)
+		rc = tc_ring_decode(out, buf, len, err);
+	free(buf);
+	return rc;
+}

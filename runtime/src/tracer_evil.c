@@ -1,0 +1,102 @@
+/* tracer_evil.c: EvilMethodTracer. A main-looper message that takes at
+ * least evil_threshold_ms (700) is reported with the call stack recorded
+ * during it.
+ *
+ * Matrix HEAD passed System.nanoTime() as the end time for methods still
+ * open, giving them absurd durations; we pass the message end in the events'
+ * time base (test tracer_evil/quirk_fixed_open_method_gets_no_nanotime_duration). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "json.h"
+
+typedef struct evil_job {
+	uint64_t *events;
+	size_t n;
+	int64_t cost_ms;
+	uint64_t end_ms;
+	char *scene;
+	bool foreground;
+} evil_job;
+
+static void drop_job(void *arg)
+{
+	evil_job *job = arg;
+	free(job->events);
+	free(job->scene);
+	free(job);
+}
+
+static void analyse(tc_ctx *ctx, void *arg)
+{
+	evil_job *job = arg;
+	tc_process_stat ps;
+	probe_process_stat(ctx, &ps);
+	tc_stack st = { 0 };
+	if (job->n && analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_OK)
+		st.len = 0;
+	char *stack = NULL, *logcat = NULL;
+	int64_t max = tc_stack_format(&st, &stack, &logcat);
+	int64_t cost = max > job->cost_ms ? max : job->cost_ms;
+	char key[32];
+	tc_stack_key(&st, cost, key, sizeof key);
+
+	strbuf b;
+	sb_init(&b);
+	sb_printf(&b, "-\n>>>>>>>>>>>>>>>>>>>>> maybe happens Jankiness!(%lldms) <<<<<<<<<<<<<<<<<<<<<\n",
+	          (long long)cost);
+	sb_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n"
+	          "|*\t\tis64BitRuntime: %s\n",
+	          job->scene ? job->scene : "", job->foreground ? "true" : "false", (long long)ps.priority,
+	          (long long)ps.nice, sizeof(void *) == 8 ? "true" : "false");
+	if (st.len)
+		sb_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
+	else
+		sb_puts(&b, "AppMethodBeat is close[true].\n");
+	sb_puts(&b, "=========================================================================");
+	char *block = sb_take(&b);
+	if (block)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.EvilMethodTracer", "%s", block);
+	free(block);
+
+	json j;
+	json_init(&j);
+	report_begin(ctx, &j);
+	json_kv_string(&j, "detail", "NORMAL");
+	json_kv_int(&j, "cost", cost);
+	json_kv_string(&j, "scene", job->scene ? job->scene : "");
+	json_kv_string(&j, "stack", stack ? stack : "");
+	json_kv_string(&j, "stackKey", key);
+	report_send(ctx, &j, "Trace_EvilMethod", "");
+	free(stack);
+	free(logcat);
+	tc_stack_dispose(&st);
+}
+
+void evil_begin(tc_ctx *ctx)
+{
+	if (ctx->cfg.tracers & TC_TRACER_EVIL)
+		ctx->evil_mark = tc_mark(ctx);
+}
+
+void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
+{
+	if (!(ctx->cfg.tracers & TC_TRACER_EVIL))
+		return;
+	int64_t cost_ms = (int64_t)((end_ns - begin_ns) / 1000000u);
+	if (cost_ms < (int64_t)ctx->cfg.evil_threshold_ms)
+		return;
+	evil_job *job = calloc(1, sizeof *job);
+	if (!job)
+		return;
+	tc_error err;
+	if (tc_copy_since(ctx, ctx->evil_mark, &job->events, &job->n, &err) != TC_OK)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.EvilMethodTracer", "no stack: %s", err.message);
+	job->cost_ms = cost_ms;
+	job->end_ms = ctx_ms(ctx, end_ns);
+	job->scene = ctx_scene(ctx);
+	job->foreground = atomic_load(&ctx->foreground);
+	worker_post(&ctx->worker, 0, 0, analyse, drop_job, job);
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# javac_jar.sh JAVAC JAR OUT.jar CLASSPATH SOURCES...: compiles the sources
+# (Java 8 bytecode) against CLASSPATH into a fresh jar. Used by meson, which
+# cannot express "a directory of classes" as an output.
+set -eu
+javac=$1 jar=$2 out=$3 cp=$4
+shift 4
+dir=$(mktemp -d "${out}.d.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+# -source/-target 8 (not --release 8): the hot path uses sun.misc.Unsafe.
+# -Xlint:-options silences "bootstrap class path not set"; the proprietary
+# API warning for Unsafe cannot be silenced and is expected.
+"$javac" -nowarn -Xlint:-options -source 8 -target 8 -encoding UTF-8 \
+  ${cp:+-classpath "$cp"} -d "$dir" "$@" 2>"$dir.log" || { cat "$dir.log" >&2; rm -f "$dir.log"; exit 1; }
+grep -v -e 'internal proprietary API' -e '^ *\^' -e 'sun.misc.Unsafe' -e '^[0-9]* warning' "$dir.log" >&2 || true
+rm -f "$dir.log"
+rm -f "$out"
+"$jar" cf "$out" -C "$dir" .

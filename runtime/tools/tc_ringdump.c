@@ -1,0 +1,85 @@
+/* tc-ringdump: prints a ring file (tc_ringfile.h), e.g. one left behind by a
+ * process that was killed, and optionally the call stack it holds.
+ *
+ *   tc-ringdump [-q] [-s] [-t END_MS] FILE
+ *     -q        header only, no event lines
+ *     -s        also print the call stack (report lines depth,id,count,ms)
+ *     -t END_MS close methods still open at END_MS (strict from the first
+ *               message, as the ANR tracer does); default: drop them
+ *
+ * Exit status: 0 ok, 1 the file could not be decoded, 2 usage. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tc_analysis.h"
+#include "tc_ringfile.h"
+
+static int usage(void)
+{
+	fputs("usage: tc-ringdump [-q] [-s] [-t END_MS] FILE\n", stderr);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int quiet = 0, stack = 0, strict = 0;
+	uint64_t end_ms = TC_NO_END_TIME;
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-q") == 0)
+			quiet = 1;
+		else if (strcmp(argv[i], "-s") == 0)
+			stack = 1;
+		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
+			char *end;
+			end_ms = strtoull(argv[++i], &end, 10);
+			if (*end)
+				return usage();
+			strict = 1;
+		} else if (argv[i][0] == '-' || path)
+			return usage();
+		else
+			path = argv[i];
+	}
+	if (!path)
+		return usage();
+
+	tc_ring_image img;
+	tc_error err = { 0 };
+	if (tc_ring_load(&img, path, &err) != TC_OK) {
+		fprintf(stderr, "tc-ringdump: %s\n", err.message);
+		return 1;
+	}
+	printf("ring %s: version %u, capacity %" PRIu64 ", written %" PRIu64 ", pid %u, status %d, resolution %u ms\n",
+	       path, img.version, img.capacity, img.seq, img.pid, img.status, img.resolution_ms);
+	printf("time base: monotonic %" PRIu64 " ns, wall %" PRIu64 " ms\n", img.time_base_ns, img.wall_base_ms);
+	printf("events: %zu from seq %" PRIu64 "%s\n", img.count, img.first_seq,
+	       img.recovered ? " (newest recovered past the stored count)" : "");
+	if (!quiet) {
+		for (size_t i = 0; i < img.count; i++) {
+			uint64_t v = img.events[i];
+			if (v == 0)
+				continue;
+			printf("%" PRIu64 " %s %u %" PRIu64 "\n", img.first_seq + i, tc_event_is_in(v) ? "in" : "out",
+			       tc_event_id(v), tc_event_time(v));
+		}
+	}
+	int rc = 0;
+	if (stack) {
+		tc_stack st = { 0 };
+		char *text = NULL;
+		if (tc_stack_build(&st, img.events, img.count, strict, end_ms) != TC_OK ||
+		    tc_stack_format(&st, &text, NULL) < 0) {
+			fputs("tc-ringdump: out of memory\n", stderr);
+			rc = 1;
+		} else {
+			printf("stack: %zu items\n%s", st.len, text);
+		}
+		free(text);
+		tc_stack_dispose(&st);
+	}
+	tc_ring_image_dispose(&img);
+	return rc;
+}

@@ -1,0 +1,366 @@
+/* Phase 1 (what each class is, which of its methods are traced) and the decisions made
+ * between the phases (Activities, method ids, the mapping lists). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "classfile.h"
+#include "filter.h"
+#include "pipeline.h"
+
+#define ASM_ACC_DEPRECATED 0x20000u
+
+static const char FOCUS_NAME[] = "onWindowFocusChanged";
+static const char FOCUS_DESC[] = "(Z)V";
+
+/* Matrix's Activity roots (TraceBuildConstants). */
+static const char *const ACTIVITY_ROOTS[] = {
+	"android/app/Activity",
+	"android/support/v4/app/FragmentActivity",
+	"android/support/v7/app/AppCompatActivity",
+	"androidx/appcompat/app/AppCompatActivity",
+};
+
+static void dotted(char *s)
+{
+	for (; *s; s++)
+		if (*s == '/')
+			*s = '.';
+}
+
+/* A constant-pool string as a C string in the keep arena; NULL if it holds a NUL byte
+ * (modified UTF-8 never does) or memory runs out. */
+static const char *utf8_str(worker *w, const cf_class *cls, uint16_t idx)
+{
+	uint32_t len;
+	const uint8_t *s = cp_utf8(&cls->cp, idx, &len);
+	if (!s || memchr(s, 0, len))
+		return NULL;
+	return keep_str(w, (const char *)s, len);
+}
+
+static void malformed(unit *u, worker *w, const cf_error *cerr)
+{
+	char msg[600];
+	cf_error e = *cerr;
+	cf_error_format(&e, msg, sizeof msg);
+	u->state = US_MALFORMED;
+	u->error = keep_str(w, msg, strlen(msg));
+}
+
+static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
+{
+	const char *orig = r->pg ? pg_class(r->pg, u->cls) : NULL;
+	char oclass[1024];
+	snprintf(oclass, sizeof oclass, "%s", orig ? orig : u->cls);
+	dotted(oclass);
+	size_t olen = strlen(oclass);
+	u->blocked = rules_blocks_class(r->rules, oclass);
+	u->nmethods = cls->nmethods;
+	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(meth));
+	if (!u->methods)
+		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+	for (uint32_t i = 0; i < cls->nmethods; i++) {
+		const cf_member *m = &cls->methods[i];
+		meth *x = &u->methods[i];
+		memset(x, 0, sizeof *x);
+		x->index = (uint16_t)i;
+		x->access = m->access;
+		/* Matrix writes the flags ASM reports, which fold two attributes in: Synthetic
+		 * as ACC_SYNTHETIC and Deprecated as ASM's pseudo-flag 0x20000. */
+		if (cf_find_attr(cls, m->attrs, m->nattrs, "Synthetic"))
+			x->access |= ACC_SYNTHETIC;
+		if (cf_find_attr(cls, m->attrs, m->nattrs, "Deprecated"))
+			x->access |= ASM_ACC_DEPRECATED;
+		const char *name = utf8_str(w, cls, m->name), *desc = utf8_str(w, cls, m->desc);
+		if (!name || !desc)
+			return cf_fail(cerr, CF_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
+		char obuf[1024], dbuf[4096];
+		const char *oname = name, *odesc = desc;
+		if (r->pg) {
+			if (!pg_method(r->pg, u->cls, name, desc, obuf, sizeof obuf, dbuf, sizeof dbuf))
+				return cf_fail(cerr, CF_ELIMIT, m->off, "method", "name or descriptor too long");
+			oname = obuf;
+			odesc = dbuf;
+		}
+		/* "a.b.C name (La.b.D;)V": the class, the name, the descriptor with dots. */
+		size_t nlen = strlen(oname), dlen = strlen(odesc);
+		char *line = arena_alloc(&w->keep, olen + nlen + dlen + 3);
+		if (!line)
+			return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+		memcpy(line, oclass, olen);
+		line[olen] = ' ';
+		memcpy(line + olen + 1, oname, nlen);
+		line[olen + 1 + nlen] = ' ';
+		char *d = line + olen + nlen + 2;
+		for (size_t k = 0; k < dlen; k++)
+			d[k] = odesc[k] == '/' ? '.' : odesc[k];
+		d[dlen] = '\0';
+		x->line = line;
+		x->class_len = (uint32_t)olen;
+		if (u->blocked) {
+			x->verdict = V_BLOCKED;
+			continue;
+		}
+		enum filter_verdict fv;
+		if (filter_method(cls, m, &fv, cerr) != CF_OK) {
+			char label[256];
+			cf_member_label(cls, m, label, sizeof label);
+			cf_error_context(cerr, NULL, NULL, label);
+			return cerr->code;
+		}
+		static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
+		                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
+		x->verdict = map[fv];
+		if (x->verdict == V_TRACE && rules_have_regex(r->rules)) {
+			/* "a.b.C.name(desc)", desc with dots as in the mapping files */
+			char subject[6144];
+			int k = snprintf(subject, sizeof subject, "%s.%s%s", oclass, oname, d);
+			if (k > 0 && (size_t)k < sizeof subject && rules_blocks_method(r->rules, subject, (size_t)k))
+				x->verdict = V_BLOCKED;
+		}
+	}
+	return CF_OK;
+}
+
+int collect_unit(run *r, unit *u, worker *w, cf_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
+		return err->code;
+	arena_reset(&w->cls);
+	cf_error cerr;
+	cf_error_clear(&cerr);
+	cf_class cls;
+	if (cf_parse(&cls, &w->cls, data, len, &cerr) != CF_OK) {
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	u->access = cls.access;
+	u->major = cls.major;
+	u->cls = utf8_str(w, &cls, cls.cp.e[cls.this_class].a);
+	u->super = cls.super_class ? utf8_str(w, &cls, cls.cp.e[cls.super_class].a) : NULL;
+	if (!u->cls || (cls.super_class && !u->super)) {
+		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class header", "class name holds a NUL byte");
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	for (uint32_t i = 0; i < cls.nmethods; i++) {
+		const cf_member *m = &cls.methods[i];
+		if (!(m->access & ACC_STATIC) && cp_utf8_eq(&cls.cp, m->name, FOCUS_NAME) &&
+		    cp_utf8_eq(&cls.cp, m->desc, FOCUS_DESC)) {
+			u->focus_declared = true;
+			u->focus_final = (m->access & ACC_FINAL) != 0;
+		}
+	}
+	if (u->in->classpath || !u->candidate ||
+	    (cls.access & (ACC_INTERFACE | ACC_ABSTRACT | ACC_MODULE)))
+		return CF_OK;
+	u->traceable = true;
+	if (collect_methods(r, u, w, &cls, &cerr) != CF_OK) {
+		if (cerr.code == CF_ENOMEM)
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		u->traceable = false;
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	/* Keep the class for phase 2 when it fits the budget: no second read or inflate. */
+	if (!u->data) {
+		size_t before = atomic_fetch_add(&r->kept_bytes, len);
+		if (before + len <= r->keep_limit && (u->data = malloc(len))) {
+			memcpy(u->data, data, len);
+			u->data_len = len;
+		} else {
+			atomic_fetch_sub(&r->kept_bytes, len);
+		}
+	}
+	return CF_OK;
+}
+
+/* --- between the phases -------------------------------------------------------------- */
+
+typedef struct cls_entry {
+	UT_hash_handle hh;
+	const char *name;
+	unit *u;
+} cls_entry;
+
+typedef struct line_entry {
+	UT_hash_handle hh;
+	meth *m;
+} line_entry;
+
+static unit *lookup(cls_entry *map, const char *name)
+{
+	cls_entry *e = NULL;
+	HASH_FIND_STR(map, name, e);
+	return e ? e->u : NULL;
+}
+
+static bool is_root(const char *name)
+{
+	for (size_t i = 0; i < sizeof ACTIVITY_ROOTS / sizeof ACTIVITY_ROOTS[0]; i++)
+		if (!strcmp(name, ACTIVITY_ROOTS[i]))
+			return true;
+	return false;
+}
+
+/* Walks the super classes seen in the inputs and the class path (Matrix:
+ * isActivityOrSubClass). A cycle in malformed input ends the walk. */
+static bool is_activity(cls_entry *map, const char *name)
+{
+	for (int depth = 0; name && depth < 1000; depth++) {
+		if (is_root(name))
+			return true;
+		unit *u = lookup(map, name);
+		if (!u)
+			return false;
+		name = u->super;
+	}
+	return false;
+}
+
+/* Whether an ancestor declares onWindowFocusChanged final: then no override can be
+ * added (it would fail to load). Matrix added one regardless. */
+static bool focus_final_above(cls_entry *map, const char *super)
+{
+	for (int depth = 0; super && depth < 1000; depth++) {
+		unit *u = lookup(map, super);
+		if (!u)
+			return false;
+		if (u->focus_declared)
+			return u->focus_final;
+		super = u->super;
+	}
+	return false;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = (*(meth *const *)a)->id, y = (*(meth *const *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* By class name only, as Matrix sorts the ignore list; ties keep input order, which
+ * `order` records because qsort is not stable. */
+static int cmp_class(const void *a, const void *b)
+{
+	const meth *x = *(meth *const *)a, *y = *(meth *const *)b;
+	size_t n = x->class_len < y->class_len ? x->class_len : y->class_len;
+	int c = memcmp(x->line, y->line, n);
+	if (c)
+		return c;
+	if (x->class_len != y->class_len)
+		return x->class_len < y->class_len ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int decide(run *r, cf_error *err)
+{
+	int rc = CF_OK;
+	cls_entry *map = NULL;
+	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
+	line_entry *traced_set = NULL, *ignored_set = NULL;
+	line_entry *lines = NULL;
+	uint8_t *used = calloc(TC_METHOD_ID_MAX / 8 + 1, 1);
+	size_t nmeth = 0;
+	for (size_t i = 0; i < r->nunits; i++)
+		nmeth += r->units[i].nmethods;
+	lines = calloc(nmeth ? nmeth : 1, sizeof *lines);
+	r->traced = calloc(nmeth ? nmeth : 1, sizeof *r->traced);
+	r->ignored = calloc(nmeth ? nmeth : 1, sizeof *r->ignored);
+	if (!entries || !used || !lines || !r->traced || !r->ignored) {
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "decide", "no memory");
+		goto done;
+	}
+
+	/* The class hierarchy: inputs first, then the class path; the first class of a
+	 * name wins, as on a class path. */
+	size_t ne = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < r->nunits; i++) {
+			unit *u = &r->units[i];
+			if (u->kind != UNIT_CLASS || u->state != US_OK || !u->cls || u->in->classpath != (pass == 1))
+				continue;
+			if (lookup(map, u->cls))
+				continue;
+			entries[ne] = (cls_entry){.name = u->cls, .u = u};
+			HASH_ADD_KEYPTR(hh, map, u->cls, strlen(u->cls), &entries[ne]);
+			ne++;
+		}
+	}
+	for (size_t i = 0; i < r->nunits; i++) {
+		unit *u = &r->units[i];
+		if (!u->traceable || u->blocked || u->state != US_OK || !is_activity(map, u->cls))
+			continue;
+		u->activity = true;
+		if (!u->focus_declared) {
+			if (focus_final_above(map, u->super))
+				u->focus_refused = 1;
+			else
+				u->add_focus = true;
+		}
+	}
+
+	/* Ids: base mapping first, then new ones in input order (input, entry, method). */
+	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
+	size_t nl = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++) {
+			meth *m = &u->methods[k];
+			line_entry *e = NULL;
+			r->by_verdict[m->verdict]++;
+			if (m->verdict != V_TRACE) {
+				HASH_FIND_STR(ignored_set, m->line, e);
+				if (!e) {
+					lines[nl].m = m;
+					HASH_ADD_KEYPTR(hh, ignored_set, m->line, strlen(m->line), &lines[nl]);
+					nl++;
+					m->order = (uint32_t)r->nignored;
+					r->ignored[r->nignored++] = m;
+				}
+				continue;
+			}
+			HASH_FIND_STR(traced_set, m->line, e);
+			if (e) { /* the same method again (another input, a multi-release copy) */
+				m->id = e->m->id;
+				continue;
+			}
+			uint32_t id = r->base ? mapping_id(r->base, m->line) : 0;
+			if (id >= TC_METHOD_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
+				id = 0; /* reserved, or given to another method by a corrupt base */
+			if (!id) {
+				while (next < TC_METHOD_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
+					next++;
+				if (next >= TC_METHOD_ID_DISPATCH) {
+					rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "method ids",
+					             "more traced methods than the %u ids below the reserved ones",
+					             TC_METHOD_ID_DISPATCH - 1);
+					goto done;
+				}
+				id = next++;
+			}
+			used[id / 8] |= (uint8_t)(1u << (id % 8));
+			m->id = id;
+			lines[nl].m = m;
+			HASH_ADD_KEYPTR(hh, traced_set, m->line, strlen(m->line), &lines[nl]);
+			nl++;
+			r->traced[r->ntraced++] = m;
+		}
+	}
+	qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
+	qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
+done:
+	HASH_CLEAR(hh, map);
+	HASH_CLEAR(hh, traced_set);
+	HASH_CLEAR(hh, ignored_set);
+	free(entries);
+	free(lines);
+	free(used);
+	return rc;
+}

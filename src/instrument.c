@@ -1,0 +1,498 @@
+/* tc-instrument's phases; see pipeline.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "classfile.h"
+#include "filter.h"
+#include "pipeline.h"
+#include "pool.h"
+#include "walk.h"
+#include "zlib_io.h"
+
+/* Decompressed jar classes kept between the phases, at most (then inflated twice). */
+#define KEEP_LIMIT ((size_t)256 << 20)
+/* No class file is this large; a jar entry that claims to be is refused. */
+#define MAX_ENTRY ((uint64_t)1 << 30)
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char *keep_str(worker *w, const char *s, size_t len)
+{
+	char *p = arena_alloc(&w->keep, len + 1);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+void unit_report(unit *u, worker *w, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	report *r = arena_zalloc(&w->keep, sizeof *r);
+	if (!r || !(r->text = keep_str(w, msg, strlen(msg))))
+		return;
+	report **tail = &u->reports;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = r;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+static unit *new_unit(run *r, input *in, const char *name, cf_error *err)
+{
+	if (r->nunits == r->capunits) {
+		size_t cap = r->capunits ? r->capunits * 2 : 4096;
+		unit *u = realloc(r->units, cap * sizeof *u);
+		if (!u) {
+			cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+			return NULL;
+		}
+		r->units = u;
+		r->capunits = cap;
+	}
+	unit *u = &r->units[r->nunits];
+	memset(u, 0, sizeof *u);
+	u->in = in;
+	if (!(u->name = keep_str(&r->workers[0], name, strlen(name)))) {
+		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+		return NULL;
+	}
+	r->nunits++;
+	return u;
+}
+
+static int list_dir(run *r, input *in, cf_error *err)
+{
+	char **files;
+	size_t n;
+	if (list_files(in->in, &files, &n, err) != CF_OK)
+		return err->code;
+	int rc = CF_OK;
+	for (size_t i = 0; i < n && rc == CF_OK; i++) {
+		unit *u = new_unit(r, in, files[i], err);
+		if (!u) {
+			rc = err->code;
+			break;
+		}
+		u->kind = ends_with(files[i], ".class") ? UNIT_CLASS : UNIT_FILE;
+		u->candidate = u->kind == UNIT_CLASS && filter_file(files[i]);
+	}
+	free_list(files, n);
+	return rc;
+}
+
+static int list_jar(run *r, input *in, cf_error *err)
+{
+	if (jar_open(&in->zip, in->in, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(in->in, &st) == 0)
+		in->bytes_in = (uint64_t)st.st_size;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = CF_OK;
+	uint64_t n = jar_count(in->zip);
+	for (uint64_t i = 0; i < n && rc == CF_OK; i++) {
+		const char *name = jar_name(in->zip, i);
+		if (!name) {
+			rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, in->in, "entry %llu has no readable name",
+			             (unsigned long long)i);
+			break;
+		}
+		unit *u = new_unit(r, in, name, err);
+		if (!u) {
+			rc = err->code;
+			break;
+		}
+		u->entry = i;
+		if (jar_is_dir(in->zip, i)) {
+			u->kind = UNIT_DIR;
+			continue;
+		}
+		if (!ends_with(name, ".class")) {
+			u->kind = UNIT_FILE;
+			continue;
+		}
+		u->kind = UNIT_CLASS;
+		u->candidate = filter_file(name);
+		if ((rc = jar_stat(in->zip, i, &u->info, err)) != CF_OK)
+			break;
+		char label[4200];
+		snprintf(label, sizeof label, "%s!%s", in->in, name);
+		if (u->info.encrypted) {
+			rc = cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, label, "encrypted entry");
+			break;
+		}
+		if (u->info.size > MAX_ENTRY) {
+			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "entry of %llu bytes is no class",
+			             (unsigned long long)u->info.size);
+			break;
+		}
+		if (u->info.method == 0 || u->info.method == 8) {
+			/* Read as stored; workers inflate (and check the CRC) in parallel. */
+			if ((rc = jar_read_raw(in->zip, i, &buf, err)) != CF_OK)
+				break;
+			size_t len;
+			u->raw = buf_take(&buf, &len);
+			if (!u->raw) /* an empty entry */
+				u->raw = calloc(1, 1);
+		} else {
+			/* Another compression method: let libzip decompress it here. */
+			if ((rc = jar_read(in->zip, i, &buf, MAX_ENTRY, err)) != CF_OK)
+				break;
+			size_t len;
+			u->data = buf_take(&buf, &len);
+			u->data_len = len;
+			if (!u->data)
+				u->data = calloc(1, 1);
+		}
+		if (!u->raw && !u->data) {
+			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+			break;
+		}
+	}
+	buf_free(&buf);
+	return rc;
+}
+
+int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err)
+{
+	(void)r;
+	if (u->data) {
+		*data = u->data;
+		*len = u->data_len;
+		return CF_OK;
+	}
+	char label[4200];
+	snprintf(label, sizeof label, "%s%s%s", u->in->in, u->in->jar ? "!" : "/", u->name);
+	if (!u->in->jar) {
+		if (read_file(label, &w->in, err) != CF_OK)
+			return err->code;
+	} else if (u->info.method == 0) {
+		if (u->info.comp_size != u->info.size || zio_crc32(u->raw, u->info.size) != u->info.crc)
+			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "CRC-32 mismatch: corrupt entry");
+		*data = u->raw;
+		*len = u->info.size;
+		return CF_OK;
+	} else if (zio_inflate(u->raw, u->info.comp_size, u->info.size, u->info.crc, &w->in, label,
+	                       err) != CF_OK) {
+		return err->code;
+	}
+	*data = w->in.data;
+	*len = w->in.len;
+	return CF_OK;
+}
+
+static void drop_data(run *r, unit *u)
+{
+	/* Kept from phase 1; for a jar entry with an unusual method it is the only copy. */
+	if (u->data && (u->raw || !u->in->jar)) {
+		atomic_fetch_sub(&r->kept_bytes, u->data_len);
+		free(u->data);
+		u->data = NULL;
+	}
+}
+
+/* --- the phases ------------------------------------------------------------------------ */
+
+typedef struct job {
+	run *r;
+	size_t *items;
+	cf_error *errs; /* per worker */
+} job;
+
+static int phase1(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	unit *u = &j->r->units[j->items[i]];
+	return collect_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+}
+
+static bool wants_edit(const unit *u)
+{
+	if (u->state != US_OK || !u->traceable || u->blocked)
+		return false;
+	if (u->activity)
+		return true;
+	for (uint32_t k = 0; k < u->nmethods; k++)
+		if (u->methods[k].verdict == V_TRACE)
+			return true;
+	return false;
+}
+
+static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
+{
+	char out[4200];
+	bool fresh = u->in->stage != NULL;
+	snprintf(out, sizeof out, "%s/%s", fresh ? u->in->stage : u->in->out, u->name);
+	if (u->kind == UNIT_DIR || (u->in->jar && u->kind == UNIT_FILE))
+		return CF_OK; /* the jar writer copies these */
+	if (u->kind == UNIT_FILE) {
+		char in[4200];
+		snprintf(in, sizeof in, "%s/%s", u->in->in, u->name);
+		if (read_file(in, &w->in, err) != CF_OK)
+			return err->code;
+		u->in_size = u->out_size = w->in.len;
+		return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
+	}
+	const uint8_t *data;
+	size_t len;
+	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
+		return err->code;
+	u->in_size = len;
+	if (wants_edit(u)) {
+		arena_reset(&w->cls);
+		cf_class cls;
+		cf_error perr;
+		cf_error_clear(&perr);
+		if (cf_parse(&cls, &w->cls, data, len, &perr) != CF_OK)
+			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "class changed between the phases");
+		if (inject_class(r, u, w, &cls, err) != CF_OK)
+			return err->code;
+		if (u->changed) {
+			buf_clear(&w->out);
+			if (cf_write(&cls, &w->out, err) != CF_OK)
+				return err->code;
+			data = w->out.data;
+			len = w->out.len;
+		}
+	}
+	u->out_size = len;
+	if (!u->in->jar) {
+		int rc = out_write_file(w, out, data, len, fresh, err);
+		drop_data(r, u);
+		return rc;
+	}
+	if (u->changed) {
+		char label[4200];
+		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
+		if (zio_deflate(data, len, r->opt->deflate_level, &w->zout, label, err) != CF_OK)
+			return err->code;
+		u->out_crc = zio_crc32(data, len);
+		u->out = buf_take(&w->zout, &u->out_len);
+	}
+	drop_data(r, u);
+	return CF_OK;
+}
+
+static int phase2(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	unit *u = &j->r->units[j->items[i]];
+	return trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+}
+
+/* Runs fn over the selected units; on failure copies the first worker error out. */
+static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, cf_error *err)
+{
+	cf_error *errs = calloc((size_t)r->nworkers, sizeof *errs);
+	if (!errs)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	for (int i = 0; i < r->nworkers; i++)
+		cf_error_clear(&errs[i]);
+	job j = {r, items, errs};
+	int rc = pool_run(r->nworkers, n, fn, &j);
+	if (rc) {
+		for (int i = 0; i < r->nworkers; i++)
+			if (errs[i].code) {
+				*err = errs[i];
+				break;
+			}
+		if (!err->code)
+			cf_fail(err, CF_EIO, CF_NO_OFFSET, "tc-instrument", "a worker failed");
+	}
+	free(errs);
+	return rc ? err->code : CF_OK;
+}
+
+static int setup(run *r, cf_error *err)
+{
+	const tc_options *o = r->opt;
+	if (rules_new(&r->rules, err) != CF_OK)
+		return err->code;
+	/* The beat class's own package is never instrumented: it would call itself. */
+	char pkg[1024];
+	snprintf(pkg, sizeof pkg, "%s", o->beat);
+	char *slash = strrchr(pkg, '/');
+	if (slash) {
+		slash[1] = '\0';
+		if (rules_block_package(r->rules, pkg, err) != CF_OK)
+			return err->code;
+	} else {
+		char rule[1100];
+		int n = snprintf(rule, sizeof rule, "-keepclass %s\n", o->beat);
+		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != CF_OK)
+			return err->code;
+	}
+	if (o->blocklist && rules_load(r->rules, o->blocklist, err) != CF_OK)
+		return err->code;
+	if (o->proguard && pg_load(&r->pg, o->proguard, err) != CF_OK)
+		return err->code;
+	if (o->base_mapping && mapping_load(&r->base, o->base_mapping, err) != CF_OK)
+		return err->code;
+	r->nworkers = o->threads > 0 ? o->threads : pool_cpus();
+	r->workers = calloc((size_t)r->nworkers, sizeof *r->workers);
+	if (!r->workers)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	for (int i = 0; i < r->nworkers; i++) {
+		worker *w = &r->workers[i];
+		arena_init(&w->keep);
+		arena_init(&w->cls);
+		arena_init(&w->scratch);
+		buf_init(&w->in);
+		buf_init(&w->out);
+		buf_init(&w->zout);
+	}
+	r->ninputs = o->npairs + o->nclasspath;
+	r->inputs = calloc(r->ninputs ? r->ninputs : 1, sizeof *r->inputs);
+	if (!r->inputs)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	r->keep_limit = KEEP_LIMIT;
+	atomic_init(&r->kept_bytes, 0);
+	return CF_OK;
+}
+
+static void teardown(run *r)
+{
+	for (size_t i = 0; i < r->nunits; i++) {
+		free(r->units[i].raw);
+		free(r->units[i].data);
+		free(r->units[i].out);
+	}
+	free(r->units);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		out_abort_dir(&r->inputs[i]); /* only a run that failed still has a stage */
+		jar_close(r->inputs[i].zip);
+	}
+	free(r->inputs);
+	for (int i = 0; i < r->nworkers; i++) {
+		worker *w = &r->workers[i];
+		arena_free(&w->keep);
+		arena_free(&w->cls);
+		arena_free(&w->scratch);
+		buf_free(&w->in);
+		buf_free(&w->out);
+		buf_free(&w->zout);
+	}
+	free(r->workers);
+	free(r->traced);
+	free(r->ignored);
+	rules_free(r->rules);
+	pg_free(r->pg);
+	mapping_free(r->base);
+}
+
+static int read_inputs(run *r, cf_error *err)
+{
+	const tc_options *o = r->opt;
+	for (size_t i = 0; i < r->ninputs; i++) {
+		input *in = &r->inputs[i];
+		in->classpath = i >= o->npairs;
+		in->in = in->classpath ? o->classpath[i - o->npairs] : o->pairs[i].in;
+		in->out = in->classpath ? NULL : o->pairs[i].out;
+		struct stat st;
+		if (stat(in->in, &st) != 0)
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
+		in->jar = !S_ISDIR(st.st_mode);
+		in->first = r->nunits;
+		if ((in->jar ? list_jar(r, in, err) : list_dir(r, in, err)) != CF_OK)
+			return err->code;
+		in->count = r->nunits - in->first;
+	}
+	return CF_OK;
+}
+
+int tc_instrument(const tc_options *o, cf_error *err)
+{
+	double t0 = now();
+	run r = {.opt = o};
+	int rc = setup(&r, err);
+	size_t *items = NULL;
+	if (rc == CF_OK)
+		rc = read_inputs(&r, err);
+	if (rc == CF_OK && !(items = malloc((r.nunits ? r.nunits : 1) * sizeof *items)))
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	double t1 = now();
+	r.t_read = t1 - t0;
+
+	if (rc == CF_OK) {
+		size_t n = 0;
+		for (size_t i = 0; i < r.nunits; i++)
+			if (r.units[i].kind == UNIT_CLASS)
+				items[n++] = i;
+		rc = run_phase(&r, items, n, phase1, err);
+	}
+	if (rc == CF_OK && o->strict) {
+		for (size_t i = 0; i < r.nunits; i++) {
+			const unit *u = &r.units[i];
+			if (u->state == US_MALFORMED && !u->in->classpath) {
+				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "%s (--strict)", u->error);
+				cf_error_context(err, u->in->in, NULL, NULL);
+				break;
+			}
+		}
+	}
+	double t2 = now();
+	r.t_collect = t2 - t1;
+	if (rc == CF_OK)
+		rc = decide(&r, err);
+	double t3 = now();
+	r.t_decide = t3 - t2;
+
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
+		if (!r.inputs[i].classpath && !r.inputs[i].jar)
+			rc = out_stage_dir(&r.inputs[i], err);
+	if (rc == CF_OK) {
+		size_t n = 0;
+		for (size_t i = 0; i < r.nunits; i++)
+			if (!r.units[i].in->classpath)
+				items[n++] = i;
+		rc = run_phase(&r, items, n, phase2, err);
+	}
+	double t4 = now();
+	r.t_trace = t4 - t3;
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
+		input *in = &r.inputs[i];
+		if (in->classpath)
+			continue;
+		if (in->jar) {
+			rc = out_write_jar(&r, in, err);
+		} else {
+			for (size_t k = in->first; k < in->first + in->count; k++) {
+				in->bytes_in += r.units[k].in_size;
+				in->bytes_out += r.units[k].out_size;
+			}
+			rc = out_commit_dir(in, err);
+		}
+	}
+	double t5 = now();
+	r.t_write = t5 - t4;
+	if (rc == CF_OK)
+		rc = out_write_mappings(&r, err);
+	r.t_map = now() - t5;
+	if (rc == CF_OK)
+		rc = out_write_stats(&r, now() - t0, err);
+	free(items);
+	teardown(&r);
+	return rc;
+}

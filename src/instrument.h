@@ -1,0 +1,34 @@
+/* tc-instrument's pipeline, as a library call: what the command line fills in. */
+#ifndef TC_INSTRUMENT_H
+#define TC_INSTRUMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cf_error.h"
+
+typedef struct tc_pair {
+	const char *in, *out;
+} tc_pair;
+
+typedef struct tc_options {
+	const tc_pair *pairs;        /* inputs and their outputs (directory->directory, jar->jar) */
+	size_t npairs;
+	const char *const *classpath; /* read only for the class hierarchy */
+	size_t nclasspath;
+	const char *mapping_dir;     /* receives methodMapping.txt, ignoreMethodMapping.txt, stats */
+	const char *base_mapping;    /* methodMapping.txt of an earlier build, or NULL */
+	const char *blocklist;       /* block-list file, or NULL */
+	const char *proguard;        /* ProGuard/R8 mapping.txt, or NULL */
+	const char *beat;            /* beat class, internal form */
+	int threads;                 /* 0 = one per processor */
+	int deflate_level;           /* for rewritten jar entries, 1..9 */
+	bool strict;                 /* a malformed class is fatal */
+	bool quiet;                  /* no summary line */
+} tc_options;
+
+/* Runs the whole job. Returns CF_OK, or an error with nothing half-written: outputs
+ * are replaced atomically, the mapping files last. */
+int tc_instrument(const tc_options *o, cf_error *err);
+
+#endif

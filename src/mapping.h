@@ -1,0 +1,35 @@
+/* methodMapping.txt in Matrix's format: "id,accessFlags,class method desc" per line,
+ * names with '.' ("5,4,sample.MainActivity onResume ()V"); '#' lines are comments.
+ * The key of a method is the part after the second comma. */
+#ifndef TC_MAPPING_H
+#define TC_MAPPING_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cf_error.h"
+
+/* Matrix's reserved ids (see shared/reference/matrix-runtime.md). */
+#define TC_METHOD_ID_MAX 0xFFFFFu
+#define TC_METHOD_ID_DISPATCH 0xFFFFEu
+#define TC_DISPATCH_LINE "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V"
+
+typedef struct mapping mapping;
+
+/* Reads a mapping. Malformed lines are errors naming the line (Matrix silently stopped
+ * reading there); a key listed twice is an error too. */
+int mapping_load(mapping **out, const char *path, cf_error *err);
+void mapping_free(mapping *m);
+
+/* The id of a key, or 0. */
+uint32_t mapping_id(const mapping *m, const char *key);
+/* The largest id other than the dispatch id; 0 for an empty mapping. */
+uint32_t mapping_max_id(const mapping *m);
+size_t mapping_size(const mapping *m);
+
+/* Compares two mappings and prints "changed", "added" and "removed" lines to out, then
+ * a summary. *changed is the number of keys present in both whose id differs. */
+int mapping_diff(const mapping *old, const mapping *new_, FILE *out, size_t *changed,
+                 cf_error *err);
+
+#endif

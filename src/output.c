@@ -1,0 +1,343 @@
+/* Everything tc-instrument writes: class files in directories, jars, the two mapping
+ * files and the statistics. Each file is written beside its destination under a
+ * temporary name and renamed into place, so a reader never sees half a file. */
+/* nftw is an XSI function. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "pipeline.h"
+
+static int mkdirs(worker *w, const char *path, cf_error *err)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return CF_OK;
+	size_t n = (size_t)(slash - path);
+	if (n == 0 || n >= sizeof dir)
+		return n == 0 ? CF_OK : cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "path too long");
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (w && strcmp(w->made_dir, dir) == 0)
+		return CF_OK;
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, dir, "cannot create directory: %s",
+			               strerror(errno));
+		*p = c;
+		if (!c)
+			break;
+	}
+	if (w)
+		snprintf(w->made_dir, sizeof w->made_dir, "%s", dir);
+	return CF_OK;
+}
+
+int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+                   cf_error *err)
+{
+	if (mkdirs(w, path, err) != CF_OK)
+		return err->code;
+	char tmp[4200];
+	if (fresh)
+		snprintf(tmp, sizeof tmp, "%s", path);
+	else
+		snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld.%p", path, (long)getpid(), (void *)w);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = errno;
+			close(fd);
+			unlink(tmp);
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) != 0 || (!fresh && rename(tmp, path) != 0)) {
+		int e = errno;
+		unlink(tmp);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+	}
+	return CF_OK;
+}
+
+/* A directory output that does not exist yet is built beside it and renamed into
+ * place at the end: one rename makes the whole directory appear at once, and each file
+ * is created only once. An existing directory is updated file by file (each one
+ * atomically) and nothing else in it is touched. */
+int out_stage_dir(input *in, cf_error *err)
+{
+	struct stat st;
+	if (stat(in->out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "exists and is not a directory");
+		return CF_OK;
+	}
+	if (errno != ENOENT)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot stat: %s", strerror(errno));
+	size_t n = strlen(in->out) + 64;
+	if (!(in->stage = malloc(n)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
+	snprintf(in->stage, n, "%s.tc-tmp.%ld", in->out, (long)getpid());
+	char probe[4200];
+	snprintf(probe, sizeof probe, "%s/.", in->stage);
+	if (mkdirs(NULL, probe, err) != CF_OK) {
+		free(in->stage);
+		in->stage = NULL;
+		return err->code;
+	}
+	return CF_OK;
+}
+
+int out_commit_dir(input *in, cf_error *err)
+{
+	if (!in->stage)
+		return CF_OK;
+	if (rename(in->stage, in->out) != 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot rename %s into place: %s",
+		               in->stage, strerror(errno));
+	free(in->stage);
+	in->stage = NULL;
+	return CF_OK;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void out_abort_dir(input *in)
+{
+	if (!in->stage)
+		return;
+	nftw(in->stage, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(in->stage);
+	in->stage = NULL;
+}
+
+int out_write_jar(run *r, input *in, cf_error *err)
+{
+	if (mkdirs(NULL, in->out, err) != CF_OK)
+		return err->code;
+	tc_jar_writer *jw;
+	if (jar_writer_open(&jw, in->out, err) != CF_OK)
+		return err->code;
+	for (size_t i = in->first; i < in->first + in->count; i++) {
+		unit *u = &r->units[i];
+		int rc;
+		if (u->changed && u->out) {
+			rc = jar_writer_replace_deflated(jw, in->zip, u->entry, u->out, u->out_len, u->out_size,
+			                                 u->out_crc, err);
+			u->out = NULL; /* owned by the writer now */
+		} else {
+			rc = jar_writer_copy(jw, in->zip, u->entry, err);
+		}
+		if (rc != CF_OK) {
+			jar_writer_abort(jw);
+			return rc;
+		}
+	}
+	if (jar_writer_finish(jw, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(in->out, &st) == 0)
+		in->bytes_out = (uint64_t)st.st_size;
+	return CF_OK;
+}
+
+static int write_text(run *r, const char *name, const cf_buf *b, cf_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
+	if (mkdirs(NULL, path, err) != CF_OK)
+		return err->code;
+	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, name);
+	if (b->err)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	return out_write_file(NULL, path, b->data, b->len, false, err);
+}
+
+static void put_str(cf_buf *b, const char *s)
+{
+	buf_bytes(b, s, strlen(s));
+}
+
+int out_write_mappings(run *r, cf_error *err)
+{
+	cf_buf b;
+	buf_init(&b);
+	char num[32];
+	for (size_t i = 0; i < r->ntraced; i++) {
+		const meth *m = r->traced[i];
+		snprintf(num, sizeof num, "%u,%u,", m->id, m->access);
+		put_str(&b, num);
+		put_str(&b, m->line);
+		buf_u1(&b, '\n');
+	}
+	put_str(&b, TC_DISPATCH_LINE "\n");
+	int rc = write_text(r, "methodMapping.txt", &b, err);
+	buf_clear(&b);
+	put_str(&b, "ignore methods:\n");
+	for (size_t i = 0; i < r->nignored && rc == CF_OK; i++) {
+		put_str(&b, r->ignored[i]->line);
+		buf_u1(&b, '\n');
+	}
+	if (rc == CF_OK)
+		rc = write_text(r, "ignoreMethodMapping.txt", &b, err);
+	buf_free(&b);
+	return rc;
+}
+
+int out_write_stats(run *r, double total, cf_error *err)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
+	if (mkdirs(NULL, path, err) != CF_OK)
+		return err->code;
+	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	uint64_t classes = 0, instrumented = 0, malformed = 0, by_name = 0, abstract = 0, modules = 0,
+	         blocked = 0, activities = 0, focus_added = 0, focus_injected = 0, focus_refused = 0,
+	         methods_instrumented = 0, methods_skipped = 0, ignored[V_COUNT] = {0};
+	uint64_t bytes_in = 0, bytes_out = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (u->kind != UNIT_CLASS || u->in->classpath)
+			continue;
+		classes++;
+		instrumented += u->changed;
+		malformed += u->state == US_MALFORMED;
+		by_name += !u->candidate;
+		modules += u->state == US_OK && (u->access & 0x8000);
+		abstract += u->state == US_OK && u->candidate && !(u->access & 0x8000) &&
+		            (u->access & (0x0200 | 0x0400));
+		blocked += u->traceable && u->blocked;
+		activities += u->activity;
+		focus_added += u->focus_added;
+		focus_injected += u->focus_injected;
+		focus_refused += u->focus_refused;
+		methods_instrumented += u->instrumented;
+		methods_skipped += u->skipped;
+	}
+	for (size_t i = 0; i < r->nignored; i++)
+		ignored[r->ignored[i]->verdict]++;
+	json j;
+	json_init(&j, f);
+	json_begin(&j, NULL, '{');
+	json_str(&j, "tool", "tc-instrument");
+	json_u64(&j, "threads", (uint64_t)r->nworkers);
+	json_begin(&j, "inputs", '[');
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		bytes_in += in->bytes_in;
+		bytes_out += in->bytes_out;
+		json_begin(&j, NULL, '{');
+		json_str(&j, "in", in->in);
+		json_str(&j, "out", in->out);
+		json_str(&j, "kind", in->jar ? "jar" : "directory");
+		json_u64(&j, "entries", in->count);
+		json_u64(&j, "bytes_in", in->bytes_in);
+		json_u64(&j, "bytes_out", in->bytes_out);
+		json_end(&j, '}');
+	}
+	json_end(&j, ']');
+	json_begin(&j, "classes", '{');
+	json_u64(&j, "total", classes);
+	json_u64(&j, "instrumented", instrumented);
+	json_u64(&j, "unchanged", classes - instrumented);
+	json_u64(&j, "malformed", malformed);
+	json_u64(&j, "skipped_by_name", by_name);
+	json_u64(&j, "abstract_or_interface", abstract);
+	json_u64(&j, "module_info", modules);
+	json_u64(&j, "blocked", blocked);
+	json_u64(&j, "activities", activities);
+	json_u64(&j, "focus_method_added", focus_added);
+	json_u64(&j, "focus_method_instrumented", focus_injected);
+	json_u64(&j, "focus_method_refused", focus_refused);
+	json_end(&j, '}');
+	json_begin(&j, "methods", '{');
+	json_u64(&j, "traced", r->ntraced);
+	json_u64(&j, "ignored", r->nignored);
+	json_begin(&j, "ignored_by_reason", '{');
+	json_u64(&j, "empty", ignored[V_EMPTY]);
+	json_u64(&j, "getset", ignored[V_GETSET]);
+	json_u64(&j, "single", ignored[V_SINGLE]);
+	json_u64(&j, "blocked", ignored[V_BLOCKED]);
+	json_end(&j, '}');
+	json_u64(&j, "instrumented", methods_instrumented);
+	json_u64(&j, "skipped", methods_skipped);
+	json_end(&j, '}');
+	json_begin(&j, "problems", '[');
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		char where[4200];
+		snprintf(where, sizeof where, "%s%s%s", u->in->in, u->in->jar ? "!" : "/", u->name);
+		if (u->state == US_MALFORMED && !u->in->classpath) {
+			json_begin(&j, NULL, '{');
+			json_str(&j, "file", where);
+			json_str(&j, "problem", "malformed class, copied unchanged");
+			json_str(&j, "detail", u->error);
+			json_end(&j, '}');
+		}
+		for (const report *p = u->reports; p; p = p->next) {
+			json_begin(&j, NULL, '{');
+			json_str(&j, "file", where);
+			json_str(&j, "problem", p->text);
+			json_end(&j, '}');
+		}
+	}
+	json_end(&j, ']');
+	json_begin(&j, "bytes", '{');
+	json_u64(&j, "in", bytes_in);
+	json_u64(&j, "out", bytes_out);
+	json_end(&j, '}');
+	json_begin(&j, "time_ms", '{');
+	json_num(&j, "read", r->t_read * 1e3);
+	json_num(&j, "collect", r->t_collect * 1e3);
+	json_num(&j, "decide", r->t_decide * 1e3);
+	json_num(&j, "trace", r->t_trace * 1e3);
+	json_num(&j, "write", r->t_write * 1e3);
+	json_num(&j, "mappings", r->t_map * 1e3);
+	json_num(&j, "total", total * 1e3);
+	json_end(&j, '}');
+	json_end(&j, '}');
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");
+	}
+	if (!r->opt->quiet)
+		fprintf(stderr,
+		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed), %zu methods traced, "
+		        "%zu ignored, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
+		        (unsigned long long)classes, (unsigned long long)instrumented,
+		        (unsigned long long)malformed, r->ntraced, r->nignored,
+		        (unsigned long long)methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
+	return CF_OK;
+}

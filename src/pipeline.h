@@ -1,0 +1,158 @@
+/* Internals of tc-instrument shared by instrument.c (the phases), collect.c (what each
+ * class is and which methods are traced), inject.c (editing one class) and output.c
+ * (writing directories, jars, mappings and statistics). Not a public header.
+ *
+ * Phases: read the inputs' listings (main thread); collect every class (workers);
+ * decide Activities and assign ids in a fixed order (main thread); rewrite classes
+ * (workers); write jars, mapping files and statistics (main thread). */
+#ifndef TC_PIPELINE_H
+#define TC_PIPELINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "bytes.h"
+#include "cf_error.h"
+#include "instrument.h"
+#include "jar.h"
+#include "mapping.h"
+#include "proguard.h"
+#include "rules.h"
+
+enum verdict {
+	V_TRACE,
+	V_EMPTY,   /* filter: no instruction */
+	V_GETSET,  /* filter: accessor or trivial constructor */
+	V_SINGLE,  /* filter: calls nothing */
+	V_BLOCKED, /* block list: class or -keepregex */
+	V_COUNT
+};
+
+typedef struct meth {
+	uint16_t index;    /* in the class's method table */
+	uint32_t access;   /* as Matrix prints it (see collect.c) */
+	uint8_t verdict;
+	uint32_t id;       /* for V_TRACE, once assigned */
+	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
+	const char *line;  /* "a.b.C name desc": the mapping key, in original names */
+	uint32_t class_len; /* length of the class part of line */
+} meth;
+
+typedef struct input {
+	const char *in, *out;   /* out is NULL for class-path entries */
+	char *stage;            /* a new output directory is built here, then renamed to out */
+	bool jar;
+	bool classpath;
+	tc_jar *zip;
+	size_t first, count;    /* its units */
+	uint64_t bytes_in, bytes_out;
+} input;
+
+enum unit_kind { UNIT_CLASS, UNIT_FILE, UNIT_DIR };
+enum unit_state { US_OK, US_MALFORMED };
+
+typedef struct report {
+	struct report *next;
+	char *text;
+} report;
+
+typedef struct unit {
+	input *in;
+	uint64_t entry;        /* jar entry index */
+	const char *name;      /* relative path or entry name */
+	uint8_t kind;
+	bool candidate;        /* a class file that the name filter keeps */
+	jar_info info;
+	uint8_t *raw;          /* jar class entries: bytes as stored in the archive */
+	uint8_t *data;         /* decompressed class kept from phase 1 to phase 2 */
+	size_t data_len;
+
+	/* phase 1 */
+	uint8_t state;
+	char *error;           /* what was wrong, when malformed */
+	const char *cls, *super; /* internal names; super NULL for Object and module-info */
+	uint16_t access, major;
+	bool traceable;        /* an input class, concrete, not a module, kept by the name filter */
+	bool blocked;
+	bool focus_declared;   /* declares onWindowFocusChanged(Z)V */
+	bool focus_final;
+	meth *methods;
+	uint32_t nmethods;
+
+	/* between the phases */
+	bool activity;         /* traceable, not blocked, and an Activity */
+	bool add_focus;        /* must receive an onWindowFocusChanged */
+
+	/* phase 2 */
+	bool changed;
+	uint8_t *out;          /* jar entries: the new class, deflated */
+	size_t out_len, out_size;
+	size_t in_size;        /* bytes read in phase 2 (directories' statistics) */
+	uint32_t out_crc;
+	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
+	report *reports;       /* methods or the class left unchanged, and why */
+} unit;
+
+typedef struct worker {
+	arena keep;            /* strings that live until the end of the run */
+	arena cls;             /* one class at a time */
+	arena scratch;         /* one method at a time */
+	cf_buf in, out, zout;
+	char made_dir[4096];   /* last directory created, to skip repeated mkdirs */
+} worker;
+
+typedef struct run {
+	const tc_options *opt;
+	tc_rules *rules;
+	pg_map *pg;
+	mapping *base;
+	input *inputs;
+	size_t ninputs;
+	unit *units;
+	size_t nunits, capunits;
+	worker *workers;
+	int nworkers;
+	atomic_size_t kept_bytes; /* decompressed classes held between the phases */
+	size_t keep_limit;
+	/* results */
+	meth **traced;         /* unique traced methods, by id */
+	size_t ntraced;
+	meth **ignored;        /* unique ignored methods, by class */
+	size_t nignored;
+	uint64_t by_verdict[V_COUNT];
+	double t_read, t_collect, t_decide, t_trace, t_write, t_map;
+} run;
+
+/* collect.c */
+int collect_unit(run *r, unit *u, worker *w, cf_error *err);
+int decide(run *r, cf_error *err);
+
+/* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
+struct cf_class;
+int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err);
+
+/* output.c */
+/* Writes a file: in place under a temporary name then renamed (atomic), or, with
+ * fresh set, directly (the path lies in a staging directory nobody else sees). */
+int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+                   cf_error *err);
+/* Directory outputs: where units are written, and the final rename. */
+int out_stage_dir(input *in, cf_error *err);
+int out_commit_dir(input *in, cf_error *err);
+void out_abort_dir(input *in);
+int out_write_jar(run *r, input *in, cf_error *err);
+int out_write_mappings(run *r, cf_error *err);
+int out_write_stats(run *r, double total, cf_error *err);
+
+/* instrument.c */
+int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err);
+void unit_report(unit *u, worker *w, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+char *keep_str(worker *w, const char *s, size_t len);
+
+#endif

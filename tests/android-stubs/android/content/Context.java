@@ -1,0 +1,5 @@
+package android.content;
+
+/** Stub: the common base of Activity and Application. */
+public abstract class Context {
+}

@@ -1,0 +1,5 @@
+package android.os;
+
+/** Stub: only passed around. */
+public final class Bundle {
+}

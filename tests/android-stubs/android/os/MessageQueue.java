@@ -1,0 +1,94 @@
+package android.os;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Stub: a time-ordered queue with idle handlers, enough for Looper.loop(). */
+public final class MessageQueue {
+    public interface IdleHandler {
+        boolean queueIdle();
+    }
+
+    private Message head;
+    private boolean quitting;
+    private final List<IdleHandler> idle = new ArrayList<>();
+
+    public synchronized void addIdleHandler(IdleHandler h) {
+        idle.add(h);
+    }
+
+    public synchronized void removeIdleHandler(IdleHandler h) {
+        idle.remove(h);
+    }
+
+    synchronized void enqueue(Message m, long when) {
+        m.when = when;
+        Message prev = null, cur = head;
+        while (cur != null && cur.when <= when) {
+            prev = cur;
+            cur = cur.next;
+        }
+        m.next = cur;
+        if (prev == null) {
+            head = m;
+        } else {
+            prev.next = m;
+        }
+        notifyAll();
+    }
+
+    synchronized void remove(Handler h, Runnable r) {
+        Message prev = null, cur = head;
+        while (cur != null) {
+            if (cur.target == h && cur.callback == r) {
+                if (prev == null) head = cur.next; else prev.next = cur.next;
+            } else {
+                prev = cur;
+            }
+            cur = cur.next;
+        }
+    }
+
+    synchronized void quit() {
+        quitting = true;
+        notifyAll();
+    }
+
+    /** The next due message, or null once quit. Runs idle handlers when nothing is due. */
+    Message next() {
+        boolean ranIdle = false;
+        for (;;) {
+            List<IdleHandler> toRun = null;
+            synchronized (this) {
+                if (quitting) {
+                    return null;
+                }
+                long now = SystemClock.uptimeMillis();
+                if (head != null && head.when <= now) {
+                    Message m = head;
+                    head = m.next;
+                    m.next = null;
+                    return m;
+                }
+                if (!ranIdle && !idle.isEmpty()) {
+                    toRun = new ArrayList<>(idle);
+                } else {
+                    long wait = head == null ? 0 : head.when - now;
+                    try {
+                        wait(Math.max(wait, head == null ? 0 : 1));
+                    } catch (InterruptedException e) {
+                        return null;
+                    }
+                    ranIdle = false;
+                    continue;
+                }
+            }
+            ranIdle = true;
+            for (IdleHandler h : toRun) {
+                if (!h.queueIdle()) {
+                    removeIdleHandler(h);
+                }
+            }
+        }
+    }
+}

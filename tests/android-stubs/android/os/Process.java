@@ -1,0 +1,10 @@
+package android.os;
+
+/** Stub. */
+public final class Process {
+    private Process() {}
+
+    public static int myPid() {
+        return (int) ProcessHandle.current().pid();
+    }
+}

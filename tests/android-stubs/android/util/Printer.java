@@ -1,0 +1,6 @@
+package android.util;
+
+/** Stub. */
+public interface Printer {
+    void println(String x);
+}

@@ -1,0 +1,288 @@
+import android.app.Activity;
+import android.app.Application;
+import android.os.Handler;
+import android.os.Looper;
+
+import com.tencent.matrix.trace.android.AndroidTracing;
+import com.tencent.matrix.trace.core.AppMethodBeat;
+import com.tencent.matrix.trace.core.TraceCanary;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * HotSpot end-to-end driver: the runtime on the stub main looper
+ * (tests/android-stubs), with method events from hand-written
+ * AppMethodBeat.i/o calls in the shape tc-instrument injects (i at entry, o
+ * before every exit, in a finally for throws), so the same program can be
+ * instrumented instead later: drop the calls and keep the method ids in
+ * MAPPING.
+ *
+ *   java E2e slow | anr | crash FILE
+ *
+ * Prints "N passed, N failed" and exits non-zero on a failure.
+ */
+public final class E2e {
+    /** id -> method, as a tc-instrument mapping file would list them. */
+    static final String MAPPING = "100,8,E2e slowWork ()V\n101,8,E2e tinyStep ()V\n102,8,E2e nap ()V\n"
+            + "200,8,E2e stuck ()V\n300,8,E2e crashLoop ()V\n301,8,E2e crashStep (I)V\n1,8,E2e earlyInit ()V\n";
+
+    static final List<String[]> reports = new ArrayList<>();
+    static int passed, failed;
+
+    static void check(boolean ok, String what) {
+        if (ok) {
+            passed++;
+            System.out.println("ok - " + what);
+        } else {
+            failed++;
+            System.out.println("not ok - " + what);
+        }
+    }
+
+    static void busy(long ms) {
+        long end = System.nanoTime() + ms * 1_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x += end ^ x;
+        }
+        if (x == 42) {
+            System.out.print("");
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    // ---- "instrumented" methods ----
+
+    static void earlyInit() {
+        AppMethodBeat.i(1);
+        busy(2);
+        AppMethodBeat.o(1);
+    }
+
+    static void tinyStep() {
+        AppMethodBeat.i(101);
+        busy(1);
+        AppMethodBeat.o(101);
+    }
+
+    static void nap() {
+        AppMethodBeat.i(102);
+        try {
+            sleep(150);
+        } finally {
+            AppMethodBeat.o(102);
+        }
+    }
+
+    static void slowWork() {
+        AppMethodBeat.i(100);
+        try {
+            for (int k = 0; k < 3; k++) {
+                tinyStep();
+            }
+            nap();
+            busy(650);
+        } finally {
+            AppMethodBeat.o(100);
+        }
+    }
+
+    static void stuck() {
+        AppMethodBeat.i(200);
+        try {
+            sleep(5600);
+        } finally {
+            AppMethodBeat.o(200);
+        }
+    }
+
+    static void crashStep(int k) {
+        AppMethodBeat.i(301);
+        busy(0);
+        AppMethodBeat.o(301);
+    }
+
+    static void crashLoop() {
+        AppMethodBeat.i(300);
+        for (int k = 0; k < 1000; k++) {
+            crashStep(k);
+        }
+        System.out.println("READY");
+        System.out.flush();
+        sleep(60_000); // killed here, with 300 open
+        AppMethodBeat.o(300);
+    }
+
+    // ---- scenarios ----
+
+    static class MainActivity extends Activity {
+        @Override
+        public void onWindowFocusChanged(boolean hasFocus) {
+            AppMethodBeat.i(5);
+            AppMethodBeat.at(this, hasFocus);
+            AppMethodBeat.o(5);
+        }
+    }
+
+    static TraceCanary.Config config(String lib) {
+        TraceCanary.Config c = new TraceCanary.Config().libraryPath(lib);
+        c.tracers = TraceCanary.TRACER_EVIL | TraceCanary.TRACER_ANR | TraceCanary.TRACER_STARTUP;
+        return c;
+    }
+
+    static final TraceCanary.ReportListener LISTENER = (tag, key, json) -> {
+        synchronized (reports) {
+            reports.add(new String[] {tag, key, json});
+            reports.notifyAll();
+        }
+    };
+
+    static String[] waitFor(String tag, String detail, long ms) {
+        long end = System.currentTimeMillis() + ms;
+        synchronized (reports) {
+            for (;;) {
+                for (String[] r : reports) {
+                    if (r[0].equals(tag) && (detail == null || r[2].contains("\"detail\":\"" + detail + "\""))) {
+                        return r;
+                    }
+                }
+                long left = end - System.currentTimeMillis();
+                if (left <= 0) {
+                    return null;
+                }
+                try {
+                    reports.wait(left);
+                } catch (InterruptedException e) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    /** The duration of the first "depth,id,count,dur" line for id at depth, or -1. */
+    static long item(String json, int depth, int id, int count) {
+        Matcher m = Pattern.compile("(?:\"stack\":\"|\\\\n)" + depth + "," + id + "," + count + ",(\\d+)\\\\n")
+                .matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    static void slow(String lib) {
+        // Before any start: the first traced call starts recording (status READY).
+        TraceCanary.Config c = config(lib);
+        TraceCanary.configure(c);
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_READY, "first traced call starts recording");
+        check(TraceCanary.written() == 2, "early events recorded (" + TraceCanary.written() + ")");
+
+        Looper.prepareMainLooper();
+        Application app = new Application();
+        c.tracers |= TraceCanary.TRACER_FRAME;
+        c.fpsSliceMs = 300; // frames from the stub Choreographer, 60 a second
+        AndroidTracing.install(app, c, LISTENER);
+        check(TraceCanary.isAlive(), "started");
+        Handler h = new Handler(Looper.getMainLooper());
+        MainActivity a = new MainActivity();
+        h.post(() -> app.dispatchActivityCreated(a));
+        h.post(() -> app.dispatchActivityStarted(a));
+        h.post(() -> a.onWindowFocusChanged(true));
+        h.post(() -> busy(5));
+        h.post(E2e::slowWork);
+        h.postDelayed(() -> Looper.getMainLooper().quit(), 1500);
+        Looper.loop();
+
+        String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
+        check(evil != null, "slow message report");
+        if (evil != null) {
+            String j = evil[2];
+            long d100 = item(j, 1, 100, 1);
+            // loose bounds: the clock thread may be starved on a loaded machine
+            check(d100 >= 700 && d100 <= 2500, "slowWork's own line, ~800 ms: " + d100);
+            long d101 = item(j, 2, 101, 3);
+            check(d101 >= 0 && d101 <= 200, "three tinySteps merged into one line: " + d101);
+            long d102 = item(j, 2, 102, 1);
+            check(d102 >= 100 && d102 <= 1000, "nap ~150 ms: " + d102);
+            long dd = item(j, 0, AppMethodBeat.METHOD_ID_DISPATCH, 1);
+            check(dd >= d100, "the message line holds the method: " + dd);
+            check(j.contains("\"stackKey\":\"100|\""), "stackKey is slowWork");
+            check(j.contains("\"scene\":\"E2e$MainActivity\""), "scene is the started activity");
+            Matcher cost = Pattern.compile("\"cost\":(\\d+)").matcher(j);
+            check(cost.find() && Long.parseLong(cost.group(1)) >= d100, "cost covers the stack");
+            System.out.println("# " + j);
+        }
+        String[] startup = waitFor("Trace_StartUp", null, 2000);
+        check(startup != null && startup[2].contains("\"is_warm_start_up\":false")
+                && startup[2].contains("\"application_create_scene\":100"), "startup report");
+        if (startup != null) {
+            System.out.println("# " + startup[2]);
+        }
+        String[] fps = waitFor("Trace_FPS", null, 2000);
+        check(fps != null && fps[2].matches(".*\"dropLevel\":\\{\"DROPPED_FROZEN\":\\d+.*\"fps\":[0-9.]+,.*"),
+                "frame report from Choreographer frames");
+        if (fps != null) {
+            System.out.println("# " + fps[2]);
+        }
+        TraceCanary.stop();
+        TraceCanary.release();
+        check(TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE, "released");
+    }
+
+    static void anr(String lib) {
+        Looper.prepareMainLooper();
+        // Matrix could not start from DEFAULT (no traced call yet): we can.
+        TraceCanary.Config c = config(lib);
+        AndroidTracing.install(new Application(), c, LISTENER);
+        check(TraceCanary.status() == TraceCanary.STATUS_STARTED, "quirk_fixed_start_from_default");
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(E2e::stuck);
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+
+        String[] lag = waitFor("Trace_EvilMethod", "LAG", 1000);
+        check(lag != null && lag[2].contains("E2e.stuck"), "lag report with the main thread's stack");
+        String[] anr = waitFor("Trace_EvilMethod", "ANR", 1000);
+        check(anr != null, "ANR report");
+        if (anr != null) {
+            String j = anr[2];
+            long d200 = item(j, 1, 200, 1);
+            check(d200 >= 4800 && d200 <= 5600, "stuck ~5000 ms at the check: " + d200);
+            Matcher cost = Pattern.compile("\"cost\":(\\d+)").matcher(j);
+            check(cost.find() && Long.parseLong(cost.group(1)) >= 5000 && Long.parseLong(cost.group(1)) < 6000,
+                    "cost 5000..5999");
+            check(j.contains("\"stackKey\":\"200|\""), "stackKey is stuck");
+            check(j.matches(".*\"memory\":\\{\"dalvik_heap\":\\d+,\"native_heap\":-?\\d+,\"vm_size\":\\d+\\}.*"),
+                    "memory");
+            check(j.contains("\"threadStack\":\" \\n|*\\t\\tat "), "simple-style thread stack");
+            check(!anr[1].equals("0") && !anr[1].isEmpty(), "Issue key is the message token: " + anr[1]);
+            System.out.println("# " + j);
+        }
+        TraceCanary.release();
+    }
+
+    static void crash(String lib, String file) {
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
+        TraceCanary.start(c, LISTENER);
+        crashLoop();
+    }
+
+    public static void main(String[] args) {
+        String lib = System.getProperty("tc.lib");
+        switch (args[0]) {
+            case "slow": slow(lib); break;
+            case "anr": anr(lib); break;
+            case "crash": crash(lib, args[1]); return;
+            default: throw new IllegalArgumentException(args[0]);
+        }
+        System.out.println(passed + " passed, " + failed + " failed");
+        System.exit(failed == 0 ? 0 : 1);
+    }
+}

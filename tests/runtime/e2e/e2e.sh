@@ -1,0 +1,62 @@
+#!/bin/sh
+# e2e.sh MODE: runs E2e.java on HotSpot with the runtime jar and library.
+# Environment (set by meson): JAVA, CLASSPATH_E2E, TC_LIB, TC_RINGDUMP, and
+# under sanitizers SAN_PRELOAD.
+#   slow, anr: E2e checks its own reports.
+#   crash:     E2e writes a file-backed ring and is killed with kill -9; the
+#              ring is then decoded with tc-ringdump.
+set -u
+mode=$1
+# A JNI library built with ASan needs the ASan runtime loaded first; the JVM
+# uses SIGSEGV itself, so ASan must leave that signal alone.
+if [ -n "${SAN_PRELOAD:-}" ]; then
+  [ -f "$SAN_PRELOAD" ] || { echo "sanitizer runtime $SAN_PRELOAD not found: skipped"; exit 77; }
+  export LD_PRELOAD="$SAN_PRELOAD"
+  export ASAN_OPTIONS="detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:use_sigaltstack=0:${ASAN_OPTIONS:-}"
+fi
+run_java() {
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E" E2e "$@"
+}
+case "$mode" in
+slow|anr)
+  run_java "$mode"
+  ;;
+crash)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  ring="$dir/ring"
+  # java itself in the background (not a function: $! must be its pid)
+  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E" E2e crash "$ring" >"$dir/out" 2>"$dir/err" &
+  pid=$!
+  i=0
+  until grep -q READY "$dir/out" 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 600 ] || ! kill -0 $pid 2>/dev/null; then
+      echo "writer did not get ready"; cat "$dir/out" "$dir/err"; exit 1
+    fi
+    sleep 0.1
+  done
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  kill -0 $pid 2>/dev/null && { echo "writer survived kill -9"; exit 1; }
+  "$TC_RINGDUMP" -s "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  head -3 "$dir/dump"
+  expect "header says started, capacity 4096, and 2001 events written" \
+    grep -q "capacity 4096, written 2001, pid $pid, status 2" "$dir/dump"
+  expect "all 2001 events survived" grep -q "^events: 2001 from seq 0" "$dir/dump"
+  expect "crashLoop entered first" grep -q "^0 in 300 " "$dir/dump"
+  expect "the last step left last" grep -q "^2000 out 301 " "$dir/dump"
+  expect "1000 steps in" test "$(grep -c ' in 301 ' "$dir/dump")" -eq 1000
+  expect "the 1000 steps merge into one stack line under the loop that never ended" \
+    grep -q "^1,301,1000," "$dir/dump"
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
+*)
+  echo "usage: e2e.sh slow|anr|crash" >&2; exit 2 ;;
+esac

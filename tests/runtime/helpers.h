@@ -1,0 +1,37 @@
+/* helpers.h: an injected clock, a fake probe and a report collector, so that
+ * tracer tests are exact. */
+#ifndef TC_TEST_HELPERS_H
+#define TC_TEST_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tc_runtime.h"
+
+typedef struct fake {
+	uint64_t now_ns;
+	struct {
+		char *tag, *key, *json;
+	} reports[32];
+	size_t n_reports;
+	char *logs;
+	size_t log_len;
+	uint32_t entered[16];
+	size_t n_entered;
+} fake;
+
+/* A config with no threads, the fake clock (starting at 1 s), a fixed
+ * probe and the collector. */
+void fake_config(tc_config *c, fake *f);
+void fake_free(fake *f);
+void fake_advance_ms(fake *f, uint64_t ms);
+/* index of the n-th report with this tag (0-based), or -1 */
+int fake_find(const fake *f, const char *tag, int nth);
+/* the JSON value text after "key": in report i (for quick checks) */
+const char *fake_json(const fake *f, int i);
+
+/* record helpers: in/out at the current fake time */
+void rec_in(tc_ctx *ctx, uint32_t id);
+void rec_out(tc_ctx *ctx, uint32_t id);
+
+#endif

@@ -1,0 +1,365 @@
+/* The ring: wrap, index records (mark/copy/invalidate), a concurrent copy,
+ * and the file format with its decoder. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "ring.h"
+#include "tc_ringfile.h"
+
+static fake f;
+static tc_ctx *ctx;
+
+static void open_ctx(uint32_t cap, const char *path)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = cap;
+	c.buffer_path = path;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+}
+
+static void teardown(void)
+{
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	fake_free(&f);
+}
+
+/* writes n events whose time is their sequence number */
+static void write_seq(uint64_t from, uint64_t n)
+{
+	for (uint64_t k = from; k < from + n; k++) {
+		f.now_ns = 1000000000u + k * 1000000u;
+		rec_in(ctx, 1);
+	}
+}
+
+static void assert_times(const uint64_t *ev, size_t n, uint64_t first)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(tc_event_time(ev[i]), first + i, "event %zu has time %llu", i,
+		             (unsigned long long)tc_event_time(ev[i]));
+}
+
+TestSuite(ring, .fini = teardown);
+
+Test(ring, copy_since_mark_includes_the_event_before_it)
+{
+	open_ctx(16, NULL);
+	write_seq(0, 3);
+	tc_index m = tc_mark(ctx);
+	write_seq(3, 4);
+	uint64_t *ev;
+	size_t n;
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(n, 5); /* event 2 (before the mark), then 3..6 */
+	assert_times(ev, n, 2);
+	free(ev);
+}
+
+Test(ring, nothing_since_mark_is_empty)
+{
+	open_ctx(16, NULL);
+	write_seq(0, 3);
+	tc_index m = tc_mark(ctx);
+	uint64_t *ev;
+	size_t n = 99;
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(n, 0);
+	cr_assert_null(ev);
+}
+
+/* Matrix: a mark taken before anything was written has index -1; copyData
+ * used max(0, -1) = 0 for both ends once one event was written and returned
+ * an empty array, losing that event. */
+Test(ring, quirk_fixed_mark_before_first_event_keeps_it)
+{
+	open_ctx(16, NULL);
+	tc_index m = tc_mark(ctx);
+	write_seq(0, 1);
+	uint64_t *ev;
+	size_t n;
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(n, 1);
+	assert_times(ev, n, 0);
+	free(ev);
+}
+
+Test(ring, wrap_keeps_the_newest_capacity_events)
+{
+	open_ctx(8, NULL);
+	tc_index m = { 9 };
+	write_seq(0, 13); /* slots hold 5..12 */
+	cr_assert_eq(tc_written(ctx), 13);
+	uint64_t *ev;
+	size_t n;
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(n, 5); /* 8..12, across the end of the ring */
+	assert_times(ev, n, 8);
+	free(ev);
+	size_t size;
+	struct ring_header *h = tc_ring_base(ctx, &size);
+	cr_assert_eq(size, 256 + 8 * 8);
+	uint64_t *slots = (uint64_t *)((char *)h + 256);
+	cr_assert_eq(tc_event_time(slots[13 % 8]), 5, "the next slot to write holds the oldest event");
+}
+
+Test(ring, record_invalid_once_the_event_before_it_is_overwritten)
+{
+	open_ctx(8, NULL);
+	write_seq(0, 5);
+	tc_index m = tc_mark(ctx); /* seq 5: the copy starts at event 4 */
+	write_seq(5, 6);           /* written 11: event 4 lives until event 12 is stored */
+	cr_assert(tc_index_valid(ctx, m));
+	write_seq(11, 1);          /* written 12: event 12 may be going into event 4's slot */
+	cr_assert_not(tc_index_valid(ctx, m));
+	uint64_t *ev;
+	size_t n;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, &err), TC_ESTALE);
+	cr_assert_eq(err.code, TC_ESTALE);
+	cr_assert_eq(n, 0);
+}
+
+/* Matrix kept IndexRecords in a list sorted by slot index and checkPileup
+ * only looked at the head. After a wrap the newer record (smaller index)
+ * is the head, so an older record deeper in the list was overwritten and
+ * stayed "valid", and copyData returned events from after the wrap. */
+Test(ring, quirk_fixed_pileup_checks_every_record)
+{
+	open_ctx(10, NULL);
+	write_seq(0, 9);            /* slots 0..8 */
+	tc_index a = tc_mark(ctx);  /* Matrix index 8 */
+	write_seq(9, 3);            /* wraps: slots 9, 0, 1 */
+	tc_index b = tc_mark(ctx);  /* Matrix index 1: the list is now [b, a] */
+	cr_assert(tc_index_valid(ctx, a) && tc_index_valid(ctx, b));
+	write_seq(12, 7);           /* writes slot 8: a's event is gone, b's is not */
+	cr_assert_not(tc_index_valid(ctx, a), "a record behind the head is invalidated too");
+	cr_assert(tc_index_valid(ctx, b));
+	uint64_t *ev;
+	size_t n;
+	cr_assert_eq(tc_copy_since(ctx, a, &ev, &n, NULL), TC_ESTALE);
+	cr_assert_eq(tc_copy_since(ctx, b, &ev, &n, NULL), TC_OK);
+	assert_times(ev, n, 11);
+	cr_assert_eq(n, 8);
+	free(ev);
+}
+
+Test(ring, mark_ahead_of_the_ring_is_rejected)
+{
+	open_ctx(8, NULL);
+	uint64_t *ev;
+	size_t n;
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 3 }, &ev, &n, NULL), TC_EINVAL);
+}
+
+Test(ring, capacity_is_checked)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = 1;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_EINVAL);
+	cr_assert(strstr(err.message, "capacity"), "%s", err.message);
+	cr_assert_null(ctx);
+}
+
+/* A writer thread and a reader copying at the same time: every copy the
+ * reader gets is a run of consecutive events, and the early events of a
+ * copy that the writer overwrote meanwhile are cut, never returned. */
+typedef struct race {
+	ring r;
+	atomic_bool done;
+} race;
+
+static void *writer(void *arg)
+{
+	race *rc = arg;
+	for (uint64_t k = 0; k < 3000000; k++)
+		ring_write(&rc->r, tc_event_encode(true, 1, k));
+	atomic_store(&rc->done, true);
+	return NULL;
+}
+
+Test(ring, concurrent_copy_is_consistent)
+{
+	race rc;
+	ring_params p = { .capacity = 1024 };
+	cr_assert_eq(ring_open(&rc.r, &p, NULL), TC_OK);
+	atomic_init(&rc.done, false);
+	pthread_t t;
+	pthread_create(&t, NULL, writer, &rc);
+	size_t copies = 0, stale = 0;
+	while (!atomic_load(&rc.done)) {
+		uint64_t w = ring_seq(&rc.r);
+		uint64_t mark = w > 600 ? w - 600 : 0;
+		uint64_t *ev;
+		size_t n;
+		int e = ring_copy_since(&rc.r, mark, &ev, &n, NULL);
+		if (e == TC_ESTALE) {
+			stale++;
+			continue;
+		}
+		cr_assert_eq(e, TC_OK);
+		for (size_t i = 1; i < n; i++)
+			cr_assert_eq(tc_event_time(ev[i]), tc_event_time(ev[i - 1]) + 1, "copy %zu broken at %zu", copies, i);
+		if (n)
+			cr_assert_geq(tc_event_time(ev[0]) + 1, mark, "the copy starts at most one event before the mark");
+		free(ev);
+		copies++;
+	}
+	pthread_join(t, NULL);
+	ring_close(&rc.r);
+	cr_assert_gt(copies, 0);
+	cr_log_info("%zu copies, %zu stale", copies, stale);
+}
+
+/* ---- the file format ---- */
+
+static char tmp_path[64];
+
+static void make_tmp(void)
+{
+	snprintf(tmp_path, sizeof tmp_path, "/tmp/tc-ring-test-%d-XXXXXX", (int)getpid());
+	int fd = mkstemp(tmp_path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+}
+
+Test(ring, file_backed_ring_decodes_while_alive)
+{
+	make_tmp();
+	open_ctx(8, tmp_path);
+	write_seq(0, 11);
+	tc_ring_image img;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(img.capacity, 8);
+	cr_assert_eq(img.seq, 11);
+	cr_assert_eq(img.count, 8);
+	cr_assert_eq(img.first_seq, 3);
+	cr_assert_eq(img.status, TC_STATUS_READY);
+	cr_assert_eq(img.pid, (uint32_t)getpid());
+	cr_assert_eq(img.time_base_ns, 1000000000u);
+	cr_assert_eq(img.wall_base_ms, 1700000000000u);
+	cr_assert_eq(img.resolution_ms, 1);
+	cr_assert_not(img.recovered);
+	assert_times(img.events, img.count, 3);
+	tc_ring_image_dispose(&img);
+	unlink(tmp_path);
+}
+
+/* builds a ring image in memory: capacity cap, seq, slot times as given */
+static unsigned char *image(uint64_t cap, uint64_t seq, const uint64_t *times, size_t *size)
+{
+	ring r;
+	ring_params p = { .capacity = cap, .resolution_ms = 1 };
+	cr_assert_eq(ring_open(&r, &p, NULL), TC_OK);
+	for (uint64_t i = 0; i < cap; i++)
+		if (times[i] != UINT64_MAX)
+			atomic_store(&r.slots[i], tc_event_encode(false, 7, times[i]));
+	atomic_store(&r.hdr->seq, seq);
+	*size = r.size;
+	unsigned char *copy = malloc(r.size);
+	memcpy(copy, r.hdr, r.size);
+	ring_close(&r);
+	return copy;
+}
+
+#define NONE UINT64_MAX
+
+Test(ring, decode_recovers_an_event_written_before_its_count_before_wrap)
+{
+	uint64_t t[4] = { 10, 11, 12, NONE };
+	size_t size;
+	unsigned char *img_bytes = image(4, 2, t, &size); /* count says 2, slot 2 holds a third */
+	tc_ring_image img;
+	cr_assert_eq(tc_ring_decode(&img, img_bytes, size, NULL), TC_OK);
+	cr_assert_eq(img.count, 3);
+	cr_assert(img.recovered);
+	assert_times(img.events, img.count, 10);
+	tc_ring_image_dispose(&img);
+	free(img_bytes);
+}
+
+Test(ring, decode_recovers_an_event_written_before_its_count_after_wrap)
+{
+	/* seq 6 in a ring of 4: slots hold events 2..5 = times 2,3 at slots 2,3 and
+	 * 4,5 at slots 0,1; slot 2 was overwritten by event 6 (time 6) before seq
+	 * was stored */
+	uint64_t t[4] = { 4, 5, 6, 3 };
+	size_t size;
+	unsigned char *b = image(4, 6, t, &size);
+	tc_ring_image img;
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert(img.recovered);
+	cr_assert_eq(img.first_seq, 3);
+	cr_assert_eq(img.count, 4);
+	assert_times(img.events, img.count, 3);
+	tc_ring_image_dispose(&img);
+	/* the same ring without the extra event */
+	uint64_t t2[4] = { 4, 5, 2, 3 };
+	free(b);
+	b = image(4, 6, t2, &size);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert_not(img.recovered);
+	cr_assert_eq(img.first_seq, 2);
+	assert_times(img.events, img.count, 2);
+	tc_ring_image_dispose(&img);
+	free(b);
+}
+
+static void expect_format_error(unsigned char *b, size_t size, const char *what)
+{
+	tc_ring_image img;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ring_decode(&img, b, size, &err), TC_EFORMAT, "%s", what);
+	cr_assert(strstr(err.message, what), "message '%s' lacks '%s'", err.message, what);
+	cr_assert_null(img.events);
+}
+
+Test(ring, decode_rejects_malformed_input)
+{
+	uint64_t t[4] = { 1, 2, 3, 4 };
+	size_t size;
+	unsigned char *b = image(4, 4, t, &size);
+	expect_format_error(b, 7, "truncated");
+	expect_format_error(b, size - 8, "does not match");
+	b[0] ^= 1;
+	expect_format_error(b, size, "magic");
+	b[0] ^= 1;
+	uint32_t bo = 0x04030201u;
+	memcpy(b + 16, &bo, 4);
+	expect_format_error(b, size, "other byte order");
+	bo = TC_RING_BYTE_ORDER;
+	memcpy(b + 16, &bo, 4);
+	uint32_t v = 2;
+	memcpy(b + 8, &v, 4);
+	expect_format_error(b, size, "version");
+	v = 1;
+	memcpy(b + 8, &v, 4);
+	uint64_t huge = UINT64_MAX / 4;
+	memcpy(b + TC_RING_OFF_CAPACITY, &huge, 8);
+	expect_format_error(b, size, "capacity");
+	huge = 4;
+	memcpy(b + TC_RING_OFF_CAPACITY, &huge, 8);
+	tc_ring_image img;
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK, "restored image decodes");
+	tc_ring_image_dispose(&img);
+	free(b);
+}
+
+Test(ring, load_reports_a_missing_file)
+{
+	tc_ring_image img;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, "/nonexistent/ring", &err), TC_EIO);
+	cr_assert(strstr(err.message, "/nonexistent/ring"));
+}

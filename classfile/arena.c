@@ -92,20 +92,33 @@ void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size)
 
 void arena_reset(arena *a)
 {
+	/* Keep one chunk. When the last use needed several, replace them by one chunk
+	 * of their total size, so that the next use of the same size needs no malloc. */
+	size_t need = 0, n = 0;
 	arena_chunk *keep = NULL;
+	for (arena_chunk *c = a->head; c; c = c->next) {
+		need += c->size;
+		n++;
+		if (!keep || c->size > keep->size)
+			keep = c;
+	}
 	for (arena_chunk *c = a->head, *next; c; c = next) {
 		next = c->next;
-		if (!keep || c->size > keep->size) {
-			if (keep)
-				free(keep);
-			keep = c;
-		} else {
+		if (c != keep)
 			free(c);
-		}
 	}
 	a->head = keep;
 	if (keep)
 		keep->next = NULL;
+	if (n > 1 && need > keep->size && need <= SIZE_MAX - sizeof(arena_chunk)) {
+		arena_chunk *big = malloc(sizeof(arena_chunk) + need);
+		if (big) {
+			free(keep);
+			big->next = NULL;
+			big->size = need;
+			a->head = big;
+		}
+	}
 	a->used = 0;
 	a->total = 0;
 }

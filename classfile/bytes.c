@@ -41,6 +41,9 @@ bool buf_reserve(cf_buf *b, size_t more)
 	size_t cap = b->cap ? b->cap : 4096;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	/* Never hold more than the limit: the inline writers only call here when full. */
+	if (b->limit && cap > b->limit)
+		cap = b->limit;
 	uint8_t *p = realloc(b->data, cap);
 	if (!p) {
 		b->err = CF_ENOMEM;

@@ -326,8 +326,11 @@ int cf_code_parse(const cf_class *cls, const cf_attr *attr, cf_code *out, cf_err
 			               "entry %u: catch_type %u is not a Class entry", i, e->type);
 	}
 	if (parse_attrs(cls, &r, &out->nattrs, &out->attrs, NULL) != CF_OK) {
-		if (err->part[0] == 'a')
-			snprintf(err->part, sizeof err->part, "%s", "attributes of Code");
+		/* parse_attrs calls the owner "the class"; here it is the Code attribute
+		 * ("attribute 2 of Code", "attributes of Code"). */
+		char *owner = strstr(err->part, "the class");
+		if (owner)
+			snprintf(owner, sizeof err->part - (size_t)(owner - err->part), "%s", "Code");
 		return err->code;
 	}
 	if (rd_left(&r))

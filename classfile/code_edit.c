@@ -53,7 +53,7 @@ void code_force_long_branches(code_editor *ed, int on)
  * that instruction expects. */
 static int check_cp(code_editor *ed, const cf_insn *in)
 {
-	const cp_pool *cp = &ed->cls->cp;
+	cp_pool *cp = &ed->cls->cp;
 	uint8_t t = cp_tag(cp, in->index);
 	bool ok;
 	cp_ref ref;
@@ -70,21 +70,20 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 		     (t == CP_DYNAMIC && cp_dynamic_ref(cp, in->index, &ref) && ref.desc_len == 1 &&
 		      (ref.desc[0] == 'J' || ref.desc[0] == 'D'));
 		break;
-	case OP_GETSTATIC: case OP_PUTSTATIC: case OP_GETFIELD: case OP_PUTFIELD:
-		ok = t == CP_FIELDREF && cp_member_ref(cp, in->index, &ref) &&
-		     desc_field_valid(ref.desc, ref.desc_len);
+	case OP_GETSTATIC: case OP_PUTSTATIC: case OP_GETFIELD: case OP_PUTFIELD: {
+		uint32_t args, ret;
+		ok = t == CP_FIELDREF && cp_ref_words(cp, in->index, &args, &ret);
 		break;
+	}
 	case OP_INVOKEVIRTUAL: case OP_INVOKESPECIAL: case OP_INVOKESTATIC: case OP_INVOKEINTERFACE:
 	case OP_INVOKEDYNAMIC: {
 		uint8_t want = in->op == OP_INVOKEVIRTUAL ? CP_METHODREF
 		               : in->op == OP_INVOKEINTERFACE ? CP_IMETHODREF
 		               : in->op == OP_INVOKEDYNAMIC ? CP_INVOKEDYNAMIC : 0;
 		ok = want ? t == want : (t == CP_METHODREF || t == CP_IMETHODREF);
-		desc_method md;
+		uint32_t args, ret;
 		if (ok)
-			ok = (in->op == OP_INVOKEDYNAMIC ? cp_dynamic_ref(cp, in->index, &ref)
-			                                 : cp_member_ref(cp, in->index, &ref)) &&
-			     desc_parse_method(ref.desc, ref.desc_len, &md);
+			ok = cp_ref_words(cp, in->index, &args, &ret);
 		break;
 	}
 	default: /* new, anewarray, checkcast, instanceof, multianewarray */
@@ -203,18 +202,21 @@ static int open_frames(code_editor *ed)
 	if (smt_decode(ed->cls, ed->smt_attr, ed->code.len, ed->init, ed->ninit, ed->a, &ed->frames,
 	               &ed->nframes, ed->err) != CF_OK)
 		return ed->err->code;
+	char part[40];
 	for (uint32_t i = 0; i < ed->nframes; i++) {
 		const smt_frame *f = &ed->frames[i];
-		char part[40];
-		snprintf(part, sizeof part, "StackMapTable frame %u", i);
-		if (ed_index(ed, f->off) == NONE)
+		if (ed_index(ed, f->off) == NONE) {
+			snprintf(part, sizeof part, "StackMapTable frame %u", i);
 			return cf_fail(ed->err, CF_EBRANCH, f->at, part,
 			               "applies at %u, not the start of an instruction", f->off);
+		}
 		for (uint32_t k = 0; k < f->nlocals + f->nstack; k++) {
 			const smt_vtype *v = k < f->nlocals ? &f->locals[k] : &f->stack[k - f->nlocals];
-			if (v->tag == VT_UNINIT && ed_index(ed, v->off) == NONE)
+			if (v->tag == VT_UNINIT && ed_index(ed, v->off) == NONE) {
+				snprintf(part, sizeof part, "StackMapTable frame %u", i);
 				return cf_fail(ed->err, CF_EBRANCH, f->at, part,
 				               "Uninitialized(%u) is not an instruction", v->off);
+			}
 		}
 	}
 	return CF_OK;
@@ -287,8 +289,16 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 			               op_table[in.op].name), -1;
 		if (handler && last && !op_has(in.op, OPF_NOFALL))
 			return ed_fail(ed, CF_EARG, NONE, "a handler block must end in athrow or a return"), -1;
-		if (op_has(in.op, OPF_CP) && check_cp(ed, &in) != CF_OK)
-			return -1;
+		if (op_has(in.op, OPF_CP)) {
+			/* check_cp reports a format error at an offset of the method's code;
+			 * bad inserted code is the caller's error and has no such offset. */
+			cf_error *saved = ed->err;
+			ed->err = &scratch;
+			int rc = check_cp(ed, &in);
+			ed->err = saved;
+			if (rc != CF_OK)
+				return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.msg), -1;
+		}
 		int pop, push;
 		if (!insn_stack_effect(&ed->cls->cp, &in, &pop, &push))
 			return ed_fail(ed, CF_EARG, NONE, "inserted %s: operand does not resolve",
@@ -651,7 +661,10 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 static int new_max_stack(code_editor *ed, uint32_t *out)
 {
 	uint32_t max = ed->code.max_stack;
-	bool exact = ed_depths(ed) == CF_OK;
+	bool inserted = false;
+	for (uint32_t i = 0; i < ed->n && !inserted; i++)
+		inserted = ed->in[i].fall || ed->in[i].at;
+	bool exact = inserted && ed_depths(ed) == CF_OK;
 	for (uint32_t i = 0; i < ed->n; i++) {
 		const ed_insn *e = &ed->in[i];
 		if (!e->fall && !e->at)

@@ -38,30 +38,22 @@ static bool for_successors(code_editor *ed, uint32_t i, succ_fn fn, void *ctx)
 	return true;
 }
 
-/* --- stack depths -------------------------------------------------------------------- */
+/* --- stack depths --------------------------------------------------------------------
+ * Sweeps the instructions in order, pushing each known depth to the successors; forward
+ * branches are settled within a sweep, and another sweep runs only when a backward
+ * branch reached an instruction the sweep had passed while its depth was unknown. */
 
-typedef struct depth_ctx {
-	int after;
-	uint32_t *work;
-	uint32_t nwork;
-	bool bad;
-} depth_ctx;
-
-static void depth_set(code_editor *ed, uint32_t to, int d, depth_ctx *c)
+static bool depth_set(code_editor *ed, uint32_t to, int d, uint32_t from, bool *again)
 {
+	if (to >= ed->n)
+		return false; /* falls off the end of the code */
 	if (ed->depth[to] < 0) {
 		ed->depth[to] = d;
-		c->work[c->nwork++] = to;
-	} else if (ed->depth[to] != d) {
-		c->bad = true;
+		if (to <= from)
+			*again = true;
+		return true;
 	}
-}
-
-static void depth_succ(code_editor *ed, uint32_t from, uint32_t to, int extra, void *ctx)
-{
-	depth_ctx *c = ctx;
-	(void)from;
-	depth_set(ed, to, c->after + extra, c);
+	return ed->depth[to] == d;
 }
 
 int ed_depths(code_editor *ed)
@@ -69,28 +61,55 @@ int ed_depths(code_editor *ed)
 	if (ed->depth)
 		return ed->depth_ok ? CF_OK : CF_EUNSUPPORTED;
 	ed->depth = arena_array(ed->a, ed->n, sizeof(int));
-	depth_ctx c = {0};
-	c.work = arena_array(ed->a, ed->n, sizeof(uint32_t));
-	if (!ed->depth || !c.work)
+	bool *done = arena_zalloc(ed->a, ed->n);
+	if (!ed->depth || !done)
 		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for stack depths");
 	for (uint32_t i = 0; i < ed->n; i++)
 		ed->depth[i] = -1;
-	depth_set(ed, 0, 0, &c);
-	for (uint32_t i = 0; i < ed->code.nexc; i++)
-		depth_set(ed, ed->exc_handler[i], 1, &c);
-	while (c.nwork && !c.bad) {
-		uint32_t i = c.work[--c.nwork];
-		int pop, push;
-		if (!insn_stack_effect(&ed->cls->cp, &ed->in[i].d, &pop, &push) || pop > ed->depth[i]) {
-			c.bad = true;
-			break;
+	bool ok = true, again = false;
+	ok = depth_set(ed, 0, 0, 0, &again);
+	for (uint32_t i = 0; i < ed->code.nexc && ok; i++)
+		ok = depth_set(ed, ed->exc_handler[i], 1, UINT32_MAX, &again);
+	cp_pool *cp = &ed->cls->cp;
+	for (bool sweep = true; sweep && ok;) {
+		again = false;
+		for (uint32_t i = 0; i < ed->n && ok; i++) {
+			if (ed->depth[i] < 0 || done[i])
+				continue;
+			done[i] = true;
+			const ed_insn *e = &ed->in[i];
+			uint8_t op = e->d.op;
+			int pop, push;
+			if (!insn_stack_effect(cp, &e->d, &pop, &push) || pop > ed->depth[i]) {
+				ok = false;
+				break;
+			}
+			int after = ed->depth[i] - pop + push;
+			if (after > 65535) {
+				ok = false;
+				break;
+			}
+			unsigned flags = op_table[op].flags;
+			if (flags & OPF_SWITCH) {
+				for (uint32_t k = 0; k <= e->d.npairs && ok; k++)
+					ok = depth_set(ed, e->stgt[k], after, i, &again);
+			} else if (flags & OPF_JSR) {
+				/* The subroutine starts with its return address pushed; the jsr's
+				 * successor is reached when it returns, with the stack as before
+				 * (JVMS 4.10.2.5 for verifiable code). */
+				ok = depth_set(ed, e->tgt, after, i, &again) &&
+				     depth_set(ed, i + 1, after - 1, i, &again);
+			} else {
+				if (flags & OPF_BRANCH)
+					ok = depth_set(ed, e->tgt, after, i, &again);
+				if (ok && !(flags & OPF_NOFALL))
+					ok = depth_set(ed, i + 1, after, i, &again);
+			}
 		}
-		c.after = ed->depth[i] - pop + push;
-		if (c.after > 65535 || !for_successors(ed, i, depth_succ, &c))
-			c.bad = true;
+		sweep = again;
 	}
-	ed->depth_ok = !c.bad;
-	return ed->depth_ok ? CF_OK : CF_EUNSUPPORTED;
+	ed->depth_ok = ok;
+	return ok ? CF_OK : CF_EUNSUPPORTED;
 }
 
 int code_depth(code_editor *ed, uint32_t i)

@@ -1,5 +1,7 @@
 #include "cp.h"
 
+#include "desc.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -198,8 +200,10 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 			return cf_fail(r->err, CF_EFORMAT, e->off, part, "unknown tag %u", e->tag);
 		}
 		if (!rd_ok(r)) {
-			/* The reader named only "constant pool": add which entry. */
-			snprintf(r->err->part, sizeof r->err->part, "constant pool #%u", i);
+			/* The reader named only "constant pool": add which entry (not i, which
+			 * a Long or Double has already moved to its second slot). */
+			snprintf(r->err->part, sizeof r->err->part, "constant pool #%u",
+			         (uint32_t)(e - pool->e));
 			return r->err->code;
 		}
 	}
@@ -299,6 +303,36 @@ bool cp_dynamic_ref(const cp_pool *pool, uint32_t idx, cp_ref *out)
 	out->cls = NULL;
 	out->cls_len = 0;
 	return nametype(pool, pool->e[idx].b, out);
+}
+
+#define WORDS_KNOWN (1u << 31)
+#define WORDS_BAD (1u << 30)
+
+bool cp_ref_words(cp_pool *pool, uint32_t idx, uint32_t *args, uint32_t *ret)
+{
+	uint8_t t = cp_tag(pool, idx);
+	if (t != CP_FIELDREF && t != CP_METHODREF && t != CP_IMETHODREF && t != CP_INVOKEDYNAMIC)
+		return false;
+	cp_entry *e = &pool->e[idx];
+	if (!(e->len & WORDS_KNOWN)) {
+		cp_ref ref;
+		uint32_t memo = WORDS_BAD;
+		bool ok = t == CP_INVOKEDYNAMIC ? cp_dynamic_ref(pool, idx, &ref) : cp_member_ref(pool, idx, &ref);
+		if (ok && t == CP_FIELDREF) {
+			if (desc_field_valid(ref.desc, ref.desc_len))
+				memo = (uint32_t)desc_words(ref.desc[0]) << 16;
+		} else if (ok) {
+			desc_method md;
+			if (desc_parse_method(ref.desc, ref.desc_len, &md) && md.arg_words <= 0xFFFF)
+				memo = md.arg_words | (uint32_t)md.ret_words << 16;
+		}
+		e->len = memo | WORDS_KNOWN;
+	}
+	if (e->len & WORDS_BAD)
+		return false;
+	*args = e->len & 0xFFFF;
+	*ret = (e->len >> 16) & 0xFF;
+	return true;
 }
 
 /* --- find-or-add ------------------------------------------------------------------ */

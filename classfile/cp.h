@@ -41,7 +41,7 @@ typedef struct cp_entry {
 	uint8_t kind;  /* MethodHandle reference_kind */
 	uint16_t a;    /* first index: name, class, string, descriptor, bootstrap method */
 	uint16_t b;    /* second index: descriptor, name_and_type, reference */
-	uint32_t len;  /* Utf8 byte length */
+	uint32_t len;  /* Utf8 byte length; for references, the memo of cp_ref_words */
 	uint32_t off;  /* offset of the tag byte in the input, for errors; 0 when added */
 	union {
 		const uint8_t *utf8;
@@ -88,6 +88,12 @@ typedef struct cp_ref {
 bool cp_member_ref(const cp_pool *pool, uint32_t idx, cp_ref *out);
 /* The NameAndType of an InvokeDynamic/Dynamic entry: name and descriptor. */
 bool cp_dynamic_ref(const cp_pool *pool, uint32_t idx, cp_ref *out);
+
+/* Stack words of a Fieldref (args 0, ret = the field's words), Methodref,
+ * InterfaceMethodref or InvokeDynamic (the arguments' and result's words). Parsed once
+ * per entry and remembered in it, so instruction analyses stay cheap. false when the
+ * entry is of another kind or its descriptor is malformed. */
+bool cp_ref_words(cp_pool *pool, uint32_t idx, uint32_t *args, uint32_t *ret);
 
 /* Find-or-add. They return the index (> 0), or 0 with err set when the pool is full
  * (CF_ELIMIT: never a broken class) or memory runs out. Strings are copied. */

@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "bytes.h"
-#include "desc.h"
 
 const op_info op_table[256] = {
 	[0x00] = {"nop", 1, OPK_NONE, 0, 0, 0},
@@ -381,7 +380,7 @@ int32_t insn_switch_key(const cf_insn *in, uint32_t k)
 	return (int32_t)get_u4(in->table + 8 * k);
 }
 
-bool insn_stack_effect(const cp_pool *pool, const cf_insn *in, int *pop, int *push)
+bool insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push)
 {
 	const op_info *info = &op_table[in->op];
 	if (info->pop >= 0 && info->push >= 0) {
@@ -394,27 +393,26 @@ bool insn_stack_effect(const cp_pool *pool, const cf_insn *in, int *pop, int *pu
 		*push = 1;
 		return true;
 	}
-	cp_ref ref;
-	if (in->op == OP_INVOKEDYNAMIC ? !cp_dynamic_ref(pool, in->index, &ref)
-	                               : !cp_member_ref(pool, in->index, &ref))
+	uint32_t args, ret;
+	if (!cp_ref_words(pool, in->index, &args, &ret))
 		return false;
 	if (op_has(in->op, OPF_FIELD)) {
-		if (!desc_field_valid(ref.desc, ref.desc_len))
+		uint8_t t = cp_tag(pool, in->index);
+		if (t != CP_FIELDREF)
 			return false;
-		int w = desc_words(ref.desc[0]);
 		switch (in->op) {
-		case OP_GETSTATIC: *pop = 0; *push = w; break;
-		case OP_PUTSTATIC: *pop = w; *push = 0; break;
-		case OP_GETFIELD: *pop = 1; *push = w; break;
-		default: *pop = 1 + w; *push = 0; break;
+		case OP_GETSTATIC: *pop = 0; *push = (int)ret; break;
+		case OP_PUTSTATIC: *pop = (int)ret; *push = 0; break;
+		case OP_GETFIELD: *pop = 1; *push = (int)ret; break;
+		default: *pop = 1 + (int)ret; *push = 0; break;
 		}
 		return true;
 	}
-	desc_method m;
-	if (!desc_parse_method(ref.desc, ref.desc_len, &m))
+	uint8_t t = cp_tag(pool, in->index);
+	if (t == CP_FIELDREF || (in->op == OP_INVOKEDYNAMIC) != (t == CP_INVOKEDYNAMIC))
 		return false;
 	bool has_this = in->op != OP_INVOKESTATIC && in->op != OP_INVOKEDYNAMIC;
-	*pop = (int)m.arg_words + (has_this ? 1 : 0);
-	*push = m.ret_words;
+	*pop = (int)args + (has_this ? 1 : 0);
+	*push = (int)ret;
 	return true;
 }

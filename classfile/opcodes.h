@@ -305,7 +305,8 @@ int64_t insn_target(const cf_insn *in, uint32_t k);
 int32_t insn_switch_key(const cf_insn *in, uint32_t k);
 
 /* Words popped and pushed, using the constant pool for field and invoke descriptors
- * and ldc kinds. Returns false when an operand does not resolve. */
-bool insn_stack_effect(const cp_pool *pool, const cf_insn *in, int *pop, int *push);
+ * (memoized in the pool, hence not const). Returns false when an operand does not
+ * resolve. */
+bool insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push);
 
 #endif

@@ -147,6 +147,24 @@ static smt_vtype *read_vtypes(const cf_class *cls, cf_reader *r, uint32_t n, uin
 	return v;
 }
 
+/* "StackMapTable frame N" without printf: it is written once per frame decoded. */
+static void frame_part(char *part, size_t size, uint32_t i)
+{
+	static const char prefix[] = "StackMapTable frame ";
+	char digits[10];
+	size_t n = 0;
+	do
+		digits[n++] = (char)('0' + i % 10);
+	while ((i /= 10) && n < sizeof digits);
+	size_t k = sizeof prefix - 1;
+	if (k + n + 1 > size)
+		return;
+	memcpy(part, prefix, k);
+	while (n)
+		part[k++] = digits[--n];
+	part[k] = '\0';
+}
+
 int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
                const smt_vtype *init, uint16_t ninit, arena *a, smt_frame **frames,
                uint32_t *nframes, cf_error *err)
@@ -164,7 +182,7 @@ int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
 	uint32_t nprev = ninit;
 	int64_t last = -1;
 	for (uint32_t i = 0; i < n; i++) {
-		snprintf(part, sizeof part, "StackMapTable frame %u", i);
+		frame_part(part, sizeof part, i);
 		smt_frame *fr = &f[i];
 		memset(fr, 0, sizeof *fr);
 		uint32_t at = rd_off(&r);

@@ -1,0 +1,79 @@
+package sample;
+
+import android.app.Activity;
+import android.os.Handler;
+import android.os.Looper;
+import android.view.Choreographer;
+
+import com.tencent.matrix.trace.core.TraceCanary;
+
+/**
+ * Plays the Android framework's part on a plain JVM, with the stub android.* classes:
+ * a main looper, the application's creation, two activities launched and focused,
+ * frames drawn at 60 Hz, and the user's actions as messages. Not instrumented (it
+ * stands for code the app does not own), like the framework on a device.
+ *
+ * Timeline (seconds): 0 app create, splash; 0.4 main activity; 1 refresh (slow, about
+ * 0.8 s: a slow-message report); 2-4 scrolling with janky frames in MainActivity
+ * (dropped frames); 4.5 sync (5.3 s: lag and ANR reports); 10.5 done.
+ */
+public final class Launcher {
+    private static Handler main;
+    private static SampleApp app;
+    private static MainActivity mainActivity;
+
+    public static void main(String[] args) throws Exception {
+        Looper.prepareMainLooper();
+        main = new Handler(Looper.getMainLooper());
+        app = new SampleApp();
+        main.post(app::onCreate);
+        main.post(() -> {
+            SplashActivity splash = new SplashActivity();
+            show(splash, splash::create);
+            main.postDelayed(() -> {
+                splash.onWindowFocusChanged(false);
+                mainActivity = new MainActivity(app.catalog());
+                show(mainActivity, mainActivity::create);
+                app.dispatchActivityStopped(splash);
+                app.dispatchActivityDestroyed(splash);
+            }, 400);
+        });
+        main.postDelayed(() -> mainActivity.beginRefresh(), 1_000);
+        main.postDelayed(Launcher::scroll, 2_000);
+        main.postDelayed(() -> mainActivity.onSync(), 4_500);
+        main.postDelayed(() -> {
+            TraceCanary.stop();
+            Looper.getMainLooper().quit();
+        }, 11_500);
+        Looper.loop();
+        TraceCanary.release();
+        System.out.println("sample: done");
+    }
+
+    /** Creates an activity the way ActivityThread does, then gives it window focus. */
+    private static void show(Activity a, Runnable create) {
+        app.dispatchActivityCreated(a);
+        create.run();
+        app.dispatchActivityStarted(a);
+        a.onWindowFocusChanged(true);
+    }
+
+    /** Two seconds of scrolling: every frame renders a page of the catalog; every
+     *  fifth frame also decodes an image on the main thread, which drops frames. */
+    private static void scroll() {
+        long until = System.nanoTime() + 2_000_000_000L;
+        Choreographer.FrameCallback frame = new Choreographer.FrameCallback() {
+            private int n;
+
+            @Override
+            public void doFrame(long frameTimeNanos) {
+                mainActivity.render(app.catalog().search("item-" + (n % 10), 30));
+                if (++n % 5 == 0)
+                    Work.spin(40 + (n % 3) * 60); /* 40, 100 or 160 ms */
+                if (System.nanoTime() < until)
+                    Choreographer.getInstance().postFrameCallback(this);
+            }
+        };
+        Choreographer.getInstance().postFrameCallback(frame);
+    }
+}

@@ -7,7 +7,7 @@ want=${1:-test}
 pkgs=(meson ninja-build pkg-config gcc libzip-dev uthash-dev libpcre2-dev default-jdk-headless zip unzip)
 case "$want" in
   build) ;;
-  test)  pkgs+=(libcriterion-dev libasm-java jasmin-sable libguava-java proguard-cli clang libfuzzer-14-dev libclang-rt-14-dev) ;;
+  test)  pkgs+=(libcriterion-dev libasm-java jasmin-sable libguava-java proguard-cli clang libfuzzer-14-dev libclang-rt-14-dev gradle python3) ;;
   bench) pkgs+=(libcriterion-dev libasm-java libjacoco-java libguava-java hyperfine time) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac

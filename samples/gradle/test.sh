@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The Gradle wiring, exercised: a first build creates the base mapping; a build after
+# adding a method keeps every id (diff passes); a build against a corrupt base (two
+# methods with one id) fails. The instrumented jar's classes verify on HotSpot.
+#
+# usage: samples/gradle/test.sh TC_INSTRUMENT WORK_DIR
+set -euo pipefail
+tc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+cp -r "$here/src" "$here/build.gradle" "$here/settings.gradle" "$work/"
+export GRADLE_USER_HOME=$work/.gradle-home
+gradle_run() {
+	(cd "$work" && gradle --offline --no-daemon -q -Ptc="$tc" instrument) >"$work/gradle.log" 2>&1
+}
+
+gradle_run || { cat "$work/gradle.log"; exit 1; }
+base=$work/tracecanary/methodMapping.txt
+[ -s "$base" ] || { echo "no base mapping written"; exit 1; }
+grep -q 'shop.Cart total ()J' "$base"
+cp "$base" "$work/first-mapping.txt"
+echo "first build: $(($(wc -l < "$base") - 1)) methods traced"
+
+# A change that adds a traced method: every known id must stay.
+sed -i 's|    public long total() {|    public int count() {\n        return Math.max(0, lines.size());\n    }\n\n    public long total() {|' \
+	"$work/src/main/java/shop/Cart.java"
+gradle_run || { echo "the build after adding a method failed"; cat "$work/gradle.log"; exit 1; }
+grep -q 'shop.Cart count ()I' "$base"
+"$tc" diff "$work/first-mapping.txt" "$base" | tail -1
+echo "second build: ids kept"
+
+# A corrupt base that gives two methods one id cannot be honoured: one of them gets a
+# new id, diff reports it, and the build must fail.
+dup=$(grep 'shop.Cart add ' "$work/first-mapping.txt" | cut -d, -f1)
+awk -F, -v id="$dup" 'BEGIN {OFS=","} /shop.Cart total/ {$1 = id} {print}' "$work/first-mapping.txt" > "$base"
+if gradle_run; then
+	echo "the build passed although an id changed"
+	exit 1
+fi
+grep -q 'method ids changed' "$work/gradle.log"
+echo "third build: failed on a changed id, as it must"
+
+# The instrumented jar runs as the plain one does, with a beat class that counts calls.
+mkdir -p "$work/beat/com/tencent/matrix/trace/core"
+cat > "$work/beat/com/tencent/matrix/trace/core/AppMethodBeat.java" <<'JAVA'
+package com.tencent.matrix.trace.core;
+public final class AppMethodBeat {
+    static int depth, calls;
+    public static void i(int id) { depth++; calls++; }
+    public static void o(int id) { depth--; }
+    static { Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("beat " + calls + " " + depth))); }
+}
+JAVA
+javac -d "$work/beat" "$work/beat/com/tencent/matrix/trace/core/AppMethodBeat.java"
+# third build failed on purpose: rebuild the jar with the good base first
+cp "$work/first-mapping.txt" "$base"
+gradle_run || { cat "$work/gradle.log"; exit 1; }
+plain=$(java -cp "$work/build/libs/tracecanary-gradle-sample.jar" shop.Main)
+traced=$(java -Xverify:all -cp "$work/build/tracecanary/tracecanary-gradle-sample.jar:$work/beat" shop.Main 2>"$work/beat.log")
+[ "$plain" = "$traced" ] || { echo "output differs: '$plain' vs '$traced'"; exit 1; }
+read -r _ calls depth < "$work/beat.log"
+[ "$calls" -gt 0 ] && [ "$depth" -eq 0 ] || { echo "beat: $calls calls, depth $depth at exit"; exit 1; }
+echo "instrumented jar: same output ($traced), $calls traced calls, balanced"

@@ -15,8 +15,9 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 setup() {
 	local dir=$1
 	shift
+	# --reconfigure looks for the dependencies again (Criterion may be new).
 	if [ -f "$dir/build.ninja" ]; then
-		meson configure "$dir" "$@" >/dev/null
+		meson setup --reconfigure "$dir" "$@" >/dev/null
 	else
 		meson setup "$dir" "$@" >/dev/null
 	fi

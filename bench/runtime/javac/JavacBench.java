@@ -1,0 +1,44 @@
+import com.tencent.matrix.trace.core.TraceCanary;
+
+import java.util.Arrays;
+import javax.tools.ToolProvider;
+
+/**
+ * Times javac compiling a source set on the main thread, with jdk.compiler instrumented
+ * by tc-instrument and recording into one recorder:
+ *   none  the JDK's javac, not instrumented
+ *   peer  instrumented with --beat-class MatrixBeat (the Matrix-style Java recorder)
+ *   ours  instrumented for com.tencent.matrix.trace.core.AppMethodBeat (this runtime)
+ * Prints the median wall time of the last half of the compilations (the first half
+ * warms the JIT up).
+ *
+ * usage: JavacBench none|peer|ours ROUNDS JAVAC-ARGS...
+ */
+public final class JavacBench {
+    public static void main(String[] args) {
+        String recorder = args[0];
+        int rounds = Integer.parseInt(args[1]);
+        String[] javacArgs = Arrays.copyOfRange(args, 2, args.length);
+        if (recorder.equals("peer")) {
+            MatrixBeat.start(Thread.currentThread());
+        } else if (recorder.equals("ours")) {
+            TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
+            c.tracers = 0; /* record only: the cost under test is the hot path */
+            TraceCanary.start(c, (tag, key, json) -> {});
+            TraceCanary.bindRecordingThread();
+        }
+        long[] ns = new long[rounds];
+        for (int r = 0; r < rounds; r++) {
+            long t0 = System.nanoTime();
+            int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, javacArgs);
+            ns[r] = System.nanoTime() - t0;
+            if (rc != 0)
+                throw new IllegalStateException("javac failed: " + rc);
+        }
+        long[] tail = Arrays.copyOfRange(ns, rounds / 2, rounds);
+        Arrays.sort(tail);
+        /* Proof that the recorder recorded: events written (the peer's wrapping index). */
+        long events = recorder.equals("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
+        System.out.printf("%s median_ms %.1f events %d%n", recorder, tail[tail.length / 2] / 1e6, events);
+    }
+}

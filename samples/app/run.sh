@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the sample app with javac, instruments it with tc-instrument, runs it on the
 # JVM with the tracecanary runtime, and leaves in OUT: the mapping files, the reports
-# (reports.jsonl), the ring buffer (trace.ring) and what tc-trace makes of them.
+# (reports.jsonl), the ring buffer (trace.ring) and what tc-trace makes of them: the
+# reports with decoded stacks, a call tree, a Chrome/Perfetto trace and flame graphs.
 #
 # usage: samples/app/run.sh BUILD_DIR OUT
 # (BUILD_DIR: a meson build of this repository with the compiler and the runtime.)
@@ -30,3 +31,29 @@ if [ -n "${SAN_PRELOAD:-}" ]; then
 fi
 java -cp "$out/instrumented:$cp" -Dtc.lib="$rt/libtracecanary.so" \
 	-Dtc.reports="$out/reports.jsonl" -Dtc.ring="$out/trace.ring" sample.Launcher | tee "$out/run.log"
+
+echo
+echo "== what the runtime found (tc-trace)"
+trace=$build/runtime/tc-trace
+map=$out/mapping/methodMapping.txt
+"$trace" reports --reports "$out/reports.jsonl" --mapping "$map" --format text | tee "$out/reports.txt"
+"$trace" reports --reports "$out/reports.jsonl" --mapping "$map" -o "$out/reports-decoded.jsonl"
+"$trace" tree --ring "$out/trace.ring" --mapping "$map" --min-ms 5 -o "$out/tree.txt"
+"$trace" chrome --ring "$out/trace.ring" --mapping "$map" --reports "$out/reports.jsonl" --events x --names short \
+	-o "$out/trace.json"
+# The flame graph of the slow-message report: the second report line is not assumed,
+# the first NORMAL evil-method report is looked up.
+line=$(grep -n '"detail":"NORMAL"' "$out/reports.jsonl" | head -1 | cut -d: -f1)
+"$trace" flame --reports "$out/reports.jsonl" --report "$line" --mapping "$map" \
+	--title "slow message: MainActivity.onRefresh" -o "$out/flame-slow-message.svg"
+"$trace" flame --ring "$out/trace.ring" --mapping "$map" --title "the whole run" -o "$out/flame.svg"
+cat <<MSG
+
+Written to $out/:
+  mapping/              methodMapping.txt, ignoreMethodMapping.txt, instrument-stats.json
+  reports.jsonl         the runtime's reports (Matrix's JSON); decoded: reports-decoded.jsonl, reports.txt
+  tree.txt              the call tree of the recorded events, with names, self/total ms and calls
+  trace.json            Chrome Trace Event JSON: open it in https://ui.perfetto.dev or chrome://tracing
+  flame.svg             a flame graph of the whole run; flame-slow-message.svg: the slow refresh
+  trace.ring            the ring buffer as the runtime left it
+MSG

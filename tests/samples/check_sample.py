@@ -44,4 +44,31 @@ dropped = sum(r["dropLevel"].get("DROPPED_FROZEN", 0) + r["dropLevel"].get("DROP
               + r["dropLevel"].get("DROPPED_MIDDLE", 0) + r["dropLevel"].get("DROPPED_NORMAL", 0)
               for r in fps)
 check(dropped > 0, "frame reports for MainActivity with dropped frames")
+
+# What tc-trace made of it (samples/app/run.sh): names from the mapping, a Chrome
+# trace whose spans nest, flame graphs.
+text = open(f"{out}/reports.txt").read()
+check("sample.MainActivity.onRefresh" in text and "sample.Work.spin" in text,
+      "reports.txt shows the slow stack with method names")
+decoded = [json.loads(line) for line in open(f"{out}/reports-decoded.jsonl")]
+check(all("stackDecoded" in r for r in decoded if r.get("stack")),
+      "every report with a stack has stackDecoded")
+trace = json.load(open(f"{out}/trace.json"))
+spans = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+names = {e["name"] for e in spans}
+check("sample.MainActivity.onRefresh" in names, "trace.json has onRefresh as a span")
+bad = 0
+open_spans = []
+for e in sorted(spans, key=lambda e: (e["ts"], -e["dur"])):
+    while open_spans and open_spans[-1] <= e["ts"]:
+        open_spans.pop()
+    if open_spans and e["ts"] + e["dur"] > open_spans[-1]:
+        bad += 1
+    open_spans.append(e["ts"] + e["dur"])
+check(bad == 0, f"trace.json's spans nest ({len(spans)} spans)")
+for svg in ("flame.svg", "flame-slow-message.svg"):
+    body = open(f"{out}/{svg}").read()
+    check(body.startswith("<?xml") or body.startswith("<svg"), f"{svg} is an SVG")
+check("sample.Work.spin" in open(f"{out}/flame-slow-message.svg").read(),
+      "the slow-message flame graph names Work.spin")
 sys.exit(1 if failures else 0)

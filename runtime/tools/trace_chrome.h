@@ -1,0 +1,45 @@
+/* trace_chrome.h: the Chrome Trace Event format ("JSON Object Format":
+ * {"traceEvents":[...]}), which ui.perfetto.dev and chrome://tracing open.
+ *
+ * One track: the recording thread (the app's main thread). Methods become
+ * slices named by the mapping (category "method"), messages (TC_ID_DISPATCH
+ * spans) slices named "message N" (category "message"). ts and dur are in
+ * microseconds since the ring's time base. The spans are nested already
+ * (trace_spans.h), so per thread the B/E events form a well-parenthesized
+ * sequence with non-decreasing ts, and X events nest by [ts, ts+dur].
+ * Events are written one per line as they are produced. */
+#ifndef TR_CHROME_H
+#define TR_CHROME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace_error.h"
+#include "trace_mapping.h"
+#include "trace_spans.h"
+
+/* A point in time to mark (a report), with its args as a JSON object text. */
+typedef struct tr_instant {
+	uint64_t ts_ms;
+	const char *name;
+	const char *args_json; /* NULL for none */
+} tr_instant;
+
+typedef struct tr_chrome_opts {
+	uint32_t pid, tid;
+	const char *process_name, *thread_name;
+	bool complete;         /* X events instead of B/E pairs */
+	tr_name_style names;   /* slice names; args.method always has the full name */
+	/* instant events (reports), read one at a time after the slices:
+	 * returns 1 with *out filled (valid until the next call), 0 at the
+	 * end, or a negative code; NULL for none */
+	int (*next_instant)(void *user, tr_instant *out, tr_error *err);
+	void *instant_user;
+	const char *source;    /* put in otherData, or NULL */
+	const char *slice;     /* put in otherData, or NULL */
+} tr_chrome_opts;
+
+int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err);
+
+#endif

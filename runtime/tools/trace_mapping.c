@@ -1,0 +1,187 @@
+/* trace_mapping.c: the mapping reader. Entries are collected in file order,
+ * then sorted by id for lookup; a duplicate id is found after the sort and
+ * reported with both lines. */
+#include "trace_mapping.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tc_event.h"
+#include "trace_arena.h"
+#include "trace_lines.h"
+
+typedef struct entry {
+	uint32_t id;
+	uint64_t line;
+	const char *key; /* "class method desc", in the arena */
+} entry;
+
+struct tr_mapping {
+	entry *v;
+	size_t n, cap;
+	tr_arena names;
+};
+
+void tr_mapping_free(tr_mapping *m)
+{
+	if (!m)
+		return;
+	free(m->v);
+	tr_arena_dispose(&m->names);
+	free(m);
+}
+
+int tr_mapping_empty(tr_mapping **out, tr_error *err)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? TC_OK : tr_fail(err, TC_ENOMEM, "mapping: out of memory");
+}
+
+static int parse_dec(const char *s, size_t n, uint64_t limit, uint64_t *out)
+{
+	if (n == 0 || n > 10)
+		return -1;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > limit)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, uint64_t line, tr_error *err)
+{
+	const char *c1 = memchr(s, ',', n);
+	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
+	uint64_t id, access;
+	if (!c2 || parse_dec(s, (size_t)(c1 - s), UINT32_MAX, &id) != 0 ||
+	    parse_dec(c1 + 1, (size_t)(c2 - c1 - 1), 0xFFFF, &access) != 0)
+		return tr_fail(err, TC_EFORMAT, "%s:%llu: expected \"id,accessFlags,class method desc\", got \"%.*s\"",
+		               name, (unsigned long long)line, (int)(n > 80 ? 80 : n), s);
+	/* Events carry 20-bit ids, and i()/o() ignore TC_ID_MAX itself. */
+	if (id == 0 || id >= TC_ID_MAX)
+		return tr_fail(err, TC_EFORMAT, "%s:%llu: method id %llu is outside 1..%u", name,
+		               (unsigned long long)line, (unsigned long long)id, TC_ID_MAX - 1);
+	const char *key = c2 + 1;
+	size_t klen = n - (size_t)(key - s);
+	const char *sp = memchr(key, ' ', klen);
+	if (!sp || sp == key || sp + 1 == key + klen || sp[1] == ' ')
+		return tr_fail(err, TC_EFORMAT, "%s:%llu: expected \"class method desc\" after the id and flags",
+		               name, (unsigned long long)line);
+	if (memchr(key, '\0', klen))
+		return tr_fail(err, TC_EFORMAT, "%s:%llu: NUL byte in the method name", name,
+		               (unsigned long long)line);
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		entry *v = cap > SIZE_MAX / sizeof *v ? NULL : realloc(m->v, cap * sizeof *v);
+		if (!v)
+			return tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
+		m->v = v;
+		m->cap = cap;
+	}
+	const char *k = tr_arena_strndup(&m->names, key, klen);
+	if (!k)
+		return tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
+	m->v[m->n++] = (entry){ (uint32_t)id, line, k };
+	return TC_OK;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const entry *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tr_error *err)
+{
+	*out = NULL;
+	tr_mapping *m;
+	TR_TRY(tr_mapping_empty(&m, err));
+	tr_lines lr;
+	tr_lines_init(&lr, f, name, 1u << 20);
+	int rc;
+	const char *s;
+	size_t n;
+	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
+		while (n && s[n - 1] == ' ')
+			n--;
+		if (n == 0 || s[0] == '#')
+			continue;
+		if ((rc = add_line(m, s, n, name, lr.line_no, err)) < 0)
+			break;
+	}
+	tr_lines_dispose(&lr);
+	if (rc == 0 && m->n > 1) {
+		qsort(m->v, m->n, sizeof *m->v, by_id);
+		for (size_t i = 1; i < m->n && rc == 0; i++)
+			if (m->v[i].id == m->v[i - 1].id)
+				rc = tr_fail(err, TC_EFORMAT, "%s:%llu: method id %u was listed before on line %llu", name,
+				             (unsigned long long)m->v[i].line, m->v[i].id,
+				             (unsigned long long)m->v[i - 1].line);
+	}
+	if (rc < 0) {
+		tr_mapping_free(m);
+		return rc;
+	}
+	*out = m;
+	return TC_OK;
+}
+
+int tr_mapping_load(tr_mapping **out, const char *path, tr_error *err)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tr_fail(err, TC_EIO, "%s: %s", path, strerror(errno));
+	int rc = tr_mapping_read(out, f, path, err);
+	fclose(f);
+	return rc;
+}
+
+size_t tr_mapping_size(const tr_mapping *m)
+{
+	return m ? m->n : 0;
+}
+
+const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id)
+{
+	if (!m)
+		return NULL;
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->v[lo].id == id ? m->v[lo].key : NULL;
+}
+
+void tr_name_put(strbuf *sb, const tr_mapping *m, uint32_t id, tr_name_style style)
+{
+	const char *key = tr_mapping_lookup(m, id);
+	if (!key) {
+		sb_printf(sb, "#%u", id);
+		return;
+	}
+	/* "class method desc" -> "class.method desc" (or without the desc) */
+	const char *sp = strchr(key, ' ');
+	const char *sp2 = strchr(sp + 1, ' ');
+	sb_putn(sb, key, (size_t)(sp - key));
+	sb_putc(sb, '.');
+	if (!sp2) {
+		sb_puts(sb, sp + 1);
+		return;
+	}
+	sb_putn(sb, sp + 1, (size_t)(sp2 - sp - 1));
+	if (style == TR_NAME_FULL)
+		sb_puts(sb, sp2);
+}

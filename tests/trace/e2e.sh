@@ -1,0 +1,219 @@
+#!/bin/sh
+# e2e.sh MODE: tc-trace on files the runtime wrote.
+# Environment (set by meson): TC_TRACE, TRACE_GEN, TRACE_CHECK.
+#   sample     a ring, reports and a mapping from trace_gen: tree, messages,
+#              slices, reports (json and text), chrome, flame graphs
+#   wrap       a ring that wrapped: outs without ins are dropped, output nests
+#   crash      a ring left by a process killed with kill -9 inside a message
+#   malformed  bad ring, mapping, report lines and usage give clear errors
+set -u
+mode=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0 fail=0
+expect() { # expect DESCRIPTION COMMAND...
+  d=$1; shift
+  if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+}
+# has FILE TEXT: FILE contains the fixed string TEXT
+has() { grep -qF -- "$2" "$1"; }
+# fails_with CODE TEXT COMMAND...: exits CODE (not a crash) and says TEXT on stderr
+fails_with() {
+  code=$1 text=$2; shift 2
+  "$@" >"$dir/out" 2>"$dir/err"; rc=$?
+  [ $rc -eq "$code" ] || { echo "  exit $rc, wanted $code"; cat "$dir/err"; return 1; }
+  grep -qF -- "$text" "$dir/err" || { echo "  stderr lacks: $text"; cat "$dir/err"; return 1; }
+}
+json_ok() { # json_ok FILE: python's parser agrees, where there is python
+  if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$1" >/dev/null; else true; fi
+}
+xml_ok() { # xml_ok FILE: well-formed XML, where there is python
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1"
+  else true; fi
+}
+T=$TC_TRACE
+
+case "$mode" in
+sample)
+  "$TRACE_GEN" sample "$dir" || exit 1
+  m=$dir/methodMapping.txt r=$dir/ring rep=$dir/reports.jsonl
+
+  "$T" tree --ring "$r" --mapping "$m" -o "$dir/tree.txt"
+  expect "tree runs" test $? -eq 0
+  sed -n 1,40p "$dir/tree.txt"
+  expect "tree: names come from the mapping" has "$dir/tree.txt" "sample.Main.slowWork ()V"
+  expect "tree: the messages are dispatchMessage, 6 calls" \
+    grep -Eq '^ +[0-9]+ +[0-9.]+ +[0-9]+ +6  android.os.Handler.dispatchMessage \(Landroid.os.Message;\)V' "$dir/tree.txt"
+  expect "tree: slowWork 790 ms total, 760 self, 1 call" \
+    grep -Eq '^ +790 +[0-9.]+ +760 +1      sample.Main.slowWork \(\)V$' "$dir/tree.txt"
+  expect "tree: parse merged, 5 calls 30 ms, under slowWork" \
+    grep -Eq '^ +30 +[0-9.]+ +30 +5        sample.Parser.parse \(Ljava.lang.String;\)Ljava.lang.Object;$' "$dir/tree.txt"
+  expect "tree: an id with no entry shows as #40" grep -Eq ' +2 +1      #40$' "$dir/tree.txt"
+  expect "tree: <init> is a name like any other" has "$dir/tree.txt" "sample.Main.<init> ()V"
+  expect "tree: before the first message, App.onCreate at top level" grep -Eq ' 4 +1  sample.App.onCreate \(\)V$' "$dir/tree.txt"
+  expect "tree: the lost out is marked" grep -q 'sample.Net.connect ()V  \[no out: closed with its caller\]' "$dir/tree.txt"
+  expect "tree: the open method is marked" grep -q 'sample.Main.finish ()V  \[no out: still running at the end\]' "$dir/tree.txt"
+
+  "$T" messages --ring "$r" --mapping "$m" >"$dir/messages.txt"
+  cat "$dir/messages.txt"
+  expect "messages: six, message 1 is 800 ms in onClick" grep -Eq '^ +1 +[0-9]+ +800  sample.Main.onClick' "$dir/messages.txt"
+  expect "messages: six" test "$(grep -c '^ *[0-9]' "$dir/messages.txt")" -eq 6
+
+  "$T" tree --ring "$r" --mapping "$m" --message 1 --sort call >"$dir/m1.txt"
+  expect "tree --message 1: only the slow click" sh -c "has() { grep -qF -- \"\$2\" \"\$1\"; }; has '$dir/m1.txt' slowWork && ! has '$dir/m1.txt' inflate"
+  from=$(awk '$1 == 1 { print $2 }' "$dir/messages.txt")
+  "$T" tree --ring "$r" --mapping "$m" --from "$((from + 100))" --to "$((from + 200))" >"$dir/t.txt"
+  expect "tree --from/--to: clipped to 100 ms of slowWork" grep -Eq '^ +100 +[0-9.]+ +100 +1 +sample.Main.slowWork' "$dir/t.txt"
+
+  "$T" reports --reports "$rep" --mapping "$m" -o "$dir/decoded.jsonl"
+  expect "reports runs" test $? -eq 0
+  expect "reports: as many lines as in" test "$(wc -l <"$dir/decoded.jsonl")" -eq "$(wc -l <"$rep")"
+  expect "reports: every line parses" "$TRACE_CHECK" jsonl "$dir/decoded.jsonl"
+  expect "reports: original stack kept" has "$dir/decoded.jsonl" '"stack":"0,1048574,1,800\n1,20,1,800\n2,21,1,790\n3,22,5,30\n"'
+  expect "reports: stackDecoded follows it" \
+    has "$dir/decoded.jsonl" '"stackDecoded":[{"depth":0,"id":1048574,"name":"android.os.Handler.dispatchMessage (Landroid.os.Message;)V","count":1,"durMs":800},{"depth":1,"id":20,"name":"sample.Main.onClick (Landroid.view.View;)V","count":1,"durMs":800}'
+  expect "reports: stackKeyDecoded" has "$dir/decoded.jsonl" '"stackKey":"21|","stackKeyDecoded":"sample.Main.slowWork ()V|"'
+  expect "reports: the ANR report's stack" has "$dir/decoded.jsonl" '"name":"sample.Main.stuck ()V"'
+  "$T" reports --reports "$rep" --mapping "$m" --format text >"$dir/decoded.txt"
+  sed -n 1,30p "$dir/decoded.txt"
+  expect "reports text: the slow message" has "$dir/decoded.txt" "Trace_EvilMethod NORMAL"
+  expect "reports text: the key by name" has "$dir/decoded.txt" "  stackKey: sample.Main.slowWork ()V|"
+  expect "reports text: the stack as a tree" grep -Eq '^ +790 +1      sample.Main.slowWork \(\)V$' "$dir/decoded.txt"
+  expect "reports text: the ANR and its thread stack" has "$dir/decoded.txt" "    at sample.Main.stuck(Main.java:42)"
+  "$T" reports --reports - --tag Trace_StartUp <"$rep" >"$dir/none.jsonl"
+  expect "reports --tag from stdin: no startup reports here" test ! -s "$dir/none.jsonl"
+  "$T" reports --reports "$dir/decoded.jsonl" --mapping "$m" >"$dir/twice.jsonl"
+  expect "reports: decoding its own output gives the same" cmp -s "$dir/decoded.jsonl" "$dir/twice.jsonl"
+
+  "$T" chrome --ring "$r" --mapping "$m" --reports "$rep" -o "$dir/trace.json"
+  expect "chrome runs" test $? -eq 0
+  head -c 600 "$dir/trace.json"; echo
+  expect "chrome: parses and nests per thread" "$TRACE_CHECK" chrome "$dir/trace.json"
+  expect "chrome: python's json agrees" json_ok "$dir/trace.json"
+  expect "chrome: thread name" has "$dir/trace.json" '"ph":"M","pid":'
+  expect "chrome: message slices" has "$dir/trace.json" '"name":"message 1","cat":"message"'
+  expect "chrome: method slices named from the mapping" has "$dir/trace.json" '"name":"sample.Main.slowWork","cat":"method","args":{"id":21,"method":"sample.Main.slowWork ()V"}'
+  expect "chrome: slowWork begins at its ms in us" \
+    has "$dir/trace.json" "\"ts\":$(( (from + 5) * 1000 )),\"name\":\"sample.Main.slowWork\""
+  expect "chrome: reports as instants" has "$dir/trace.json" '"ph":"i"'
+  expect "chrome: report instant with its key" has "$dir/trace.json" '"stackKeyDecoded":"sample.Main.slowWork ()V|"'
+  "$T" chrome --ring "$r" --mapping "$m" --events x --message 1..2 -o "$dir/x.json"
+  expect "chrome --events x of messages 1..2 nests" "$TRACE_CHECK" chrome "$dir/x.json"
+  expect "chrome --events x: no B" sh -c "! grep -q '\"ph\":\"B\"' '$dir/x.json'"
+
+  "$T" flame --ring "$r" --mapping "$m" -o "$dir/flame.svg" --title "sample <app> & co"
+  expect "flame runs" test $? -eq 0
+  expect "flame: an SVG" has "$dir/flame.svg" '<svg xmlns="http://www.w3.org/2000/svg"'
+  expect "flame: no scripts or links" sh -c "! grep -Eq '<script|href=|@import|url\\(' '$dir/flame.svg'"
+  "$T" flame --ring "$r" --mapping "$m" --message 0 -o "$dir/m0.svg"
+  expect "flame --message 0: names escaped" has "$dir/m0.svg" "<title>sample.Main.&lt;init&gt; ()V (1 ms"
+  expect "flame --message 0: well-formed XML" xml_ok "$dir/m0.svg"
+  expect "flame: title escaped" has "$dir/flame.svg" "sample &lt;app&gt; &amp; co"
+  expect "flame: slowWork drawn" has "$dir/flame.svg" "<title>sample.Main.slowWork ()V (790 ms"
+  expect "flame: well-formed XML" xml_ok "$dir/flame.svg"
+  line=$(grep -n '"detail":"NORMAL"' "$rep" | head -1 | cut -d: -f1)
+  "$T" flame --reports "$rep" --report "$line" --mapping "$m" -o "$dir/report.svg"
+  expect "flame --report: the slow message's stack" has "$dir/report.svg" "<title>sample.Parser.parse (Ljava.lang.String;)Ljava.lang.Object; (30 ms"
+  expect "flame --report: well-formed XML" xml_ok "$dir/report.svg"
+  ;;
+wrap)
+  "$TRACE_GEN" wrap "$dir" || exit 1
+  "$T" tree --ring "$dir/ring" -o "$dir/tree.txt" 2>"$dir/err"
+  expect "tree of a wrapped ring runs" test $? -eq 0
+  cat "$dir/tree.txt"
+  expect "tree: without a mapping ids show as #id" has "$dir/tree.txt" "#1048574"
+  expect "tree: the outs whose ins were overwritten are dropped and said so" \
+    grep -Eq '^# [0-9]+ out events without an in' "$dir/tree.txt"
+  "$T" chrome --ring "$dir/ring" -o "$dir/trace.json" 2>"$dir/err"
+  cat "$dir/err"
+  expect "chrome of a wrapped ring nests" "$TRACE_CHECK" chrome "$dir/trace.json"
+  expect "chrome: python's json agrees" json_ok "$dir/trace.json"
+  ;;
+crash)
+  ring=$dir/ring
+  "$TRACE_GEN" crash "$ring" >"$dir/gen.out" 2>"$dir/gen.err" &
+  pid=$!
+  i=0
+  until grep -q READY "$dir/gen.out" 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 600 ] || ! kill -0 $pid 2>/dev/null; then
+      echo "writer did not get ready"; cat "$dir/gen.out" "$dir/gen.err"; exit 1
+    fi
+    sleep 0.1
+  done
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  kill -0 $pid 2>/dev/null && { echo "writer survived kill -9"; exit 1; }
+  printf '300,8,sample.Crash loop ()V\n301,8,sample.Crash step (I)V\n' >"$dir/map"
+  "$T" tree --ring "$ring" --mapping "$dir/map" -o "$dir/tree.txt"
+  expect "tree of the killed process's ring runs" test $? -eq 0
+  cat "$dir/tree.txt"
+  expect "tree: header names the killed pid" has "$dir/tree.txt" "(pid $pid)"
+  expect "tree: the message and the loop were still running" \
+    grep -q 'sample.Crash.loop ()V  \[no out: still running at the end\]' "$dir/tree.txt"
+  expect "tree: the 1000 steps merged under the loop" grep -Eq ' 1000      sample.Crash.step \(I\)V$' "$dir/tree.txt"
+  "$T" chrome --ring "$ring" --mapping "$dir/map" -o "$dir/trace.json"
+  expect "chrome of the killed process's ring nests (open slices closed)" "$TRACE_CHECK" chrome "$dir/trace.json"
+  expect "chrome: 1002 B and 1002 E" sh -c "'$TRACE_CHECK' chrome '$dir/trace.json' | grep -q '1002 B, 1002 E'"
+  "$T" flame --ring "$ring" --mapping "$dir/map" -o "$dir/flame.svg"
+  expect "flame of the killed process's ring" test $? -eq 0
+  expect "flame: the steps are drawn" has "$dir/flame.svg" "<title>sample.Crash.step (I)V ("
+  ;;
+malformed)
+  "$TRACE_GEN" sample "$dir" || exit 1
+  m=$dir/methodMapping.txt r=$dir/ring rep=$dir/reports.jsonl
+  printf 'NOTARING%0248d' 0 >"$dir/bad_magic"
+  expect "bad magic: file and byte named" fails_with 1 "$dir/bad_magic: ring at byte 0: not a tracecanary ring (bad magic)" "$T" tree --ring "$dir/bad_magic"
+  head -c 1000 "$r" >"$dir/short"
+  expect "truncated ring: the size check at byte 24" fails_with 1 "$dir/short: ring at byte 24: capacity does not match the size" "$T" chrome --ring "$dir/short"
+  head -c 100 "$r" >"$dir/tiny"
+  expect "ring shorter than its header" fails_with 1 "$dir/tiny: ring at byte" "$T" tree --ring "$dir/tiny"
+  { head -c 8 "$r"; printf '\002\000\000\000'; tail -c +13 "$r"; } >"$dir/v2"
+  expect "unsupported version: byte 8" fails_with 1 "$dir/v2: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v2"
+  : >"$dir/empty"
+  expect "empty ring file" fails_with 1 "$dir/empty: ring at byte 0: truncated" "$T" flame --ring "$dir/empty"
+  expect "missing ring" fails_with 1 "$dir/nope: No such file or directory" "$T" tree --ring "$dir/nope"
+  printf '1,1,a.B c ()V\n# ok\n2,x,a.B d ()V\n' >"$dir/map1"
+  expect "bad mapping line: file and line named" fails_with 1 "$dir/map1:3: expected \"id,accessFlags,class method desc\"" "$T" tree --ring "$r" --mapping "$dir/map1"
+  printf '1,1,a.B c ()V\n1,1,a.B d ()V\n' >"$dir/map2"
+  expect "duplicate id in the mapping" fails_with 1 "$dir/map2:2: method id 1 was listed before on line 1" "$T" tree --ring "$r" --mapping "$dir/map2"
+  printf '1048575,1,a.B c ()V\n' >"$dir/map3"
+  expect "id outside 20 bits" fails_with 1 "$dir/map3:1: method id 1048575 is outside 1..1048574" "$T" tree --ring "$r" --mapping "$dir/map3"
+  { head -1 "$rep"; printf '%s\n' '{"tag":"Trace_EvilMethod","cost":12,}'; } >"$dir/rep1"
+  expect "bad JSON: file, line and column" fails_with 1 "$dir/rep1:2:37: expected a key string, found '}'" "$T" reports --reports "$dir/rep1"
+  printf '%s\n' '{"stack":"0,1,1,5\n1,x,1,5\n"}' >"$dir/rep2"
+  expect "bad stack line inside a report" fails_with 1 "$dir/rep2:1: \"stack\" line 2: bad method id" "$T" reports --reports "$dir/rep2"
+  printf '%s\n' '{"stackKey":"12"}' >"$dir/rep3"
+  expect "bad stack key" fails_with 1 "$dir/rep3:1: \"stackKey\" at character 3" "$T" reports --reports "$dir/rep3"
+  { printf '[1,2]\n'; head -2 "$rep"; printf '{"tag":"Trace_FPS","scene":"x"'; } >"$dir/rep4"
+  "$T" reports --reports "$dir/rep4" --keep-going >"$dir/out" 2>"$dir/err"
+  expect "--keep-going: exits 0" test $? -eq 0
+  expect "--keep-going: the good lines" test "$(wc -l <"$dir/out")" -eq 2
+  expect "--keep-going: says which were skipped" sh -c "grep -q 'rep4:1: a report line must be a JSON object' '$dir/err' && grep -q 'rep4:4:31: expected' '$dir/err'"
+  printf '{"a":"\001"}\n' >"$dir/rep5"
+  expect "control character in a string" fails_with 1 "$dir/rep5:1:7: control character in a string" "$T" reports --reports "$dir/rep5"
+  printf '{"a":"\377"}\n' >"$dir/rep6"
+  expect "invalid UTF-8" fails_with 1 "$dir/rep6:1:7: invalid UTF-8" "$T" reports --reports "$dir/rep6"
+  expect "flame --report past the end" fails_with 1 "no line 99" "$T" flame --reports "$rep" --report 99
+  expect "--message past the last message" fails_with 1 "no message 6: the trace has 6" "$T" tree --ring "$r" --message 6
+  expect "usage: unknown command" fails_with 2 "unknown command \"trees\"" "$T" trees
+  expect "usage: option of another command" fails_with 2 "option --format does not apply to tree" "$T" tree --ring "$r" --format text
+  expect "usage: tree needs a ring" fails_with 2 "tree needs --ring FILE" "$T" tree
+  expect "usage: --from after --to" fails_with 2 "--from is after --to" "$T" tree --ring "$r" --from 9 --to 3
+  "$T" --help >"$dir/help"
+  expect "--help lists the commands" sh -c "grep -q '^  chrome ' '$dir/help' && grep -q -- '--mapping FILE' '$dir/help'"
+  "$T" chrome --ring "$dir/bad_magic" -o "$dir/never.json" 2>/dev/null
+  expect "a failed run leaves no output file" test ! -e "$dir/never.json"
+  mkfifo "$dir/fifo"
+  cat "$dir/fifo" >"$dir/from_fifo" &
+  "$T" tree --ring "$r" -o "$dir/fifo"
+  wait
+  expect "-o into a FIFO writes through it and leaves it a FIFO" \
+    sh -c "test -p '$dir/fifo' && grep -q '#1048574' '$dir/from_fifo'"
+  ;;
+*)
+  echo "usage: e2e.sh sample|wrap|crash|malformed" >&2; exit 2 ;;
+esac
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,97 @@
+/* trace_check: checks tc-trace's outputs for e2e.sh.
+ *
+ *   trace_check chrome FILE   a Chrome trace whose events nest per thread
+ *                             (chrome_check.h); prints the counts
+ *   trace_check jsonl FILE    every line is one JSON object
+ *
+ * Exit status 0 when the file passes, 1 with the reason otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome_check.h"
+#include "trace_json.h"
+#include "trace_lines.h"
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (len == cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*n = len;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3)
+		return fputs("usage: trace_check chrome|jsonl FILE\n", stderr), 2;
+	if (strcmp(argv[1], "chrome") == 0) {
+		size_t n;
+		char *text = slurp(argv[2], &n);
+		if (!text)
+			return perror(argv[2]), 1;
+		chrome_stats st;
+		char why[256];
+		int rc = chrome_check(text, n, &st, why, sizeof why);
+		free(text);
+		if (rc != 0) {
+			printf("%s: %s\n", argv[2], why);
+			return 1;
+		}
+		printf("%s: ok: %zu B, %zu E, %zu X, %zu instants, %zu metadata, depth %zu\n", argv[2], st.begins,
+		       st.ends, st.completes, st.instants, st.metadata, st.max_depth);
+		return 0;
+	}
+	if (strcmp(argv[1], "jsonl") == 0) {
+		FILE *f = fopen(argv[2], "rb");
+		if (!f)
+			return perror(argv[2]), 1;
+		tr_lines lr;
+		tr_lines_init(&lr, f, argv[2], 0);
+		const char *s;
+		size_t n, count = 0;
+		int rc, bad = 0;
+		tr_error err;
+		while ((rc = tr_lines_next(&lr, &s, &n, &err)) > 0 && !bad) {
+			tr_jdoc doc;
+			size_t off;
+			char why[128];
+			if (tr_json_parse(&doc, s, n, &off, why, sizeof why) != 0 || doc.root.type != TR_JOBJ) {
+				printf("%s:%llu:%zu: %s\n", argv[2], (unsigned long long)lr.line_no, off + 1,
+				       why[0] ? why : "not an object");
+				bad = 1;
+			}
+			tr_json_dispose(&doc);
+			count++;
+		}
+		tr_lines_dispose(&lr);
+		fclose(f);
+		if (rc < 0)
+			printf("%s\n", err.message);
+		if (bad || rc < 0)
+			return 1;
+		printf("%s: ok: %zu JSON lines\n", argv[2], count);
+		return 0;
+	}
+	return fputs("usage: trace_check chrome|jsonl FILE\n", stderr), 2;
+}

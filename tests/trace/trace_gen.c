@@ -1,0 +1,294 @@
+/* trace_gen: produces what an app traced by the runtime leaves behind, by
+ * driving the runtime's C API (tc_runtime.h) with an injected clock and a
+ * file-backed ring, for the tc-trace end-to-end test (e2e.sh).
+ *
+ *   trace_gen sample DIR   DIR/ring, DIR/reports.jsonl, DIR/methodMapping.txt:
+ *                          messages with nested and repeated calls, a slow
+ *                          message (Trace_EvilMethod NORMAL), a 5.5 s message
+ *                          (LAG and ANR), a lost out event, an id with no
+ *                          mapping entry, and a method still open at the end
+ *   trace_gen wrap DIR     DIR/ring of 61 slots after 800 events: wrapped
+ *   trace_gen crash RING   writes into RING on the real clock, prints READY
+ *                          inside a message and waits to be killed (kill -9)
+ *
+ * Exit status 0, or 1 with a message. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tc_runtime.h"
+
+typedef struct fake {
+	uint64_t now_ns;
+} fake;
+
+static uint64_t fake_now(void *user)
+{
+	return ((fake *)user)->now_ns;
+}
+
+/* wall clock: a fixed date plus the fake clock, so report times map onto
+ * the ring's time base exactly */
+static uint64_t fake_wall(void *user)
+{
+	return UINT64_C(1700000000000) + ((fake *)user)->now_ns / 1000000u;
+}
+
+static void fake_device(void *user, tc_device_info *d)
+{
+	(void)user;
+	d->machine = "HIGH";
+	d->cpu_app = 1.5;
+	d->mem_bytes = INT64_C(6442450944);
+	d->mem_free_kb = 1024;
+}
+
+static void fake_stat(void *user, tc_process_stat *s)
+{
+	(void)user;
+	s->priority = 10;
+	s->nice = -10;
+	s->dalvik_heap_kb = 2048;
+	s->native_heap_kb = 4096;
+	s->vm_size_kb = 8192;
+}
+
+static char *fake_stack(void *user, int style)
+{
+	(void)user;
+	(void)style;
+	static const char text[] = "at sample.Main.stuck(Main.java:42)\nat sample.Main.onClick(Main.java:7)\n";
+	char *s = malloc(sizeof text);
+	if (s)
+		memcpy(s, text, sizeof text);
+	return s;
+}
+
+static char *fake_name(void *user)
+{
+	(void)user;
+	char *s = malloc(16);
+	if (s)
+		strcpy(s, "sample.app");
+	return s;
+}
+
+static fake clk;
+static tc_ctx *ctx;
+
+static void advance(uint64_t ms)
+{
+	clk.now_ns += ms * 1000000u;
+}
+
+static void in(uint32_t id) { tc_record(ctx, id, true); }
+static void out(uint32_t id) { tc_record(ctx, id, false); }
+
+/* a method that runs ms and calls nothing */
+static void leaf(uint32_t id, uint64_t ms)
+{
+	in(id);
+	advance(ms);
+	out(id);
+}
+
+static int die(const char *what, const tc_error *err)
+{
+	fprintf(stderr, "trace_gen: %s: %s\n", what, err ? err->message : "");
+	return 1;
+}
+
+static const char mapping_text[] =
+	"# methodMapping.txt as tc-instrument writes it\n"
+	"1,1,sample.App onCreate ()V\n"
+	"2,1,sample.Main <init> ()V\n"
+	"10,1,sample.Main onCreate (Landroid.os.Bundle;)V\n"
+	"11,2,sample.Main inflate (I)V\n"
+	"12,2,sample.Main loadConfig ()V\n"
+	"20,1,sample.Main onClick (Landroid.view.View;)V\n"
+	"21,2,sample.Main slowWork ()V\n"
+	"22,10,sample.Parser parse (Ljava.lang.String;)Ljava.lang.Object;\n"
+	"30,1,sample.Main render ()V\n"
+	"31,2,sample.Main measure ()V\n"
+	"50,2,sample.Main stuck ()V\n"
+	"60,1,sample.Net fetch ()V\n"
+	"61,2,sample.Net connect ()V\n"
+	"70,1,sample.Main finish ()V\n"
+	"300,8,sample.Crash loop ()V\n"
+	"301,8,sample.Crash step (I)V\n"
+	"1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n";
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
+static int setup(tc_config *c, const char *ring, const char *reports, uint32_t capacity)
+{
+	tc_config_init(c);
+	clk.now_ns = UINT64_C(5000000000);
+	c->capacity = capacity;
+	c->buffer_path = ring;
+	c->report_path = reports;
+	c->threads = false;
+	c->tracers = TC_TRACER_EVIL | TC_TRACER_ANR;
+	c->clock = (tc_clock){ fake_now, &clk };
+	c->probe = (tc_probe){ &clk, fake_wall, fake_device, fake_stat, fake_stack, fake_name };
+	tc_error err = { 0 };
+	if (tc_ctx_new(&ctx, c, &err) != TC_OK)
+		return die("tc_ctx_new", &err);
+	if (tc_start(ctx, &err) != TC_OK)
+		return die("tc_start", &err);
+	return 0;
+}
+
+static int sample(const char *dir)
+{
+	char ring[4096], reports[4096], map[4096];
+	snprintf(ring, sizeof ring, "%s/ring", dir);
+	snprintf(reports, sizeof reports, "%s/reports.jsonl", dir);
+	snprintf(map, sizeof map, "%s/methodMapping.txt", dir);
+	remove(reports);
+	if (write_file(map, mapping_text))
+		return 1;
+	tc_config c;
+	if (setup(&c, ring, reports, 4096))
+		return 1;
+
+	/* before the first message: the application's onCreate */
+	advance(3);
+	leaf(1, 4);
+	tc_set_scene(ctx, "sample.Main");
+
+	/* message 0: onCreate with three inflates and a config load */
+	advance(2);
+	tc_dispatch_begin(ctx);
+	in(10);
+	leaf(2, 1);
+	for (int i = 0; i < 3; i++)
+		leaf(11, 10);
+	leaf(12, 25);
+	out(10);
+	tc_dispatch_end(ctx);
+
+	/* message 1: a slow click, 840 ms, over the 700 ms threshold */
+	advance(20);
+	tc_dispatch_begin(ctx);
+	in(20);
+	advance(5);
+	in(21);
+	advance(760);
+	for (int i = 0; i < 5; i++)
+		leaf(22, 6);
+	out(21);
+	advance(5);
+	out(20);
+	tc_dispatch_end(ctx);
+
+	/* message 2: render, measure twice, and an id the mapping lacks */
+	advance(16);
+	tc_dispatch_begin(ctx);
+	in(30);
+	leaf(31, 3);
+	leaf(31, 4);
+	leaf(40, 2);
+	out(30);
+	tc_dispatch_end(ctx);
+
+	/* message 3: stuck for 5.5 s: lag at 2 s and ANR at 5 s, then slow */
+	advance(10);
+	tc_dispatch_begin(ctx);
+	in(50);
+	for (int i = 0; i < 55; i++) {
+		advance(100);
+		tc_ctx_poll(ctx);
+	}
+	out(50);
+	tc_dispatch_end(ctx);
+	tc_ctx_poll(ctx);
+
+	/* message 4: fetch leaves connect by a path that lost its out event */
+	advance(30);
+	tc_dispatch_begin(ctx);
+	in(60);
+	in(61);
+	advance(12);
+	out(60);
+	tc_dispatch_end(ctx);
+
+	/* message 5: still running when the ring is read */
+	advance(8);
+	tc_dispatch_begin(ctx);
+	in(70);
+	advance(40);
+	tc_ctx_free(ctx);
+	return 0;
+}
+
+static int wrap(const char *dir)
+{
+	char ring[4096];
+	snprintf(ring, sizeof ring, "%s/ring", dir);
+	tc_config c;
+	if (setup(&c, ring, NULL, 61)) /* not a multiple of a message's 8 events */
+		return 1;
+	for (int m = 0; m < 100; m++) {
+		tc_dispatch_begin(ctx);
+		in(10);
+		leaf(11, 1);
+		leaf(12, 2);
+		out(10);
+		advance(1);
+		tc_dispatch_end(ctx);
+		advance(3);
+	}
+	tc_ctx_free(ctx);
+	return 0;
+}
+
+static int crash(const char *ring)
+{
+	tc_config c;
+	tc_config_init(&c);
+	c.capacity = 4096;
+	c.buffer_path = ring;
+	c.threads = false;
+	c.tracers = 0;
+	tc_error err = { 0 };
+	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+		return die("tc_ctx_new", &err);
+	if (tc_start(ctx, &err) != TC_OK)
+		return die("tc_start", &err);
+	tc_dispatch_begin(ctx);
+	in(300);
+	for (int i = 0; i < 1000; i++) {
+		in(301);
+		struct timespec step = { 0, 100000 };
+		nanosleep(&step, NULL);
+		out(301);
+	}
+	printf("READY\n");
+	fflush(stdout);
+	for (;;) {
+		struct timespec ts = { 1, 0 };
+		nanosleep(&ts, NULL); /* until kill -9 */
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "sample") == 0)
+		return sample(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "wrap") == 0)
+		return wrap(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "crash") == 0)
+		return crash(argv[2]);
+	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING\n", stderr);
+	return 2;
+}

@@ -32,6 +32,7 @@ static int attrs_fail(const cf_class *cls, const cf_member *m, cf_error *err, in
 static int parse_attrs(const cf_class *cls, cf_reader *r, uint16_t *n, cf_attr **out,
                        const cf_member *m)
 {
+	uint32_t i = UINT32_MAX; /* the attribute being read, once the count is */
 	r->part = "attributes";
 	*n = rd_u2(r);
 	if (!rd_ok(r))
@@ -39,7 +40,7 @@ static int parse_attrs(const cf_class *cls, cf_reader *r, uint16_t *n, cf_attr *
 	*out = arena_array(cls->arena, *n ? *n : 1, sizeof(cf_attr));
 	if (!*out)
 		return cf_fail(r->err, CF_ENOMEM, rd_off(r), "attributes", "no memory for %u attributes", *n);
-	for (uint32_t i = 0; i < *n; i++) {
+	for (i = 0; i < *n; i++) {
 		cf_attr *at = &(*out)[i];
 		uint32_t start = rd_off(r);
 		at->name = rd_u2(r);
@@ -57,11 +58,14 @@ static int parse_attrs(const cf_class *cls, cf_reader *r, uint16_t *n, cf_attr *
 	}
 	return CF_OK;
 truncated:
-	/* The reader reported "attributes"; name whose. */
+	/* The reader reported "attributes"; name whose, and which one was cut off. */
 	if (r->err->code == CF_ETRUNC) {
 		char owner[160];
 		owner_label(cls, m, owner, sizeof owner);
-		snprintf(r->err->part, sizeof r->err->part, "attributes of %.70s", owner);
+		if (i == UINT32_MAX)
+			snprintf(r->err->part, sizeof r->err->part, "attributes of %.70s", owner);
+		else
+			snprintf(r->err->part, sizeof r->err->part, "attribute %u of %.70s", i, owner);
 	}
 	return r->err->code;
 }

@@ -78,6 +78,12 @@ struct code_editor {
 	bool depth_ok;
 	bool edited;
 	bool force_long;
+	/* The last sequence check_seq accepted: instrumenting inserts the same one before
+	 * every return. */
+	const uint8_t *seen_bytes;
+	uint32_t seen_len;
+	int seen_peak;
+	bool seen_handler;
 	uint32_t end;       /* new offset just past the last original instruction */
 	uint32_t new_len;
 };

@@ -498,6 +498,16 @@ static uint16_t add_new(cp_pool *pool, const cp_entry *e, cf_error *err)
 
 static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
 {
+	/* An entry that refers to one added since parsing can only be among the added
+	 * ones: no need to look through the original pool (instrumenting adds a few
+	 * references whose names were just added). */
+	if (e->tag != CP_UTF8 && e->tag != CP_INTEGER &&
+	    (e->a >= pool->orig_count || e->b >= pool->orig_count)) {
+		for (uint32_t i = pool->orig_count; i < pool->count; i++)
+			if (same_entry(&pool->e[i], e))
+				return (uint16_t)i;
+		return add_new(pool, e, err);
+	}
 	bool failed;
 	uint16_t idx = lookup(pool, e, err, &failed);
 	if (idx || failed)

@@ -354,6 +354,45 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 	return CF_OK;
 }
 
+uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op)
+{
+	if (off >= code_len)
+		return 0;
+	uint8_t o = code[off];
+	const op_info *info = &op_table[o];
+	uint32_t left = code_len - off, len = info->len;
+	*op = o;
+	if (!info->name)
+		return 0;
+	if (len)
+		return len <= left ? len : 0;
+	if (o == OP_WIDE) {
+		if (left < 2 || !op_valid(code[off + 1]) || !op_has(code[off + 1], OPF_WIDENABLE))
+			return 0;
+		*op = code[off + 1];
+		len = *op == OP_IINC ? 6 : 4;
+		return len <= left ? len : 0;
+	}
+	/* tableswitch, lookupswitch: padding to a multiple of 4, then the header. */
+	uint32_t pad = 3 - (off & 3), head = 1 + pad + (o == OP_TABLESWITCH ? 12 : 8);
+	if (left < head)
+		return 0;
+	const uint8_t *q = code + off + 1 + pad;
+	uint64_t n;
+	if (o == OP_TABLESWITCH) {
+		int32_t low = (int32_t)get_u4(q + 4), high = (int32_t)get_u4(q + 8);
+		if (low > high)
+			return 0;
+		n = (uint64_t)((int64_t)high - low + 1) * 4;
+	} else {
+		int32_t np = (int32_t)get_u4(q + 4);
+		if (np < 0)
+			return 0;
+		n = (uint64_t)np * 8;
+	}
+	return n <= left - head ? head + (uint32_t)n : 0;
+}
+
 uint32_t insn_ntargets(const cf_insn *in)
 {
 	if (!op_has(in->op, OPF_BRANCH))

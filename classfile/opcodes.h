@@ -297,6 +297,11 @@ typedef struct cf_insn {
 int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
                 cf_insn *out, cf_error *err);
 
+/* The length of the instruction at code[off] and its opcode (the widened one after
+ * wide), or 0 when it is undefined or cut off. Operands are not checked: for scans
+ * that only need to know which instructions a method has. */
+uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op);
+
 /* Number of branch targets (0 for non-branches; switches: 1 + cases) and the k-th
  * absolute target; target 0 of a switch is the default. */
 uint32_t insn_ntargets(const cf_insn *in);

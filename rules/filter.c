@@ -37,12 +37,15 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 	bool ctor = cp_utf8_eq(&cls->cp, m->name, "<init>");
 	bool getset = true, calls = false;
 	unsigned specials = 0;
-	cf_insn in;
-	for (uint32_t off = 0; off < code.len; off += in.len) {
-		if (insn_decode(code.code, code.len, off, code.code_off, &in, err) != CF_OK)
-			return err->code;
-		/* After wide, in.op is the widened opcode, as ASM reports it. */
-		uint8_t op = in.op;
+	uint32_t len;
+	for (uint32_t off = 0; off < code.len; off += len) {
+		uint8_t op;
+		/* Lengths and opcodes are all this needs; methods that get traced are
+		 * decoded in full (and checked) when they are instrumented. After wide, op is
+		 * the widened opcode, as ASM reports it. */
+		if (!(len = insn_length(code.code, code.len, off, &op)))
+			return cf_fail(err, CF_EOPCODE, code.code_off + off, "Code",
+			               "bad or cut-off instruction 0x%02x at %u", code.code[off], off);
 		if (op_has(op, OPF_INVOKE))
 			calls = true;
 		if (!getset)

@@ -184,7 +184,7 @@ int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf
 		return CF_OK;
 	}
 	char label[4200];
-	snprintf(label, sizeof label, "%s%s%s", u->in->in, u->in->jar ? "!" : "/", u->name);
+	path_join(label, sizeof label, u->in->in, u->in->jar ? "!" : "/", u->name);
 	if (!u->in->jar) {
 		if (read_file(label, &w->in, err) != CF_OK)
 			return err->code;
@@ -244,12 +244,12 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 {
 	char out[4200];
 	bool fresh = u->in->stage != NULL;
-	snprintf(out, sizeof out, "%s/%s", fresh ? u->in->stage : u->in->out, u->name);
+	path_join(out, sizeof out, fresh ? u->in->stage : u->in->out, "/", u->name);
 	if (u->kind == UNIT_DIR || (u->in->jar && u->kind == UNIT_FILE))
 		return CF_OK; /* the jar writer copies these */
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
-		snprintf(in, sizeof in, "%s/%s", u->in->in, u->name);
+		path_join(in, sizeof in, u->in->in, "/", u->name);
 		if (read_file(in, &w->in, err) != CF_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "walk.h"
 #include "pipeline.h"
 
 static int mkdirs(worker *w, const char *path, cf_error *err)
@@ -53,7 +54,7 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 		return err->code;
 	char tmp[4200];
 	if (fresh)
-		snprintf(tmp, sizeof tmp, "%s", path);
+		path_join(tmp, sizeof tmp, path, "", "");
 	else
 		snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld.%p", path, (long)getpid(), (void *)w);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -185,15 +186,27 @@ static void put_str(cf_buf *b, const char *s)
 	buf_bytes(b, s, strlen(s));
 }
 
+static void put_uint(cf_buf *b, uint32_t v)
+{
+	char d[10];
+	size_t n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < sizeof d);
+	while (n)
+		buf_u1(b, (uint8_t)d[--n]);
+}
+
 int out_write_mappings(run *r, cf_error *err)
 {
 	cf_buf b;
 	buf_init(&b);
-	char num[32];
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const meth *m = r->traced[i];
-		snprintf(num, sizeof num, "%u,%u,", m->id, m->access);
-		put_str(&b, num);
+		put_uint(&b, m->id);
+		buf_u1(&b, ',');
+		put_uint(&b, m->access);
+		buf_u1(&b, ',');
 		put_str(&b, m->line);
 		buf_u1(&b, '\n');
 	}
@@ -297,8 +310,10 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_begin(&j, "problems", '[');
 	for (size_t i = 0; i < r->nunits; i++) {
 		const unit *u = &r->units[i];
+		if (!(u->state == US_MALFORMED && !u->in->classpath) && !u->reports)
+			continue;
 		char where[4200];
-		snprintf(where, sizeof where, "%s%s%s", u->in->in, u->in->jar ? "!" : "/", u->name);
+		path_join(where, sizeof where, u->in->in, u->in->jar ? "!" : "/", u->name);
 		if (u->state == US_MALFORMED && !u->in->classpath) {
 			json_begin(&j, NULL, '{');
 			json_str(&j, "file", where);

@@ -59,6 +59,23 @@ done:
 	return rc;
 }
 
+size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b)
+{
+	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b), n = la + ls + lb;
+	if (size == 0)
+		return n;
+	size_t k = 0;
+	const char *parts[3] = {a, sep, b};
+	size_t lens[3] = {la, ls, lb};
+	for (int i = 0; i < 3 && k + 1 < size; i++) {
+		size_t c = lens[i] < size - 1 - k ? lens[i] : size - 1 - k;
+		memcpy(dst + k, parts[i], c);
+		k += c;
+	}
+	dst[k] = '\0';
+	return n;
+}
+
 typedef struct list {
 	char **items;
 	size_t n, cap;
@@ -94,8 +111,8 @@ static int scan(const char *root, const char *rel, list *l, cf_error *err)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char sub[4096];
-		int w = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		if (w < 0 || (size_t)w >= sizeof sub) {
+		size_t w = path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name);
+		if (w >= sizeof sub) {
 			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path, "path too long under it");
 			break;
 		}

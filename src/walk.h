@@ -18,6 +18,10 @@ typedef int (*walk_fn)(void *ctx, const char *label, const uint8_t *data, size_t
  * inside one class are the callback's business. */
 int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err);
 
+/* dst = a + sep + b (sep may be ""), truncated to size; returns the length it needed.
+ * For the paths built per file, where printf's parsing costs more than the copy. */
+size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
+
 /* Reads a whole file into buf. */
 int read_file(const char *path, cf_buf *buf, cf_error *err);
 

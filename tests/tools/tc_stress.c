@@ -7,13 +7,16 @@
  *     that has branches (--bloat-every K, default 64), so that the branches across it
  *     must be widened (goto_w, inverted conditionals and their frames)
  *   - an outermost catch-all handler from entry to end: sipush id; invokestatic P.o(I)V; athrow
+ *   - with --force-long: every goto/jsr in its wide form and every conditional inverted
+ *     around a goto_w (code_force_long_branches), so that each one needs the new
+ *     stack-map frame the editor computes
  * P is --probe (default java/lang/TcProbe). With --no-calls every call becomes a push
  * and pop of the id instead: classes that run during VM start-up (java.base) cannot call
  * a class that is not loaded yet. Methods the editor refuses stay unchanged and are
  * counted by reason. The output mirrors the input paths under OUTDIR.
  *
  * usage: tc-stress [--seed N] [--bloat N] [--bloat-every K] [--probe CLASS] [--no-handler]
- *                  [--no-calls] INPUT OUTDIR */
+ *                  [--no-calls] [--force-long] INPUT OUTDIR */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +31,7 @@ typedef struct stress {
 	const char *in, *outdir, *probe;
 	uint64_t seed;
 	uint32_t bloat, bloat_every;
-	bool handler;
+	bool handler, force_long;
 	arena ca, scratch;
 	cf_buf out;
 	unsigned long classes, methods, edited, refused[16], class_errors, widened;
@@ -152,6 +155,8 @@ static int edit_method(stress *s, cf_class *cls, cf_member *m, uint16_t id, uint
 		if (code_add_handler(ed, start, n, 0, seq, (uint32_t)k, err) != CF_OK)
 			return err->code;
 	}
+	if (s->force_long)
+		code_force_long_branches(ed, 1);
 	return code_commit(ed, err);
 }
 
@@ -229,12 +234,14 @@ int main(int argc, char **argv)
 			s.handler = false;
 		else if (!strcmp(argv[i], "--no-calls"))
 			calls = false;
+		else if (!strcmp(argv[i], "--force-long"))
+			s.force_long = true;
 		else
 			break;
 	}
 	if (argc - i != 2 || s.bloat_every == 0) {
 		fprintf(stderr, "usage: tc-stress [--seed N] [--bloat N] [--bloat-every K] [--probe CLASS] "
-		                "[--no-handler] [--no-calls] INPUT OUTDIR\n");
+		                "[--no-handler] [--no-calls] [--force-long] INPUT OUTDIR\n");
 		return 2;
 	}
 	s.in = argv[i];

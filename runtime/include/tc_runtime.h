@@ -158,7 +158,10 @@ typedef struct tc_ctx tc_ctx;
 /* A position in the ring (Matrix's IndexRecord): the number of events that had
  * been written when it was taken. A value, owned by whoever holds it; nothing
  * to release. It stays valid until the ring has wrapped over the event before
- * it, whatever other records exist. */
+ * it, whatever other records exist. A record belongs to the ring it was taken
+ * in: when tc_reconfigure replaces the ring, the context's own records are
+ * moved onto the new one (or become invalid if the event before them was not
+ * carried over); a caller's records must be taken again. */
 typedef struct tc_index {
 	uint64_t seq;
 } tc_index;
@@ -175,8 +178,21 @@ void tc_ctx_free(tc_ctx *ctx);
 void tc_ctx_bind_thread(tc_ctx *ctx);
 
 /* Replaces the tracer settings (thresholds, tracers, splash activities,
- * report path and callbacks; not the ring, clock, threads or probe). Only
- * while not STARTED: the recording and tracer threads read them unlocked. */
+ * report path and callbacks; not the clock, threads or probe). Only while not
+ * STARTED (TC_ESTATE): the recording and tracer threads read them unlocked.
+ *
+ * The ring (capacity, buffer_path, clock_resolution_ms) changes too if cfg
+ * asks for a different one before the first start (status READY or
+ * EXPIRED_START), called on the recording thread: a new ring is made (a file
+ * is built under a temporary name, then renamed to buffer_path), the newest
+ * events that fit are moved into it in order, the context's index records
+ * follow them, the clock thread restarts at the new resolution, and the old
+ * ring is freed. Its address (tc_ring_base) must not be held by a writer
+ * then. After a start, or on another thread, the ring stays as it is and a
+ * warning is logged. An unchanged ring is kept as it is. Errors leave the
+ * context as it was, but for TC_ETHREAD: the new ring and the settings are in
+ * place, without a clock thread. Not concurrently with itself, tc_start or
+ * tc_ctx_free. */
 int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
 
 int tc_start(tc_ctx *ctx, tc_error *err);  /* READY, STOPPED or EXPIRED_START -> STARTED */
@@ -194,9 +210,10 @@ bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
  * Nothing new since idx gives *n = 0. TC_ESTALE if the ring wrapped over it. */
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err);
 uint64_t tc_now_ms(const tc_ctx *ctx);   /* the recording clock: ms since the time base */
-uint64_t tc_written(const tc_ctx *ctx);  /* events ever written */
+uint64_t tc_written(const tc_ctx *ctx);  /* events ever written into the current ring */
 
-/* The shared region Java writes into (tc_ringfile.h layout) and its size. */
+/* The shared region Java writes into (tc_ringfile.h layout) and its size.
+ * Valid until tc_reconfigure replaces the ring or tc_ctx_free. */
 void *tc_ring_base(const tc_ctx *ctx, size_t *size);
 
 /* Main looper, recording thread. Begin refreshes the clock, wakes the clock

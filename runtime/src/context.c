@@ -1,6 +1,7 @@
 /* context.c: the context's life, status, recording and message fan-out.
  * Tracers hear of a message in a fixed order (ANR, slow message, frames);
  * Matrix kept its looper listeners in a HashMap, so its order was unspecified. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,12 +47,38 @@ uint64_t ctx_ms(const tc_ctx *ctx, uint64_t ns)
 
 static int status_of(const tc_ctx *ctx)
 {
-	return atomic_load_explicit(&ctx->ring.hdr->status, memory_order_acquire);
+	return atomic_load_explicit(&ctx->status, memory_order_acquire);
 }
 
-static void set_status(tc_ctx *ctx, int s)
+/* Threads other than the recording thread use the ring under ring_lock,
+ * shared (ctx.h). The lock is not part of the context's value, so callers
+ * holding a const context take it too. */
+static void ring_share(const tc_ctx *ctx)
 {
-	atomic_store_explicit(&ctx->ring.hdr->status, s, memory_order_release);
+	pthread_rwlock_rdlock((pthread_rwlock_t *)&ctx->ring_lock);
+}
+
+static void ring_unshare(const tc_ctx *ctx)
+{
+	pthread_rwlock_unlock((pthread_rwlock_t *)&ctx->ring_lock);
+}
+
+#define STATUS_ANY INT32_MIN
+
+/* Sets the status to `to` if it is `from` (or whatever it is, for
+ * STATUS_ANY), and the ring header's copy with it. Returns the status it had. */
+static int change_status(tc_ctx *ctx, int from, int to)
+{
+	pthread_mutex_lock(&ctx->mu);
+	int was = atomic_load_explicit(&ctx->status, memory_order_relaxed);
+	if (from == STATUS_ANY || was == from) {
+		atomic_store_explicit(&ctx->status, to, memory_order_release);
+		ring_share(ctx);
+		atomic_store_explicit(&ctx->ring.hdr->status, to, memory_order_release);
+		ring_unshare(ctx);
+	}
+	pthread_mutex_unlock(&ctx->mu);
+	return was;
 }
 
 bool ctx_started(const tc_ctx *ctx)
@@ -100,10 +127,20 @@ static void expire(tc_ctx *ctx, void *arg)
 	(void)arg;
 	/* Matrix's checkStartExpired: never started, so stop recording. The
 	 * memory stays until tc_ctx_free: a Java writer may hold its address. */
-	int32_t ready = TC_STATUS_READY;
-	if (atomic_compare_exchange_strong(&ctx->ring.hdr->status, &ready, TC_STATUS_EXPIRED_START))
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "not started within %u ms: recording stopped",
-		        ctx->cfg.expire_ms);
+	if (change_status(ctx, TC_STATUS_READY, TC_STATUS_EXPIRED_START) != TC_STATUS_READY)
+		return;
+	/* The one task that runs before the start, while tc_reconfigure may
+	 * replace the settings (under mu): read them under mu too. */
+	pthread_mutex_lock(&ctx->mu);
+	tc_log_fn log = ctx->cfg.on_log;
+	void *user = ctx->cfg.log_user;
+	uint32_t ms = ctx->cfg.expire_ms;
+	pthread_mutex_unlock(&ctx->mu);
+	if (log) {
+		char text[64];
+		snprintf(text, sizeof text, "not started within %u ms: recording stopped", ms);
+		log(user, TC_LOG_WARN, "Matrix.AppMethodBeat", text);
+	}
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -115,6 +152,16 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	tc_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
 		return tc_fail(err, TC_ENOMEM, "context");
+	/* first, so that tc_ctx_free can take any half-built context */
+	if (pthread_mutex_init(&ctx->mu, NULL)) {
+		free(ctx);
+		return tc_fail(err, TC_ETHREAD, "context mutex");
+	}
+	if (pthread_rwlock_init(&ctx->ring_lock, NULL)) {
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return tc_fail(err, TC_ETHREAD, "ring lock");
+	}
 	ctx->cfg = *cfg;
 	if (!ctx->cfg.clock.now_ns) {
 		ctx->cfg.clock.now_ns = clock_default_now_ns;
@@ -128,10 +175,6 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	ctx->cfg.buffer_path = ctx->buffer_path;
 	ctx->cfg.splash_activities = ctx->splash;
 	ctx->cfg.report_path = ctx->report_path;
-	if (pthread_mutex_init(&ctx->mu, NULL)) {
-		free(ctx->buffer_path); free(ctx->splash); free(ctx->report_path); free(ctx);
-		return tc_fail(err, TC_ETHREAD, "context mutex");
-	}
 	strcpy(ctx->scene, "default");
 	atomic_store(&ctx->foreground, true);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
@@ -145,9 +188,11 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1,
 	};
 	int rc = ring_open(&ctx->ring, &rp, err);
-	if (rc == TC_OK)
+	if (rc == TC_OK) {
+		atomic_store(&ctx->status, TC_STATUS_READY);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
 		                 cfg->threads, err);
+	}
 	if (rc == TC_OK)
 		rc = worker_start(&ctx->worker, ctx, ctx->cfg.clock, cfg->threads, err);
 	if (rc == TC_OK && cfg->expire_ms)
@@ -167,13 +212,14 @@ void tc_ctx_free(tc_ctx *ctx)
 	if (!ctx)
 		return;
 	if (ctx->ring.hdr)
-		set_status(ctx, TC_STATUS_RELEASED);
+		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
 	worker_stop(&ctx->worker);
 	ring_close(&ctx->ring);
 	frame_free(ctx);
 	startup_free(ctx);
 	pthread_mutex_destroy(&ctx->mu);
+	pthread_rwlock_destroy(&ctx->ring_lock);
 	free(ctx->buffer_path);
 	free(ctx->splash);
 	free(ctx->report_path);
@@ -195,15 +241,138 @@ static int check_config(const tc_config *cfg, tc_error *err)
 	return TC_OK;
 }
 
+static bool on_record_thread(const tc_ctx *ctx)
+{
+	return pthread_equal(pthread_self(), ctx->record_thread);
+}
+
+static uint32_t resolution_of(const tc_config *c)
+{
+	return c->clock_resolution_ms ? c->clock_resolution_ms : 1;
+}
+
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void rebase(tc_index *idx, uint64_t shift)
+{
+	idx->seq = ring_rebase(idx->seq, shift);
+}
+
+/* Replaces the ring by the one cfg asks for (capacity, file, clock
+ * resolution), carrying over the newest events that fit, and rebases the
+ * context's index records onto it. Takes path (cfg's buffer_path, copied).
+ * Sets *kept to the events carried over and *shift to the events before
+ * them that were not.
+ *
+ * Recording thread, never started: the caller is the only thread that
+ * writes events, and no tracer task holds an index record. The old memory is
+ * freed here, so no writer of the caller's (the Java hot path) may hold its
+ * address; other threads use the ring under ring_lock. */
+static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t *kept, uint64_t *shift,
+                        tc_error *err)
+{
+	/* A file ring is built under a temporary name and renamed over the path
+	 * once it is complete: the path may be the current ring's own file,
+	 * which opening (O_TRUNC) would empty before the copy. */
+	char *tmp = NULL;
+	if (path) {
+		size_t n = strlen(path) + 32;
+		tmp = malloc(n);
+		if (!tmp) {
+			free(path);
+			return tc_fail(err, TC_ENOMEM, "ring path");
+		}
+		snprintf(tmp, n, "%s.%d.tmp", path, (int)getpid());
+	}
+	uint32_t res = resolution_of(cfg);
+	ring_params rp = {
+		.capacity = cfg->capacity, .path = tmp, .time_base_ns = ctx->base_ns,
+		.wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(), .resolution_ms = res,
+	};
+	ring fresh;
+	int rc = ring_open(&fresh, &rp, err);
+	if (rc == TC_OK) {
+		*shift = ring_refill(&fresh, &ctx->ring);
+		*kept = ring_seq(&fresh);
+		if (tmp && rename(tmp, path) != 0) {
+			rc = tc_fail(err, TC_EIO, "rename %s to %s: %s", tmp, path, strerror(errno));
+			ring_close(&fresh);
+		}
+	}
+	if (rc != TC_OK) {
+		if (tmp)
+			unlink(tmp);
+		free(tmp);
+		free(path);
+		return rc;
+	}
+	free(tmp);
+
+	/* The clock thread stores into the header: it stops across the swap
+	 * and starts again on the new ring, at the new resolution. */
+	bool busy = ctx->clock.busy;
+	clock_stop(&ctx->clock);
+	ring old = ctx->ring;
+	pthread_rwlock_wrlock(&ctx->ring_lock);
+	atomic_store(&fresh.hdr->status, status_of(ctx));
+	ctx->ring = fresh;
+	pthread_rwlock_unlock(&ctx->ring_lock);
+	ring_close(&old);
+
+	free(ctx->buffer_path);
+	ctx->buffer_path = path;
+	ctx->cfg.buffer_path = path;
+	ctx->cfg.capacity = cfg->capacity;
+	ctx->cfg.clock_resolution_ms = res;
+	rebase(&ctx->first_mark, *shift);
+	rebase(&ctx->evil_mark, *shift);
+	rebase(&ctx->anr_mark, *shift);
+	rebase(&ctx->st.app_mark, *shift);
+	rebase(&ctx->st.warm_mark, *shift);
+
+	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, ctx->cfg.threads, err);
+	if (rc == TC_OK && !busy)
+		clock_set_busy(&ctx->clock, false);
+	return rc;
+}
+
 int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
-	if (status_of(ctx) == TC_STATUS_STARTED)
+	int s = status_of(ctx);
+	if (s == TC_STATUS_STARTED)
 		return tc_fail(err, TC_ESTATE, "reconfigure while started");
 	TRY(check_config(cfg, err));
-	char *splash = NULL, *report = NULL;
+	char *splash = NULL, *report = NULL, *buffer = NULL;
 	if (dup_opt(&splash, cfg->splash_activities) || dup_opt(&report, cfg->report_path)) {
 		free(splash);
 		return tc_fail(err, TC_ENOMEM, "config strings");
+	}
+	/* A different ring is made only before the first start (once started,
+	 * tracer tasks hold index records) and on the recording thread (the
+	 * only writer, so nothing is written during the move). */
+	bool move = cfg->capacity != ctx->cfg.capacity || !same_string(cfg->buffer_path, ctx->buffer_path) ||
+	            resolution_of(cfg) != resolution_of(&ctx->cfg);
+	const char *refused = NULL;
+	if (move && s != TC_STATUS_READY && s != TC_STATUS_EXPIRED_START)
+		refused = "once started";
+	else if (move && !on_record_thread(ctx))
+		refused = "off the recording thread";
+	uint64_t kept = 0, shift = 0;
+	int rc = TC_OK;
+	if (move && !refused) {
+		if (dup_opt(&buffer, cfg->buffer_path))
+			rc = tc_fail(err, TC_ENOMEM, "config strings");
+		else
+			rc = replace_ring(ctx, cfg, buffer, &kept, &shift, err);
+		/* a failed clock restart leaves the new ring in place: go on */
+		if (rc != TC_OK && rc != TC_ETHREAD) {
+			free(splash);
+			free(report);
+			return rc;
+		}
 	}
 	tc_config keep = ctx->cfg;
 	pthread_mutex_lock(&ctx->mu);
@@ -222,7 +391,19 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	ctx->cfg.report_path = report;
 	pthread_mutex_unlock(&ctx->mu);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
-	return TC_OK;
+	if (refused)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat",
+		        "ring settings not applied %s (capacity %u, buffer file %s, clock %u ms): "
+		        "the ring stays as it is (capacity %u, buffer file %s, clock %u ms)",
+		        refused, cfg->capacity, cfg->buffer_path ? cfg->buffer_path : "none", resolution_of(cfg),
+		        ctx->cfg.capacity, ctx->buffer_path ? ctx->buffer_path : "none", resolution_of(&ctx->cfg));
+	else if (move && rc == TC_OK)
+		ctx_log(ctx, TC_LOG_INFO, "Matrix.AppMethodBeat",
+		        "ring replaced (capacity %u, buffer file %s, clock %u ms): %llu events moved, "
+		        "%llu before them dropped",
+		        ctx->cfg.capacity, ctx->buffer_path ? ctx->buffer_path : "none", resolution_of(&ctx->cfg),
+		        (unsigned long long)kept, (unsigned long long)shift);
+	return rc;
 }
 
 int tc_start(tc_ctx *ctx, tc_error *err)
@@ -233,15 +414,15 @@ int tc_start(tc_ctx *ctx, tc_error *err)
 	if (s != TC_STATUS_READY && s != TC_STATUS_STOPPED && s != TC_STATUS_EXPIRED_START)
 		return tc_fail(err, TC_ESTATE, "cannot start from status %d", s);
 	worker_cancel(&ctx->worker, EXPIRE_TOKEN);
-	set_status(ctx, TC_STATUS_STARTED);
+	change_status(ctx, STATUS_ANY, TC_STATUS_STARTED);
 	return TC_OK;
 }
 
 void tc_stop(tc_ctx *ctx)
 {
-	int32_t started = TC_STATUS_STARTED;
-	if (!atomic_compare_exchange_strong(&ctx->ring.hdr->status, &started, TC_STATUS_STOPPED))
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "stop in status %d ignored", started);
+	int was = change_status(ctx, TC_STATUS_STARTED, TC_STATUS_STOPPED);
+	if (was != TC_STATUS_STARTED)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "stop in status %d ignored", was);
 }
 
 int tc_status(const tc_ctx *ctx)
@@ -254,14 +435,10 @@ bool tc_is_alive(const tc_ctx *ctx)
 	return status_of(ctx) == TC_STATUS_STARTED;
 }
 
-static bool on_record_thread(const tc_ctx *ctx)
-{
-	return pthread_equal(pthread_self(), ctx->record_thread);
-}
-
 void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 {
-	if (id >= TC_ID_MAX || status_of(ctx) < TC_STATUS_READY || !on_record_thread(ctx))
+	/* the thread first: only the recording thread may use the ring unlocked */
+	if (!on_record_thread(ctx) || id >= TC_ID_MAX || status_of(ctx) < TC_STATUS_READY)
 		return;
 	/* A method-enter listener (or a signal handler) that runs traced code
 	 * would record into the middle of this event. */
@@ -277,34 +454,52 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 
 tc_index tc_mark(const tc_ctx *ctx)
 {
-	return (tc_index){ ring_seq(&ctx->ring) };
+	ring_share(ctx);
+	tc_index idx = { ring_seq(&ctx->ring) };
+	ring_unshare(ctx);
+	return idx;
 }
 
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 {
-	return ring_index_valid(&ctx->ring, idx.seq);
+	ring_share(ctx);
+	bool valid = ring_index_valid(&ctx->ring, idx.seq);
+	ring_unshare(ctx);
+	return valid;
 }
 
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
 {
-	return ring_copy_since(&ctx->ring, idx.seq, out, n, err);
+	ring_share(ctx);
+	int rc = ring_copy_since(&ctx->ring, idx.seq, out, n, err);
+	ring_unshare(ctx);
+	return rc;
 }
 
 uint64_t tc_now_ms(const tc_ctx *ctx)
 {
-	return ring_now(&ctx->ring);
+	ring_share(ctx);
+	uint64_t ms = ring_now(&ctx->ring);
+	ring_unshare(ctx);
+	return ms;
 }
 
 uint64_t tc_written(const tc_ctx *ctx)
 {
-	return ring_seq(&ctx->ring);
+	ring_share(ctx);
+	uint64_t w = ring_seq(&ctx->ring);
+	ring_unshare(ctx);
+	return w;
 }
 
 void *tc_ring_base(const tc_ctx *ctx, size_t *size)
 {
+	ring_share(ctx);
 	if (size)
 		*size = ctx->ring.size;
-	return ctx->ring.hdr;
+	void *base = ctx->ring.hdr;
+	ring_unshare(ctx);
+	return base;
 }
 
 /* The DISPATCH markers bypass tc_record's guard and id check (Matrix wrote
@@ -312,7 +507,7 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size)
  * writer. */
 static void write_marker(tc_ctx *ctx, bool in, uint64_t ms)
 {
-	if (status_of(ctx) >= TC_STATUS_READY && on_record_thread(ctx))
+	if (on_record_thread(ctx) && status_of(ctx) >= TC_STATUS_READY)
 		ring_write(&ctx->ring, tc_event_encode(in, TC_ID_DISPATCH, ms));
 }
 

@@ -33,14 +33,24 @@ typedef struct activity_entry {
 struct tc_ctx {
 	tc_config cfg;          /* strings point at the owned copies below */
 	char *buffer_path, *splash, *report_path;
+	/* The ring is replaced only before the first start, on the recording
+	 * thread (tc_reconfigure), so that thread uses it unlocked, and so does
+	 * the clock thread, which is stopped across a replacement. Other threads
+	 * hold ring_lock shared while they use it; the replacement holds it
+	 * exclusively. */
 	ring ring;
+	pthread_rwlock_t ring_lock;
+	/* TC_STATUS_*. The ring header's status mirrors it for the Java writer
+	 * and the file; changes are made under mu, so mirror stores keep order. */
+	_Atomic int status;
+	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
 	worker worker;
 	uint64_t base_ns;
 	pthread_t record_thread;
 	bool in_record;         /* re-entrancy guard, recording thread */
 
-	pthread_mutex_t mu;     /* guards scene and report-file appends */
+	pthread_mutex_t mu;     /* guards scene, report-file appends and status changes */
 	char scene[SCENE_MAX];
 	_Atomic bool foreground;
 	_Atomic uint64_t frame_interval_ns;

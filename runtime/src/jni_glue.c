@@ -196,13 +196,15 @@ static jlong JNICALL n_create(JNIEnv *env, jclass cls, jlongArray opts, jstring 
 	return (jlong)(intptr_t)ctx;
 }
 
-static void JNICALL n_reconfigure(JNIEnv *env, jclass cls, jlong h, jlongArray opts, jstring report_path,
-                                  jstring splash)
+/* May replace the ring (tc_reconfigure): the Java writer lets go of it first
+ * (TraceCanary.reconfigure). */
+static void JNICALL n_reconfigure(JNIEnv *env, jclass cls, jlong h, jlongArray opts, jstring buffer_path,
+                                  jstring report_path, jstring splash)
 {
 	(void)cls;
 	tc_config c;
 	char *owned[3] = { 0 };
-	if (fill_config(env, &c, opts, NULL, report_path, splash, owned) == 0) {
+	if (fill_config(env, &c, opts, buffer_path, report_path, splash, owned) == 0) {
 		tc_error err = { 0 };
 		if (tc_reconfigure(ctx_of(h), &c, &err) != TC_OK)
 			throw_state(env, err.message);
@@ -323,7 +325,7 @@ static void process_stat(void *user, tc_process_stat *out)
 #define N(name, sig, fn) { (char *)(name), (char *)(sig), __extension__(void *)(fn) }
 static const JNINativeMethod methods[] = {
 	N("create", "([JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J", n_create),
-	N("reconfigure", "(J[JLjava/lang/String;Ljava/lang/String;)V", n_reconfigure),
+	N("reconfigure", "(J[JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)V", n_reconfigure),
 	N("region", "(J)Ljava/nio/ByteBuffer;", n_region),
 	N("address", "(J)J", n_address),
 	N("start", "(J)I", n_start),

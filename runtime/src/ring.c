@@ -8,6 +8,7 @@
  * looks at records. */
 #include "ring.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -95,6 +96,36 @@ void ring_close(ring *r)
 	memset(r, 0, sizeof *r);
 }
 
+uint64_t ring_refill(ring *to, const ring *from)
+{
+	assert(ring_seq(to) == 0);
+	uint64_t w = ring_seq(from);
+	uint64_t n = w < from->capacity ? w : from->capacity;
+	if (n > to->capacity)
+		n = to->capacity;
+	uint64_t first = w - n;
+	/* Slot k % capacity holds event k; the new ring numbers from 0, so the
+	 * decoder and the Java writer (slot seq % capacity) need nothing else. */
+	for (uint64_t i = 0; i < n; i++)
+		atomic_store_explicit(&to->slots[i],
+		                      atomic_load_explicit(&from->slots[(first + i) % from->capacity],
+		                                           memory_order_relaxed),
+		                      memory_order_relaxed);
+	ring_set_now(to, ring_now(from));
+	atomic_store_explicit(&to->hdr->seq, n, memory_order_release);
+	return first;
+}
+
+uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift)
+{
+	if (mark_seq == RING_SEQ_LOST)
+		return RING_SEQ_LOST;
+	if (shift == 0)
+		return mark_seq; /* every event was carried over */
+	/* the record needs event mark_seq - 1, which was carried over if >= shift */
+	return mark_seq > shift ? mark_seq - shift : RING_SEQ_LOST;
+}
+
 static uint64_t first_of(uint64_t mark_seq)
 {
 	/* Matrix's copy starts at the last event written before the mark. */
@@ -114,6 +145,8 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 {
 	*out = NULL;
 	*n = 0;
+	if (mark_seq == RING_SEQ_LOST)
+		return tc_fail(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
 	uint64_t w = ring_seq(r);
 	if (mark_seq > w)
 		return tc_fail(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",

@@ -73,6 +73,20 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
 }
 
+/* An index record whose events did not survive a ring replacement
+ * (ring_rebase). It is never valid again, whatever is written later. */
+#define RING_SEQ_LOST UINT64_MAX
+
+/* Fills `to`, just opened and empty, with the newest events of `from` that
+ * fit, oldest first, and takes over its clock word. Returns the shift: event k
+ * of `from` is event k - shift of `to`. Nothing may record into either ring
+ * meanwhile (the clock thread may still store from's clock word). */
+uint64_t ring_refill(ring *to, const ring *from);
+/* The index record mark_seq of the old ring, in the ring ring_refill filled
+ * with this shift: the same events, or RING_SEQ_LOST if the event before the
+ * mark (any event, for a mark at 0) was not carried over. */
+uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift);
+
 /* Is the event before the mark (or the first, for a mark at 0) still in the ring? */
 int ring_index_valid(const ring *r, uint64_t mark_seq);
 /* See tc_copy_since. Safe against a concurrent writer: events overwritten

@@ -114,7 +114,7 @@ void tc_app_create_end(tc_ctx *ctx, int what, bool by_launch_activity)
 		/* no begin seen: application create began with the recording */
 		ctx->st.app_begun = true;
 		ctx->st.app_begin_ms = 0;
-		ctx->st.app_mark = (tc_index){ 0 };
+		ctx->st.app_mark = ctx->first_mark;
 	}
 	ctx->st.app_end_ms = now_ms(ctx);
 	ctx->st.app_scene = what;

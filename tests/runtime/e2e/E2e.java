@@ -20,14 +20,15 @@ import java.util.regex.Pattern;
  * instrumented instead later: drop the calls and keep the method ids in
  * MAPPING.
  *
- *   java E2e slow | anr | crash FILE
+ *   java E2e slow | anr | crash FILE | lazy FILE
  *
  * Prints "N passed, N failed" and exits non-zero on a failure.
  */
 public final class E2e {
     /** id -> method, as a tc-instrument mapping file would list them. */
     static final String MAPPING = "100,8,E2e slowWork ()V\n101,8,E2e tinyStep ()V\n102,8,E2e nap ()V\n"
-            + "200,8,E2e stuck ()V\n300,8,E2e crashLoop ()V\n301,8,E2e crashStep (I)V\n1,8,E2e earlyInit ()V\n";
+            + "200,8,E2e stuck ()V\n300,8,E2e crashLoop ()V\n301,8,E2e crashStep (I)V\n1,8,E2e earlyInit ()V\n"
+            + "2,8,E2e appOnCreate ()V\n7,8,E2e noise ()V\n";
 
     static final List<String[]> reports = new ArrayList<>();
     static int passed, failed;
@@ -67,6 +68,26 @@ public final class E2e {
         AppMethodBeat.i(1);
         busy(2);
         AppMethodBeat.o(1);
+    }
+
+    static Application app;
+    static TraceCanary.Config lazyConfig;
+
+    /** Application.onCreate: installs tracing from inside a traced method. */
+    static void appOnCreate() {
+        AppMethodBeat.i(2);
+        AndroidTracing.install(app, lazyConfig, LISTENER);
+        AppMethodBeat.o(2);
+    }
+
+    static volatile boolean noiseStop;
+
+    /** Traced calls on another thread: ignored, and they must not touch the ring. */
+    static void noise() {
+        while (!noiseStop) {
+            AppMethodBeat.i(7);
+            AppMethodBeat.o(7);
+        }
     }
 
     static void tinyStep() {
@@ -274,12 +295,61 @@ public final class E2e {
         crashLoop();
     }
 
+    /**
+     * As in an instrumented app: the first traced call starts recording with the defaults
+     * (no configure(); the library comes from java.library.path, as on a device), then
+     * install asks for a file ring of another size. What was recorded before must be in
+     * the file (e2e.sh decodes it), the start-up mark must still find it, and the reports
+     * have their stacks. Another thread makes traced calls all along.
+     */
+    static void lazy(String lib, String file) {
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_READY, "the first traced call started recording");
+        check(TraceCanary.written() == 2, "early events in the default ring (" + TraceCanary.written() + ")");
+        Thread other = new Thread(E2e::noise);
+        other.start();
+
+        Looper.prepareMainLooper();
+        app = new Application();
+        lazyConfig = config(lib).bufferPath(file).capacity(4096);
+        lazyConfig.coldThresholdMs = 1; // a slow cold start: its stack reaches back to earlyInit
+        Handler h = new Handler(Looper.getMainLooper());
+        MainActivity a = new MainActivity();
+        h.post(E2e::appOnCreate);
+        h.post(() -> app.dispatchActivityCreated(a));
+        h.post(() -> app.dispatchActivityStarted(a));
+        h.post(() -> a.onWindowFocusChanged(true));
+        h.post(E2e::slowWork);
+        h.postDelayed(() -> Looper.getMainLooper().quit(), 1200);
+        Looper.loop();
+        check(TraceCanary.isAlive(), "started");
+        check(new java.io.File(file).length() == 256 + 4096 * 8, "the ring file has the size start asked for");
+
+        String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
+        check(evil != null && item(evil[2], 1, 100, 1) >= 700, "slow message report with slowWork's line");
+        String[] slowStart = waitFor("Trace_EvilMethod", "STARTUP", 2000);
+        check(slowStart != null && item(slowStart[2], 0, 1, 1) >= 0 && item(slowStart[2], 0, 2, 1) >= 0,
+                "the start-up stack holds earlyInit (before the move) and appOnCreate (across it)");
+        if (slowStart != null) {
+            System.out.println("# " + slowStart[2]);
+        }
+        noiseStop = true;
+        try {
+            other.join();
+        } catch (InterruptedException e) {
+            throw new RuntimeException(e);
+        }
+        TraceCanary.stop();
+        TraceCanary.release();
+    }
+
     public static void main(String[] args) {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
             case "crash": crash(lib, args[1]); return;
+            case "lazy": lazy(lib, args[1]); break;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

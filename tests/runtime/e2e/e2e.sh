@@ -5,6 +5,10 @@
 #   slow, anr: E2e checks its own reports.
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
+#   lazy, lazy-buffer: the first traced call loads the library from
+#              java.library.path and records into the default ring; start
+#              asks for a file ring, which tc-ringdump then decodes (raw
+#              Unsafe stores, or with lazy-buffer the ByteBuffer path).
 set -u
 mode=$1
 # A JNI library built with ASan needs the ASan runtime loaded first; the JVM
@@ -57,6 +61,32 @@ crash)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
+lazy|lazy-buffer)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  ring="$dir/ring"
+  raw=true
+  [ "$mode" = lazy-buffer ] && raw=false
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.raw=$raw -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
+    -cp "$CLASSPATH_E2E" E2e lazy "$ring" || exit 1
+  "$TC_RINGDUMP" -s "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  head -3 "$dir/dump"
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  expect "the file is the ring start asked for (capacity 4096), released at the end" \
+    grep -q "capacity 4096, written [0-9]*, pid [0-9]*, status -3" "$dir/dump"
+  expect "nothing lost: the events start at seq 0" grep -q "^events: [0-9]* from seq 0" "$dir/dump"
+  expect "earlyInit, recorded before start, comes first" \
+    sh -c "sed -n '/^events:/{n;p;n;p;n;p;q}' '$dir/dump' | tr '\n' ' ' | grep -q '^0 in 1 [0-9]* 1 out 1 [0-9]* 2 in 2 '"
+  expect "appOnCreate, entered before the move, left after it" grep -q " out 2 " "$dir/dump"
+  expect "slowWork recorded into the file" grep -q " in 100 " "$dir/dump"
+  expect "the other thread's calls were ignored" test "$(grep -c ' in 7 ' "$dir/dump")" -eq 0
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
 *)
-  echo "usage: e2e.sh slow|anr|crash" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|crash|lazy|lazy-buffer" >&2; exit 2 ;;
 esac

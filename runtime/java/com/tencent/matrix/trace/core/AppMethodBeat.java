@@ -19,6 +19,11 @@ import java.nio.ByteOrder;
  * accessors (HotSpot, ART since 7.0) the stores are raw; otherwise they go
  * through a direct ByteBuffer over the same memory.
  *
+ * <p>Only the recording thread touches the ring: the thread is checked before
+ * anything is read from it. That thread alone lets go of the ring before it
+ * is replaced (the first {@link TraceCanary#start}) or freed ({@link
+ * TraceCanary#release}), so no other thread can read memory already freed.
+ *
  * <p>Before the runtime is started, the first {@code i()} starts recording
  * (as Matrix's AppMethodBeat does), so the application's own start is traced;
  * see {@link TraceCanary#configure}.
@@ -80,8 +85,8 @@ public final class AppMethodBeat {
             TraceCanary.beforeStart(methodId);
             return;
         }
-        if (methodId >= METHOD_ID_MAX || U.getInt(h + OFF_STATUS) < STATUS_READY
-                || Thread.currentThread() != sThread || sInside) {
+        if (Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX || sInside
+                || U.getInt(h + OFF_STATUS) < STATUS_READY) {
             return;
         }
         sInside = true;
@@ -99,8 +104,8 @@ public final class AppMethodBeat {
             return;
         }
         long h = sHeader;
-        if (h == 0 || methodId >= METHOD_ID_MAX || U.getInt(h + OFF_STATUS) < STATUS_READY
-                || Thread.currentThread() != sThread) {
+        if (h == 0 || Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX
+                || U.getInt(h + OFF_STATUS) < STATUS_READY) {
             return;
         }
         long p = sSlot;
@@ -117,9 +122,11 @@ public final class AppMethodBeat {
             TraceCanary.beforeStart(methodId);
             return;
         }
+        if (Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX || sInside) {
+            return;
+        }
         ByteBuffer b = sBuf;
-        if (methodId >= METHOD_ID_MAX || b.getInt(OFF_STATUS) < STATUS_READY
-                || Thread.currentThread() != sThread || sInside) {
+        if (b.getInt(OFF_STATUS) < STATUS_READY) {
             return;
         }
         sInside = true;
@@ -132,12 +139,11 @@ public final class AppMethodBeat {
     }
 
     private static void oBuffer(int methodId) {
-        if (sHeader == 0) {
+        if (sHeader == 0 || Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX) {
             return;
         }
         ByteBuffer b = sBuf;
-        if (methodId >= METHOD_ID_MAX || b.getInt(OFF_STATUS) < STATUS_READY
-                || Thread.currentThread() != sThread) {
+        if (b.getInt(OFF_STATUS) < STATUS_READY) {
             return;
         }
         int p = sOff;
@@ -166,7 +172,7 @@ public final class AppMethodBeat {
         sHeader = address; // volatile: publishes the fields above
     }
 
-    /** Forgets the ring; the caller frees it afterwards, on the recording thread. */
+    /** Forgets the ring; the caller frees or replaces it afterwards, on the recording thread. */
     static void detach() {
         sHeader = 0;
         sBuf = null;

@@ -14,7 +14,8 @@ final class Native {
             OPT_COUNT = 19;
 
     static native long create(long[] opts, String bufferPath, String reportPath, String splash);
-    static native void reconfigure(long ctx, long[] opts, String reportPath, String splash);
+    /** May replace the ring: the Java writer must not hold its address (TraceCanary.reconfigure). */
+    static native void reconfigure(long ctx, long[] opts, String bufferPath, String reportPath, String splash);
     static native ByteBuffer region(long ctx);
     static native long address(long ctx);
     static native int start(long ctx);

@@ -40,7 +40,9 @@ public final class TraceCanary {
     }
 
     /** Settings; defaults are Matrix's. Capacity, bufferPath and clockResolutionMs
-     *  take effect only when the runtime is created (the first traced call, or start). */
+     *  shape the ring when the runtime is created (the first traced call, or start), and
+     *  once more at the first start: if the ring the first traced call made differs, the
+     *  events recorded so far move into the ring start asks for. */
     public static final class Config {
         public int capacity = 1_000_000;
         public String bufferPath;
@@ -107,7 +109,9 @@ public final class TraceCanary {
 
     private TraceCanary() {}
 
-    /** Settings for a runtime created by the first traced call. Call it before any
+    /** Settings for a runtime created by the first traced call, for instance a ring big
+     *  enough for the whole start-up. Optional: {@link #start} applies its own settings,
+     *  the ring included, and keeps what was recorded. To take effect, call it before any
      *  traced code runs (e.g. in a static initializer of the Application class). */
     public static synchronized void configure(Config c) {
         pending = c;
@@ -119,15 +123,19 @@ public final class TraceCanary {
 
     /**
      * Creates the runtime if needed (the calling thread becomes the recording
-     * thread), applies c and starts the tracers. Throws IllegalStateException
-     * if the native library cannot be loaded or the configuration is refused.
+     * thread), applies c and starts the tracers. If the first traced call
+     * created the runtime with another ring (capacity, bufferPath,
+     * clockResolutionMs), the first start moves the events recorded so far into
+     * the ring c asks for; called off the recording thread, or after a stop, it
+     * keeps the ring. Throws IllegalStateException if the native library cannot
+     * be loaded or the configuration is refused.
      */
     public static synchronized void start(Config c, ReportListener l) {
         listener = l;
         if (ctx == 0) {
             create(c, Thread.currentThread());
         } else {
-            Native.reconfigure(ctx, c.options(logListener != null), c.reportPath, c.splashActivities);
+            reconfigure(c);
         }
         Native.start(ctx);
         status = STATUS_STARTED;
@@ -281,6 +289,27 @@ public final class TraceCanary {
             AppMethodBeat.sInside = false;
         }
         AppMethodBeat.i(methodId);
+    }
+
+    /** Applies c to the runtime. The native side may replace the ring and free the old
+     *  one, which it does only on the recording thread, the ring's one writer: here, on
+     *  that thread, the Java writer lets go of the address for the call (its traced calls
+     *  meanwhile are dropped) and takes the ring that is there afterwards. Other threads
+     *  never touch the ring (AppMethodBeat checks the thread first). */
+    private static void reconfigure(Config c) {
+        Thread writer = AppMethodBeat.sThread;
+        boolean onWriter = Thread.currentThread() == writer;
+        if (onWriter) {
+            AppMethodBeat.detach();
+        }
+        try {
+            Native.reconfigure(ctx, c.options(logListener != null), c.bufferPath, c.reportPath,
+                    c.splashActivities);
+        } finally {
+            if (onWriter) {
+                AppMethodBeat.attach(Native.address(ctx), Native.region(ctx), writer);
+            }
+        }
     }
 
     private static void create(Config c, Thread recordThread) {

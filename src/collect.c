@@ -40,6 +40,15 @@ static const char *utf8_str(worker *w, const cf_class *cls, uint16_t idx)
 	return keep_str(w, (const char *)s, len);
 }
 
+/* FNV-1a: the workers hash each mapping line once; decide() uses the value. */
+static uint32_t line_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
 static void malformed(unit *u, worker *w, const cf_error *cerr)
 {
 	char msg[600];
@@ -99,6 +108,8 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 		d[dlen] = '\0';
 		x->line = line;
 		x->class_len = (uint32_t)olen;
+		x->line_len = (uint32_t)(olen + nlen + dlen + 2);
+		x->hash = line_hash(line, x->line_len);
 		if (u->blocked) {
 			x->verdict = V_BLOCKED;
 			continue;
@@ -166,12 +177,15 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 		malformed(u, w, &cerr);
 		return CF_OK;
 	}
-	/* Keep the class for phase 2 when it fits the budget: no second read or inflate. */
-	if (!u->data) {
+	/* Keep the class for phase 2 when it fits the budget: no second read or inflate.
+	 * The worker's read buffer itself is kept (a stored jar entry needs nothing: its
+	 * bytes as stored are the class). */
+	if (!u->data && data == w->in.data) {
 		size_t before = atomic_fetch_add(&r->kept_bytes, len);
-		if (before + len <= r->keep_limit && (u->data = malloc(len))) {
-			memcpy(u->data, data, len);
-			u->data_len = len;
+		if (before + len <= r->keep_limit) {
+			size_t got;
+			u->data = buf_take(&w->in, &got);
+			u->data_len = got;
 		} else {
 			atomic_fetch_sub(&r->kept_bytes, len);
 		}
@@ -257,6 +271,14 @@ static int cmp_class(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+static bool sorted(meth **v, size_t n, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
 int decide(run *r, cf_error *err)
 {
 	int rc = CF_OK;
@@ -316,17 +338,18 @@ int decide(run *r, cf_error *err)
 			line_entry *e = NULL;
 			r->by_verdict[m->verdict]++;
 			if (m->verdict != V_TRACE) {
-				HASH_FIND_STR(ignored_set, m->line, e);
+				HASH_FIND_BYHASHVALUE(hh, ignored_set, m->line, m->line_len, m->hash, e);
 				if (!e) {
 					lines[nl].m = m;
-					HASH_ADD_KEYPTR(hh, ignored_set, m->line, strlen(m->line), &lines[nl]);
+					HASH_ADD_KEYPTR_BYHASHVALUE(hh, ignored_set, m->line, m->line_len, m->hash,
+					                            &lines[nl]);
 					nl++;
 					m->order = (uint32_t)r->nignored;
 					r->ignored[r->nignored++] = m;
 				}
 				continue;
 			}
-			HASH_FIND_STR(traced_set, m->line, e);
+			HASH_FIND_BYHASHVALUE(hh, traced_set, m->line, m->line_len, m->hash, e);
 			if (e) { /* the same method again (another input, a multi-release copy) */
 				m->id = e->m->id;
 				continue;
@@ -348,13 +371,17 @@ int decide(run *r, cf_error *err)
 			used[id / 8] |= (uint8_t)(1u << (id % 8));
 			m->id = id;
 			lines[nl].m = m;
-			HASH_ADD_KEYPTR(hh, traced_set, m->line, strlen(m->line), &lines[nl]);
+			HASH_ADD_KEYPTR_BYHASHVALUE(hh, traced_set, m->line, m->line_len, m->hash, &lines[nl]);
 			nl++;
 			r->traced[r->ntraced++] = m;
 		}
 	}
-	qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
-	qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
+	/* Without a base mapping the ids are already in order; directory inputs often
+	 * list classes in name order too. Sort only what is not sorted. */
+	if (!sorted(r->traced, r->ntraced, cmp_id))
+		qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
+	if (!sorted(r->ignored, r->nignored, cmp_class))
+		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
 done:
 	HASH_CLEAR(hh, map);
 	HASH_CLEAR(hh, traced_set);

@@ -38,6 +38,8 @@ typedef struct meth {
 	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
 	const char *line;  /* "a.b.C name desc": the mapping key, in original names */
 	uint32_t class_len; /* length of the class part of line */
+	uint32_t line_len;
+	uint32_t hash;     /* of line, computed by the workers so that decide() only looks up */
 } meth;
 
 typedef struct input {

@@ -381,7 +381,7 @@ static void teardown(run *r)
 	}
 	free(r->units);
 	for (size_t i = 0; i < r->ninputs; i++) {
-		out_abort_dir(&r->inputs[i]); /* only a run that failed still has a stage */
+		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
 		jar_close(r->inputs[i].zip);
 	}
 	free(r->inputs);
@@ -459,6 +459,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	double t3 = now();
 	r.t_decide = t3 - t2;
 
+	if (rc == CF_OK)
+		rc = out_mapping_dir(&r, err);
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
 		if (!r.inputs[i].classpath && !r.inputs[i].jar)
 			rc = out_stage_dir(&r.inputs[i], err);
@@ -482,9 +484,12 @@ int tc_instrument(const tc_options *o, cf_error *err)
 				in->bytes_in += r.units[k].in_size;
 				in->bytes_out += r.units[k].out_size;
 			}
-			rc = out_commit_dir(in, err);
 		}
 	}
+	/* Every output is complete before the first one appears. */
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
+		if (!r.inputs[i].classpath)
+			rc = out_commit(&r.inputs[i], err);
 	double t5 = now();
 	r.t_write = t5 - t4;
 	if (rc == CF_OK)

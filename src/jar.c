@@ -1,5 +1,6 @@
 #include "jar.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,12 +254,13 @@ static int add(tc_jar_writer *w, tc_jar *src, uint64_t i, zip_source_t *zs, bool
 		zip_source_free(zs);
 		return zfail(err, CF_EIO, label, "cannot add entry", zip_get_error(w->za));
 	}
-	if (deflate) {
-		zip_stat_t st;
-		zip_int32_t method = ZIP_CM_DEFLATE;
-		if (zip_stat_index(src->za, i, 0, &st) == 0 && (st.valid & ZIP_STAT_COMP_METHOD) &&
-		    st.comp_method == ZIP_CM_STORE)
-			method = ZIP_CM_STORE;
+	/* A stored entry stays stored, copied or rewritten: libzip would deflate a raw copy
+	 * of it by default. */
+	zip_stat_t st;
+	bool stored = zip_stat_index(src->za, i, 0, &st) == 0 && (st.valid & ZIP_STAT_COMP_METHOD) &&
+	              st.comp_method == ZIP_CM_STORE;
+	if (stored || deflate) {
+		zip_int32_t method = stored ? ZIP_CM_STORE : ZIP_CM_DEFLATE;
 		if (zip_set_file_compression(w->za, (zip_uint64_t)j, method, 0) != 0)
 			return zfail(err, CF_EIO, label, "cannot set compression", zip_get_error(w->za));
 	}
@@ -354,10 +356,43 @@ int jar_writer_replace_deflated(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8
 	return add(w, src, i, zs, false, err);
 }
 
+int jar_writer_copy_comment(tc_jar_writer *w, tc_jar *src, cf_error *err)
+{
+	int len = 0;
+	const char *c = zip_get_archive_comment(src->za, &len, ZIP_FL_ENC_RAW);
+	if (c && len > 0 && zip_set_archive_comment(w->za, c, (zip_uint16_t)len) != 0)
+		return zfail(err, CF_EIO, w->path, "cannot set the archive comment", zip_get_error(w->za));
+	return CF_OK;
+}
+
+/* libzip writes no file at all for an archive without entries (and removes an old
+ * one), but a build expects its output jar: an empty archive is its end record alone. */
+static int write_empty_zip(const char *path, cf_error *err)
+{
+	static const uint8_t eocd[22] = {'P', 'K', 5, 6};
+	char tmp[600]; /* tc_jar_writer.path is 512 */
+	if (snprintf(tmp, sizeof tmp, "%s.tctmp", path) >= (int)sizeof tmp)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "path too long");
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create %s: %s", tmp, strerror(errno));
+	bool ok = fwrite(eocd, 1, sizeof eocd, f) == sizeof eocd;
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		int e = errno;
+		remove(tmp);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+	}
+	return CF_OK;
+}
+
 int jar_writer_finish(tc_jar_writer *w, cf_error *err)
 {
 	int rc = CF_OK;
-	if (zip_close(w->za) != 0) {
+	if (zip_get_num_entries(w->za, 0) == 0) {
+		zip_discard(w->za);
+		rc = write_empty_zip(w->path, err);
+	} else if (zip_close(w->za) != 0) {
 		rc = zfail(err, CF_EIO, w->path, "cannot write", zip_get_error(w->za));
 		zip_discard(w->za);
 	}

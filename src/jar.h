@@ -59,6 +59,8 @@ int jar_writer_replace(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *data,
  * writer takes ownership of `deflated` (free()). */
 int jar_writer_replace_deflated(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *deflated,
                                 size_t comp_len, uint64_t size, uint32_t crc, cf_error *err);
+/* Gives the archive the comment of src. */
+int jar_writer_copy_comment(tc_jar_writer *w, tc_jar *src, cf_error *err);
 /* Writes the archive to a temporary file and renames it to the path. */
 int jar_writer_finish(tc_jar_writer *w, cf_error *err);
 /* Discards an unfinished archive; nothing is written. */

@@ -61,6 +61,11 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 		               (int)(n > 80 ? 80 : n), s);
 	const char *key = c2 + 1;
 	size_t klen = n - (size_t)(key - s);
+	/* Keys are looked up as C strings: a NUL inside one would make a method differ
+	 * from itself (found by fuzz_text.c). */
+	if (memchr(key, '\0', klen))
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: NUL byte in the method name",
+		               line);
 	const char *sp = memchr(key, ' ', klen);
 	if (!sp || sp == key || sp + 1 == key + klen)
 		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,

@@ -81,6 +81,20 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 	return CF_OK;
 }
 
+/* in->stage: "OUT.tc-tmp.PID" beside the output (without the trailing slashes of
+ * "DIR/", which would put it inside). */
+static int stage_name(input *in, cf_error *err)
+{
+	size_t len = strlen(in->out);
+	while (len > 1 && in->out[len - 1] == '/')
+		len--;
+	size_t n = len + 64;
+	if (!(in->stage = malloc(n)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
+	snprintf(in->stage, n, "%.*s.tc-tmp.%ld", (int)len, in->out, (long)getpid());
+	return CF_OK;
+}
+
 /* A directory output that does not exist yet is built beside it and renamed into
  * place at the end: one rename makes the whole directory appear at once, and each file
  * is created only once. An existing directory is updated file by file (each one
@@ -95,10 +109,8 @@ int out_stage_dir(input *in, cf_error *err)
 	}
 	if (errno != ENOENT)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot stat: %s", strerror(errno));
-	size_t n = strlen(in->out) + 64;
-	if (!(in->stage = malloc(n)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
-	snprintf(in->stage, n, "%s.tc-tmp.%ld", in->out, (long)getpid());
+	if (stage_name(in, err) != CF_OK)
+		return err->code;
 	char probe[4200];
 	snprintf(probe, sizeof probe, "%s/.", in->stage);
 	if (mkdirs(NULL, probe, err) != CF_OK) {
@@ -109,7 +121,7 @@ int out_stage_dir(input *in, cf_error *err)
 	return CF_OK;
 }
 
-int out_commit_dir(input *in, cf_error *err)
+int out_commit(input *in, cf_error *err)
 {
 	if (!in->stage)
 		return CF_OK;
@@ -130,7 +142,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return 0;
 }
 
-void out_abort_dir(input *in)
+void out_abort(input *in)
 {
 	if (!in->stage)
 		return;
@@ -143,9 +155,18 @@ int out_write_jar(run *r, input *in, cf_error *err)
 {
 	if (mkdirs(NULL, in->out, err) != CF_OK)
 		return err->code;
-	tc_jar_writer *jw;
-	if (jar_writer_open(&jw, in->out, err) != CF_OK)
+	struct stat st;
+	if (stat(in->out, &st) == 0 && S_ISDIR(st.st_mode))
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "is a directory, the output of a jar must be a jar");
+	if (stage_name(in, err) != CF_OK)
 		return err->code;
+	tc_jar_writer *jw;
+	if (jar_writer_open(&jw, in->stage, err) != CF_OK)
+		return err->code;
+	if (jar_writer_copy_comment(jw, in->zip, err) != CF_OK) {
+		jar_writer_abort(jw);
+		return err->code;
+	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		unit *u = &r->units[i];
 		int rc;
@@ -163,17 +184,27 @@ int out_write_jar(run *r, input *in, cf_error *err)
 	}
 	if (jar_writer_finish(jw, err) != CF_OK)
 		return err->code;
-	struct stat st;
-	if (stat(in->out, &st) == 0)
+	if (stat(in->stage, &st) == 0)
 		in->bytes_out = (uint64_t)st.st_size;
+	return CF_OK;
+}
+
+int out_mapping_dir(run *r, cf_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
+	if (mkdirs(NULL, path, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(r->opt->mapping_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, r->opt->mapping_dir, "is not a directory");
 	return CF_OK;
 }
 
 static int write_text(run *r, const char *name, const cf_buf *b, cf_error *err)
 {
 	char path[4096];
-	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
-	if (mkdirs(NULL, path, err) != CF_OK)
+	if (out_mapping_dir(r, err) != CF_OK)
 		return err->code;
 	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, name);
 	if (b->err)

@@ -140,11 +140,17 @@ int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err
  * fresh set, directly (the path lies in a staging directory nobody else sees). */
 int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    cf_error *err);
-/* Directory outputs: where units are written, and the final rename. */
+/* Outputs are staged beside their final path (in->stage): a new directory, or a jar
+ * written whole. out_commit renames the stage into place once every output is
+ * staged; out_abort removes it after a failure. An existing output directory is not
+ * staged: its files are replaced one by one, each atomically. */
 int out_stage_dir(input *in, cf_error *err);
-int out_commit_dir(input *in, cf_error *err);
-void out_abort_dir(input *in);
 int out_write_jar(run *r, input *in, cf_error *err);
+int out_commit(input *in, cf_error *err);
+void out_abort(input *in);
+/* Creates the mapping directory, so that a run that could not write its mappings
+ * fails before it writes anything else. */
+int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
 int out_write_stats(run *r, double total, cf_error *err);
 

@@ -123,8 +123,10 @@ static int method_line(pg_map *m, pg_class_entry *cls, char *s)
 		return 0; /* a field, or something we do not need */
 	char *obf = trim(arrow + 4);
 	*arrow = '\0';
-	/* Skip an R8 "a:b:" line range. */
+	/* Skip the indentation, then an "a:b:" line range (ProGuard and R8). */
 	char *p = s;
+	while (*p == ' ' || *p == '\t')
+		p++;
 	while (isdigit((unsigned char)*p)) {
 		char *q = p;
 		while (isdigit((unsigned char)*q))

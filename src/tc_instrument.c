@@ -44,7 +44,7 @@ static const char usage[] =
 	"                         and reported)\n"
 	"  --deflate-level N      compression of rewritten jar entries, 1..9 (default 6)\n"
 	"  --quiet                no summary line on stderr\n"
-	"  --help, --version\n"
+	"  --help, -h, --version\n"
 	"\n"
 	"diff compares two methodMapping.txt files and prints every method whose id changed,\n"
 	"every added and every removed method, then a summary; its exit status is 1 when a\n"

@@ -1,5 +1,6 @@
-/* Runs the fuzz target on files and directories of inputs (one input per file), for
- * builds without libFuzzer: `fuzz-replay tests/fuzz/regressions`. A broken invariant
+/* Runs a fuzz target on files and directories of inputs (one input per file), for
+ * builds without libFuzzer: `fuzz-replay tests/fuzz/regressions`, linked with each
+ * target (fuzz_classfile.c, tests/compiler/fuzz/fuzz_*.c). A broken invariant
  * aborts, as under libFuzzer; otherwise it prints how many inputs ran. */
 #include <dirent.h>
 #include <stdio.h>

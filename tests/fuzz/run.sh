@@ -1,29 +1,55 @@
 #!/bin/sh
-# Builds the class-file fuzz target with clang + libFuzzer (ASan, UBSan) and runs it for a
-# bounded time on a corpus seeded from tests/fuzz/seeds and tests/fuzz/regressions.
+# Builds one of the project's fuzz targets with clang + libFuzzer (ASan, UBSan) and runs
+# it for a bounded time on a corpus seeded from its seeds and regressions directories.
 #
-#   tests/fuzz/run.sh [-t SECONDS] [-o WORKDIR] [-j JOBS] [-- LIBFUZZER-ARGS...]
+#   tests/fuzz/run.sh [-T classfile|instrument|text] [-t SECONDS] [-o WORKDIR] [-j JOBS]
+#                     [-L OBJDIR] [-- LIBFUZZER-ARGS...]
 #
-# WORKDIR (default /tmp/tc-fuzz) keeps the binary, the growing corpus and crash files
-# (crash-*, leak-*, timeout-*, oom-*). Every crash found belongs in tests/fuzz/regressions/
-# once fixed. Exit 77 (skipped, for meson) when clang or libFuzzer is missing, 1 when the
-# fuzzer found a problem, 0 otherwise.
+#   classfile   tests/fuzz/fuzz_classfile.c: the class-file library alone;
+#               tests/fuzz/seeds, tests/fuzz/regressions
+#   instrument  tests/compiler/fuzz/fuzz_instrument.c: class files and jars through
+#               tc_instrument(); tests/compiler/fuzz/seeds, .../regressions
+#   text        tests/compiler/fuzz/fuzz_text.c: ProGuard mappings, block lists, method
+#               mappings; tests/compiler/fuzz/seeds-text, .../regressions-text
+#
+# WORKDIR (default /tmp/tc-fuzz-TARGET) keeps the binary, the growing corpus and crash
+# files (crash-*, leak-*, timeout-*, oom-*); copy each one into the regressions. The
+# library's objects are kept in OBJDIR (default WORKDIR/obj) and rebuilt when stale.
+# Exit 77 (skipped, for meson) when clang or libFuzzer is missing, 1 when the fuzzer
+# found a problem, 0 otherwise. Needs python3 (rules/embed.py), libzip, pcre2, zlib.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-secs=60
-work=/tmp/tc-fuzz
+secs=30
+target=classfile
+objdir=
+work=
 jobs=1
 while [ $# -gt 0 ]; do
     case "$1" in
+        -T) target=$2; shift 2 ;;
+        -L) objdir=$2; shift 2 ;;
         -t) secs=$2; shift 2 ;;
         -o) work=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --) shift; break ;;
-        *) echo "usage: $0 [-t SECONDS] [-o WORKDIR] [-j JOBS] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
+        *) echo "usage: $0 [-T classfile|instrument|text] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
     esac
 done
+cfuzz=$root/tests/compiler/fuzz
+# Every target has: its source, seeds, regressions, the longest input, and whether it
+# links the compiler (rules/, src/) besides classfile/.
+case "$target" in
+    classfile) src=$here/fuzz_classfile.c; seeds=$here/seeds; regressions=$here/regressions
+        max_len=262144; compiler= ;;
+    instrument) src=$cfuzz/fuzz_instrument.c; seeds=$cfuzz/seeds; regressions=$cfuzz/regressions
+        max_len=65536; compiler=yes ;;
+    text) src=$cfuzz/fuzz_text.c; seeds=$cfuzz/seeds-text; regressions=$cfuzz/regressions-text
+        max_len=65536; compiler=yes ;;
+    *) echo "run.sh: unknown target $target" >&2; exit 2 ;;
+esac
+work=${work:-/tmp/tc-fuzz-$target}
 
 CLANG=${CLANG:-}
 if [ -z "$CLANG" ]; then
@@ -35,42 +61,69 @@ if [ -z "$CLANG" ]; then
     echo "run.sh: no clang; skipped" >&2
     exit 77
 fi
+PYTHON=${PYTHON:-python3}
 
 mkdir -p "$work/corpus"
 rm -rf "$work/artifacts"; mkdir -p "$work/artifacts"
-bin="$work/fuzz_classfile"
-srcs="$here/fuzz_classfile.c $(ls "$root"/classfile/*.c)"
-stale=yes
-if [ -x "$bin" ]; then
-    stale=
-    for f in $srcs "$root"/classfile/*.h "$0"; do
-        [ "$f" -nt "$bin" ] && stale=yes
+bin="$work/fuzz_$target"
+# The libraries are compiled once into OBJDIR (-L, shared by the targets), then linked.
+objdir=${objdir:-$work/obj}
+mkdir -p "$objdir"
+lib="$(ls "$root"/classfile/*.c)"
+headers="$root/classfile/*.h"
+if [ -n "$compiler" ]; then
+    lib="$lib $(ls "$root"/rules/*.c)"
+    for f in "$root"/src/*.c; do
+        case "$f" in */tc_instrument.c|*/tc_dump.c) ;; *) lib="$lib $f" ;; esac
     done
+    headers="$headers $root/rules/*.h $root/src/*.h"
 fi
-if [ -n "$stale" ]; then
-    # -fsanitize=fuzzer needs libclang_rt.fuzzer (Debian: libfuzzer-14-dev / libclang-rt-14-dev).
-    if ! "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
-        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -I"$root/classfile" $srcs -o "$bin.tmp" 2>"$work/build.log"; then
-        if grep -qi 'fuzzer' "$work/build.log"; then
-            echo "run.sh: clang cannot link libFuzzer (see $work/build.log); skipped" >&2
-            exit 77
-        fi
-        cat "$work/build.log" >&2
-        exit 1
+newest_header=$(ls -t $headers "$0" | head -n 1)
+cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+    -I$root/classfile -I$root/rules -I$root/src $(pkg-config --cflags libzip libpcre2-8 zlib)"
+build() { # build SOURCE OBJECT
+    if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
+        # shellcheck disable=SC2086
+        "$CLANG" $cflags -c "$1" -o "$2.tmp" 2>>"$work/build.log" && mv -f "$2.tmp" "$2"
     fi
-    mv -f "$bin.tmp" "$bin"
+}
+: >"$work/build.log"
+if [ -n "$compiler" ]; then
+    if [ ! -f "$objdir/default_rules.c" ] || [ "$root/rules/default.rules" -nt "$objdir/default_rules.c" ]; then
+        "$PYTHON" "$root/rules/embed.py" tc_default_rules "$root/rules/default.rules" \
+            "$objdir/default_rules.c.tmp" && mv -f "$objdir/default_rules.c.tmp" "$objdir/default_rules.c"
+    fi
+    lib="$lib $objdir/default_rules.c"
 fi
+objs=""
+for f in $lib "$src"; do
+    o="$objdir/$(basename "$f" .c).o"
+    build "$f" "$o" || { cat "$work/build.log" >&2; exit 1; }
+    objs="$objs $o"
+done
+# -fsanitize=fuzzer needs libclang_rt.fuzzer (Debian: libfuzzer-14-dev).
+# shellcheck disable=SC2086
+if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib) \
+    -lpthread -o "$bin.tmp" 2>>"$work/build.log"; then
+    if grep -qi 'fuzzer' "$work/build.log"; then
+        echo "run.sh: clang cannot link libFuzzer (see $work/build.log); skipped" >&2
+        exit 77
+    fi
+    cat "$work/build.log" >&2
+    exit 1
+fi
+mv -f "$bin.tmp" "$bin"
 
 # Seeds and regressions first, then the corpus grown by earlier runs.
-set -- -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
+set -- -max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 -timeout=20 \
     -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$@"
 if [ "$jobs" -gt 1 ]; then
     set -- -fork="$jobs" -ignore_crashes=1 "$@"
 fi
 status=0
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-    "$bin" "$@" "$work/corpus" "$here/seeds" "$here/regressions" >"$work/fuzz.log" 2>&1 || status=$?
+    "$bin" "$@" "$work/corpus" "$seeds" "$regressions" >"$work/fuzz.log" 2>&1 || status=$?
 tail -n 20 "$work/fuzz.log"
 found=$(ls "$work/artifacts" | head -n 5)
 if [ "$status" -ne 0 ] || [ -n "$found" ]; then

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Outputs appear atomically: a new output directory exists complete or not at all, even
+# when the run fails after the classes were written (a mapping directory that cannot be
+# created, a later output that cannot be written, an output parent that is a file). An
+# existing output directory is updated in place, keeping what else it holds. Failures
+# are injected with regular files where directories are expected (works as root too).
+. "$(dirname "$0")/lib.sh"
+need_fixtures
+
+app=$FIXTURES/app1
+tci --quiet --mapping-dir "$T/ref/map" --in "$app" --out "$T/ref/out"
+expect_rc "reference run" 0
+
+# failed WHAT: exit 1, no $T/w/new, nothing temporary left in $T/w.
+failed() {
+    expect_rc "$1: fails" 1
+    check "$1: the new output directory does not exist" absent "$T/w/new"
+    check "$1: no temporary directory or file left" no_temp_files "$T/w"
+}
+
+# The mapping directory is a file: the run fails after the classes were written.
+rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/mapfile"
+tci --quiet --mapping-dir "$T/w/mapfile" --in "$app" --out "$T/w/new"
+failed "unwritable mapping directory"
+stderr_has "unwritable mapping directory: named" "$T/w/mapfile"
+
+# The mapping directory's parent is a file.
+rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
+tci --quiet --mapping-dir "$T/w/f/map" --in "$app" --out "$T/w/new"
+failed "mapping directory below a file"
+
+# The output's parent is a file.
+rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/f/new"
+expect_rc "output parent is a file" 1
+check "output parent is a file: no mapping files" absent "$T/w/map/methodMapping.txt"
+check "output parent is a file: nothing temporary" no_temp_files "$T/w"
+
+# A second output that cannot be written (its path is a directory, not a jar).
+rm -rf "$T/w"; mkdir -p "$T/w/isdir"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new" --in "$FIXTURES/app1.jar" --out "$T/w/isdir"
+failed "a later jar output that cannot be written"
+check "a later jar output that cannot be written: no mapping files" absent "$T/w/map/methodMapping.txt"
+
+# A second directory output below a file.
+rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new" --in "$app" --out "$T/w/f/second"
+failed "a later directory output below a file"
+
+# A new output directory named with a trailing slash.
+rm -rf "$T/w"; mkdir -p "$T/w"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new/"
+expect_rc "new output directory given as DIR/" 0
+check "DIR/: same classes as the reference" diff -r "$T/ref/out" "$T/w/new"
+check "DIR/: nothing temporary" no_temp_files "$T/w"
+
+# Success: the new directory holds exactly the outputs.
+rm -rf "$T/w"; mkdir -p "$T/w"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/a/b/new"
+expect_rc "new output directory with missing parents" 0
+check "missing parents: same classes as the reference" diff -r "$T/ref/out" "$T/w/a/b/new"
+check "missing parents: nothing temporary" no_temp_files "$T/w"
+
+# An existing output directory is updated in place: other files stay, stale classes
+# are replaced, the directory itself is the same one.
+rm -rf "$T/w"; mkdir -p "$T/w/out/com/example/app" "$T/w/out/other"
+printf 'keep me\n' >"$T/w/out/other/keep.txt"
+printf 'stale' >"$T/w/out/com/example/app/Main.class"
+printf 'mine' >"$T/w/out/com/example/app/Extra.class"
+inode=$(ls -di "$T/w/out" | cut -d' ' -f1)
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/out"
+expect_rc "existing output directory" 0
+check "in place: the directory is the same one" test "$(ls -di "$T/w/out" | cut -d' ' -f1)" = "$inode"
+check "in place: other files are kept" test "$(cat "$T/w/out/other/keep.txt")" = "keep me"
+check "in place: an extra class of its own is kept" test "$(cat "$T/w/out/com/example/app/Extra.class")" = mine
+check "in place: the stale class is replaced" same_file "$T/ref/out/com/example/app/Main.class" "$T/w/out/com/example/app/Main.class"
+for f in $(classes "$T/ref/out"); do
+    same_file "$T/ref/out/$f" "$T/w/out/$f" >/dev/null 2>&1 || not_ok "in place: $f differs from the reference"
+done
+check "in place: nothing temporary" no_temp_files "$T/w"
+
+# The input directory as its own output.
+rm -rf "$T/w"; mkdir -p "$T/w"; cp -r "$app" "$T/w/self"
+tci --quiet --mapping-dir "$T/w/map" --in "$T/w/self" --out "$T/w/self"
+expect_rc "--out equal to --in (directory)" 0
+check "self: same classes as the reference" diff -r "$T/ref/out" "$T/w/self"
+check "self: nothing temporary" no_temp_files "$T/w"
+
+# A failed run over an existing directory leaves the mapping files of the last run.
+rm -rf "$T/w"; mkdir -p "$T/w"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/out"
+cp "$T/w/map/methodMapping.txt" "$T/w/before.txt"
+tci --quiet --strict --mapping-dir "$T/w/map" --in "$FIXTURES/malformed" --out "$T/w/out2"
+expect_rc "a failing run" 1
+check "a failing run keeps the previous mapping files" same_file "$T/w/before.txt" "$T/w/map/methodMapping.txt"
+finish

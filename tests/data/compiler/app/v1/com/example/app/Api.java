@@ -1,0 +1,10 @@
+package com.example.app;
+
+public interface Api {
+    void call();
+
+    default void callTwice() {
+        call();
+        call();
+    }
+}

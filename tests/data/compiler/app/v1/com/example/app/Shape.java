@@ -1,0 +1,9 @@
+package com.example.app;
+
+public abstract class Shape {
+    public abstract double area();
+
+    public String name() {
+        return getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,2 @@
+package s;
+public interface Iface { void run(); default void twice() { run(); run(); } }

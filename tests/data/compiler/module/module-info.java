@@ -1,0 +1,3 @@
+module com.example.mod {
+    exports mpkg;
+}

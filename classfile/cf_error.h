@@ -29,11 +29,11 @@ enum {
 typedef struct cf_error {
 	int code;
 	uint32_t offset;  /* byte offset in the class file, or CF_NO_OFFSET */
-	char part[96];    /* what was being read: "constant pool #12", "Code of m(I)V" */
+	char part[512];   /* what was being read: "constant pool #12", "Code of m(I)V", "a.jar!entry" */
 	char msg[192];    /* one line, no trailing period */
 	char member[160]; /* "name(desc)" when inside a method or field, else "" */
 	char cls[160];    /* class name when known, else "" */
-	char file[256];   /* file path, "jar!entry" or "" */
+	char file[1024];  /* file path, "jar!entry" or "" */
 } cf_error;
 
 void cf_error_clear(cf_error *err);

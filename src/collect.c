@@ -116,7 +116,7 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 		}
 		enum filter_verdict fv;
 		if (filter_method(cls, m, &fv, cerr) != CF_OK) {
-			char label[256];
+			char label[1024];
 			cf_member_label(cls, m, label, sizeof label);
 			cf_error_context(cerr, NULL, NULL, label);
 			return cerr->code;

@@ -8,7 +8,7 @@
 
 struct tc_jar {
 	zip_t *za;
-	char label[256];
+	char label[1024];
 };
 
 struct tc_jar_writer {
@@ -105,7 +105,7 @@ bool jar_is_dir(tc_jar *jar, uint64_t i)
 int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, cf_error *err)
 {
 	const char *name = jar_name(jar, i);
-	char label[600];
+	char label[1600];
 	snprintf(label, sizeof label, "%s!%s", jar->label, name ? name : "?");
 	zip_stat_t st;
 	if (zip_stat_index(jar->za, i, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
@@ -139,7 +139,7 @@ int jar_stat(tc_jar *jar, uint64_t i, jar_info *out, cf_error *err)
 	zip_stat_t st;
 	if (zip_stat_index(jar->za, i, 0, &st) != 0) {
 		const char *name = jar_name(jar, i);
-		char label[600];
+		char label[1600];
 		snprintf(label, sizeof label, "%s!%s", jar->label, name ? name : "?");
 		return zfail(err, CF_EFORMAT, label, "cannot stat entry", zip_get_error(jar->za));
 	}
@@ -154,7 +154,7 @@ int jar_stat(tc_jar *jar, uint64_t i, jar_info *out, cf_error *err)
 int jar_read_raw(tc_jar *jar, uint64_t i, cf_buf *buf, cf_error *err)
 {
 	const char *name = jar_name(jar, i);
-	char label[600];
+	char label[1600];
 	snprintf(label, sizeof label, "%s!%s", jar->label, name ? name : "?");
 	jar_info info;
 	if (jar_stat(jar, i, &info, err) != CF_OK)
@@ -240,7 +240,7 @@ static int add(tc_jar_writer *w, tc_jar *src, uint64_t i, zip_source_t *zs, bool
                cf_error *err)
 {
 	const char *name = jar_name(src, i);
-	char label[600];
+	char label[1024];
 	snprintf(label, sizeof label, "%s!%s", w->path, name ? name : "?");
 	if (!zs)
 		return zfail(err, CF_ENOMEM, label, "cannot make a source", zip_get_error(w->za));

@@ -13,7 +13,7 @@ struct tc_jar {
 
 struct tc_jar_writer {
 	zip_t *za;
-	char path[512];
+	char *path;
 };
 
 static int zfail(cf_error *err, int code, const char *label, const char *what, zip_error_t *ze)
@@ -182,9 +182,10 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 {
 	*out = NULL;
 	tc_jar_writer *w = calloc(1, sizeof *w);
-	if (!w)
+	if (!w || !(w->path = strdup(path))) {
+		free(w);
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
-	snprintf(w->path, sizeof w->path, "%s", path);
+	}
 	int ze = 0;
 	/* libzip writes to a temporary file beside path and renames it in zip_close. */
 	w->za = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &ze);
@@ -193,6 +194,7 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 		zip_error_init_with_code(&e, ze);
 		int rc = zfail(err, CF_EIO, path, "cannot create", &e);
 		zip_error_fini(&e);
+		free(w->path);
 		free(w);
 		return rc;
 	}
@@ -370,20 +372,26 @@ int jar_writer_copy_comment(tc_jar_writer *w, tc_jar *src, cf_error *err)
 static int write_empty_zip(const char *path, cf_error *err)
 {
 	static const uint8_t eocd[22] = {'P', 'K', 5, 6};
-	char tmp[600]; /* tc_jar_writer.path is 512 */
-	if (snprintf(tmp, sizeof tmp, "%s.tctmp", path) >= (int)sizeof tmp)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "path too long");
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	if (!tmp)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	snprintf(tmp, n, "%s.tctmp", path);
 	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create %s: %s", tmp, strerror(errno));
-	bool ok = fwrite(eocd, 1, sizeof eocd, f) == sizeof eocd;
-	ok = (fclose(f) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		int e = errno;
-		remove(tmp);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+	int rc = CF_OK;
+	if (!f) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create %s: %s", tmp, strerror(errno));
+	} else {
+		bool ok = fwrite(eocd, 1, sizeof eocd, f) == sizeof eocd;
+		ok = (fclose(f) == 0) && ok;
+		if (!ok || rename(tmp, path) != 0) {
+			int e = errno;
+			remove(tmp);
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+		}
 	}
-	return CF_OK;
+	free(tmp);
+	return rc;
 }
 
 int jar_writer_finish(tc_jar_writer *w, cf_error *err)
@@ -396,6 +404,7 @@ int jar_writer_finish(tc_jar_writer *w, cf_error *err)
 		rc = zfail(err, CF_EIO, w->path, "cannot write", zip_get_error(w->za));
 		zip_discard(w->za);
 	}
+	free(w->path);
 	free(w);
 	return rc;
 }
@@ -405,5 +414,6 @@ void jar_writer_abort(tc_jar_writer *w)
 	if (!w)
 		return;
 	zip_discard(w->za);
+	free(w->path);
 	free(w);
 }

@@ -31,17 +31,7 @@
 
 #include "classfile.h"
 #include "code.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "fuzz invariant broken at %s:%d: %s\n", __FILE__, \
-			        __LINE__, #cond);                                    \
-			abort();                                                     \
-		}                                                                    \
-	} while (0)
+#include "fuzz.h"
 
 enum {
 	F_ENTRY = 0x01,

@@ -8,9 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <stdint.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static int run_file(const char *path)
 {

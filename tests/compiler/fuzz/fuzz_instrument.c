@@ -30,17 +30,8 @@
 #include "arena.h"
 #include "classfile.h"
 #include "instrument.h"
+#include "../../fuzz/fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "fuzz invariant broken at %s:%d: %s\n", __FILE__, \
-			        __LINE__, #cond);                                         \
-			abort();                                                          \
-		}                                                                         \
-	} while (0)
 
 static char root[256];
 

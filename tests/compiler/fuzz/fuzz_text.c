@@ -15,17 +15,8 @@
 #include "mapping.h"
 #include "proguard.h"
 #include "rules.h"
+#include "../../fuzz/fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "fuzz invariant broken at %s:%d: %s\n", __FILE__, \
-			        __LINE__, #cond);                                         \
-			abort();                                                          \
-		}                                                                         \
-	} while (0)
 
 static void failed(int rc, const cf_error *err)
 {

@@ -149,7 +149,7 @@ int out_write_jar(run *r, input *in, cf_error *err);
 int out_commit(input *in, cf_error *err);
 void out_abort(input *in);
 /* Creates the mapping directory, so that a run that could not write its mappings
- * fails before it writes anything else. */
+ * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
 int out_write_stats(run *r, double total, cf_error *err);

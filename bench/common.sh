@@ -13,16 +13,21 @@ peers() {
 	bash "$root/bench/peers/build.sh" "$1" >/dev/null
 }
 
-# measure LABEL CMD...: appends "wall_s rss_kb" of one run to $results/LABEL.
+# measure LABEL CMD...: appends "wall_s rss_kb" of one run to $results/LABEL. The wall
+# time comes from bash's microsecond clock ($EPOCHREALTIME) around the whole process:
+# GNU time's %e has 10 ms steps, too coarse for a run of about 0.1 s.
 measure() {
-	local label=$1
+	local label=$1 t0 t1
 	shift
-	/usr/bin/time -f "%e %M" -o "$results/.last" "$@" >/dev/null 2>"$results/.err" || {
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f "%M" -o "$results/.last" "$@" >/dev/null 2>"$results/.err" || {
 		echo "failed: $*" >&2
 		cat "$results/.err" >&2
 		return 1
 	}
-	cat "$results/.last" >> "$results/$label"
+	t1=$EPOCHREALTIME
+	echo "$(awk -v a="${t0/,/.}" -v b="${t1/,/.}" 'BEGIN { printf "%.4f", b - a }') $(cat "$results/.last")" \
+		>> "$results/$label"
 }
 
 # median FILE COLUMN: the median of a column of numbers.

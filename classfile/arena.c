@@ -1,8 +1,18 @@
+/* MAP_ANONYMOUS and MADV_HUGEPAGE are not POSIX. */
+#define _DEFAULT_SOURCE
 #include "arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+/* Chunks this large are mapped on their own and offered transparent huge pages: an
+ * arena that keeps data for a whole run (hundreds of MB for a large input) would
+ * otherwise take one page fault per 4 KB, which dominates on virtual machines. */
+#define BIG_CHUNK ((size_t)2 << 20)
+#endif
 
 struct arena_chunk {
 	arena_chunk *next;
@@ -12,25 +22,77 @@ struct arena_chunk {
 
 enum { ALIGN = 16, MIN_CHUNK = 64 * 1024 };
 
+static arena_chunk *chunk_new(size_t size)
+{
+	if (size > SIZE_MAX - sizeof(arena_chunk))
+		return NULL;
+	arena_chunk *c;
+#ifdef BIG_CHUNK
+	if (size >= BIG_CHUNK) {
+		/* Whole huge pages, aligned: map one more than needed and trim both ends. */
+		size_t total = (sizeof(arena_chunk) + size + BIG_CHUNK - 1) & ~(BIG_CHUNK - 1);
+		if (total < size || total > SIZE_MAX - BIG_CHUNK)
+			return NULL;
+		uint8_t *p = mmap(NULL, total + BIG_CHUNK, PROT_READ | PROT_WRITE,
+		                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		size_t head = (BIG_CHUNK - (uintptr_t)p % BIG_CHUNK) % BIG_CHUNK;
+		if (head)
+			munmap(p, head);
+		munmap(p + head + total, BIG_CHUNK - head);
+		p += head;
+#ifdef MADV_HUGEPAGE
+		madvise(p, total, MADV_HUGEPAGE); /* a hint: failure is fine */
+#endif
+		c = (arena_chunk *)(void *)p;
+		c->next = NULL;
+		c->size = total - sizeof(arena_chunk);
+		return c;
+	}
+#endif
+	{
+		if (!(c = malloc(sizeof(arena_chunk) + size)))
+			return NULL;
+	}
+	c->next = NULL;
+	c->size = size;
+	return c;
+}
+
+static void chunk_free(arena_chunk *c)
+{
+#ifdef BIG_CHUNK
+	if (c->size >= BIG_CHUNK) {
+		munmap(c, sizeof(arena_chunk) + c->size);
+		return;
+	}
+#endif
+	free(c);
+}
+
 void arena_init(arena *a)
 {
 	memset(a, 0, sizeof *a);
 }
 
+void arena_init_sized(arena *a, size_t min_chunk)
+{
+	arena_init(a);
+	a->min_chunk = min_chunk;
+}
+
 static int new_chunk(arena *a, size_t need)
 {
-	size_t size = MIN_CHUNK;
+	size_t size = a->min_chunk > MIN_CHUNK ? a->min_chunk : MIN_CHUNK;
 	if (a->head && a->head->size * 2 > size && a->head->size < (SIZE_MAX >> 2))
 		size = a->head->size * 2;
 	if (size < need)
 		size = need;
-	if (size > SIZE_MAX - sizeof(arena_chunk))
-		return -1;
-	arena_chunk *c = malloc(sizeof(arena_chunk) + size);
+	arena_chunk *c = chunk_new(size);
 	if (!c)
 		return -1;
 	c->next = a->head;
-	c->size = size;
 	a->head = c;
 	a->used = 0;
 	return 0;
@@ -105,17 +167,15 @@ void arena_reset(arena *a)
 	for (arena_chunk *c = a->head, *next; c; c = next) {
 		next = c->next;
 		if (c != keep)
-			free(c);
+			chunk_free(c);
 	}
 	a->head = keep;
 	if (keep)
 		keep->next = NULL;
-	if (n > 1 && need > keep->size && need <= SIZE_MAX - sizeof(arena_chunk)) {
-		arena_chunk *big = malloc(sizeof(arena_chunk) + need);
+	if (n > 1 && need > keep->size) {
+		arena_chunk *big = chunk_new(need);
 		if (big) {
-			free(keep);
-			big->next = NULL;
-			big->size = need;
+			chunk_free(keep);
 			a->head = big;
 		}
 	}
@@ -127,7 +187,7 @@ void arena_free(arena *a)
 {
 	for (arena_chunk *c = a->head, *next; c; c = next) {
 		next = c->next;
-		free(c);
+		chunk_free(c);
 	}
 	a->head = NULL;
 	a->used = 0;

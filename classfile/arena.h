@@ -14,9 +14,13 @@ typedef struct arena {
 	size_t total;        /* bytes handed out since the last reset */
 	size_t limit;        /* 0 = none; else allocations past it fail (tests of error paths) */
 	size_t peak;         /* largest total seen, for statistics */
+	size_t min_chunk;    /* 0 = the default; see arena_init_sized */
 } arena;
 
 void arena_init(arena *a);
+/* An arena whose chunks are at least min_chunk bytes: for one that will grow large,
+ * so that it starts with huge pages (see arena.c) instead of growing to them. */
+void arena_init_sized(arena *a, size_t min_chunk);
 /* Aligned to 16 bytes. NULL when the system or the limit refuses. */
 void *arena_alloc(arena *a, size_t size);
 void *arena_zalloc(arena *a, size_t size);

@@ -178,17 +178,13 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 		return CF_OK;
 	}
 	/* Keep the class for phase 2 when it fits the budget: no second read or inflate.
-	 * The worker's read buffer itself is kept (a stored jar entry needs nothing: its
-	 * bytes as stored are the class). */
-	if (!u->data && data == w->in.data) {
+	 * It goes to the worker's arena, which lives until the end of the run. */
+	if (!u->data) {
 		size_t before = atomic_fetch_add(&r->kept_bytes, len);
-		if (before + len <= r->keep_limit) {
-			size_t got;
-			u->data = buf_take(&w->in, &got);
-			u->data_len = got;
-		} else {
+		if (before + len <= r->keep_limit && (u->data = arena_dup(&w->keep, data, len)))
+			u->data_len = len;
+		else
 			atomic_fetch_sub(&r->kept_bytes, len);
-		}
 	}
 	return CF_OK;
 }

@@ -58,6 +58,13 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
+/* Whether workers read the unit's bytes themselves (a file, or a stored or deflated
+ * jar entry); otherwise they were read once, on the main thread, into u->data. */
+static bool worker_reads(const unit *u)
+{
+	return !u->in->jar || u->info.method == 0 || u->info.method == 8;
+}
+
 static unit *new_unit(run *r, input *in, const char *name, cf_error *err)
 {
 	if (r->nunits == r->capunits) {
@@ -135,8 +142,7 @@ static int list_jar(run *r, input *in, cf_error *err)
 		}
 		u->kind = UNIT_CLASS;
 		u->candidate = filter_file(name);
-		if ((rc = jar_stat(in->zip, i, &u->info, err)) != CF_OK)
-			break;
+		jar_stat(in->zip, i, &u->info);
 		char label[4200];
 		snprintf(label, sizeof label, "%s!%s", in->in, name);
 		if (u->info.encrypted) {
@@ -148,27 +154,16 @@ static int list_jar(run *r, input *in, cf_error *err)
 			             (unsigned long long)u->info.size);
 			break;
 		}
-		if (u->info.method == 0 || u->info.method == 8) {
-			/* Read as stored; workers inflate (and check the CRC) in parallel. */
-			if ((rc = jar_read_raw(in->zip, i, &buf, err)) != CF_OK)
+		if (!worker_reads(u)) {
+			/* Another compression method: libzip decompresses it here, on this thread. */
+			if ((rc = jar_read(in->zip, i, &buf, MAX_ENTRY, NULL, err)) != CF_OK)
 				break;
-			size_t len;
-			u->raw = buf_take(&buf, &len);
-			if (!u->raw) /* an empty entry */
-				u->raw = calloc(1, 1);
-		} else {
-			/* Another compression method: let libzip decompress it here. */
-			if ((rc = jar_read(in->zip, i, &buf, MAX_ENTRY, err)) != CF_OK)
+			/* workers[0] is this thread's until the phases start. */
+			u->data_len = buf.len;
+			if (!(u->data = arena_dup(&r->workers[0].keep, buf.data, buf.len))) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
 				break;
-			size_t len;
-			u->data = buf_take(&buf, &len);
-			u->data_len = len;
-			if (!u->data)
-				u->data = calloc(1, 1);
-		}
-		if (!u->raw && !u->data) {
-			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
-			break;
+			}
 		}
 	}
 	buf_free(&buf);
@@ -183,20 +178,17 @@ int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf
 		*len = u->data_len;
 		return CF_OK;
 	}
-	char label[4200];
-	path_join(label, sizeof label, u->in->in, u->in->jar ? "!" : "/", u->name);
-	if (!u->in->jar) {
-		if (read_file(label, &w->in, err) != CF_OK)
+	if (u->in->jar) {
+		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
+		if (!w->inflater && !(w->inflater = zio_inflater_new()))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "cannot start inflate");
+		if (jar_read(u->in->zip, u->entry, &w->in, MAX_ENTRY, w->inflater, err) != CF_OK)
 			return err->code;
-	} else if (u->info.method == 0) {
-		if (u->info.comp_size != u->info.size || zio_crc32(u->raw, u->info.size) != u->info.crc)
-			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "CRC-32 mismatch: corrupt entry");
-		*data = u->raw;
-		*len = u->info.size;
-		return CF_OK;
-	} else if (zio_inflate(u->raw, u->info.comp_size, u->info.size, u->info.crc, &w->in, label,
-	                       err) != CF_OK) {
-		return err->code;
+	} else {
+		char path[4200];
+		path_join(path, sizeof path, u->in->in, "/", u->name);
+		if (read_file(path, &w->in, err) != CF_OK)
+			return err->code;
 	}
 	*data = w->in.data;
 	*len = w->in.len;
@@ -205,10 +197,10 @@ int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf
 
 static void drop_data(run *r, unit *u)
 {
-	/* Kept from phase 1; for a jar entry with an unusual method it is the only copy. */
-	if (u->data && (u->raw || !u->in->jar)) {
+	/* Kept from phase 1 (in an arena); for a jar entry with an unusual method it is the
+	 * only copy. */
+	if (u->data && worker_reads(u)) {
 		atomic_fetch_sub(&r->kept_bytes, u->data_len);
-		free(u->data);
 		u->data = NULL;
 	}
 }
@@ -284,12 +276,23 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 		return rc;
 	}
 	if (u->changed) {
-		char label[4200];
-		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
-		if (zio_deflate(data, len, r->opt->deflate_level, &w->zout, label, err) != CF_OK)
-			return err->code;
 		u->out_crc = zio_crc32(data, len);
-		u->out = buf_take(&w->zout, &u->out_len);
+		/* A stored entry stays stored; any other is deflated. */
+		u->out_method = u->info.method == 0 ? 0 : 8;
+		if (u->out_method == 8) {
+			char label[4200];
+			snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
+			if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
+				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start deflate");
+			if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != CF_OK)
+				return err->code;
+			data = w->zout.data;
+			len = w->zout.len;
+		}
+		/* Held until the jar is written, in the worker's arena. */
+		u->out_len = len;
+		if (!(u->out = arena_dup(&w->keep, data, len)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 	}
 	drop_data(r, u);
 	return CF_OK;
@@ -300,6 +303,38 @@ static int phase2(void *ctx, size_t i, int wk)
 	job *j = ctx;
 	unit *u = &j->r->units[j->items[i]];
 	return trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+}
+
+typedef struct sized {
+	uint64_t size;
+	size_t index;
+} sized;
+
+static int by_size_desc(const void *a, const void *b)
+{
+	const sized *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Hands out the largest classes first (their sizes are known for jar entries), so that
+ * the workers do not end a phase with one of them busy on a large class and the other
+ * idle. Outputs do not depend on this order: every unit's result stays in its unit. */
+static void largest_first(run *r, size_t *items, size_t n)
+{
+	sized *s = malloc((n ? n : 1) * sizeof *s);
+	if (!s)
+		return; /* only a slower schedule */
+	for (size_t i = 0; i < n; i++) {
+		const unit *u = &r->units[items[i]];
+		s[i].size = u->kind == UNIT_CLASS && u->in->jar ? u->info.size : 0;
+		s[i].index = items[i];
+	}
+	qsort(s, n, sizeof *s, by_size_desc);
+	for (size_t i = 0; i < n; i++)
+		items[i] = s[i].index;
+	free(s);
 }
 
 /* Runs fn over the selected units; on failure copies the first worker error out. */
@@ -356,7 +391,8 @@ static int setup(run *r, cf_error *err)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
 	for (int i = 0; i < r->nworkers; i++) {
 		worker *w = &r->workers[i];
-		arena_init(&w->keep);
+		/* keep holds every kept class and rewritten entry: megabytes at once. */
+		arena_init_sized(&w->keep, (size_t)4 << 20);
 		arena_init(&w->cls);
 		arena_init(&w->scratch);
 		buf_init(&w->in);
@@ -374,11 +410,6 @@ static int setup(run *r, cf_error *err)
 
 static void teardown(run *r)
 {
-	for (size_t i = 0; i < r->nunits; i++) {
-		free(r->units[i].raw);
-		free(r->units[i].data);
-		free(r->units[i].out);
-	}
 	free(r->units);
 	for (size_t i = 0; i < r->ninputs; i++) {
 		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
@@ -393,6 +424,8 @@ static void teardown(run *r)
 		buf_free(&w->in);
 		buf_free(&w->out);
 		buf_free(&w->zout);
+		zio_deflater_free(w->deflater);
+		zio_inflater_free(w->inflater);
 	}
 	free(r->workers);
 	free(r->traced);
@@ -440,6 +473,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		for (size_t i = 0; i < r.nunits; i++)
 			if (r.units[i].kind == UNIT_CLASS)
 				items[n++] = i;
+		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase1, err);
 	}
 	if (rc == CF_OK && o->strict) {
@@ -469,6 +503,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		for (size_t i = 0; i < r.nunits; i++)
 			if (!r.units[i].in->classpath)
 				items[n++] = i;
+		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase2, err);
 	}
 	double t4 = now();

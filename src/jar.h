@@ -1,11 +1,18 @@
-/* Jar (zip) archives, the one module that talks to libzip.
+/* Jar (zip) archives, read and written by this module alone.
  *
- * Reading: entries in archive order, their names, metadata and bytes. Writing: a new
- * archive made entry by entry, where an entry is either new bytes (deflated) or a raw
- * copy of an entry of a source archive (not recompressed), with the original name,
- * timestamp, comment and external attributes. Archives are written to a temporary
- * file in the destination directory and renamed into place on success, so a failed
- * run never leaves a half-written jar. */
+ * Reading indexes the central directory of an archive held in memory (the file is
+ * mapped) and checks each entry's local header against it, so that the entries'
+ * bytes are then plain pointers: workers inflate them in parallel and the writer
+ * copies them without a copy of its own. Stored and deflated entries are read here;
+ * any other compression method goes through libzip.
+ *
+ * Writing streams a new archive entry by entry to a temporary file beside the
+ * destination, renamed into place by jar_writer_finish, so a failed run never leaves
+ * a half-written jar. An entry is either a raw copy of an entry of a source archive
+ * (same compressed bytes) or new bytes; both keep the source entry's name, time,
+ * attributes, comment and extra fields. Zip64 is read and written where needed.
+ *
+ * Format: PKWARE APPNOTE.TXT 6.3 (sections 4.3 and 4.5). */
 #ifndef TC_JAR_H
 #define TC_JAR_H
 
@@ -18,19 +25,18 @@
 
 typedef struct tc_jar tc_jar;
 
-/* Opens an archive for reading; checks its central directory for consistency. */
+/* Opens an archive for reading and indexes it. A damaged central directory, or a
+ * local header that disagrees with it, is CF_EFORMAT with the byte offset. */
 int jar_open(tc_jar **out, const char *path, cf_error *err);
-/* Opens an archive held in memory (borrowed until jar_close). */
+/* Opens an archive held in memory, borrowed until jar_close. */
 int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *label, cf_error *err);
 void jar_close(tc_jar *jar);
 
 uint64_t jar_count(const tc_jar *jar);
-/* Name of entry i (raw bytes from the archive), or NULL when unreadable. */
-const char *jar_name(tc_jar *jar, uint64_t i);
-bool jar_is_dir(tc_jar *jar, uint64_t i);
-/* Reads entry i into buf (replacing its contents). Refuses entries larger than
- * max_size bytes with CF_ELIMIT. */
-int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, cf_error *err);
+/* Name of entry i: its raw bytes, NUL-terminated (a name holding a NUL is refused at
+ * open). Valid until jar_close. */
+const char *jar_name(const tc_jar *jar, uint64_t i);
+bool jar_is_dir(const tc_jar *jar, uint64_t i);
 
 typedef struct jar_info {
 	uint64_t size;      /* uncompressed */
@@ -40,30 +46,39 @@ typedef struct jar_info {
 	bool encrypted;
 } jar_info;
 
-int jar_stat(tc_jar *jar, uint64_t i, jar_info *out, cf_error *err);
-/* The bytes of entry i as stored in the archive (still compressed). */
-int jar_read_raw(tc_jar *jar, uint64_t i, cf_buf *buf, cf_error *err);
+void jar_stat(const tc_jar *jar, uint64_t i, jar_info *out);
+/* The bytes of entry i as stored in the archive (comp_size of them, still
+ * compressed), valid until jar_close. Safe from any thread. */
+const uint8_t *jar_raw(const tc_jar *jar, uint64_t i);
+/* Reads entry i into buf (replacing its contents), checking its size and CRC-32.
+ * Refuses entries larger than max_size bytes with CF_ELIMIT. z, the calling thread's
+ * inflater, may be NULL. Safe from any thread for stored and deflated entries; other
+ * methods go through libzip, on one thread only. */
+struct zio_inflater;
+int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, struct zio_inflater *z,
+             cf_error *err);
 
 typedef struct tc_jar_writer tc_jar_writer;
 
-/* Starts an archive that will replace `path` on jar_writer_finish. */
+/* Starts an archive that will replace `path` on jar_writer_finish. Source archives
+ * given to the calls below must stay open until then. */
 int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err);
 /* Adds entry i of src as it is: same name, compressed bytes, time, comment, attributes. */
-int jar_writer_copy(tc_jar_writer *w, tc_jar *src, uint64_t i, cf_error *err);
-/* Adds entry i of src with new content (deflated), keeping its name and metadata.
- * data must stay valid until jar_writer_finish; the writer takes ownership (free()). */
-int jar_writer_replace(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *data, size_t len,
+int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *err);
+/* Adds entry i of src with new content, keeping its name and metadata: `len` bytes as
+ * they go into the archive with `method` (0 stored, 8 a raw deflate stream), `size`
+ * bytes once inflated, CRC-32 `crc` of those. The data is written before the call
+ * returns; the caller keeps it. */
+int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
+                       const uint8_t *data, size_t len, uint64_t size, uint32_t crc,
                        cf_error *err);
-/* Adds entry i of src with new content that the caller deflated already (a raw
- * deflate stream of `size` bytes with CRC-32 `crc`); libzip copies it as it is. The
- * writer takes ownership of `deflated` (free()). */
-int jar_writer_replace_deflated(tc_jar_writer *w, tc_jar *src, uint64_t i, uint8_t *deflated,
-                                size_t comp_len, uint64_t size, uint32_t crc, cf_error *err);
-/* Gives the archive the comment of src. */
-int jar_writer_copy_comment(tc_jar_writer *w, tc_jar *src, cf_error *err);
-/* Writes the archive to a temporary file and renames it to the path. */
+/* Gives the archive the comment of src; a comment that holds an end-record signature
+ * is refused (CF_EFORMAT): in it, zip readers could find a false end of the archive. */
+int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, cf_error *err);
+/* Writes the central directory, closes the temporary file and renames it to the path;
+ * frees w whatever the outcome. */
 int jar_writer_finish(tc_jar_writer *w, cf_error *err);
-/* Discards an unfinished archive; nothing is written. */
+/* Discards an unfinished archive; nothing is left behind. */
 void jar_writer_abort(tc_jar_writer *w);
 
 #endif

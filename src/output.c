@@ -171,9 +171,8 @@ int out_write_jar(run *r, input *in, cf_error *err)
 		unit *u = &r->units[i];
 		int rc;
 		if (u->changed && u->out) {
-			rc = jar_writer_replace_deflated(jw, in->zip, u->entry, u->out, u->out_len, u->out_size,
-			                                 u->out_crc, err);
-			u->out = NULL; /* owned by the writer now */
+			rc = jar_writer_replace(jw, in->zip, u->entry, u->out_method, u->out, u->out_len,
+			                        u->out_size, u->out_crc, err);
 		} else {
 			rc = jar_writer_copy(jw, in->zip, u->entry, err);
 		}

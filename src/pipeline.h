@@ -67,8 +67,7 @@ typedef struct unit {
 	uint8_t kind;
 	bool candidate;        /* a class file that the name filter keeps */
 	jar_info info;
-	uint8_t *raw;          /* jar class entries: bytes as stored in the archive */
-	uint8_t *data;         /* decompressed class kept from phase 1 to phase 2 */
+	uint8_t *data;         /* decompressed class kept from phase 1 to phase 2 (arena) */
 	size_t data_len;
 
 	/* phase 1 */
@@ -89,7 +88,8 @@ typedef struct unit {
 
 	/* phase 2 */
 	bool changed;
-	uint8_t *out;          /* jar entries: the new class, deflated */
+	uint8_t *out;          /* jar entries: the new class as it goes into the jar (arena) */
+	uint16_t out_method;   /* of out: 0 stored, 8 deflated */
 	size_t out_len, out_size;
 	size_t in_size;        /* bytes read in phase 2 (directories' statistics) */
 	uint32_t out_crc;
@@ -102,6 +102,8 @@ typedef struct worker {
 	arena cls;             /* one class at a time */
 	arena scratch;         /* one method at a time */
 	cf_buf in, out, zout;
+	struct zio_deflater *deflater; /* made on first use, */
+	struct zio_inflater *inflater; /* likewise */
 	char made_dir[4096];   /* last directory created, to skip repeated mkdirs */
 } worker;
 

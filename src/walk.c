@@ -182,7 +182,7 @@ static int walk_jar(const char *path, walk_fn fn, void *ctx, cf_error *err)
 		const char *name = jar_name(jar, i);
 		if (!name || !ends_with(name, ".class") || jar_is_dir(jar, i))
 			continue;
-		if ((rc = jar_read(jar, i, &buf, MAX_CLASS_BYTES, err)) != CF_OK)
+		if ((rc = jar_read(jar, i, &buf, MAX_CLASS_BYTES, NULL, err)) != CF_OK)
 			break;
 		char label[4096];
 		snprintf(label, sizeof label, "%s!%s", path, name);

@@ -9,12 +9,24 @@
 #include "bytes.h"
 #include "cf_error.h"
 
+/* An inflater kept by one thread across entries (inflateReset instead of a fresh
+ * stream, whose state would be allocated and faulted in for each class). */
+typedef struct zio_inflater zio_inflater;
+zio_inflater *zio_inflater_new(void);
+void zio_inflater_free(zio_inflater *z);
 /* Inflates exactly `size` bytes from a raw deflate stream into out and checks the
- * CRC-32; a stream that is short, long or damaged is CF_EFORMAT. */
-int zio_inflate(const uint8_t *in, size_t in_len, size_t size, uint32_t crc, cf_buf *out,
-                const char *label, cf_error *err);
-/* Deflates data into out (raw stream, level 1..9). */
-int zio_deflate(const uint8_t *data, size_t len, int level, cf_buf *out, const char *label,
+ * CRC-32; a stream that is short, long or damaged is CF_EFORMAT. z may be NULL (a
+ * stream of its own for this call). */
+int zio_inflate(zio_inflater *z, const uint8_t *in, size_t in_len, size_t size, uint32_t crc,
+                cf_buf *out, const char *label, cf_error *err);
+/* A deflater kept by one thread across entries: deflateReset instead of a fresh
+ * stream per entry, whose 256 KB of state would be allocated, faulted in and freed
+ * again for each class. */
+typedef struct zio_deflater zio_deflater;
+zio_deflater *zio_deflater_new(int level);
+void zio_deflater_free(zio_deflater *d);
+/* Deflates data into out (a raw stream, at the deflater's level). */
+int zio_deflate(zio_deflater *d, const uint8_t *data, size_t len, cf_buf *out, const char *label,
                 cf_error *err);
 uint32_t zio_crc32(const uint8_t *data, size_t len);
 

@@ -2,13 +2,15 @@
 # Builds one of the project's fuzz targets with clang + libFuzzer (ASan, UBSan) and runs
 # it for a bounded time on a corpus seeded from its seeds and regressions directories.
 #
-#   tests/fuzz/run.sh [-T classfile|instrument|text] [-t SECONDS] [-o WORKDIR] [-j JOBS]
+#   tests/fuzz/run.sh [-T classfile|instrument|jar|text] [-t SECONDS] [-o WORKDIR] [-j JOBS]
 #                     [-L OBJDIR] [-- LIBFUZZER-ARGS...]
 #
 #   classfile   tests/fuzz/fuzz_classfile.c: the class-file library alone;
 #               tests/fuzz/seeds, tests/fuzz/regressions
 #   instrument  tests/compiler/fuzz/fuzz_instrument.c: class files and jars through
 #               tc_instrument(); tests/compiler/fuzz/seeds, .../regressions
+#   jar         tests/compiler/fuzz/fuzz_jar.c: the zip reader and writer, against
+#               libzip; tests/compiler/fuzz/seeds-jar, .../regressions-jar
 #   text        tests/compiler/fuzz/fuzz_text.c: ProGuard mappings, block lists, method
 #               mappings; tests/compiler/fuzz/seeds-text, .../regressions-text
 #
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
         -o) work=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --) shift; break ;;
-        *) echo "usage: $0 [-T classfile|instrument|text] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
+        *) echo "usage: $0 [-T classfile|instrument|jar|text] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
     esac
 done
 cfuzz=$root/tests/compiler/fuzz
@@ -44,6 +46,8 @@ case "$target" in
     classfile) src=$here/fuzz_classfile.c; seeds=$here/seeds; regressions=$here/regressions
         max_len=262144; compiler= ;;
     instrument) src=$cfuzz/fuzz_instrument.c; seeds=$cfuzz/seeds; regressions=$cfuzz/regressions
+        max_len=65536; compiler=yes ;;
+    jar) src=$cfuzz/fuzz_jar.c; seeds=$cfuzz/seeds-jar; regressions=$cfuzz/regressions-jar
         max_len=65536; compiler=yes ;;
     text) src=$cfuzz/fuzz_text.c; seeds=$cfuzz/seeds-text; regressions=$cfuzz/regressions-text
         max_len=65536; compiler=yes ;;

@@ -586,25 +586,47 @@ static void same_entry(zip_t *a, zip_t *b, zip_uint64_t i, bool same_bytes)
 	zip_fclose(f);
 }
 
+/* The source archive b written to tmp/in.jar and opened, and a writer started on
+ * tmp/out.jar. */
+typedef struct pair {
+	char *in, *out;
+	tc_jar *src;
+	tc_jar_writer *w;
+} pair;
+
+static void pair_open(pair *p, const cf_buf *b)
+{
+	p->in = ct_path(tmp, "in.jar");
+	p->out = ct_path(tmp, "out.jar");
+	ct_write(p->in, b->data, b->len);
+	cf_error err;
+	cf_error_clear(&err);
+	cr_assert_eq(jar_open(&p->src, p->in, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_open(&p->w, p->out, &err), CF_OK, "%s", ct_err(&err));
+}
+
+static void pair_close(pair *p)
+{
+	jar_close(p->src);
+	free(p->in);
+	free(p->out);
+}
+
 Test(jar_write, copies_keep_every_field, .init = setup, .fini = teardown)
 {
 	cf_buf b;
 	zb_opts o = {.comment = "the jar comment"};
 	zb_build(&b, rich, NRICH, &o, NULL);
-	char *in = ct_path(tmp, "in.jar"), *out = ct_path(tmp, "out.jar");
-	ct_write(in, b.data, b.len);
+	pair p;
+	pair_open(&p, &b);
 	cf_error err;
 	cf_error_clear(&err);
-	tc_jar *src;
-	cr_assert_eq(jar_open(&src, in, &err), CF_OK, "%s", ct_err(&err));
-	tc_jar_writer *w;
-	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_copy_comment(w, src, &err), CF_OK);
+	cr_assert_eq(jar_writer_copy_comment(p.w, p.src, &err), CF_OK);
 	for (uint64_t i = 0; i < NRICH; i++)
-		cr_assert_eq(jar_writer_copy(w, src, i, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_finish(w, &err), CF_OK, "%s", ct_err(&err));
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
 
-	zip_t *za = zopen(in), *zb = zopen(out);
+	zip_t *za = zopen(p.in), *zb = zopen(p.out);
 	cr_assert_eq(zip_get_num_entries(zb, 0), (zip_int64_t)NRICH);
 	for (zip_uint64_t i = 0; i < NRICH; i++) {
 		if (i == 3)
@@ -622,17 +644,17 @@ Test(jar_write, copies_keep_every_field, .init = setup, .fini = teardown)
 	/* Read back by the module itself: raw bytes identical, descriptors gone, the
 	 * unparsable local extra kept, the Zip64 field dropped (nothing needs it). */
 	tc_jar *back;
-	cr_assert_eq(jar_open(&back, out, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_open(&back, p.out, &err), CF_OK, "%s", ct_err(&err));
 	for (uint64_t i = 0; i < NRICH; i++) {
 		jar_info x, y;
-		jar_stat(src, i, &x);
+		jar_stat(p.src, i, &x);
 		jar_stat(back, i, &y);
 		cr_assert(x.size == y.size && x.comp_size == y.comp_size && x.crc == y.crc &&
 		          x.method == y.method, "entry %llu", (unsigned long long)i);
-		cr_assert_eq(memcmp(jar_raw(src, i), jar_raw(back, i), x.comp_size), 0);
+		cr_assert_eq(memcmp(jar_raw(p.src, i), jar_raw(back, i), x.comp_size), 0);
 	}
 	size_t len;
-	uint8_t *o2 = (uint8_t *)ct_read(out, &len);
+	uint8_t *o2 = (uint8_t *)ct_read(p.out, &len);
 	size_t off = 0;
 	for (uint64_t i = 0; i < NRICH; i++) {
 		cr_assert_eq(memcmp(o2 + off, "PK\3\4", 4), 0, "entry %llu at %zu", (unsigned long long)i, off);
@@ -660,9 +682,7 @@ Test(jar_write, copies_keep_every_field, .init = setup, .fini = teardown)
 	cr_assert_eq(memcmp(o2 + off, "PK\5\6", 4), 0, "the end record follows the directory");
 	free(o2);
 	jar_close(back);
-	jar_close(src);
-	free(in);
-	free(out);
+	pair_close(&p);
 	buf_free(&b);
 }
 
@@ -670,30 +690,26 @@ Test(jar_write, replaced_entries_keep_metadata, .init = setup, .fini = teardown)
 {
 	cf_buf b;
 	zb_build(&b, rich, NRICH, NULL, NULL);
-	char *in = ct_path(tmp, "in.jar"), *out = ct_path(tmp, "out.jar");
-	ct_write(in, b.data, b.len);
+	pair p;
+	pair_open(&p, &b);
 	cf_error err;
 	cf_error_clear(&err);
-	tc_jar *src;
-	cr_assert_eq(jar_open(&src, in, &err), CF_OK, "%s", ct_err(&err));
-	tc_jar_writer *w;
-	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
 	const char *nc = "new class bytes, longer than before";
 	uint8_t def[256];
 	size_t dl = raw_deflate(nc, strlen(nc), def, sizeof def);
 	uint32_t crc = (uint32_t)crc32(0, (const Bytef *)nc, (uInt)strlen(nc));
 	const char *ns = "new stored";
 	uint32_t crc2 = (uint32_t)crc32(0, (const Bytef *)ns, (uInt)strlen(ns));
-	cr_assert_eq(jar_writer_copy(w, src, 0, &err), CF_OK);
-	cr_assert_eq(jar_writer_replace(w, src, 1, 8, def, dl, strlen(nc), crc, &err), CF_OK);
-	cr_assert_eq(jar_writer_replace(w, src, 2, 0, (const uint8_t *)ns, strlen(ns), strlen(ns), crc2,
+	cr_assert_eq(jar_writer_copy(p.w, p.src, 0, &err), CF_OK);
+	cr_assert_eq(jar_writer_replace(p.w, p.src, 1, 8, def, dl, strlen(nc), crc, &err), CF_OK);
+	cr_assert_eq(jar_writer_replace(p.w, p.src, 2, 0, (const uint8_t *)ns, strlen(ns), strlen(ns), crc2,
 	                                &err), CF_OK);
 	/* A stored entry's length is its size. */
-	cr_assert_eq(jar_writer_replace(w, src, 3, 0, (const uint8_t *)ns, 3, 4, 0, &err), CF_EARG);
+	cr_assert_eq(jar_writer_replace(p.w, p.src, 3, 0, (const uint8_t *)ns, 3, 4, 0, &err), CF_EARG);
 	cf_error_clear(&err);
-	cr_assert_eq(jar_writer_finish(w, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
 
-	zip_t *za = zopen(in), *zb = zopen(out);
+	zip_t *za = zopen(p.in), *zb = zopen(p.out);
 	cr_assert_eq(zip_get_num_entries(zb, 0), 3);
 	same_entry(za, zb, 0, true);
 	zip_stat_t st;
@@ -719,9 +735,7 @@ Test(jar_write, replaced_entries_keep_metadata, .init = setup, .fini = teardown)
 	cr_assert_eq(s0.mtime, st.mtime);
 	zip_discard(za);
 	zip_discard(zb);
-	jar_close(src);
-	free(in);
-	free(out);
+	pair_close(&p);
 	buf_free(&b);
 }
 
@@ -730,29 +744,23 @@ Test(jar_write, zip64_end_past_65535_entries, .init = setup, .fini = teardown)
 	enum { N = 70000 };
 	cf_buf b;
 	many_entries(&b, N);
-	char *in = ct_path(tmp, "in.jar"), *out = ct_path(tmp, "out.jar");
-	ct_write(in, b.data, b.len);
+	pair p;
+	pair_open(&p, &b);
 	cf_error err;
 	cf_error_clear(&err);
-	tc_jar *src;
-	cr_assert_eq(jar_open(&src, in, &err), CF_OK, "%s", ct_err(&err));
-	tc_jar_writer *w;
-	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
 	for (uint64_t i = 0; i < N; i++)
-		cr_assert_eq(jar_writer_copy(w, src, i, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_finish(w, &err), CF_OK, "%s", ct_err(&err));
-	zip_t *z = zopen(out);
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
+	zip_t *z = zopen(p.out);
 	cr_assert_eq(zip_get_num_entries(z, 0), N);
 	cr_assert_str_eq(zip_get_name(z, N - 1, ZIP_FL_ENC_RAW), "e69999");
 	zip_discard(z);
 	tc_jar *back;
-	cr_assert_eq(jar_open(&back, out, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_open(&back, p.out, &err), CF_OK, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(back), N);
 	cr_assert_str_eq(jar_name(back, N - 1), "e69999");
 	jar_close(back);
-	jar_close(src);
-	free(in);
-	free(out);
+	pair_close(&p);
 	buf_free(&b);
 }
 
@@ -800,27 +808,21 @@ Test(jar_write, abort_and_failure_leave_nothing, .init = setup, .fini = teardown
 {
 	cf_buf b;
 	zb_build(&b, rich, NRICH, NULL, NULL);
-	char *in = ct_path(tmp, "in.jar"), *out = ct_path(tmp, "out.jar");
-	ct_write(in, b.data, b.len);
+	pair p;
+	pair_open(&p, &b);
 	cf_error err;
 	cf_error_clear(&err);
-	tc_jar *src;
-	cr_assert_eq(jar_open(&src, in, &err), CF_OK, "%s", ct_err(&err));
-	tc_jar_writer *w;
-	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_copy(w, src, 1, &err), CF_OK);
-	jar_writer_abort(w);
-	cr_assert_not(ct_exists(out));
+	cr_assert_eq(jar_writer_copy(p.w, p.src, 1, &err), CF_OK);
+	jar_writer_abort(p.w);
+	cr_assert_not(ct_exists(p.out));
 	char *tmp0 = ct_path(tmp, "out.jar.tc-tmp0");
 	cr_assert_not(ct_exists(tmp0), "the temporary file is removed");
 	/* A destination in a directory that does not exist. */
 	char *bad = ct_path(tmp, "no/such/dir/out.jar");
-	cr_assert_eq(jar_writer_open(&w, bad, &err), CF_EIO);
+	cr_assert_eq(jar_writer_open(&p.w, bad, &err), CF_EIO);
 	cr_assert(strstr(err.part, "no/such/dir/out.jar"), "%s", ct_err(&err));
-	jar_close(src);
 	free(tmp0);
 	free(bad);
-	free(in);
-	free(out);
+	pair_close(&p);
 	buf_free(&b);
 }

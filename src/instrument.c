@@ -142,18 +142,9 @@ static int list_jar(run *r, input *in, cf_error *err)
 		}
 		u->kind = UNIT_CLASS;
 		u->candidate = filter_file(name);
+		/* jar_read refuses encrypted entries and sizes past MAX_ENTRY, in the workers
+		 * or here. */
 		jar_stat(in->zip, i, &u->info);
-		char label[4200];
-		snprintf(label, sizeof label, "%s!%s", in->in, name);
-		if (u->info.encrypted) {
-			rc = cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, label, "encrypted entry");
-			break;
-		}
-		if (u->info.size > MAX_ENTRY) {
-			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "entry of %llu bytes is no class",
-			             (unsigned long long)u->info.size);
-			break;
-		}
 		if (!worker_reads(u)) {
 			/* Another compression method: libzip decompresses it here, on this thread. */
 			if ((rc = jar_read(in->zip, i, &buf, MAX_ENTRY, NULL, err)) != CF_OK)
@@ -161,7 +152,7 @@ static int list_jar(run *r, input *in, cf_error *err)
 			/* workers[0] is this thread's until the phases start. */
 			u->data_len = buf.len;
 			if (!(u->data = arena_dup(&r->workers[0].keep, buf.data, buf.len))) {
-				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
 				break;
 			}
 		}

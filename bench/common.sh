@@ -8,9 +8,9 @@ jdk_corpus() {
 	fi
 }
 
-# peers OUT: bench/peers' jar.
+# peers OUT [jacoco]: bench/peers' jars (peers.jar; jacoco-peer.jar with `jacoco`).
 peers() {
-	bash "$root/bench/peers/build.sh" "$1" >/dev/null
+	bash "$root/bench/peers/build.sh" "$@" >/dev/null
 }
 
 # measure LABEL CMD...: appends "wall_s rss_kb" of one run to $results/LABEL. The wall

@@ -21,7 +21,7 @@ mkdir -p "$work" "$out" && rm -rf "$results" && mkdir -p "$results"
 "$root/scripts/deps.sh" bench
 ninja -C "$build" src/tc-instrument >/dev/null
 jdk_corpus "$work/jdk"
-peers "$work/peers"
+peers "$work/peers" jacoco
 J=/usr/share/java
 guava=$J/guava.jar
 asm="$J/asm.jar:$J/asm-tree.jar:$J/asm-commons.jar:$J/asm-util.jar:$J/asm-analysis.jar"
@@ -33,7 +33,7 @@ for r in $(seq "$runs"); do
 	measure guava-tc "$tc" --quiet --mapping-dir "$o/tc" --in "$guava" --out "$o/tc.jar"
 	measure guava-matrix java -cp "$work/peers/peers.jar:$asm" MatrixTransform \
 		--mapping-dir "$o/matrix" --in "$guava" --out "$o/matrix.jar"
-	measure guava-jacoco java -cp "$work/peers/peers.jar:$J/org.jacoco.core.jar:$asm" \
+	measure guava-jacoco java -cp "$work/peers/jacoco-peer.jar:$J/org.jacoco.core.jar:$asm" \
 		JacocoInstrument "$guava" "$o/jacoco.jar"
 	# A fresh output directory each time, as a clean build has.
 	measure jdk-tc "$tc" --quiet --mapping-dir "$o/jdk-map" --in "$work/jdk" --out "$o/jdk"

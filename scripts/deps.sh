@@ -1,21 +1,65 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, the tests and the benchmarks need, only those missing.
-# Usage: scripts/deps.sh [build|test|bench]   (default: test)
+# The Debian 12 packages each purpose needs, in one place, and their installer.
+#
+# usage: scripts/deps.sh [--list|--missing] [PURPOSE...]    (default purpose: test)
+#   build   meson setup + ninja: tc-instrument, tc-dump, the runtime and its Java classes
+#   sample  scripts/sample.sh: build, then compile, instrument and run the sample app
+#   test    scripts/test.sh: everything any test runs (build and sample included)
+#   bench   bench/*.sh: the benchmarks and their peers (build included)
+# Installs, with apt-get, the packages of the purposes that are not installed yet.
+# --list prints the packages of the purposes, one per line; --missing prints those not
+# installed and exits 1 when there are any. A test that needs a tool takes it from the
+# `test` list (never from `bench`): .ci/run installs nothing else.
 set -euo pipefail
 
-want=${1:-test}
-pkgs=(meson ninja-build pkg-config gcc libzip-dev uthash-dev libpcre2-dev default-jdk-headless zip unzip)
-case "$want" in
-  build) ;;
-  test)  pkgs+=(libcriterion-dev libasm-java jasmin-sable libguava-java proguard-cli clang libfuzzer-14-dev libclang-rt-14-dev gradle python3) ;;
-  bench) pkgs+=(libcriterion-dev libasm-java libjacoco-java libguava-java hyperfine time) ;;
-  *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+build=(meson ninja-build pkg-config gcc libc6-dev libzip-dev uthash-dev libpcre2-dev python3
+	default-jdk-headless)
+sample=("${build[@]}")
+test=("${sample[@]}"
+	libcriterion-dev                        # the unit tests
+	clang libfuzzer-14-dev libclang-rt-14-dev # the fuzz suites
+	libasm-java                             # bench/peers: the Matrix-equivalent, VerifyAll
+	libguava-java                           # guava.jar: the Matrix contract, the corpora
+	jasmin-sable                            # hand-written class files (tests/data/jasmin)
+	proguard-cli                            # obfuscated jars and real mapping.txt files
+	gradle                                  # samples/gradle: the Exec wiring
+	zip unzip)
+bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
+
+mode=install
+case "${1:-}" in
+--list) mode=list; shift ;;
+--missing) mode=missing; shift ;;
+-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
+[ $# -gt 0 ] || set -- test
+
+pkgs=()
+for want in "$@"; do
+	case "$want" in
+	build) pkgs+=("${build[@]}") ;;
+	sample) pkgs+=("${sample[@]}") ;;
+	test) pkgs+=("${test[@]}") ;;
+	bench) pkgs+=("${bench[@]}") ;;
+	*) echo "usage: $0 [--list|--missing] [build|sample|test|bench]..." >&2; exit 2 ;;
+	esac
+done
+mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
+
+if [ "$mode" = list ]; then
+	printf '%s\n' "${pkgs[@]}"
+	exit 0
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+if [ "$mode" = missing ]; then
+	[ ${#missing[@]} -eq 0 ] && exit 0
+	printf '%s\n' "${missing[@]}"
+	exit 1
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}" >&2

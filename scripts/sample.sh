@@ -7,7 +7,7 @@
 # usage: scripts/sample.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh build
+scripts/deps.sh sample
 if [ -f build/build.ninja ]; then
 	meson setup --reconfigure build >/dev/null
 else

@@ -7,12 +7,14 @@ set -euo pipefail
 dump=$1 root=$2
 dir=${JAVA_LIB_DIR:-/usr/share/java}
 mapfile -t jars < <(find "$dir" -maxdepth 1 -name '*.jar' -type f | LC_ALL=C sort)
-for want in 'asm-9*.jar' 'jasmin-sable*.jar' 'guava*.jar' 'proguard*.jar'; do
+. "$root/tests/lib/need.sh"
+for want in 'asm-9*.jar libasm-java' 'jasmin-sable*.jar jasmin-sable' 'guava*.jar libguava-java' \
+	'proguard*.jar proguard-cli'; do
 	found=
 	for j in "${jars[@]}"; do
-		case "$(basename "$j")" in $want) found=$j ;; esac
+		case "$(basename "$j")" in ${want% *}) found=$j ;; esac
 	done
-	[ -n "$found" ] || { echo "no $want in $dir (scripts/deps.sh test)" >&2; exit 1; }
+	[ -n "$found" ] || need_missing "$dir/${want% *}" "${want#* }"
 done
 echo "${#jars[@]} jars"
 exec "$root/tests/classfile/roundtrip.sh" "$dump" 5000 "${jars[@]}"

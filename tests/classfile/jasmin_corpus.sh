@@ -6,6 +6,8 @@
 set -euo pipefail
 dump=$1 corpus=$2 tools=$3 root=$4
 here=$root/tests/classfile
+. "$root/tests/lib/need.sh"
+need_stamp "$corpus.stamp"
 "$here/roundtrip.sh" "$dump" 6 "$corpus/classes"
 "$here/javap_facts.sh" "$dump" "$corpus/classes"
 for v in "45 3" "46 0" "47 0" "48 0" "49 0"; do

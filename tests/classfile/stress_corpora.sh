@@ -11,6 +11,9 @@
 set -euo pipefail
 stress=$1 dump=$2 tools=$3 javac_corpus=$4 jasmin_corpus=$5 root=$6 work=$7
 here=$root/tests/classfile
+. "$root/tests/lib/need.sh"
+need_stamp "$jasmin_corpus.stamp"
+need_file "${JAVA_LIB_DIR:-/usr/share/java}/guava.jar" libguava-java
 rm -rf "$work"
 mkdir -p "$work"
 

@@ -9,6 +9,9 @@
 set -euo pipefail
 tc=$1 work=$2 src=$3
 guava=/usr/share/java/guava.jar
+. "$src/tests/lib/need.sh"
+need_file "$guava" libguava-java
+need_file /usr/share/java/asm-commons.jar libasm-java
 rm -rf "$work"
 mkdir -p "$work"
 bash "$src/bench/peers/build.sh" "$work/peers" >/dev/null

@@ -8,6 +8,8 @@
 set -euo pipefail
 tc=$1 corpus=$2 work=$3 src=$4
 here="$src/tests/instrument"
+. "$src/tests/lib/need.sh"
+need_file /usr/share/java/asm-commons.jar libasm-java
 rm -rf "$work"
 mkdir -p "$work"
 

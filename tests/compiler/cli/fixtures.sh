@@ -24,8 +24,12 @@ JAVA=${JAVA:-java}
 PYTHON=${PYTHON:-python3}
 PROGUARD_JAR=${PROGUARD_JAR:-/usr/share/java/proguard.jar}
 
-if ! command -v "$JAVA" >/dev/null 2>&1 || ! command -v "$PYTHON" >/dev/null 2>&1; then
-    echo "missing java or python" >"$stamp"
+if ! command -v "$JAVA" >/dev/null 2>&1; then
+    echo "missing: java (default-jdk-headless)" >"$stamp"
+    exit 0
+fi
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    echo "missing: python3 (python3)" >"$stamp"
     exit 0
 fi
 rm -rf "$out.tmp"
@@ -48,7 +52,7 @@ if [ -f "$PROGUARD_JAR" ]; then
 fi
 mkdir -p "$out.tmp/peers"
 if ! sh "$peers_sh" "$out.tmp/peers" >"$out.tmp/peers.log" 2>&1; then
-    # Without ASM or JaCoCo the peers do not build; VerifyAll alone needs only the JDK
+    # Without ASM the peers do not build; VerifyAll alone needs only the JDK
     # (MatrixTransform is then missing and ids.sh skips that comparison).
     mkdir -p "$out.tmp/peers/classes"
     "${JAVAC:-javac}" --release 17 -d "$out.tmp/peers/classes" "$(dirname "$peers_sh")/VerifyAll.java"

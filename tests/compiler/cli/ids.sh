@@ -25,7 +25,7 @@ if [ -f "$J/asm-commons.jar" ] && unzip -l "$FIXTURES/peers/peers.jar" MatrixTra
     LC_ALL=C sort "$T/jar/map/ignoreMethodMapping.txt" >"$T/jar.ignored"
     check "one jar: the ignored set is Matrix's" cmp "$T/matrix.ignored" "$T/jar.ignored"
 else
-    echo "# no ASM jars or MatrixTransform: Matrix comparison skipped"
+    need_optional "the ASM jars or MatrixTransform (the Matrix comparison)" libasm-java
 fi
 check "ignore list sorted by class name" "$PYTHON" -c '
 import sys

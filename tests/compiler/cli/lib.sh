@@ -14,11 +14,12 @@ trap 'rm -rf "$T"' EXIT
 OUT=$T/.stdout
 ERR=$T/.stderr
 
+. "$CLI_DIR/../../lib/need.sh"
+
 need_fixtures() {
-    if [ "$(cat "$FIXTURES_STAMP" 2>/dev/null)" != "ok" ]; then
-        echo "fixtures not built ($(cat "$FIXTURES_STAMP" 2>/dev/null)): skipped"
-        exit 77
-    fi
+    need_stamp "$FIXTURES_STAMP"
+    [ "$(cat "$FIXTURES_STAMP" 2>/dev/null)" = "ok" ] ||
+        need_missing "the cli fixtures ($(cat "$FIXTURES_STAMP" 2>/dev/null))" "?"
 }
 
 ok() { pass=$((pass + 1)); echo "ok - $1"; }

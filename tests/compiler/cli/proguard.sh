@@ -5,7 +5,7 @@
 # rules in original names must apply to the obfuscated classes.
 . "$(dirname "$0")/lib.sh"
 need_fixtures
-[ -f "$FIXTURES/shop-obf.jar" ] || { echo "ProGuard not available: skipped"; exit 77; }
+[ -f "$FIXTURES/shop-obf.jar" ] || need_missing "ProGuard (/usr/share/java/proguard.jar)" proguard-cli
 
 pg=$FIXTURES/shop-mapping.txt
 check "ProGuard moved the classes into the default package" grep -q '^com\.example\.shop\.Cart -> [a-z]*:$' "$pg"

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# The README's two commands on a fresh Debian 12, as a new user runs them: a minimal
+# bookworm root (mmdebstrap --variant=apt: essential packages and apt, nothing else), a
+# clone of the commit under test in /src/tracecanary, then `scripts/sample.sh` and
+# `scripts/test.sh`, as root, inside it. What the scripts do not install is not there,
+# so a package missing from scripts/deps.sh fails the run. .ci/run is this script.
+#
+# usage: scripts/fresh-check.sh [--rev REV] [--only sample|test] [--keep] [--work DIR]
+#                               [--artifacts DIR] [--refresh-root] [-- MESON_TEST_ARGS...]
+#   --rev REV        the commit to check (default HEAD; uncommitted changes are not seen)
+#   --only WHAT      run only scripts/sample.sh or only scripts/test.sh
+#   --keep           keep the root afterwards (its path is printed), for a look inside
+#   --work DIR       where the root is made (default ${TMPDIR:-/var/tmp}); a few GB
+#   --artifacts DIR  where sample-out/ and the meson logs are copied (default ci-out/)
+#   --refresh-root   make the cached base root again (it is otherwise reused)
+#   -- ARGS          passed to scripts/test.sh (meson test), e.g. -- --suite instrument
+#
+# Cached between runs, under ${XDG_CACHE_HOME:-~/.cache}/tracecanary/: the empty base
+# root as a tarball, and apt's downloaded .deb files (bind-mounted into the root; they
+# change nothing about what is installed). Installed packages are never cached: every
+# run unpacks the base root anew and installs into it.
+#
+# Isolation: the root runs in new mount and PID namespaces (unshare). Its mounts
+# (/proc, /sys, /dev, /dev/shm, /dev/pts, the .deb cache) exist only in that namespace
+# and vanish with it, on every exit path, and when the namespace's first process ends
+# the kernel kills every process left in it (Gradle daemons included). The root is then
+# deleted, after checking that nothing is mounted below it.
+#
+# Needs root, unshare (util-linux), git and mmdebstrap (installed with apt-get when
+# missing). Exit status: that of the first command that failed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+rev=HEAD only= keep=0 refresh=0
+work=${TMPDIR:-/var/tmp}
+artifacts=$here/ci-out
+test_args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rev) rev=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
+	--work) work=$2; shift 2 ;;
+	--artifacts) artifacts=$2; shift 2 ;;
+	--refresh-root) refresh=1; shift ;;
+	--) shift; test_args=("$@"); break ;;
+	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "fresh-check: unknown argument $1 (--help)" >&2; exit 2 ;;
+	esac
+done
+case "$only" in ""|sample|test) ;; *) echo "fresh-check: --only sample|test" >&2; exit 2 ;; esac
+
+say() { printf '== fresh-check: %s (%s s)\n' "$*" "$SECONDS"; }
+die() { echo "fresh-check: $*" >&2; exit 2; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap, chroot, mounts)"
+command -v unshare >/dev/null || die "needs unshare (util-linux)"
+command -v git >/dev/null || die "needs git"
+commit=$(git -C "$here" rev-parse --verify "$rev^{commit}") || die "no commit $rev"
+if [ "$rev" = HEAD ] && [ -n "$(git -C "$here" status --porcelain --untracked-files=no)" ]; then
+	echo "fresh-check: note: uncommitted changes are not checked, only $commit" >&2
+fi
+
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary
+mkdir -p "$cache/apt-archives/partial"
+# One run at a time: the .deb cache is shared, and two roots at once would only halve
+# a 2-core machine.
+exec 9>"$cache/lock"
+if ! flock -n 9; then
+	echo "fresh-check: waiting for another run to finish" >&2
+	flock 9
+fi
+
+# --- the base root: made once with mmdebstrap, kept as a tarball, never modified -------
+base=$cache/bookworm-apt.tar
+if [ "$refresh" = 1 ] || [ ! -s "$base" ]; then
+	if ! command -v mmdebstrap >/dev/null; then
+		say "installing mmdebstrap"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+	fi
+	say "making the base root (mmdebstrap --variant=apt bookworm)"
+	# The mirror is the one this machine's apt uses.
+	src=/etc/apt/sources.list.d/debian.sources
+	[ -f "$src" ] || src=/etc/apt/sources.list
+	mmdebstrap --quiet --variant=apt --include=ca-certificates bookworm "$base.tmp" "$src" ||
+		die "mmdebstrap failed"
+	mv -f "$base.tmp" "$base"
+fi
+
+# --- a fresh root from it, and the clone ----------------------------------------------
+mkdir -p "$work"
+root=$(mktemp -d "$work/tracecanary-root.XXXXXX")
+ns_pid=
+
+# mounted_below DIR: the mount points at or below DIR that this namespace sees.
+mounted_below() {
+	awk -v r="$1" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo
+}
+
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM HUP
+	if [ -n "$ns_pid" ] && kill -0 "$ns_pid" 2>/dev/null; then
+		# unshare --kill-child passes this on to the namespace's first process, whose
+		# end kills the rest of the namespace.
+		kill -TERM "$ns_pid" 2>/dev/null || true
+		wait "$ns_pid" 2>/dev/null || true
+	fi
+	if [ -n "$(mounted_below "$root")" ]; then
+		echo "fresh-check: still mounted below $root, not deleting it:" >&2
+		mounted_below "$root" >&2
+		[ $rc -ne 0 ] || rc=1
+	elif [ "$keep" = 1 ]; then
+		echo "fresh-check: the root is kept in $root" >&2
+	else
+		rm -rf --one-file-system "$root"
+	fi
+	say "done (exit $rc)"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+say "unpacking the base root into $root"
+tar -xf "$base" -C "$root"
+git clone -q --no-hardlinks "$here" "$root/src/tracecanary"
+git -C "$root/src/tracecanary" checkout -q --detach "$commit"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+say "checking $commit ($(git -C "$here" log -1 --format=%s "$commit" | cut -c1-60))"
+
+# --- the two commands, in their own namespaces -----------------------------------------
+inner=$(
+	cat <<'EOF'
+cd /src/tracecanary
+run() {
+	echo "== fresh-check: $* ($SECONDS s inside the root)"
+	"$@" || { rc=$?; echo "== fresh-check: $* failed (exit $rc)"; exit $rc; }
+}
+[ "$ONLY" = test ] || run scripts/sample.sh
+[ "$ONLY" = sample ] || run scripts/test.sh "$@"
+EOF
+)
+# /dev comes from the host (the JVM and the sanitizers need /dev/null, /dev/urandom and
+# friends), with a private /dev/shm and /dev/pts; /proc is this PID namespace's own.
+setup_ns=$(
+	cat <<'EOF'
+set -e
+r=$1 debs=$2 only=$3 script=$4
+shift 4
+mount -t proc proc "$r/proc"
+mount --rbind /sys "$r/sys"
+mount --rbind /dev "$r/dev"
+mount -t tmpfs -o mode=1777,nosuid,nodev shm "$r/dev/shm"
+mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts" 2>/dev/null || true
+mount --bind "$debs" "$r/var/cache/apt/archives"
+exec chroot "$r" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 CI=true \
+	TC_IN_FRESH_ROOT=1 ONLY="$only" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	/bin/bash -c "$script" inner "$@"
+EOF
+)
+set +e
+unshare --mount --propagation private --pid --fork --kill-child \
+	bash -c "$setup_ns" setup "$root" "$cache/apt-archives" "$only" "$inner" \
+	"${test_args[@]+"${test_args[@]}"}" &
+ns_pid=$!
+wait "$ns_pid"
+rc=$?
+ns_pid=
+set -e
+
+# --- what a user would look at: the sample's outputs and the test logs ----------------
+rm -rf "$artifacts"
+mkdir -p "$artifacts"
+[ -d "$root/src/tracecanary/sample-out" ] && cp -r "$root/src/tracecanary/sample-out" "$artifacts/"
+for b in build build-asan; do
+	[ -d "$root/src/tracecanary/$b/meson-logs" ] && cp -r "$root/src/tracecanary/$b/meson-logs" "$artifacts/$b-logs"
+done
+if [ "$only" != test ] && [ $rc -eq 0 ] && [ ! -s "$root/src/tracecanary/sample-out/reports.jsonl" ]; then
+	echo "fresh-check: scripts/sample.sh left no sample-out/reports.jsonl" >&2
+	rc=1
+fi
+say "artifacts in $artifacts"
+exit $rc

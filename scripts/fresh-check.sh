@@ -16,12 +16,13 @@
 #   -- ARGS          passed to scripts/test.sh (meson test), e.g. -- --suite instrument
 #
 # Cached between runs, under ${XDG_CACHE_HOME:-~/.cache}/tracecanary/: the empty base
-# root as a tarball, and apt's downloaded .deb files (bind-mounted into the root; they
-# change nothing about what is installed). Installed packages are never cached: every
+# root as a tarball, apt's downloaded .deb files and the tests' hash-checked downloads
+# (tests/lib/npm_fetch.py), both bind-mounted into the root: they change nothing about
+# what is installed. Installed packages are never cached: every
 # run unpacks the base root anew and installs into it.
 #
 # Isolation: the root runs in new mount and PID namespaces (unshare). Its mounts
-# (/proc, /sys, /dev, /dev/shm, /dev/pts, the .deb cache) exist only in that namespace
+# (/proc, /sys, /dev, /dev/shm, /dev/pts, the two caches) exist only in that namespace
 # and vanish with it, on every exit path, and when the namespace's first process ends
 # the kernel kills every process left in it (Gradle daemons included). The root is then
 # deleted, after checking that nothing is mounted below it.
@@ -62,7 +63,7 @@ if [ "$rev" = HEAD ] && [ -n "$(git -C "$here" status --porcelain --untracked-fi
 fi
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary
-mkdir -p "$cache/apt-archives/partial"
+mkdir -p "$cache/apt-archives/partial" "$cache/downloads"
 # One run at a time: the .deb cache is shared, and two roots at once would only halve
 # a 2-core machine.
 exec 9>"$cache/lock"
@@ -102,8 +103,8 @@ cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM HUP
 	if [ -n "$ns_pid" ] && kill -0 "$ns_pid" 2>/dev/null; then
-		# unshare --kill-child passes this on to the namespace's first process, whose
-		# end kills the rest of the namespace.
+		# unshare dies of it, --kill-child then SIGKILLs the namespace's first process,
+		# and its end kills every other process of the namespace.
 		kill -TERM "$ns_pid" 2>/dev/null || true
 		wait "$ns_pid" 2>/dev/null || true
 	fi
@@ -148,14 +149,16 @@ EOF
 setup_ns=$(
 	cat <<'EOF'
 set -e
-r=$1 debs=$2 only=$3 script=$4
+r=$1 cache=$2 only=$3 script=$4
 shift 4
 mount -t proc proc "$r/proc"
 mount --rbind /sys "$r/sys"
 mount --rbind /dev "$r/dev"
 mount -t tmpfs -o mode=1777,nosuid,nodev shm "$r/dev/shm"
 mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts" 2>/dev/null || true
-mount --bind "$debs" "$r/var/cache/apt/archives"
+mount --bind "$cache/apt-archives" "$r/var/cache/apt/archives"
+mkdir -p "$r/root/.cache/tracecanary/downloads"
+mount --bind "$cache/downloads" "$r/root/.cache/tracecanary/downloads"
 exec chroot "$r" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 CI=true \
 	TC_IN_FRESH_ROOT=1 ONLY="$only" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	/bin/bash -c "$script" inner "$@"
@@ -163,7 +166,7 @@ EOF
 )
 set +e
 unshare --mount --propagation private --pid --fork --kill-child \
-	bash -c "$setup_ns" setup "$root" "$cache/apt-archives" "$only" "$inner" \
+	bash -c "$setup_ns" setup "$root" "$cache" "$only" "$inner" \
 	"${test_args[@]+"${test_args[@]}"}" &
 ns_pid=$!
 wait "$ns_pid"

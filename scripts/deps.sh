@@ -65,5 +65,8 @@ fi
 echo "installing: ${missing[*]}" >&2
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Several scripts may install at once (parallel builds): one apt at a time.
+$sudo flock /var/lib/apt/tracecanary-deps.lock sh -c '
+	apt-get update -qq &&
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null' \
+	deps "${missing[@]}"

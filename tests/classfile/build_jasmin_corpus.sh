@@ -7,9 +7,10 @@
 # usage: build_jasmin_corpus.sh SOURCE_ROOT OUT STAMP
 set -euo pipefail
 src=$1/tests/data/jasmin out=$2 stamp=$3
-jasmin_jar=/usr/share/java/jasmin-sable.jar
-cup=/usr/share/java/cup.jar
-[ -f "$cup" ] || cup=/usr/share/java/java-cup-0.11b-runtime.jar
+lib=${JAVA_LIB_DIR:-/usr/share/java}
+jasmin_jar=$lib/jasmin-sable.jar
+cup=$lib/cup.jar
+[ -f "$cup" ] || cup=$lib/java-cup-0.11b-runtime.jar
 if [ ! -f "$jasmin_jar" ] || [ ! -f "$cup" ]; then
 	echo "missing: $jasmin_jar (jasmin-sable)" >"$stamp"
 	exit 0

@@ -8,6 +8,8 @@ set -euo pipefail
 tc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../tests/lib/need.sh"
+need_cmd gradle gradle
 rm -rf "$work"
 mkdir -p "$work"
 cp -r "$here/src" "$here/build.gradle" "$here/settings.gradle" "$work/"

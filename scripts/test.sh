@@ -36,7 +36,8 @@ import json, sys
 suites, skipped = {}, []
 for line in open(sys.argv[1]):
     t = json.loads(line)
-    s = suites.setdefault(t["suite"][0].split(":")[-1], [0, 0.0])
+    # "project:suite+suite / name" (meson 1.0 writes no "suite" field)
+    s = suites.setdefault(t["name"].split(" / ")[0].split(":")[-1], [0, 0.0])
     s[0] += 1
     s[1] += t["duration"]
     if t["result"] == "SKIP":

@@ -74,7 +74,7 @@ fi
 
 # --- the base root: made once with mmdebstrap, kept as a tarball, never modified -------
 base=$cache/bookworm-apt.tar
-if [ "$refresh" = 1 ] || [ ! -s "$base" ]; then
+if [ "$refresh" = 1 ] || [ ! -f "$base" ] || [ ! -s "$base" ]; then
 	if ! command -v mmdebstrap >/dev/null; then
 		say "installing mmdebstrap"
 		apt-get update -qq
@@ -84,7 +84,9 @@ if [ "$refresh" = 1 ] || [ ! -s "$base" ]; then
 	# The mirror is the one this machine's apt uses.
 	src=/etc/apt/sources.list.d/debian.sources
 	[ -f "$src" ] || src=/etc/apt/sources.list
-	mmdebstrap --quiet --variant=apt --include=ca-certificates bookworm "$base.tmp" "$src" ||
+	# --format: mmdebstrap otherwise guesses from the name, and "*.tmp" would be a directory.
+	rm -rf "$base" "$base.tmp"
+	mmdebstrap --quiet --variant=apt --format=tar --include=ca-certificates bookworm "$base.tmp" "$src" ||
 		die "mmdebstrap failed"
 	mv -f "$base.tmp" "$base"
 fi

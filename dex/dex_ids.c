@@ -1,0 +1,391 @@
+/* Adding ids to a model, and the order the writer gives them: model indices stay as
+ * handed out; dex_id_maps computes where each lands in the file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dex.h"
+#include "dex_ids.h"
+
+void *dex_item_new(dex_file *d, size_t size)
+{
+	dex_item *it = arena_zalloc(d->a, size);
+	if (it)
+		it->seq = ++d->seq;
+	return it;
+}
+
+/* Room for one more entry of a vector of the model (its elements of esize bytes). */
+static bool reserve(dex_file *d, void **v, uint32_t n, uint32_t *cap, size_t esize)
+{
+	if (n < *cap)
+		return true;
+	uint32_t ncap = *cap * 2 + 16;
+	void *nv = arena_grow(d->a, *v, *cap * esize, ncap * esize);
+	if (!nv)
+		return false;
+	*v = nv;
+	*cap = ncap;
+	return true;
+}
+
+#define RESERVE(d, vec) reserve((d), (void **)&(vec).v, (vec).n, &(vec).cap, sizeof *(vec).v)
+
+static int nomem(cf_error *err)
+{
+	return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "dex", "no memory");
+}
+
+static int cmp_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_error *err)
+{
+	uint32_t utf16;
+	const uint8_t *u = (const uint8_t *)s;
+	if (len > UINT32_MAX / 2 || !dex_mutf8_check(u, (uint32_t)len, &utf16))
+		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "string to add is not valid MUTF-8");
+	uint32_t lo = 0, hi = d->strings.in;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const dex_str *m = &d->strings.v[mid];
+		int c = dex_mutf8_cmp(m->data, m->len, u, (uint32_t)len);
+		if (!c) {
+			*idx = mid;
+			return CF_OK;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t i = d->strings.in; i < d->strings.n; i++)
+		if (d->strings.v[i].len == len && !memcmp(d->strings.v[i].data, s, len)) {
+			*idx = i;
+			return CF_OK;
+		}
+	uint8_t *copy = arena_dup(d->a, s, len ? len : 1);
+	if (!copy || !RESERVE(d, d->strings))
+		return nomem(err);
+	dex_str *n = &d->strings.v[d->strings.n];
+	memset(n, 0, sizeof *n);
+	n->it.seq = ++d->seq;
+	n->data = copy;
+	n->len = (uint32_t)len;
+	n->utf16 = utf16;
+	*idx = d->strings.n++;
+	return CF_OK;
+}
+
+static bool find_type(const dex_file *d, uint32_t str, uint32_t *idx)
+{
+	uint32_t lo = 0, hi = d->types.in;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->types.v[mid] == str) {
+			*idx = mid;
+			return true;
+		}
+		if (d->types.v[mid] < str)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t i = d->types.in; i < d->types.n; i++)
+		if (d->types.v[i] == str) {
+			*idx = i;
+			return true;
+		}
+	return false;
+}
+
+static bool valid_desc(const char *s, size_t n, bool allow_void)
+{
+	size_t dims = 0;
+	while (dims < n && s[dims] == '[')
+		dims++;
+	if (dims == n || dims > 255)
+		return false;
+	const char *t = s + dims;
+	size_t rest = n - dims;
+	if (*t == 'L')
+		return rest >= 3 && t[rest - 1] == ';' && !memchr(t + 1, ';', rest - 2);
+	return rest == 1 && strchr(allow_void && !dims ? "ZBSCIJFDV" : "ZBSCIJFD", *t) != NULL;
+}
+
+static int intern_type_n(dex_file *d, const char *desc, size_t n, uint32_t *idx, cf_error *err)
+{
+	if (!valid_desc(desc, n, true))
+		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad type descriptor %.*s", (int)n, desc);
+	uint32_t str;
+	if (dex_intern_string(d, desc, n, &str, err) != CF_OK)
+		return err->code;
+	if (find_type(d, str, idx))
+		return CF_OK;
+	if (!RESERVE(d, d->types))
+		return nomem(err);
+	d->types.v[d->types.n] = str;
+	*idx = d->types.n++;
+	return CF_OK;
+}
+
+int dex_intern_type(dex_file *d, const char *desc, uint32_t *idx, cf_error *err)
+{
+	return intern_type_n(d, desc, strlen(desc), idx, err);
+}
+
+static int proto_cmp(const dex_proto *x, uint32_t ret, const uint32_t *params, uint32_t np)
+{
+	int r = cmp_u32(x->ret, ret);
+	if (r)
+		return r;
+	uint32_t nx = x->params ? x->params->n : 0;
+	for (uint32_t i = 0; i < nx && i < np; i++)
+		if ((r = cmp_u32(x->params->types[i], params[i])))
+			return r;
+	return cmp_u32(nx, np);
+}
+
+int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err)
+{
+	size_t len = strlen(desc);
+	if (len < 3 || desc[0] != '(')
+		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+	uint32_t params[256], np = 0, ret;
+	char shorty[258];
+	size_t i = 1;
+	while (i < len && desc[i] != ')') {
+		size_t k = i;
+		while (k < len && desc[k] == '[')
+			k++;
+		if (k < len && desc[k] == 'L') {
+			const char *semi = memchr(desc + k, ';', len - k);
+			if (!semi)
+				return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+			k = (size_t)(semi - desc);
+		}
+		if (np == 255 || k >= len)
+			return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+		if (desc[i] == 'V' || intern_type_n(d, desc + i, k + 1 - i, &params[np], err) != CF_OK)
+			return err->code ? err->code
+			                 : cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+		shorty[1 + np] = desc[i] == '[' ? 'L' : desc[i];
+		np++;
+		i = k + 1;
+	}
+	if (i >= len || intern_type_n(d, desc + i + 1, len - i - 1, &ret, err) != CF_OK)
+		return err->code ? err->code : cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+	shorty[0] = desc[i + 1] == '[' ? 'L' : desc[i + 1];
+	uint32_t sh;
+	if (dex_intern_string(d, shorty, np + 1, &sh, err) != CF_OK)
+		return err->code;
+	uint32_t lo = 0, hi = d->protos.in;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = proto_cmp(&d->protos.v[mid], ret, params, np);
+		if (!c) {
+			*idx = mid;
+			return CF_OK;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = d->protos.in; k < d->protos.n; k++)
+		if (!proto_cmp(&d->protos.v[k], ret, params, np)) {
+			*idx = k;
+			return CF_OK;
+		}
+	/* A type list with the same types is shared, as d8 shares them. */
+	dex_tlist *tl = NULL;
+	for (uint32_t k = 0; np && k < d->protos.n && !tl; k++) {
+		dex_tlist *p = d->protos.v[k].params;
+		if (p && p->n == np && !memcmp(p->types, params, np * sizeof *params))
+			tl = p;
+	}
+	if (np && !tl) {
+		if (!(tl = dex_item_new(d, sizeof *tl)) || !(tl->types = arena_dup(d->a, params, np * sizeof *params)))
+			return nomem(err);
+		tl->n = np;
+	}
+	if (!RESERVE(d, d->protos))
+		return nomem(err);
+	d->protos.v[d->protos.n] = (dex_proto){sh, ret, tl};
+	*idx = d->protos.n++;
+	return CF_OK;
+}
+
+int dex_intern_method(dex_file *d, const char *cls, const char *name, const char *desc, uint32_t *idx,
+                      cf_error *err)
+{
+	uint32_t c, n, p;
+	if (dex_intern_type(d, cls, &c, err) != CF_OK ||
+	    dex_intern_string(d, name, strlen(name), &n, err) != CF_OK ||
+	    dex_intern_proto(d, desc, &p, err) != CF_OK)
+		return err->code;
+	dex_mid key = {c, p, n};
+	uint32_t lo = 0, hi = d->methods.in;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const dex_mid *m = &d->methods.v[mid];
+		int r = cmp_u32(m->cls, c);
+		if (!r)
+			r = cmp_u32(m->name, n);
+		if (!r)
+			r = cmp_u32(m->proto, p);
+		if (!r) {
+			*idx = mid;
+			return CF_OK;
+		}
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = d->methods.in; k < d->methods.n; k++)
+		if (!memcmp(&d->methods.v[k], &key, sizeof key)) {
+			*idx = k;
+			return CF_OK;
+		}
+	if (!RESERVE(d, d->methods))
+		return nomem(err);
+	d->methods.v[d->methods.n] = key;
+	*idx = d->methods.n++;
+	return CF_OK;
+}
+
+/* --- the file's order ------------------------------------------------------------------ */
+
+typedef struct order_ctx {
+	const dex_file *d;
+	const uint32_t *const *maps; /* lower levels, already computed (NULL: identity) */
+} order_ctx;
+
+static uint32_t m(const order_ctx *o, int kind, uint32_t v)
+{
+	return o->maps[kind] ? o->maps[kind][v] : v;
+}
+
+static int cmp_string(const order_ctx *o, uint32_t a, uint32_t b)
+{
+	const dex_str *x = &o->d->strings.v[a], *y = &o->d->strings.v[b];
+	return dex_mutf8_cmp(x->data, x->len, y->data, y->len);
+}
+
+static int cmp_type(const order_ctx *o, uint32_t a, uint32_t b)
+{
+	return cmp_u32(m(o, DEX_MAP_STRING, o->d->types.v[a]), m(o, DEX_MAP_STRING, o->d->types.v[b]));
+}
+
+static int cmp_proto(const order_ctx *o, uint32_t a, uint32_t b)
+{
+	const dex_proto *x = &o->d->protos.v[a], *y = &o->d->protos.v[b];
+	int r = cmp_u32(m(o, DEX_MAP_TYPE, x->ret), m(o, DEX_MAP_TYPE, y->ret));
+	if (r)
+		return r;
+	uint32_t nx = x->params ? x->params->n : 0, ny = y->params ? y->params->n : 0;
+	for (uint32_t i = 0; i < nx && i < ny; i++)
+		if ((r = cmp_u32(m(o, DEX_MAP_TYPE, x->params->types[i]), m(o, DEX_MAP_TYPE, y->params->types[i]))))
+			return r;
+	return cmp_u32(nx, ny);
+}
+
+static int cmp_field(const order_ctx *o, uint32_t a, uint32_t b)
+{
+	const dex_fid *x = &o->d->fields.v[a], *y = &o->d->fields.v[b];
+	int r = cmp_u32(m(o, DEX_MAP_TYPE, x->cls), m(o, DEX_MAP_TYPE, y->cls));
+	if (!r)
+		r = cmp_u32(m(o, DEX_MAP_STRING, x->name), m(o, DEX_MAP_STRING, y->name));
+	if (!r)
+		r = cmp_u32(m(o, DEX_MAP_TYPE, x->type), m(o, DEX_MAP_TYPE, y->type));
+	return r;
+}
+
+static int cmp_method(const order_ctx *o, uint32_t a, uint32_t b)
+{
+	const dex_mid *x = &o->d->methods.v[a], *y = &o->d->methods.v[b];
+	int r = cmp_u32(m(o, DEX_MAP_TYPE, x->cls), m(o, DEX_MAP_TYPE, y->cls));
+	if (!r)
+		r = cmp_u32(m(o, DEX_MAP_STRING, x->name), m(o, DEX_MAP_STRING, y->name));
+	if (!r)
+		r = cmp_u32(m(o, DEX_MAP_PROTO, x->proto), m(o, DEX_MAP_PROTO, y->proto));
+	return r;
+}
+
+typedef int (*cmp_fn)(const order_ctx *, uint32_t, uint32_t);
+
+/* A stable merge sort of v[0..n) with tmp as scratch. */
+static void sort(uint32_t *v, uint32_t *tmp, uint32_t n, cmp_fn cmp, const order_ctx *o)
+{
+	if (n < 2)
+		return;
+	uint32_t h = n / 2;
+	sort(v, tmp, h, cmp, o);
+	sort(v + h, tmp, n - h, cmp, o);
+	uint32_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = cmp(o, v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof *v);
+}
+
+/* The input's entries are in file order already (checked by the reader) and every
+ * lower-level map is monotonic on them, so only the added entries are sorted and then
+ * merged in. */
+static int level(const order_ctx *o, uint32_t in, uint32_t n, cmp_fn cmp, arena *a, uint32_t **out,
+                 const char *what, uint32_t limit, cf_error *err)
+{
+	*out = NULL;
+	if (n > limit)
+		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "dex", "%u %s ids: more than the format's %u", n, what,
+		               limit);
+	if (n == in)
+		return CF_OK;
+	uint32_t k = n - in;
+	uint32_t *added = arena_array(a, k, sizeof *added), *tmp = arena_array(a, k, sizeof *tmp);
+	uint32_t *map = arena_array(a, n, sizeof *map);
+	if (!added || !tmp || !map)
+		return nomem(err);
+	for (uint32_t i = 0; i < k; i++)
+		added[i] = in + i;
+	sort(added, tmp, k, cmp, o);
+	uint32_t i = 0, j = 0, pos = 0;
+	while (i < in || j < k) {
+		if (j == k || (i < in && cmp(o, i, added[j]) < 0))
+			map[i++] = pos++;
+		else
+			map[added[j++]] = pos++;
+	}
+	*out = map;
+	return CF_OK;
+}
+
+int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], cf_error *err)
+{
+	const uint32_t *view[DEX_MAP_KINDS] = {0};
+	order_ctx o = {d, view};
+	for (int i = 0; i < DEX_MAP_KINDS; i++)
+		maps[i] = NULL;
+	if (level(&o, d->strings.in, d->strings.n, cmp_string, a, &maps[DEX_MAP_STRING], "string", UINT32_MAX,
+	          err) != CF_OK)
+		return err->code;
+	view[DEX_MAP_STRING] = maps[DEX_MAP_STRING];
+	if (level(&o, d->types.in, d->types.n, cmp_type, a, &maps[DEX_MAP_TYPE], "type", 65535, err) != CF_OK)
+		return err->code;
+	view[DEX_MAP_TYPE] = maps[DEX_MAP_TYPE];
+	if (level(&o, d->protos.in, d->protos.n, cmp_proto, a, &maps[DEX_MAP_PROTO], "proto", 65535, err) !=
+	    CF_OK)
+		return err->code;
+	view[DEX_MAP_PROTO] = maps[DEX_MAP_PROTO];
+	if (level(&o, d->fields.in, d->fields.n, cmp_field, a, &maps[DEX_MAP_FIELD], "field", 65536, err) !=
+	        CF_OK ||
+	    level(&o, d->methods.in, d->methods.n, cmp_method, a, &maps[DEX_MAP_METHOD], "method", 65536, err) !=
+	        CF_OK)
+		return err->code;
+	return CF_OK;
+}

@@ -1,0 +1,18 @@
+/* Internal to dex/: where the writer puts each id. */
+#ifndef TC_DEX_IDS_H
+#define TC_DEX_IDS_H
+
+#include "dex.h"
+#include "dex_value.h"
+
+enum {
+	DEX_MAP_STRING = DV_STRING, DEX_MAP_TYPE = DV_TYPE, DEX_MAP_PROTO = DV_PROTO,
+	DEX_MAP_FIELD = DV_FIELD, DEX_MAP_METHOD = DV_METHOD, DEX_MAP_KINDS = DV_METHOD + 1
+};
+
+/* Model index -> file index for each id kind; NULL where nothing was added (the
+ * identity). The arrays come from a. Fails when a section would pass its limit (65535
+ * types or protos, 65536 fields or methods). */
+int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], cf_error *err);
+
+#endif

@@ -13,7 +13,8 @@
  * item in place: make a new one (dex_item_new) and point the owner at it. The writer
  * emits every item reachable from the ids and class definitions once, in the input's
  * section order and, within a section, in input order followed by new items in the
- * order they were made; an unedited canonical input is written back byte for byte.
+ * order of the ids and classes that use them; an unedited canonical input is written
+ * back byte for byte.
  *
  * Ownership. A parsed dex lives in one arena (the caller's) and borrows the input
  * buffer, which must outlive it: strings, instructions and raw encoded values point
@@ -55,7 +56,8 @@ enum {
 };
 
 /* The head of every data item. off: where the input had it (0 for a new item: no data
- * item can sit at 0). seq: creation order of new items. out, mark: the writer's. */
+ * item can sit at 0). seq, out, mark: the writer's (new items are placed in the order
+ * the writer meets them: ids first, then classes in order). */
 typedef struct dex_item {
 	uint32_t off;
 	uint32_t seq;
@@ -208,7 +210,6 @@ typedef struct dex_file {
 	uint16_t order[24];    /* section types in the input's map order */
 	uint32_t norder;
 	bool data_to_end;      /* data_size reached the end of the file */
-	uint32_t seq;          /* the last dex_item.seq handed out */
 	uint32_t gen;          /* the writer's marks */
 } dex_file;
 
@@ -235,7 +236,20 @@ int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err
 int dex_intern_method(dex_file *d, const char *cls, const char *name, const char *desc, uint32_t *idx,
                       cf_error *err);
 
-/* A new item of `size` bytes (a struct starting with dex_item), zeroed, seq assigned. */
+/* The id counts, to take back ids added since (only while nothing refers to them yet:
+ * e.g. when they would not fit, see dex_ids_fit). */
+typedef struct dex_mark {
+	uint32_t strings, types, protos, fields, methods;
+} dex_mark;
+void dex_mark_ids(const dex_file *d, dex_mark *m);
+void dex_rollback_ids(dex_file *d, const dex_mark *m);
+
+/* Whether the ids fit the format: 65,535 types and protos, 65,536 fields and methods
+ * (instructions carry 16-bit indices). */
+bool dex_ids_fit(const dex_file *d);
+
+/* A new item of `size` bytes (a struct starting with dex_item), zeroed, from d's arena.
+ * Items may also come from another arena (a worker's): zeroed, they are new items. */
 void *dex_item_new(dex_file *d, size_t size);
 
 /* --- reading the model ------------------------------------------------------------- */
@@ -259,6 +273,10 @@ uint32_t dex_proto_words(const dex_file *d, uint32_t idx, bool is_static);
 
 /* "La/b/C;->name(desc)" of method idx, for messages. */
 void dex_method_label(const dex_file *d, uint32_t idx, char *buf, size_t size);
+
+/* Whether member `idx` (a method, or a field with field set) of class k carries an
+ * annotation of type `desc` ("Ljava/lang/Deprecated;"). */
+bool dex_member_annotated(const dex_file *d, const dex_class *k, uint32_t idx, bool field, const char *desc);
 
 /* Compares two MUTF-8 strings as sequences of UTF-16 code units (the order of
  * string_ids). The inputs must be valid MUTF-8. */

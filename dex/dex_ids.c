@@ -8,10 +8,7 @@
 
 void *dex_item_new(dex_file *d, size_t size)
 {
-	dex_item *it = arena_zalloc(d->a, size);
-	if (it)
-		it->seq = ++d->seq;
-	return it;
+	return arena_zalloc(d->a, size);
 }
 
 /* Room for one more entry of a vector of the model (its elements of esize bytes). */
@@ -70,7 +67,6 @@ int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_
 		return nomem(err);
 	dex_str *n = &d->strings.v[d->strings.n];
 	memset(n, 0, sizeof *n);
-	n->it.seq = ++d->seq;
 	n->data = copy;
 	n->len = (uint32_t)len;
 	n->utf16 = utf16;
@@ -388,4 +384,23 @@ int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], cf_e
 	        CF_OK)
 		return err->code;
 	return CF_OK;
+}
+
+void dex_mark_ids(const dex_file *d, dex_mark *m)
+{
+	*m = (dex_mark){d->strings.n, d->types.n, d->protos.n, d->fields.n, d->methods.n};
+}
+
+void dex_rollback_ids(dex_file *d, const dex_mark *m)
+{
+	d->strings.n = m->strings;
+	d->types.n = m->types;
+	d->protos.n = m->protos;
+	d->fields.n = m->fields;
+	d->methods.n = m->methods;
+}
+
+bool dex_ids_fit(const dex_file *d)
+{
+	return d->types.n <= 65535 && d->protos.n <= 65535 && d->fields.n <= 65536 && d->methods.n <= 65536;
 }

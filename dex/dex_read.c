@@ -1192,3 +1192,29 @@ void dex_method_label(const dex_file *d, uint32_t idx, char *buf, size_t size)
 	snprintf(buf, size, "%.*s->%.*s%s", (int)clen, (const char *)cls, (int)name->len,
 	         (const char *)name->data, desc);
 }
+
+bool dex_member_annotated(const dex_file *d, const dex_class *k, uint32_t idx, bool field, const char *desc)
+{
+	const dex_adir *a = k->annos;
+	if (!a)
+		return false;
+	const dex_amember *v = field ? a->fields : a->methods;
+	uint32_t n = field ? a->nfields : a->nmethods;
+	for (uint32_t i = 0; i < n; i++) {
+		if (v[i].idx != idx)
+			continue;
+		for (uint32_t j = 0; j < v[i].set->n; j++) {
+			/* visibility, then the annotation's uleb128 type (checked by the reader) */
+			cf_error e;
+			cf_error_clear(&e);
+			const dex_blob *b = v[i].set->annos[j];
+			dx_rd r = dx_at(b->data, b->len, 1, &e, "annotation_item");
+			uint32_t type, len;
+			const uint8_t *s;
+			if ((type = dx_uleb(&r), dx_ok(&r)) && (s = dex_type_desc(d, type, &len)) &&
+			    len == strlen(desc) && !memcmp(s, desc, len))
+				return true;
+		}
+	}
+	return false;
+}

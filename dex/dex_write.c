@@ -1,6 +1,7 @@
 /* The dex writer: ids in file order, every index rewritten through the model->file
  * maps, items laid out section by section in the input's order, then the map list,
- * the signature and the checksum.
+ * the signature and the checksum. A const-string pushed past string 65535 by added
+ * strings is widened to const-string/jumbo first (the model then holds the new code).
  *
  * References written as u4 offsets are patched once everything is placed. The one
  * variable-length reference, class_data's uleb128 code_off, is exact when code comes
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "dex.h"
+#include "dex_edit.h"
 #include "dex_ids.h"
 #include "dex_le.h"
 #include "dex_op.h"
@@ -66,6 +68,7 @@ typedef struct wr {
 	forward *fwd;
 	uint32_t nfwd, cap_fwd;
 	uint32_t collected, emitted;   /* mark values of this write and this pass */
+	uint32_t walked;               /* new items met so far by collect */
 	uint16_t order[32];
 	uint32_t norder;
 	uint32_t sec_off[32], sec_count[32];
@@ -89,6 +92,10 @@ static bool add(wr *w, enum list l, dex_item *it)
 	if (!it || it->mark == w->collected)
 		return false;
 	it->mark = w->collected;
+	/* New items are placed in the order of this walk (ids, then classes in order):
+	 * deterministic, whichever thread made them. */
+	if (!it->off)
+		it->seq = ++w->walked;
 	ilist *v = &w->lists[l];
 	if (v->n == v->cap) {
 		uint32_t cap = v->cap ? v->cap * 2 : 256;
@@ -158,7 +165,7 @@ static void collect(wr *w)
 		add(w, L_ENCODED_ARRAY, &d->call_sites[i]->it);
 }
 
-/* Input items by their offset, then new ones in the order they were made. */
+/* Input items by their offset, then new ones in the order collect met them. */
 static uint64_t key(const dex_item *it)
 {
 	return it->off ? it->off : ((uint64_t)1 << 32) + it->seq;
@@ -591,6 +598,65 @@ static void put_ids(wr *w, uint16_t type)
 	}
 }
 
+/* Whether code holds a const-string whose string lands past 65535 in the file. */
+static bool needs_jumbo(const wr *w, const dex_code *c)
+{
+	dop op;
+	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
+		if (!(size = dop_decode(c->insns, c->ninsns, pc, w->d->version, &op)))
+			return false; /* put_insns reports it */
+		if (op.op == DOP_CONST_STRING && op.fmt != DF_PAYLOAD && map(w, DEX_MAP_STRING, op.idx) > 0xffff)
+			return true;
+	}
+	return false;
+}
+
+/* Added strings move later ones up; a const-string whose string passes 65535 becomes
+ * const-string/jumbo, which takes one more code unit: the method is laid out again
+ * (and the model points at the new code). */
+static int widen(wr *w, dex_emethod *ms, uint32_t n, arena *scratch)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		dex_emethod *m = &ms[i];
+		if (!m->code || !needs_jumbo(w, m->code))
+			continue;
+		arena_reset(scratch);
+		dedit *e;
+		dex_code *c;
+		if (dedit_open(&e, w->d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, w->err) != CF_OK)
+			return w->err->code;
+		for (uint32_t k = 0; k < dedit_count(e); k++) {
+			dop j = *dedit_insn(e, k);
+			if (j.op != DOP_CONST_STRING || map(w, DEX_MAP_STRING, j.idx) <= 0xffff)
+				continue;
+			j.op = DOP_CONST_STRING_JUMBO;
+			j.fmt = DF_31c;
+			if (dedit_replace(e, k, &j, w->err) != CF_OK)
+				return w->err->code;
+		}
+		if (dedit_commit(e, w->d->a, &c, w->err) != CF_OK)
+			return w->err->code;
+		m->code = c;
+	}
+	return CF_OK;
+}
+
+static int widen_all(wr *w)
+{
+	if (!w->maps[DEX_MAP_STRING])
+		return CF_OK;
+	arena scratch;
+	arena_init(&scratch);
+	int rc = CF_OK;
+	for (uint32_t k = 0; k < w->d->nclasses && rc == CF_OK; k++) {
+		dex_cdata *cd = w->d->classes[k].data;
+		if (cd && (rc = widen(w, cd->dmethods, cd->ndmethods, &scratch)) == CF_OK)
+			rc = widen(w, cd->vmethods, cd->nvmethods, &scratch);
+	}
+	arena_free(&scratch);
+	return rc;
+}
+
 static bool is_data(uint16_t type)
 {
 	return type >= DT_MAP_LIST;
@@ -712,6 +778,8 @@ int dex_write(dex_file *d, cf_buf *out, cf_error *err)
 	w.vc.limit[DV_FIELD] = d->fields.n;
 	w.vc.limit[DV_METHOD] = d->methods.n;
 	w.vc.limit[DV_MHANDLE] = d->nmhandles;
+	if ((rc = widen_all(&w)) != CF_OK)
+		goto done;
 	d->gen += MAX_PASSES + 1;
 	w.collected = d->gen;
 	collect(&w);

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "dex.h"
+#include "dex_op.h"
 #include "opcodes.h"
 
 static bool simple_is(const char *simple, size_t len, const char *gen)
@@ -24,19 +26,29 @@ bool filter_file(const char *name)
 	       !simple_is(simple, slen, "BuildConfig");
 }
 
+enum filter_verdict filter_decide(const filter_view *v)
+{
+	if (!v->code)
+		return FILTER_EMPTY;
+	bool getset = !v->other && !v->invoke && (!v->special || (v->ctor && v->special == 1));
+	if (getset)
+		return FILTER_GETSET;
+	return v->invoke || v->special ? FILTER_TRACE : FILTER_SINGLE;
+}
+
 int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, cf_error *err)
 {
+	filter_view v = {0};
 	cf_attr *attr = cf_method_code(cls, m);
 	if (!attr) {
-		*out = FILTER_EMPTY;
+		*out = filter_decide(&v);
 		return CF_OK;
 	}
 	cf_code code;
 	if (cf_code_parse(cls, attr, &code, err) != CF_OK)
 		return err->code;
-	bool ctor = cp_utf8_eq(&cls->cp, m->name, "<init>");
-	bool getset = true, calls = false;
-	unsigned specials = 0;
+	v.code = true;
+	v.ctor = cp_utf8_eq(&cls->cp, m->name, "<init>");
 	uint32_t len;
 	for (uint32_t off = 0; off < code.len; off += len) {
 		uint8_t op;
@@ -46,17 +58,49 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 		if (!(len = insn_length(code.code, code.len, off, &op)))
 			return cf_fail(err, CF_EOPCODE, code.code_off + off, "Code",
 			               "bad or cut-off instruction 0x%02x at %u", code.code[off], off);
-		if (op_has(op, OPF_INVOKE))
-			calls = true;
-		if (!getset)
-			continue;
-		if (op <= OP_SALOAD || op_has(op, OPF_FIELD | OPF_RETURN))
-			continue;
-		if (ctor && op == OP_INVOKESPECIAL && ++specials <= 1)
-			continue;
-		getset = false;
+		if (op == OP_INVOKESPECIAL)
+			v.special++;
+		else if (op_has(op, OPF_INVOKE))
+			v.invoke++;
+		else if (!(op <= OP_SALOAD || op_has(op, OPF_FIELD | OPF_RETURN)))
+			v.other++;
 	}
-	*out = getset ? FILTER_GETSET : !calls ? FILTER_SINGLE : FILTER_TRACE;
+	*out = filter_decide(&v);
+	return CF_OK;
+}
+
+/* Dalvik's accessor-like instructions (see filter.h). */
+static bool dex_accessor(uint8_t op)
+{
+	return op <= DOP_MOVE_OBJECT_16 || (op >= DOP_RETURN_VOID && op <= DOP_CONST_CLASS) ||
+	       (op >= DOP_AGET && op <= DOP_AGET_SHORT) || (op >= DOP_IGET && op <= DOP_SPUT_SHORT) ||
+	       op == DOP_CONST_METHOD_HANDLE || op == DOP_CONST_METHOD_TYPE;
+}
+
+int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdict *out, cf_error *err)
+{
+	filter_view v = {0};
+	const dex_code *c = m->code;
+	if (c) {
+		v.code = true;
+		v.ctor = m->idx < d->methods.n && dex_str_eq(d, d->methods.v[m->idx].name, "<init>");
+		dop op;
+		for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
+			if (!(size = dop_decode(c->insns, c->ninsns, pc, d->version, &op)))
+				return cf_fail(err, CF_EOPCODE, c->it.off ? c->it.off + 16 + 2 * pc : CF_NO_OFFSET, "code",
+				               "bad or cut-off instruction at code unit %u", pc);
+			if (op.fmt == DF_PAYLOAD)
+				continue;
+			if (op.op == DOP_INVOKE_DIRECT || op.op == DOP_INVOKE_DIRECT_RANGE || op.op == DOP_INVOKE_SUPER ||
+			    op.op == DOP_INVOKE_SUPER_RANGE)
+				v.special++;
+			else if (dop_has(op.op, DOPF_INVOKE))
+				v.invoke++;
+			else if (!dex_accessor(op.op))
+				v.other++;
+		}
+	}
+	*out = filter_decide(&v);
 	return CF_OK;
 }
 

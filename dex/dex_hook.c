@@ -1,0 +1,94 @@
+#include "dex_hook.h"
+
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+/* const vS, #value */
+static dop load(uint32_t reg, int32_t value)
+{
+	dop d = {0};
+	d.a = reg;
+	d.lit = value;
+	if (value >= INT16_MIN && value <= INT16_MAX) {
+		d.op = DOP_CONST_16;
+		d.fmt = DF_21s;
+	} else {
+		d.op = DOP_CONST;
+		d.fmt = DF_31i;
+	}
+	return d;
+}
+
+/* invoke-static on words registers from first: the short form where every register
+ * fits four bits, the range form otherwise (the registers are consecutive). */
+static dop call(uint32_t method, uint32_t first, uint32_t words)
+{
+	dop d = {0};
+	d.idx = method;
+	d.nargs = (uint8_t)words;
+	if (first + words <= 16 && words <= 5) {
+		d.op = DOP_INVOKE_STATIC;
+		d.fmt = DF_35c;
+		for (uint32_t k = 0; k < words; k++)
+			d.args[k] = (uint16_t)(first + k);
+	} else {
+		d.op = DOP_INVOKE_STATIC_RANGE;
+		d.fmt = DF_3rc;
+		d.a = first;
+	}
+	return d;
+}
+
+/* The lowest register not holding what return instruction r returns. */
+static uint32_t free_before(const dop *r)
+{
+	if (r->op == DOP_RETURN_VOID)
+		return 0;
+	uint32_t w = r->op == DOP_RETURN_WIDE ? 2 : 1;
+	return r->a >= w ? 0 : r->a + w;
+}
+
+int dedit_hook(dedit *e, const dhook *h, cf_error *err)
+{
+	uint32_t regs = dedit_regs(e), ins = dedit_ins(e), n = dedit_count(e);
+	bool grow = h->after_init || regs < 3 || (h->entry != DEX_NO_INDEX && regs == ins);
+	uint32_t top = NONE;
+	if (grow) {
+		if (dedit_scratch(e, 2, &top, err) != 0)
+			return err->code;
+		if (top + 1 > 255)
+			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "code",
+			               "%u registers: no scratch register below 256 for const", top + 2);
+	}
+	uint32_t start = 0;
+	if (h->after_init && dedit_after_this_init(e, &start, err) != 0)
+		return err->code;
+	dop seq[4];
+	uint32_t k = 0;
+	if (h->entry != DEX_NO_INDEX) {
+		uint32_t s = grow ? top : 0;
+		seq[k++] = load(s, h->value);
+		seq[k++] = call(h->entry, s, 1);
+	}
+	if (h->extra != DEX_NO_INDEX)
+		seq[k++] = call(h->extra, regs - ins, h->extra_words);
+	if (k && dedit_insert(e, start, DEDIT_FALLTHROUGH, seq, k, err) != 0)
+		return err->code;
+	if (h->exit == DEX_NO_INDEX)
+		return 0;
+	for (uint32_t i = start; i < n; i++) {
+		const dop *r = dedit_insn(e, i);
+		if (!dop_has(r->op, DOPF_RETURN))
+			continue;
+		uint32_t s = grow ? top : free_before(r);
+		seq[0] = load(s, h->value);
+		seq[1] = call(h->exit, s, 1);
+		if (dedit_insert(e, i, DEDIT_AT_TARGET, seq, 2, err) != 0)
+			return err->code;
+	}
+	uint32_t ex = grow ? top : 0, sv = grow ? top + 1 : 1;
+	dop hs[4] = {{.op = DOP_MOVE_EXCEPTION, .fmt = DF_11x, .a = ex}, load(sv, h->value),
+	             call(h->exit, sv, 1), {.op = DOP_THROW, .fmt = DF_11x, .a = ex}};
+	return dedit_catch_all(e, start, n, hs, 4, err);
+}

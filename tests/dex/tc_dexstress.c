@@ -1,0 +1,168 @@
+/* tc-dexstress: the code editor on every method of real dex files. Each method with
+ * code gets an entry hook, an exit hook before every return and a catch-all exit (the
+ * shape tc-instrument produces), through dedit_hook; the files are written to OUTDIR
+ * for the oracles (dexdump, baksmali, tc-dexverify, enjarify + HotSpot).
+ *
+ * usage: tc-dexstress OUTDIR FILE.dex...
+ * Prints per file: methods hooked, methods refused (by reason); exits 1 if a file
+ * cannot be read, edited or written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dex.h"
+#include "dex_edit.h"
+#include "dex_hook.h"
+
+static const char PROBE[] = "Ltc/DexProbe;";
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *b = NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long n = ftell(f);
+		if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) &&
+		    fread(b, 1, (size_t)n, f) != (size_t)n) {
+			free(b);
+			b = NULL;
+		}
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return b;
+}
+
+typedef struct reason {
+	char msg[96];
+	unsigned n;
+} reason;
+
+static void count(reason *r, size_t *nr, const char *msg)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if (!strncmp(r[i].msg, msg, sizeof r[i].msg - 1)) {
+			r[i].n++;
+			return;
+		}
+	if (*nr < 64) {
+		snprintf(r[*nr].msg, sizeof r[*nr].msg, "%s", msg);
+		r[(*nr)++].n = 1;
+	}
+}
+
+static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, uint32_t in, uint32_t out, arena *scratch,
+                     arena *keep, unsigned *done, reason *rs, size_t *nrs)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		dex_emethod *m = &ms[i];
+		if (!m->code)
+			continue;
+		arena_reset(scratch);
+		cf_error e;
+		cf_error_clear(&e);
+		dedit *ed;
+		dhook h = {.entry = in, .exit = out, .value = (int32_t)(m->idx + 1), .extra = DEX_NO_INDEX,
+		           .after_init = dex_str_eq(d, d->methods.v[m->idx].name, "<init>")};
+		dex_code *c;
+		if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) ||
+		    dedit_hook(ed, &h, &e) || dedit_commit(ed, keep, &c, &e)) {
+			if (e.code == CF_ENOMEM)
+				return e.code;
+			/* "reason (code unit N)": counted without the position */
+			char msg[192];
+			snprintf(msg, sizeof msg, "%s", e.msg);
+			char *at = strstr(msg, " (code unit");
+			if (at)
+				*at = '\0';
+			count(rs, nrs, msg);
+			if (getenv("STRESS_VERBOSE")) {
+				char label[512], full[1024];
+				dex_method_label(d, m->idx, label, sizeof label);
+				cf_error_format(&e, full, sizeof full);
+				fprintf(stderr, "  %s: %s\n", label, full);
+			}
+			continue;
+		}
+		m->code = c;
+		(*done)++;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: tc-dexstress OUTDIR FILE.dex...\n");
+		return 2;
+	}
+	int status = 0;
+	for (int f = 2; f < argc; f++) {
+		size_t len = 0;
+		uint8_t *data = slurp(argv[f], &len);
+		if (!data) {
+			fprintf(stderr, "%s: %s\n", argv[f], strerror(errno));
+			return 1;
+		}
+		arena a, scratch, keep;
+		arena_init(&a);
+		arena_init(&scratch);
+		arena_init(&keep);
+		dex_file d;
+		cf_error e;
+		cf_error_clear(&e);
+		uint32_t in, out;
+		char msg[1200];
+		cf_buf o;
+		buf_init(&o);
+		if (dex_parse(&d, &a, data, len, &e) || dex_intern_method(&d, PROBE, "i", "(I)V", &in, &e) ||
+		    dex_intern_method(&d, PROBE, "o", "(I)V", &out, &e)) {
+			cf_error_format(&e, msg, sizeof msg);
+			fprintf(stderr, "%s: %s\n", argv[f], msg);
+			return 1;
+		}
+		unsigned done = 0, total = 0;
+		reason rs[64];
+		size_t nrs = 0;
+		for (uint32_t k = 0; k < d.nclasses; k++) {
+			dex_cdata *cd = d.classes[k].data;
+			if (!cd)
+				continue;
+			for (uint32_t i = 0; i < cd->ndmethods; i++)
+				total += cd->dmethods[i].code != NULL;
+			for (uint32_t i = 0; i < cd->nvmethods; i++)
+				total += cd->vmethods[i].code != NULL;
+			if (hook_list(&d, cd->dmethods, cd->ndmethods, in, out, &scratch, &keep, &done, rs, &nrs) ||
+			    hook_list(&d, cd->vmethods, cd->nvmethods, in, out, &scratch, &keep, &done, rs, &nrs)) {
+				fprintf(stderr, "%s: no memory\n", argv[f]);
+				return 1;
+			}
+		}
+		if (dex_write(&d, &o, &e)) {
+			cf_error_format(&e, msg, sizeof msg);
+			fprintf(stderr, "%s: write: %s\n", argv[f], msg);
+			status = 1;
+		} else {
+			const char *base = strrchr(argv[f], '/');
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s", argv[1], base ? base + 1 : argv[f]);
+			FILE *w = fopen(path, "wb");
+			if (!w || fwrite(o.data, 1, o.len, w) != o.len || fclose(w)) {
+				fprintf(stderr, "%s: %s\n", path, strerror(errno));
+				return 1;
+			}
+		}
+		printf("%s: %u of %u methods hooked, %zu -> %zu bytes\n", argv[f], done, total, len, o.len);
+		for (size_t i = 0; i < nrs; i++)
+			printf("  refused %u: %s\n", rs[i].n, rs[i].msg);
+		buf_free(&o);
+		arena_free(&a);
+		arena_free(&scratch);
+		arena_free(&keep);
+		free(data);
+	}
+	return status;
+}

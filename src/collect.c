@@ -6,6 +6,7 @@
 #include <uthash.h>
 
 #include "classfile.h"
+#include "dex.h"
 #include "filter.h"
 #include "pipeline.h"
 
@@ -58,13 +59,75 @@ static void malformed(unit *u, worker *w, const cf_error *cerr)
 	u->error = keep_str(w, msg, strlen(msg));
 }
 
-static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
+/* x's mapping line, "a.b.C name (La.b.D;)V": the class, the method's name and its
+ * descriptor with dots, in original names when a ProGuard mapping retraces them. */
+static int set_line(run *r, worker *w, const unit *u, const char *oclass, size_t olen, const char *name,
+                    const char *desc, meth *x, cf_error *cerr)
+{
+	char obuf[1024], dbuf[4096];
+	const char *oname = name, *odesc = desc;
+	if (r->pg) {
+		if (!pg_method(r->pg, u->cls, name, desc, obuf, sizeof obuf, dbuf, sizeof dbuf))
+			return cf_fail(cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name or descriptor too long");
+		oname = obuf;
+		odesc = dbuf;
+	}
+	size_t nlen = strlen(oname), dlen = strlen(odesc);
+	char *line = arena_alloc(&w->keep, olen + nlen + dlen + 3);
+	if (!line)
+		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+	memcpy(line, oclass, olen);
+	line[olen] = ' ';
+	memcpy(line + olen + 1, oname, nlen);
+	line[olen + 1 + nlen] = ' ';
+	char *d = line + olen + nlen + 2;
+	for (size_t k = 0; k < dlen; k++)
+		d[k] = odesc[k] == '/' ? '.' : odesc[k];
+	d[dlen] = '\0';
+	x->line = line;
+	x->class_len = (uint32_t)olen;
+	x->name_len = (uint32_t)nlen;
+	x->line_len = (uint32_t)(olen + nlen + dlen + 2);
+	x->hash = line_hash(line, x->line_len);
+	return CF_OK;
+}
+
+/* The filter's verdict, then the -keepregex rules on "a.b.C.name(desc)". */
+static void set_verdict(run *r, meth *x, enum filter_verdict fv)
+{
+	static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
+	                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
+	x->verdict = map[fv];
+	if (x->verdict != V_TRACE || !rules_have_regex(r->rules))
+		return;
+	/* the line with its first space a dot and its second dropped */
+	char subject[6144];
+	if (x->line_len >= sizeof subject)
+		return;
+	const char *sp = x->line + x->class_len + 1 + x->name_len;
+	size_t n1 = (size_t)(sp - x->line);
+	memcpy(subject, x->line, n1);
+	subject[x->class_len] = '.';
+	memcpy(subject + n1, sp + 1, x->line_len - n1 - 1);
+	size_t k = x->line_len - 1;
+	subject[k] = '\0';
+	if (rules_blocks_method(r->rules, subject, k))
+		x->verdict = V_BLOCKED;
+}
+
+/* The class's name as the mapping files and the rules see it: original, dotted. */
+static size_t original_class(run *r, const unit *u, char *buf, size_t size)
 {
 	const char *orig = r->pg ? pg_class(r->pg, u->cls) : NULL;
+	snprintf(buf, size, "%s", orig ? orig : u->cls);
+	dotted(buf);
+	return strlen(buf);
+}
+
+static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
+{
 	char oclass[1024];
-	snprintf(oclass, sizeof oclass, "%s", orig ? orig : u->cls);
-	dotted(oclass);
-	size_t olen = strlen(oclass);
+	size_t olen = original_class(r, u, oclass, sizeof oclass);
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = cls->nmethods;
 	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(meth));
@@ -85,31 +148,8 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 		const char *name = utf8_str(w, cls, m->name), *desc = utf8_str(w, cls, m->desc);
 		if (!name || !desc)
 			return cf_fail(cerr, CF_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
-		char obuf[1024], dbuf[4096];
-		const char *oname = name, *odesc = desc;
-		if (r->pg) {
-			if (!pg_method(r->pg, u->cls, name, desc, obuf, sizeof obuf, dbuf, sizeof dbuf))
-				return cf_fail(cerr, CF_ELIMIT, m->off, "method", "name or descriptor too long");
-			oname = obuf;
-			odesc = dbuf;
-		}
-		/* "a.b.C name (La.b.D;)V": the class, the name, the descriptor with dots. */
-		size_t nlen = strlen(oname), dlen = strlen(odesc);
-		char *line = arena_alloc(&w->keep, olen + nlen + dlen + 3);
-		if (!line)
-			return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
-		memcpy(line, oclass, olen);
-		line[olen] = ' ';
-		memcpy(line + olen + 1, oname, nlen);
-		line[olen + 1 + nlen] = ' ';
-		char *d = line + olen + nlen + 2;
-		for (size_t k = 0; k < dlen; k++)
-			d[k] = odesc[k] == '/' ? '.' : odesc[k];
-		d[dlen] = '\0';
-		x->line = line;
-		x->class_len = (uint32_t)olen;
-		x->line_len = (uint32_t)(olen + nlen + dlen + 2);
-		x->hash = line_hash(line, x->line_len);
+		if (set_line(r, w, u, oclass, olen, name, desc, x, cerr) != CF_OK)
+			return cerr->code;
 		if (u->blocked) {
 			x->verdict = V_BLOCKED;
 			continue;
@@ -121,16 +161,7 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 			cf_error_context(cerr, NULL, NULL, label);
 			return cerr->code;
 		}
-		static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
-		                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
-		x->verdict = map[fv];
-		if (x->verdict == V_TRACE && rules_have_regex(r->rules)) {
-			/* "a.b.C.name(desc)", desc with dots as in the mapping files */
-			char subject[6144];
-			int k = snprintf(subject, sizeof subject, "%s.%s%s", oclass, oname, d);
-			if (k > 0 && (size_t)k < sizeof subject && rules_blocks_method(r->rules, subject, (size_t)k))
-				x->verdict = V_BLOCKED;
-		}
+		set_verdict(r, x, fv);
 	}
 	return CF_OK;
 }
@@ -185,6 +216,112 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 			u->data_len = len;
 		else
 			atomic_fetch_sub(&r->kept_bytes, len);
+	}
+	return CF_OK;
+}
+
+/* --- dex classes ---------------------------------------------------------------------- */
+
+/* A type descriptor "La/b/C;" as an internal name "a/b/C" in the keep arena. */
+static const char *internal_of(worker *w, const dex_file *d, uint32_t type)
+{
+	uint32_t len;
+	const uint8_t *s = dex_type_desc(d, type, &len);
+	if (!s || len < 3 || s[0] != 'L' || s[len - 1] != ';')
+		return NULL;
+	return keep_str(w, (const char *)s + 1, len - 2);
+}
+
+static bool is_dex_focus(const dex_file *d, const dex_emethod *m)
+{
+	char desc[8];
+	return !(m->flags & DACC_STATIC) && dex_str_eq(d, d->methods.v[m->idx].name, FOCUS_NAME) &&
+	       dex_proto_desc(d, d->methods.v[m->idx].proto, desc, sizeof desc) && !strcmp(desc, FOCUS_DESC);
+}
+
+/* The flags as Matrix prints them for the same method compiled to a class file: dex's
+ * declared-synchronized is the class file's synchronized; the constructor flag has no
+ * class-file twin; @Deprecated stands for the Deprecated attribute (ASM's 0x20000). */
+static uint32_t matrix_flags(const dex_file *d, const dex_class *k, const dex_emethod *m)
+{
+	uint32_t f = m->flags & 0xffff;
+	if (m->flags & DACC_DECLARED_SYNCHRONIZED)
+		f |= DACC_SYNCHRONIZED;
+	if (dex_member_annotated(d, k, m->idx, false, "Ljava/lang/Deprecated;"))
+		f |= ASM_ACC_DEPRECATED;
+	return f;
+}
+
+int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
+{
+	const dex_file *d = &u->dex->d;
+	const dex_class *k = &d->classes[u->dex_class];
+	cf_error cerr;
+	cf_error_clear(&cerr);
+	u->cls = internal_of(w, d, k->type);
+	u->super = k->super != DEX_NO_INDEX ? internal_of(w, d, k->super) : NULL;
+	if (!u->cls || (k->super != DEX_NO_INDEX && !u->super)) {
+		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class_defs", "class %u is not a class type", u->dex_class);
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	u->access = (uint16_t)k->flags;
+	char fname[1100];
+	snprintf(fname, sizeof fname, "%s.class", u->cls);
+	u->candidate = filter_file(fname);
+	const dex_cdata *cd = k->data;
+	uint32_t nd = cd ? cd->ndmethods : 0, nv = cd ? cd->nvmethods : 0;
+	for (uint32_t i = 0; i < nv; i++)
+		if (is_dex_focus(d, &cd->vmethods[i])) {
+			u->focus_declared = true;
+			u->focus_final = (cd->vmethods[i].flags & DACC_FINAL) != 0;
+		}
+	if (u->in->classpath || !u->candidate || (k->flags & (DACC_INTERFACE | DACC_ABSTRACT)))
+		return CF_OK;
+	u->traceable = true;
+	char oclass[1024];
+	size_t olen = original_class(r, u, oclass, sizeof oclass);
+	u->blocked = rules_blocks_class(r->rules, oclass);
+	u->nmethods = nd + nv;
+	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(meth));
+	if (!u->methods)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	/* direct methods, then virtual ones: inject_dex.c walks them in the same order */
+	for (uint32_t i = 0; i < u->nmethods; i++) {
+		const dex_emethod *m = i < nd ? &cd->dmethods[i] : &cd->vmethods[i - nd];
+		meth *x = &u->methods[i];
+		memset(x, 0, sizeof *x);
+		x->index = (uint16_t)i;
+		x->access = matrix_flags(d, k, m);
+		const dex_mid *mid = &d->methods.v[m->idx];
+		const dex_str *name = dex_string(d, mid->name);
+		char desc[4096];
+		if (!dex_proto_desc(d, mid->proto, desc, sizeof desc) || name->len >= 1024) {
+			cf_fail(&cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name or descriptor too long");
+		} else {
+			char nbuf[1024];
+			memcpy(nbuf, name->data, name->len);
+			nbuf[name->len] = '\0';
+			set_line(r, w, u, oclass, olen, nbuf, desc, x, &cerr);
+		}
+		if (cerr.code == CF_OK && u->blocked) {
+			x->verdict = V_BLOCKED;
+			continue;
+		}
+		enum filter_verdict fv = FILTER_TRACE;
+		if (cerr.code == CF_OK)
+			filter_dex_method(d, m, &fv, &cerr);
+		if (cerr.code != CF_OK) {
+			if (cerr.code == CF_ENOMEM)
+				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+			char label[1024];
+			dex_method_label(d, m->idx, label, sizeof label);
+			cf_error_context(&cerr, NULL, NULL, label);
+			u->traceable = false;
+			malformed(u, w, &cerr);
+			return CF_OK;
+		}
+		set_verdict(r, x, fv);
 	}
 	return CF_OK;
 }
@@ -300,7 +437,8 @@ int decide(run *r, cf_error *err)
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < r->nunits; i++) {
 			unit *u = &r->units[i];
-			if (u->kind != UNIT_CLASS || u->state != US_OK || !u->cls || u->in->classpath != (pass == 1))
+			if ((u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS) || u->state != US_OK || !u->cls ||
+			    u->in->classpath != (pass == 1))
 				continue;
 			if (lookup(map, u->cls))
 				continue;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "classfile.h"
+#include "dex.h"
 #include "filter.h"
 #include "pipeline.h"
 #include "pool.h"
@@ -65,7 +66,7 @@ static bool worker_reads(const unit *u)
 	return !u->in->jar || u->info.method == 0 || u->info.method == 8;
 }
 
-static unit *new_unit(run *r, input *in, const char *name, cf_error *err)
+unit *unit_new(run *r, input *in, const char *name, cf_error *err)
 {
 	if (r->nunits == r->capunits) {
 		size_t cap = r->capunits ? r->capunits * 2 : 4096;
@@ -88,6 +89,31 @@ static unit *new_unit(run *r, input *in, const char *name, cf_error *err)
 	return u;
 }
 
+/* Dex files an input's listing takes for dex: "classes.dex", "classes2.dex", ... as d8
+ * names them (other .dex files, e.g. in an APK's assets, are copied as they are). */
+static bool is_dex_name(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	return !strncmp(base, "classes", 7) && ends_with(base, ".dex");
+}
+
+/* The largest dex file we take: far past any real one (d8 splits at 64K methods). */
+#define MAX_DEX ((uint64_t)1 << 30)
+
+static int add_dex_file(run *r, input *in, const char *path, const char *name, cf_error *err)
+{
+	cf_buf b;
+	buf_init(&b);
+	if (read_file(path, &b, err) != CF_OK) {
+		buf_free(&b);
+		return err->code;
+	}
+	size_t len;
+	uint8_t *bytes = buf_take(&b, &len);
+	return dexin_add(r, in, name, 0, bytes, len, err);
+}
+
 static int list_dir(run *r, input *in, cf_error *err)
 {
 	char **files;
@@ -96,7 +122,13 @@ static int list_dir(run *r, input *in, cf_error *err)
 		return err->code;
 	int rc = CF_OK;
 	for (size_t i = 0; i < n && rc == CF_OK; i++) {
-		unit *u = new_unit(r, in, files[i], err);
+		if (is_dex_name(files[i])) {
+			char path[4200];
+			path_join(path, sizeof path, in->in, "/", files[i]);
+			rc = add_dex_file(r, in, path, files[i], err);
+			continue;
+		}
+		unit *u = unit_new(r, in, files[i], err);
 		if (!u) {
 			rc = err->code;
 			break;
@@ -119,6 +151,15 @@ static int list_jar(run *r, input *in, cf_error *err)
 	buf_init(&buf);
 	int rc = CF_OK;
 	uint64_t n = jar_count(in->zip);
+	bool manifest = false, dex = false;
+	for (uint64_t i = 0; i < n; i++) {
+		const char *name = jar_name(in->zip, i);
+		manifest |= name && !strcmp(name, "AndroidManifest.xml");
+		dex |= name && !strchr(name, '/') && is_dex_name(name);
+	}
+	/* An APK: by its name, or by what it holds (a renamed one) */
+	in->apk = ends_with(in->in, ".apk") || (manifest && dex);
+	struct zio_inflater *z = NULL;
 	for (uint64_t i = 0; i < n && rc == CF_OK; i++) {
 		const char *name = jar_name(in->zip, i);
 		if (!name) {
@@ -126,7 +167,25 @@ static int list_jar(run *r, input *in, cf_error *err)
 			             (unsigned long long)i);
 			break;
 		}
-		unit *u = new_unit(r, in, name, err);
+		if (!strchr(name, '/') && is_dex_name(name) && !jar_is_dir(in->zip, i)) {
+			/* read here, on this thread: the dex's classes become units */
+			if (!z && !(z = zio_inflater_new())) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "cannot start inflate");
+				break;
+			}
+			if ((rc = jar_read(in->zip, i, &buf, MAX_DEX, z, err)) != CF_OK)
+				break;
+			size_t len, at = r->nunits;
+			uint8_t *bytes = buf_take(&buf, &len);
+			if (!bytes) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+				break;
+			}
+			if ((rc = dexin_add(r, in, name, i, bytes, len, err)) == CF_OK)
+				jar_stat(in->zip, i, &r->units[at].info);
+			continue;
+		}
+		unit *u = unit_new(r, in, name, err);
 		if (!u) {
 			rc = err->code;
 			break;
@@ -158,6 +217,7 @@ static int list_jar(run *r, input *in, cf_error *err)
 		}
 	}
 	buf_free(&buf);
+	zio_inflater_free(z);
 	return rc;
 }
 
@@ -208,10 +268,13 @@ static int phase1(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
 	unit *u = &j->r->units[j->items[i]];
-	return collect_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+	worker *w = &j->r->workers[wk];
+	if (u->kind == UNIT_DEXCLASS)
+		return collect_dex_class(j->r, u, w, &j->errs[wk]) != CF_OK;
+	return collect_unit(j->r, u, w, &j->errs[wk]) != CF_OK;
 }
 
-static bool wants_edit(const unit *u)
+bool unit_wants_edit(const unit *u)
 {
 	if (u->state != US_OK || !u->traceable || u->blocked)
 		return false;
@@ -228,8 +291,10 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	char out[4200];
 	bool fresh = u->in->stage != NULL;
 	path_join(out, sizeof out, fresh ? u->in->stage : u->in->out, "/", u->name);
-	if (u->kind == UNIT_DIR || (u->in->jar && u->kind == UNIT_FILE))
-		return CF_OK; /* the jar writer copies these */
+	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
+		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
+	if (u->kind == UNIT_DEXCLASS)
+		return unit_wants_edit(u) ? inject_dex_class(r, u, w, err) : CF_OK;
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
 		path_join(in, sizeof in, u->in->in, "/", u->name);
@@ -243,7 +308,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
 		return err->code;
 	u->in_size = len;
-	if (wants_edit(u)) {
+	if (unit_wants_edit(u)) {
 		arena_reset(&w->cls);
 		cf_class cls;
 		cf_error perr;
@@ -266,25 +331,8 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 		drop_data(r, u);
 		return rc;
 	}
-	if (u->changed) {
-		u->out_crc = zio_crc32(data, len);
-		/* A stored entry stays stored; any other is deflated. */
-		u->out_method = u->info.method == 0 ? 0 : 8;
-		if (u->out_method == 8) {
-			char label[4200];
-			snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
-			if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start deflate");
-			if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != CF_OK)
-				return err->code;
-			data = w->zout.data;
-			len = w->zout.len;
-		}
-		/* Held until the jar is written, in the worker's arena. */
-		u->out_len = len;
-		if (!(u->out = arena_dup(&w->keep, data, len)))
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-	}
+	if (u->changed && out_jar_entry(r, u, w, data, len, err) != CF_OK)
+		return err->code;
 	drop_data(r, u);
 	return CF_OK;
 }
@@ -294,6 +342,13 @@ static int phase2(void *ctx, size_t i, int wk)
 	job *j = ctx;
 	unit *u = &j->r->units[j->items[i]];
 	return trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+}
+
+static int phase3(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	unit *u = &j->r->units[j->items[i]];
+	return dexin_write(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
 }
 
 typedef struct sized {
@@ -319,7 +374,7 @@ static void largest_first(run *r, size_t *items, size_t n)
 		return; /* only a slower schedule */
 	for (size_t i = 0; i < n; i++) {
 		const unit *u = &r->units[items[i]];
-		s[i].size = u->kind == UNIT_CLASS && u->in->jar ? u->info.size : 0;
+		s[i].size = u->kind == UNIT_CLASS && u->in->jar ? u->info.size : u->kind == UNIT_DEX ? u->dex->len : 0;
 		s[i].index = items[i];
 	}
 	qsort(s, n, sizeof *s, by_size_desc);
@@ -401,11 +456,15 @@ static int setup(run *r, cf_error *err)
 
 static void teardown(run *r)
 {
+	for (size_t i = 0; i < r->nunits; i++)
+		if (r->units[i].kind == UNIT_DEX)
+			dexin_free(r->units[i].dex);
 	free(r->units);
 	for (size_t i = 0; i < r->ninputs; i++) {
 		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
 		jar_close(r->inputs[i].zip);
 	}
+
 	free(r->inputs);
 	for (int i = 0; i < r->nworkers; i++) {
 		worker *w = &r->workers[i];
@@ -426,6 +485,18 @@ static void teardown(run *r)
 	mapping_free(r->base);
 }
 
+/* Whether the file at path starts like a dex file (a zip starts "PK"). */
+static bool sniff_dex(const char *path)
+{
+	uint8_t head[8];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	bool dex = fread(head, 1, sizeof head, f) == sizeof head && dex_is_dex(head, sizeof head);
+	fclose(f);
+	return dex;
+}
+
 static int read_inputs(run *r, cf_error *err)
 {
 	const tc_options *o = r->opt;
@@ -437,10 +508,21 @@ static int read_inputs(run *r, cf_error *err)
 		struct stat st;
 		if (stat(in->in, &st) != 0)
 			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
-		in->jar = !S_ISDIR(st.st_mode);
 		in->first = r->nunits;
-		if ((in->jar ? list_jar(r, in, err) : list_dir(r, in, err)) != CF_OK)
-			return err->code;
+		if (S_ISDIR(st.st_mode)) {
+			if (list_dir(r, in, err) != CF_OK)
+				return err->code;
+		} else if (sniff_dex(in->in)) {
+			in->dex = true;
+			const char *base = strrchr(in->in, '/');
+			if (add_dex_file(r, in, in->in, base ? base + 1 : in->in, err) != CF_OK)
+				return err->code;
+			in->bytes_in = r->units[in->first].in_size;
+		} else {
+			in->jar = true;
+			if (list_jar(r, in, err) != CF_OK)
+				return err->code;
+		}
 		in->count = r->nunits - in->first;
 	}
 	return CF_OK;
@@ -462,7 +544,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	if (rc == CF_OK) {
 		size_t n = 0;
 		for (size_t i = 0; i < r.nunits; i++)
-			if (r.units[i].kind == UNIT_CLASS)
+			if (r.units[i].kind == UNIT_CLASS || r.units[i].kind == UNIT_DEXCLASS)
 				items[n++] = i;
 		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase1, err);
@@ -484,6 +566,9 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	double t3 = now();
 	r.t_decide = t3 - t2;
 
+	for (size_t i = 0; i < r.nunits && rc == CF_OK; i++)
+		if (r.units[i].kind == UNIT_DEX)
+			rc = dexin_prepare(&r, &r.units[i], err);
 	if (rc == CF_OK)
 		rc = out_mapping_dir(&r, err);
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
@@ -497,6 +582,15 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase2, err);
 	}
+	if (rc == CF_OK) {
+		/* phase 3: each dex file whole, once its classes are edited */
+		size_t n = 0;
+		for (size_t i = 0; i < r.nunits; i++)
+			if (r.units[i].kind == UNIT_DEX && !r.units[i].in->classpath)
+				items[n++] = i;
+		largest_first(&r, items, n);
+		rc = run_phase(&r, items, n, phase3, err);
+	}
 	double t4 = now();
 	r.t_trace = t4 - t3;
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
@@ -505,6 +599,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 			continue;
 		if (in->jar) {
 			rc = out_write_jar(&r, in, err);
+		} else if (in->dex) {
+			in->bytes_out = r.units[in->first].out_size;
 		} else {
 			for (size_t k = in->first; k < in->first + in->count; k++) {
 				in->bytes_in += r.units[k].in_size;

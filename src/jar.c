@@ -544,8 +544,16 @@ struct tc_jar_writer {
 	size_t n, cap;
 	const uint8_t *comment;
 	uint16_t comment_len;
+	uint32_t align, so_align; /* of stored entries' data; 0: none */
 	uint8_t extra[MAX16 + 1]; /* an extra block being rewritten */
 };
+
+void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align)
+{
+	w->align = align;
+	w->so_align = so_align;
+}
+
 
 static void put(tc_jar_writer *w, const void *p, size_t n)
 {
@@ -588,6 +596,25 @@ static bool fields_parse(const uint8_t *x, size_t len)
 		p += 4 + n;
 	}
 	return p == len;
+}
+
+#define EXTRA_ALIGN 0xd935 /* Android's: u16 alignment, then padding */
+
+/* Drops an alignment field from the extra block in w->extra; returns the new length. */
+static size_t drop_align(tc_jar_writer *w, size_t len)
+{
+	if (!fields_parse(w->extra, len))
+		return len;
+	size_t out = 0;
+	for (size_t p = 0; p < len;) {
+		size_t n = 4 + (size_t)le16(w->extra + p + 2);
+		if (le16(w->extra + p) != EXTRA_ALIGN) {
+			memmove(w->extra + out, w->extra + p, n);
+			out += n;
+		}
+		p += n;
+	}
+	return out;
 }
 
 /* The extra block x without its Zip64 field (this writer adds its own where needed),
@@ -681,6 +708,23 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const ch
 		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for a Zip64 extra field");
 	if (z64 && we->needed < VERSION_ZIP64)
 		we->needed = VERSION_ZIP64;
+	if (w->align && we->method == 0) {
+		/* the padding goes in an alignment field of at least 6 bytes (id, size, u16) */
+		uint32_t a = w->align;
+		size_t nlen = s->name_len;
+		if (w->so_align && nlen > 3 && !memcmp(s->name + nlen - 3, ".so", 3))
+			a = w->so_align;
+		xlen = (long)drop_align(w, (size_t)xlen);
+		uint64_t at = w->pos + LOCAL_LEN + nlen + (uint64_t)xlen;
+		size_t pad = (size_t)((a - (at + 6) % a) % a) + 6;
+		if ((size_t)xlen + pad > MAX16)
+			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for an alignment field");
+		set16(w->extra + xlen, EXTRA_ALIGN);
+		set16(w->extra + xlen + 2, (uint16_t)(pad - 4));
+		set16(w->extra + xlen + 4, (uint16_t)a);
+		memset(w->extra + xlen + 6, 0, pad - 6);
+		xlen += (long)pad;
+	}
 	uint8_t h[LOCAL_LEN];
 	set32(h, SIG_LOCAL);
 	set16(h + 4, we->needed);

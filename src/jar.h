@@ -63,6 +63,10 @@ typedef struct tc_jar_writer tc_jar_writer;
 /* Starts an archive that will replace `path` on jar_writer_finish. Source archives
  * given to the calls below must stay open until then. */
 int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err);
+/* Aligns the data of every stored entry written from now on to `align` bytes, and of
+ * stored "*.so" entries to so_align (zipalign -p), with Android's alignment extra field
+ * (id 0xd935) in the local header; an existing one is replaced. */
+void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align);
 /* Adds entry i of src as it is: same name, compressed bytes, time, comment, attributes. */
 int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *err);
 /* Adds entry i of src with new content, keeping its name and metadata: `len` bytes as

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "walk.h"
 #include "pipeline.h"
+#include "zlib_io.h"
 
 static int mkdirs(worker *w, const char *path, cf_error *err)
 {
@@ -151,6 +152,40 @@ void out_abort(input *in)
 	in->stage = NULL;
 }
 
+int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, cf_error *err)
+{
+	u->out_crc = zio_crc32(data, len);
+	u->out_size = len;
+	/* A stored entry stays stored; any other is deflated. */
+	u->out_method = u->info.method == 0 ? 0 : 8;
+	if (u->out_method == 8) {
+		char label[4200];
+		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
+		if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start deflate");
+		if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != CF_OK)
+			return err->code;
+		data = w->zout.data;
+		len = w->zout.len;
+	}
+	/* Held until the jar is written, in the worker's arena. */
+	u->out_len = len;
+	if (!(u->out = arena_dup(&w->keep, data, len)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	return CF_OK;
+}
+
+/* An APK's v1 signature files: stale once a dex changes, so dropped (apksigner makes
+ * new ones; the v2+ signing block is not an entry and goes with the old archive). */
+static bool is_signature(const char *name)
+{
+	if (strncmp(name, "META-INF/", 9) || strchr(name + 9, '/'))
+		return false;
+	const char *dot = strrchr(name, '.');
+	return !strcmp(name + 9, "MANIFEST.MF") ||
+	       (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") || !strcmp(dot, ".EC")));
+}
+
 int out_write_jar(run *r, input *in, cf_error *err)
 {
 	if (mkdirs(NULL, in->out, err) != CF_OK)
@@ -163,6 +198,8 @@ int out_write_jar(run *r, input *in, cf_error *err)
 	tc_jar_writer *jw;
 	if (jar_writer_open(&jw, in->stage, err) != CF_OK)
 		return err->code;
+	if (in->apk)
+		jar_writer_align(jw, 4, 4096); /* what zipalign -p 4 makes */
 	if (jar_writer_copy_comment(jw, in->zip, err) != CF_OK) {
 		jar_writer_abort(jw);
 		return err->code;
@@ -170,6 +207,8 @@ int out_write_jar(run *r, input *in, cf_error *err)
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		unit *u = &r->units[i];
 		int rc;
+		if (u->kind == UNIT_DEXCLASS || (in->apk && is_signature(u->name)))
+			continue;
 		if (u->changed && u->out) {
 			rc = jar_writer_replace(jw, in->zip, u->entry, u->out_method, u->out, u->out_len,
 			                        u->out_size, u->out_crc, err);
@@ -263,10 +302,20 @@ int out_write_stats(run *r, double total, cf_error *err)
 	uint64_t classes = 0, instrumented = 0, malformed = 0, by_name = 0, abstract = 0, modules = 0,
 	         blocked = 0, activities = 0, focus_added = 0, focus_injected = 0, focus_refused = 0,
 	         methods_instrumented = 0, methods_skipped = 0, ignored[V_COUNT] = {0};
-	uint64_t bytes_in = 0, bytes_out = 0;
+	uint64_t bytes_in = 0, bytes_out = 0, dex_files = 0, dex_changed = 0, dex_left = 0, dex_malformed = 0;
+	bool apk = false;
 	for (size_t i = 0; i < r->nunits; i++) {
 		const unit *u = &r->units[i];
-		if (u->kind != UNIT_CLASS || u->in->classpath)
+		if (u->in->classpath)
+			continue;
+		apk |= u->in->apk;
+		if (u->kind == UNIT_DEX) {
+			dex_files++;
+			dex_changed += u->changed;
+			dex_left += u->dex->left;
+			dex_malformed += u->state == US_MALFORMED;
+		}
+		if (u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS)
 			continue;
 		classes++;
 		instrumented += u->changed;
@@ -300,7 +349,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 		json_begin(&j, NULL, '{');
 		json_str(&j, "in", in->in);
 		json_str(&j, "out", in->out);
-		json_str(&j, "kind", in->jar ? "jar" : "directory");
+		json_str(&j, "kind", in->apk ? "apk" : in->jar ? "jar" : in->dex ? "dex" : "directory");
 		json_u64(&j, "entries", in->count);
 		json_u64(&j, "bytes_in", in->bytes_in);
 		json_u64(&j, "bytes_out", in->bytes_out);
@@ -321,6 +370,12 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_u64(&j, "focus_method_instrumented", focus_injected);
 	json_u64(&j, "focus_method_refused", focus_refused);
 	json_end(&j, '}');
+	json_begin(&j, "dex", '{');
+	json_u64(&j, "files", dex_files);
+	json_u64(&j, "rewritten", dex_changed);
+	json_u64(&j, "left_unchanged", dex_left);
+	json_u64(&j, "malformed", dex_malformed);
+	json_end(&j, '}');
 	json_begin(&j, "methods", '{');
 	json_u64(&j, "traced", r->ntraced);
 	json_u64(&j, "ignored", r->nignored);
@@ -339,11 +394,15 @@ int out_write_stats(run *r, double total, cf_error *err)
 		if (!(u->state == US_MALFORMED && !u->in->classpath) && !u->reports)
 			continue;
 		char where[4200];
-		path_join(where, sizeof where, u->in->in, u->in->jar ? "!" : "/", u->name);
+		if (u->in->dex)
+			snprintf(where, sizeof where, "%s", u->in->in);
+		else
+			path_join(where, sizeof where, u->in->in, u->in->jar ? "!" : "/", u->name);
 		if (u->state == US_MALFORMED && !u->in->classpath) {
 			json_begin(&j, NULL, '{');
 			json_str(&j, "file", where);
-			json_str(&j, "problem", "malformed class, copied unchanged");
+			json_str(&j, "problem", u->kind == UNIT_DEX ? "malformed dex, copied unchanged"
+			                                            : "malformed class, copied unchanged");
 			json_str(&j, "detail", u->error);
 			json_end(&j, '}');
 		}
@@ -373,12 +432,21 @@ int out_write_stats(run *r, double total, cf_error *err)
 		unlink(tmp);
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");
 	}
-	if (!r->opt->quiet)
+	if (!r->opt->quiet) {
+		char dex[160] = "";
+		if (dex_files)
+			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
+			         (unsigned long long)dex_files, (unsigned long long)dex_changed,
+			         (unsigned long long)dex_left, (unsigned long long)dex_malformed);
 		fprintf(stderr,
-		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed), %zu methods traced, "
+		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
 		        "%zu ignored, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
 		        (unsigned long long)classes, (unsigned long long)instrumented,
-		        (unsigned long long)malformed, r->ntraced, r->nignored,
+		        (unsigned long long)malformed, dex, r->ntraced, r->nignored,
 		        (unsigned long long)methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
+		if (apk)
+			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
+			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
+	}
 	return CF_OK;
 }

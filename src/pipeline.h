@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "bytes.h"
 #include "cf_error.h"
+#include "dex.h"
 #include "instrument.h"
 #include "jar.h"
 #include "mapping.h"
@@ -38,6 +39,7 @@ typedef struct meth {
 	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
 	const char *line;  /* "a.b.C name desc": the mapping key, in original names */
 	uint32_t class_len; /* length of the class part of line */
+	uint32_t name_len;  /* and of the name part */
 	uint32_t line_len;
 	uint32_t hash;     /* of line, computed by the workers so that decide() only looks up */
 } meth;
@@ -46,13 +48,29 @@ typedef struct input {
 	const char *in, *out;   /* out is NULL for class-path entries */
 	char *stage;            /* a new output directory is built here, then renamed to out */
 	bool jar;
+	bool dex;               /* a dex file itself (a unit of its own) */
+	bool apk;               /* a jar that is an APK: aligned, its signature dropped */
 	bool classpath;
 	tc_jar *zip;
 	size_t first, count;    /* its units */
 	uint64_t bytes_in, bytes_out;
 } input;
 
-enum unit_kind { UNIT_CLASS, UNIT_FILE, UNIT_DIR };
+/* A dex file is a unit of kind UNIT_DEX (it is read, written and copied as a whole),
+ * followed by one UNIT_DEXCLASS unit per class it defines (collected and edited like
+ * class files, in parallel). */
+enum unit_kind { UNIT_CLASS, UNIT_FILE, UNIT_DIR, UNIT_DEX, UNIT_DEXCLASS };
+
+/* A dex file of the inputs: its bytes, its model, and what the run adds to it. */
+typedef struct dexin {
+	arena a;               /* the model */
+	uint8_t *bytes;        /* the file (malloc), which the model borrows */
+	size_t len;
+	dex_file d;
+	bool parsed;
+	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
+	bool left;             /* written unchanged (limits or a failed write): see reports */
+} dexin;
 enum unit_state { US_OK, US_MALFORMED };
 
 typedef struct report {
@@ -67,6 +85,8 @@ typedef struct unit {
 	uint8_t kind;
 	bool candidate;        /* a class file that the name filter keeps */
 	jar_info info;
+	dexin *dex;            /* UNIT_DEX and UNIT_DEXCLASS: the dex file */
+	uint32_t dex_class;    /* UNIT_DEXCLASS: its class_def index */
 	uint8_t *data;         /* decompressed class kept from phase 1 to phase 2 (arena) */
 	size_t data_len;
 
@@ -78,6 +98,8 @@ typedef struct unit {
 	bool traceable;        /* an input class, concrete, not a module, kept by the name filter */
 	bool blocked;
 	bool focus_declared;   /* declares onWindowFocusChanged(Z)V */
+	uint32_t focus_method; /* dex: the model index of the onWindowFocusChanged to add */
+	uint32_t focus_super;  /* dex: the super class's, which it calls */
 	bool focus_final;
 	meth *methods;
 	uint32_t nmethods;
@@ -137,6 +159,19 @@ int decide(run *r, cf_error *err);
 struct cf_class;
 int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err);
 
+/* dexin.c: dex inputs. dexin_add reads a dex file's bytes (taking them) and adds its
+ * units; a dex that does not parse is one malformed unit, copied unchanged.
+ * dexin_prepare adds the ids the edits need (main thread, between the phases);
+ * dexin_write writes an edited dex (phase 3, workers). */
+int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
+int dexin_prepare(run *r, unit *u, cf_error *err);
+int dexin_write(run *r, unit *u, worker *w, cf_error *err);
+void dexin_free(dexin *x);
+/* collect.c */
+int collect_dex_class(run *r, unit *u, worker *w, cf_error *err);
+/* inject_dex.c: edits the methods of one dex class (phase 2). */
+int inject_dex_class(run *r, unit *u, worker *w, cf_error *err);
+
 /* output.c */
 /* Writes a file: in place under a temporary name then renamed (atomic), or, with
  * fresh set, directly (the path lies in a staging directory nobody else sees). */
@@ -156,7 +191,14 @@ int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
 int out_write_stats(run *r, double total, cf_error *err);
 
+/* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
+ * source entry was stored), kept in the worker's arena until the jar is written. */
+int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, cf_error *err);
+
 /* instrument.c */
+unit *unit_new(run *r, input *in, const char *name, cf_error *err);
+/* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
+bool unit_wants_edit(const unit *u);
 int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err);
 void unit_report(unit *u, worker *w, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1,30 +1,24 @@
+/* Whole-buffer deflate and inflate through libdeflate (2 to 3 times zlib's speed at the
+ * same level, and deterministic: the same input and level give the same bytes); zip
+ * entries are whole buffers here, so zlib's streaming is never needed. */
 #include "zlib_io.h"
 
-#include <limits.h>
+#include <libdeflate.h>
 #include <stdlib.h>
-#include <zlib.h>
 
 uint32_t zio_crc32(const uint8_t *data, size_t len)
 {
-	uLong crc = crc32(0L, Z_NULL, 0);
-	while (len > 0) {
-		uInt n = len > UINT_MAX ? UINT_MAX : (uInt)len;
-		crc = crc32(crc, data, n);
-		data += n;
-		len -= n;
-	}
-	return (uint32_t)crc;
+	return libdeflate_crc32(0, data, len);
 }
 
 struct zio_inflater {
-	z_stream z;
+	struct libdeflate_decompressor *d;
 };
 
 zio_inflater *zio_inflater_new(void)
 {
 	zio_inflater *z = calloc(1, sizeof *z);
-	/* Negative window bits: a raw stream, as zip entries store it (RFC 1951). */
-	if (z && inflateInit2(&z->z, -MAX_WBITS) != Z_OK) {
+	if (z && !(z->d = libdeflate_alloc_decompressor())) {
 		free(z);
 		z = NULL;
 	}
@@ -34,7 +28,7 @@ zio_inflater *zio_inflater_new(void)
 void zio_inflater_free(zio_inflater *z)
 {
 	if (z) {
-		inflateEnd(&z->z);
+		libdeflate_free_decompressor(z->d);
 		free(z);
 	}
 }
@@ -43,32 +37,25 @@ int zio_inflate(zio_inflater *zi, const uint8_t *in, size_t in_len, size_t size,
                 cf_buf *out, const char *label, cf_error *err)
 {
 	buf_clear(out);
-	if (in_len > UINT_MAX || size >= UINT_MAX)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "entry over 4 GiB");
+	if (size >= SIZE_MAX / 2)
+		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "entry too large");
 	if (!buf_reserve(out, size + 1))
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory for %zu bytes", size);
 	zio_inflater *own = NULL;
 	if (!zi && !(zi = own = zio_inflater_new()))
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start inflate");
-	z_stream *z = &zi->z;
-	if (inflateReset(z) != Z_OK) {
-		zio_inflater_free(own);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start inflate");
-	}
-	z->next_in = (Bytef *)in;
-	z->avail_in = (uInt)in_len;
-	z->next_out = out->data;
-	z->avail_out = (uInt)size + 1; /* one spare byte shows a stream longer than declared */
-	int zr = inflate(z, Z_FINISH);
-	size_t got = (size_t)z->total_out;
-	const char *msg = z->msg ? z->msg : "zlib error";
+	size_t got = 0;
+	/* room for one byte more than declared: a longer stream shows as such */
+	enum libdeflate_result lr = libdeflate_deflate_decompress(zi->d, in, in_len, out->data, size + 1, &got);
 	int rc = CF_OK;
-	if (zr != Z_STREAM_END)
+	if (lr == LIBDEFLATE_INSUFFICIENT_SPACE)
+		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+		             "corrupt compressed data (longer or shorter than declared)");
+	else if (lr != LIBDEFLATE_SUCCESS)
 		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "corrupt compressed data (%s)",
-		             zr == Z_BUF_ERROR ? "longer or shorter than declared" : msg);
+		             lr == LIBDEFLATE_BAD_DATA ? "invalid deflate stream" : "cut off");
 	else if (got != size)
-		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "inflates to %zu bytes, header says %zu",
-		             got, size);
+		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "inflates to %zu bytes, header says %zu", got, size);
 	else if (zio_crc32(out->data, size) != crc)
 		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "CRC-32 mismatch: corrupt entry");
 	zio_inflater_free(own);
@@ -78,13 +65,13 @@ int zio_inflate(zio_inflater *zi, const uint8_t *in, size_t in_len, size_t size,
 }
 
 struct zio_deflater {
-	z_stream z;
+	struct libdeflate_compressor *c;
 };
 
 zio_deflater *zio_deflater_new(int level)
 {
 	zio_deflater *d = calloc(1, sizeof *d);
-	if (d && deflateInit2(&d->z, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (d && !(d->c = libdeflate_alloc_compressor(level))) {
 		free(d);
 		d = NULL;
 	}
@@ -94,7 +81,7 @@ zio_deflater *zio_deflater_new(int level)
 void zio_deflater_free(zio_deflater *d)
 {
 	if (d) {
-		deflateEnd(&d->z);
+		libdeflate_free_compressor(d->c);
 		free(d);
 	}
 }
@@ -103,21 +90,12 @@ int zio_deflate(zio_deflater *d, const uint8_t *data, size_t len, cf_buf *out, c
                 cf_error *err)
 {
 	buf_clear(out);
-	if (len > UINT_MAX / 2)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "entry too large to deflate");
-	z_stream *z = &d->z;
-	if (deflateReset(z) != Z_OK)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, label, "cannot start deflate");
-	uLong bound = deflateBound(z, (uLong)len);
+	size_t bound = libdeflate_deflate_compress_bound(d->c, len);
 	if (!buf_reserve(out, bound))
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
-	z->next_in = (Bytef *)data;
-	z->avail_in = (uInt)len;
-	z->next_out = out->data;
-	z->avail_out = (uInt)bound;
-	int zr = deflate(z, Z_FINISH);
-	out->len = (size_t)z->total_out;
-	if (zr != Z_STREAM_END)
+	size_t n = libdeflate_deflate_compress(d->c, data, len, out->data, bound);
+	if (!n)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, label, "deflate failed");
+	out->len = n;
 	return CF_OK;
 }

@@ -1,5 +1,5 @@
-/* Raw deflate streams (the zip entry format) through zlib, so that worker threads
- * inflate and deflate in parallel while one thread writes the archive. */
+/* Raw deflate streams (the zip entry format), whole buffers at a time, so that worker
+ * threads inflate and deflate in parallel while one thread writes the archive. */
 #ifndef TC_ZLIB_IO_H
 #define TC_ZLIB_IO_H
 
@@ -9,8 +9,8 @@
 #include "bytes.h"
 #include "cf_error.h"
 
-/* An inflater kept by one thread across entries (inflateReset instead of a fresh
- * stream, whose state would be allocated and faulted in for each class). */
+/* An inflater kept by one thread across entries (its state is allocated once, not for
+ * each class). */
 typedef struct zio_inflater zio_inflater;
 zio_inflater *zio_inflater_new(void);
 void zio_inflater_free(zio_inflater *z);
@@ -19,9 +19,8 @@ void zio_inflater_free(zio_inflater *z);
  * stream of its own for this call). */
 int zio_inflate(zio_inflater *z, const uint8_t *in, size_t in_len, size_t size, uint32_t crc,
                 cf_buf *out, const char *label, cf_error *err);
-/* A deflater kept by one thread across entries: deflateReset instead of a fresh
- * stream per entry, whose 256 KB of state would be allocated, faulted in and freed
- * again for each class. */
+/* A deflater kept by one thread across entries: its state (hundreds of KB) is
+ * allocated and faulted in once, not for each class. */
 typedef struct zio_deflater zio_deflater;
 zio_deflater *zio_deflater_new(int level);
 void zio_deflater_free(zio_deflater *d);

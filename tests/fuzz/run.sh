@@ -18,7 +18,7 @@
 # files (crash-*, leak-*, timeout-*, oom-*); copy each one into the regressions. The
 # library's objects are kept in OBJDIR (default WORKDIR/obj) and rebuilt when stale.
 # Exit 77 (skipped, for meson) when clang or libFuzzer is missing, 1 when the fuzzer
-# found a problem, 0 otherwise. Needs python3 (rules/embed.py), libzip, pcre2, zlib.
+# found a problem, 0 otherwise. Needs python3 (rules/embed.py), libzip, pcre2, zlib, libdeflate.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,16 +76,16 @@ mkdir -p "$objdir"
 lib="$(ls "$root"/classfile/*.c)"
 headers="$root/classfile/*.h"
 if [ -n "$compiler" ]; then
-    lib="$lib $(ls "$root"/rules/*.c)"
+    lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c)"
     for f in "$root"/src/*.c; do
         case "$f" in */tc_instrument.c|*/tc_dump.c) ;; *) lib="$lib $f" ;; esac
     done
-    headers="$headers $root/rules/*.h $root/src/*.h"
+    headers="$headers $root/dex/*.h $root/rules/*.h $root/src/*.h"
 fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/classfile -I$root/rules -I$root/src $(pkg-config --cflags libzip libpcre2-8 zlib)"
+    -I$root/classfile -I$root/dex -I$root/rules -I$root/src $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate)"
 build() { # build SOURCE OBJECT
     if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
         # shellcheck disable=SC2086
@@ -108,7 +108,7 @@ for f in $lib "$src"; do
 done
 # -fsanitize=fuzzer needs libclang_rt.fuzzer (Debian: libfuzzer-14-dev).
 # shellcheck disable=SC2086
-if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib) \
+if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib libdeflate) \
     -lpthread -o "$bin.tmp" 2>>"$work/build.log"; then
     if grep -qi 'fuzzer' "$work/build.log"; then
         echo "run.sh: clang cannot link libFuzzer (see $work/build.log); skipped" >&2

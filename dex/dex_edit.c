@@ -146,6 +146,9 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 			e->pays[e->npays++] = (payload){.addr = pc, .size = size, .kind = op.payload, .owner = NONE};
 			continue;
 		}
+		if (op.op == DOP_NOP && (pc & 1) && pc + 1 < n && (le_u2(code->insns + 2 * ((size_t)pc + 1)) & 0xff) == 0 &&
+		    le_u2(code->insns + 2 * ((size_t)pc + 1)) >> 8 >= 1 && le_u2(code->insns + 2 * ((size_t)pc + 1)) >> 8 <= 3)
+			continue; /* the padding before a payload, not code: the layout pads anew */
 		e->at[pc] = e->nins;
 		e->ins[e->nins++] = (insn){.d = op, .addr = pc, .target = NONE, .payload = NONE, .list = NONE};
 	}
@@ -593,6 +596,7 @@ typedef struct layout {
 	uint32_t n;
 	uint32_t *entry;  /* per original instruction: the node that branches to it reach */
 	uint32_t *self;   /* per original instruction: its own node */
+	uint32_t *pnode;  /* per payload: its node */
 	uint32_t handler; /* first node of the new catch-all, or NONE */
 	uint32_t total;   /* code units */
 } layout;
@@ -675,7 +679,8 @@ static int build(dedit *e, layout *l, cf_error *err)
 	l->v = arena_array(e->a, cap ? cap : 1, sizeof *l->v);
 	l->entry = arena_array(e->a, e->nins, sizeof *l->entry);
 	l->self = arena_array(e->a, e->nins, sizeof *l->self);
-	if (!l->v || !l->entry || !l->self)
+	l->pnode = arena_array(e->a, e->npays ? e->npays : 1, sizeof *l->pnode);
+	if (!l->v || !l->entry || !l->self || !l->pnode)
 		return nomem(err);
 	l->n = 0;
 	l->handler = NONE;
@@ -749,6 +754,7 @@ static int build(dedit *e, layout *l, cf_error *err)
 		p->kind = N_PAYLOAD;
 		p->orig = o->payload;
 		p->size = e->pays[o->payload].size;
+		l->pnode[o->payload] = l->n;
 		x->target = l->n++;
 	}
 	for (int rounds = 0; place(l); rounds++)
@@ -892,20 +898,26 @@ static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, cf_error *e
 	uint32_t *map = arena_array(e->a, n + 1, sizeof *map);
 	if (!map)
 		return nomem(err);
-	/* an address maps to its instruction; one inside an instruction or a payload to the
-	 * next instruction; the end to the end of the original code's last instruction */
-	uint32_t next = l->total;
-	for (uint32_t i = e->nins; i-- > 0;) {
-		uint32_t end = i + 1 < e->nins ? e->ins[i + 1].addr : n;
-		for (uint32_t a = end; a > e->ins[i].addr; a--)
-			map[a] = next;
-		next = l->v[l->self[i]].addr;
-		map[e->ins[i].addr] = next;
+	/* an address maps to its instruction or payload; one that starts neither (inside an
+	 * instruction, or the padding before a payload) keeps its distance from the start
+	 * before it, within that item's new size; the end maps to the new end */
+	uint32_t old_at = 0, new_at = 0, new_size = 0;
+	for (uint32_t a = 0; a < n; a++) {
+		uint32_t i = e->at[a], p = NONE;
+		if (i == NONE)
+			for (uint32_t k = 0; k < e->npays && p == NONE; k++)
+				if (e->pays[k].addr == a && e->pays[k].owner != NONE)
+					p = k;
+		if (i != NONE || p != NONE) {
+			const node *x = &l->v[i != NONE ? l->self[i] : l->pnode[p]];
+			old_at = a;
+			new_at = x->addr;
+			new_size = node_size(x);
+		}
+		uint32_t d = a - old_at;
+		map[a] = new_at + (d < new_size ? d : new_size);
 	}
-	map[0] = l->v[l->self[0]].addr;
-	if (e->nins && e->ins[0].addr > 0)
-		for (uint32_t a = 0; a < e->ins[0].addr; a++)
-			map[a] = map[e->ins[0].addr];
+	map[n] = l->total;
 	dv_ctx vc = {.limit = {e->d->strings.n, e->d->types.n, e->d->protos.n, e->d->fields.n, e->d->methods.n,
 	                       e->d->nmhandles}};
 	cf_buf b;

@@ -12,4 +12,10 @@
  * and counted; the return value is the number of such problems. */
 int dump_class(FILE *out, cf_class *cls, arena *scratch);
 
+/* Prints a dex file (dump_dex.c): classes, members, code with every id resolved, tries,
+ * debug events; no file offsets, so equal content prints equal text. Returns the
+ * number of problems printed in place. */
+struct dex_file;
+int dump_dex(FILE *out, const struct dex_file *d);
+
 #endif

@@ -170,7 +170,13 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
-static int walk_jar(const char *path, walk_fn fn, void *ctx, cf_error *err)
+/* Whether a file or entry is one the walk delivers. */
+static bool wanted(const char *name, bool dex)
+{
+	return ends_with(name, ".class") || (dex && ends_with(name, ".dex"));
+}
+
+static int walk_jar(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err)
 {
 	tc_jar *jar;
 	if (jar_open(&jar, path, err) != CF_OK)
@@ -180,9 +186,10 @@ static int walk_jar(const char *path, walk_fn fn, void *ctx, cf_error *err)
 	int rc = CF_OK;
 	for (uint64_t i = 0; i < jar_count(jar) && rc == CF_OK; i++) {
 		const char *name = jar_name(jar, i);
-		if (!name || !ends_with(name, ".class") || jar_is_dir(jar, i))
+		if (!name || !wanted(name, dex) || jar_is_dir(jar, i))
 			continue;
-		if ((rc = jar_read(jar, i, &buf, MAX_CLASS_BYTES, NULL, err)) != CF_OK)
+		uint64_t max = ends_with(name, ".dex") ? (uint64_t)1 << 30 : MAX_CLASS_BYTES;
+		if ((rc = jar_read(jar, i, &buf, max, NULL, err)) != CF_OK)
 			break;
 		char label[4096];
 		snprintf(label, sizeof label, "%s!%s", path, name);
@@ -193,7 +200,7 @@ static int walk_jar(const char *path, walk_fn fn, void *ctx, cf_error *err)
 	return rc;
 }
 
-int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
+static int walk(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
@@ -207,7 +214,7 @@ int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
 		if ((rc = list_files(path, &files, &n, err)) != CF_OK)
 			return rc;
 		for (size_t i = 0; i < n && rc == CF_OK; i++) {
-			if (!ends_with(files[i], ".class"))
+			if (!wanted(files[i], dex))
 				continue;
 			char full[8192];
 			snprintf(full, sizeof full, "%s/%s", path, files[i]);
@@ -215,12 +222,22 @@ int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
 				rc = fn(ctx, full, buf.data, buf.len);
 		}
 		free_list(files, n);
-	} else if (ends_with(path, ".class")) {
+	} else if (wanted(path, dex)) {
 		if ((rc = read_file(path, &buf, err)) == CF_OK)
 			rc = fn(ctx, path, buf.data, buf.len);
 	} else {
-		rc = walk_jar(path, fn, ctx, err);
+		rc = walk_jar(path, dex, fn, ctx, err);
 	}
 	buf_free(&buf);
 	return rc;
+}
+
+int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
+{
+	return walk(path, false, fn, ctx, err);
+}
+
+int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err)
+{
+	return walk(path, true, fn, ctx, err);
 }

@@ -17,6 +17,8 @@ typedef int (*walk_fn)(void *ctx, const char *label, const uint8_t *data, size_t
 /* Walks path. I/O and archive errors are reported through err and returned; errors
  * inside one class are the callback's business. */
 int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err);
+/* The same, with dex files too (*.dex files, entries and a file named on its own). */
+int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err);
 
 /* dst = a + sep + b (sep may be ""), truncated to size; returns the length it needed.
  * For the paths built per file, where printf's parsing costs more than the copy. */

@@ -572,7 +572,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	if (rc == CF_OK)
 		rc = out_mapping_dir(&r, err);
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
-		if (!r.inputs[i].classpath && !r.inputs[i].jar)
+		if (!r.inputs[i].classpath && !r.inputs[i].jar && !r.inputs[i].dex)
 			rc = out_stage_dir(&r.inputs[i], err);
 	if (rc == CF_OK) {
 		size_t n = 0;

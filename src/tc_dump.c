@@ -26,7 +26,9 @@ static const char usage[] =
 	"               also decoded and laid out again through the code editor (class files:\n"
 	"               instructions, stack map, line numbers, local variables, type\n"
 	"               annotations; dex: instructions, payloads, tries, debug info), which\n"
-	"               for dex must leave the disassembly unchanged.\n"
+	"               for dex must leave the disassembly unchanged. A dex file that is not\n"
+	"               laid out as the writer lays out (another tool's, or one holding\n"
+	"               unreferenced items) is \"equivalent\" when it reads back the same.\n"
 	"  --shallow    with --roundtrip: only the class structure, not the method bodies.\n"
 	"  --quiet      with --roundtrip: print only problems and the summary.\n"
 	"\n"
@@ -37,7 +39,7 @@ typedef struct opts {
 	bool roundtrip, shallow, quiet;
 	arena class_arena, scratch;
 	cf_buf out;
-	unsigned long classes, same, differ, bad, dex, dex_same;
+	unsigned long classes, same, differ, bad, dex, dex_same, dex_equivalent;
 } opts;
 
 static void report(const char *label, const cf_error *err)
@@ -146,20 +148,35 @@ static int on_dex(opts *o, const char *label, const uint8_t *data, size_t len)
 		return 0;
 	}
 	bool same = o->out.len == len && memcmp(o->out.data, data, len) == 0;
-	if (!same)
-		fprintf(stderr, "%s: written back, differs (%zu bytes in, %zu out)\n", label, len, o->out.len);
-	if (same && !o->shallow) {
+	/* A file written back differently (its input not laid out as the writer lays
+	 * out, or holding unreferenced items) must still read back to the same content;
+	 * every method then also goes through the editor unless --shallow. */
+	size_t la = 0, lb = 0;
+	char *before = dump_text(&d, &la), *after = NULL;
+	arena keep, again_arena;
+	arena_init(&keep);
+	arena_init(&again_arena);
+	dex_file again;
+	bool equivalent = same;
+	if (!same) {
+		if (dex_parse(&again, &again_arena, o->out.data, o->out.len, &err) != CF_OK) {
+			report(label, &err);
+		} else if (!(after = dump_text(&again, &lb)) || !before || la != lb || memcmp(before, after, la)) {
+			fprintf(stderr, "%s: written back, reads back different\n", label);
+		} else {
+			equivalent = true;
+			o->dex_equivalent++;
+		}
+		free(after);
+		after = NULL;
+		arena_reset(&again_arena);
+	}
+	if (equivalent && !o->shallow) {
 		/* through the editor: the same disassembly after a re-read */
-		size_t la = 0, lb = 0;
-		char *before = dump_text(&d, &la), *after = NULL;
-		arena keep, again_arena;
-		arena_init(&keep);
-		arena_init(&again_arena);
-		dex_file again;
 		if (dex_deep(&d, &keep, &o->scratch, &err) != CF_OK || dex_write(&d, &o->out, &err) != CF_OK ||
 		    dex_parse(&again, &again_arena, o->out.data, o->out.len, &err) != CF_OK) {
 			report(label, &err);
-			same = false;
+			equivalent = same = false;
 		} else if (!(after = dump_text(&again, &lb)) || !before || la != lb || memcmp(before, after, la)) {
 			size_t at = 0;
 			while (before && after && at < la && at < lb && before[at] == after[at])
@@ -167,12 +184,17 @@ static int on_dex(opts *o, const char *label, const uint8_t *data, size_t len)
 			fprintf(stderr, "%s: the disassembly differs after the editor, at character %zu\n", label, at);
 			if (before && after)
 				show_diff(before, la, after, lb, at);
-			same = false;
+			equivalent = same = false;
 		}
-		free(before);
-		free(after);
-		arena_free(&keep);
-		arena_free(&again_arena);
+	}
+	free(before);
+	free(after);
+	arena_free(&keep);
+	arena_free(&again_arena);
+	if (equivalent && !same) {
+		if (!o->quiet)
+			printf("equivalent %s\n", label);
+		return 0;
 	}
 	if (same) {
 		o->dex_same++;
@@ -269,8 +291,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.roundtrip)
-		fprintf(stderr, "tc-dump: %lu classes, %lu identical; %lu dex files, %lu identical; %lu differ, %lu unreadable\n",
-		        o.classes, o.same, o.dex, o.dex_same, o.differ, o.bad);
+		fprintf(stderr,
+		        "tc-dump: %lu classes, %lu identical; %lu dex files, %lu identical, %lu equivalent; %lu differ, "
+		        "%lu unreadable\n",
+		        o.classes, o.same, o.dex, o.dex_same, o.dex_equivalent, o.differ, o.bad);
 	if (status == 0 && (o.differ || o.bad))
 		status = 1;
 	buf_free(&o.out);

@@ -3,10 +3,12 @@
  * shape tc-instrument produces), through dedit_hook; the files are written to OUTDIR
  * for the oracles (dexdump, baksmali, tc-dexverify, enjarify + HotSpot).
  *
- * usage: tc-dexstress OUTDIR FILE.dex...
+ * usage: tc-dexstress [--ids-only] OUTDIR FILE.dex...
+ *   --ids-only  only add the probe's ids (every index of the file moves; no code edit)
  * Prints per file: methods hooked, methods refused (by reason); exits 1 if a file
  * cannot be read, edited or written. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 }
 
 typedef struct reason {
-	char msg[96];
+	char msg[200];
 	unsigned n;
 } reason;
 
@@ -95,8 +97,13 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, uint32_t in, uint
 
 int main(int argc, char **argv)
 {
+	bool ids_only = argc > 1 && !strcmp(argv[1], "--ids-only");
+	if (ids_only) {
+		argv++;
+		argc--;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: tc-dexstress OUTDIR FILE.dex...\n");
+		fprintf(stderr, "usage: tc-dexstress [--ids-only] OUTDIR FILE.dex...\n");
 		return 2;
 	}
 	int status = 0;
@@ -127,7 +134,7 @@ int main(int argc, char **argv)
 		unsigned done = 0, total = 0;
 		reason rs[64];
 		size_t nrs = 0;
-		for (uint32_t k = 0; k < d.nclasses; k++) {
+		for (uint32_t k = 0; k < d.nclasses && !ids_only; k++) {
 			dex_cdata *cd = d.classes[k].data;
 			if (!cd)
 				continue;

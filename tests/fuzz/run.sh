@@ -2,7 +2,7 @@
 # Builds one of the project's fuzz targets with clang + libFuzzer (ASan, UBSan) and runs
 # it for a bounded time on a corpus seeded from its seeds and regressions directories.
 #
-#   tests/fuzz/run.sh [-T classfile|instrument|jar|text] [-t SECONDS] [-o WORKDIR] [-j JOBS]
+#   tests/fuzz/run.sh [-T classfile|instrument|jar|text|dex] [-t SECONDS] [-o WORKDIR] [-j JOBS]
 #                     [-L OBJDIR] [-- LIBFUZZER-ARGS...]
 #
 #   classfile   tests/fuzz/fuzz_classfile.c: the class-file library alone;
@@ -13,6 +13,8 @@
 #               libzip; tests/compiler/fuzz/seeds-jar, .../regressions-jar
 #   text        tests/compiler/fuzz/fuzz_text.c: ProGuard mappings, block lists, method
 #               mappings; tests/compiler/fuzz/seeds-text, .../regressions-text
+#   dex         tests/dex/fuzz/fuzz_dex.c: the dex reader, writer and editor;
+#               tests/dex/fuzz/seeds, .../regressions
 #
 # WORKDIR (default /tmp/tc-fuzz-TARGET) keeps the binary, the growing corpus and crash
 # files (crash-*, leak-*, timeout-*, oom-*); copy each one into the regressions. The
@@ -36,7 +38,7 @@ while [ $# -gt 0 ]; do
         -o) work=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --) shift; break ;;
-        *) echo "usage: $0 [-T classfile|instrument|jar|text] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
+        *) echo "usage: $0 [-T classfile|instrument|jar|text|dex] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
     esac
 done
 cfuzz=$root/tests/compiler/fuzz
@@ -51,6 +53,8 @@ case "$target" in
         max_len=65536; compiler=yes ;;
     text) src=$cfuzz/fuzz_text.c; seeds=$cfuzz/seeds-text; regressions=$cfuzz/regressions-text
         max_len=65536; compiler=yes ;;
+    dex) src=$root/tests/dex/fuzz/fuzz_dex.c; seeds=$root/tests/dex/fuzz/seeds
+        regressions=$root/tests/dex/fuzz/regressions; max_len=65536; compiler=dex ;;
     *) echo "run.sh: unknown target $target" >&2; exit 2 ;;
 esac
 work=${work:-/tmp/tc-fuzz-$target}
@@ -75,7 +79,11 @@ objdir=${objdir:-$work/obj}
 mkdir -p "$objdir"
 lib="$(ls "$root"/classfile/*.c)"
 headers="$root/classfile/*.h"
-if [ -n "$compiler" ]; then
+if [ "$compiler" = dex ]; then
+    lib="$lib $(ls "$root"/dex/*.c)"
+    headers="$headers $root/dex/*.h"
+    compiler=
+elif [ -n "$compiler" ]; then
     lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c)"
     for f in "$root"/src/*.c; do
         case "$f" in */tc_instrument.c|*/tc_dump.c) ;; *) lib="$lib $f" ;; esac
@@ -85,7 +93,7 @@ fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/classfile -I$root/dex -I$root/rules -I$root/src $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate)"
+    -I$root/classfile -I$root/dex -I$root/rules -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate)"
 build() { # build SOURCE OBJECT
     if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
         # shellcheck disable=SC2086

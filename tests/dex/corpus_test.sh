@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The dex library on real dex files nobody here wrote (tests/dex/corpus.sh: the appium
+# server APK, 16 dex files from d8; its test APK, 4; a dx-era jar of dex), judged by
+# tools nobody here wrote (dexdump: ART's dex file verifier; baksmali):
+#  1. every dex is written back byte for byte, and every method through the code editor
+#     disassembles the same (tc-dump --roundtrip);
+#  2. our instruction table agrees with dexdump's disassembly, mnemonic by mnemonic;
+#  3. with ids added (every index of the file moves), dexdump verifies each file and
+#     baksmali's text is identical to the original's;
+#  4. with every method hooked (tc-dexstress: entry, before each return, a catch-all),
+#     dexdump verifies each file and baksmali's register analysis accepts it.
+# usage: corpus_test.sh SRC CORPUS WORK TC_DUMP TC_DEXSTRESS
+set -uo pipefail
+# dexdump prints strings' raw bytes: text tools must not expect UTF-8
+export LC_ALL=C
+src=$1 corpus=$2 work=$3 tc_dump=$(realpath "$4") stress=$(realpath "$5")
+. "$src/tests/lib/need.sh"
+need_cmd dexdump dexdump
+need_cmd baksmali apktool
+bash "$src/tests/dex/corpus.sh" "$corpus" || exit 1
+rm -rf "$work" && mkdir -p "$work"
+fail=0
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; fail=1; }
+
+apks=("$corpus/server.apk" "$corpus/test.apk" "$corpus/bootstrap.jar")
+dexes=("$corpus"/server/classes*.dex "$corpus"/test/classes*.dex "$corpus"/bootstrap/classes.dex)
+
+# --- 1 ---------------------------------------------------------------------------------
+if "$tc_dump" --roundtrip --quiet "${apks[@]}" 2>"$work/roundtrip.log"; then
+	ok "$(tail -n 1 "$work/roundtrip.log")"
+else
+	not_ok "round trips: $(grep -v '^tc-dump:' "$work/roundtrip.log" | head -n 20)"
+fi
+
+# --- 2 ---------------------------------------------------------------------------------
+# dexdump -d prints "|ADDR: mnemonic ..."; tc-dump "    ADDR: mnemonic ...". Payloads
+# (dexdump: "...-data", ours: "...-payload") and dexdump's "nop // spacer" are left out.
+mnemonics() {
+	if [ "$1" = dexdump ]; then
+		dexdump -d "$2" 2>/dev/null | sed -n 's/^[0-9a-f]*: [0-9a-f ]*|[0-9a-f]*: \([a-z0-9/-]*\).*/\1/p' |
+			grep -v -x -e packed-switch-data -e sparse-switch-data -e array-data
+	else
+		"$tc_dump" "$2" | sed -n 's/^    [0-9a-f]\{4,\}: \([a-z0-9/-]*\).*/\1/p' | grep -v -e '-payload$'
+	fi | grep -v -x nop
+}
+for f in "$corpus/server/classes15.dex" "$corpus/server/classes6.dex" "$corpus/bootstrap/classes.dex" \
+	"$corpus/server/classes16.dex"; do
+	mnemonics dexdump "$f" >"$work/dd.txt"
+	mnemonics ours "$f" >"$work/ours.txt"
+	n=$(wc -l <"$work/ours.txt")
+	if [ "$n" -gt 0 ] && cmp -s "$work/dd.txt" "$work/ours.txt"; then
+		ok "${f#$corpus/}: $n instructions, the same mnemonics as dexdump"
+	else
+		not_ok "${f#$corpus/}: mnemonics differ from dexdump: $(diff "$work/dd.txt" "$work/ours.txt" | head -n 6 | tr '\n' ' ')"
+	fi
+done
+
+# dexdump on each file: exit status and its verdict line (it prints "Checksum verified"
+# after ART's DexFileVerifier accepts the file)
+verify() {
+	local out
+	out=$(dexdump -c "$1" 2>&1)
+	[ $? -eq 0 ] && [ "$(echo "$out" | tail -n 1)" = "Checksum verified" ] || { echo "$out" | tail -n 2; return 1; }
+}
+
+# baksmali on two dex files, then compare the trees
+disasm() { baksmali d -b "" -o "$2" "$1" >"$2.log" 2>&1; }
+
+# --- 3 ---------------------------------------------------------------------------------
+mkdir -p "$work/ids/s" "$work/ids/t" "$work/ids/b"
+"$stress" --ids-only "$work/ids/s" "$corpus"/server/classes*.dex >/dev/null &&
+	"$stress" --ids-only "$work/ids/t" "$corpus"/test/classes*.dex >/dev/null &&
+	"$stress" --ids-only "$work/ids/b" "$corpus"/bootstrap/classes.dex >/dev/null ||
+	not_ok "tc-dexstress --ids-only"
+n=0 bad=0
+for f in "$work"/ids/*/*.dex; do
+	n=$((n + 1))
+	msg=$(verify "$f") || { bad=$((bad + 1)); echo "# $f: $msg"; }
+done
+[ $bad -eq 0 ] && ok "ids added: dexdump verifies all $n files" || not_ok "ids added: dexdump rejects $bad of $n files"
+# baksmali is slow on the 10.8 MB classes.dex: the others, and classes16 (3 MB)
+n=0 bad=0
+for f in "$work"/ids/s/classes1[0-6].dex "$work"/ids/t/*.dex "$work"/ids/b/classes.dex; do
+	orig="$corpus/$(basename "$(dirname "$f")" | sed 's/^s$/server/; s/^t$/test/; s/^b$/bootstrap/')/$(basename "$f")"
+	n=$((n + 1))
+	disasm "$orig" "$work/a" & disasm "$f" "$work/b"
+	wait
+	if ! diff -r -q "$work/a" "$work/b" >/dev/null; then
+		bad=$((bad + 1))
+		echo "# ${f#$work/}: $(diff -r "$work/a" "$work/b" | head -n 4 | tr '\n' ' ')"
+	fi
+	rm -rf "$work/a" "$work/b"
+done
+[ $bad -eq 0 ] && ok "ids added: baksmali's text unchanged in all $n files" ||
+	not_ok "ids added: baksmali's text changed in $bad of $n files"
+
+# --- 4 ---------------------------------------------------------------------------------
+mkdir -p "$work/hooked/s" "$work/hooked/t" "$work/hooked/b"
+{
+	"$stress" "$work/hooked/s" "$corpus"/server/classes*.dex &&
+		"$stress" "$work/hooked/t" "$corpus"/test/classes*.dex &&
+		"$stress" "$work/hooked/b" "$corpus"/bootstrap/classes.dex
+} >"$work/stress.log" 2>&1 || not_ok "tc-dexstress: $(tail -n 3 "$work/stress.log")"
+hooked=$(awk '/methods hooked/ { h += $2; t += $4 } END { print h " of " t }' "$work/stress.log")
+refused=$(grep -c '^  refused' "$work/stress.log")
+echo "# hooked $hooked methods; refusal reasons: $refused"
+grep '^  refused' "$work/stress.log" | sort | uniq -c | head -n 10 | sed 's/^/# /'
+n=0 bad=0
+for f in "$work"/hooked/*/*.dex; do
+	n=$((n + 1))
+	msg=$(verify "$f") || { bad=$((bad + 1)); echo "# $f: $msg"; }
+done
+[ $bad -eq 0 ] && ok "hooked: dexdump verifies all $n files" || not_ok "hooked: dexdump rejects $bad of $n files"
+n=0 bad=0
+for f in "$work"/hooked/*/*.dex; do
+	n=$((n + 1))
+	if ! baksmali d --register-info ALL,FULLMERGE -b "" -o "$work/r" "$f" >"$work/r.log" 2>&1; then
+		bad=$((bad + 1))
+		echo "# ${f#$work/}: $(grep -m 3 -i 'exception\|error' "$work/r.log" | tr '\n' ' ')"
+	fi
+	rm -rf "$work/r"
+done
+[ $bad -eq 0 ] && ok "hooked: baksmali's register analysis accepts all $n files" ||
+	not_ok "hooked: baksmali's register analysis fails on $bad of $n files"
+exit $fail

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# tc-instrument on dex: the real APKs and jar of dex of tests/dex/corpus.sh, judged by
+# tools nobody here wrote.
+#  1. the server APK: the same bytes for 1 and 2 threads; zip-aligned (zipalign -c -p 4);
+#     signed and verified by apksigner; every dex verified by dexdump; every entry but
+#     the dex files and the old signature copied as it was; every traced method
+#     instrumented; the Activities' onWindowFocusChanged calls at();
+#  2. a jar of dex, a lone dex file, a directory of dex files, and dex mixed with a jar
+#     of class files in one run;
+#  3. the same mapping keys whether a method is instrumented as dex or as a class file
+#     (enjarify's translation of the same dex), and a base mapping of the class-file
+#     build keeps every id in the dex build;
+#  4. bad input: a damaged dex is copied unchanged and reported (fatal with --strict).
+# usage: instrument_test.sh SRC CORPUS WORK TC_INSTRUMENT TC_DUMP
+set -uo pipefail
+src=$1 corpus=$2 work=$3 tci=$(realpath "$4") tc_dump=$(realpath "$5")
+. "$src/tests/lib/need.sh"
+need_cmd dexdump dexdump
+need_cmd zipalign zipalign
+need_cmd apksigner apksigner
+need_cmd keytool default-jdk-headless
+need_cmd enjarify enjarify
+need_cmd python3 python3
+need_file /usr/share/java/guava.jar libguava-java
+bash "$src/tests/dex/corpus.sh" "$corpus" || exit 1
+rm -rf "$work" && mkdir -p "$work"
+cd "$work" || exit 1
+fail=0
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; fail=1; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+verify_dir() { # every dex under a directory passes dexdump; prints the count
+	local n=0 bad=0 f
+	for f in $(find "$1" -name '*.dex' | sort); do
+		n=$((n + 1))
+		dexdump -c "$f" >"$f.log" 2>&1 && [ "$(tail -n 1 "$f.log")" = "Checksum verified" ] ||
+			{ bad=$((bad + 1)); echo "# dexdump: $f: $(tail -n 1 "$f.log")"; }
+	done
+	echo "$n"
+	return $bad
+}
+stat_of() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# --- 1 ---------------------------------------------------------------------------------
+"$tci" -j1 --quiet --mapping-dir m1 --in "$corpus/server.apk" --out s1.apk || not_ok "tc-instrument -j1"
+"$tci" -j2 --mapping-dir m2 --in "$corpus/server.apk" --out s2.apk 2>summary.txt || not_ok "tc-instrument -j2"
+check "the same APK and mappings for 1 and 2 threads" \
+	'cmp -s s1.apk s2.apk && cmp -s m1/methodMapping.txt m2/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m2/ignoreMethodMapping.txt'
+check "the summary says to sign the APK" 'grep -q "sign it with apksigner" summary.txt'
+check "zip-aligned (zipalign -c -p 4)" 'zipalign -c -p 4 s1.apk'
+keytool -genkeypair -keystore k.jks -storepass android -keypass android -alias t -keyalg RSA -keysize 2048 \
+	-validity 10000 -dname CN=test >/dev/null 2>&1
+check "signed by apksigner, and verified" \
+	'apksigner sign --ks k.jks --ks-pass pass:android --out signed.apk s1.apk && apksigner verify signed.apk'
+mkdir -p s1 && (cd s1 && unzip -qo ../s1.apk 'classes*.dex')
+n=$(verify_dir s1) && [ "$n" -ge 16 ] && ok "dexdump verifies all $n dex files of the APK" ||
+	not_ok "dexdump verifies every dex file of the APK (checked $n)"
+python3 - "$corpus/server.apk" s1.apk >entries.txt <<'EOF'
+import sys, zipfile, re
+a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])
+ia = {i.filename: i for i in a.infolist()}
+ib = {i.filename: i for i in b.infolist()}
+sig = re.compile(r'^META-INF/([^/]*\.(SF|RSA|DSA|EC)|MANIFEST\.MF)$')
+dex = re.compile(r'^classes\d*\.dex$')
+dropped = [n for n in ia if n not in ib]
+problems = [n for n in dropped if not sig.match(n)] + [n for n in ib if n not in ia]
+same = 0
+for n, i in ia.items():
+    if n in ib and not dex.match(n):
+        j = ib[n]
+        if (i.CRC, i.file_size, i.compress_type, i.compress_size) != (j.CRC, j.file_size, j.compress_type, j.compress_size) \
+                or a.read(n) != b.read(n):
+            problems.append(n)
+        else:
+            same += 1
+print(len(dropped), same, len(problems), ' '.join(problems[:5]))
+EOF
+read -r dropped same problems rest <entries.txt
+check "the old signature dropped ($dropped files), the $same other entries copied as they were" \
+	'[ "$problems" = 0 ] && [ "$dropped" -ge 1 ]'
+[ "$problems" = 0 ] || echo "# entries that changed or appeared: $rest"
+traced=$(stat_of m1/instrument-stats.json "d['methods']['traced']")
+inst=$(stat_of m1/instrument-stats.json "d['methods']['instrumented']")
+check "every one of the $traced traced methods instrumented" '[ "$traced" -gt 40000 ] && [ "$inst" = "$traced" ]'
+check "no problem reported" '[ "$(stat_of m1/instrument-stats.json "len(d[\"problems\"])")" = 0 ]'
+focus=$(stat_of m1/instrument-stats.json "d['classes']['focus_method_added']")
+"$tc_dump" s1.apk >s1.dump 2>/dev/null
+# each added onWindowFocusChanged: invoke-super, then at(this, hasFocus)
+added=$(awk '/virtual method .*->onWindowFocusChanged\(Z\)V/ { m = 1; next } m && /invoke-super/ { s = 1 }
+	m && /->at\(Landroid\/app\/Activity;Z\)V/ && s { n++ } /^  [a-z]+ method/ { m = s = 0 } END { print n + 0 }' s1.dump)
+check "the $focus Activities without onWindowFocusChanged got one calling super, then at()" \
+	'[ "$focus" -ge 1 ] && [ "$added" = "$focus" ]'
+probes=$(grep -c 'Lcom/tencent/matrix/trace/core/AppMethodBeat;->i(I)V' s1.dump)
+check "$probes entry probes for $traced traced methods" '[ "$probes" = "$traced" ]'
+
+# --- 2 ---------------------------------------------------------------------------------
+"$tci" --quiet --mapping-dir mb --in "$corpus/bootstrap.jar" --out boot.jar || not_ok "a jar of dex"
+mkdir -p boot && (cd boot && unzip -qo ../boot.jar classes.dex)
+check "a jar of dex: its dex rewritten and verified" \
+	'[ "$(stat_of mb/instrument-stats.json "d[\"dex\"][\"rewritten\"]")" = 1 ] && verify_dir boot >/dev/null'
+"$tci" --quiet --mapping-dir ml --in "$corpus/server/classes16.dex" --out lone.dex || not_ok "a lone dex"
+check "a lone dex file" 'dexdump -c lone.dex 2>&1 | tail -n 1 | grep -q "Checksum verified"'
+mkdir -p dexes && cp "$corpus"/test/classes*.dex dexes/
+"$tci" --quiet --mapping-dir md --in dexes --out dexes2 || not_ok "a directory of dex files"
+check "a directory of dex files: $(ls dexes2 | wc -l) written" \
+	'[ "$(ls dexes2 | wc -l)" = "$(ls dexes | wc -l)" ] && verify_dir dexes2 >/dev/null'
+"$tci" --quiet --mapping-dir mx --in /usr/share/java/guava.jar --out guava.jar \
+	--in "$corpus/server/classes6.dex" --out c6.dex || not_ok "dex and a class jar in one run"
+check "dex and class files in one run, one mapping" \
+	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt'
+
+# --- 3 ---------------------------------------------------------------------------------
+PYTHON=/usr/bin/python3 enjarify -f -o boot-classes.jar "$corpus/bootstrap/classes.dex" >enjarify.log 2>&1 ||
+	not_ok "enjarify: $(tail -n 2 enjarify.log)"
+"$tci" --quiet --mapping-dir mc --in boot-classes.jar --out boot-classes-traced.jar || not_ok "the class-file build"
+keys() { { sed 1d "$1/ignoreMethodMapping.txt"; sed 's/^[0-9]*,[0-9]*,//' "$1/methodMapping.txt"; } | sort; }
+keys mb >keys-dex.txt
+keys mc >keys-class.txt
+check "the same $(wc -l <keys-dex.txt) mapping keys as dex and as class files" \
+	'[ "$(wc -l <keys-dex.txt)" -gt 300 ] && cmp -s keys-dex.txt keys-class.txt'
+sed 's/^[0-9]*,[0-9]*,//' mb/methodMapping.txt | sort >traced-dex.txt
+sed 's/^[0-9]*,[0-9]*,//' mc/methodMapping.txt | sort >traced-class.txt
+both=$(comm -12 traced-dex.txt traced-class.txt | wc -l)
+echo "# verdicts: $both traced in both builds; traced only as dex $(comm -23 traced-dex.txt traced-class.txt | wc -l)," \
+	"only as class files $(comm -13 traced-dex.txt traced-class.txt | wc -l) (enjarify's translation differs from javac's code)"
+"$tci" --quiet --mapping-dir mbase --base-mapping mc/methodMapping.txt --in "$corpus/bootstrap.jar" --out boot2.jar ||
+	not_ok "a dex build on the class-file build's mapping"
+same_ids=$(python3 - mc/methodMapping.txt mbase/methodMapping.txt <<'EOF'
+import sys
+def load(p):
+    m = {}
+    for line in open(p):
+        i, _, key = line.rstrip('\n').split(',', 2)
+        m[key] = int(i)
+    return m
+a, b = load(sys.argv[1]), load(sys.argv[2])
+common = [k for k in a if k in b]
+print(len(common), sum(a[k] == b[k] for k in common))
+EOF
+)
+read -r common kept <<<"$same_ids"
+check "with the class-file build as base mapping, all $common shared methods keep their ids" \
+	'[ "$common" -gt 100 ] && [ "$common" = "$kept" ]'
+
+# --- 4 ---------------------------------------------------------------------------------
+head -c 50000 "$corpus/server/classes6.dex" >cut.dex
+"$tci" --mapping-dir mcut --in cut.dex --out cut-out.dex 2>cut.log
+check "a damaged dex is copied unchanged and reported" \
+	'cmp -s cut.dex cut-out.dex && grep -q "malformed dex" mcut/instrument-stats.json'
+grep -o '"detail": "[^"]*"' mcut/instrument-stats.json | head -n 1 | sed 's/^/# /'
+check "... and with --strict it is an error" \
+	'! "$tci" --strict --quiet --mapping-dir mcut2 --in cut.dex --out cut-out2.dex 2>strict.log && grep -q "cut.dex" strict.log'
+exit $fail

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# dexverify-cases: tc-dexverify's verdicts on hand-written methods.
+#   good/*.smali  edge cases ART accepts (d8's shapes, the instrumenter's probes, grown
+#                 frames, exit handlers): every method must pass
+#   bad/*.smali   one broken rule each; the header says which ("# rule:") and what the
+#                 message must contain ("# expect:"); "# patch:" lines name edits
+#                 patch_dex.py makes after assembly (what smali computes itself). The
+#                 class must fail exactly once, with that message.
+# Assembled with smali (Debian's apktool): all good files in one dex, the unpatched bad
+# ones in another, each patched one alone.
+# usage: cases.sh TC_DEXVERIFY CASES_DIR WORK_DIR SOURCE_ROOT
+set -uo pipefail
+tool=$1 dir=$2 work=$3 root=$4
+. "$root/tests/lib/need.sh"
+need_cmd smali apktool
+need_cmd python3 python3
+rm -rf "$work" && mkdir -p "$work" || exit 1
+pass=0 fail=0
+ok() { echo "ok - $1"; pass=$((pass + 1)); }
+not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
+header() { sed -n "s/^# $1: //p" "$2"; }
+class_of() { sed -n 's/^\.class .* \(L[^ ]*;\)$/\1/p' "$1"; }
+assemble() { # OUT FILE...
+	local out=$1
+	shift
+	smali a --api 26 -o "$out" "$@" >"$out.log" 2>&1 || { cat "$out.log"; return 1; }
+}
+
+# --- good: every method passes ---
+mapfile -t good < <(ls "$dir"/good/*.smali)
+if assemble "$work/good.dex" "${good[@]}"; then
+	"$tool" "$work/good.dex" >"$work/good.out" 2>&1
+	rc=$?
+	for f in "${good[@]}"; do
+		cls=$(class_of "$f")
+		name=good/$(basename "$f")
+		if [ -z "$cls" ]; then
+			not_ok "$name: no .class line"
+		elif grep -qF -- ": $cls->" "$work/good.out"; then
+			not_ok "$name is accepted: $(grep -F -- ": $cls->" "$work/good.out")"
+		else
+			ok "$name is accepted"
+		fi
+	done
+	[ $rc -eq 0 ] && ok "good.dex: exit 0" || not_ok "good.dex: exit $rc: $(tail -n 3 "$work/good.out")"
+else
+	not_ok "smali assembles good/"
+fi
+
+# --- bad: each fails once, with its message ---
+plain=() patched=()
+for f in "$dir"/bad/*.smali; do
+	if grep -q '^# patch:' "$f"; then patched+=("$f"); else plain+=("$f"); fi
+done
+check_bad() { # DEX_OUTPUT FILE
+	local out=$1 f=$2 cls name expect lines
+	cls=$(class_of "$f")
+	name=bad/$(basename "$f")
+	expect=$(header expect "$f")
+	if [ -z "$cls" ] || [ -z "$expect" ] || [ -z "$(header rule "$f")$(grep '^# rule' "$f")" ]; then
+		not_ok "$name has .class, # rule: and # expect: lines"
+		return
+	fi
+	lines=$(grep -F -- ": $cls->" "$out")
+	if [ "$(printf '%s' "$lines" | grep -c '')" -ne 1 ]; then
+		not_ok "$name fails exactly once (got: ${lines:-nothing})"
+	elif [[ "$lines" != *"$expect"* ]]; then
+		not_ok "$name says '$expect' (got: $lines)"
+	else
+		ok "$name is rejected: ${lines#*: L}"
+	fi
+}
+if assemble "$work/bad.dex" "${plain[@]}"; then
+	"$tool" "$work/bad.dex" >"$work/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] && ok "bad.dex: exit 1" || not_ok "bad.dex: exit $rc, not 1"
+	for f in "${plain[@]}"; do check_bad "$work/bad.out" "$f"; done
+else
+	not_ok "smali assembles bad/ (unpatched)"
+fi
+for f in "${patched[@]}"; do
+	b=$work/$(basename "$f" .smali)
+	mapfile -t edits < <(header patch "$f")
+	if assemble "$b.dex" "$f" && python3 "$dir/patch_dex.py" "$b.dex" "${edits[@]}"; then
+		"$tool" "$b.dex" >"$b.out" 2>&1
+		check_bad "$b.out" "$f"
+	else
+		not_ok "bad/$(basename "$f") assembles and patches"
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

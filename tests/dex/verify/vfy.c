@@ -759,12 +759,13 @@ static void line_copy(const vm *v, line *to, const line *from)
 	to->valid = true;
 }
 
-/* ART's FindLockAliasedRegister: another register holds the same lock levels. */
-static bool lock_alias(const vm *v, uint32_t r, const line *src, const line *search)
+/* ART's FindLockAliasedRegister: "not locked" (m == 0) is trivially aliased; otherwise
+ * another register of `search` (the virtual null register included) holds the same
+ * levels, so dropping r loses no lock. */
+static bool lock_alias(const vm *v, uint32_t r, uint32_t m, const line *search)
 {
-	uint32_t m = src->lk[r];
 	if (!m)
-		return false;
+		return true;
 	for (uint32_t i = 0; i <= v->nregs; i++)
 		if (i != r && search->lk[i] == m)
 			return true;
@@ -797,11 +798,14 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 		if (t->depth != in->depth) {
 			lock_fail(v, "LOCKING: monitor stack depths %u and %u meet at %u", t->depth, in->depth, target);
 		} else {
-			for (uint32_t r = 0; r <= v->nregs; r++) {
+			/* MergeRegisters: a register whose lock levels differ is dropped when both
+			 * levels have another holder in the stored line (both maps searched in the
+			 * stored line, as ART does); the virtual null register is not merged */
+			for (uint32_t r = 0; r < v->nregs; r++) {
 				uint32_t a = t->lk[r], b = in->lk[r];
 				if (a == b)
 					continue;
-				if (!a || !b || (lock_alias(v, r, t, in) && lock_alias(v, r, in, t))) {
+				if (lock_alias(v, r, a, t) && lock_alias(v, r, b, t)) {
 					t->lk[r] = 0;
 					ch = true;
 				} else {
@@ -962,7 +966,18 @@ static bool invoke(vm *v, const dop *o)
 	                 op == DOP_INVOKE_CUSTOM_RANGE;
 	bool is_direct = op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE;
 	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
-	bool ctor = is_direct && dex_str_eq(v->d, v->d->methods.v[o->idx].name, "<init>");
+	bool ctor = false;
+	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
+		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never */
+		const dex_str *name = dex_string(v->d, v->d->methods.v[o->idx].name);
+		if (name && name->len && name->data[0] == '<') {
+			if (dex_str_eq(v->d, v->d->methods.v[o->idx].name, "<clinit>"))
+				return fail(v, "call to a class initializer");
+			if (!is_direct)
+				return fail(v, "non-direct call to a constructor");
+			ctor = true;
+		}
+	}
 	uint32_t i = 0, recv = 0;
 	if (!is_static) {
 		uint32_t r = argreg(o, 0);
@@ -995,7 +1010,6 @@ static bool invoke(vm *v, const dop *o)
 		if (!need_typed(v, r, params->types[p]))
 			return false;
 	}
-	(void)is_poly;
 	if (ctor)
 		mark_init(v, recv);
 	result(v, v->d->protos.v[proto].ret);

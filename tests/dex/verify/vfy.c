@@ -491,6 +491,25 @@ static void set_k(vm *v, uint32_t r, uint8_t k)
 
 /* --- static checks (ART's VerifyInstructions, ScanTryCatchBlocks) ----------------- */
 
+/* Which field descriptors an iget/iput/sget/sput variant (0..6: plain, wide, object,
+ * boolean, byte, char, short) accepts (VerifyPrimitiveGet/Put: exact, but the plain
+ * and wide forms also serve float and double). */
+static bool field_fits(int variant, uint8_t c)
+{
+	switch (variant) {
+	case 0: return c == 'I' || c == 'F';
+	case 1: return c == 'J' || c == 'D';
+	case 2: return c == 'L' || c == '[';
+	case 3: return c == 'Z';
+	case 4: return c == 'B';
+	case 5: return c == 'C';
+	default: return c == 'S';
+	}
+}
+
+static const char *const variant_types[] = {"I or F", "J or D", "a reference", "Z", "B", "C", "S"};
+
+
 static bool reg_ok(vm *v, uint32_t r, bool wide)
 {
 	if (r < v->nregs && (!wide || r + 1 < v->nregs))
@@ -593,6 +612,47 @@ static bool target_ok(vm *v, int64_t t, const char *what)
 {
 	if (t < 0 || t >= v->n || !(v->fl[t] & F_START))
 		return fail(v, "%s %lld is not the start of an instruction", what, (long long)t);
+	uint8_t op = (uint8_t)unit(v, (uint32_t)t);
+	if (op == DOP_MOVE_EXCEPTION)
+		return fail(v, "invalid use of move-exception: %s %lld", what, (long long)t);
+	if (is_result_op(op))
+		return fail(v, "%s %lld is a move-result", what, (long long)t);
+	return true;
+}
+
+/* The type operands ART checks without flow: field descriptors against the instruction
+ * (CheckFieldIndex), new-instance of a class, arrays of at most 255 dimensions, and
+ * filled-new-array of int or reference elements only (CheckNewArray). */
+static bool type_operand_ok(vm *v, const dop *o)
+{
+	uint8_t op = o->op;
+	uint32_t len;
+	const uint8_t *s;
+	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT) {
+		int variant = (op - (op >= DOP_SGET ? DOP_SGET : DOP_IGET)) % 7;
+		s = tdesc(v, v->d->fields.v[o->idx].type, &len);
+		if (!field_fits(variant, s[0]))
+			return fail(v, "field of type %.*s accessed as %s", (int)len, (const char *)s,
+			            variant_types[variant]);
+		return true;
+	}
+	if (op == DOP_NEW_INSTANCE) {
+		s = tdesc(v, o->idx, &len);
+		return s[0] == 'L' || fail(v, "new-instance of %.*s", (int)len, (const char *)s);
+	}
+	if (op != DOP_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY_RANGE)
+		return true;
+	s = tdesc(v, o->idx, &len);
+	uint32_t dims = 0;
+	while (dims < len && s[dims] == '[')
+		dims++;
+	if (!dims)
+		return fail(v, "%s of a non-array type %.*s", dop_table[op].name, (int)len, (const char *)s);
+	if (dims > 255)
+		return fail(v, "%s of %u dimensions (at most 255)", dop_table[op].name, dims);
+	if (op != DOP_NEW_ARRAY && dims == 1 && s[1] != 'I' && s[1] != 'L')
+		return fail(v, "filled-new-array of %.*s (only int and reference elements)", (int)len,
+		            (const char *)s);
 	return true;
 }
 
@@ -681,6 +741,10 @@ static bool static_checks(vm *v, uint32_t ins_words)
 			if (o.nargs > c->outs)
 				return fail(v, "invoke passes %u argument words, outs_size is %u", o.nargs, c->outs);
 		}
+		if (dop_table[o.op].idx == DI_FIELD || dop_table[o.op].idx == DI_TYPE) {
+			if (!type_operand_ok(v, &o))
+				return false;
+		}
 		if (o.op == DOP_MOVE_EXCEPTION && v->pc == 0)
 			return fail(v, "invalid use of move-exception (at pc 0)");
 		if (flags & DOPF_BRANCH) {
@@ -695,6 +759,9 @@ static bool static_checks(vm *v, uint32_t ins_words)
 			uint32_t at = 0;
 			if (!payload_at(v, v->pc, &o, want, &at))
 				return false;
+			if (want == DPL_PACKED && switch_count(v, at) > 1 &&
+			    unit32(v, at + 2) > INT32_MAX - (int32_t)(switch_count(v, at) - 1))
+				return fail(v, "packed-switch keys overflow int from %d", unit32(v, at + 2));
 			if (want == DPL_SPARSE) {
 				uint32_t n = switch_count(v, at);
 				for (uint32_t i = 1; i < n; i++)
@@ -821,45 +888,13 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 
 /* --- instructions ------------------------------------------------------------------ */
 
-static const uint8_t *field_desc(const vm *v, uint32_t field, uint32_t *type)
-{
-	uint32_t len;
-	*type = v->d->fields.v[field].type;
-	return tdesc(v, *type, &len);
-}
-
-/* Which field descriptors an iget/iput/sget/sput variant (0..6: plain, wide, object,
- * boolean, byte, char, short) accepts (VerifyPrimitiveGet/Put: exact, but the plain
- * and wide forms also serve float and double). */
-static bool field_fits(int variant, uint8_t c)
-{
-	switch (variant) {
-	case 0: return c == 'I' || c == 'F';
-	case 1: return c == 'J' || c == 'D';
-	case 2: return c == 'L' || c == '[';
-	case 3: return c == 'Z';
-	case 4: return c == 'B';
-	case 5: return c == 'C';
-	default: return c == 'S';
-	}
-}
-
-static const char *const variant_types[] = {"I or F", "J or D", "a reference", "Z", "B", "C", "S"};
-
 static bool field_op(vm *v, const dop *o)
 {
 	uint8_t op = o->op;
 	bool is_static = op >= DOP_SGET;
 	uint8_t base = is_static ? DOP_SGET : DOP_IGET;
 	bool put = op - base >= 7;
-	int variant = (op - base) % 7;
-	uint32_t ftype;
-	const uint8_t *fd = field_desc(v, o->idx, &ftype);
-	if (!field_fits(variant, fd[0])) {
-		uint32_t len;
-		tdesc(v, ftype, &len);
-		return fail(v, "field of type %.*s accessed as %s", (int)len, (const char *)fd, variant_types[variant]);
-	}
+	uint32_t ftype = v->d->fields.v[o->idx].type;
 	if (!is_static) {
 		uint32_t obj = get(v, o->b);
 		if (!is_ref(obj))
@@ -1019,12 +1054,7 @@ static bool invoke(vm *v, const dop *o)
 static bool filled_new_array(vm *v, const dop *o)
 {
 	uint32_t len;
-	const uint8_t *s = tdesc(v, o->idx, &len);
-	if (s[0] != '[')
-		return fail(v, "filled-new-array of a non-array type %.*s", (int)len, (const char *)s);
-	int k = desc_kind(s + 1);
-	if (k == K_LONG || k == K_DOUBLE)
-		return fail(v, "filled-new-array of wide elements (%.*s)", (int)len, (const char *)s);
+	int k = desc_kind(tdesc(v, o->idx, &len) + 1); /* I or a reference (type_operand_ok) */
 	for (uint32_t i = 0; i < o->nargs; i++)
 		if (!need(v, argreg(o, i), k))
 			return false;
@@ -1205,9 +1235,6 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		return true;
 	}
 	case DOP_NEW_INSTANCE:
-		s = tdesc(v, o->idx, &len);
-		if (s[0] != 'L')
-			return fail(v, "new-instance of %.*s", (int)len, (const char *)s);
 		/* MarkUninitRefsAsInvalid: an older object from this new-instance is lost */
 		for (uint32_t r = 0; r < v->nregs; r++)
 			if (v->work.t[r] == MK(T_UNINIT, pc))
@@ -1215,9 +1242,6 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		set1(v, o->a, MK(T_UNINIT, pc));
 		return true;
 	case DOP_NEW_ARRAY:
-		s = tdesc(v, o->idx, &len);
-		if (s[0] != '[')
-			return fail(v, "new-array of a non-array type %.*s", (int)len, (const char *)s);
 		if (!need(v, o->b, K_INT))
 			return false;
 		set1(v, o->a, MK(T_REF, o->idx));
@@ -1309,18 +1333,6 @@ static bool handler_catches_all(const vm *v, const dex_handler *h)
 	return false;
 }
 
-/* Whether the branch to t (from the current instruction) is allowed
- * (CheckNotMoveExceptionOrMoveResult). */
-static bool branch_to(vm *v, uint32_t t)
-{
-	uint8_t op = (uint8_t)unit(v, t);
-	if (op == DOP_MOVE_EXCEPTION)
-		return fail(v, "invalid use of move-exception: branch target %u", t);
-	if (is_result_op(op))
-		return fail(v, "branch target %u is a move-result", t);
-	merge_into(v, t, &v->work);
-	return true;
-}
 
 /* Walks from the stored line at lpc[li] until a goto, a return or the next stored line. */
 static bool walk(vm *v, uint32_t li)
@@ -1359,13 +1371,11 @@ static bool walk(vm *v, uint32_t li)
 				return fail(v, "expected to be within a catch-all for an instruction where a monitor is held");
 		}
 		if (flags & DOPF_BRANCH) {
-			if (!branch_to(v, pc + (uint32_t)o.target))
-				return false;
+			merge_into(v, pc + (uint32_t)o.target, &v->work);
 		} else if (flags & DOPF_SWITCH) {
 			uint32_t at = (uint32_t)((int64_t)pc + o.target);
 			for (uint32_t i = 0; i < switch_count(v, at); i++)
-				if (!branch_to(v, (uint32_t)switch_target(v, pc, at, i)))
-					return false;
+				merge_into(v, (uint32_t)switch_target(v, pc, at, i), &v->work);
 		}
 		if (flags & DOPF_GOTO)
 			return true;

@@ -4,10 +4,11 @@
 #                 frames, exit handlers): every method must pass
 #   bad/*.smali   one broken rule each; the header says which ("# rule:") and what the
 #                 message must contain ("# expect:"); "# patch:" lines name edits
-#                 patch_dex.py makes after assembly (what smali computes itself). The
-#                 class must fail exactly once, with that message.
-# Assembled with smali (Debian's apktool): all good files in one dex, the unpatched bad
-# ones in another, each patched one alone.
+#                 patch_dex.py makes after assembly (what smali computes itself);
+#                 "# flags:" gives tc-dexverify options. The class must fail exactly
+#                 once, with that message.
+# Assembled with smali (Debian's apktool): all good files in one dex, the plain bad ones
+# in another, each patched or flagged one alone.
 # usage: cases.sh TC_DEXVERIFY CASES_DIR WORK_DIR SOURCE_ROOT
 set -uo pipefail
 tool=$1 dir=$2 work=$3 root=$4
@@ -50,7 +51,7 @@ fi
 # --- bad: each fails once, with its message ---
 plain=() patched=()
 for f in "$dir"/bad/*.smali; do
-	if grep -q '^# patch:' "$f"; then patched+=("$f"); else plain+=("$f"); fi
+	if grep -Eq '^# (patch|flags):' "$f"; then patched+=("$f"); else plain+=("$f"); fi
 done
 check_bad() { # DEX_OUTPUT FILE
 	local out=$1 f=$2 cls name expect lines
@@ -81,11 +82,12 @@ fi
 for f in "${patched[@]}"; do
 	b=$work/$(basename "$f" .smali)
 	mapfile -t edits < <(header patch "$f")
-	if assemble "$b.dex" "$f" && python3 "$dir/patch_dex.py" "$b.dex" "${edits[@]}"; then
-		"$tool" "$b.dex" >"$b.out" 2>&1
+	read -r -a flags <<<"$(header flags "$f")"
+	if assemble "$b.dex" "$f" && { [ ${#edits[@]} -eq 0 ] || python3 "$dir/patch_dex.py" "$b.dex" "${edits[@]}"; }; then
+		"$tool" "${flags[@]}" "$b.dex" >"$b.out" 2>&1
 		check_bad "$b.out" "$f"
 	else
-		not_ok "bad/$(basename "$f") assembles and patches"
+		not_ok "bad/$(basename "$f") assembles (and is patched)"
 	fi
 done
 

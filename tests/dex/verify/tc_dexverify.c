@@ -1,13 +1,15 @@
 /* tc-dexverify: checks every method with code of every class of dex files with the
  * rules of ART's method verifier (vfy.h), for the tests of the dex instrumenter.
  *
- * usage: tc-dexverify [-q] [--max-errors N] FILE.dex...
+ * usage: tc-dexverify [-q] [--max-errors N] [--strict-monitors] FILE.dex...
  * One line per failing method, "FILE: Lcls;->name(desc): at code unit N (opcode): what",
  * then per file "FILE: C classes, M methods checked, F failures, L locking". Locking
  * failures (ART's soft VERIFY_ERROR_LOCKING) count apart but fail the run too: an
  * instrumenter must not cause them. -q: failures only, no summaries. --max-errors N:
- * print at most N failures per file (all are counted). Exit 0 clean, 1 if any method
- * fails, 2 if a file cannot be read or parsed. */
+ * print at most N failures per file (all are counted). --strict-monitors: beyond ART, a
+ * throwing instruction with a monitor held must be inside a try (ART checks only those in
+ * one; real d8 and dx code never has one outside). Exit 0 clean, 1 if any method fails,
+ * 2 if a file cannot be read or parsed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 
 typedef struct opts {
 	bool quiet;
+	bool strict_monitors;
 	unsigned long max_errors;
 } opts;
 
@@ -128,6 +131,7 @@ static int check_file(const char *path, const opts *o)
 	}
 	vfy_file f;
 	vfy_file_init(&f, &d);
+	f.strict_monitors = o->strict_monitors;
 	counts c = {0};
 	for (uint32_t i = 0; i < d.nclasses && rc == 0; i++) {
 		const dex_class *cls = &d.classes[i];
@@ -153,17 +157,19 @@ cleanup:
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tc-dexverify [-q] [--max-errors N] FILE.dex...\n");
+	fprintf(stderr, "usage: tc-dexverify [-q] [--max-errors N] [--strict-monitors] FILE.dex...\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	opts o = {false, (unsigned long)-1};
+	opts o = {false, false, (unsigned long)-1};
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-q")) {
 			o.quiet = true;
+		} else if (!strcmp(argv[i], "--strict-monitors")) {
+			o.strict_monitors = true;
 		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
 			char *end;
 			o.max_errors = strtoul(argv[++i], &end, 10);

@@ -270,6 +270,7 @@ void vfy_file_init(vfy_file *f, const dex_file *d)
 	f->t_mhandle = find_type_c(d, "Ljava/lang/invoke/MethodHandle;");
 	f->t_mtype = find_type_c(d, "Ljava/lang/invoke/MethodType;");
 	f->kinds_ok = arith_agrees();
+	f->strict_monitors = false;
 }
 
 /* A reference of type idx, "some reference" when the file lacks it. */
@@ -1359,6 +1360,12 @@ static bool walk(vm *v, uint32_t li)
 			v->work.t[v->nregs] = T_UNDEF;
 			v->work.t[v->nregs + 1] = T_UNDEF;
 		}
+		/* Beyond ART (--strict-monitors): a throw here leaves the method with the lock
+		 * held, as when an instrumenter splits a probe out of d8's synchronized try */
+		if (throws && !in_try && v->f->strict_monitors && v->work.depth &&
+		    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+			return fail(v, "STRICT: throwing instruction outside any try while a monitor is held "
+			            "(ART accepts it; a throw here leaks the lock)");
 		if (in_try) {
 			const dex_handler *h = &v->code->handlers[v->tryh[pc]];
 			for (uint32_t k = 0; k <= h->n; k++) {

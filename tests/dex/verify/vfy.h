@@ -26,6 +26,8 @@ typedef struct vfy_file {
 	const dex_file *d;
 	uint32_t t_object, t_string, t_class, t_throwable, t_mhandle, t_mtype;
 	bool kinds_ok; /* the checker's operand kinds agree with dex_op's wide flags */
+	bool strict_monitors; /* beyond ART: a throwing instruction with a monitor held
+	                       * must be inside a try (set by the caller) */
 } vfy_file;
 
 typedef struct vfy_result {

@@ -510,7 +510,6 @@ static bool field_fits(int variant, uint8_t c)
 
 static const char *const variant_types[] = {"I or F", "J or D", "a reference", "Z", "B", "C", "S"};
 
-
 static bool reg_ok(vm *v, uint32_t r, bool wide)
 {
 	if (r < v->nregs && (!wide || r + 1 < v->nregs))
@@ -676,7 +675,8 @@ static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t
 	return true;
 }
 
-/* Switch targets, in code units: out[i] for i < *count. */
+/* The number of targets of the switch payload at `at`, and target i as an absolute
+ * code-unit address (relative to the switch at pc, not to the payload). */
 static uint32_t switch_count(const vm *v, uint32_t at)
 {
 	return unit(v, at + 1);
@@ -708,7 +708,7 @@ static bool static_checks(vm *v, uint32_t ins_words)
 			return fail(v, "undecodable instruction");
 		}
 		v->fl[pc] |= F_START;
-		if (o.op == DOP_MONITOR_ENTER && o.fmt != DF_PAYLOAD)
+		if (o.op == DOP_MONITOR_ENTER)
 			v->has_mon = true;
 		pc += size;
 	}

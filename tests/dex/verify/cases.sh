@@ -7,8 +7,10 @@
 #                 patch_dex.py makes after assembly (what smali computes itself);
 #                 "# flags:" gives tc-dexverify options. The class must fail exactly
 #                 once, with that message.
-# Assembled with smali (Debian's apktool): all good files in one dex, the plain bad ones
-# in another, each patched or flagged one alone.
+# "# api: N" (good or bad) assembles a file alone for API level N (26 otherwise: dex
+# 038; 28 gives 039).
+# Assembled with smali (Debian's apktool): all plain good files in one dex, the plain
+# bad ones in another, each patched, flagged or api one alone.
 # usage: cases.sh TC_DEXVERIFY CASES_DIR WORK_DIR SOURCE_ROOT
 set -uo pipefail
 tool=$1 dir=$2 work=$3 root=$4
@@ -22,13 +24,28 @@ not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
 header() { sed -n "s/^# $1: //p" "$2"; }
 class_of() { sed -n 's/^\.class .* \(L[^ ]*;\)$/\1/p' "$1"; }
 assemble() { # OUT FILE...
-	local out=$1
+	local out=$1 api
 	shift
-	smali a --api 26 -o "$out" "$@" >"$out.log" 2>&1 || { cat "$out.log"; return 1; }
+	api=$(header api "$1")
+	smali a --api "${api:-26}" -o "$out" "$@" >"$out.log" 2>&1 || { cat "$out.log"; return 1; }
 }
 
 # --- good: every method passes ---
-mapfile -t good < <(ls "$dir"/good/*.smali)
+good=()
+for f in "$dir"/good/*.smali; do
+	if grep -q '^# api:' "$f"; then
+		b=$work/$(basename "$f" .smali)
+		if assemble "$b.dex" "$f"; then
+			"$tool" "$b.dex" >"$b.out" 2>&1 &&
+				ok "good/$(basename "$f") is accepted" ||
+				not_ok "good/$(basename "$f") is accepted: $(head -n 1 "$b.out")"
+		else
+			not_ok "smali assembles good/$(basename "$f")"
+		fi
+	else
+		good+=("$f")
+	fi
+done
 if assemble "$work/good.dex" "${good[@]}"; then
 	"$tool" "$work/good.dex" >"$work/good.out" 2>&1
 	rc=$?
@@ -51,7 +68,7 @@ fi
 # --- bad: each fails once, with its message ---
 plain=() patched=()
 for f in "$dir"/bad/*.smali; do
-	if grep -Eq '^# (patch|flags):' "$f"; then patched+=("$f"); else plain+=("$f"); fi
+	if grep -Eq '^# (patch|flags|api):' "$f"; then patched+=("$f"); else plain+=("$f"); fi
 done
 check_bad() { # DEX_OUTPUT FILE
 	local out=$1 f=$2 cls name expect lines

@@ -24,6 +24,7 @@ test=("${sample[@]}"
 	proguard-cli                            # obfuscated jars and real mapping.txt files
 	gradle                                  # samples/gradle: the Exec wiring
 	apktool                                 # smali: hand-written dex cases (tests/dex/verify)
+	enjarify                                # dex to class files: HotSpot checks the good dex cases
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
 

@@ -14,6 +14,7 @@ need_cmd smali apktool
 need_cmd enjarify enjarify
 need_cmd javac default-jdk-headless
 need_cmd java default-jdk-headless
+need_cmd unzip unzip
 rm -rf "$work" && mkdir -p "$work/classes" || exit 1
 good=()
 for f in "$dir"/good/*.smali; do

@@ -23,6 +23,10 @@ test=("${sample[@]}"
 	jasmin-sable                            # hand-written class files (tests/data/jasmin)
 	proguard-cli                            # obfuscated jars and real mapping.txt files
 	gradle                                  # samples/gradle: the Exec wiring
+	apktool                                 # smali and baksmali: dex cases, the dex oracles
+	enjarify                                # dex to class files: HotSpot checks dex code
+	dexdump                                 # ART's dex file verifier (tests/dex)
+	zipalign apksigner                      # instrumented APKs: alignment and signing
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
 

@@ -8,12 +8,14 @@
 #  3. with ids added (every index of the file moves), dexdump verifies each file and
 #     baksmali's text is identical to the original's;
 #  4. with every method hooked (tc-dexstress: entry, before each return, a catch-all),
-#     dexdump verifies each file and baksmali's register analysis accepts it.
-# usage: corpus_test.sh SRC CORPUS WORK TC_DUMP TC_DEXSTRESS
+#     dexdump verifies each file, baksmali's register analysis accepts it, and our own
+#     Dalvik type checker (tests/dex/verify, ART's rules) accepts every method, with
+#     --strict-monitors (no throwing instruction with a lock held outside a try).
+# usage: corpus_test.sh SRC CORPUS WORK TC_DUMP TC_DEXSTRESS TC_DEXVERIFY
 set -uo pipefail
 # dexdump prints strings' raw bytes: text tools must not expect UTF-8
 export LC_ALL=C
-src=$1 corpus=$2 work=$3 tc_dump=$(realpath "$4") stress=$(realpath "$5")
+src=$1 corpus=$2 work=$3 tc_dump=$(realpath "$4") stress=$(realpath "$5") dexverify=$(realpath "$6")
 . "$src/tests/lib/need.sh"
 need_cmd dexdump dexdump
 need_cmd baksmali apktool
@@ -123,4 +125,9 @@ for f in "$work"/hooked/*/*.dex; do
 done
 [ $bad -eq 0 ] && ok "hooked: baksmali's register analysis accepts all $n files" ||
 	not_ok "hooked: baksmali's register analysis fails on $bad of $n files"
+if "$dexverify" -q --strict-monitors "$work"/hooked/*/*.dex >"$work/verify.log" 2>&1; then
+	ok "hooked: tc-dexverify --strict-monitors accepts every method of the $n files"
+else
+	not_ok "hooked: tc-dexverify: $(head -n 10 "$work/verify.log" | tr '\n' ' ')"
+fi
 exit $fail

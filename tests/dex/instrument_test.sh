@@ -11,9 +11,10 @@
 #     (enjarify's translation of the same dex), and a base mapping of the class-file
 #     build keeps every id in the dex build;
 #  4. bad input: a damaged dex is copied unchanged and reported (fatal with --strict).
-# usage: instrument_test.sh SRC CORPUS WORK TC_INSTRUMENT TC_DUMP
+# Every dex written is also checked by tc-dexverify (tests/dex/verify), method by method.
+# usage: instrument_test.sh SRC CORPUS WORK TC_INSTRUMENT TC_DUMP TC_DEXVERIFY
 set -uo pipefail
-src=$1 corpus=$2 work=$3 tci=$(realpath "$4") tc_dump=$(realpath "$5")
+src=$1 corpus=$2 work=$3 tci=$(realpath "$4") tc_dump=$(realpath "$5") dexverify=$(realpath "$6")
 . "$src/tests/lib/need.sh"
 need_cmd dexdump dexdump
 need_cmd zipalign zipalign
@@ -56,6 +57,8 @@ check "signed by apksigner, and verified" \
 mkdir -p s1 && (cd s1 && unzip -qo ../s1.apk 'classes*.dex')
 n=$(verify_dir s1) && [ "$n" -ge 16 ] && ok "dexdump verifies all $n dex files of the APK" ||
 	not_ok "dexdump verifies every dex file of the APK (checked $n)"
+check "tc-dexverify --strict-monitors accepts every method of the APK" \
+	'"$dexverify" -q --strict-monitors s1/classes*.dex >dexverify.log 2>&1 || { head -n 5 dexverify.log; false; }'
 python3 - "$corpus/server.apk" s1.apk >entries.txt <<'EOF'
 import sys, zipfile, re
 a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])

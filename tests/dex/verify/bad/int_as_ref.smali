@@ -1,0 +1,12 @@
+# rule: the receiver of invoke-virtual must be a reference
+# expect: v0 is a 32-bit constant, expected a reference (the receiver)
+.class public LBadIntAsRef;
+.super Ljava/lang/Object;
+
+.method public static f()I
+    .registers 1
+    const/4 v0, 1
+    invoke-virtual {v0}, Ljava/lang/Object;->hashCode()I
+    move-result v0
+    return v0
+.end method

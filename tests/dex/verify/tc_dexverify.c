@@ -1,0 +1,194 @@
+/* tc-dexverify: checks every method with code of every class of dex files with the
+ * rules of ART's method verifier (vfy.h), for the tests of the dex instrumenter.
+ *
+ * usage: tc-dexverify [-q] [--max-errors N] [--strict-monitors] FILE.dex...
+ * One line per failing method, "FILE: Lcls;->name(desc): at code unit N (opcode): what",
+ * then per file "FILE: C classes, M methods checked, F failures, L locking". Locking
+ * failures (ART's soft VERIFY_ERROR_LOCKING) count apart but fail the run too: an
+ * instrumenter must not cause them. -q: failures only, no summaries. --max-errors N:
+ * print at most N failures per file (all are counted). --strict-monitors: beyond ART, a
+ * throwing instruction with a monitor held must be inside a try (ART checks only those in
+ * one; real d8 and dx code never has one outside). Exit 0 clean, 1 if any method fails,
+ * 2 if a file cannot be read or parsed. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "dex.h"
+#include "dex_op.h"
+#include "vfy.h"
+
+typedef struct opts {
+	bool quiet;
+	bool strict_monitors;
+	unsigned long max_errors;
+} opts;
+
+typedef struct counts {
+	uint32_t classes, methods, failures, locking;
+	unsigned long printed;
+} counts;
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap ? 2 * cap : 1 << 20;
+			uint8_t *nb = realloc(buf, ncap);
+			if (!nb) {
+				free(buf);
+				fclose(fp);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(fp);
+	fclose(fp);
+	if (bad) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static void report(const char *path, const dex_file *d, const dex_emethod *m, const vfy_result *r,
+                   const opts *o, counts *c)
+{
+	if (r->failed)
+		c->failures++;
+	else if (r->locking)
+		c->locking++;
+	else
+		return;
+	if (c->printed++ >= o->max_errors)
+		return;
+	char label[1400];
+	dex_method_label(d, m->idx, label, sizeof label);
+	if (r->failed && !r->at_insn)
+		printf("%s: %s: %s\n", path, label, r->msg);
+	else if (r->failed)
+		printf("%s: %s: at code unit %u (%s): %s\n", path, label, r->pc, dop_table[r->op].name, r->msg);
+	else
+		printf("%s: %s: at code unit %u (%s): %s\n", path, label, r->lock_pc, dop_table[r->lock_op].name,
+		       r->lock_msg);
+}
+
+static int check_methods(const char *path, const vfy_file *f, const dex_class *cls, const dex_emethod *ms,
+                         uint32_t n, arena *scratch, const opts *o, counts *c)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (!ms[i].code)
+			continue;
+		vfy_result r;
+		arena_reset(scratch);
+		if (vfy_method(f, cls, &ms[i], scratch, &r) != 0) {
+			fprintf(stderr, "%s: out of memory\n", path);
+			return 2;
+		}
+		c->methods++;
+		report(path, f->d, &ms[i], &r, o, c);
+	}
+	return 0;
+}
+
+static int check_file(const char *path, const opts *o)
+{
+	size_t len = 0;
+	uint8_t *data = read_all(path, &len);
+	if (!data) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	arena a, scratch;
+	arena_init(&a);
+	arena_init(&scratch);
+	dex_file d;
+	cf_error err;
+	cf_error_clear(&err);
+	int rc = 0;
+	if (dex_parse(&d, &a, data, len, &err) != CF_OK) {
+		char msg[2048];
+		cf_error_format(&err, msg, sizeof msg);
+		fprintf(stderr, "%s: %s\n", path, msg);
+		rc = 2;
+		goto cleanup;
+	}
+	vfy_file f;
+	vfy_file_init(&f, &d);
+	f.strict_monitors = o->strict_monitors;
+	counts c = {0};
+	for (uint32_t i = 0; i < d.nclasses && rc == 0; i++) {
+		const dex_class *cls = &d.classes[i];
+		c.classes++;
+		if (!cls->data)
+			continue;
+		rc = check_methods(path, &f, cls, cls->data->dmethods, cls->data->ndmethods, &scratch, o, &c);
+		if (rc == 0)
+			rc = check_methods(path, &f, cls, cls->data->vmethods, cls->data->nvmethods, &scratch, o, &c);
+	}
+	if (rc == 0) {
+		if (!o->quiet)
+			printf("%s: %u classes, %u methods checked, %u failures, %u locking\n", path, c.classes,
+			       c.methods, c.failures, c.locking);
+		rc = c.failures || c.locking ? 1 : 0;
+	}
+cleanup:
+	arena_free(&scratch);
+	arena_free(&a);
+	free(data);
+	return rc;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: tc-dexverify [-q] [--max-errors N] [--strict-monitors] FILE.dex...\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	opts o = {false, false, (unsigned long)-1};
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-q")) {
+			o.quiet = true;
+		} else if (!strcmp(argv[i], "--strict-monitors")) {
+			o.strict_monitors = true;
+		} else if (!strcmp(argv[i], "--max-errors") && i + 1 < argc) {
+			char *end;
+			o.max_errors = strtoul(argv[++i], &end, 10);
+			if (*end || !*argv[i])
+				return usage();
+		} else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else {
+			return usage();
+		}
+	}
+	if (i == argc)
+		return usage();
+	int worst = 0;
+	for (; i < argc; i++) {
+		int rc = check_file(argv[i], &o);
+		if (rc > worst)
+			worst = rc;
+	}
+	return worst;
+}

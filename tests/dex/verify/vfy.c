@@ -1,0 +1,1495 @@
+/* The type checker (see vfy.h). Rules cite ART's method verifier by the message it
+ * gives, so that a failure here can be matched to what a device would say. */
+#include "vfy.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dex_le.h"
+#include "dex_op.h"
+
+#define NONE UINT32_MAX
+
+/* --- register types ---------------------------------------------------------------
+ * A type is one u32: kind in the low 5 bits, an operand above (a type index for T_REF,
+ * the new-instance pc for T_UNINIT). Halves of a pair are typed separately and checked
+ * as a pair when read, as ART does (CheckWidePair): writing one half leaves the other
+ * an orphan that no read accepts. */
+enum {
+	T_UNDEF, T_CONFLICT, T_ZERO, T_CONST, T_INT, T_FLOAT,
+	T_LONG_LO, T_LONG_HI, T_DOUBLE_LO, T_DOUBLE_HI, T_WCONST_LO, T_WCONST_HI,
+	T_REF, T_REF_ANY, T_UNINIT, T_UNINIT_THIS,
+	T_VOID, /* the result register after a void call */
+};
+
+#define MK(k, x) ((uint32_t)(x) << 5 | (uint32_t)(k))
+#define KIND(t) ((t) & 31u)
+#define AUX(t) ((t) >> 5)
+#define MAX_AUX (UINT32_MAX >> 5)
+
+static bool is_int(uint32_t t)
+{
+	uint32_t k = KIND(t);
+	return k == T_ZERO || k == T_CONST || k == T_INT;
+}
+
+static bool is_float(uint32_t t)
+{
+	uint32_t k = KIND(t);
+	return k == T_ZERO || k == T_CONST || k == T_FLOAT;
+}
+
+static bool is_cat1(uint32_t t)
+{
+	return is_int(t) || KIND(t) == T_FLOAT;
+}
+
+static bool is_uninit(uint32_t t)
+{
+	return KIND(t) == T_UNINIT || KIND(t) == T_UNINIT_THIS;
+}
+
+static bool is_ref(uint32_t t)
+{
+	uint32_t k = KIND(t);
+	return k == T_ZERO || k == T_REF || k == T_REF_ANY || is_uninit(t);
+}
+
+static bool is_init_ref(uint32_t t)
+{
+	return is_ref(t) && !is_uninit(t);
+}
+
+/* The join (reg_type.cc Merge): undefined wins (undefined registers must not even be
+ * copied), then conflict; constants join the category they meet; references of two
+ * different classes join to "some reference" (no hierarchy here); uninitialized values
+ * join only with themselves. */
+static uint32_t join(uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return a;
+	uint32_t ka = KIND(a), kb = KIND(b);
+	if (ka == T_UNDEF || kb == T_UNDEF)
+		return T_UNDEF;
+	if (ka == T_CONFLICT || kb == T_CONFLICT)
+		return T_CONFLICT;
+	if ((ka == T_ZERO && kb == T_CONST) || (ka == T_CONST && kb == T_ZERO))
+		return T_CONST;
+	if (is_int(a) && is_int(b))
+		return T_INT;
+	if (is_float(a) && is_float(b))
+		return T_FLOAT;
+	if ((ka == T_LONG_LO && kb == T_WCONST_LO) || (kb == T_LONG_LO && ka == T_WCONST_LO))
+		return T_LONG_LO;
+	if ((ka == T_LONG_HI && kb == T_WCONST_HI) || (kb == T_LONG_HI && ka == T_WCONST_HI))
+		return T_LONG_HI;
+	if ((ka == T_DOUBLE_LO && kb == T_WCONST_LO) || (kb == T_DOUBLE_LO && ka == T_WCONST_LO))
+		return T_DOUBLE_LO;
+	if ((ka == T_DOUBLE_HI && kb == T_WCONST_HI) || (kb == T_DOUBLE_HI && ka == T_WCONST_HI))
+		return T_DOUBLE_HI;
+	if (is_ref(a) && is_ref(b)) {
+		if (is_uninit(a) || is_uninit(b))
+			return T_CONFLICT;
+		if (ka == T_ZERO)
+			return b;
+		if (kb == T_ZERO)
+			return a;
+		return T_REF_ANY;
+	}
+	return T_CONFLICT;
+}
+
+/* --- per-method state ---------------------------------------------------------------- */
+
+/* Register line: nregs registers, then the result register (a pair: lo, hi). lk: per
+ * register (and one virtual register for null, as ART's kVirtualNullRegister) the bit
+ * set of monitor depths it locked; only kept when the method has monitor-enter. */
+typedef struct line {
+	uint32_t *t;
+	uint32_t *lk;
+	uint32_t depth;
+	bool this_init;
+	bool valid;
+} line;
+
+enum {
+	F_START = 1,    /* an instruction starts here */
+	F_LEADER = 2,   /* a branch, switch or handler target, or pc 0: a stored line */
+	F_TRY = 4,      /* covered by a try item */
+	F_HANDLER = 8,  /* a handler starts here */
+};
+
+typedef struct vm {
+	const vfy_file *f;
+	const dex_file *d;
+	const dex_code *code;
+	const uint8_t *insns;
+	uint32_t n;
+	uint32_t nregs, nt;
+	bool has_mon;
+	uint8_t *fl;
+	uint32_t *tryh;    /* pc -> handler index, or NONE */
+	uint32_t *lead;    /* pc -> line index, or NONE */
+	uint32_t nlines;
+	uint32_t *lpc;
+	line *lines;
+	uint8_t *changed;
+	line work, saved;
+	/* the method */
+	uint32_t midx;
+	uint32_t cls_type;
+	const uint8_t *ret;
+	uint32_t ret_type;
+	bool is_static, is_init; /* is_init: an instance <init> of a class other than Object */
+	vfy_result *res;
+	uint32_t pc;
+	uint8_t op;
+	arena *a;
+} vm;
+
+static bool fail(vm *v, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static bool fail(vm *v, const char *fmt, ...)
+{
+	if (v->res->failed)
+		return false;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->res->msg, sizeof v->res->msg, fmt, ap);
+	va_end(ap);
+	v->res->failed = true;
+	v->res->at_insn = v->pc != NONE;
+	v->res->pc = v->pc == NONE ? 0 : v->pc;
+	v->res->op = v->op;
+	return false;
+}
+
+static void lock_fail(vm *v, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void lock_fail(vm *v, const char *fmt, ...)
+{
+	if (v->res->locking)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->res->lock_msg, sizeof v->res->lock_msg, fmt, ap);
+	va_end(ap);
+	v->res->locking = true;
+	v->res->lock_pc = v->pc == NONE ? 0 : v->pc;
+	v->res->lock_op = v->op;
+}
+
+static const uint8_t *tdesc(const vm *v, uint32_t type, uint32_t *len)
+{
+	const uint8_t *s = dex_type_desc(v->d, type, len);
+	if (!s) {
+		*len = 1;
+		return (const uint8_t *)"?";
+	}
+	return s;
+}
+
+/* The type operand of the instruction at pc (a new-instance). */
+static uint32_t insn_idx(const vm *v, uint32_t pc)
+{
+	dop o;
+	return dop_decode(v->insns, v->n, pc, v->d->version, &o) ? o.idx : NONE;
+}
+
+static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		[T_UNDEF] = "undefined", [T_CONFLICT] = "conflict (merged from different types)",
+		[T_ZERO] = "zero", [T_CONST] = "a 32-bit constant", [T_INT] = "int",
+		[T_FLOAT] = "float", [T_LONG_LO] = "the low half of a long",
+		[T_LONG_HI] = "the high half of a long", [T_DOUBLE_LO] = "the low half of a double",
+		[T_DOUBLE_HI] = "the high half of a double",
+		[T_WCONST_LO] = "the low half of a wide constant",
+		[T_WCONST_HI] = "the high half of a wide constant", [T_REF_ANY] = "a reference",
+		[T_UNINIT_THIS] = "uninitialized this", [T_VOID] = "void",
+	};
+	uint32_t len;
+	const uint8_t *s;
+	switch (KIND(t)) {
+	case T_REF:
+		s = tdesc(v, AUX(t), &len);
+		snprintf(buf, size, "%.*s", (int)len, (const char *)s);
+		return buf;
+	case T_UNINIT:
+		s = tdesc(v, insn_idx(v, AUX(t)), &len);
+		snprintf(buf, size, "uninitialized %.*s (new-instance at %u)", (int)len, (const char *)s,
+		         AUX(t));
+		return buf;
+	default:
+		return names[KIND(t)];
+	}
+}
+
+/* Type index of a descriptor: type_ids of a parsed file are sorted by descriptor (by
+ * string index, and string_ids are sorted). NONE when the file has no such type. */
+static uint32_t find_type(const dex_file *d, const uint8_t *s, uint32_t len)
+{
+	uint32_t lo = 0, hi = d->types.in;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2, mlen;
+		const uint8_t *m = dex_type_desc(d, mid, &mlen);
+		int c = m ? dex_mutf8_cmp(m, mlen, s, len) : -1;
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NONE;
+}
+
+static bool arith_agrees(void);
+
+static uint32_t find_type_c(const dex_file *d, const char *s)
+{
+	return find_type(d, (const uint8_t *)s, (uint32_t)strlen(s));
+}
+
+void vfy_file_init(vfy_file *f, const dex_file *d)
+{
+	f->d = d;
+	f->t_object = find_type_c(d, "Ljava/lang/Object;");
+	f->t_string = find_type_c(d, "Ljava/lang/String;");
+	f->t_class = find_type_c(d, "Ljava/lang/Class;");
+	f->t_throwable = find_type_c(d, "Ljava/lang/Throwable;");
+	f->t_mhandle = find_type_c(d, "Ljava/lang/invoke/MethodHandle;");
+	f->t_mtype = find_type_c(d, "Ljava/lang/invoke/MethodType;");
+	f->kinds_ok = arith_agrees();
+	f->strict_monitors = false;
+}
+
+/* A reference of type idx, "some reference" when the file lacks it. */
+static uint32_t ref_of(uint32_t idx)
+{
+	return idx == NONE ? T_REF_ANY : MK(T_REF, idx);
+}
+
+/* --- reading and writing registers ----------------------------------------------- */
+
+enum { K_INT, K_FLOAT, K_LONG, K_DOUBLE, K_REF, K_WIDE /* long or double */ };
+
+static const char *const kind_names[] = {
+	[K_INT] = "int", [K_FLOAT] = "float", [K_LONG] = "long", [K_DOUBLE] = "double",
+	[K_REF] = "an initialized reference", [K_WIDE] = "a wide pair",
+};
+
+static uint32_t get(const vm *v, uint32_t r)
+{
+	return v->work.t[r];
+}
+
+static bool bad_reg(vm *v, uint32_t r, const char *expected)
+{
+	char b[200];
+	return fail(v, "v%u is %s, expected %s", r, tname(v, get(v, r), b, sizeof b), expected);
+}
+
+/* A 32-bit operand of category k (int, float or initialized reference). */
+static bool need(vm *v, uint32_t r, int k)
+{
+	uint32_t t = get(v, r);
+	bool ok = k == K_INT ? is_int(t) : k == K_FLOAT ? is_float(t) : is_init_ref(t);
+	return ok || bad_reg(v, r, kind_names[k]);
+}
+
+/* A pair r, r+1 of category k (K_LONG, K_DOUBLE or K_WIDE for either). */
+static bool need_wide(vm *v, uint32_t r, int k)
+{
+	uint32_t lo = KIND(get(v, r)), hi = KIND(get(v, r + 1));
+	bool pair = (lo == T_LONG_LO && hi == T_LONG_HI) || (lo == T_DOUBLE_LO && hi == T_DOUBLE_HI) ||
+	            (lo == T_WCONST_LO && hi == T_WCONST_HI);
+	bool cat = k == K_WIDE || lo == T_WCONST_LO || (k == K_LONG ? lo == T_LONG_LO : lo == T_DOUBLE_LO);
+	if (pair && cat)
+		return true;
+	char b1[200], b2[200];
+	return fail(v, "v%u/v%u is not a %s pair (%s / %s)", r, r + 1,
+	            k == K_WIDE ? "wide" : kind_names[k], tname(v, get(v, r), b1, sizeof b1),
+	            tname(v, get(v, r + 1), b2, sizeof b2));
+}
+
+/* Any reference, uninitialized ones included (ART's IsReferenceTypes). */
+static bool need_any_ref(vm *v, uint32_t r)
+{
+	return is_ref(get(v, r)) || bad_reg(v, r, "a reference");
+}
+
+static void set1(vm *v, uint32_t r, uint32_t t)
+{
+	v->work.t[r] = t;
+	if (v->has_mon)
+		v->work.lk[r] = 0;
+}
+
+static void set2(vm *v, uint32_t r, uint32_t lo, uint32_t hi)
+{
+	set1(v, r, lo);
+	set1(v, r + 1, hi);
+}
+
+static void set_wide(vm *v, uint32_t r, int k)
+{
+	if (k == K_LONG)
+		set2(v, r, T_LONG_LO, T_LONG_HI);
+	else if (k == K_DOUBLE)
+		set2(v, r, T_DOUBLE_LO, T_DOUBLE_HI);
+	else
+		set2(v, r, T_WCONST_LO, T_WCONST_HI);
+}
+
+/* The register type a value of descriptor s has (the result of a get or a call). */
+static int desc_kind(const uint8_t *s)
+{
+	switch (s[0]) {
+	case 'Z': case 'B': case 'S': case 'C': case 'I': return K_INT;
+	case 'F': return K_FLOAT;
+	case 'J': return K_LONG;
+	case 'D': return K_DOUBLE;
+	case 'L': case '[': return K_REF;
+	default: return -1; /* V */
+	}
+}
+
+/* Sets r (and r+1) to a value of type idx. */
+static void set_typed(vm *v, uint32_t r, uint32_t type)
+{
+	uint32_t len;
+	const uint8_t *s = tdesc(v, type, &len);
+	switch (desc_kind(s)) {
+	case K_INT: set1(v, r, T_INT); break;
+	case K_FLOAT: set1(v, r, T_FLOAT); break;
+	case K_LONG: case K_DOUBLE: set_wide(v, r, desc_kind(s)); break;
+	case K_REF: set1(v, r, MK(T_REF, type)); break;
+	default: set1(v, r, T_CONFLICT); break;
+	}
+}
+
+/* Checks r (and r+1) as a value to pass or store where type idx is wanted. */
+static bool need_typed(vm *v, uint32_t r, uint32_t type)
+{
+	uint32_t len;
+	const uint8_t *s = tdesc(v, type, &len);
+	int k = desc_kind(s);
+	if (k == K_LONG || k == K_DOUBLE)
+		return need_wide(v, r, k);
+	if (k < 0)
+		return fail(v, "a value of type void");
+	return need(v, r, k);
+}
+
+static void result(vm *v, uint32_t type)
+{
+	uint32_t len;
+	const uint8_t *s = tdesc(v, type, &len);
+	uint32_t r = v->nregs;
+	int k = desc_kind(s);
+	if (k < 0) {
+		v->work.t[r] = T_VOID;
+		v->work.t[r + 1] = T_UNDEF;
+	} else if (k == K_LONG || k == K_DOUBLE) {
+		v->work.t[r] = k == K_LONG ? T_LONG_LO : T_DOUBLE_LO;
+		v->work.t[r + 1] = k == K_LONG ? T_LONG_HI : T_DOUBLE_HI;
+	} else {
+		v->work.t[r] = k == K_INT ? T_INT : k == K_FLOAT ? T_FLOAT : MK(T_REF, type);
+		v->work.t[r + 1] = T_UNDEF;
+	}
+}
+
+/* --- arithmetic: operand kinds, checked against dex_op's wide flags at start ------- */
+
+typedef struct arith {
+	uint8_t dst, src1, src2; /* K_* */
+} arith;
+
+static arith arith_of(uint8_t op)
+{
+	static const arith un[] = {
+		/* 7b */ {K_INT, K_INT, 0}, {K_INT, K_INT, 0}, {K_LONG, K_LONG, 0}, {K_LONG, K_LONG, 0},
+		/* 7f */ {K_FLOAT, K_FLOAT, 0}, {K_DOUBLE, K_DOUBLE, 0}, {K_LONG, K_INT, 0},
+		/* 82 */ {K_FLOAT, K_INT, 0}, {K_DOUBLE, K_INT, 0}, {K_INT, K_LONG, 0},
+		/* 85 */ {K_FLOAT, K_LONG, 0}, {K_DOUBLE, K_LONG, 0}, {K_INT, K_FLOAT, 0},
+		/* 88 */ {K_LONG, K_FLOAT, 0}, {K_DOUBLE, K_FLOAT, 0}, {K_INT, K_DOUBLE, 0},
+		/* 8b */ {K_LONG, K_DOUBLE, 0}, {K_FLOAT, K_DOUBLE, 0}, {K_INT, K_INT, 0},
+		/* 8e */ {K_INT, K_INT, 0}, {K_INT, K_INT, 0},
+	};
+	if (op >= 0x7b && op <= 0x8f)
+		return un[op - 0x7b];
+	if (op >= 0x2d && op <= 0x31) {
+		uint8_t k = op <= 0x2e ? K_FLOAT : op <= 0x30 ? K_DOUBLE : K_LONG;
+		return (arith){K_INT, k, k};
+	}
+	if (op >= 0xd0 && op <= 0xe2)
+		return (arith){K_INT, K_INT, K_INT};
+	uint8_t b = op >= 0xb0 && op <= 0xcf ? (uint8_t)(op - 0x20) : op; /* 2addr as 23x */
+	if (b >= 0x90 && b <= 0x9a)
+		return (arith){K_INT, K_INT, K_INT};
+	if (b >= 0x9b && b <= 0xa5)
+		return (arith){K_LONG, K_LONG, b >= 0xa3 ? K_INT : K_LONG}; /* shifts by an int */
+	if (b >= 0xa6 && b <= 0xaa)
+		return (arith){K_FLOAT, K_FLOAT, K_FLOAT};
+	return (arith){K_DOUBLE, K_DOUBLE, K_DOUBLE};
+}
+
+static bool is_arith(uint8_t op)
+{
+	return (op >= 0x2d && op <= 0x31) || (op >= 0x7b && op <= 0xe2);
+}
+
+static bool wide_k(uint8_t k)
+{
+	return k == K_LONG || k == K_DOUBLE;
+}
+
+/* dex_op's table is the one source of register widths; the kinds above must agree. */
+static bool arith_agrees(void)
+{
+	for (unsigned op = 0; op < 256; op++) {
+		if (!is_arith((uint8_t)op) || !dop_table[op].name)
+			continue;
+		arith k = arith_of((uint8_t)op);
+		bool two = op >= 0xb0 && op <= 0xcf, lit = op >= 0xd0, un = op >= 0x7b && op <= 0x8f;
+		bool wa = dop_has((uint8_t)op, DOPF_WIDE_A), wb = dop_has((uint8_t)op, DOPF_WIDE_B),
+		     wc = dop_has((uint8_t)op, DOPF_WIDE_C);
+		bool ok;
+		if (two)
+			ok = wa == wide_k(k.dst) && wb == wide_k(k.src2) && !wc;
+		else if (un || lit)
+			ok = wa == wide_k(k.dst) && wb == wide_k(k.src1) && !wc;
+		else
+			ok = wa == wide_k(k.dst) && wb == wide_k(k.src1) && wc == wide_k(k.src2);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool need_k(vm *v, uint32_t r, uint8_t k)
+{
+	return wide_k(k) ? need_wide(v, r, k) : need(v, r, k);
+}
+
+static void set_k(vm *v, uint32_t r, uint8_t k)
+{
+	if (wide_k(k))
+		set_wide(v, r, k);
+	else
+		set1(v, r, k == K_INT ? T_INT : T_FLOAT);
+}
+
+/* --- static checks (ART's VerifyInstructions, ScanTryCatchBlocks) ----------------- */
+
+/* Which field descriptors an iget/iput/sget/sput variant (0..6: plain, wide, object,
+ * boolean, byte, char, short) accepts (VerifyPrimitiveGet/Put: exact, but the plain
+ * and wide forms also serve float and double). */
+static bool field_fits(int variant, uint8_t c)
+{
+	switch (variant) {
+	case 0: return c == 'I' || c == 'F';
+	case 1: return c == 'J' || c == 'D';
+	case 2: return c == 'L' || c == '[';
+	case 3: return c == 'Z';
+	case 4: return c == 'B';
+	case 5: return c == 'C';
+	default: return c == 'S';
+	}
+}
+
+static const char *const variant_types[] = {"I or F", "J or D", "a reference", "Z", "B", "C", "S"};
+
+static bool reg_ok(vm *v, uint32_t r, bool wide)
+{
+	if (r < v->nregs && (!wide || r + 1 < v->nregs))
+		return true;
+	return fail(v, "register v%u%s out of range (registers_size %u)", wide ? r + 1 : r,
+	            wide ? " (second half of a pair)" : "", v->nregs);
+}
+
+static bool has_a(uint8_t fmt)
+{
+	switch (fmt) {
+	case DF_10x: case DF_10t: case DF_20t: case DF_30t: case DF_35c: case DF_3rc:
+	case DF_45cc: case DF_4rcc: case DF_PAYLOAD:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool has_b(uint8_t fmt)
+{
+	switch (fmt) {
+	case DF_12x: case DF_22x: case DF_23x: case DF_22b: case DF_22t: case DF_22s: case DF_22c:
+	case DF_32x:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static uint32_t argreg(const dop *o, uint32_t i)
+{
+	return o->fmt == DF_35c || o->fmt == DF_45cc ? o->args[i] : o->a + i;
+}
+
+static bool is_result_op(uint8_t op)
+{
+	return op >= DOP_MOVE_RESULT && op <= DOP_MOVE_RESULT_OBJECT;
+}
+
+static uint16_t unit(const vm *v, uint32_t pc)
+{
+	return le_u2(v->insns + 2 * (size_t)pc);
+}
+
+static int32_t unit32(const vm *v, uint32_t pc)
+{
+	return (int32_t)((uint32_t)unit(v, pc) | (uint32_t)unit(v, pc + 1) << 16);
+}
+
+/* The proto of a call site: its encoded array is (method handle, name, method type,
+ * extra arguments...). NONE when malformed. */
+static uint32_t call_site_proto(const dex_file *d, uint32_t cs)
+{
+	if (cs >= d->ncall_sites)
+		return NONE;
+	const dex_blob *b = d->call_sites[cs];
+	cf_error err;
+	cf_error_clear(&err);
+	dx_rd r = dx_at(b->data, b->len, 0, &err, "call site");
+	if (dx_uleb(&r) < 3)
+		return NONE;
+	for (int i = 0; i < 3; i++) {
+		uint8_t h = dx_u1(&r);
+		uint32_t size = (uint32_t)(h >> 5) + 1, val = 0;
+		const uint8_t *p = dx_bytes(&r, size);
+		if (!dx_ok(&r) || size > 4)
+			return NONE;
+		for (uint32_t k = 0; k < size; k++)
+			val |= (uint32_t)p[k] << (8 * k);
+		if (i == 2)
+			return (h & 0x1f) == 0x15 && val < d->protos.n ? val : NONE;
+	}
+	return NONE;
+}
+
+/* Argument words an invoke needs, and its proto; false (failed) when unknown. */
+static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
+{
+	const dex_file *d = v->d;
+	switch (o->op) {
+	case DOP_INVOKE_POLYMORPHIC: case DOP_INVOKE_POLYMORPHIC_RANGE:
+		*proto = o->idx2;
+		*words = dex_proto_words(d, *proto, false);
+		return true;
+	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE:
+		*proto = call_site_proto(d, o->idx);
+		if (*proto == NONE)
+			return fail(v, "call site %u has no method type", o->idx);
+		*words = dex_proto_words(d, *proto, true);
+		return true;
+	default:
+		*proto = d->methods.v[o->idx].proto;
+		*words = dex_proto_words(d, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
+		return true;
+	}
+}
+
+static bool target_ok(vm *v, int64_t t, const char *what)
+{
+	if (t < 0 || t >= v->n || !(v->fl[t] & F_START))
+		return fail(v, "%s %lld is not the start of an instruction", what, (long long)t);
+	uint8_t op = (uint8_t)unit(v, (uint32_t)t);
+	if (op == DOP_MOVE_EXCEPTION)
+		return fail(v, "invalid use of move-exception: %s %lld", what, (long long)t);
+	if (is_result_op(op))
+		return fail(v, "%s %lld is a move-result", what, (long long)t);
+	return true;
+}
+
+/* The type operands ART checks without flow: field descriptors against the instruction
+ * (CheckFieldIndex), new-instance of a class, arrays of at most 255 dimensions, and
+ * filled-new-array of int or reference elements only (CheckNewArray). */
+static bool type_operand_ok(vm *v, const dop *o)
+{
+	uint8_t op = o->op;
+	uint32_t len;
+	const uint8_t *s;
+	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT) {
+		int variant = (op - (op >= DOP_SGET ? DOP_SGET : DOP_IGET)) % 7;
+		s = tdesc(v, v->d->fields.v[o->idx].type, &len);
+		if (!field_fits(variant, s[0]))
+			return fail(v, "field of type %.*s accessed as %s", (int)len, (const char *)s,
+			            variant_types[variant]);
+		return true;
+	}
+	if (op == DOP_NEW_INSTANCE) {
+		s = tdesc(v, o->idx, &len);
+		return s[0] == 'L' || fail(v, "new-instance of %.*s", (int)len, (const char *)s);
+	}
+	if (op != DOP_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY_RANGE)
+		return true;
+	s = tdesc(v, o->idx, &len);
+	uint32_t dims = 0;
+	while (dims < len && s[dims] == '[')
+		dims++;
+	if (!dims)
+		return fail(v, "%s of a non-array type %.*s", dop_table[op].name, (int)len, (const char *)s);
+	if (dims > 255)
+		return fail(v, "%s of %u dimensions (at most 255)", dop_table[op].name, dims);
+	if (op != DOP_NEW_ARRAY && dims == 1 && s[1] != 'I' && s[1] != 'L')
+		return fail(v, "filled-new-array of %.*s (only int and reference elements)", (int)len,
+		            (const char *)s);
+	return true;
+}
+
+/* The payload a switch or fill-array-data at pc refers to, checked (CheckSwitchTargets,
+ * CheckArrayData): inside the code, at an even address, with the right signature. */
+static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t *at)
+{
+	int64_t p = (int64_t)pc + o->target;
+	if (p < 0 || p >= v->n)
+		return fail(v, "payload offset %d leaves the code", o->target);
+	if (p & 1)
+		return fail(v, "payload at odd address %lld (payloads are 4-byte aligned)", (long long)p);
+	dop pl;
+	if (!(v->fl[p] & F_START) || !dop_decode(v->insns, v->n, (uint32_t)p, v->d->version, &pl) ||
+	    pl.fmt != DF_PAYLOAD || pl.payload != want)
+		return fail(v, "no %s payload at %lld",
+		            want == DPL_PACKED ? "packed-switch" : want == DPL_SPARSE ? "sparse-switch" : "array-data",
+		            (long long)p);
+	*at = (uint32_t)p;
+	return true;
+}
+
+/* The number of targets of the switch payload at `at`, and target i as an absolute
+ * code-unit address (relative to the switch at pc, not to the payload). */
+static uint32_t switch_count(const vm *v, uint32_t at)
+{
+	return unit(v, at + 1);
+}
+
+static int64_t switch_target(const vm *v, uint32_t pc, uint32_t at, uint32_t i)
+{
+	uint32_t n = unit(v, at + 1);
+	uint32_t base = unit(v, at) == DPL_PACKED ? at + 4 : at + 2 + 2 * n;
+	return (int64_t)pc + unit32(v, base + 2 * i);
+}
+
+static bool static_checks(vm *v, uint32_t ins_words)
+{
+	const dex_code *c = v->code;
+	v->pc = NONE;
+	if (c->ins != ins_words)
+		return fail(v, "ins_size %u, but the proto has %u argument words", c->ins, ins_words);
+	if (v->n == 0)
+		return fail(v, "empty code");
+	if (v->n > MAX_AUX)
+		return fail(v, "code of %u units is too large", v->n);
+	dop o;
+	for (uint32_t pc = 0; pc < v->n;) {
+		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+		if (!size) {
+			v->pc = pc;
+			v->op = (uint8_t)unit(v, pc);
+			return fail(v, "undecodable instruction");
+		}
+		v->fl[pc] |= F_START;
+		if (o.op == DOP_MONITOR_ENTER)
+			v->has_mon = true;
+		pc += size;
+	}
+	for (uint32_t pc = 0; pc < v->n;) {
+		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+		v->pc = pc;
+		v->op = o.op;
+		pc += size;
+		if (o.fmt == DF_PAYLOAD)
+			continue;
+		uint32_t flags = dop_table[o.op].flags;
+		if (has_a(o.fmt) && !reg_ok(v, o.a, flags & DOPF_WIDE_A))
+			return false;
+		if (has_b(o.fmt) && !reg_ok(v, o.b, flags & DOPF_WIDE_B))
+			return false;
+		if (o.fmt == DF_23x && !reg_ok(v, o.c, flags & DOPF_WIDE_C))
+			return false;
+		if (o.fmt == DF_35c || o.fmt == DF_45cc) {
+			for (uint32_t i = 0; i < o.nargs; i++)
+				if (!reg_ok(v, o.args[i], false))
+					return false;
+		}
+		if ((o.fmt == DF_3rc || o.fmt == DF_4rcc) && o.nargs && !reg_ok(v, o.a + o.nargs - 1, false))
+			return false;
+		if (flags & DOPF_INVOKE) {
+			uint32_t proto, words;
+			if (!invoke_proto(v, &o, &proto, &words))
+				return false;
+			if (o.nargs != words)
+				return fail(v, "%u argument registers, the callee's proto needs %u", o.nargs, words);
+			if (o.nargs > c->outs)
+				return fail(v, "invoke passes %u argument words, outs_size is %u", o.nargs, c->outs);
+		}
+		if (dop_table[o.op].idx == DI_FIELD || dop_table[o.op].idx == DI_TYPE) {
+			if (!type_operand_ok(v, &o))
+				return false;
+		}
+		if (o.op == DOP_MOVE_EXCEPTION && v->pc == 0)
+			return fail(v, "invalid use of move-exception (at pc 0)");
+		if (flags & DOPF_BRANCH) {
+			if (o.target == 0 && o.op != DOP_GOTO_32)
+				return fail(v, "branch offset 0 (only goto/32 may target itself)");
+			if (!target_ok(v, (int64_t)v->pc + o.target, "branch target"))
+				return false;
+			v->fl[v->pc + o.target] |= F_LEADER;
+		}
+		if (flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
+			uint16_t want = o.op == DOP_PACKED_SWITCH ? DPL_PACKED : o.op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
+			uint32_t at = 0;
+			if (!payload_at(v, v->pc, &o, want, &at))
+				return false;
+			if (want == DPL_PACKED && switch_count(v, at) > 1 &&
+			    unit32(v, at + 2) > INT32_MAX - (int32_t)(switch_count(v, at) - 1))
+				return fail(v, "packed-switch keys overflow int from %d", unit32(v, at + 2));
+			if (want == DPL_SPARSE) {
+				uint32_t n = switch_count(v, at);
+				for (uint32_t i = 1; i < n; i++)
+					if (unit32(v, at + 2 + 2 * i) <= unit32(v, at + 2 + 2 * (i - 1)))
+						return fail(v, "sparse-switch keys not ascending at entry %u", i);
+			}
+			if (want != DPL_ARRAY) {
+				for (uint32_t i = 0; i < switch_count(v, at); i++) {
+					int64_t t = switch_target(v, v->pc, at, i);
+					if (!target_ok(v, t, "switch target"))
+						return false;
+					v->fl[t] |= F_LEADER;
+				}
+			}
+		}
+	}
+	v->pc = NONE;
+	for (uint32_t i = 0; i < c->ntries; i++) {
+		const dex_try *t = &c->tries[i];
+		uint32_t end = t->start + t->count;
+		if (!(v->fl[t->start] & F_START) || (end < v->n && !(v->fl[end] & F_START)))
+			return fail(v, "try item [%u, %u) does not start and end on instructions", t->start, end);
+		for (uint32_t pc = t->start; pc < end; pc++) {
+			v->fl[pc] |= F_TRY;
+			v->tryh[pc] = t->handler;
+		}
+	}
+	for (uint32_t i = 0; i < c->nhandlers; i++) {
+		const dex_handler *h = &c->handlers[i];
+		for (uint32_t k = 0; k <= h->n; k++) {
+			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
+			if (addr == DEX_NO_INDEX)
+				continue;
+			if (!(v->fl[addr] & F_START))
+				return fail(v, "exception handler at %u is not the start of an instruction", addr);
+			if (is_result_op((uint8_t)unit(v, addr)))
+				return fail(v, "exception handler at %u begins with move-result", addr);
+			v->fl[addr] |= F_LEADER | F_HANDLER;
+		}
+	}
+	v->fl[0] |= F_LEADER;
+	return true;
+}
+
+/* --- lines ------------------------------------------------------------------------ */
+
+static bool line_alloc(vm *v, line *l)
+{
+	l->t = arena_array(v->a, v->nt, sizeof *l->t);
+	l->lk = v->has_mon ? arena_array(v->a, v->nregs + 1, sizeof *l->lk) : NULL;
+	l->valid = false;
+	return l->t && (!v->has_mon || l->lk);
+}
+
+static void line_copy(const vm *v, line *to, const line *from)
+{
+	memcpy(to->t, from->t, v->nt * sizeof *to->t);
+	if (v->has_mon)
+		memcpy(to->lk, from->lk, (v->nregs + 1) * sizeof *to->lk);
+	to->depth = from->depth;
+	to->this_init = from->this_init;
+	to->valid = true;
+}
+
+/* ART's FindLockAliasedRegister: "not locked" (m == 0) is trivially aliased; otherwise
+ * another register of `search` (the virtual null register included) holds the same
+ * levels, so dropping r loses no lock. */
+static bool lock_alias(const vm *v, uint32_t r, uint32_t m, const line *search)
+{
+	if (!m)
+		return true;
+	for (uint32_t i = 0; i <= v->nregs; i++)
+		if (i != r && search->lk[i] == m)
+			return true;
+	return false;
+}
+
+/* Merges `in` into the line stored for target (RegisterLine::MergeRegisters). */
+static void merge_into(vm *v, uint32_t target, const line *in)
+{
+	uint32_t li = v->lead[target];
+	line *t = &v->lines[li];
+	if (!t->valid) {
+		line_copy(v, t, in);
+		v->changed[li] = 1;
+		return;
+	}
+	bool ch = false;
+	for (uint32_t r = 0; r < v->nt; r++) {
+		uint32_t m = join(t->t[r], in->t[r]);
+		if (m != t->t[r]) {
+			t->t[r] = m;
+			ch = true;
+		}
+	}
+	if (t->this_init && !in->this_init) {
+		t->this_init = false;
+		ch = true;
+	}
+	if (v->has_mon && (t->depth || in->depth)) {
+		if (t->depth != in->depth) {
+			lock_fail(v, "LOCKING: monitor stack depths %u and %u meet at %u", t->depth, in->depth, target);
+		} else {
+			/* MergeRegisters: a register whose lock levels differ is dropped when both
+			 * levels have another holder in the stored line (both maps searched in the
+			 * stored line, as ART does); the virtual null register is not merged */
+			for (uint32_t r = 0; r < v->nregs; r++) {
+				uint32_t a = t->lk[r], b = in->lk[r];
+				if (a == b)
+					continue;
+				if (lock_alias(v, r, a, t) && lock_alias(v, r, b, t)) {
+					t->lk[r] = 0;
+					ch = true;
+				} else {
+					lock_fail(v, "LOCKING: v%u holds different monitors on paths meeting at %u", r, target);
+					break;
+				}
+			}
+		}
+	}
+	if (ch)
+		v->changed[li] = 1;
+}
+
+/* --- instructions ------------------------------------------------------------------ */
+
+static bool field_op(vm *v, const dop *o)
+{
+	uint8_t op = o->op;
+	bool is_static = op >= DOP_SGET;
+	uint8_t base = is_static ? DOP_SGET : DOP_IGET;
+	bool put = op - base >= 7;
+	uint32_t ftype = v->d->fields.v[o->idx].type;
+	if (!is_static) {
+		uint32_t obj = get(v, o->b);
+		if (!is_ref(obj))
+			return bad_reg(v, o->b, "a reference (the object of a field access)");
+		if (is_uninit(obj)) {
+			/* GetInstanceField: only a constructor may touch its own class's fields on
+			 * uninitialized this (javac's this$0 before super()). */
+			if (KIND(obj) != T_UNINIT_THIS || !v->is_init || v->d->fields.v[o->idx].cls != v->cls_type)
+				return bad_reg(v, o->b, "an initialized reference (field access)");
+		}
+	}
+	if (put) {
+		if (!need_typed(v, o->a, ftype))
+			return false;
+	} else {
+		set_typed(v, o->a, ftype);
+	}
+	return true;
+}
+
+/* Component descriptor of an array register, or NULL (unknown or null). */
+static const uint8_t *array_of(vm *v, uint32_t r, uint32_t *len, bool *ok)
+{
+	uint32_t t = get(v, r);
+	*ok = true;
+	if (KIND(t) == T_ZERO || KIND(t) == T_REF_ANY)
+		return NULL;
+	if (KIND(t) == T_REF) {
+		const uint8_t *s = tdesc(v, AUX(t), len);
+		if (s[0] == '[') {
+			(*len)--;
+			return s + 1;
+		}
+	}
+	*ok = bad_reg(v, r, "an array");
+	return NULL;
+}
+
+static bool array_op(vm *v, const dop *o)
+{
+	bool put = o->op >= DOP_APUT;
+	int variant = o->op - (put ? DOP_APUT : DOP_AGET);
+	if (!need(v, o->c, K_INT))
+		return false;
+	uint32_t clen;
+	bool ok;
+	const uint8_t *comp = array_of(v, o->b, &clen, &ok);
+	if (!ok)
+		return false;
+	if (comp && !field_fits(variant, comp[0]))
+		return fail(v, "array of %.*s accessed as %s", (int)clen, (const char *)comp, variant_types[variant]);
+	if (put) {
+		switch (variant) {
+		case 0:
+			if (comp)
+				return need(v, o->a, comp[0] == 'F' ? K_FLOAT : K_INT);
+			if (KIND(get(v, o->a)) == T_FLOAT)
+				return true;
+			return need(v, o->a, K_INT);
+		case 1:
+			return need_wide(v, o->a, comp ? (comp[0] == 'D' ? K_DOUBLE : K_LONG) : K_WIDE);
+		case 2:
+			return need(v, o->a, K_REF);
+		default:
+			return need(v, o->a, K_INT);
+		}
+	}
+	switch (variant) {
+	case 0: set1(v, o->a, !comp ? T_CONST : comp[0] == 'F' ? T_FLOAT : T_INT); break;
+	case 1: set_wide(v, o->a, !comp ? K_WIDE : comp[0] == 'D' ? K_DOUBLE : K_LONG); break;
+	case 2:
+		if (!comp)
+			set1(v, o->a, KIND(get(v, o->b)) == T_ZERO ? T_ZERO : T_REF_ANY);
+		else
+			set1(v, o->a, ref_of(find_type(v->d, comp, clen)));
+		break;
+	default: set1(v, o->a, T_INT); break;
+	}
+	return true;
+}
+
+/* MarkRefsAsInitialized: every register holding the same uninitialized value. */
+static void mark_init(vm *v, uint32_t t)
+{
+	uint32_t now;
+	if (KIND(t) == T_UNINIT_THIS) {
+		now = MK(T_REF, v->cls_type);
+		v->work.this_init = true;
+	} else {
+		now = ref_of(insn_idx(v, AUX(t)));
+	}
+	for (uint32_t r = 0; r < v->nregs; r++)
+		if (v->work.t[r] == t)
+			v->work.t[r] = now;
+}
+
+static bool invoke(vm *v, const dop *o)
+{
+	uint8_t op = o->op;
+	uint32_t proto, words;
+	if (!invoke_proto(v, o, &proto, &words))
+		return false;
+	bool is_static = op == DOP_INVOKE_STATIC || op == DOP_INVOKE_STATIC_RANGE || op == DOP_INVOKE_CUSTOM ||
+	                 op == DOP_INVOKE_CUSTOM_RANGE;
+	bool is_direct = op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE;
+	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
+	bool ctor = false;
+	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
+		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never */
+		const dex_str *name = dex_string(v->d, v->d->methods.v[o->idx].name);
+		if (name && name->len && name->data[0] == '<') {
+			if (dex_str_eq(v->d, v->d->methods.v[o->idx].name, "<clinit>"))
+				return fail(v, "call to a class initializer");
+			if (!is_direct)
+				return fail(v, "non-direct call to a constructor");
+			ctor = true;
+		}
+	}
+	uint32_t i = 0, recv = 0;
+	if (!is_static) {
+		uint32_t r = argreg(o, 0);
+		recv = get(v, r);
+		if (!is_ref(recv))
+			return bad_reg(v, r, "a reference (the receiver)");
+		if (is_uninit(recv) && !ctor)
+			return bad_reg(v, r, "an initialized reference (only <init> takes an uninitialized receiver)");
+		if (ctor && KIND(recv) == T_ZERO)
+			return fail(v, "<init> called on null (v%u)", r);
+		if (ctor && !is_uninit(recv)) {
+			char b[200];
+			return fail(v, "<init> called on v%u, which is already initialized (%s)", r,
+			            tname(v, recv, b, sizeof b));
+		}
+		i = 1;
+	}
+	const dex_tlist *params = v->d->protos.v[proto].params;
+	for (uint32_t p = 0; params && p < params->n; p++) {
+		uint32_t r = argreg(o, i), len;
+		const uint8_t *s = tdesc(v, params->types[p], &len);
+		int k = desc_kind(s);
+		if (k == K_LONG || k == K_DOUBLE) {
+			if ((o->fmt == DF_35c || o->fmt == DF_45cc) && argreg(o, i + 1) != r + 1)
+				return fail(v, "wide argument %u in v%u and v%u, not a register pair", p, r, argreg(o, i + 1));
+			i += 2;
+		} else {
+			i += 1;
+		}
+		if (!need_typed(v, r, params->types[p]))
+			return false;
+	}
+	if (ctor)
+		mark_init(v, recv);
+	result(v, v->d->protos.v[proto].ret);
+	return true;
+}
+
+static bool filled_new_array(vm *v, const dop *o)
+{
+	uint32_t len;
+	int k = desc_kind(tdesc(v, o->idx, &len) + 1); /* I or a reference (type_operand_ok) */
+	for (uint32_t i = 0; i < o->nargs; i++)
+		if (!need(v, argreg(o, i), k))
+			return false;
+	v->work.t[v->nregs] = MK(T_REF, o->idx);
+	v->work.t[v->nregs + 1] = T_UNDEF;
+	return true;
+}
+
+static bool do_return(vm *v, const dop *o)
+{
+	if (v->is_init && !v->work.this_init)
+		return fail(v, "constructor returns before calling <init> on this");
+	int k = desc_kind(v->ret);
+	switch (o->op) {
+	case DOP_RETURN_VOID:
+		if (k >= 0)
+			return fail(v, "return-void in a method returning %c", v->ret[0]);
+		break;
+	case DOP_RETURN:
+		if (k != K_INT && k != K_FLOAT)
+			return fail(v, "return in a method returning %c", v->ret[0]);
+		if (!need(v, o->a, k))
+			return false;
+		break;
+	case DOP_RETURN_WIDE:
+		if (k != K_LONG && k != K_DOUBLE)
+			return fail(v, "return-wide in a method returning %c", v->ret[0]);
+		if (!need_wide(v, o->a, k))
+			return false;
+		break;
+	default:
+		if (k != K_REF)
+			return fail(v, "return-object in a method returning %c", v->ret[0]);
+		if (!need(v, o->a, K_REF))
+			return false;
+		break;
+	}
+	if (v->work.depth)
+		lock_fail(v, "LOCKING: return with %u monitor(s) held", v->work.depth);
+	return true;
+}
+
+static bool monitor(vm *v, const dop *o)
+{
+	if (!need_any_ref(v, o->a))
+		return false;
+	line *w = &v->work;
+	uint32_t r = o->a;
+	bool null = KIND(get(v, r)) == T_ZERO;
+	if (o->op == DOP_MONITOR_ENTER) {
+		if (w->depth >= 32) {
+			lock_fail(v, "LOCKING: monitor stack deeper than 32");
+			return true;
+		}
+		uint32_t bit = 1u << w->depth;
+		if (w->lk[r] & bit) {
+			lock_fail(v, "LOCKING: v%u locked twice at depth %u", r, w->depth);
+			return true;
+		}
+		w->lk[r] |= bit;
+		if (null)
+			w->lk[v->nregs] |= bit;
+		w->depth++;
+		return true;
+	}
+	if (!w->depth) {
+		lock_fail(v, "LOCKING: monitor-exit v%u with no monitor held", r);
+		return true;
+	}
+	uint32_t bit = 1u << --w->depth;
+	if (!(w->lk[r] & bit) && !(null && (w->lk[v->nregs] & bit))) {
+		lock_fail(v, "LOCKING: monitor-exit v%u does not release the innermost monitor", r);
+		return true;
+	}
+	for (uint32_t i = 0; i <= v->nregs; i++)
+		w->lk[i] &= ~bit; /* aliases release together (ClearRegToLockDepth) */
+	return true;
+}
+
+/* The effect of one instruction on the work line; false on a hard failure. */
+static bool step(vm *v, uint32_t pc, const dop *o)
+{
+	uint8_t op = o->op;
+	uint32_t t, len;
+	const uint8_t *s;
+	switch (op) {
+	case DOP_NOP:
+		return true;
+	case DOP_MOVE: case DOP_MOVE_FROM16: case DOP_MOVE_16:
+		t = get(v, o->b);
+		/* CopyRegister1: conflicts may be copied, undefined and halves may not */
+		if (!is_cat1(t) && KIND(t) != T_CONFLICT)
+			return bad_reg(v, o->b, "a 32-bit non-reference value (move)");
+		set1(v, o->a, t);
+		return true;
+	case DOP_MOVE_WIDE: case DOP_MOVE_WIDE_FROM16: case DOP_MOVE_WIDE_16: {
+		if (!need_wide(v, o->b, K_WIDE))
+			return false;
+		uint32_t lo = get(v, o->b), hi = get(v, o->b + 1);
+		set2(v, o->a, lo, hi);
+		return true;
+	}
+	case DOP_MOVE_OBJECT: case DOP_MOVE_OBJECT_FROM16: case DOP_MOVE_OBJECT_16: {
+		t = get(v, o->b);
+		if (!is_ref(t) && KIND(t) != T_CONFLICT)
+			return bad_reg(v, o->b, "a reference (move-object)");
+		uint32_t lk = v->has_mon ? v->work.lk[o->b] : 0;
+		set1(v, o->a, t);
+		if (v->has_mon)
+			v->work.lk[o->a] = lk;
+		return true;
+	}
+	case DOP_MOVE_RESULT: case DOP_MOVE_RESULT_WIDE: case DOP_MOVE_RESULT_OBJECT: {
+		uint32_t r0 = get(v, v->nregs), r1 = get(v, v->nregs + 1);
+		if (KIND(r0) == T_UNDEF)
+			return fail(v, "move-result does not directly follow an invoke or filled-new-array");
+		if (KIND(r0) == T_VOID)
+			return fail(v, "move-result after a call that returns void");
+		char b[200];
+		if (op == DOP_MOVE_RESULT_WIDE) {
+			if (KIND(r0) != T_LONG_LO && KIND(r0) != T_DOUBLE_LO)
+				return fail(v, "move-result-wide of %s", tname(v, r0, b, sizeof b));
+			set2(v, o->a, r0, r1);
+		} else if (op == DOP_MOVE_RESULT_OBJECT ? !is_ref(r0) : !is_cat1(r0)) {
+			return fail(v, "%s of %s", dop_table[op].name, tname(v, r0, b, sizeof b));
+		} else {
+			set1(v, o->a, r0);
+		}
+		return true;
+	}
+	case DOP_MOVE_EXCEPTION:
+		set1(v, o->a, ref_of(v->f->t_throwable));
+		return true;
+	case DOP_RETURN_VOID: case DOP_RETURN: case DOP_RETURN_WIDE: case DOP_RETURN_OBJECT:
+		return do_return(v, o);
+	case DOP_CONST_4: case DOP_CONST_16: case DOP_CONST: case DOP_CONST_HIGH16:
+		set1(v, o->a, o->lit == 0 ? T_ZERO : T_CONST);
+		return true;
+	case DOP_CONST_WIDE_16: case DOP_CONST_WIDE_32: case DOP_CONST_WIDE: case DOP_CONST_WIDE_HIGH16:
+		set2(v, o->a, T_WCONST_LO, T_WCONST_HI);
+		return true;
+	case DOP_CONST_STRING: case DOP_CONST_STRING_JUMBO:
+		set1(v, o->a, ref_of(v->f->t_string));
+		return true;
+	case DOP_CONST_CLASS:
+		set1(v, o->a, ref_of(v->f->t_class));
+		return true;
+	case DOP_CONST_METHOD_HANDLE:
+		set1(v, o->a, ref_of(v->f->t_mhandle));
+		return true;
+	case DOP_CONST_METHOD_TYPE:
+		set1(v, o->a, ref_of(v->f->t_mtype));
+		return true;
+	case DOP_MONITOR_ENTER: case DOP_MONITOR_EXIT:
+		return monitor(v, o);
+	case DOP_CHECK_CAST:
+		s = tdesc(v, o->idx, &len);
+		if (desc_kind(s) != K_REF)
+			return fail(v, "check-cast to a primitive type %.*s", (int)len, (const char *)s);
+		if (!need(v, o->a, K_REF))
+			return false;
+		set1(v, o->a, MK(T_REF, o->idx));
+		return true;
+	case DOP_INSTANCE_OF:
+		s = tdesc(v, o->idx, &len);
+		if (desc_kind(s) != K_REF)
+			return fail(v, "instance-of a primitive type %.*s", (int)len, (const char *)s);
+		if (!need(v, o->b, K_REF))
+			return false;
+		set1(v, o->a, T_INT);
+		return true;
+	case DOP_ARRAY_LENGTH: {
+		bool ok;
+		array_of(v, o->b, &len, &ok);
+		if (!ok)
+			return false;
+		set1(v, o->a, T_INT);
+		return true;
+	}
+	case DOP_NEW_INSTANCE:
+		/* MarkUninitRefsAsInvalid: an older object from this new-instance is lost */
+		for (uint32_t r = 0; r < v->nregs; r++)
+			if (v->work.t[r] == MK(T_UNINIT, pc))
+				set1(v, r, T_CONFLICT);
+		set1(v, o->a, MK(T_UNINIT, pc));
+		return true;
+	case DOP_NEW_ARRAY:
+		if (!need(v, o->b, K_INT))
+			return false;
+		set1(v, o->a, MK(T_REF, o->idx));
+		return true;
+	case DOP_FILLED_NEW_ARRAY: case DOP_FILLED_NEW_ARRAY_RANGE:
+		return filled_new_array(v, o);
+	case DOP_FILL_ARRAY_DATA: {
+		bool ok;
+		const uint8_t *comp = array_of(v, o->a, &len, &ok);
+		if (!ok)
+			return false;
+		if (comp) {
+			uint32_t at = (uint32_t)((int64_t)pc + o->target), width = unit(v, at + 1), want;
+			switch (comp[0]) {
+			case 'Z': case 'B': want = 1; break;
+			case 'C': case 'S': want = 2; break;
+			case 'I': case 'F': want = 4; break;
+			case 'J': case 'D': want = 8; break;
+			default: return fail(v, "fill-array-data on an array of references");
+			}
+			if (width != want)
+				return fail(v, "fill-array-data of %u-byte elements into an array of %c", width, comp[0]);
+		}
+		return true;
+	}
+	case DOP_THROW:
+		t = get(v, o->a);
+		if (!need(v, o->a, K_REF))
+			return false;
+		if (KIND(t) == T_REF && tdesc(v, AUX(t), &len)[0] == '[')
+			return bad_reg(v, o->a, "a Throwable");
+		return true;
+	case DOP_GOTO: case DOP_GOTO_16: case DOP_GOTO_32:
+		return true;
+	case DOP_PACKED_SWITCH: case DOP_SPARSE_SWITCH:
+		return need(v, o->a, K_INT);
+	case DOP_IF_EQ: case DOP_IF_NE: {
+		uint32_t a = get(v, o->a), b = get(v, o->b);
+		bool ok = KIND(a) == T_ZERO ? is_ref(b) || is_int(b) : is_ref(a) ? is_ref(b) : is_int(a) && is_int(b);
+		if (!ok) {
+			char b1[200], b2[200];
+			return fail(v, "v%u and v%u (%s, %s) must both be references or both int", o->a, o->b,
+			            tname(v, a, b1, sizeof b1), tname(v, b, b2, sizeof b2));
+		}
+		return true;
+	}
+	case DOP_IF_LT: case DOP_IF_GE: case DOP_IF_GT: case DOP_IF_LE:
+		return need(v, o->a, K_INT) && need(v, o->b, K_INT);
+	case DOP_IF_EQZ: case DOP_IF_NEZ:
+		t = get(v, o->a);
+		return is_ref(t) || is_int(t) || bad_reg(v, o->a, "int or a reference");
+	case DOP_IF_LTZ: case DOP_IF_GEZ: case DOP_IF_GTZ: case DOP_IF_LEZ:
+		return need(v, o->a, K_INT);
+	default:
+		break;
+	}
+	if (op >= DOP_AGET && op <= DOP_APUT_SHORT)
+		return array_op(v, o);
+	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT)
+		return field_op(v, o);
+	if (dop_has(op, DOPF_INVOKE))
+		return invoke(v, o);
+	if (is_arith(op)) {
+		arith k = arith_of(op);
+		if (op >= 0xb0 && op <= 0xcf) {
+			if (!need_k(v, o->a, k.src1) || !need_k(v, o->b, k.src2))
+				return false;
+		} else if (o->fmt == DF_12x || o->fmt == DF_22s || o->fmt == DF_22b) {
+			if (!need_k(v, o->b, k.src1))
+				return false;
+		} else if (!need_k(v, o->b, k.src1) || !need_k(v, o->c, k.src2)) {
+			return false;
+		}
+		set_k(v, o->a, k.dst);
+		return true;
+	}
+	return fail(v, "unexpected opcode");
+}
+
+/* --- the fixed point --------------------------------------------------------------- */
+
+static bool handler_catches_all(const vm *v, const dex_handler *h)
+{
+	if (h->catch_all != DEX_NO_INDEX)
+		return true;
+	for (uint32_t k = 0; k < h->n; k++)
+		if (h->catches[k].type == v->f->t_throwable && v->f->t_throwable != NONE)
+			return true;
+	return false;
+}
+
+
+/* Walks from the stored line at lpc[li] until a goto, a return or the next stored line. */
+static bool walk(vm *v, uint32_t li)
+{
+	line_copy(v, &v->work, &v->lines[li]);
+	uint32_t pc = v->lpc[li];
+	dop o;
+	for (;;) {
+		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+		v->pc = pc;
+		v->op = o.op;
+		if (o.fmt == DF_PAYLOAD)
+			return fail(v, "execution reaches a payload");
+		uint32_t flags = dop_table[o.op].flags;
+		/* monitor-exit counts as not throwing (ART: it cannot fail once locking is
+		 * verified), so it has no exception edges and needs no catch-all */
+		bool throws = (flags & DOPF_CAN_THROW) && o.op != DOP_MONITOR_EXIT;
+		bool in_try = throws && (v->fl[pc] & F_TRY);
+		if (in_try)
+			line_copy(v, &v->saved, &v->work);
+		if (!step(v, pc, &o))
+			return false;
+		if (!(flags & DOPF_HAS_RESULT)) {
+			v->work.t[v->nregs] = T_UNDEF;
+			v->work.t[v->nregs + 1] = T_UNDEF;
+		}
+		/* Beyond ART (--strict-monitors): a throw here leaves the method with the lock
+		 * held, as when an instrumenter splits a probe out of d8's synchronized try */
+		if (throws && !in_try && v->f->strict_monitors && v->work.depth &&
+		    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+			return fail(v, "STRICT: throwing instruction outside any try while a monitor is held "
+			            "(ART accepts it; a throw here leaks the lock)");
+		if (in_try) {
+			const dex_handler *h = &v->code->handlers[v->tryh[pc]];
+			for (uint32_t k = 0; k <= h->n; k++) {
+				uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
+				if (addr != DEX_NO_INDEX)
+					merge_into(v, addr, &v->saved);
+			}
+			if (v->work.depth && !handler_catches_all(v, h) &&
+			    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+				return fail(v, "expected to be within a catch-all for an instruction where a monitor is held");
+		}
+		if (flags & DOPF_BRANCH) {
+			merge_into(v, pc + (uint32_t)o.target, &v->work);
+		} else if (flags & DOPF_SWITCH) {
+			uint32_t at = (uint32_t)((int64_t)pc + o.target);
+			for (uint32_t i = 0; i < switch_count(v, at); i++)
+				merge_into(v, (uint32_t)switch_target(v, pc, at, i), &v->work);
+		}
+		if (flags & DOPF_GOTO)
+			return true;
+		uint32_t next = pc + size;
+		if (next >= v->n)
+			return fail(v, "execution falls off the end of the code");
+		if ((uint8_t)unit(v, next) == DOP_MOVE_EXCEPTION)
+			return fail(v, "invalid use of move-exception: reached by fall-through from %u", pc);
+		if (v->fl[next] & F_LEADER) {
+			merge_into(v, next, &v->work);
+			return true;
+		}
+		pc = next;
+	}
+}
+
+static bool entry_line(vm *v, const dex_emethod *m)
+{
+	line *l = &v->lines[0];
+	for (uint32_t r = 0; r < v->nt; r++)
+		l->t[r] = T_UNDEF;
+	if (v->has_mon)
+		memset(l->lk, 0, (v->nregs + 1) * sizeof *l->lk);
+	l->depth = 0;
+	l->this_init = !v->is_init;
+	uint32_t r = v->nregs - v->code->ins;
+	if (!v->is_static)
+		l->t[r++] = v->is_init ? T_UNINIT_THIS : MK(T_REF, v->cls_type);
+	const dex_tlist *params = v->d->protos.v[v->d->methods.v[m->idx].proto].params;
+	for (uint32_t p = 0; params && p < params->n; p++) {
+		uint32_t len;
+		const uint8_t *s = tdesc(v, params->types[p], &len);
+		switch (desc_kind(s)) {
+		case K_INT: l->t[r++] = T_INT; break;
+		case K_FLOAT: l->t[r++] = T_FLOAT; break;
+		case K_LONG: l->t[r++] = T_LONG_LO; l->t[r++] = T_LONG_HI; break;
+		case K_DOUBLE: l->t[r++] = T_DOUBLE_LO; l->t[r++] = T_DOUBLE_HI; break;
+		default: l->t[r++] = MK(T_REF, params->types[p]); break;
+		}
+	}
+	l->valid = true;
+	v->changed[0] = 1;
+	return true;
+}
+
+int vfy_method(const vfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, vfy_result *out)
+{
+	memset(out, 0, sizeof *out);
+	const dex_file *d = f->d;
+	const dex_code *c = m->code;
+	vm v = {.f = f, .d = d, .code = c, .insns = c->insns, .n = c->ninsns, .nregs = c->regs,
+	        .nt = (uint32_t)c->regs + 2, .midx = m->idx, .res = out, .a = a, .pc = NONE};
+	const dex_mid *mid = &d->methods.v[m->idx];
+	v.cls_type = cls->type;
+	v.ret_type = d->protos.v[mid->proto].ret;
+	uint32_t len;
+	v.ret = tdesc(&v, v.ret_type, &len);
+	v.is_static = (m->flags & DACC_STATIC) != 0;
+	v.is_init = !v.is_static && dex_str_eq(d, mid->name, "<init>") && cls->type != f->t_object;
+	if (!f->kinds_ok) {
+		fail(&v, "internal: the checker's arithmetic kinds disagree with dex_op's wide flags");
+		return 0;
+	}
+
+	v.fl = arena_zalloc(a, v.n ? v.n : 1);
+	v.tryh = arena_array(a, v.n ? v.n : 1, sizeof *v.tryh);
+	if (!v.fl || !v.tryh)
+		return CF_ENOMEM;
+	if (!static_checks(&v, dex_proto_words(d, mid->proto, v.is_static)))
+		return 0;
+	v.lead = arena_array(a, v.n, sizeof *v.lead);
+	if (!v.lead)
+		return CF_ENOMEM;
+	for (uint32_t pc = 0; pc < v.n; pc++)
+		if (v.fl[pc] & F_LEADER)
+			v.nlines++;
+	v.lpc = arena_array(a, v.nlines, sizeof *v.lpc);
+	v.lines = arena_zalloc(a, v.nlines * sizeof *v.lines);
+	v.changed = arena_zalloc(a, v.nlines);
+	if (!v.lpc || !v.lines || !v.changed)
+		return CF_ENOMEM;
+	for (uint32_t pc = 0, i = 0; pc < v.n; pc++) {
+		v.lead[pc] = NONE;
+		if (v.fl[pc] & F_LEADER) {
+			v.lpc[i] = pc;
+			v.lead[pc] = i++;
+		}
+	}
+	for (uint32_t i = 0; i < v.nlines; i++)
+		if (!line_alloc(&v, &v.lines[i]))
+			return CF_ENOMEM;
+	if (!line_alloc(&v, &v.work) || !line_alloc(&v, &v.saved))
+		return CF_ENOMEM;
+	entry_line(&v, m);
+	/* Like ART: take the next changed line at or after the last one, wrapping around. */
+	uint32_t cur = 0;
+	for (;;) {
+		uint32_t i, k;
+		for (k = 0, i = cur; k < v.nlines; k++, i = i + 1 == v.nlines ? 0 : i + 1)
+			if (v.changed[i])
+				break;
+		if (k == v.nlines)
+			break;
+		v.changed[i] = 0;
+		cur = i;
+		if (!walk(&v, i))
+			break;
+	}
+	return 0;
+}

@@ -788,7 +788,8 @@ int dex_write(dex_file *d, cf_buf *out, cf_error *err)
 		goto done;
 	}
 	for (int l = 0; l < L_COUNT; l++)
-		qsort(w.lists[l].v, w.lists[l].n, sizeof *w.lists[l].v, by_key);
+		if (w.lists[l].n)
+			qsort(w.lists[l].v, w.lists[l].n, sizeof *w.lists[l].v, by_key);
 	plan_order(&w);
 	for (int p = 1;; p++) {
 		w.emitted = d->gen + (uint32_t)p;

@@ -1,6 +1,7 @@
 #include "dexbuild.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 static void ok(int rc, const cf_error *e)
@@ -17,11 +18,16 @@ void db_init(dex_file *d, arena *a)
 
 uint32_t db_class(dex_file *d, const char *desc, uint32_t flags)
 {
+	return db_class_super(d, desc, "Ljava/lang/Object;", flags);
+}
+
+uint32_t db_class_super(dex_file *d, const char *desc, const char *super_desc, uint32_t flags)
+{
 	cf_error e;
 	cf_error_clear(&e);
 	uint32_t type, super;
 	ok(dex_intern_type(d, desc, &type, &e), &e);
-	ok(dex_intern_type(d, "Ljava/lang/Object;", &super, &e), &e);
+	ok(dex_intern_type(d, super_desc, &super, &e), &e);
 	dex_class *v = arena_array(d->a, d->nclasses + 1, sizeof *v);
 	cr_assert(v);
 	if (d->nclasses)
@@ -170,4 +176,28 @@ dop db_idx(uint8_t op, uint32_t a, uint32_t idx)
 	dop d = db_a(op, a);
 	d.idx = idx;
 	return d;
+}
+
+void db_bulk_methods(dex_file *d, const char *desc, uint32_t n)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t cls, proto;
+	ok(dex_intern_type(d, desc, &cls, &e), &e);
+	ok(dex_intern_proto(d, "()V", &proto, &e), &e);
+	dex_str *sv = arena_array(d->a, d->strings.n + n, sizeof *sv);
+	dex_mid *mv = arena_array(d->a, d->methods.n + n, sizeof *mv);
+	cr_assert(sv && mv);
+	memcpy(sv, d->strings.v, d->strings.n * sizeof *sv);
+	memcpy(mv, d->methods.v, d->methods.n * sizeof *mv);
+	for (uint32_t i = 0; i < n; i++) {
+		char *name = arena_alloc(d->a, 12);
+		snprintf(name, 12, "m%05u", i % 100000);
+		sv[d->strings.n + i] = (dex_str){.data = (const uint8_t *)name, .len = 6, .utf16 = 6};
+		mv[d->methods.n + i] = (dex_mid){cls, proto, d->strings.n + i};
+	}
+	d->strings.v = sv;
+	d->strings.n = d->strings.cap = d->strings.n + n;
+	d->methods.v = mv;
+	d->methods.n = d->methods.cap = d->methods.n + n;
 }

@@ -13,6 +13,11 @@
 void db_init(dex_file *d, arena *a);
 /* Adds class `desc` (super java/lang/Object) and returns its index. */
 uint32_t db_class(dex_file *d, const char *desc, uint32_t flags);
+/* The same with a super class. */
+uint32_t db_class_super(dex_file *d, const char *desc, const char *super, uint32_t flags);
+/* Appends n method ids "m00000".. of class desc, proto ()V, without the interning
+ * search (they are new by construction): for files near the 65,536 limit. */
+void db_bulk_methods(dex_file *d, const char *desc, uint32_t n);
 /* Adds a method to class k with the given code (NULL: abstract/native); returns its
  * model method index. Direct when static, private or a constructor. */
 uint32_t db_method(dex_file *d, uint32_t k, const char *name, const char *desc, uint32_t flags,

@@ -1,5 +1,6 @@
 /* libFuzzer target: the dex reader, writer and editor on arbitrary bytes.
- * The checksum of each input is fixed first, so that mutations reach past the header.
+ * The size and checksum of each input are fixed first, so that mutations reach past
+ * the header.
  * Invariants, beyond not crashing:
  *  - a file the reader accepts is written, and the written file is read again and
  *    written again byte for byte (the writer's output is canonical and stable);
@@ -38,11 +39,15 @@ static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint
 
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
-	/* The checksum first: a mutated file would stop at it, before anything deeper. */
+	/* The file size and the checksum first: a mutated file would stop at them, before
+	 * anything deeper. */
 	uint8_t *data = malloc(size ? size : 1);
 	if (!data)
 		return 0;
 	memcpy(data, input, size);
+	if (size >= 36)
+		for (int i = 0; i < 4; i++)
+			data[32 + i] = (uint8_t)(size >> (8 * i));
 	if (size >= 12) {
 		uint32_t sum = dex_adler32(data, size);
 		for (int i = 0; i < 4; i++)

@@ -1,0 +1,199 @@
+/* tc-instrument on dex files made here, for what the real corpus does not show: a dex
+ * with no room left for the calls' ids, and Activities with and without
+ * onWindowFocusChanged (and a final one above). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dex.h"
+#include "dex_op.h"
+#include "dexbuild.h"
+#include "instrument.h"
+
+static arena A, A2;
+static cf_buf B;
+static char dir[64];
+
+static void setup(void)
+{
+	arena_init(&A);
+	arena_init(&A2);
+	buf_init(&B);
+	snprintf(dir, sizeof dir, "/tmp/tc-dexinst-XXXXXX");
+	cr_assert(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+	arena_free(&A);
+	arena_free(&A2);
+	buf_free(&B);
+}
+
+TestSuite(dex_instrument, .init = setup, .fini = teardown);
+
+static char *path(const char *name)
+{
+	static char p[4][256];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+	return p[k];
+}
+
+static void save(dex_file *d, const char *file)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	buf_clear(&B);
+	cr_assert_eq(dex_write(d, &B, &e), CF_OK, "%s", e.msg);
+	FILE *f = fopen(path(file), "wb");
+	cr_assert(f && fwrite(B.data, 1, B.len, f) == B.len && !fclose(f));
+}
+
+static uint8_t *load(const char *file, size_t *len)
+{
+	FILE *f = fopen(path(file), "rb");
+	cr_assert(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	uint8_t *b = malloc(*len);
+	cr_assert(fread(b, 1, *len, f) == *len);
+	fclose(f);
+	return b;
+}
+
+static void instrument(const char *in, const char *out)
+{
+	tc_pair pair = {path(in), path(out)};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
+	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
+	                .quiet = true};
+	cf_error e;
+	cf_error_clear(&e);
+	cr_assert_eq(tc_instrument(&o, &e), CF_OK, "%s", e.msg);
+}
+
+static char *stats(void)
+{
+	size_t len;
+	uint8_t *b = load("map/instrument-stats.json", &len);
+	char *s = realloc(b, len + 1);
+	s[len] = '\0';
+	return s;
+}
+
+/* A class whose method run() calls another: a method to trace. */
+static void traced_class(dex_file *d, const char *desc)
+{
+	uint32_t k = db_class(d, desc, DACC_PUBLIC);
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t callee;
+	cr_assert_eq(dex_intern_method(d, "Lp/Other;", "work", "()V", &callee, &e), CF_OK);
+	dop code[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID)};
+	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 0, 0, 0, code, 2));
+}
+
+Test(dex_instrument, a_dex_without_room_for_the_calls_ids_is_left_unchanged)
+{
+	dex_file d;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	/* 65,535 method ids in all: i() fits, o() does not */
+	db_bulk_methods(&d, "Lp/Many;", 65535 - d.methods.n);
+	cr_assert_eq(d.methods.n, 65535u);
+	save(&d, "full.dex");
+	instrument("full.dex", "out.dex");
+	size_t a, b;
+	uint8_t *in = load("full.dex", &a), *out = load("out.dex", &b);
+	cr_expect(a == b && !memcmp(in, out, a), "the output is the input, unchanged");
+	char *s = stats();
+	cr_expect(strstr(s, "dex left unchanged") && strstr(s, "65,536"), "%s", s);
+	cr_expect(strstr(s, "\"skipped\": 1"), "the traced method is counted as not instrumented");
+	free(in);
+	free(out);
+	free(s);
+}
+
+/* The instruction sequence of a method in a parsed dex, as "op op op". */
+static void ops(const dex_file *d, const char *cls, const char *name, char *buf, size_t size, const dex_code **code)
+{
+	uint32_t m = db_find(d, cls, name, "(Z)V");
+	cr_assert_neq(m, DEX_NO_INDEX, "%s.%s", cls, name);
+	const dex_code *c = NULL;
+	for (uint32_t k = 0; k < d->nclasses && !c; k++) {
+		const dex_cdata *cd = d->classes[k].data;
+		for (uint32_t i = 0; cd && i < cd->nvmethods; i++)
+			if (cd->vmethods[i].idx == m)
+				c = cd->vmethods[i].code;
+	}
+	cr_assert_not_null(c);
+	*code = c;
+	buf[0] = '\0';
+	dop op;
+	for (uint32_t pc = 0, n; pc < c->ninsns; pc += n) {
+		n = dop_decode(c->insns, c->ninsns, pc, d->version, &op);
+		cr_assert(n);
+		if (op.fmt == DF_PAYLOAD)
+			continue;
+		strncat(buf, dop_table[op.op].name, size - strlen(buf) - 2);
+		strncat(buf, " ", size - strlen(buf) - 1);
+	}
+}
+
+Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
+{
+	dex_file d;
+	db_init(&d, &A);
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t sup;
+	cr_assert_eq(dex_intern_method(&d, "Landroid/app/Activity;", "onWindowFocusChanged", "(Z)V", &sup, &e), CF_OK);
+	/* declares it: super.onWindowFocusChanged(z); return */
+	uint32_t k = db_class_super(&d, "Lp/Declares;", "Landroid/app/Activity;", DACC_PUBLIC);
+	uint16_t r01[] = {0, 1};
+	dop body[] = {db_invoke(DOP_INVOKE_SUPER, sup, r01, 2), db_op(DOP_RETURN_VOID)};
+	db_method(&d, k, "onWindowFocusChanged", "(Z)V", DACC_PUBLIC, db_code(&d, 2, 2, 2, body, 2));
+	/* lacks it */
+	db_class_super(&d, "Lp/Lacks;", "Landroid/app/Activity;", DACC_PUBLIC);
+	/* a final one above */
+	uint32_t base = db_class_super(&d, "Lp/Base;", "Landroid/app/Activity;", DACC_PUBLIC | DACC_ABSTRACT);
+	db_method(&d, base, "onWindowFocusChanged", "(Z)V", DACC_PUBLIC | DACC_FINAL, db_code(&d, 2, 2, 2, body, 2));
+	db_class_super(&d, "Lp/Below;", "Lp/Base;", DACC_PUBLIC);
+	save(&d, "act.dex");
+	instrument("act.dex", "act-out.dex");
+	size_t len;
+	uint8_t *b = load("act-out.dex", &len);
+	dex_file out;
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.msg);
+	char seq[512];
+	const dex_code *c;
+	ops(&out, "Lp/Declares;", "onWindowFocusChanged", seq, sizeof seq, &c);
+	/* no free register (this, z): the parameters move down first; then i(), at(this, z),
+	 * the body, o() before the return, and the catch-all */
+	cr_expect_str_eq(seq,
+	                 "move-object/16 move/16 const/16 invoke-static invoke-static invoke-super const/16 invoke-static "
+	                 "return-void move-exception const/16 invoke-static throw ");
+	ops(&out, "Lp/Lacks;", "onWindowFocusChanged", seq, sizeof seq, &c);
+	cr_expect_str_eq(seq, "invoke-super invoke-static return-void ", "the added method");
+	dop call;
+	cr_assert(dop_decode(c->insns, c->ninsns, 3, out.version, &call));
+	char label[512];
+	dex_method_label(&out, call.idx, label, sizeof label);
+	cr_expect_str_eq(label, "Lcom/tencent/matrix/trace/core/AppMethodBeat;->at(Landroid/app/Activity;Z)V");
+	cr_expect(call.nargs == 2 && call.args[0] == 0 && call.args[1] == 1, "at(this, hasFocus)");
+	cr_expect_eq(db_find(&out, "Lp/Below;", "onWindowFocusChanged", "(Z)V"), DEX_NO_INDEX,
+	             "not added under a final one");
+	char *s = stats();
+	cr_expect(strstr(s, "a super class declares it final"), "%s", s);
+	cr_expect(strstr(s, "\"focus_method_added\": 1"), "%s", s);
+	free(b);
+	free(s);
+}

@@ -294,6 +294,25 @@ static uint32_t decode_payload(const uint8_t *insns, uint32_t n, uint32_t pc, do
 	return d->size;
 }
 
+uint32_t dop_length(const uint8_t *insns, uint32_t n, uint32_t pc, int version, uint8_t *op)
+{
+	if (pc >= n)
+		return 0;
+	uint16_t u0 = unit(insns, pc);
+	*op = (uint8_t)u0;
+	const dop_info *info = &dop_table[*op];
+	if (*op == DOP_NOP && (u0 >> 8)) {
+		dop d;
+		return decode_payload(insns, n, pc, &d);
+	}
+	if (info->fmt == DF_NONE || info->min_version > version)
+		return 0;
+	uint32_t size = fmt_size[info->fmt];
+	if (size > n - pc || ((info->fmt == DF_35c || info->fmt == DF_45cc) && (u0 >> 12) > 5))
+		return 0;
+	return size;
+}
+
 static int32_t s4(const uint8_t *insns, uint32_t i)
 {
 	return (int32_t)((uint32_t)unit(insns, i) | (uint32_t)unit(insns, i + 1) << 16);

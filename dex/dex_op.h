@@ -117,6 +117,10 @@ static inline bool dop_has(uint8_t op, unsigned flags)
  * is undefined for dex version `version`, cut off, or (payloads) malformed. */
 uint32_t dop_decode(const uint8_t *insns, uint32_t n, uint32_t pc, int version, dop *out);
 
+/* The same checks as dop_decode, giving only the size and the opcode (0 for a payload):
+ * for scans that look at opcodes, several times faster. */
+uint32_t dop_length(const uint8_t *insns, uint32_t n, uint32_t pc, int version, uint8_t *op);
+
 /* The size of a format in code units (payloads excluded). */
 uint32_t dop_fmt_size(uint8_t fmt);
 

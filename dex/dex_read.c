@@ -83,9 +83,28 @@ uint32_t dex_adler32(const uint8_t *data, size_t len)
 	size_t i = 12;
 	while (i < len) {
 		/* 5552 bytes keep b below 2^32 before the reduction (zlib's NMAX) */
-		size_t n = len - i < 5552 ? len - i : 5552;
-		for (size_t k = 0; k < n; k++) {
-			a += data[i + k];
+		size_t n = len - i < 5552 ? len - i : 5552, k = 0;
+		const uint8_t *p = data + i;
+		for (; k + 8 <= n; k += 8) {
+			a += p[k];
+			b += a;
+			a += p[k + 1];
+			b += a;
+			a += p[k + 2];
+			b += a;
+			a += p[k + 3];
+			b += a;
+			a += p[k + 4];
+			b += a;
+			a += p[k + 5];
+			b += a;
+			a += p[k + 6];
+			b += a;
+			a += p[k + 7];
+			b += a;
+		}
+		for (; k < n; k++) {
+			a += p[k];
 			b += a;
 		}
 		a %= 65521;
@@ -346,25 +365,26 @@ static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 		[DI_METHOD_PROTO] = DV_METHOD,
 	};
 	dop op;
+	uint8_t code;
 	for (uint32_t pc = 0; pc < n;) {
-		uint32_t size = dop_decode(insns, n, pc, c->d->version, &op);
+		uint32_t size = dop_length(insns, n, pc, c->d->version, &code);
 		uint32_t at = off + 2 * pc;
 		if (!size)
 			return fail(c, CF_EOPCODE, at, "code_item", "bad or cut-off instruction 0x%04x at %u",
 			            le_u2(insns + 2 * (size_t)pc), pc);
-		if (op.fmt != DF_PAYLOAD) {
-			uint8_t ik = dop_table[op.op].idx;
-			if (ik == DI_CALL_SITE) {
-				if (op.idx >= c->cs_count)
-					return fail(c, CF_EFORMAT, at, "code_item", "call site index %u out of range (%u)",
-					            op.idx, c->cs_count);
-			} else if (ik != DI_NONE) {
-				check_index(c, kind_of[ik], op.idx, at, "code_item");
-				if (ik == DI_METHOD_PROTO)
-					check_index(c, DV_PROTO, op.idx2, at, "code_item");
-				if (c->err->code)
-					return c->err->code;
-			}
+		uint8_t ik = code == DOP_NOP ? DI_NONE : dop_table[code].idx;
+		if (ik == DI_CALL_SITE) {
+			dop_decode(insns, n, pc, c->d->version, &op);
+			if (op.idx >= c->cs_count)
+				return fail(c, CF_EFORMAT, at, "code_item", "call site index %u out of range (%u)", op.idx,
+				            c->cs_count);
+		} else if (ik != DI_NONE) {
+			dop_decode(insns, n, pc, c->d->version, &op);
+			check_index(c, kind_of[ik], op.idx, at, "code_item");
+			if (ik == DI_METHOD_PROTO)
+				check_index(c, DV_PROTO, op.idx2, at, "code_item");
+			if (c->err->code)
+				return c->err->code;
 		}
 		pc += size;
 	}

@@ -274,11 +274,13 @@ static int put_insns(wr *w, const dex_code *c)
 		return CF_OK;
 	uint8_t *p = w->out->data + w->out->len - 2 * (size_t)c->ninsns;
 	dop op;
+	uint8_t code;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_decode(c->insns, c->ninsns, pc, w->d->version, &op)))
+		if (!(size = dop_length(c->insns, c->ninsns, pc, w->d->version, &code)))
 			return cf_fail(w->err, CF_EOPCODE, CF_NO_OFFSET, "dex writer", "bad instruction at %u", pc);
-		if (op.fmt == DF_PAYLOAD)
-			continue;
+		if (dop_table[code].idx == DI_NONE || (code == DOP_NOP && size > 1))
+			continue; /* no index to map, or a payload */
+		dop_decode(c->insns, c->ninsns, pc, w->d->version, &op);
 		uint8_t *u1 = p + 2 * ((size_t)pc + 1);
 		uint32_t v;
 		switch (dop_table[op.op].idx) {
@@ -601,11 +603,12 @@ static void put_ids(wr *w, uint16_t type)
 /* Whether code holds a const-string whose string lands past 65535 in the file. */
 static bool needs_jumbo(const wr *w, const dex_code *c)
 {
-	dop op;
+	uint8_t op;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_decode(c->insns, c->ninsns, pc, w->d->version, &op)))
+		if (!(size = dop_length(c->insns, c->ninsns, pc, w->d->version, &op)))
 			return false; /* put_insns reports it */
-		if (op.op == DOP_CONST_STRING && op.fmt != DF_PAYLOAD && map(w, DEX_MAP_STRING, op.idx) > 0xffff)
+		/* a payload's first unit is nop-coded: op is 0 there */
+		if (op == DOP_CONST_STRING && map(w, DEX_MAP_STRING, le_u2(c->insns + 2 * (size_t)pc + 2)) > 0xffff)
 			return true;
 	}
 	return false;

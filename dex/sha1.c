@@ -7,37 +7,36 @@ static uint32_t rol(uint32_t x, int n)
 	return x << n | x >> (32 - n);
 }
 
+/* The 80 rounds in their four groups, the schedule kept as a 16-word ring: no branch
+ * per round, which the compiler unrolls. */
+#define ROUND(f, k, i)                                                                  \
+	do {                                                                            \
+		if ((i) >= 16)                                                          \
+			w[(i) & 15] = rol(w[((i) + 13) & 15] ^ w[((i) + 8) & 15] ^         \
+			                  w[((i) + 2) & 15] ^ w[(i) & 15], 1);            \
+		uint32_t t = rol(a, 5) + (f) + e + (k) + w[(i) & 15];                    \
+		e = d;                                                                  \
+		d = c;                                                                  \
+		c = rol(b, 30);                                                         \
+		b = a;                                                                  \
+		a = t;                                                                  \
+	} while (0)
+
 static void block(uint32_t h[5], const uint8_t *p)
 {
-	uint32_t w[80];
+	uint32_t w[16];
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
 		       p[4 * i + 3];
-	for (int i = 16; i < 80; i++)
-		w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
 	uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-	for (int i = 0; i < 80; i++) {
-		uint32_t f, k;
-		if (i < 20) {
-			f = (b & c) | (~b & d);
-			k = 0x5a827999;
-		} else if (i < 40) {
-			f = b ^ c ^ d;
-			k = 0x6ed9eba1;
-		} else if (i < 60) {
-			f = (b & c) | (b & d) | (c & d);
-			k = 0x8f1bbcdc;
-		} else {
-			f = b ^ c ^ d;
-			k = 0xca62c1d6;
-		}
-		uint32_t t = rol(a, 5) + f + e + k + w[i];
-		e = d;
-		d = c;
-		c = rol(b, 30);
-		b = a;
-		a = t;
-	}
+	for (int i = 0; i < 20; i++)
+		ROUND((b & c) | (~b & d), 0x5a827999, i);
+	for (int i = 20; i < 40; i++)
+		ROUND(b ^ c ^ d, 0x6ed9eba1, i);
+	for (int i = 40; i < 60; i++)
+		ROUND((b & c) | (b & d) | (c & d), 0x8f1bbcdc, i);
+	for (int i = 60; i < 80; i++)
+		ROUND(b ^ c ^ d, 0xca62c1d6, i);
 	h[0] += a;
 	h[1] += b;
 	h[2] += c;

@@ -84,19 +84,19 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdi
 	if (c) {
 		v.code = true;
 		v.ctor = m->idx < d->methods.n && dex_str_eq(d, d->methods.v[m->idx].name, "<init>");
-		dop op;
+		uint8_t op;
 		for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-			if (!(size = dop_decode(c->insns, c->ninsns, pc, d->version, &op)))
+			if (!(size = dop_length(c->insns, c->ninsns, pc, d->version, &op)))
 				return cf_fail(err, CF_EOPCODE, c->it.off ? c->it.off + 16 + 2 * pc : CF_NO_OFFSET, "code",
 				               "bad or cut-off instruction at code unit %u", pc);
-			if (op.fmt == DF_PAYLOAD)
-				continue;
-			if (op.op == DOP_INVOKE_DIRECT || op.op == DOP_INVOKE_DIRECT_RANGE || op.op == DOP_INVOKE_SUPER ||
-			    op.op == DOP_INVOKE_SUPER_RANGE)
+			if (op == DOP_NOP && (c->insns[2 * pc + 1]))
+				continue; /* a payload */
+			if (op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE || op == DOP_INVOKE_SUPER ||
+			    op == DOP_INVOKE_SUPER_RANGE)
 				v.special++;
-			else if (dop_has(op.op, DOPF_INVOKE))
+			else if (dop_has(op, DOPF_INVOKE))
 				v.invoke++;
-			else if (!dex_accessor(op.op))
+			else if (!dex_accessor(op))
 				v.other++;
 		}
 	}

@@ -270,3 +270,29 @@ Test(dex_rw, an_unknown_opcode_in_code_is_an_error_at_its_offset)
 	cr_expect_eq(dex_parse(&again, &A2, p, B.len, &e), CF_EOPCODE);
 	cr_expect_eq(e.offset, at, "the error names the instruction's byte offset");
 }
+
+#include "sha1.h"
+
+Test(dex_rw, the_signature_is_sha1)
+{
+	/* FIPS 180 test vectors: empty, "abc", the two-block message, a million 'a' */
+	static const char *const in[] = {"", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"};
+	static const char *const want[] = {"da39a3ee5e6b4b0d3255bfef95601890afd80709",
+	                                   "a9993e364706816aba3e25717850c26c9cd0d89d",
+	                                   "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+	                                   "34aa973cd4c4daa4f61eeb2bdbad27316534016f"};
+	uint8_t *million = malloc(1000000);
+	memset(million, 'a', 1000000);
+	for (int i = 0; i < 4; i++) {
+		uint8_t out[20];
+		char hex[41];
+		if (i < 3)
+			sha1((const uint8_t *)in[i], strlen(in[i]), out);
+		else
+			sha1(million, 1000000, out);
+		for (int k = 0; k < 20; k++)
+			snprintf(hex + 2 * k, 3, "%02x", out[k]);
+		cr_expect_str_eq(hex, want[i]);
+	}
+	free(million);
+}

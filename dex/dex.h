@@ -175,6 +175,17 @@ typedef struct dex_cdata {
 	dex_emethod *dmethods, *vmethods;
 } dex_cdata;
 
+/* The methods of cd as one list: the direct ones, then the virtual ones. */
+static inline uint32_t dex_cdata_nmethods(const dex_cdata *cd)
+{
+	return cd ? cd->ndmethods + cd->nvmethods : 0;
+}
+
+static inline dex_emethod *dex_cdata_method(const dex_cdata *cd, uint32_t i)
+{
+	return i < cd->ndmethods ? &cd->dmethods[i] : &cd->vmethods[i - cd->ndmethods];
+}
+
 typedef struct dex_class {
 	uint32_t type, flags, super, source; /* super and source may be DEX_NO_INDEX */
 	dex_tlist *ifaces;

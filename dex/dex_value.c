@@ -197,6 +197,21 @@ static void opt_index(dx_rd *r, cf_buf *out, const dv_ctx *c, enum dv_kind k)
 	put_uleb(out, v + 1u);
 }
 
+/* The register of a local-variable opcode, which ART bounds to 16 bits; copied with it. */
+static int local_reg(dx_rd *r, cf_buf *out, uint8_t op, uint32_t off)
+{
+	uint32_t reg = dx_uleb(r);
+	if (!dx_ok(r))
+		return r->err->code;
+	if (reg >= 65536)
+		return bad(r, off, "local variable register out of range:", reg);
+	if (out) {
+		buf_u1(out, op);
+		buf_uleb(out, reg);
+	}
+	return CF_OK;
+}
+
 static uint32_t reloc(const uint32_t *map, uint32_t naddr, uint32_t addr)
 {
 	return map[addr <= naddr ? addr : naddr];
@@ -264,16 +279,9 @@ int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 			break;
 		}
 		case DBG_START_LOCAL:
-		case DBG_START_LOCAL_EXTENDED: {
-			uint32_t reg = dx_uleb(r);
-			if (!dx_ok(r))
+		case DBG_START_LOCAL_EXTENDED:
+			if (local_reg(r, out, op, off) != CF_OK)
 				return r->err->code;
-			if (reg >= 65536)
-				return bad(r, off, "local variable register out of range:", reg);
-			if (out) {
-				buf_u1(out, op);
-				buf_uleb(out, reg);
-			}
 			opt_index(r, out, c, DV_STRING);
 			opt_index(r, out, c, DV_TYPE);
 			if (op == DBG_START_LOCAL_EXTENDED)
@@ -281,20 +289,11 @@ int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 			if (!dx_ok(r))
 				return r->err->code;
 			break;
-		}
 		case DBG_END_LOCAL:
-		case DBG_RESTART_LOCAL: {
-			uint32_t reg = dx_uleb(r);
-			if (!dx_ok(r))
+		case DBG_RESTART_LOCAL:
+			if (local_reg(r, out, op, off) != CF_OK)
 				return r->err->code;
-			if (reg >= 65536)
-				return bad(r, off, "local variable register out of range:", reg);
-			if (out) {
-				buf_u1(out, op);
-				buf_uleb(out, reg);
-			}
 			break;
-		}
 		case DBG_SET_PROLOGUE_END:
 		case DBG_SET_EPILOGUE_BEGIN:
 			if (out)

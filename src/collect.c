@@ -270,7 +270,7 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 	snprintf(fname, sizeof fname, "%s.class", u->cls);
 	u->candidate = filter_file(fname);
 	const dex_cdata *cd = k->data;
-	uint32_t nd = cd ? cd->ndmethods : 0, nv = cd ? cd->nvmethods : 0;
+	uint32_t nv = cd ? cd->nvmethods : 0;
 	for (uint32_t i = 0; i < nv; i++)
 		if (is_dex_focus(d, &cd->vmethods[i])) {
 			u->focus_declared = true;
@@ -282,13 +282,13 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 	char oclass[1024];
 	size_t olen = original_class(r, u, oclass, sizeof oclass);
 	u->blocked = rules_blocks_class(r->rules, oclass);
-	u->nmethods = nd + nv;
+	u->nmethods = dex_cdata_nmethods(cd);
 	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(meth));
 	if (!u->methods)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 	/* direct methods, then virtual ones: inject_dex.c walks them in the same order */
 	for (uint32_t i = 0; i < u->nmethods; i++) {
-		const dex_emethod *m = i < nd ? &cd->dmethods[i] : &cd->vmethods[i - nd];
+		const dex_emethod *m = dex_cdata_method(cd, i);
 		meth *x = &u->methods[i];
 		memset(x, 0, sizeof *x);
 		x->index = (uint16_t)i;

@@ -92,13 +92,9 @@ static int add_refs(run *r, unit *u, cf_class *cls, refs *rf, cf_error *err)
 
 static void skipped(unit *u, worker *w, const cf_class *cls, const cf_member *m, const cf_error *e)
 {
-	char label[300], msg[700];
+	char label[300];
 	cf_member_label(cls, m, label, sizeof label);
-	cf_error c = *e;
-	c.member[0] = '\0';
-	cf_error_format(&c, msg, sizeof msg);
-	unit_report(u, w, "%s: not instrumented: %s", label, msg);
-	u->skipped++;
+	unit_skip(u, w, label, e);
 }
 
 /* Instruments one traced method (id != 0), or only adds at() to an untraced

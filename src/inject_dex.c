@@ -49,9 +49,9 @@ static int edit(const dexin *x, worker *w, dex_emethod *m, uint32_t id, bool foc
 static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error *err)
 {
 	dex_cdata *cd = k->data;
-	uint32_t nd = cd ? cd->ndmethods : 0, nv = cd ? cd->nvmethods : 0;
-	for (uint32_t i = 0; i < nd + nv; i++) {
-		const dex_emethod *m = i < nd ? &cd->dmethods[i] : &cd->vmethods[i - nd];
+	uint32_t nv = cd ? cd->nvmethods : 0;
+	for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
+		const dex_emethod *m = dex_cdata_method(cd, i);
 		if (m->idx == u->focus_method)
 			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "class",
 			               "a static onWindowFocusChanged(Z)V is in the way");
@@ -82,13 +82,9 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error 
 
 static void skipped(unit *u, worker *w, const dex_file *d, uint32_t method, const cf_error *e)
 {
-	char label[600], msg[900];
+	char label[600];
 	dex_method_label(d, method, label, sizeof label);
-	cf_error c = *e;
-	c.member[0] = '\0';
-	cf_error_format(&c, msg, sizeof msg);
-	unit_report(u, w, "%s: not instrumented: %s", label, msg);
-	u->skipped++;
+	unit_skip(u, w, label, e);
 }
 
 int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
@@ -100,12 +96,11 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 	dex_file *d = &x->d;
 	dex_class *k = &d->classes[u->dex_class];
 	dex_cdata *cd = k->data;
-	uint32_t nd = cd ? cd->ndmethods : 0;
-	if (u->nmethods != nd + (cd ? cd->nvmethods : 0))
+	if (u->nmethods != dex_cdata_nmethods(cd))
 		return cf_fail(err, CF_EARG, CF_NO_OFFSET, u->name, "class changed between the phases");
 	cf_error e;
 	for (uint32_t i = 0; i < u->nmethods; i++) {
-		dex_emethod *m = i < nd ? &cd->dmethods[i] : &cd->vmethods[i - nd];
+		dex_emethod *m = dex_cdata_method(cd, i);
 		uint32_t id = u->methods[i].verdict == V_TRACE ? u->methods[i].id : 0;
 		bool focus = u->activity && m->code && is_focus(d, m);
 		if ((!id && !focus) || !m->code)

@@ -53,6 +53,16 @@ void unit_report(unit *u, worker *w, const char *fmt, ...)
 	*tail = r;
 }
 
+void unit_skip(unit *u, worker *w, const char *label, const cf_error *e)
+{
+	char msg[900];
+	cf_error c = *e;
+	c.member[0] = '\0'; /* the label names the method */
+	cf_error_format(&c, msg, sizeof msg);
+	unit_report(u, w, "%s: not instrumented: %s", label, msg);
+	u->skipped++;
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);

@@ -19,8 +19,8 @@ static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint
 {
 	for (uint32_t k = 0; k < d->nclasses; k++) {
 		dex_cdata *cd = d->classes[k].data;
-		for (uint32_t i = 0; cd && i < cd->ndmethods + cd->nvmethods; i++) {
-			dex_emethod *m = i < cd->ndmethods ? &cd->dmethods[i] : &cd->vmethods[i - cd->ndmethods];
+		for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
+			dex_emethod *m = dex_cdata_method(cd, i);
 			if (!m->code)
 				continue;
 			arena_reset(scratch);

@@ -23,6 +23,11 @@ test=("${sample[@]}"
 	jasmin-sable                            # hand-written class files (tests/data/jasmin)
 	proguard-cli                            # obfuscated jars and real mapping.txt files
 	gradle                                  # samples/gradle: the Exec wiring
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross # the runtime for 32-bit ARM (tests/runtime/cross.sh)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # ... and 64-bit ARM
+	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64
+	musl-tools                              # ... and the runtime built and tested with musl-gcc
+	mount                                   # a full disk: a 64 KiB tmpfs (tests/runtime/disk)
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
 

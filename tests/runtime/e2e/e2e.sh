@@ -1,8 +1,9 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # e2e.sh MODE: runs E2e.java on HotSpot with the runtime jar and library.
 # Environment (set by meson): JAVA, CLASSPATH_E2E, TC_LIB, TC_RINGDUMP, and
 # under sanitizers SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
+#   api21:     slow, with the stubs behaving as API 21.
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
 #   lazy, lazy-buffer: the first traced call loads the library from
@@ -21,12 +22,20 @@ if [ -n "${SAN_PRELOAD:-}" ]; then
   export LD_PRELOAD="$SAN_PRELOAD"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:use_sigaltstack=0"
 fi
+# run_java [JVM OPTIONS...] -- E2E ARGUMENTS...
 run_java() {
-  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E" E2e "$@"
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" -cp "$CLASSPATH_E2E" E2e "$@"
 }
 case "$mode" in
 slow|anr)
-  run_java "$mode"
+  run_java -- "$mode"
+  ;;
+api21)
+  # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)
+  run_java -Dtc.sdk=21 -- slow
   ;;
 crash)
   dir=$(mktemp -d)
@@ -91,5 +100,5 @@ lazy|lazy-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|api21|crash|lazy|lazy-buffer" >&2; exit 2 ;;
 esac

@@ -29,14 +29,15 @@ final class LooperPrinter implements Printer, MessageQueue.IdleHandler {
         this.origin = origin;
     }
 
+    /** On the looper's thread. Its queue is Looper.myQueue(): Looper.getQueue() is API 23. */
     static void install(Looper looper) {
         Printer current = current(looper);
         if (current instanceof LooperPrinter) {
             return;
         }
         LooperPrinter p = new LooperPrinter(looper, current);
+        Looper.myQueue().addIdleHandler(p);
         looper.setMessageLogging(p);
-        looper.getQueue().addIdleHandler(p);
     }
 
     private static Printer current(Looper looper) {
@@ -73,7 +74,7 @@ final class LooperPrinter implements Printer, MessageQueue.IdleHandler {
         if (now - lastCheck >= CHECK_MS) {
             lastCheck = now;
             if (!(current(looper) instanceof LooperPrinter)) {
-                looper.getQueue().removeIdleHandler(this);
+                Looper.myQueue().removeIdleHandler(this);
                 install(looper);
             }
         }

@@ -1,4 +1,5 @@
 import android.app.Activity;
+import android.app.ActivityThread;
 import android.app.Application;
 import android.os.Handler;
 import android.os.Looper;
@@ -289,6 +290,34 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /**
+     * A cold start as the system drives it: the application is bound (install runs in
+     * its onCreate), then ActivityThread's handler gets the launch request (on API 28+
+     * an EXECUTE_TRANSACTION whose first item is a LaunchActivityItem), which creates the
+     * activity; it then gets focus. The start-up report must come, and say which message
+     * ended application create.
+     */
+    static void startup(String lib, int scene) {
+        Looper.prepareMainLooper();
+        ActivityThread thread = ActivityThread.stubAttach();
+        Application app = new Application();
+        MainActivity a = new MainActivity();
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> AndroidTracing.install(app, config(lib), LISTENER));
+        thread.stubLaunch(() -> {
+            app.dispatchActivityCreated(a);
+            app.dispatchActivityStarted(a);
+        });
+        h.post(() -> a.onWindowFocusChanged(true));
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+        String[] r = waitFor("Trace_StartUp", null, 2000);
+        check(r != null, "start-up report");
+        check(r != null && r[2].contains("\"application_create_scene\":" + scene + ","),
+                "application create ended by message " + scene + (r != null ? ": " + r[2] : ""));
+        TraceCanary.release();
+    }
+
     static void crash(String lib, String file) {
         TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
         TraceCanary.start(c, LISTENER);
@@ -348,6 +377,7 @@ public final class E2e {
         switch (args[0]) {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
+            case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             default: throw new IllegalArgumentException(args[0]);

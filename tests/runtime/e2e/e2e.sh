@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # e2e.sh MODE: runs E2e.java on HotSpot with the runtime jar and library.
-# Environment (set by meson): JAVA, CLASSPATH_E2E, TC_LIB, TC_RINGDUMP, and
-# under sanitizers SAN_PRELOAD.
+# Environment (set by meson): JAVA, CLASSPATH_E2E (the test and the runtime),
+# STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, and under sanitizers
+# SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
 #   api21:     slow, with the stubs behaving as API 21.
+#   startup:   a launch through ActivityThread's handler as on Android 9
+#              (EXECUTE_TRANSACTION) gives the start-up report;
+#   startup-hidden: the same on a device that refuses reflection into the
+#              launch transaction: the first activity create stands in.
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
 #   lazy, lazy-buffer: the first traced call loads the library from
@@ -27,7 +32,16 @@ run_java() {
   local opts=()
   while [ "$1" != -- ]; do opts+=("$1"); shift; done
   shift
-  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" -cp "$CLASSPATH_E2E" E2e "$@"
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e "$@"
+}
+# run_hidden [JVM OPTIONS...] -- E2E ARGUMENTS...: the stubs as a device that refuses
+# reflection into hidden members (a named module; JVM options may open packages)
+run_hidden() {
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" --module-path "$STUBS_JAR" \
+    --add-modules android.stubs -cp "$CLASSPATH_E2E" E2e "$@"
 }
 case "$mode" in
 slow|anr)
@@ -37,12 +51,21 @@ api21)
   # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)
   run_java -Dtc.sdk=21 -- slow
   ;;
+startup)
+  run_java -Dtc.sdk=28 -- startup 159
+  ;;
+startup-hidden)
+  # ActivityThread.mH and Handler.mCallback may be reflected on, the launch transaction
+  # (android.app.servertransaction) may not
+  run_hidden -Dtc.sdk=28 --add-opens android.stubs/android.app=ALL-UNNAMED \
+    --add-opens android.stubs/android.os=ALL-UNNAMED -- startup 100
+  ;;
 crash)
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   ring="$dir/ring"
   # java itself in the background (not a function: $! must be its pid)
-  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E" E2e crash "$ring" >"$dir/out" 2>"$dir/err" &
+  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e crash "$ring" >"$dir/out" 2>"$dir/err" &
   pid=$!
   i=0
   until grep -q READY "$dir/out" 2>/dev/null; do
@@ -80,7 +103,7 @@ lazy|lazy-buffer)
   raw=true
   [ "$mode" = lazy-buffer ] && raw=false
   "$JAVA" -Xcheck:jni -Xss4m -Dtc.raw=$raw -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
-    -cp "$CLASSPATH_E2E" E2e lazy "$ring" || exit 1
+    -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e lazy "$ring" || exit 1
   "$TC_RINGDUMP" -s "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
   head -3 "$dir/dump"
   pass=0 fail=0
@@ -100,5 +123,5 @@ lazy|lazy-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|api21|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|crash|lazy|lazy-buffer" >&2; exit 2 ;;
 esac

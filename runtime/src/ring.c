@@ -136,9 +136,9 @@ int ring_index_valid(const ring *r, uint64_t mark_seq)
 {
 	uint64_t w = ring_seq(r);
 	/* Event k lives in slot k % capacity until event k + capacity is written.
-	 * A writer may be storing event w now, so event w - capacity is already
-	 * unsafe. */
-	return mark_seq <= w && w - first_of(mark_seq) < r->capacity;
+	 * A writer may be storing events up to w + RING_WRITER_AHEAD - 1 now, so
+	 * the events before w + RING_WRITER_AHEAD - capacity are already unsafe. */
+	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= r->capacity;
 }
 
 int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
@@ -152,7 +152,7 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 		return tc_fail(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
-	if (w - start >= r->capacity)
+	if (w + RING_WRITER_AHEAD - start > r->capacity)
 		return tc_fail(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
 		               (unsigned long long)r->capacity);
@@ -168,8 +168,8 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 	 * overwritten slot, this load sees the sequence number that overwrote it. */
 	atomic_thread_fence(memory_order_acquire);
 	uint64_t w2 = ring_seq(r);
-	if (w2 - start >= r->capacity) {
-		uint64_t cut = w2 - r->capacity + 1 - start; /* events possibly overwritten */
+	if (w2 + RING_WRITER_AHEAD - start > r->capacity) {
+		uint64_t cut = w2 + RING_WRITER_AHEAD - r->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
 			return tc_fail(err, TC_ESTALE, "index %llu overwritten while copying",

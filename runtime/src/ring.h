@@ -73,6 +73,12 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
 }
 
+/* How many events a writer may have stored beyond the count a reader sees
+ * (tc_ringfile.h): the C writer (ring_write) fences before each slot store, so
+ * only event seq may be in flight; the Java writer fences once per event,
+ * between the slot and the count, so events seq and seq + 1 may be. */
+#define RING_WRITER_AHEAD 2u
+
 /* An index record whose events did not survive a ring replacement
  * (ring_rebase). It is never valid again, whatever is written later. */
 #define RING_SEQ_LOST UINT64_MAX

@@ -15,9 +15,14 @@ import java.nio.ByteOrder;
  * header's write count, with the time read from the header's clock word that
  * the native clock thread keeps current. A JNI call per event would cost
  * about 7 times more. Only the recording thread (the main thread) writes, so
- * plain stores suffice. On VMs whose sun.misc.Unsafe has raw-address
- * accessors (HotSpot, ART since 7.0) the stores are raw; otherwise they go
- * through a direct ByteBuffer over the same memory.
+ * plain stores suffice for the event; but other threads copy the ring while it
+ * writes (the ANR check), and on a weakly ordered CPU (ARM) they could see the
+ * new count before the event it counts: a store fence between the two gives
+ * the count store release semantics, which is what tc_ringfile.h promises
+ * readers. On VMs whose sun.misc.Unsafe has raw-address accessors and fences
+ * (HotSpot, ART since 7.0) the stores are raw and the fence is
+ * Unsafe.storeFence(); otherwise they go through a direct ByteBuffer over the
+ * same memory, fenced by a volatile write and read.
  *
  * <p>Only the recording thread touches the ring: the thread is checked before
  * anything is read from it. That thread alone lets go of the ring before it
@@ -54,6 +59,7 @@ public final class AppMethodBeat {
     static long sCapacity;
     static Thread sThread;                         // the recording thread
     static boolean sInside;                        // re-entrancy guard (recording thread)
+    private static volatile int sFence;            // fence() only
 
     private AppMethodBeat() {}
 
@@ -65,10 +71,11 @@ public final class AppMethodBeat {
             Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
             f.setAccessible(true);
             sun.misc.Unsafe u = (sun.misc.Unsafe) f.get(null);
-            // ART before 7.0 lacks the raw-address accessors.
+            // ART before 7.0 lacks the raw-address accessors and the fences.
             sun.misc.Unsafe.class.getMethod("putLong", long.class, long.class);
             sun.misc.Unsafe.class.getMethod("getLong", long.class);
             sun.misc.Unsafe.class.getMethod("getInt", long.class);
+            sun.misc.Unsafe.class.getMethod("storeFence");
             return u;
         } catch (Throwable t) {
             return null;
@@ -94,6 +101,7 @@ public final class AppMethodBeat {
         U.putLong(p, IN | ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
         p += 8;
         sSlot = p == sSlotsEnd ? sSlotsBase : p;
+        U.storeFence(); // the event before the count that publishes it (tc_ringfile.h)
         U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
         sInside = false;
     }
@@ -112,6 +120,7 @@ public final class AppMethodBeat {
         U.putLong(p, ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
         p += 8;
         sSlot = p == sSlotsEnd ? sSlotsBase : p;
+        U.storeFence();
         U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
     }
 
@@ -134,6 +143,7 @@ public final class AppMethodBeat {
         b.putLong(p, IN | ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
         p += 8;
         sOff = p == sOffEnd ? HEADER_SIZE : p;
+        fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
         sInside = false;
     }
@@ -150,7 +160,16 @@ public final class AppMethodBeat {
         b.putLong(p, ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
         p += 8;
         sOff = p == sOffEnd ? HEADER_SIZE : p;
+        fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
+    }
+
+    /** The ByteBuffer path's fence, with Java 8 means: a volatile write, then a volatile
+     *  read (StoreLoad). Earlier stores cannot pass the write, later ones cannot pass the
+     *  read, and the two stay in order: ART and HotSpot emit a full barrier between them. */
+    private static void fence() {
+        sFence = 0;
+        int unused = sFence;
     }
 
     /** Injected into Activity.onWindowFocusChanged(boolean) after i(). */

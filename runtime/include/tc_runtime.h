@@ -144,6 +144,11 @@ typedef struct tc_config {
 	void *report_user;
 	tc_log_fn on_log;             /* logcat blocks and warnings, or NULL */
 	void *log_user;
+	/* called on the tracer thread when the context was not started within
+	 * expire_ms and stopped recording: its owner may now free it (on the
+	 * recording thread, tc_ctx_free); NULL for none */
+	void (*on_expire)(void *user);
+	void *expire_user;
 	/* called on every method-in, on the recording thread, before the event
 	 * is written (Matrix's MethodEnterListener); NULL for none */
 	void (*on_method_enter)(void *user, uint32_t id);

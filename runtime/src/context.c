@@ -125,22 +125,29 @@ static int check_config(const tc_config *cfg, tc_error *err);
 static void expire(tc_ctx *ctx, void *arg)
 {
 	(void)arg;
-	/* Matrix's checkStartExpired: never started, so stop recording. The
-	 * memory stays until tc_ctx_free: a Java writer may hold its address. */
+	/* Matrix's checkStartExpired and realRelease: never started, so stop
+	 * recording and let the owner free the runtime. The memory stays until
+	 * tc_ctx_free, on the recording thread: a Java writer may hold its address. */
 	if (change_status(ctx, TC_STATUS_READY, TC_STATUS_EXPIRED_START) != TC_STATUS_READY)
 		return;
 	/* The one task that runs before the start, while tc_reconfigure may
 	 * replace the settings (under mu): read them under mu too. */
 	pthread_mutex_lock(&ctx->mu);
-	tc_log_fn log = ctx->cfg.on_log;
-	void *user = ctx->cfg.log_user;
-	uint32_t ms = ctx->cfg.expire_ms;
+	tc_config c = ctx->cfg;
 	pthread_mutex_unlock(&ctx->mu);
-	if (log) {
+	if (c.on_log) {
 		char text[64];
-		snprintf(text, sizeof text, "not started within %u ms: recording stopped", ms);
-		log(user, TC_LOG_WARN, "Matrix.AppMethodBeat", text);
+		snprintf(text, sizeof text, "not started within %u ms: recording stopped", c.expire_ms);
+		c.on_log(c.log_user, TC_LOG_WARN, "Matrix.AppMethodBeat", text);
 	}
+	if (c.on_expire)
+		c.on_expire(c.expire_user);
+}
+
+/* The clock thread's tick (tc_ctx_poll's, without threads). */
+static void on_tick(void *user, uint64_t now_ns)
+{
+	anr_watch(user, now_ns);
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -176,6 +183,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	ctx->cfg.splash_activities = ctx->splash;
 	ctx->cfg.report_path = ctx->report_path;
 	strcpy(ctx->scene, "default");
+	atomic_store(&ctx->scene_gen, 1);
 	atomic_store(&ctx->foreground, true);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
 	ctx->record_thread = pthread_self();
@@ -191,7 +199,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
-		                 cfg->threads, err);
+		                 on_tick, ctx, cfg->threads, err);
 	}
 	if (rc == TC_OK)
 		rc = worker_start(&ctx->worker, ctx, ctx->cfg.clock, cfg->threads, err);
@@ -329,13 +337,13 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ctx->cfg.clock_resolution_ms = res;
 	rebase(&ctx->first_mark, *shift);
 	rebase(&ctx->evil_mark, *shift);
-	rebase(&ctx->anr_mark, *shift);
 	rebase(&ctx->st.app_mark, *shift);
 	rebase(&ctx->st.warm_mark, *shift);
 
-	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, ctx->cfg.threads, err);
-	if (rc == TC_OK && !busy)
-		clock_set_busy(&ctx->clock, false);
+	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, on_tick, ctx,
+	                 ctx->cfg.threads, err);
+	if (rc == TC_OK && busy)
+		clock_set_busy(&ctx->clock, true);
 	return rc;
 }
 
@@ -447,7 +455,10 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 	ctx->in_record = true;
 	if (in && ctx->cfg.on_method_enter)
 		ctx->cfg.on_method_enter(ctx->cfg.enter_user, id);
-	uint64_t now = ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
+	/* In a message the clock thread keeps the time; outside one (idle
+	 * handlers, input, code before the first message) it sleeps, and the
+	 * event reads the clock itself. */
+	uint64_t now = ctx->in_dispatch && ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
 	ring_write(&ctx->ring, tc_event_encode(in, id, now));
 	ctx->in_record = false;
 }
@@ -511,6 +522,8 @@ static void write_marker(tc_ctx *ctx, bool in, uint64_t ms)
 		ring_write(&ctx->ring, tc_event_encode(in, TC_ID_DISPATCH, ms));
 }
 
+/* A message costs no allocation and no wake-up of the tracer thread: the
+ * watchdog (clock thread) reads the message's state from these stores. */
 void tc_dispatch_begin(tc_ctx *ctx)
 {
 	if (ctx->in_dispatch) /* nested begin: Matrix's wrapper also ignored it */
@@ -518,14 +531,18 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	ctx->in_dispatch = true;
 	ctx->vsync = false;
 	ctx->message_token++;
-	ctx->dispatch_begin_ns = ctx_clock_ns(ctx);
-	uint64_t ms = clock_refresh(&ctx->clock);
-	clock_set_busy(&ctx->clock, true);
+	uint64_t now = ctx_clock_ns(ctx);
+	ctx->dispatch_begin_ns = now;
+	uint64_t ms = ctx_ms(ctx, now);
+	ring_set_now(&ctx->ring, ms);
 	write_marker(ctx, true, ms);
-	if (!ctx_started(ctx))
-		return;
-	anr_begin(ctx);
-	evil_begin(ctx);
+	/* the ANR copy starts at the DISPATCH-in marker, the event before the mark */
+	atomic_store_explicit(&ctx->msg_begin_ns, now, memory_order_relaxed);
+	atomic_store_explicit(&ctx->msg_mark, ring_seq(&ctx->ring), memory_order_relaxed);
+	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token + 1, memory_order_release);
+	clock_set_busy(&ctx->clock, true);
+	if (ctx_started(ctx))
+		evil_begin(ctx);
 }
 
 void tc_dispatch_end(tc_ctx *ctx)
@@ -534,16 +551,15 @@ void tc_dispatch_end(tc_ctx *ctx)
 		return;
 	ctx->in_dispatch = false;
 	uint64_t end_ns = ctx_clock_ns(ctx);
-	uint64_t ms = clock_refresh(&ctx->clock);
+	uint64_t ms = ctx_ms(ctx, end_ns);
+	ring_set_now(&ctx->ring, ms);
 	write_marker(ctx, false, ms);
+	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token, memory_order_release);
 	clock_set_busy(&ctx->clock, false);
 	bool vsync = ctx->vsync;
 	ctx->vsync = false;
-	if (!ctx_started(ctx)) {
-		worker_cancel(&ctx->worker, MSG_TOKEN(ctx->message_token));
+	if (!ctx_started(ctx))
 		return;
-	}
-	anr_end(ctx);
 	evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
 	if (vsync)
 		frame_add(ctx, ctx->vsync_ns, end_ns);
@@ -572,7 +588,10 @@ void tc_set_scene(tc_ctx *ctx, const char *scene)
 	if (!scene)
 		return;
 	pthread_mutex_lock(&ctx->mu);
-	snprintf(ctx->scene, sizeof ctx->scene, "%s", scene);
+	if (strncmp(ctx->scene, scene, sizeof ctx->scene - 1) != 0) {
+		snprintf(ctx->scene, sizeof ctx->scene, "%s", scene);
+		atomic_fetch_add_explicit(&ctx->scene_gen, 1, memory_order_release);
+	}
 	pthread_mutex_unlock(&ctx->mu);
 }
 
@@ -584,6 +603,16 @@ char *ctx_scene(tc_ctx *ctx)
 	return s;
 }
 
+void ctx_scene_cached(tc_ctx *ctx, char buf[SCENE_MAX], uint32_t *gen)
+{
+	if (atomic_load_explicit(&ctx->scene_gen, memory_order_acquire) == *gen)
+		return;
+	pthread_mutex_lock(&ctx->mu);
+	memcpy(buf, ctx->scene, SCENE_MAX);
+	*gen = atomic_load_explicit(&ctx->scene_gen, memory_order_relaxed);
+	pthread_mutex_unlock(&ctx->mu);
+}
+
 void tc_set_foreground(tc_ctx *ctx, bool fg)
 {
 	atomic_store(&ctx->foreground, fg);
@@ -591,6 +620,9 @@ void tc_set_foreground(tc_ctx *ctx, bool fg)
 
 void tc_ctx_poll(tc_ctx *ctx)
 {
+	if (ctx->cfg.threads)
+		return;
+	anr_watch(ctx, ctx_clock_ns(ctx));
 	worker_poll(&ctx->worker);
 }
 

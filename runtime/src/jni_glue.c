@@ -5,14 +5,15 @@
  * JNI_OnLoad, so only that symbol is exported.
  *
  * Upcalls (report, log, thread stack, Java heap) run on the context's
- * threads, which attach themselves as daemons on first use and detach when
- * they exit. */
+ * threads, which attach themselves as daemons, under their own names, on
+ * first use and detach when they exit. */
 #include <jni.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tc_runtime.h"
+#include "thread.h"
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
@@ -42,7 +43,11 @@ static JNIEnv *env_here(void)
 		return env;
 	if (rc != JNI_EDETACHED)
 		return NULL;
-	JavaVMAttachArgs args = { JNI_VERSION_1_6, (char *)"tracecanary", NULL };
+	/* ART names the native thread after the Java one: keep the name the
+	 * runtime gave it (tc-clock, tc-tracer) */
+	char name[16];
+	thread_name(name);
+	JavaVMAttachArgs args = { JNI_VERSION_1_6, name[0] ? name : (char *)"tracecanary", NULL };
 	if ((*g_vm)->AttachCurrentThreadAsDaemon(g_vm, (void **)&env, &args) != JNI_OK)
 		return NULL;
 	pthread_setspecific(g_detach_key, env); /* non-NULL: the destructor runs at thread exit */

@@ -8,6 +8,7 @@
  * time to a long as a float of milliseconds, truncating every add (16.67 ms
  * counted as 16, so windows ran 4% long and the FPS read high); we sum
  * nanoseconds (test tracer_frame/quirk_fixed_frame_time_not_truncated). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,7 @@ static frame_scene *scene_item(tc_ctx *ctx, const char *scene)
 		return NULL; /* a window per scene; past 64 live scenes, drop frames */
 	frame_scene *f = &ctx->frames[ctx->n_frames++];
 	memset(f, 0, sizeof *f);
-	strncpy(f->scene, scene, sizeof f->scene - 1);
+	snprintf(f->scene, sizeof f->scene, "%s", scene);
 	return f;
 }
 
@@ -89,16 +90,14 @@ void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_FRAME) || !atomic_load(&ctx->foreground))
 		return;
-	char *scene = ctx_scene(ctx);
-	if (!scene || !scene[0]) {
-		free(scene);
+	/* every frame: no lock or copy unless the scene changed */
+	ctx_scene_cached(ctx, ctx->frame_scene, &ctx->frame_scene_gen);
+	if (!ctx->frame_scene[0])
 		return;
-	}
 	uint64_t interval = atomic_load(&ctx->frame_interval_ns);
 	uint64_t jitter = end_ns > intended_ns ? end_ns - intended_ns : 0;
 	int64_t dropped = (int64_t)(jitter / interval);
-	frame_scene *f = scene_item(ctx, scene);
-	free(scene);
+	frame_scene *f = scene_item(ctx, ctx->frame_scene);
 	if (!f)
 		return;
 	f->sum_cost_ns += (uint64_t)(dropped + 1) * interval;

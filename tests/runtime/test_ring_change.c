@@ -158,7 +158,7 @@ Test(ring_change, smaller_ring_keeps_the_newest_and_invalidates_older_marks)
 	record(12, 2);
 	ctx->evil_mark = tc_mark(ctx);    /* 14: needs event 13 */
 	record(14, 1);
-	ctx->anr_mark = tc_mark(ctx);     /* 15: needs event 14 */
+	ctx->first_mark = tc_mark(ctx);   /* 15: needs event 14 */
 	record(15, 5);                    /* 20 events */
 
 	tc_config c = cfg;
@@ -180,12 +180,12 @@ Test(ring_change, smaller_ring_keeps_the_newest_and_invalidates_older_marks)
 	 * stale: a writer may be storing the next two events over them
 	 * (RING_WRITER_AHEAD) */
 	cr_assert_eq(copy_count(ctx->evil_mark, NULL), -1, "event 13 is the oldest but one");
-	cr_assert_eq(copy_count(ctx->anr_mark, &t0), 6);
+	cr_assert_eq(copy_count(ctx->first_mark, &t0), 6);
 	cr_assert_eq(t0, 14);
 
 	/* lost records stay lost however much is written; kept ones age as usual */
 	record(20, 1);
-	cr_assert_eq(copy_count(ctx->anr_mark, NULL), -1, "event 14 is now the oldest but one");
+	cr_assert_eq(copy_count(ctx->first_mark, NULL), -1, "event 14 is now the oldest but one");
 	record(21, 100);
 	cr_assert_eq(copy_count(ctx->st.warm_mark, NULL), -1, "a lost record stays lost");
 	uint64_t *ev = NULL;

@@ -65,6 +65,7 @@ extern "C" {
 
 /* Byte offsets, shared with the Java writer (AppMethodBeat). */
 #define TC_RING_OFF_CAPACITY 24u
+#define TC_RING_OFF_TIME_BASE 32u
 #define TC_RING_OFF_STATUS 56u
 #define TC_RING_OFF_SEQ 64u
 #define TC_RING_OFF_NOW 128u

@@ -4,7 +4,7 @@
  * which are the only process-wide state. Natives are registered in
  * JNI_OnLoad, so only that symbol is exported.
  *
- * Upcalls (report, log, thread stack, Java heap) run on the context's
+ * Upcalls (report, log, expiry, thread stack, Java heap) run on the context's
  * threads, which attach themselves as daemons, under their own names, on
  * first use and detach when they exit. */
 #include <jni.h>
@@ -17,7 +17,7 @@
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
-static jmethodID g_on_report, g_on_log, g_thread_stack, g_java_heap;
+static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap;
 static pthread_key_t g_detach_key;
 
 #define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
@@ -92,6 +92,16 @@ static void on_log(void *user, int level, const char *tag, const char *text)
 	(*env)->CallStaticVoidMethod(env, g_native, g_on_log, (jint)level, new_string(env, tag), new_string(env, text));
 	clear_exception(env);
 	(*env)->PopLocalFrame(env, NULL);
+}
+
+static void on_expired(void *user)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	(*env)->CallStaticVoidMethod(env, g_native, g_on_expired);
+	clear_exception(env);
 }
 
 static char *thread_stack(void *user, int style)
@@ -178,6 +188,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->splash_activities = owned[2];
 	c->on_report = on_report;
 	c->on_log = o[OPT_LOG] ? on_log : NULL;
+	c->on_expire = on_expired;
 	c->probe.thread_stack = thread_stack;
 	c->probe.process_stat = process_stat;
 	return 0;
@@ -367,9 +378,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_native = (*env)->NewGlobalRef(env, c);
 	g_on_report = (*env)->GetStaticMethodID(env, c, "onReport", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)V");
 	g_on_log = (*env)->GetStaticMethodID(env, c, "onLog", "(ILjava/lang/String;Ljava/lang/String;)V");
+	g_on_expired = (*env)->GetStaticMethodID(env, c, "onExpired", "()V");
 	g_thread_stack = (*env)->GetStaticMethodID(env, c, "threadStack", "(I)Ljava/lang/String;");
 	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
-	if (!g_native || !g_on_report || !g_on_log || !g_thread_stack || !g_java_heap)
+	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap)
 		return JNI_ERR;
 	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
 		return JNI_ERR;

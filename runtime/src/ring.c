@@ -20,6 +20,7 @@
 
 _Static_assert(sizeof(struct ring_header) == TC_RING_HEADER_SIZE, "header is 256 bytes");
 _Static_assert(offsetof(struct ring_header, capacity) == TC_RING_OFF_CAPACITY, "capacity offset");
+_Static_assert(offsetof(struct ring_header, time_base_ns) == TC_RING_OFF_TIME_BASE, "time base offset");
 _Static_assert(offsetof(struct ring_header, status) == TC_RING_OFF_STATUS, "status offset");
 _Static_assert(offsetof(struct ring_header, seq) == TC_RING_OFF_SEQ, "seq offset");
 _Static_assert(offsetof(struct ring_header, now_ms) == TC_RING_OFF_NOW, "now offset");

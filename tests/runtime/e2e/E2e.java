@@ -3,11 +3,18 @@ import android.app.ActivityThread;
 import android.app.Application;
 import android.os.Handler;
 import android.os.Looper;
+import android.os.SystemClock;
+import android.util.Printer;
 
 import com.tencent.matrix.trace.android.AndroidTracing;
 import com.tencent.matrix.trace.core.AppMethodBeat;
 import com.tencent.matrix.trace.core.TraceCanary;
 
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -318,6 +325,169 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /** The Java API's promises: a library that cannot be loaded is an IllegalStateException;
+     *  the first traced call records only on the main looper's thread; status() and
+     *  written() wait for a release() under way instead of reading what it frees. */
+    static void api(String lib) throws InterruptedException {
+        try {
+            TraceCanary.start(config("/nonexistent/libtracecanary.so"), LISTENER);
+            check(false, "a library that cannot be loaded: IllegalStateException");
+        } catch (IllegalStateException e) {
+            check(e.getCause() instanceof UnsatisfiedLinkError,
+                    "a library that cannot be loaded: IllegalStateException (" + e.getMessage() + ")");
+        }
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "and nothing started");
+
+        Looper.prepareMainLooper();
+        TraceCanary.configure(config(lib));
+        Thread other = new Thread(E2e::earlyInit);
+        other.start();
+        other.join();
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT,
+                "a traced call off the main thread does not start recording");
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_READY && TraceCanary.written() == 2,
+                "the main thread's first traced call does, and records");
+        other = new Thread(E2e::earlyInit);
+        other.start();
+        other.join();
+        check(TraceCanary.written() == 2, "the other thread's calls are not recorded");
+
+        // release() logs as it begins; a status() then must wait for it to end
+        Thread[] reader = new Thread[1];
+        int[] seen = new int[1];
+        boolean[] blocked = new boolean[1];
+        TraceCanary.setLogListener((level, tag, text) -> {
+            if (!text.startsWith("releasing")) {
+                return;
+            }
+            reader[0] = new Thread(() -> seen[0] = TraceCanary.status());
+            reader[0].start();
+            for (Thread.State st; (st = reader[0].getState()) != Thread.State.TERMINATED; ) {
+                if (st == Thread.State.BLOCKED) {
+                    blocked[0] = true;
+                    return;
+                }
+                Thread.yield();
+            }
+        });
+        TraceCanary.release();
+        check(reader[0] != null, "release() logs as it begins");
+        if (reader[0] != null) {
+            reader[0].join();
+        }
+        check(blocked[0], "status() during release() waits for it");
+        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "and then reads the released status: " + seen[0]);
+        TraceCanary.setLogListener(null);
+    }
+
+    /** Traced code outside a message (an idle handler, 100 ms after the last message
+     *  ended) is stamped with its own time; e2e.sh reads the ring. */
+    static void idleTime(String lib, String file) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
+        AndroidTracing.install(new Application(), c, LISTENER);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> busy(5));
+        Looper.myQueue().addIdleHandler(() -> {
+            busy(100);
+            AppMethodBeat.i(9);
+            AppMethodBeat.o(9);
+            h.post(() -> Looper.getMainLooper().quit());
+            return false;
+        });
+        Looper.loop();
+        TraceCanary.stop();
+        TraceCanary.release();
+    }
+
+    /**
+     * A printer the app sets on the main looper after install, and a minute later the
+     * runtime's check. With reflection allowed the runtime forwards to it and keeps
+     * tracing; refused (hidden), it must leave it alone, and say at install what it
+     * cannot do.
+     */
+    static void printer(String lib, boolean hidden) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(err, true));
+        Looper.prepareMainLooper();
+        Looper main = Looper.getMainLooper();
+        AndroidTracing.install(new Application(), config(lib), LISTENER);
+        System.setErr(stderr);
+        List<String> lines = new ArrayList<>();
+        Printer app = lines::add;
+        Handler h = new Handler(main);
+        long[] written = new long[2];
+        h.post(() -> main.setMessageLogging(app));
+        h.post(() -> {
+            SystemClock.stubAdvance(61_000);
+            // the queue goes idle before these are due: the runtime's check runs then
+            h.postDelayed(() -> {
+                lines.clear();
+                written[0] = TraceCanary.written();
+            }, 20);
+            h.postDelayed(() -> busy(1), 20);
+            h.postDelayed(() -> {
+                written[1] = TraceCanary.written();
+                main.quit();
+            }, 20);
+        });
+        Looper.loop();
+        check(lines.size() >= 4, "the app's printer still gets the looper's lines: " + lines.size());
+        if (hidden) {
+            check(err.toString().contains("cannot read the looper's printer"),
+                    "a warning says the printer cannot be chained: " + err.toString().trim());
+        } else {
+            check(written[1] > written[0], "and the runtime traces messages again (" + written[0] + " -> "
+                    + written[1] + " events)");
+        }
+        TraceCanary.release();
+    }
+
+    /** Never started: once expireMs has passed, the runtime is released on the main
+     *  looper, as Matrix's realRelease freed its buffer, and its threads are gone. */
+    static void expire(String lib) throws IOException {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib);
+        c.expireMs = 200;
+        TraceCanary.configure(c);
+        earlyInit();
+        check(runtimeThreads() == 2, "the first traced call started the runtime's two threads");
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(new Runnable() {
+            @Override
+            public void run() { // quits once released, in a minute at most
+                if (TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE || SystemClock.uptimeMillis() > deadline) {
+                    Looper.getMainLooper().quit();
+                } else {
+                    h.postDelayed(this, 20);
+                }
+            }
+            final long deadline = SystemClock.uptimeMillis() + 60_000;
+        });
+        Looper.loop();
+        check(TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE, "released after expiry: " + TraceCanary.status());
+        check(runtimeThreads() == 0, "the runtime's threads are gone");
+    }
+
+    /** Threads of this process named tc-clock or tc-tracer. */
+    static int runtimeThreads() throws IOException {
+        int n = 0;
+        File[] tasks = new File("/proc/self/task").listFiles();
+        for (File t : tasks == null ? new File[0] : tasks) {
+            try {
+                String name = new String(Files.readAllBytes(new File(t, "comm").toPath())).trim();
+                if (name.equals("tc-clock") || name.equals("tc-tracer")) {
+                    n++;
+                }
+            } catch (IOException e) {
+                // the thread ended meanwhile
+            }
+        }
+        return n;
+    }
+
     static void crash(String lib, String file) {
         TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
         TraceCanary.start(c, LISTENER);
@@ -372,12 +542,17 @@ public final class E2e {
         TraceCanary.release();
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
+            case "api": api(lib); break;
+            case "idle-time": idleTime(lib, args[1]); break;
+            case "printer": printer(lib, false); break;
+            case "printer-hidden": printer(lib, true); break;
+            case "expire": expire(lib); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             default: throw new IllegalArgumentException(args[0]);

@@ -9,6 +9,13 @@
 #              (EXECUTE_TRANSACTION) gives the start-up report;
 #   startup-hidden: the same on a device that refuses reflection into the
 #              launch transaction: the first activity create stands in.
+#   api:       the Java API's promises (library errors, the recording thread,
+#              status during release).
+#   idle-time: traced code in an idle handler gets its own time, not the end
+#              of the message before it (the ring, read with tc-ringdump).
+#   printer, printer-hidden: a printer the app sets after install, with
+#              reflection allowed (forwarded to) and refused (left alone).
+#   expire:    never started: released on the main looper after expireMs.
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
 #   lazy, lazy-buffer: the first traced call loads the library from
@@ -53,6 +60,27 @@ api21)
   ;;
 startup)
   run_java -Dtc.sdk=28 -- startup 159
+  ;;
+api|printer|expire)
+  run_java -- "$mode"
+  ;;
+printer-hidden)
+  run_hidden -- printer-hidden
+  ;;
+idle-time)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  run_java -- idle-time "$dir/ring" || exit 1
+  "$TC_RINGDUMP" "$dir/ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  # "seq in|out id ms": the idle handler's call against the end of the message before it
+  end=$(awk '$2 == "out" && $3 == 1048574 {end = $4} $2 == "in" && $3 == 9 {print end; exit}' "$dir/dump")
+  at=$(awk '$2 == "in" && $3 == 9 {print $4; exit}' "$dir/dump")
+  echo "# message ended at $end ms, the idle handler's traced call at $at ms"
+  if [ -n "$end" ] && [ -n "$at" ] && [ "$at" -ge $((end + 90)) ]; then
+    echo "ok - traced code outside a message has its own time"
+  else
+    echo "not ok - traced code outside a message has its own time"; cat "$dir/dump"; exit 1
+  fi
   ;;
 startup-hidden)
   # ActivityThread.mH and Handler.mCallback may be reflected on, the launch transaction
@@ -123,5 +151,5 @@ lazy|lazy-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|crash|lazy|lazy-buffer" >&2; exit 2 ;;
 esac

@@ -13,7 +13,10 @@ import java.nio.ByteOrder;
  * <p>Events go straight into the ring that the native runtime owns (see
  * runtime/include/tc_ringfile.h): the event into the next slot, then the
  * header's write count, with the time read from the header's clock word that
- * the native clock thread keeps current. A JNI call per event would cost
+ * the native clock thread keeps current while a message runs; outside a
+ * message (idle handlers, input events, code before the first message) that
+ * thread sleeps, and the event reads the clock (System.nanoTime, the ring's
+ * CLOCK_MONOTONIC) itself. A JNI call per event would cost
  * about 7 times more. Only the recording thread (the main thread) writes, so
  * plain stores suffice for the event; but other threads copy the ring while it
  * writes (the ANR check), and on a weakly ordered CPU (ARM) they could see the
@@ -40,6 +43,7 @@ public final class AppMethodBeat {
     // tc_ringfile.h
     static final int HEADER_SIZE = 256;
     static final int OFF_CAPACITY = 24;
+    static final int OFF_TIME_BASE = 32;
     static final int OFF_STATUS = 56;
     static final int OFF_SEQ = 64;
     static final int OFF_NOW = 128;
@@ -57,6 +61,8 @@ public final class AppMethodBeat {
     static ByteBuffer sBuf;                        // buffer path
     static int sOff, sOffEnd;
     static long sCapacity;
+    static long sTimeBase;                         // the ring's time 0, System.nanoTime() base
+    static boolean sInMessage;                     // a main-looper message runs (recording thread)
     static Thread sThread;                         // the recording thread
     static boolean sInside;                        // re-entrancy guard (recording thread)
     private static volatile int sFence;            // fence() only
@@ -98,7 +104,7 @@ public final class AppMethodBeat {
         }
         sInside = true;
         long p = sSlot;
-        U.putLong(p, IN | ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
+        U.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? U.getLong(h + OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sSlot = p == sSlotsEnd ? sSlotsBase : p;
         U.storeFence(); // the event before the count that publishes it (tc_ringfile.h)
@@ -117,7 +123,7 @@ public final class AppMethodBeat {
             return;
         }
         long p = sSlot;
-        U.putLong(p, ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
+        U.putLong(p, ((long) methodId << 43) | ((sInMessage ? U.getLong(h + OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sSlot = p == sSlotsEnd ? sSlotsBase : p;
         U.storeFence();
@@ -140,7 +146,7 @@ public final class AppMethodBeat {
         }
         sInside = true;
         int p = sOff;
-        b.putLong(p, IN | ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
+        b.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sOff = p == sOffEnd ? HEADER_SIZE : p;
         fence();
@@ -157,11 +163,16 @@ public final class AppMethodBeat {
             return;
         }
         int p = sOff;
-        b.putLong(p, ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
+        b.putLong(p, ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sOff = p == sOffEnd ? HEADER_SIZE : p;
         fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
+    }
+
+    /** Milliseconds since the ring's time base: the event time outside messages. */
+    private static long clockMs() {
+        return (System.nanoTime() - sTimeBase) / 1_000_000L;
     }
 
     /** The ByteBuffer path's fence, with Java 8 means: a volatile write, then a volatile
@@ -182,6 +193,7 @@ public final class AppMethodBeat {
         ByteBuffer b = region.order(ByteOrder.nativeOrder());
         long cap = b.getLong(OFF_CAPACITY);
         sCapacity = cap;
+        sTimeBase = b.getLong(OFF_TIME_BASE);
         sBuf = b;
         sOffEnd = (int) (HEADER_SIZE + cap * 8);
         sSlotsBase = address + HEADER_SIZE;

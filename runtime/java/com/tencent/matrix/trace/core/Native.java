@@ -80,6 +80,10 @@ final class Native {
         return sb.toString();
     }
 
+    static void onExpired() {
+        TraceCanary.expired();
+    }
+
     static long javaHeapKb() {
         Runtime r = Runtime.getRuntime();
         return (r.totalMemory() - r.freeMemory()) / 1024;

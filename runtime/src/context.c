@@ -169,6 +169,12 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		free(ctx);
 		return tc_fail(err, TC_ETHREAD, "ring lock");
 	}
+	if (pthread_mutex_init(&ctx->frames.mu, NULL)) {
+		pthread_rwlock_destroy(&ctx->ring_lock);
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return tc_fail(err, TC_ETHREAD, "frames mutex");
+	}
 	ctx->cfg = *cfg;
 	if (!ctx->cfg.clock.now_ns) {
 		ctx->cfg.clock.now_ns = clock_default_now_ns;
@@ -226,6 +232,7 @@ void tc_ctx_free(tc_ctx *ctx)
 	ring_close(&ctx->ring);
 	frame_free(ctx);
 	startup_free(ctx);
+	pthread_mutex_destroy(&ctx->frames.mu);
 	pthread_mutex_destroy(&ctx->mu);
 	pthread_rwlock_destroy(&ctx->ring_lock);
 	free(ctx->buffer_path);
@@ -565,10 +572,10 @@ void tc_dispatch_end(tc_ctx *ctx)
 		frame_add(ctx, ctx->vsync_ns, end_ns);
 }
 
-void tc_vsync(tc_ctx *ctx, uint64_t frame_time_ns)
+void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns)
 {
 	ctx->vsync = true;
-	ctx->vsync_ns = frame_time_ns;
+	ctx->vsync_ns = vsync_ns;
 }
 
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)

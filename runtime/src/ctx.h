@@ -18,12 +18,29 @@
 #define SCENE_MAX 256
 #define DROP_BUCKETS 5 /* BEST NORMAL MIDDLE HIGH FROZEN */
 
+/* A scene's frame window (tracer_frame.c). */
 typedef struct frame_scene {
 	char scene[SCENE_MAX];
-	uint64_t sum_cost_ns;   /* Matrix summed truncated ms (quirk fixed) */
-	int64_t sum_frames, sum_dropped;
+	bool metrics;           /* FrameMetrics frames; else Choreographer frames */
+	int64_t sum_frames;
 	int64_t drop_level[DROP_BUCKETS], drop_sum[DROP_BUCKETS];
+	/* Choreographer: frame time, summed in ns (Matrix summed truncated ms, quirk fixed) */
+	uint64_t sum_cost_ns;
+	/* FrameMetrics: sums over the window's frames, which began at begin_ns */
+	uint64_t begin_ns;
+	int64_t durations[TC_FM_COUNT];
+	int64_t gpu_frames;
+	double dropped, refresh_hz;
+	uint64_t paced_ns;      /* sum of max(total, interval) */
 } frame_scene;
+
+typedef struct frames {
+	pthread_mutex_t mu;     /* frames come from the recording thread or a FrameMetrics listener */
+	frame_scene *items;     /* per-scene windows */
+	size_t n;
+	char scene[SCENE_MAX];  /* the scene frames count for, and its scene_gen */
+	uint32_t scene_gen;
+} frames;
 
 typedef struct activity_entry {
 	char *key;              /* "Class@identity" */
@@ -74,10 +91,7 @@ struct tc_ctx {
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
 
-	frame_scene *frames;    /* per-scene windows */
-	size_t n_frames;
-	char frame_scene[SCENE_MAX]; /* the scene frames count for, and its scene_gen */
-	uint32_t frame_scene_gen;
+	frames frames;
 
 	struct {
 		uint64_t app_begin_ms, app_end_ms;  /* eggBrokenTime, application create end */

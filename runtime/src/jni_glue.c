@@ -274,6 +274,18 @@ static jlong JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
 }
 
 static void JNICALL n_vsync(JNIEnv *env, jclass cls, jlong h, jlong ns) { (void)env; (void)cls; tc_vsync(ctx_of(h), (uint64_t)ns); }
+static void JNICALL n_frame_metrics(JNIEnv *env, jclass cls, jlong h, jlongArray ns)
+{
+	(void)cls;
+	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT)
+		return;
+	int64_t v[TC_FM_COUNT];
+	jlong j[TC_FM_COUNT];
+	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT, j);
+	for (int i = 0; i < TC_FM_COUNT; i++)
+		v[i] = j[i];
+	tc_frame_metrics(ctx_of(h), v);
+}
 static void JNICALL n_frame_interval(JNIEnv *env, jclass cls, jlong h, jlong ns)
 {
 	(void)env; (void)cls;
@@ -352,6 +364,7 @@ static const JNINativeMethod methods[] = {
 	N("dispatchBegin", "(J)J", n_dispatch_begin),
 	N("dispatchEnd", "(J)J", n_dispatch_end),
 	N("vsync", "(JJ)V", n_vsync),
+	N("frameMetrics", "(J[J)V", n_frame_metrics),
 	N("frameInterval", "(JJ)V", n_frame_interval),
 	N("foreground", "(JZ)V", n_foreground),
 	N("written", "(J)J", n_written),

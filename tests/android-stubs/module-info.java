@@ -6,6 +6,7 @@ module android.stubs {
     exports android.app;
     exports android.app.servertransaction;
     exports android.content;
+    exports android.hardware.display;
     exports android.os;
     exports android.util;
     exports android.view;

@@ -16,6 +16,8 @@
 #   printer, printer-hidden: a printer the app sets after install, with
 #              reflection allowed (forwarded to) and refused (left alone).
 #   expire:    never started: released on the main looper after expireMs.
+#   frames, frame-metrics: late frames, a refresh-rate switch and an idle app,
+#              on API 23 (Choreographer) and API 31 (FrameMetrics).
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
 #   lazy, lazy-buffer: the first traced call loads the library from
@@ -63,6 +65,14 @@ startup)
   ;;
 api|printer|expire)
   run_java -- "$mode"
+  ;;
+frames)
+  # API 23: frames from Choreographer
+  run_java -Dtc.sdk=23 -- frames
+  ;;
+frame-metrics)
+  # API 31: frames from FrameMetrics
+  run_java -Dtc.sdk=31 -- frame-metrics
   ;;
 printer-hidden)
   run_hidden -- printer-hidden
@@ -151,5 +161,5 @@ lazy|lazy-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer" >&2; exit 2 ;;
 esac

@@ -33,7 +33,7 @@ public final class AndroidTracing {
         AppCreateHook.install();
         LifecycleMonitor.register(app);
         if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
-            FrameMonitor.start();
+            FrameMonitor.start(app);
         }
     }
 }

@@ -204,11 +204,20 @@ public final class TraceCanary {
         }
     }
 
-    /** The current message runs a frame whose vsync was at frameTimeNanos (System.nanoTime base). */
-    public static void vsync(long frameTimeNanos) {
+    /** The current message runs a Choreographer frame whose vsync was at vsyncNanos
+     *  (System.nanoTime base): the display's, not doFrame's frameTimeNanos. Recording thread. */
+    public static void vsync(long vsyncNanos) {
         long c = ctx;
         if (c != 0) {
-            Native.vsync(c, frameTimeNanos);
+            Native.vsync(c, vsyncNanos);
+        }
+    }
+
+    /** One frame's FrameMetrics durations (ns), in the order of tc_runtime.h's TC_FM_*; the
+     *  GPU's -1 when unknown. Any thread: under the lock that release() holds. */
+    public static synchronized void frameMetrics(long[] ns) {
+        if (ctx != 0) {
+            Native.frameMetrics(ctx, ns);
         }
     }
 

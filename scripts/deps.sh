@@ -27,7 +27,7 @@ test=("${sample[@]}"
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # ... and 64-bit ARM
 	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64
 	musl-tools                              # ... and the runtime built and tested with musl-gcc
-	mount                                   # a full disk: a 64 KiB tmpfs (tests/runtime/disk)
+	mount util-linux                        # a full disk: a 64 KiB tmpfs in a mount namespace (tests/runtime/disk)
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
 

@@ -35,6 +35,8 @@ enum {
 	TC_ESTALE = -5,   /* an index record was overwritten by the ring */
 	TC_ESTATE = -6,   /* call not allowed in the current status */
 	TC_ETHREAD = -7,  /* a thread could not be started */
+	TC_EBUSY = -8,    /* a ring file another live process holds */
+	TC_ENOSPC = -9,   /* no room to reserve a ring file (full disk, quota, file size limit) */
 };
 
 typedef struct tc_error {
@@ -115,7 +117,12 @@ typedef void (*tc_log_fn)(void *user, int level, const char *tag, const char *te
 
 typedef struct tc_config {
 	uint32_t capacity;            /* ring events, default 1,000,000 */
-	const char *buffer_path;      /* NULL: anonymous memory; else a mapped file (tc_ringfile.h) */
+	/* NULL: anonymous memory; else a mapped file (tc_ringfile.h), its space
+	 * reserved when it is made. One file per process: a process whose name has a
+	 * ":name" suffix (Android's android:process=":name") uses PATH.name; a file
+	 * that another live process holds is left alone. Either that or no room for
+	 * the file gives an anonymous ring, and a warning (on_log). */
+	const char *buffer_path;
 	uint32_t clock_resolution_ms; /* clock thread tick, default 1 (Matrix: 5) */
 	bool threads;                 /* start the clock and tracer threads (default true);
 	                                 false: time is read from the clock at every event and

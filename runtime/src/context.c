@@ -1,6 +1,7 @@
 /* context.c: the context's life, status, recording and message fan-out.
  * Tracers hear of a message in a fixed order (ANR, slow message, frames);
  * Matrix kept its looper listeners in a HashMap, so its order was unspecified. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,6 +123,49 @@ static int dup_opt(char **dst, const char *src)
 
 static int check_config(const tc_config *cfg, tc_error *err);
 
+/* This process's ring file for the configured path: PATH for a process named
+ * "pkg", PATH.name for "pkg:name" (Android's android:process=":name"), so that
+ * two processes of one app do not share one file. The name is kept to
+ * [A-Za-z0-9._-]. NULL for no path, and when out of memory. */
+static char *process_ring_path(tc_ctx *ctx, const char *path)
+{
+	if (!path)
+		return NULL;
+	char *name = probe_process_name(ctx);
+	const char *suffix = name ? strchr(name, ':') : NULL;
+	size_t len = strlen(path), n = len + (suffix ? strlen(suffix) : 0) + 1;
+	char *out = malloc(n);
+	if (out) {
+		memcpy(out, path, len + 1);
+		if (suffix) {
+			out[len++] = '.';
+			for (const char *c = suffix + 1; *c; c++)
+				out[len++] = (isalnum((unsigned char)*c) || *c == '.' || *c == '_' || *c == '-') ? *c : '_';
+			out[len] = '\0';
+		}
+	}
+	free(name);
+	return out;
+}
+
+/* Opens the ring rp asks for (ring_publish gives a file ring its path). When
+ * the file cannot have its room or another live process holds it, the ring is
+ * in memory, with a warning: the app goes on, traced. */
+static int open_ring(tc_ctx *ctx, ring *r, ring_params *rp, tc_error *err)
+{
+	tc_error why = { 0 };
+	int rc = ring_open(r, rp, &why);
+	if (rc == TC_EBUSY || rc == TC_ENOSPC) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "ring file: %s: the ring is in memory instead",
+		        why.message);
+		rp->path = NULL;
+		rc = ring_open(r, rp, &why);
+	}
+	if (rc != TC_OK && err)
+		*err = why;
+	return rc;
+}
+
 static void expire(tc_ctx *ctx, void *arg)
 {
 	(void)arg;
@@ -196,12 +240,16 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	ctx->st.app_scene = INT32_MIN;
 	ctx->base_ns = ctx_clock_ns(ctx);
 
+	char *file = process_ring_path(ctx, ctx->buffer_path);
 	ring_params rp = {
-		.capacity = cfg->capacity, .path = ctx->buffer_path, .time_base_ns = ctx->base_ns,
+		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
-		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1,
+		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1, .own_fd = -1,
 	};
-	int rc = ring_open(&ctx->ring, &rp, err);
+	int rc = ctx->buffer_path && !file ? tc_fail(err, TC_ENOMEM, "ring path") : open_ring(ctx, &ctx->ring, &rp, err);
+	free(file);
+	if (rc == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
+		ring_close(&ctx->ring);
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
@@ -289,42 +337,32 @@ static void rebase(tc_index *idx, uint64_t shift)
 static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t *kept, uint64_t *shift,
                         tc_error *err)
 {
-	/* A file ring is built under a temporary name and renamed over the path
-	 * once it is complete: the path may be the current ring's own file,
-	 * which opening (O_TRUNC) would empty before the copy. */
-	char *tmp = NULL;
-	if (path) {
-		size_t n = strlen(path) + 32;
-		tmp = malloc(n);
-		if (!tmp) {
-			free(path);
-			return tc_fail(err, TC_ENOMEM, "ring path");
-		}
-		snprintf(tmp, n, "%s.%d.tmp", path, (int)getpid());
+	/* The new file takes its path only once the events are in it: the path
+	 * may be the current ring's own file (ring_open, ring_publish). */
+	char *file = process_ring_path(ctx, path);
+	if (path && !file) {
+		free(path);
+		return tc_fail(err, TC_ENOMEM, "ring path");
 	}
 	uint32_t res = resolution_of(cfg);
 	ring_params rp = {
-		.capacity = cfg->capacity, .path = tmp, .time_base_ns = ctx->base_ns,
+		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(), .resolution_ms = res,
+		.own_fd = ctx->ring.fd,
 	};
 	ring fresh;
-	int rc = ring_open(&fresh, &rp, err);
+	int rc = open_ring(ctx, &fresh, &rp, err);
+	free(file);
 	if (rc == TC_OK) {
 		*shift = ring_refill(&fresh, &ctx->ring);
 		*kept = ring_seq(&fresh);
-		if (tmp && rename(tmp, path) != 0) {
-			rc = tc_fail(err, TC_EIO, "rename %s to %s: %s", tmp, path, strerror(errno));
+		if ((rc = ring_publish(&fresh, err)) != TC_OK)
 			ring_close(&fresh);
-		}
 	}
 	if (rc != TC_OK) {
-		if (tmp)
-			unlink(tmp);
-		free(tmp);
 		free(path);
 		return rc;
 	}
-	free(tmp);
 
 	/* The clock thread stores into the header: it stops across the swap
 	 * and starts again on the new ring, at the new resolution. */
@@ -411,12 +449,12 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 		        "ring settings not applied %s (capacity %u, buffer file %s, clock %u ms): "
 		        "the ring stays as it is (capacity %u, buffer file %s, clock %u ms)",
 		        refused, cfg->capacity, cfg->buffer_path ? cfg->buffer_path : "none", resolution_of(cfg),
-		        ctx->cfg.capacity, ctx->buffer_path ? ctx->buffer_path : "none", resolution_of(&ctx->cfg));
+		        ctx->cfg.capacity, ctx->ring.path ? ctx->ring.path : "none", resolution_of(&ctx->cfg));
 	else if (move && rc == TC_OK)
 		ctx_log(ctx, TC_LOG_INFO, "Matrix.AppMethodBeat",
 		        "ring replaced (capacity %u, buffer file %s, clock %u ms): %llu events moved, "
 		        "%llu before them dropped",
-		        ctx->cfg.capacity, ctx->buffer_path ? ctx->buffer_path : "none", resolution_of(&ctx->cfg),
+		        ctx->cfg.capacity, ctx->ring.path ? ctx->ring.path : "none", resolution_of(&ctx->cfg),
 		        (unsigned long long)kept, (unsigned long long)shift);
 	return rc;
 }

@@ -11,9 +11,13 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -29,43 +33,131 @@ _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
 #define RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
 
-static int map_file(ring *r, const char *path, size_t size, tc_error *err)
+/* Reserves the file's blocks: posix_fallocate, or where the file system
+ * cannot allocate without writing (glibc then writes for it, musl and bionic
+ * do not), zeros. Returns 0 or an errno value. */
+static int reserve(int fd, size_t size)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
-	/* ftruncate on an emptied file gives zero pages: an empty slot is 0. */
-	if (ftruncate(fd, (off_t)size) != 0) {
-		int e = errno;
-		close(fd);
-		return tc_fail(err, TC_EIO, "ftruncate %s: %s", path, strerror(e));
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc != EINVAL && rc != EOPNOTSUPP && rc != ENOSYS)
+		return rc;
+	static const char zeros[65536];
+	for (size_t off = 0; off < size;) {
+		size_t n = size - off < sizeof zeros ? size - off : sizeof zeros;
+		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		off += (size_t)w;
 	}
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return 0;
+}
+
+static bool no_room(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
+/* Locks path if it exists, so that no other process takes it until
+ * ring_publish: TC_EBUSY if a live process holds it, unless that is this
+ * process (its own ring file, own_fd). *fd is -1 if there is nothing to lock. */
+static int claim(const char *path, int own_fd, int *fd, tc_error *err)
+{
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? TC_OK : tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return TC_OK;
 	int e = errno;
-	close(fd); /* the mapping keeps the file */
-	if (p == MAP_FAILED)
-		return tc_fail(err, TC_EIO, "mmap %s: %s", path, strerror(e));
-	r->hdr = p;
-	r->mapped_file = 1;
+	struct stat a, b;
+	if (own_fd >= 0 && fstat(*fd, &a) == 0 && fstat(own_fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		close(*fd); /* our own ring's lock stays, on own_fd */
+		*fd = -1;
+		return TC_OK;
+	}
+	close(*fd);
+	*fd = -1;
+	if (e == EWOULDBLOCK)
+		return tc_fail(err, TC_EBUSY, "%s is another live process's ring", path);
+	return tc_fail(err, TC_EIO, "lock %s: %s", path, strerror(e));
+}
+
+/* Sets r's file fields, or on failure leaves them and everything else as
+ * they were. */
+static int map_file(ring *r, const ring_params *p, size_t size, tc_error *err)
+{
+	int claim_fd = -1, fd = -1, rc;
+	size_t n = strlen(p->path) + 32;
+	char *tmp = malloc(n), *path = strdup(p->path);
+	void *m = MAP_FAILED;
+	if (!tmp || !path) {
+		rc = tc_fail(err, TC_ENOMEM, "ring path");
+		goto cleanup;
+	}
+	snprintf(tmp, n, "%s.%d.tmp", p->path, (int)getpid());
+	rc = claim(p->path, p->own_fd, &claim_fd, err);
+	if (rc != TC_OK)
+		goto cleanup;
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = tc_fail(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		rc = tc_fail(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	/* the blocks come zeroed: an empty slot is 0 */
+	int e = reserve(fd, size);
+	if (e) {
+		rc = tc_fail(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, p->path,
+		             strerror(e));
+		goto cleanup;
+	}
+	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		rc = tc_fail(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	r->hdr = m;
+	r->fd = fd;
+	r->claim_fd = claim_fd;
+	r->tmp = tmp;
+	r->path = path;
 	return TC_OK;
+
+cleanup:
+	if (fd >= 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	if (claim_fd >= 0)
+		close(claim_fd);
+	free(tmp);
+	free(path);
+	return rc;
 }
 
 int ring_open(ring *r, const ring_params *p, tc_error *err)
 {
 	memset(r, 0, sizeof *r);
+	r->fd = -1;
+	r->claim_fd = -1;
 	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
 		return tc_fail(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = TC_RING_HEADER_SIZE + (size_t)p->capacity * 8;
+	r->size = size;
 	if (p->path) {
-		TRY(map_file(r, p->path, size, err));
+		TRY(map_file(r, p, size, err));
 	} else {
 		/* calloc: large blocks come zeroed from the kernel, touched lazily */
 		r->hdr = calloc(1, size);
 		if (!r->hdr)
 			return tc_fail(err, TC_ENOMEM, "ring of %zu bytes", size);
 	}
-	r->size = size;
 	r->capacity = p->capacity;
 	r->slots = (_Atomic uint64_t *)((char *)r->hdr + TC_RING_HEADER_SIZE);
 
@@ -86,14 +178,36 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 	return TC_OK;
 }
 
+int ring_publish(ring *r, tc_error *err)
+{
+	if (!r->tmp)
+		return TC_OK;
+	if (rename(r->tmp, r->path) != 0)
+		return tc_fail(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
+	free(r->tmp);
+	r->tmp = NULL;
+	if (r->claim_fd >= 0)
+		close(r->claim_fd); /* the file it locked is the one just replaced */
+	r->claim_fd = -1;
+	return TC_OK;
+}
+
 void ring_close(ring *r)
 {
 	if (!r->hdr)
 		return;
-	if (r->mapped_file)
+	if (r->fd >= 0) {
 		munmap(r->hdr, r->size);
-	else
+		if (r->tmp)
+			unlink(r->tmp);
+		close(r->fd);
+		if (r->claim_fd >= 0)
+			close(r->claim_fd);
+	} else {
 		free(r->hdr);
+	}
+	free(r->tmp);
+	free(r->path);
 	memset(r, 0, sizeof *r);
 }
 

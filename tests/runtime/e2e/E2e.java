@@ -450,12 +450,16 @@ public final class E2e {
 
     /** Never started: once expireMs has passed, the runtime is released on the main
      *  looper, as Matrix's realRelease freed its buffer, and its threads are gone. */
-    static void expire(String lib) throws IOException {
+    static void expire(String lib) {
         Looper.prepareMainLooper();
         TraceCanary.Config c = config(lib);
         c.expireMs = 200;
         TraceCanary.configure(c);
         earlyInit();
+        long deadline = System.nanoTime() + 5_000_000_000L; // they name themselves once running
+        while (runtimeThreads() < 2 && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
         check(runtimeThreads() == 2, "the first traced call started the runtime's two threads");
         Handler h = new Handler(Looper.getMainLooper());
         h.post(new Runnable() {

@@ -7,8 +7,9 @@
 # Criterion is not installed for these targets, so the same test sources are built
 # against minicrit/ (the part of Criterion's API they use, one process per test). The
 # runtime is built with the project's warnings, as errors; the binaries are static, so
-# qemu-user needs no target root. jni_glue.c is left out: its JNI headers come from the
-# build machine's JDK (the NDK has its own, runtime/README.md).
+# qemu-user needs no target root. jni_glue.c is left out there (it needs a JVM to run);
+# a meson cross build for a host system "android" builds it, with the JDK's jni.h
+# standing in for the NDK's (runtime/cross/android.ini, which needs an NDK).
 set -euo pipefail
 src=$(cd "$1" && pwd) work=$2
 . "$src/tests/lib/need.sh"
@@ -92,4 +93,35 @@ target() {
 target armhf arm-linux-gnueabihf-gcc qemu-arm
 target arm64 aarch64-linux-gnu-gcc qemu-aarch64
 target musl musl-gcc
+
+# The meson side of the Android build (runtime/cross/android.ini): host system android,
+# whose sysroot has <jni.h>. Without an NDK, the Debian aarch64 compiler and the JDK's
+# portable jni.h stand in: the JNI library and the jar must build, warnings as errors.
+need_cmd javac default-jdk-headless
+need_cmd meson meson
+start=$SECONDS
+jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+cat >"$work/android-like.ini" <<INI
+[binaries]
+c = 'aarch64-linux-gnu-gcc'
+ar = 'aarch64-linux-gnu-ar'
+strip = 'aarch64-linux-gnu-strip'
+[built-in options]
+c_args = ['-I$jdk/include', '-I$jdk/include/linux']
+[host_machine]
+system = 'android'
+cpu_family = 'aarch64'
+cpu = 'armv8-a'
+endian = 'little'
+INI
+if meson setup "$work/android" "$src" --cross-file "$work/android-like.ini" -Dcompiler=disabled -Dtests=disabled \
+    -Dwerror=true >"$work/android.log" 2>&1 &&
+  ninja -C "$work/android" runtime/libtracecanary.so runtime/tracecanary-runtime.jar >>"$work/android.log" 2>&1 &&
+  [ "$(od -An -tu2 -j18 -N2 "$work/android/runtime/libtracecanary.so" | tr -d ' ')" = 183 ]; then # EM_AARCH64
+  echo "ok - android (meson, host system android, aarch64): libtracecanary.so and the jar ($((SECONDS - start)) s)"
+else
+  echo "not ok - android (meson, host system android, aarch64)"
+  sed 's/^/# /' "$work/android.log" | tail -30
+  fail=1
+fi
 exit $fail

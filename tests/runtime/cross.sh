@@ -38,7 +38,7 @@ rule cc
 rule ar
   command = rm -f \$out && ${cc%gcc}ar rcs \$out \$in
 rule link
-  command = $cc -static -pthread \$in -o \$out
+  command = $cc -static -pthread \$in \$ldflags -o \$out
 NINJA
 	for f in $lib_src; do
 		o=obj/$(basename "$f" .c).o
@@ -53,6 +53,10 @@ NINJA
 		o=$(basename "$f" .c)
 		printf 'build obj/%s.o: cc %s\n  extra = -I%s\n' "$o" "$f" "$src/tests/runtime/minicrit"
 		printf 'build %s: link obj/%s.o obj/helpers.o obj/minicrit.o libtcruntime.a\n' "$o" "$o"
+		# test_alloc counts the runtime's allocations (tests/runtime/meson.build)
+		if [ "$o" = test_alloc ]; then
+			printf '  ldflags = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup\n'
+		fi
 	done
 }
 

@@ -1,6 +1,7 @@
 /* context.c: the context's life, status, recording and message fan-out.
- * Tracers hear of a message in a fixed order (ANR, slow message, frames);
- * Matrix kept its looper listeners in a HashMap, so its order was unspecified. */
+ * At a message's end the tracers hear of it in a fixed order (slow message,
+ * frames), and the ANR watchdog follows it from the clock thread; Matrix kept
+ * its looper listeners in a HashMap, so its order was unspecified. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -246,10 +247,12 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
 		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1, .own_fd = -1,
 	};
-	int rc = ctx->buffer_path && !file ? tc_fail(err, TC_ENOMEM, "ring path") : open_ring(ctx, &ctx->ring, &rp, err);
-	free(file);
-	if (rc == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
+	int rc;
+	if (ctx->buffer_path && !file)
+		rc = tc_fail(err, TC_ENOMEM, "ring path");
+	else if ((rc = open_ring(ctx, &ctx->ring, &rp, err)) == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
 		ring_close(&ctx->ring);
+	free(file);
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,

@@ -91,7 +91,6 @@ static int map_file(ring *r, const ring_params *p, size_t size, tc_error *err)
 	int claim_fd = -1, fd = -1, rc;
 	size_t n = strlen(p->path) + 32;
 	char *tmp = malloc(n), *path = strdup(p->path);
-	void *m = MAP_FAILED;
 	if (!tmp || !path) {
 		rc = tc_fail(err, TC_ENOMEM, "ring path");
 		goto cleanup;
@@ -116,7 +115,7 @@ static int map_file(ring *r, const ring_params *p, size_t size, tc_error *err)
 		             strerror(e));
 		goto cleanup;
 	}
-	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		rc = tc_fail(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
 		goto cleanup;

@@ -32,11 +32,8 @@ final class AppCreateHook implements Handler.Callback {
         try {
             Class<?> at = Class.forName("android.app.ActivityThread");
             Object thread = at.getMethod("currentActivityThread").invoke(null);
-            Field fh = at.getDeclaredField("mH");
-            fh.setAccessible(true);
-            Handler h = (Handler) fh.get(thread);
-            Field fc = Handler.class.getDeclaredField("mCallback");
-            fc.setAccessible(true);
+            Handler h = (Handler) Reflection.field(at, "mH").get(thread);
+            Field fc = Reflection.field(Handler.class, "mCallback");
             fc.set(h, new AppCreateHook((Handler.Callback) fc.get(h)));
         } catch (Throwable t) {
             // refused: LifecycleMonitor's fallback ends application create
@@ -64,7 +61,8 @@ final class AppCreateHook implements Handler.Callback {
         }
         try {
             if (getCallbacks == null) {
-                getCallbacks = declaredMethod(msg.obj.getClass(), "getCallbacks");
+                // package-private on Android 9 and 10 (public later)
+                getCallbacks = Reflection.method(msg.obj.getClass(), "getCallbacks");
             }
             List<?> callbacks = (List<?>) getCallbacks.invoke(msg.obj);
             return callbacks != null && !callbacks.isEmpty()
@@ -72,20 +70,5 @@ final class AppCreateHook implements Handler.Callback {
         } catch (Throwable t) {
             return false; // unreadable: the first activity create ends application create
         }
-    }
-
-    /** ClientTransaction.getCallbacks() is package-private on Android 9 and 10 (public
-     *  later): getMethod, which sees public methods only, does not find it. */
-    private static Method declaredMethod(Class<?> c, String name) throws NoSuchMethodException {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            try {
-                Method m = k.getDeclaredMethod(name);
-                m.setAccessible(true);
-                return m;
-            } catch (NoSuchMethodException e) {
-                // look in the superclass
-            }
-        }
-        throw new NoSuchMethodException(c.getName() + "." + name + "()");
     }
 }

@@ -54,14 +54,13 @@ final class FrameMonitor implements Runnable {
         }
         try {
             Choreographer c = Choreographer.getInstance();
-            Object[] queues = (Object[]) field(Choreographer.class, "mCallbackQueues").get(c);
+            Object[] queues = (Object[]) Reflection.field(Choreographer.class, "mCallbackQueues").get(c);
             Object input = queues[0]; // CALLBACK_INPUT, at every API level
-            Method add = input.getClass().getDeclaredMethod("addCallbackLocked", long.class, Object.class,
+            Method add = Reflection.method(input.getClass(), "addCallbackLocked", long.class, Object.class,
                     Object.class);
-            add.setAccessible(true);
-            Object receiver = field(Choreographer.class, "mDisplayEventReceiver").get(c);
-            new FrameMonitor(field(Choreographer.class, "mLock").get(c), input, add, receiver,
-                    field(receiver.getClass(), "mTimestampNanos")).next();
+            Object receiver = Reflection.field(Choreographer.class, "mDisplayEventReceiver").get(c);
+            new FrameMonitor(Reflection.field(Choreographer.class, "mLock").get(c), input, add, receiver,
+                    Reflection.field(receiver.getClass(), "mTimestampNanos")).next();
         } catch (Throwable t) {
             Log.w(TAG, "cannot reach Choreographer's callback queues (refused reflection): no frame timing: " + t);
         }
@@ -83,20 +82,6 @@ final class FrameMonitor implements Runnable {
         } catch (Throwable t) {
             Log.w(TAG, "frame timing stopped: " + t);
         }
-    }
-
-    /** A declared field of c or of a superclass, made accessible. */
-    private static Field field(Class<?> c, String name) throws NoSuchFieldException {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            try {
-                Field f = k.getDeclaredField(name);
-                f.setAccessible(true);
-                return f;
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
-            }
-        }
-        throw new NoSuchFieldException(c.getName() + "." + name);
     }
 
     /** The default display's refresh rate, now and whenever it changes (API 17). */

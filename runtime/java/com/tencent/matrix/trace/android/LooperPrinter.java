@@ -59,9 +59,7 @@ final class LooperPrinter implements Printer, MessageQueue.IdleHandler {
 
     private static Field loggingField() {
         try {
-            Field f = Looper.class.getDeclaredField("mLogging");
-            f.setAccessible(true);
-            return f;
+            return Reflection.field(Looper.class, "mLogging");
         } catch (Throwable t) {
             return null; // hidden-API restrictions
         }

@@ -27,6 +27,11 @@ test=("${sample[@]}"
 	enjarify                                # dex to class files: HotSpot checks dex code
 	dexdump                                 # ART's dex file verifier (tests/dex)
 	zipalign apksigner                      # instrumented APKs: alignment and signing
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross # the runtime for 32-bit ARM (tests/runtime/cross.sh)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # ... and 64-bit ARM
+	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64
+	musl-tools                              # ... and the runtime built and tested with musl-gcc
+	mount util-linux                        # a full disk: a 64 KiB tmpfs in a mount namespace (tests/runtime/disk)
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
 

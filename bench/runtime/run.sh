@@ -3,10 +3,12 @@
 #
 # The runtime's hot path against a pure-Java recorder written like Matrix's
 # AppMethodBeat (java/MatrixBeat.java), on HotSpot, in one run:
-#  1. per-event cost: i(a) i(b) o(b) o(a) in a loop, both recorders in one
-#     JVM, alternating, median of 7 rounds of 100M events each; plus the
-#     cost of one JNI call (the floor of a JNI-per-event design); once with
-#     raw Unsafe stores (HotSpot, ART >= 7) and once with the ByteBuffer path
+#  1. per-event cost: i(a) i(b) o(b) o(a) in a loop inside one main-looper
+#     message, both recorders in one JVM, alternating, median of 7 rounds of
+#     100M events each; plus the cost of one JNI call (the floor of a
+#     JNI-per-event design) and of an event outside a message (it reads the
+#     clock); once with raw Unsafe stores (HotSpot, ART >= 7) and once with
+#     the ByteBuffer path
 #  2. end-to-end: java/Workload.java (a small compiler pipeline, every method
 #     traced) untraced, traced by the peer, traced by ours, in turn in one
 #     JVM: median ms per pass over the last 300 of 600 passes; the median of
@@ -47,14 +49,16 @@ none=$(med none); peer=$(med peer); ours=$(med ours)
 events=$(head -1 "$classes/wl" | field events_per_pass)
 
 peer_ns=$(echo "$micro" | field peer_ns); ours_ns=$(echo "$micro" | field ours_ns)
+out_ns=$(echo "$micro" | field ours_outside_ns)
 jni_ns=$(echo "$micro" | field jni_call_ns); loop_ns=$(echo "$micro" | field loop_ns)
 bb_peer=$(echo "$micro_bb" | field peer_ns); bb_ours=$(echo "$micro_bb" | field ours_ns)
-awk -v pn="$peer_ns" -v on="$ours_ns" -v jn="$jni_ns" -v ln="$loop_ns" -v bp="$bb_peer" -v bo="$bb_ours" \
+awk -v pn="$peer_ns" -v on="$ours_ns" -v jn="$jni_ns" -v ln="$loop_ns" -v bp="$bb_peer" -v bo="$bb_ours" -v xn="$out_ns" \
     -v n="$none" -v p="$peer" -v o="$ours" -v ev="$events" 'BEGIN {
   print "| measure | Matrix-like Java recorder | tracecanary | ratio (ours / peer) |"
   print "|---|---|---|---|"
   printf "| per event, raw stores (ns) | %.2f | %.2f | %.2f |\n", pn, on, on / pn
   printf "| per event, ByteBuffer path (ns) | %.2f | %.2f | %.2f |\n", bp, bo, bo / bp
+  printf "| per event outside a message, raw stores, reading the clock (ns) | | %.2f | |\n", xn
   printf "| one JNI call, for scale (ns) | | %.2f | %.2f |\n", jn, jn / pn
   printf "| empty loop iteration, for scale (ns) | %.2f | | |\n", ln
   printf "| workload pass, untraced: %.3f ms; traced (ms) | %.3f | %.3f | %.2f |\n", n, p, o, o / p

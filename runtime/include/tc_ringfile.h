@@ -26,9 +26,26 @@
  *
  * seq and now_ms sit on cache lines of their own: the recording thread
  * writes seq at every event, the clock thread writes now_ms every tick.
- * A writer stores the event, then seq + 1. A process killed between the two
- * leaves one complete event that seq does not count; the decoder recovers it
- * when it can tell (see tc_ring_image.recovered). */
+ *
+ * Writers and readers. One thread writes (the recording thread: the Java
+ * writer in AppMethodBeat and the C writer for the message markers, never at
+ * once); any thread may read while it writes. A writer stores the event in
+ * slot seq % capacity, then seq + 1, and the seq store has release semantics:
+ * the C writer uses a release store, the Java writer a store fence
+ * (Unsafe.storeFence, or a volatile write and read on VMs without it) between
+ * the two stores. What a reader may rely on, on any CPU, if it loads seq with
+ * acquire semantics (or a load followed by an acquire fence):
+ *   - every event below the seq it read is in its slot, unless overwritten;
+ *   - the writer may have stored events seq and seq + 1 already (the Java
+ *     writer fences once per event, so the next event's slot store may become
+ *     visible before the count that precedes it): the events from
+ *     seq + 2 - capacity on are safe to read, older slots may hold newer
+ *     events. A copier that reads slots and then seq again (acquire) cuts
+ *     from its copy whatever that second value says may have been overwritten;
+ *   - now_ms is a relaxed value: a time, not a publication.
+ * A process killed between the two stores leaves one complete event that seq
+ * does not count; the decoder recovers it when it can tell (see
+ * tc_ring_image.recovered). */
 #ifndef TC_RINGFILE_H
 #define TC_RINGFILE_H
 
@@ -48,6 +65,7 @@ extern "C" {
 
 /* Byte offsets, shared with the Java writer (AppMethodBeat). */
 #define TC_RING_OFF_CAPACITY 24u
+#define TC_RING_OFF_TIME_BASE 32u
 #define TC_RING_OFF_STATUS 56u
 #define TC_RING_OFF_SEQ 64u
 #define TC_RING_OFF_NOW 128u

@@ -35,6 +35,8 @@ enum {
 	TC_ESTALE = -5,   /* an index record was overwritten by the ring */
 	TC_ESTATE = -6,   /* call not allowed in the current status */
 	TC_ETHREAD = -7,  /* a thread could not be started */
+	TC_EBUSY = -8,    /* a ring file another live process holds */
+	TC_ENOSPC = -9,   /* no room to reserve a ring file (full disk, quota, file size limit) */
 };
 
 typedef struct tc_error {
@@ -57,7 +59,7 @@ enum {
 enum {
 	TC_TRACER_EVIL = 1u << 0,     /* slow main-looper message */
 	TC_TRACER_ANR = 1u << 1,      /* lag at 2 s, ANR at 5 s */
-	TC_TRACER_FRAME = 1u << 2,    /* per-scene FPS over 10 s windows */
+	TC_TRACER_FRAME = 1u << 2,    /* per-scene FPS, dropped frames (and FrameMetrics) over 10 s windows */
 	TC_TRACER_STARTUP = 1u << 3,  /* application create, first screen, cold/warm */
 	TC_TRACER_ALL = 0xFu,
 };
@@ -115,7 +117,12 @@ typedef void (*tc_log_fn)(void *user, int level, const char *tag, const char *te
 
 typedef struct tc_config {
 	uint32_t capacity;            /* ring events, default 1,000,000 */
-	const char *buffer_path;      /* NULL: anonymous memory; else a mapped file (tc_ringfile.h) */
+	/* NULL: anonymous memory; else a mapped file (tc_ringfile.h), its space
+	 * reserved when it is made. One file per process: a process whose name has a
+	 * ":name" suffix (Android's android:process=":name") uses PATH.name; a file
+	 * that another live process holds is left alone. Either that or no room for
+	 * the file gives an anonymous ring, and a warning (on_log). */
+	const char *buffer_path;
 	uint32_t clock_resolution_ms; /* clock thread tick, default 1 (Matrix: 5) */
 	bool threads;                 /* start the clock and tracer threads (default true);
 	                                 false: time is read from the clock at every event and
@@ -129,7 +136,7 @@ typedef struct tc_config {
 	uint32_t anr_invalid_ms;      /* 6,000: an ANR check this late is dropped */
 	int stack_style;              /* ANR threadStack style, 0 simple */
 
-	uint32_t fps_slice_ms;        /* 10,000 */
+	uint32_t fps_slice_ms;        /* 10,000: frame time per window (FrameMetrics: time since its first frame) */
 	uint64_t frame_interval_ns;   /* 16,666,667 until tc_set_frame_interval */
 	int drop_frozen, drop_high, drop_middle, drop_normal; /* 42 24 9 3 */
 
@@ -144,6 +151,11 @@ typedef struct tc_config {
 	void *report_user;
 	tc_log_fn on_log;             /* logcat blocks and warnings, or NULL */
 	void *log_user;
+	/* called on the tracer thread when the context was not started within
+	 * expire_ms and stopped recording: its owner may now free it (on the
+	 * recording thread, tc_ctx_free); NULL for none */
+	void (*on_expire)(void *user);
+	void *expire_user;
 	/* called on every method-in, on the recording thread, before the event
 	 * is written (Matrix's MethodEnterListener); NULL for none */
 	void (*on_method_enter)(void *user, uint32_t id);
@@ -223,12 +235,27 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size);
 void tc_dispatch_begin(tc_ctx *ctx);
 void tc_dispatch_end(tc_ctx *ctx);
 
-/* Frames. tc_vsync marks the current message as a Choreographer frame whose
- * vsync was at frame_time_ns (clock base); the frame ends with the message.
- * tc_frame records one frame directly. */
-void tc_vsync(tc_ctx *ctx, uint64_t frame_time_ns);
+/* Frames, from Choreographer (Matrix's FPSCollector: the report has
+ * Matrix's old Trace_FPS keys). tc_vsync marks the current message as a
+ * Choreographer frame whose vsync was at vsync_ns (clock base): the display's
+ * vsync, not the frame time doFrame is given, which Choreographer moves
+ * forward when the frame is late. The frame ends with the message. tc_frame
+ * records one frame directly. Any thread for tc_frame; tc_vsync on the
+ * recording thread. */
+void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns);
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
+/* The display's frame interval (1e9 / refresh rate); follow its changes. */
 void tc_set_frame_interval(tc_ctx *ctx, uint64_t interval_ns);
+
+/* Frames from Android's FrameMetrics (API 24+; Matrix's FrameTracer path:
+ * the report adds its keys, the average of each duration, DROP_COUNT and
+ * REFRESH_RATE). The durations in ns, in Matrix's FrameDuration order; GPU
+ * is -1 where unknown (before API 31). Any thread, e.g. the listener's. */
+enum {
+	TC_FM_UNKNOWN_DELAY, TC_FM_INPUT_HANDLING, TC_FM_ANIMATION, TC_FM_LAYOUT_MEASURE, TC_FM_DRAW,
+	TC_FM_SYNC, TC_FM_COMMAND_ISSUE, TC_FM_SWAP_BUFFERS, TC_FM_TOTAL, TC_FM_GPU, TC_FM_COUNT
+};
+void tc_frame_metrics(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT]);
 
 /* Scene (the visible activity or fragment) and foreground state. */
 void tc_set_scene(tc_ctx *ctx, const char *scene);

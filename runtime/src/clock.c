@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "thread.h"
 
 uint64_t clock_default_now_ns(void *user)
 {
@@ -13,17 +14,22 @@ uint64_t clock_default_now_ns(void *user)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t clock_refresh(clock_thread *c)
+static uint64_t refresh_at(clock_thread *c, uint64_t now)
 {
-	uint64_t now = c->clock.now_ns(c->clock.user);
 	uint64_t ms = now > c->base_ns ? (now - c->base_ns) / 1000000u : 0;
 	ring_set_now(c->ring, ms);
 	return ms;
 }
 
+uint64_t clock_refresh(clock_thread *c)
+{
+	return refresh_at(c, c->clock.now_ns(c->clock.user));
+}
+
 static void *tick(void *arg)
 {
 	clock_thread *c = arg;
+	thread_identify("tc-clock", THREAD_NICE_CLOCK);
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
 		while (!c->busy && !c->stopping)
@@ -31,7 +37,9 @@ static void *tick(void *arg)
 		if (c->stopping)
 			break;
 		pthread_mutex_unlock(&c->mu);
-		clock_refresh(c);
+		uint64_t now = c->clock.now_ns(c->clock.user);
+		refresh_at(c, now);
+		c->on_tick(c->tick_user, now);
 		struct timespec ts = { (time_t)(c->resolution_ms / 1000), (long)(c->resolution_ms % 1000) * 1000000L };
 		nanosleep(&ts, NULL);
 		pthread_mutex_lock(&c->mu);
@@ -41,15 +49,15 @@ static void *tick(void *arg)
 }
 
 int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
-                bool threaded, tc_error *err)
+                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err)
 {
 	memset(c, 0, sizeof *c);
 	c->ring = r;
 	c->clock = clock;
 	c->base_ns = base_ns;
 	c->resolution_ms = resolution_ms ? resolution_ms : 1;
-	/* Matrix ticks from start until the first message ends. */
-	c->busy = true;
+	c->on_tick = on_tick;
+	c->tick_user = tick_user;
 	clock_refresh(c);
 	if (!threaded)
 		return TC_OK;
@@ -91,6 +99,7 @@ void clock_set_busy(clock_thread *c, bool busy)
 	}
 	pthread_mutex_lock(&c->mu);
 	c->busy = busy;
+	/* a begin wakes the thread if it sleeps; an end lets it notice at its next tick */
 	if (busy)
 		pthread_cond_signal(&c->cv);
 	pthread_mutex_unlock(&c->mu);

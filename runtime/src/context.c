@@ -1,6 +1,8 @@
 /* context.c: the context's life, status, recording and message fan-out.
- * Tracers hear of a message in a fixed order (ANR, slow message, frames);
- * Matrix kept its looper listeners in a HashMap, so its order was unspecified. */
+ * At a message's end the tracers hear of it in a fixed order (slow message,
+ * frames), and the ANR watchdog follows it from the clock thread; Matrix kept
+ * its looper listeners in a HashMap, so its order was unspecified. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,25 +124,75 @@ static int dup_opt(char **dst, const char *src)
 
 static int check_config(const tc_config *cfg, tc_error *err);
 
+/* This process's ring file for the configured path: PATH for a process named
+ * "pkg", PATH.name for "pkg:name" (Android's android:process=":name"), so that
+ * two processes of one app do not share one file. The name is kept to
+ * [A-Za-z0-9._-]. NULL for no path, and when out of memory. */
+static char *process_ring_path(tc_ctx *ctx, const char *path)
+{
+	if (!path)
+		return NULL;
+	char *name = probe_process_name(ctx);
+	const char *suffix = name ? strchr(name, ':') : NULL;
+	size_t len = strlen(path), n = len + (suffix ? strlen(suffix) : 0) + 1;
+	char *out = malloc(n);
+	if (out) {
+		memcpy(out, path, len + 1);
+		if (suffix) {
+			out[len++] = '.';
+			for (const char *c = suffix + 1; *c; c++)
+				out[len++] = (isalnum((unsigned char)*c) || *c == '.' || *c == '_' || *c == '-') ? *c : '_';
+			out[len] = '\0';
+		}
+	}
+	free(name);
+	return out;
+}
+
+/* Opens the ring rp asks for (ring_publish gives a file ring its path). When
+ * the file cannot have its room or another live process holds it, the ring is
+ * in memory, with a warning: the app goes on, traced. */
+static int open_ring(tc_ctx *ctx, ring *r, ring_params *rp, tc_error *err)
+{
+	tc_error why = { 0 };
+	int rc = ring_open(r, rp, &why);
+	if (rc == TC_EBUSY || rc == TC_ENOSPC) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "ring file: %s: the ring is in memory instead",
+		        why.message);
+		rp->path = NULL;
+		rc = ring_open(r, rp, &why);
+	}
+	if (rc != TC_OK && err)
+		*err = why;
+	return rc;
+}
+
 static void expire(tc_ctx *ctx, void *arg)
 {
 	(void)arg;
-	/* Matrix's checkStartExpired: never started, so stop recording. The
-	 * memory stays until tc_ctx_free: a Java writer may hold its address. */
+	/* Matrix's checkStartExpired and realRelease: never started, so stop
+	 * recording and let the owner free the runtime. The memory stays until
+	 * tc_ctx_free, on the recording thread: a Java writer may hold its address. */
 	if (change_status(ctx, TC_STATUS_READY, TC_STATUS_EXPIRED_START) != TC_STATUS_READY)
 		return;
 	/* The one task that runs before the start, while tc_reconfigure may
 	 * replace the settings (under mu): read them under mu too. */
 	pthread_mutex_lock(&ctx->mu);
-	tc_log_fn log = ctx->cfg.on_log;
-	void *user = ctx->cfg.log_user;
-	uint32_t ms = ctx->cfg.expire_ms;
+	tc_config c = ctx->cfg;
 	pthread_mutex_unlock(&ctx->mu);
-	if (log) {
+	if (c.on_log) {
 		char text[64];
-		snprintf(text, sizeof text, "not started within %u ms: recording stopped", ms);
-		log(user, TC_LOG_WARN, "Matrix.AppMethodBeat", text);
+		snprintf(text, sizeof text, "not started within %u ms: recording stopped", c.expire_ms);
+		c.on_log(c.log_user, TC_LOG_WARN, "Matrix.AppMethodBeat", text);
 	}
+	if (c.on_expire)
+		c.on_expire(c.expire_user);
+}
+
+/* The clock thread's tick (tc_ctx_poll's, without threads). */
+static void on_tick(void *user, uint64_t now_ns)
+{
+	anr_watch(user, now_ns);
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -162,6 +214,12 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		free(ctx);
 		return tc_fail(err, TC_ETHREAD, "ring lock");
 	}
+	if (pthread_mutex_init(&ctx->frames.mu, NULL)) {
+		pthread_rwlock_destroy(&ctx->ring_lock);
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return tc_fail(err, TC_ETHREAD, "frames mutex");
+	}
 	ctx->cfg = *cfg;
 	if (!ctx->cfg.clock.now_ns) {
 		ctx->cfg.clock.now_ns = clock_default_now_ns;
@@ -176,22 +234,29 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	ctx->cfg.splash_activities = ctx->splash;
 	ctx->cfg.report_path = ctx->report_path;
 	strcpy(ctx->scene, "default");
+	atomic_store(&ctx->scene_gen, 1);
 	atomic_store(&ctx->foreground, true);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
 	ctx->record_thread = pthread_self();
 	ctx->st.app_scene = INT32_MIN;
 	ctx->base_ns = ctx_clock_ns(ctx);
 
+	char *file = process_ring_path(ctx, ctx->buffer_path);
 	ring_params rp = {
-		.capacity = cfg->capacity, .path = ctx->buffer_path, .time_base_ns = ctx->base_ns,
+		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
-		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1,
+		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1, .own_fd = -1,
 	};
-	int rc = ring_open(&ctx->ring, &rp, err);
+	int rc;
+	if (ctx->buffer_path && !file)
+		rc = tc_fail(err, TC_ENOMEM, "ring path");
+	else if ((rc = open_ring(ctx, &ctx->ring, &rp, err)) == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
+		ring_close(&ctx->ring);
+	free(file);
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
-		                 cfg->threads, err);
+		                 on_tick, ctx, cfg->threads, err);
 	}
 	if (rc == TC_OK)
 		rc = worker_start(&ctx->worker, ctx, ctx->cfg.clock, cfg->threads, err);
@@ -218,6 +283,7 @@ void tc_ctx_free(tc_ctx *ctx)
 	ring_close(&ctx->ring);
 	frame_free(ctx);
 	startup_free(ctx);
+	pthread_mutex_destroy(&ctx->frames.mu);
 	pthread_mutex_destroy(&ctx->mu);
 	pthread_rwlock_destroy(&ctx->ring_lock);
 	free(ctx->buffer_path);
@@ -274,42 +340,32 @@ static void rebase(tc_index *idx, uint64_t shift)
 static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t *kept, uint64_t *shift,
                         tc_error *err)
 {
-	/* A file ring is built under a temporary name and renamed over the path
-	 * once it is complete: the path may be the current ring's own file,
-	 * which opening (O_TRUNC) would empty before the copy. */
-	char *tmp = NULL;
-	if (path) {
-		size_t n = strlen(path) + 32;
-		tmp = malloc(n);
-		if (!tmp) {
-			free(path);
-			return tc_fail(err, TC_ENOMEM, "ring path");
-		}
-		snprintf(tmp, n, "%s.%d.tmp", path, (int)getpid());
+	/* The new file takes its path only once the events are in it: the path
+	 * may be the current ring's own file (ring_open, ring_publish). */
+	char *file = process_ring_path(ctx, path);
+	if (path && !file) {
+		free(path);
+		return tc_fail(err, TC_ENOMEM, "ring path");
 	}
 	uint32_t res = resolution_of(cfg);
 	ring_params rp = {
-		.capacity = cfg->capacity, .path = tmp, .time_base_ns = ctx->base_ns,
+		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(), .resolution_ms = res,
+		.own_fd = ctx->ring.fd,
 	};
 	ring fresh;
-	int rc = ring_open(&fresh, &rp, err);
+	int rc = open_ring(ctx, &fresh, &rp, err);
+	free(file);
 	if (rc == TC_OK) {
 		*shift = ring_refill(&fresh, &ctx->ring);
 		*kept = ring_seq(&fresh);
-		if (tmp && rename(tmp, path) != 0) {
-			rc = tc_fail(err, TC_EIO, "rename %s to %s: %s", tmp, path, strerror(errno));
+		if ((rc = ring_publish(&fresh, err)) != TC_OK)
 			ring_close(&fresh);
-		}
 	}
 	if (rc != TC_OK) {
-		if (tmp)
-			unlink(tmp);
-		free(tmp);
 		free(path);
 		return rc;
 	}
-	free(tmp);
 
 	/* The clock thread stores into the header: it stops across the swap
 	 * and starts again on the new ring, at the new resolution. */
@@ -329,13 +385,13 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ctx->cfg.clock_resolution_ms = res;
 	rebase(&ctx->first_mark, *shift);
 	rebase(&ctx->evil_mark, *shift);
-	rebase(&ctx->anr_mark, *shift);
 	rebase(&ctx->st.app_mark, *shift);
 	rebase(&ctx->st.warm_mark, *shift);
 
-	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, ctx->cfg.threads, err);
-	if (rc == TC_OK && !busy)
-		clock_set_busy(&ctx->clock, false);
+	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, on_tick, ctx,
+	                 ctx->cfg.threads, err);
+	if (rc == TC_OK && busy)
+		clock_set_busy(&ctx->clock, true);
 	return rc;
 }
 
@@ -396,12 +452,12 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 		        "ring settings not applied %s (capacity %u, buffer file %s, clock %u ms): "
 		        "the ring stays as it is (capacity %u, buffer file %s, clock %u ms)",
 		        refused, cfg->capacity, cfg->buffer_path ? cfg->buffer_path : "none", resolution_of(cfg),
-		        ctx->cfg.capacity, ctx->buffer_path ? ctx->buffer_path : "none", resolution_of(&ctx->cfg));
+		        ctx->cfg.capacity, ctx->ring.path ? ctx->ring.path : "none", resolution_of(&ctx->cfg));
 	else if (move && rc == TC_OK)
 		ctx_log(ctx, TC_LOG_INFO, "Matrix.AppMethodBeat",
 		        "ring replaced (capacity %u, buffer file %s, clock %u ms): %llu events moved, "
 		        "%llu before them dropped",
-		        ctx->cfg.capacity, ctx->buffer_path ? ctx->buffer_path : "none", resolution_of(&ctx->cfg),
+		        ctx->cfg.capacity, ctx->ring.path ? ctx->ring.path : "none", resolution_of(&ctx->cfg),
 		        (unsigned long long)kept, (unsigned long long)shift);
 	return rc;
 }
@@ -447,7 +503,10 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 	ctx->in_record = true;
 	if (in && ctx->cfg.on_method_enter)
 		ctx->cfg.on_method_enter(ctx->cfg.enter_user, id);
-	uint64_t now = ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
+	/* In a message the clock thread keeps the time; outside one (idle
+	 * handlers, input, code before the first message) it sleeps, and the
+	 * event reads the clock itself. */
+	uint64_t now = ctx->in_dispatch && ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
 	ring_write(&ctx->ring, tc_event_encode(in, id, now));
 	ctx->in_record = false;
 }
@@ -511,6 +570,8 @@ static void write_marker(tc_ctx *ctx, bool in, uint64_t ms)
 		ring_write(&ctx->ring, tc_event_encode(in, TC_ID_DISPATCH, ms));
 }
 
+/* A message costs no allocation and no wake-up of the tracer thread: the
+ * watchdog (clock thread) reads the message's state from these stores. */
 void tc_dispatch_begin(tc_ctx *ctx)
 {
 	if (ctx->in_dispatch) /* nested begin: Matrix's wrapper also ignored it */
@@ -518,14 +579,18 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	ctx->in_dispatch = true;
 	ctx->vsync = false;
 	ctx->message_token++;
-	ctx->dispatch_begin_ns = ctx_clock_ns(ctx);
-	uint64_t ms = clock_refresh(&ctx->clock);
-	clock_set_busy(&ctx->clock, true);
+	uint64_t now = ctx_clock_ns(ctx);
+	ctx->dispatch_begin_ns = now;
+	uint64_t ms = ctx_ms(ctx, now);
+	ring_set_now(&ctx->ring, ms);
 	write_marker(ctx, true, ms);
-	if (!ctx_started(ctx))
-		return;
-	anr_begin(ctx);
-	evil_begin(ctx);
+	/* the ANR copy starts at the DISPATCH-in marker, the event before the mark */
+	atomic_store_explicit(&ctx->msg_begin_ns, now, memory_order_relaxed);
+	atomic_store_explicit(&ctx->msg_mark, ring_seq(&ctx->ring), memory_order_relaxed);
+	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token + 1, memory_order_release);
+	clock_set_busy(&ctx->clock, true);
+	if (ctx_started(ctx))
+		evil_begin(ctx);
 }
 
 void tc_dispatch_end(tc_ctx *ctx)
@@ -534,25 +599,24 @@ void tc_dispatch_end(tc_ctx *ctx)
 		return;
 	ctx->in_dispatch = false;
 	uint64_t end_ns = ctx_clock_ns(ctx);
-	uint64_t ms = clock_refresh(&ctx->clock);
+	uint64_t ms = ctx_ms(ctx, end_ns);
+	ring_set_now(&ctx->ring, ms);
 	write_marker(ctx, false, ms);
+	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token, memory_order_release);
 	clock_set_busy(&ctx->clock, false);
 	bool vsync = ctx->vsync;
 	ctx->vsync = false;
-	if (!ctx_started(ctx)) {
-		worker_cancel(&ctx->worker, MSG_TOKEN(ctx->message_token));
+	if (!ctx_started(ctx))
 		return;
-	}
-	anr_end(ctx);
 	evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
 	if (vsync)
 		frame_add(ctx, ctx->vsync_ns, end_ns);
 }
 
-void tc_vsync(tc_ctx *ctx, uint64_t frame_time_ns)
+void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns)
 {
 	ctx->vsync = true;
-	ctx->vsync_ns = frame_time_ns;
+	ctx->vsync_ns = vsync_ns;
 }
 
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
@@ -572,7 +636,10 @@ void tc_set_scene(tc_ctx *ctx, const char *scene)
 	if (!scene)
 		return;
 	pthread_mutex_lock(&ctx->mu);
-	snprintf(ctx->scene, sizeof ctx->scene, "%s", scene);
+	if (strncmp(ctx->scene, scene, sizeof ctx->scene - 1) != 0) {
+		snprintf(ctx->scene, sizeof ctx->scene, "%s", scene);
+		atomic_fetch_add_explicit(&ctx->scene_gen, 1, memory_order_release);
+	}
 	pthread_mutex_unlock(&ctx->mu);
 }
 
@@ -584,6 +651,16 @@ char *ctx_scene(tc_ctx *ctx)
 	return s;
 }
 
+void ctx_scene_cached(tc_ctx *ctx, char buf[SCENE_MAX], uint32_t *gen)
+{
+	if (atomic_load_explicit(&ctx->scene_gen, memory_order_acquire) == *gen)
+		return;
+	pthread_mutex_lock(&ctx->mu);
+	memcpy(buf, ctx->scene, SCENE_MAX);
+	*gen = atomic_load_explicit(&ctx->scene_gen, memory_order_relaxed);
+	pthread_mutex_unlock(&ctx->mu);
+}
+
 void tc_set_foreground(tc_ctx *ctx, bool fg)
 {
 	atomic_store(&ctx->foreground, fg);
@@ -591,6 +668,9 @@ void tc_set_foreground(tc_ctx *ctx, bool fg)
 
 void tc_ctx_poll(tc_ctx *ctx)
 {
+	if (ctx->cfg.threads)
+		return;
+	anr_watch(ctx, ctx_clock_ns(ctx));
 	worker_poll(&ctx->worker);
 }
 

@@ -18,12 +18,29 @@
 #define SCENE_MAX 256
 #define DROP_BUCKETS 5 /* BEST NORMAL MIDDLE HIGH FROZEN */
 
+/* A scene's frame window (tracer_frame.c). */
 typedef struct frame_scene {
 	char scene[SCENE_MAX];
-	uint64_t sum_cost_ns;   /* Matrix summed truncated ms (quirk fixed) */
-	int64_t sum_frames, sum_dropped;
+	bool metrics;           /* FrameMetrics frames; else Choreographer frames */
+	int64_t sum_frames;
 	int64_t drop_level[DROP_BUCKETS], drop_sum[DROP_BUCKETS];
+	/* Choreographer: frame time, summed in ns (Matrix summed truncated ms, quirk fixed) */
+	uint64_t sum_cost_ns;
+	/* FrameMetrics: sums over the window's frames, which began at begin_ns */
+	uint64_t begin_ns;
+	int64_t durations[TC_FM_COUNT];
+	int64_t gpu_frames;
+	double dropped, refresh_hz;
+	uint64_t paced_ns;      /* sum of max(total, interval) */
 } frame_scene;
+
+typedef struct frames {
+	pthread_mutex_t mu;     /* frames come from the recording thread or a FrameMetrics listener */
+	frame_scene *items;     /* per-scene windows */
+	size_t n;
+	char scene[SCENE_MAX];  /* the scene frames count for, and its scene_gen */
+	uint32_t scene_gen;
+} frames;
 
 typedef struct activity_entry {
 	char *key;              /* "Class@identity" */
@@ -50,8 +67,11 @@ struct tc_ctx {
 	pthread_t record_thread;
 	bool in_record;         /* re-entrancy guard, recording thread */
 
-	pthread_mutex_t mu;     /* guards scene, report-file appends and status changes */
+	/* mu guards the scene, the settings tc_reconfigure replaces and status
+	 * changes, and is only ever held briefly (never across I/O or a callback) */
+	pthread_mutex_t mu;
 	char scene[SCENE_MAX];
+	_Atomic uint32_t scene_gen; /* changed with the scene: readers copy only then */
 	_Atomic bool foreground;
 	_Atomic uint64_t frame_interval_ns;
 
@@ -61,13 +81,17 @@ struct tc_ctx {
 	uint64_t message_token;
 	bool vsync;
 	uint64_t vsync_ns;
+	/* ... and as the watchdog (clock thread) sees it: msg_state is
+	 * 2 * token + 1 while message `token` runs, 2 * token after it, stored
+	 * (release) after the other two: a seqlock with one writer */
+	_Atomic uint64_t msg_state, msg_begin_ns, msg_mark;
+	/* the watchdog's own: the last message given a lag and an ANR check */
+	uint64_t lag_checked, anr_checked;
 
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
-	tc_index anr_mark;
 
-	frame_scene *frames;    /* per-scene windows */
-	size_t n_frames;
+	frames frames;
 
 	struct {
 		uint64_t app_begin_ms, app_end_ms;  /* eggBrokenTime, application create end */
@@ -86,8 +110,7 @@ struct tc_ctx {
 	} st;
 };
 
-/* worker tokens: a message's tasks, and the start-expiry check */
-#define MSG_TOKEN(t) ((((uint64_t)(t)) << 4) | 1u)
+/* worker token of the start-expiry check */
 #define EXPIRE_TOKEN UINT64_C(2)
 
 uint64_t ctx_clock_ns(const tc_ctx *ctx);
@@ -95,6 +118,8 @@ uint64_t ctx_ms(const tc_ctx *ctx, uint64_t ns);  /* ns -> ms since the time bas
 bool ctx_started(const tc_ctx *ctx);
 /* a malloc'd copy of the scene, or NULL */
 char *ctx_scene(tc_ctx *ctx);
+/* copies the scene into buf if it changed since *gen, which it updates */
+void ctx_scene_cached(tc_ctx *ctx, char buf[SCENE_MAX], uint32_t *gen);
 void ctx_log(tc_ctx *ctx, int level, const char *tag, const char *fmt, ...) TC_PRINTF(4, 5);
 
 /* report.c: opens the content object with the device-info keys ... */
@@ -114,8 +139,8 @@ char *probe_process_name(tc_ctx *ctx);
 /* tracers */
 void evil_begin(tc_ctx *ctx);
 void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
-void anr_begin(tc_ctx *ctx);
-void anr_end(tc_ctx *ctx);
+/* the watchdog: on the clock thread at every tick (tc_ctx_poll without threads) */
+void anr_watch(tc_ctx *ctx, uint64_t now_ns);
 void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
 void frame_free(tc_ctx *ctx);
 void startup_free(tc_ctx *ctx);

@@ -26,6 +26,8 @@ const char *tc_strerror(int code)
 	case TC_ESTALE: return "index record overwritten";
 	case TC_ESTATE: return "not allowed in this status";
 	case TC_ETHREAD: return "thread start failed";
+	case TC_EBUSY: return "ring file held by another process";
+	case TC_ENOSPC: return "no room for the ring file";
 	default: return "unknown error";
 	}
 }

@@ -4,19 +4,20 @@
  * which are the only process-wide state. Natives are registered in
  * JNI_OnLoad, so only that symbol is exported.
  *
- * Upcalls (report, log, thread stack, Java heap) run on the context's
- * threads, which attach themselves as daemons on first use and detach when
- * they exit. */
+ * Upcalls (report, log, expiry, thread stack, Java heap) run on the context's
+ * threads, which attach themselves as daemons, under their own names, on
+ * first use and detach when they exit. */
 #include <jni.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tc_runtime.h"
+#include "thread.h"
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
-static jmethodID g_on_report, g_on_log, g_thread_stack, g_java_heap;
+static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap;
 static pthread_key_t g_detach_key;
 
 #define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
@@ -42,7 +43,11 @@ static JNIEnv *env_here(void)
 		return env;
 	if (rc != JNI_EDETACHED)
 		return NULL;
-	JavaVMAttachArgs args = { JNI_VERSION_1_6, (char *)"tracecanary", NULL };
+	/* ART names the native thread after the Java one: keep the name the
+	 * runtime gave it (tc-clock, tc-tracer) */
+	char name[16];
+	thread_name(name);
+	JavaVMAttachArgs args = { JNI_VERSION_1_6, name[0] ? name : (char *)"tracecanary", NULL };
 	if ((*g_vm)->AttachCurrentThreadAsDaemon(g_vm, (void **)&env, &args) != JNI_OK)
 		return NULL;
 	pthread_setspecific(g_detach_key, env); /* non-NULL: the destructor runs at thread exit */
@@ -87,6 +92,16 @@ static void on_log(void *user, int level, const char *tag, const char *text)
 	(*env)->CallStaticVoidMethod(env, g_native, g_on_log, (jint)level, new_string(env, tag), new_string(env, text));
 	clear_exception(env);
 	(*env)->PopLocalFrame(env, NULL);
+}
+
+static void on_expired(void *user)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	(*env)->CallStaticVoidMethod(env, g_native, g_on_expired);
+	clear_exception(env);
 }
 
 static char *thread_stack(void *user, int style)
@@ -173,6 +188,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->splash_activities = owned[2];
 	c->on_report = on_report;
 	c->on_log = o[OPT_LOG] ? on_log : NULL;
+	c->on_expire = on_expired;
 	c->probe.thread_stack = thread_stack;
 	c->probe.process_stat = process_stat;
 	return 0;
@@ -258,6 +274,18 @@ static jlong JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
 }
 
 static void JNICALL n_vsync(JNIEnv *env, jclass cls, jlong h, jlong ns) { (void)env; (void)cls; tc_vsync(ctx_of(h), (uint64_t)ns); }
+static void JNICALL n_frame_metrics(JNIEnv *env, jclass cls, jlong h, jlongArray ns)
+{
+	(void)cls;
+	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT)
+		return;
+	int64_t v[TC_FM_COUNT];
+	jlong j[TC_FM_COUNT];
+	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT, j);
+	for (int i = 0; i < TC_FM_COUNT; i++)
+		v[i] = j[i];
+	tc_frame_metrics(ctx_of(h), v);
+}
 static void JNICALL n_frame_interval(JNIEnv *env, jclass cls, jlong h, jlong ns)
 {
 	(void)env; (void)cls;
@@ -336,6 +364,7 @@ static const JNINativeMethod methods[] = {
 	N("dispatchBegin", "(J)J", n_dispatch_begin),
 	N("dispatchEnd", "(J)J", n_dispatch_end),
 	N("vsync", "(JJ)V", n_vsync),
+	N("frameMetrics", "(J[J)V", n_frame_metrics),
 	N("frameInterval", "(JJ)V", n_frame_interval),
 	N("foreground", "(JZ)V", n_foreground),
 	N("written", "(J)J", n_written),
@@ -362,9 +391,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_native = (*env)->NewGlobalRef(env, c);
 	g_on_report = (*env)->GetStaticMethodID(env, c, "onReport", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)V");
 	g_on_log = (*env)->GetStaticMethodID(env, c, "onLog", "(ILjava/lang/String;Ljava/lang/String;)V");
+	g_on_expired = (*env)->GetStaticMethodID(env, c, "onExpired", "()V");
 	g_thread_stack = (*env)->GetStaticMethodID(env, c, "threadStack", "(I)Ljava/lang/String;");
 	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
-	if (!g_native || !g_on_report || !g_on_log || !g_thread_stack || !g_java_heap)
+	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap)
 		return JNI_ERR;
 	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
 		return JNI_ERR;

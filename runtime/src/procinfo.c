@@ -8,11 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__has_include)
-#if __has_include(<malloc.h>)
+/* mallinfo is not POSIX: glibc and bionic have it; musl has a <malloc.h>
+ * without it, so the header alone proves nothing. */
+#if defined(__GLIBC__) || defined(__BIONIC__)
 #include <malloc.h>
 #define HAVE_MALLINFO 1
-#endif
 #endif
 
 #include "ctx.h"

@@ -22,8 +22,10 @@ void report_begin(tc_ctx *ctx, json *j)
 
 /* One write per line with O_APPEND, so lines from two processes sharing a
  * file do not interleave within a line (for lines up to PIPE_BUF on pipes;
- * regular files in practice). */
-static void append_line(tc_ctx *ctx, const char *text)
+ * regular files in practice). Tracer thread, the only writer, and with no
+ * lock held: the file may be slow or block (a full disk, a FIFO), and only
+ * reports wait for it. */
+static void append_line(tc_ctx *ctx, const char *path, const char *text)
 {
 	size_t n = strlen(text);
 	char *line = malloc(n + 1);
@@ -31,8 +33,7 @@ static void append_line(tc_ctx *ctx, const char *text)
 		return;
 	memcpy(line, text, n);
 	line[n] = '\n';
-	pthread_mutex_lock(&ctx->mu);
-	int fd = open(ctx->report_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	int e = errno;
 	if (fd >= 0) {
 		size_t off = 0;
@@ -48,10 +49,9 @@ static void append_line(tc_ctx *ctx, const char *text)
 		}
 		close(fd);
 	}
-	pthread_mutex_unlock(&ctx->mu);
 	free(line);
 	if (fd < 0)
-		ctx_log(ctx, TC_LOG_ERROR, "Matrix.Trace", "report file %s: %s", ctx->report_path, strerror(e));
+		ctx_log(ctx, TC_LOG_ERROR, "Matrix.Trace", "report file %s: %s", path, strerror(e));
 }
 
 void report_send(tc_ctx *ctx, json *j, const char *tag, const char *key)
@@ -67,10 +67,17 @@ void report_send(tc_ctx *ctx, json *j, const char *tag, const char *key)
 		ctx_log(ctx, TC_LOG_ERROR, "Matrix.Trace", "report %s: out of memory", tag);
 		return;
 	}
+	/* tc_reconfigure may replace the settings while not started (under mu) */
+	pthread_mutex_lock(&ctx->mu);
+	tc_report_fn fn = ctx->cfg.on_report;
+	void *user = ctx->cfg.report_user;
+	char *path = ctx->report_path ? strdup(ctx->report_path) : NULL;
+	pthread_mutex_unlock(&ctx->mu);
 	tc_report r = { tag, key ? key : "", text };
-	if (ctx->cfg.on_report)
-		ctx->cfg.on_report(ctx->cfg.report_user, &r);
-	if (ctx->report_path)
-		append_line(ctx, text);
+	if (fn)
+		fn(user, &r);
+	if (path)
+		append_line(ctx, path, text);
+	free(path);
 	free(text);
 }

@@ -11,15 +11,20 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
 
 _Static_assert(sizeof(struct ring_header) == TC_RING_HEADER_SIZE, "header is 256 bytes");
 _Static_assert(offsetof(struct ring_header, capacity) == TC_RING_OFF_CAPACITY, "capacity offset");
+_Static_assert(offsetof(struct ring_header, time_base_ns) == TC_RING_OFF_TIME_BASE, "time base offset");
 _Static_assert(offsetof(struct ring_header, status) == TC_RING_OFF_STATUS, "status offset");
 _Static_assert(offsetof(struct ring_header, seq) == TC_RING_OFF_SEQ, "seq offset");
 _Static_assert(offsetof(struct ring_header, now_ms) == TC_RING_OFF_NOW, "now offset");
@@ -28,43 +33,130 @@ _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
 #define RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
 
-static int map_file(ring *r, const char *path, size_t size, tc_error *err)
+/* Reserves the file's blocks: posix_fallocate, or where the file system
+ * cannot allocate without writing (glibc then writes for it, musl and bionic
+ * do not), zeros. Returns 0 or an errno value. */
+static int reserve(int fd, size_t size)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
-	/* ftruncate on an emptied file gives zero pages: an empty slot is 0. */
-	if (ftruncate(fd, (off_t)size) != 0) {
-		int e = errno;
-		close(fd);
-		return tc_fail(err, TC_EIO, "ftruncate %s: %s", path, strerror(e));
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc != EINVAL && rc != EOPNOTSUPP && rc != ENOSYS)
+		return rc;
+	static const char zeros[65536];
+	for (size_t off = 0; off < size;) {
+		size_t n = size - off < sizeof zeros ? size - off : sizeof zeros;
+		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		off += (size_t)w;
 	}
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	return 0;
+}
+
+static bool no_room(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
+/* Locks path if it exists, so that no other process takes it until
+ * ring_publish: TC_EBUSY if a live process holds it, unless that is this
+ * process (its own ring file, own_fd). *fd is -1 if there is nothing to lock. */
+static int claim(const char *path, int own_fd, int *fd, tc_error *err)
+{
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? TC_OK : tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return TC_OK;
 	int e = errno;
-	close(fd); /* the mapping keeps the file */
-	if (p == MAP_FAILED)
-		return tc_fail(err, TC_EIO, "mmap %s: %s", path, strerror(e));
-	r->hdr = p;
-	r->mapped_file = 1;
+	struct stat a, b;
+	if (own_fd >= 0 && fstat(*fd, &a) == 0 && fstat(own_fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		close(*fd); /* our own ring's lock stays, on own_fd */
+		*fd = -1;
+		return TC_OK;
+	}
+	close(*fd);
+	*fd = -1;
+	if (e == EWOULDBLOCK)
+		return tc_fail(err, TC_EBUSY, "%s is another live process's ring", path);
+	return tc_fail(err, TC_EIO, "lock %s: %s", path, strerror(e));
+}
+
+/* Sets r's file fields, or on failure leaves them and everything else as
+ * they were. */
+static int map_file(ring *r, const ring_params *p, size_t size, tc_error *err)
+{
+	int claim_fd = -1, fd = -1, rc;
+	size_t n = strlen(p->path) + 32;
+	char *tmp = malloc(n), *path = strdup(p->path);
+	if (!tmp || !path) {
+		rc = tc_fail(err, TC_ENOMEM, "ring path");
+		goto cleanup;
+	}
+	snprintf(tmp, n, "%s.%d.tmp", p->path, (int)getpid());
+	rc = claim(p->path, p->own_fd, &claim_fd, err);
+	if (rc != TC_OK)
+		goto cleanup;
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = tc_fail(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		rc = tc_fail(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	/* the blocks come zeroed: an empty slot is 0 */
+	int e = reserve(fd, size);
+	if (e) {
+		rc = tc_fail(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, p->path,
+		             strerror(e));
+		goto cleanup;
+	}
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		rc = tc_fail(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	r->hdr = m;
+	r->fd = fd;
+	r->claim_fd = claim_fd;
+	r->tmp = tmp;
+	r->path = path;
 	return TC_OK;
+
+cleanup:
+	if (fd >= 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	if (claim_fd >= 0)
+		close(claim_fd);
+	free(tmp);
+	free(path);
+	return rc;
 }
 
 int ring_open(ring *r, const ring_params *p, tc_error *err)
 {
 	memset(r, 0, sizeof *r);
+	r->fd = -1;
+	r->claim_fd = -1;
 	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
 		return tc_fail(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = TC_RING_HEADER_SIZE + (size_t)p->capacity * 8;
+	r->size = size;
 	if (p->path) {
-		TRY(map_file(r, p->path, size, err));
+		TRY(map_file(r, p, size, err));
 	} else {
 		/* calloc: large blocks come zeroed from the kernel, touched lazily */
 		r->hdr = calloc(1, size);
 		if (!r->hdr)
 			return tc_fail(err, TC_ENOMEM, "ring of %zu bytes", size);
 	}
-	r->size = size;
 	r->capacity = p->capacity;
 	r->slots = (_Atomic uint64_t *)((char *)r->hdr + TC_RING_HEADER_SIZE);
 
@@ -85,14 +177,36 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 	return TC_OK;
 }
 
+int ring_publish(ring *r, tc_error *err)
+{
+	if (!r->tmp)
+		return TC_OK;
+	if (rename(r->tmp, r->path) != 0)
+		return tc_fail(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
+	free(r->tmp);
+	r->tmp = NULL;
+	if (r->claim_fd >= 0)
+		close(r->claim_fd); /* the file it locked is the one just replaced */
+	r->claim_fd = -1;
+	return TC_OK;
+}
+
 void ring_close(ring *r)
 {
 	if (!r->hdr)
 		return;
-	if (r->mapped_file)
+	if (r->fd >= 0) {
 		munmap(r->hdr, r->size);
-	else
+		if (r->tmp)
+			unlink(r->tmp);
+		close(r->fd);
+		if (r->claim_fd >= 0)
+			close(r->claim_fd);
+	} else {
 		free(r->hdr);
+	}
+	free(r->tmp);
+	free(r->path);
 	memset(r, 0, sizeof *r);
 }
 
@@ -136,9 +250,9 @@ int ring_index_valid(const ring *r, uint64_t mark_seq)
 {
 	uint64_t w = ring_seq(r);
 	/* Event k lives in slot k % capacity until event k + capacity is written.
-	 * A writer may be storing event w now, so event w - capacity is already
-	 * unsafe. */
-	return mark_seq <= w && w - first_of(mark_seq) < r->capacity;
+	 * A writer may be storing events up to w + RING_WRITER_AHEAD - 1 now, so
+	 * the events before w + RING_WRITER_AHEAD - capacity are already unsafe. */
+	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= r->capacity;
 }
 
 int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
@@ -152,7 +266,7 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 		return tc_fail(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
-	if (w - start >= r->capacity)
+	if (w + RING_WRITER_AHEAD - start > r->capacity)
 		return tc_fail(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
 		               (unsigned long long)r->capacity);
@@ -168,8 +282,8 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 	 * overwritten slot, this load sees the sequence number that overwrote it. */
 	atomic_thread_fence(memory_order_acquire);
 	uint64_t w2 = ring_seq(r);
-	if (w2 - start >= r->capacity) {
-		uint64_t cut = w2 - r->capacity + 1 - start; /* events possibly overwritten */
+	if (w2 + RING_WRITER_AHEAD - start > r->capacity) {
+		uint64_t cut = w2 + RING_WRITER_AHEAD - r->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
 			return tc_fail(err, TC_ESTALE, "index %llu overwritten while copying",

@@ -33,7 +33,11 @@ typedef struct ring {
 	_Atomic uint64_t *slots;
 	uint64_t capacity;
 	size_t size;                   /* bytes mapped */
-	int mapped_file;               /* 1: munmap a file mapping, 0: free() */
+	/* a file ring: its descriptor, which holds the file's lock (flock) for
+	 * the ring's life; -1 for a heap ring */
+	int fd;
+	char *tmp, *path;              /* until ring_publish: built at tmp, for path */
+	int claim_fd;                  /* until ring_publish: path's lock, or -1 */
 } ring;
 
 typedef struct ring_params {
@@ -41,9 +45,19 @@ typedef struct ring_params {
 	const char *path;              /* NULL: heap */
 	uint64_t time_base_ns, wall_base_ms;
 	uint32_t pid, resolution_ms;
+	int own_fd;                    /* this process's ring file, which path may name, or -1 */
 } ring_params;
 
+/* A file ring is built at PATH.PID.tmp, its space reserved up front (a
+ * sparse file would fault, SIGBUS, on a full disk), and takes PATH at
+ * ring_publish, so that PATH is never truncated: not if it is this process's
+ * ring (own_fd), whose events are still to be copied, and not at all if
+ * another live process holds it (TC_EBUSY; a process holds its ring file
+ * locked while it maps it). TC_ENOSPC: no room for the file. */
 int ring_open(ring *r, const ring_params *p, tc_error *err);
+/* Moves a file ring to its path (nothing for a heap ring). */
+int ring_publish(ring *r, tc_error *err);
+/* Unmaps or frees; an unpublished file is removed. */
 void ring_close(ring *r);
 
 /* Recording thread only. */
@@ -72,6 +86,12 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 {
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
 }
+
+/* How many events a writer may have stored beyond the count a reader sees
+ * (tc_ringfile.h): the C writer (ring_write) fences before each slot store, so
+ * only event seq may be in flight; the Java writer fences once per event,
+ * between the slot and the count, so events seq and seq + 1 may be. */
+#define RING_WRITER_AHEAD 2u
 
 /* An index record whose events did not survive a ring replacement
  * (ring_rebase). It is never valid again, whatever is written later. */

@@ -5,6 +5,14 @@
  * message began is dropped: the process was throttled and the stack would
  * describe the throttling, not the message.
  *
+ * The watchdog runs on the clock thread, which ticks while a message runs:
+ * a message costs it nothing but the stores tc_dispatch_begin/end make
+ * (Matrix posted two delayed tasks per message). When a check is due it
+ * takes what must be taken then (the time, the thread stack, the events
+ * recorded since the message began, the process state) and hands them to
+ * the tracer thread, which builds, logs and delivers the report: an app
+ * listener or report file that blocks delays reports, never the checks.
+ *
  * Matrix's Issue.key for an ANR was always "0" (the token was never
  * assigned); ours is the message token (test tracer_anr/quirk_fixed_anr_key). */
 #include <inttypes.h>
@@ -16,52 +24,47 @@
 #include "json.h"
 
 typedef struct anr_job {
-	tc_index mark;
-	uint64_t begin_ms;
+	bool lag;               /* a lag report; else an ANR report */
 	uint64_t token;
+	int64_t ran_ms;         /* how long the message had run at the check */
+	bool foreground;
+	char *scene, *thread_stack;
+	/* ANR only */
+	tc_process_stat ps;
+	uint64_t cur_ms;        /* the check's time, in the events' time base */
+	uint64_t *events;
+	size_t n;
+	tc_error copy_err;      /* why events is empty, if it is */
 } anr_job;
 
 static void drop_job(void *arg)
 {
-	free(arg);
+	anr_job *job = arg;
+	free(job->scene);
+	free(job->thread_stack);
+	free(job->events);
+	free(job);
 }
 
-static void lag(tc_ctx *ctx, void *arg)
+static void lag_report(tc_ctx *ctx, anr_job *job)
 {
-	(void)arg;
-	char *stack = probe_thread_stack(ctx, 2);
-	char *scene = ctx_scene(ctx);
 	json j;
 	json_init(&j);
 	report_begin(ctx, &j);
 	json_kv_string(&j, "detail", "LAG");
-	json_kv_string(&j, "scene", scene ? scene : "");
-	json_kv_string(&j, "threadStack", stack ? stack : "");
-	json_kv_bool(&j, "isProcessForeground", atomic_load(&ctx->foreground));
+	json_kv_string(&j, "scene", job->scene ? job->scene : "");
+	json_kv_string(&j, "threadStack", job->thread_stack ? job->thread_stack : "");
+	json_kv_bool(&j, "isProcessForeground", job->foreground);
 	report_send(ctx, &j, "Trace_EvilMethod", "");
-	free(stack);
-	free(scene);
 }
 
-static void anr(tc_ctx *ctx, void *arg)
+static void anr_report(tc_ctx *ctx, anr_job *job)
 {
-	anr_job *job = arg;
-	uint64_t cur_ms = ctx_ms(ctx, ctx_clock_ns(ctx));
-	bool fg = atomic_load(&ctx->foreground);
-	tc_process_stat ps;
-	probe_process_stat(ctx, &ps);
-	uint64_t *ev = NULL;
-	size_t n = 0;
-	tc_error err;
-	if (tc_copy_since(ctx, job->mark, &ev, &n, &err) != TC_OK)
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "no stack: %s", err.message);
-	char *scene = ctx_scene(ctx);
-	char *thread_stack = probe_thread_stack(ctx, ctx->cfg.stack_style);
-
+	if (job->copy_err.code)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "no stack: %s", job->copy_err.message);
 	tc_stack st = { 0 };
-	if (n && analyse_events(&st, ev, n, true, cur_ms) != TC_OK)
+	if (job->n && analyse_events(&st, job->events, job->n, true, job->cur_ms) != TC_OK)
 		st.len = 0;
-	free(ev);
 	char *stack = NULL, *logcat = NULL;
 	int64_t cost = tc_stack_format(&st, &stack, &logcat);
 	/* Matrix: max(5000, longest item). The longest item is the open message,
@@ -70,30 +73,35 @@ static void anr(tc_ctx *ctx, void *arg)
 	 * ring had nothing for it. */
 	if (cost < (int64_t)ctx->cfg.anr_ms)
 		cost = ctx->cfg.anr_ms;
-	if (cur_ms > job->begin_ms && (int64_t)(cur_ms - job->begin_ms) > cost)
-		cost = (int64_t)(cur_ms - job->begin_ms);
+	if (job->ran_ms > cost)
+		cost = job->ran_ms;
 	char key[32];
 	tc_stack_key(&st, cost, key, sizeof key);
-
-	strbuf b;
-	sb_init(&b);
-	sb_printf(&b, "\n>>>>>>>>>>>>>>>>>>>>>>> maybe happens ANR(%lld ms)! <<<<<<<<<<<<<<<<<<<<<<<\n", (long long)cost);
-	sb_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n",
-	          scene ? scene : "", fg ? "true" : "false", (long long)ps.priority, (long long)ps.nice);
-	sb_printf(&b, "|* [Memory]\n|*\t\tDalvikHeap: %lldkb\n|*\t\tNativeHeap: %lldkb\n|*\t\tVmSize: %lldkb\n",
-	          (long long)ps.dalvik_heap_kb, (long long)ps.native_heap_kb, (long long)ps.vm_size_kb);
-	sb_printf(&b, "|* [Thread]\n|*\t\tStack: %s\n|* [Trace]\n", thread_stack ? thread_stack : "");
-	if (st.len)
-		sb_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
-	sb_puts(&b, "=========================================================================");
-	char *block = sb_take(&b);
+	const char *scene = job->scene ? job->scene : "";
+	const char *thread_stack = job->thread_stack ? job->thread_stack : "";
+	const tc_process_stat *ps = &job->ps;
 
 	if (cost >= (int64_t)ctx->cfg.anr_invalid_ms) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "ANR check ran %lld ms after the message began: dropped",
 		        (long long)cost);
 	} else {
+		strbuf b;
+		sb_init(&b);
+		sb_printf(&b, "\n>>>>>>>>>>>>>>>>>>>>>>> maybe happens ANR(%lld ms)! <<<<<<<<<<<<<<<<<<<<<<<\n",
+		          (long long)cost);
+		sb_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n",
+		          scene, job->foreground ? "true" : "false", (long long)ps->priority, (long long)ps->nice);
+		sb_printf(&b, "|* [Memory]\n|*\t\tDalvikHeap: %lldkb\n|*\t\tNativeHeap: %lldkb\n|*\t\tVmSize: %lldkb\n",
+		          (long long)ps->dalvik_heap_kb, (long long)ps->native_heap_kb, (long long)ps->vm_size_kb);
+		sb_printf(&b, "|* [Thread]\n|*\t\tStack: %s\n|* [Trace]\n", thread_stack);
+		if (st.len)
+			sb_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
+		sb_puts(&b, "=========================================================================");
+		char *block = sb_take(&b);
 		if (block)
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "%s", block);
+		free(block);
+
 		char token[24];
 		snprintf(token, sizeof token, "%" PRIu64, job->token);
 		json j;
@@ -102,44 +110,75 @@ static void anr(tc_ctx *ctx, void *arg)
 		json_kv_string(&j, "detail", "ANR");
 		json_kv_int(&j, "cost", cost);
 		json_kv_string(&j, "stackKey", key);
-		json_kv_string(&j, "scene", scene ? scene : "");
+		json_kv_string(&j, "scene", scene);
 		json_kv_string(&j, "stack", stack ? stack : "");
-		json_kv_string(&j, "threadStack", thread_stack ? thread_stack : "");
-		json_kv_int(&j, "processPriority", ps.priority);
-		json_kv_int(&j, "processNice", ps.nice);
-		json_kv_bool(&j, "isProcessForeground", fg);
+		json_kv_string(&j, "threadStack", thread_stack);
+		json_kv_int(&j, "processPriority", ps->priority);
+		json_kv_int(&j, "processNice", ps->nice);
+		json_kv_bool(&j, "isProcessForeground", job->foreground);
 		json_key(&j, "memory");
 		json_begin_object(&j);
-		json_kv_int(&j, "dalvik_heap", ps.dalvik_heap_kb);
-		json_kv_int(&j, "native_heap", ps.native_heap_kb);
-		json_kv_int(&j, "vm_size", ps.vm_size_kb);
+		json_kv_int(&j, "dalvik_heap", ps->dalvik_heap_kb);
+		json_kv_int(&j, "native_heap", ps->native_heap_kb);
+		json_kv_int(&j, "vm_size", ps->vm_size_kb);
 		json_end_object(&j);
 		report_send(ctx, &j, "Trace_EvilMethod", token);
 	}
-	free(block);
 	free(stack);
 	free(logcat);
-	free(scene);
-	free(thread_stack);
 	tc_stack_dispose(&st);
 }
 
-void anr_begin(tc_ctx *ctx)
+static void report(tc_ctx *ctx, void *arg)
 {
-	if (!(ctx->cfg.tracers & TC_TRACER_ANR))
-		return;
-	uint64_t token = MSG_TOKEN(ctx->message_token);
-	uint64_t begin_ms = ctx_ms(ctx, ctx->dispatch_begin_ns);
-	anr_job *a = malloc(sizeof *a);
-	if (a) {
-		*a = (anr_job){ tc_mark(ctx), begin_ms, ctx->message_token };
-		worker_post(&ctx->worker, ctx->cfg.anr_ms, token, anr, drop_job, a);
-	}
-	worker_post(&ctx->worker, ctx->cfg.lag_ms, token, lag, NULL, NULL);
+	anr_job *job = arg;
+	if (job->lag)
+		lag_report(ctx, job);
+	else
+		anr_report(ctx, job);
 }
 
-void anr_end(tc_ctx *ctx)
+/* Takes, on the watchdog, what the report must say about the moment of the
+ * check, and hands it to the tracer thread. */
+static void check(tc_ctx *ctx, bool lag, uint64_t token, uint64_t mark, int64_t ran_ms, uint64_t now_ns)
 {
-	if (ctx->cfg.tracers & TC_TRACER_ANR)
-		worker_cancel(&ctx->worker, MSG_TOKEN(ctx->message_token));
+	anr_job *job = calloc(1, sizeof *job);
+	if (!job)
+		return;
+	job->lag = lag;
+	job->token = token;
+	job->ran_ms = ran_ms;
+	job->foreground = atomic_load(&ctx->foreground);
+	job->scene = ctx_scene(ctx);
+	job->thread_stack = probe_thread_stack(ctx, lag ? 2 : ctx->cfg.stack_style);
+	if (!lag) {
+		job->cur_ms = ctx_ms(ctx, now_ns);
+		probe_process_stat(ctx, &job->ps);
+		tc_copy_since(ctx, (tc_index){ mark }, &job->events, &job->n, &job->copy_err);
+	}
+	worker_post(&ctx->worker, 0, 0, report, drop_job, job);
+}
+
+void anr_watch(tc_ctx *ctx, uint64_t now_ns)
+{
+	if (!(ctx->cfg.tracers & TC_TRACER_ANR) || !ctx_started(ctx))
+		return;
+	uint64_t state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
+	if (!(state & 1))
+		return; /* no message running */
+	uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
+	uint64_t mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&ctx->msg_state, memory_order_relaxed) != state)
+		return; /* it ended, or another began, while we read */
+	uint64_t token = state >> 1;
+	int64_t ran_ms = now_ns > begin_ns ? (int64_t)((now_ns - begin_ns) / 1000000u) : 0;
+	if (ran_ms >= (int64_t)ctx->cfg.lag_ms && ctx->lag_checked != token) {
+		ctx->lag_checked = token;
+		check(ctx, true, token, mark, ran_ms, now_ns);
+	}
+	if (ran_ms >= (int64_t)ctx->cfg.anr_ms && ctx->anr_checked != token) {
+		ctx->anr_checked = token;
+		check(ctx, false, token, mark, ran_ms, now_ns);
+	}
 }

@@ -1,13 +1,24 @@
-/* tracer_frame.c: FrameTracer as Matrix's FPSCollector (the Choreographer
- * path): frames are grouped by scene; a scene's window closes when its
- * frames add up to fps_slice_ms (10 s) of frame time, and gives a Trace_FPS
- * report with the dropped-frame buckets and the FPS.
+/* tracer_frame.c: FrameTracer. Frames are grouped by scene; each scene's
+ * window gives a Trace_FPS report with the dropped-frame buckets and the FPS.
+ * Frames come from one of two sources, as in Matrix:
  *
- * A frame's cost is end - intended vsync; it dropped (int)(cost / interval)
- * frames and counts for (dropped + 1) intervals. Matrix added each frame's
- * time to a long as a float of milliseconds, truncating every add (16.67 ms
- * counted as 16, so windows ran 4% long and the FPS read high); we sum
- * nanoseconds (test tracer_frame/quirk_fixed_frame_time_not_truncated). */
+ * - Choreographer (before API 24; Matrix's FPSCollector, whose report shape
+ *   this keeps): a frame's cost is its end - its vsync; it dropped
+ *   (int)(cost / interval) frames and counts for (dropped + 1) intervals; the
+ *   window closes when its frames add up to fps_slice_ms (10 s) of frame
+ *   time. Matrix added each frame's time to a long as a float of
+ *   milliseconds, truncating every add (16.67 ms counted as 16, so windows ran
+ *   4% long and the FPS read high); we sum nanoseconds (test
+ *   tracer_frame/quirk_fixed_frame_time_not_truncated).
+ * - FrameMetrics (API 24+; Matrix HEAD's SceneFrameCollectItem): a frame
+ *   dropped max(0, (total - interval) / interval) frames, a fraction; the
+ *   window closes fps_slice_ms after its first frame, and is reported if it
+ *   has more than 20 frames, with Matrix's FrameMetrics keys added: the
+ *   average of each duration, DROP_COUNT and REFRESH_RATE.
+ *
+ * The interval is the display's (tc_set_frame_interval, which the Android
+ * glue keeps up with the display's refresh rate). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +26,25 @@
 #include "json.h"
 
 #define MAX_SCENES 64
+#define METRICS_MIN_FRAMES 20 /* Matrix's tryCallBackAndReset: "count > 20" */
 
 /* bucket indexes; the report lists them Matrix's [old] way, frozen first */
 enum { BEST, NORMAL, MIDDLE, HIGH, FROZEN };
 static const char *const bucket_name[DROP_BUCKETS] = {
 	"DROPPED_BEST", "DROPPED_NORMAL", "DROPPED_MIDDLE", "DROPPED_HIGH", "DROPPED_FROZEN",
 };
+/* FrameMetrics' durations, as Matrix's FrameDuration names them */
+static const char *const duration_name[TC_FM_COUNT] = {
+	"UNKNOWN_DELAY_DURATION", "INPUT_HANDLING_DURATION", "ANIMATION_DURATION", "LAYOUT_MEASURE_DURATION",
+	"DRAW_DURATION", "SYNC_DURATION", "COMMAND_ISSUE_DURATION", "SWAP_BUFFERS_DURATION", "TOTAL_DURATION",
+	"GPU_DURATION",
+};
+
+/* rounds a non-negative value to the nearest integer, as Math.round */
+static int64_t round_up_half(double v)
+{
+	return (int64_t)(v + 0.5);
+}
 
 typedef struct fps_job {
 	frame_scene item;
@@ -31,11 +55,17 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	fps_job *job = arg;
 	frame_scene *f = &job->item;
-	/* frames per second of frame time, capped at the refresh rate */
-	double refresh = 1e9 / (double)job->interval_ns;
-	double fps = f->sum_cost_ns ? (double)f->sum_frames * 1e9 / (double)f->sum_cost_ns : 0;
-	if (fps > refresh)
-		fps = refresh;
+	double fps;
+	if (f->metrics) {
+		/* Matrix: 1e9 / the average of max(total, interval) */
+		fps = f->paced_ns ? 1e9 * (double)f->sum_frames / (double)f->paced_ns : 0;
+	} else {
+		/* frames per second of frame time, capped at the refresh rate */
+		double refresh = 1e9 / (double)job->interval_ns;
+		fps = f->sum_cost_ns ? (double)f->sum_frames * 1e9 / (double)f->sum_cost_ns : 0;
+		if (fps > refresh)
+			fps = refresh;
+	}
 	json j;
 	json_init(&j);
 	report_begin(ctx, &j);
@@ -51,6 +81,14 @@ static void report(tc_ctx *ctx, void *arg)
 		json_kv_int(&j, bucket_name[b], f->drop_sum[b]);
 	json_end_object(&j);
 	json_kv_double(&j, "fps", fps);
+	if (f->metrics) {
+		for (int d = 0; d < TC_FM_GPU; d++)
+			json_kv_int(&j, duration_name[d], f->durations[d] / f->sum_frames);
+		if (f->gpu_frames)
+			json_kv_int(&j, duration_name[TC_FM_GPU], f->durations[TC_FM_GPU] / f->gpu_frames);
+		json_kv_int(&j, "DROP_COUNT", round_up_half(f->dropped / (double)f->sum_frames));
+		json_kv_int(&j, "REFRESH_RATE", round_up_half(f->refresh_hz / (double)f->sum_frames));
+	}
 	report_send(ctx, &j, "Trace_FPS", "");
 }
 
@@ -67,61 +105,112 @@ static int bucket(const tc_config *c, int64_t d)
 	return BEST;
 }
 
-static frame_scene *scene_item(tc_ctx *ctx, const char *scene)
+/* The current scene's window of this kind, made if need be; under fr->mu. */
+static frame_scene *scene_item(tc_ctx *ctx, bool metrics)
 {
-	for (size_t i = 0; i < ctx->n_frames; i++)
-		if (strcmp(ctx->frames[i].scene, scene) == 0)
-			return &ctx->frames[i];
-	if (!ctx->frames) {
-		ctx->frames = calloc(MAX_SCENES, sizeof *ctx->frames);
-		if (!ctx->frames)
+	frames *fr = &ctx->frames;
+	ctx_scene_cached(ctx, fr->scene, &fr->scene_gen); /* no lock or copy unless it changed */
+	if (!fr->scene[0])
+		return NULL;
+	for (size_t i = 0; i < fr->n; i++)
+		if (fr->items[i].metrics == metrics && strcmp(fr->items[i].scene, fr->scene) == 0)
+			return &fr->items[i];
+	if (!fr->items) {
+		fr->items = calloc(MAX_SCENES, sizeof *fr->items);
+		if (!fr->items)
 			return NULL;
 	}
-	if (ctx->n_frames == MAX_SCENES)
+	if (fr->n == MAX_SCENES)
 		return NULL; /* a window per scene; past 64 live scenes, drop frames */
-	frame_scene *f = &ctx->frames[ctx->n_frames++];
+	frame_scene *f = &fr->items[fr->n++];
 	memset(f, 0, sizeof *f);
-	strncpy(f->scene, scene, sizeof f->scene - 1);
+	memcpy(f->scene, fr->scene, sizeof f->scene);
+	f->metrics = metrics;
 	return f;
 }
 
-void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
+static void count(tc_ctx *ctx, frame_scene *f, int64_t dropped)
 {
-	if (!(ctx->cfg.tracers & TC_TRACER_FRAME) || !atomic_load(&ctx->foreground))
-		return;
-	char *scene = ctx_scene(ctx);
-	if (!scene || !scene[0]) {
-		free(scene);
-		return;
-	}
-	uint64_t interval = atomic_load(&ctx->frame_interval_ns);
-	uint64_t jitter = end_ns > intended_ns ? end_ns - intended_ns : 0;
-	int64_t dropped = (int64_t)(jitter / interval);
-	frame_scene *f = scene_item(ctx, scene);
-	free(scene);
-	if (!f)
-		return;
-	f->sum_cost_ns += (uint64_t)(dropped + 1) * interval;
-	f->sum_dropped += dropped;
-	f->sum_frames++;
 	int b = bucket(&ctx->cfg, dropped);
 	f->drop_level[b]++;
 	f->drop_sum[b] += dropped;
-	if (f->sum_cost_ns < (uint64_t)ctx->cfg.fps_slice_ms * 1000000u)
-		return;
-	fps_job *job = malloc(sizeof *job);
+	f->sum_frames++;
+}
+
+/* Closes the window: hands it to the tracer thread if report, and removes the
+ * scene (Matrix removed the item). Under fr->mu. */
+static void close_window(tc_ctx *ctx, frame_scene *f, uint64_t interval, bool report_it)
+{
+	frames *fr = &ctx->frames;
+	fps_job *job = report_it ? malloc(sizeof *job) : NULL;
 	if (job) {
 		job->item = *f;
 		job->interval_ns = interval;
 		worker_post(&ctx->worker, 0, 0, report, free, job);
 	}
-	/* the window is closed: remove the scene (Matrix removed the item) */
-	*f = ctx->frames[--ctx->n_frames];
+	*f = fr->items[--fr->n];
+}
+
+static bool counting(tc_ctx *ctx)
+{
+	return (ctx->cfg.tracers & TC_TRACER_FRAME) && atomic_load(&ctx->foreground);
+}
+
+void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
+{
+	if (!counting(ctx))
+		return;
+	uint64_t interval = atomic_load(&ctx->frame_interval_ns);
+	uint64_t jitter = end_ns > intended_ns ? end_ns - intended_ns : 0;
+	int64_t dropped = (int64_t)(jitter / interval);
+	pthread_mutex_lock(&ctx->frames.mu);
+	frame_scene *f = scene_item(ctx, false);
+	if (f) {
+		f->sum_cost_ns += (uint64_t)(dropped + 1) * interval;
+		count(ctx, f, dropped);
+		if (f->sum_cost_ns >= (uint64_t)ctx->cfg.fps_slice_ms * 1000000u)
+			close_window(ctx, f, interval, true);
+	}
+	pthread_mutex_unlock(&ctx->frames.mu);
+}
+
+void tc_frame_metrics(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT])
+{
+	if (!ctx_started(ctx) || !counting(ctx))
+		return;
+	/* Matrix drops frames with a metric out of range (negative, or absurd) */
+	for (int d = 0; d <= TC_FM_TOTAL; d++)
+		if (ns[d] < 0 || ns[d] >= INT64_MAX / 2)
+			return;
+	uint64_t now = ctx_clock_ns(ctx);
+	uint64_t interval = atomic_load(&ctx->frame_interval_ns);
+	double dropped = (double)(ns[TC_FM_TOTAL] - (int64_t)interval) / (double)interval;
+	if (dropped < 0)
+		dropped = 0;
+	pthread_mutex_lock(&ctx->frames.mu);
+	frame_scene *f = scene_item(ctx, true);
+	if (f) {
+		if (!f->sum_frames)
+			f->begin_ns = now;
+		for (int d = 0; d < TC_FM_GPU; d++)
+			f->durations[d] += ns[d];
+		if (ns[TC_FM_GPU] >= 0) {
+			f->durations[TC_FM_GPU] += ns[TC_FM_GPU];
+			f->gpu_frames++;
+		}
+		f->dropped += dropped;
+		f->refresh_hz += 1e9 / (double)interval;
+		f->paced_ns += (uint64_t)ns[TC_FM_TOTAL] > interval ? (uint64_t)ns[TC_FM_TOTAL] : interval;
+		count(ctx, f, round_up_half(dropped));
+		if (now - f->begin_ns >= (uint64_t)ctx->cfg.fps_slice_ms * 1000000u)
+			close_window(ctx, f, interval, f->sum_frames > METRICS_MIN_FRAMES);
+	}
+	pthread_mutex_unlock(&ctx->frames.mu);
 }
 
 void frame_free(tc_ctx *ctx)
 {
-	free(ctx->frames);
-	ctx->frames = NULL;
-	ctx->n_frames = 0;
+	free(ctx->frames.items);
+	ctx->frames.items = NULL;
+	ctx->frames.n = 0;
 }

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "error.h"
+#include "thread.h"
 
 struct task {
 	uint64_t due_ns, token;
@@ -37,6 +39,7 @@ static task *pop_due(worker *w, uint64_t now)
 static void *loop(void *arg)
 {
 	worker *w = arg;
+	thread_identify("tc-tracer", THREAD_NICE_TRACER);
 	pthread_mutex_lock(&w->mu);
 	while (!w->stopping) {
 		uint64_t now = w->clock.now_ns(w->clock.user);
@@ -51,10 +54,11 @@ static void *loop(void *arg)
 			pthread_cond_wait(&w->cv, &w->mu);
 			continue;
 		}
-		/* Sleep until the first task is due by the context clock, at most
-		 * 100 ms at a time in case that clock and CLOCK_MONOTONIC drift. */
+		/* Sleep until the first task is due by the context clock: once, for
+		 * CLOCK_MONOTONIC, which the condition waits on; an injected clock
+		 * may drift from it, so then at most 100 ms at a time. */
 		uint64_t wait = w->head->due_ns - now;
-		if (wait > 100000000u)
+		if (w->clock.now_ns != clock_default_now_ns && wait > 100000000u)
 			wait = 100000000u;
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -1,7 +1,11 @@
 /* worker.h: the tracer thread, a queue of tasks due at a time (Matrix's
- * "default_matrix_thread" Handler with postDelayed). Times come from the
- * context's clock, so tests drive it with an injected clock: unthreaded, a
- * task due now runs inline and later ones run at worker_poll. */
+ * "default_matrix_thread" Handler with postDelayed): the analysis, logging
+ * and delivery of reports (the app's listener, the report file), which may
+ * take long or block; neither the recording thread nor the watchdog (the
+ * clock thread) ever waits for it. It sleeps while it has nothing to do.
+ * Times come from the context's clock, so tests drive it with an injected
+ * clock: unthreaded, a task due now runs inline and later ones run at
+ * worker_poll. */
 #ifndef TC_WORKER_H
 #define TC_WORKER_H
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -116,9 +118,11 @@ Test(ring, record_invalid_once_the_event_before_it_is_overwritten)
 	open_ctx(8, NULL);
 	write_seq(0, 5);
 	tc_index m = tc_mark(ctx); /* seq 5: the copy starts at event 4 */
-	write_seq(5, 6);           /* written 11: event 4 lives until event 12 is stored */
+	write_seq(5, 5);           /* written 10: event 4 lives until event 12 is stored */
 	cr_assert(tc_index_valid(ctx, m));
-	write_seq(11, 1);          /* written 12: event 12 may be going into event 4's slot */
+	/* written 11: a writer may be storing events 11 and 12 (RING_WRITER_AHEAD:
+	 * the Java writer fences once per event), and event 12 goes into event 4's slot */
+	write_seq(10, 1);
 	cr_assert_not(tc_index_valid(ctx, m));
 	uint64_t *ev;
 	size_t n;
@@ -253,6 +257,104 @@ Test(ring, file_backed_ring_decodes_while_alive)
 	cr_assert_not(img.recovered);
 	assert_times(img.events, img.count, 3);
 	tc_ring_image_dispose(&img);
+	unlink(tmp_path);
+}
+
+/* A sparse file would take its blocks as the ring is written, and on a full
+ * disk the write would fault (SIGBUS): the blocks are taken when the ring is
+ * made (tests/runtime/disk/ fills a disk). */
+Test(ring, file_ring_is_reserved_up_front)
+{
+	make_tmp();
+	open_ctx(100000, tmp_path);
+	struct stat st;
+	cr_assert_eq(stat(tmp_path, &st), 0);
+	cr_assert_eq(st.st_size, 256 + 100000 * 8);
+	cr_assert_geq((long long)st.st_blocks * 512, (long long)st.st_size, "%lld of %lld bytes allocated",
+	              (long long)st.st_blocks * 512, (long long)st.st_size);
+	unlink(tmp_path);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Two processes of one app configured with one ring file: the second must not
+ * truncate the file the first maps (its events would be gone, and its header
+ * rewritten), but record in memory, and say so. */
+Test(ring, a_ring_file_another_live_process_holds_is_left_alone)
+{
+	make_tmp();
+	int ready[2], done[2];
+	cr_assert_eq(pipe(ready), 0);
+	cr_assert_eq(pipe(done), 0);
+	pid_t child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) { /* the first process: 5 events, then checks them once the other is done */
+		close(ready[0]);
+		close(done[1]); /* so that a failed test, gone, gives us an end of file */
+		open_ctx(64, tmp_path);
+		write_seq(0, 5);
+		char c = 'r';
+		if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(2);
+		uint64_t *ev = NULL;
+		size_t n = 0;
+		int rc = tc_copy_since(ctx, (tc_index){ 0 }, &ev, &n, NULL);
+		bool intact = rc == TC_OK && n == 5 && tc_event_time(ev[4]) == 4;
+		free(ev);
+		tc_ring_image img;
+		intact = intact && tc_ring_load(&img, tmp_path, NULL) == TC_OK && img.pid == (uint32_t)getpid() &&
+		         img.count == 5;
+		tc_ring_image_dispose(&img);
+		tc_ctx_free(ctx);
+		_exit(intact ? 0 : 1);
+	}
+	close(ready[1]);
+	close(done[0]);
+	char c;
+	cr_assert_eq(read(ready[0], &c, 1), 1);
+	open_ctx(128, tmp_path); /* the second */
+	write_seq(0, 50);
+	cr_assert(f.logs && strstr(f.logs, "another live process's ring: the ring is in memory instead"), "%s",
+	          f.logs ? f.logs : "(no log)");
+	cr_assert_eq(tc_written(ctx), 50, "the second records all the same");
+	cr_assert_eq(write(done[1], "d", 1), 1);
+	cr_assert_eq(wait_child(child), 0, "the first process's ring file was left as it was");
+	unlink(tmp_path);
+}
+
+static char *process_remote(void *user)
+{
+	(void)user;
+	return strdup("com.example.app:remote");
+}
+
+/* Android names a secondary process "package:name": its ring is PATH.name. */
+Test(ring, a_secondary_process_has_its_own_ring_file)
+{
+	make_tmp();
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = 8;
+	c.buffer_path = tmp_path;
+	c.probe.process_name = process_remote;
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	write_seq(0, 3);
+	char remote[80];
+	snprintf(remote, sizeof remote, "%s.remote", tmp_path);
+	tc_ring_image img;
+	cr_assert_eq(tc_ring_load(&img, remote, NULL), TC_OK);
+	cr_assert_eq(img.count, 3);
+	tc_ring_image_dispose(&img);
+	struct stat st;
+	cr_assert_eq(stat(tmp_path, &st), 0);
+	cr_assert_eq(st.st_size, 0, "the main process's file is untouched");
+	unlink(remote);
 	unlink(tmp_path);
 }
 

@@ -1,12 +1,22 @@
 import android.app.Activity;
+import android.app.ActivityThread;
 import android.app.Application;
 import android.os.Handler;
 import android.os.Looper;
+import android.os.SystemClock;
+import android.util.Printer;
+import android.view.Choreographer;
+import android.view.Display;
 
 import com.tencent.matrix.trace.android.AndroidTracing;
 import com.tencent.matrix.trace.core.AppMethodBeat;
 import com.tencent.matrix.trace.core.TraceCanary;
 
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -208,17 +218,18 @@ public final class E2e {
         Looper.prepareMainLooper();
         Application app = new Application();
         c.tracers |= TraceCanary.TRACER_FRAME;
-        c.fpsSliceMs = 300; // frames from the stub Choreographer, 60 a second
+        c.fpsSliceMs = 500; // a window of the animation's frames, 60 a second
         AndroidTracing.install(app, c, LISTENER);
         check(TraceCanary.isAlive(), "started");
         Handler h = new Handler(Looper.getMainLooper());
         MainActivity a = new MainActivity();
         h.post(() -> app.dispatchActivityCreated(a));
         h.post(() -> app.dispatchActivityStarted(a));
+        h.post(() -> app.dispatchActivityResumed(a));
         h.post(() -> a.onWindowFocusChanged(true));
         h.post(() -> busy(5));
         h.post(E2e::slowWork);
-        h.postDelayed(() -> Looper.getMainLooper().quit(), 1500);
+        h.post(() -> animate(h, 1200, 0, 0, () -> Looper.getMainLooper().quit()));
         Looper.loop();
 
         String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
@@ -248,7 +259,7 @@ public final class E2e {
         }
         String[] fps = waitFor("Trace_FPS", null, 2000);
         check(fps != null && fps[2].matches(".*\"dropLevel\":\\{\"DROPPED_FROZEN\":\\d+.*\"fps\":[0-9.]+,.*"),
-                "frame report from Choreographer frames");
+                "frame report from the animation's frames");
         if (fps != null) {
             System.out.println("# " + fps[2]);
         }
@@ -285,6 +296,375 @@ public final class E2e {
             check(j.contains("\"threadStack\":\" \\n|*\\t\\tat "), "simple-style thread stack");
             check(!anr[1].equals("0") && !anr[1].isEmpty(), "Issue key is the message token: " + anr[1]);
             System.out.println("# " + j);
+        }
+        TraceCanary.release();
+    }
+
+    /**
+     * A cold start as the system drives it: the application is bound (install runs in
+     * its onCreate), then ActivityThread's handler gets the launch request (on API 28+
+     * an EXECUTE_TRANSACTION whose first item is a LaunchActivityItem), which creates the
+     * activity; it then gets focus. The start-up report must come, and say which message
+     * ended application create.
+     */
+    static void startup(String lib, int scene) {
+        Looper.prepareMainLooper();
+        ActivityThread thread = ActivityThread.stubAttach();
+        Application app = new Application();
+        MainActivity a = new MainActivity();
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> AndroidTracing.install(app, config(lib), LISTENER));
+        thread.stubLaunch(() -> {
+            app.dispatchActivityCreated(a);
+            app.dispatchActivityStarted(a);
+        });
+        h.post(() -> a.onWindowFocusChanged(true));
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+        String[] r = waitFor("Trace_StartUp", null, 2000);
+        check(r != null, "start-up report");
+        check(r != null && r[2].contains("\"application_create_scene\":" + scene + ","),
+                "application create ended by message " + scene + (r != null ? ": " + r[2] : ""));
+        TraceCanary.release();
+    }
+
+    /** The Java API's promises: a library that cannot be loaded is an IllegalStateException;
+     *  the first traced call records only on the main looper's thread; status() and
+     *  written() wait for a release() under way instead of reading what it frees. */
+    static void api(String lib) throws InterruptedException {
+        try {
+            TraceCanary.start(config("/nonexistent/libtracecanary.so"), LISTENER);
+            check(false, "a library that cannot be loaded: IllegalStateException");
+        } catch (IllegalStateException e) {
+            check(e.getCause() instanceof UnsatisfiedLinkError,
+                    "a library that cannot be loaded: IllegalStateException (" + e.getMessage() + ")");
+        }
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "and nothing started");
+
+        Looper.prepareMainLooper();
+        TraceCanary.configure(config(lib));
+        Thread other = new Thread(E2e::earlyInit);
+        other.start();
+        other.join();
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT,
+                "a traced call off the main thread does not start recording");
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_READY && TraceCanary.written() == 2,
+                "the main thread's first traced call does, and records");
+        other = new Thread(E2e::earlyInit);
+        other.start();
+        other.join();
+        check(TraceCanary.written() == 2, "the other thread's calls are not recorded");
+
+        // release() logs as it begins; a status() then must wait for it to end
+        Thread[] reader = new Thread[1];
+        int[] seen = new int[1];
+        boolean[] blocked = new boolean[1];
+        TraceCanary.setLogListener((level, tag, text) -> {
+            if (!text.startsWith("releasing")) {
+                return;
+            }
+            reader[0] = new Thread(() -> seen[0] = TraceCanary.status());
+            reader[0].start();
+            for (Thread.State st; (st = reader[0].getState()) != Thread.State.TERMINATED; ) {
+                if (st == Thread.State.BLOCKED) {
+                    blocked[0] = true;
+                    return;
+                }
+                Thread.yield();
+            }
+        });
+        TraceCanary.release();
+        check(reader[0] != null, "release() logs as it begins");
+        if (reader[0] != null) {
+            reader[0].join();
+        }
+        check(blocked[0], "status() during release() waits for it");
+        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "and then reads the released status: " + seen[0]);
+        TraceCanary.setLogListener(null);
+    }
+
+    /** Traced code outside a message (an idle handler, 100 ms after the last message
+     *  ended) is stamped with its own time; e2e.sh reads the ring. */
+    static void idleTime(String lib, String file) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
+        AndroidTracing.install(new Application(), c, LISTENER);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> busy(5));
+        Looper.myQueue().addIdleHandler(() -> {
+            busy(100);
+            AppMethodBeat.i(9);
+            AppMethodBeat.o(9);
+            h.post(() -> Looper.getMainLooper().quit());
+            return false;
+        });
+        Looper.loop();
+        TraceCanary.stop();
+        TraceCanary.release();
+    }
+
+    /**
+     * A printer the app sets on the main looper after install, and a minute later the
+     * runtime's check. With reflection allowed the runtime forwards to it and keeps
+     * tracing; refused (hidden), it must leave it alone, and say at install what it
+     * cannot do.
+     */
+    static void printer(String lib, boolean hidden) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(err, true));
+        Looper.prepareMainLooper();
+        Looper main = Looper.getMainLooper();
+        AndroidTracing.install(new Application(), config(lib), LISTENER);
+        System.setErr(stderr);
+        List<String> lines = new ArrayList<>();
+        Printer app = lines::add;
+        Handler h = new Handler(main);
+        long[] written = new long[2];
+        h.post(() -> main.setMessageLogging(app));
+        h.post(() -> {
+            SystemClock.stubAdvance(61_000);
+            // the queue goes idle before these are due: the runtime's check runs then
+            h.postDelayed(() -> {
+                lines.clear();
+                written[0] = TraceCanary.written();
+            }, 20);
+            h.postDelayed(() -> busy(1), 20);
+            h.postDelayed(() -> {
+                written[1] = TraceCanary.written();
+                main.quit();
+            }, 20);
+        });
+        Looper.loop();
+        check(lines.size() >= 4, "the app's printer still gets the looper's lines: " + lines.size());
+        if (hidden) {
+            check(err.toString().contains("cannot read the looper's printer"),
+                    "a warning says the printer cannot be chained: " + err.toString().trim());
+        } else {
+            check(written[1] > written[0], "and the runtime traces messages again (" + written[0] + " -> "
+                    + written[1] + " events)");
+        }
+        TraceCanary.release();
+    }
+
+    /** Never started: once expireMs has passed, the runtime is released on the main
+     *  looper, as Matrix's realRelease freed its buffer, and its threads are gone. */
+    static void expire(String lib) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib);
+        c.expireMs = 200;
+        TraceCanary.configure(c);
+        earlyInit();
+        long deadline = System.nanoTime() + 5_000_000_000L; // they name themselves once running
+        while (runtimeThreads() < 2 && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        check(runtimeThreads() == 2, "the first traced call started the runtime's two threads");
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(new Runnable() {
+            @Override
+            public void run() { // quits once released, in a minute at most
+                if (TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE || SystemClock.uptimeMillis() > deadline) {
+                    Looper.getMainLooper().quit();
+                } else {
+                    h.postDelayed(this, 20);
+                }
+            }
+            final long deadline = SystemClock.uptimeMillis() + 60_000;
+        });
+        Looper.loop();
+        check(TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE, "released after expiry: " + TraceCanary.status());
+        check(runtimeThreads() == 0, "the runtime's threads are gone");
+    }
+
+    static final List<String> RUNTIME_THREADS = java.util.Arrays.asList("tc-clock", "tc-tracer", "tc-frames");
+
+    /** Threads of this process named tc-clock or tc-tracer. */
+    static int runtimeThreads() {
+        int n = 0;
+        for (long[] t : runtimeTasks()) {
+            n += t[0] < 2 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The runtime's threads: {index in RUNTIME_THREADS, context switches, 1 if asleep}. */
+    static List<long[]> runtimeTasks() {
+        List<long[]> out = new ArrayList<>();
+        File[] tasks = new File("/proc/self/task").listFiles();
+        for (File t : tasks == null ? new File[0] : tasks) {
+            try {
+                int i = RUNTIME_THREADS.indexOf(new String(Files.readAllBytes(new File(t, "comm").toPath())).trim());
+                if (i < 0) {
+                    continue;
+                }
+                long switches = 0;
+                for (String line : Files.readAllLines(new File(t, "status").toPath())) {
+                    if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                        switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                    }
+                }
+                String stat = new String(Files.readAllBytes(new File(t, "stat").toPath()));
+                boolean asleep = stat.charAt(stat.lastIndexOf(')') + 2) == 'S';
+                out.add(new long[] {i, switches, asleep ? 1 : 0});
+            } catch (IOException e) {
+                // the thread ended meanwhile
+            }
+        }
+        return out;
+    }
+
+    /** The runtime threads' wake-ups so far (context switches). */
+    static long wakeups() {
+        long sum = 0;
+        for (long[] t : runtimeTasks()) {
+            sum += t[1];
+        }
+        return sum;
+    }
+
+    /** ... once they all sleep and have not woken for 5 ms: what was under way has
+     *  finished. Off the main thread: a message there keeps the clock thread ticking. */
+    static long settledWakeups() {
+        long last = -1;
+        for (int i = 0; i < 400; i++) {
+            long sum = 0;
+            boolean asleep = true;
+            for (long[] t : runtimeTasks()) {
+                sum += t[1];
+                asleep &= t[2] == 1;
+            }
+            if (asleep && sum == last) {
+                return sum;
+            }
+            last = sum;
+            sleep(5);
+        }
+        return last;
+    }
+
+    /** An animation on the main thread for ms: a frame callback that draws (2 ms) and asks
+     *  for the next frame; every stallEvery-th frame it also posts a message of stallMs
+     *  that delays the next frame. Then runs then. */
+    static void animate(Handler h, long ms, int stallEvery, long stallMs, Runnable then) {
+        long until = System.nanoTime() + ms * 1_000_000L;
+        Choreographer.getInstance().postFrameCallback(new Choreographer.FrameCallback() {
+            private int n;
+
+            @Override
+            public void doFrame(long frameTimeNanos) {
+                busy(2);
+                if (stallEvery > 0 && ++n % stallEvery == 0) {
+                    h.post(() -> busy(stallMs));
+                }
+                if (System.nanoTime() < until) {
+                    Choreographer.getInstance().postFrameCallback(this);
+                } else {
+                    h.post(then);
+                }
+            }
+        });
+    }
+
+    /** The refresh rate a Choreographer-path Trace_FPS report was computed at. */
+    static long impliedRate(String json) {
+        Matcher m = Pattern.compile("\"fps\":([0-9.]+)").matcher(json);
+        double fps = m.find() ? Double.parseDouble(m.group(1)) : -1;
+        long frames = 0, dropped = 0;
+        for (String b : new String[] {"FROZEN", "HIGH", "MIDDLE", "NORMAL", "BEST"}) {
+            Matcher l = Pattern.compile("\"dropLevel\":\\{[^}]*\"DROPPED_" + b + "\":(\\d+)").matcher(json);
+            Matcher d = Pattern.compile("\"dropSum\":\\{[^}]*\"DROPPED_" + b + "\":(\\d+)").matcher(json);
+            frames += l.find() ? Long.parseLong(l.group(1)) : 0;
+            dropped += d.find() ? Long.parseLong(d.group(1)) : 0;
+        }
+        return frames > 0 ? Math.round(fps * (frames + dropped) / frames) : -1;
+    }
+
+    static long intOf(String json, String key) {
+        Matcher m = Pattern.compile("\"" + key + "\":(\\d+)").matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    /**
+     * Frames on a 90 Hz display: a smooth animation, then one whose every tenth frame is
+     * late by a 60 ms message; then the display switches to 60 Hz and a smooth one runs;
+     * then the app is idle. The late frames must count as dropped (their vsync, not
+     * doFrame's corrected time), the FPS must follow the display, and while idle the
+     * runtime must ask for no vsync and wake none of its threads. metrics: API 24+,
+     * frames from FrameMetrics, whose keys the report has.
+     */
+    static void frames(String lib, boolean metrics) throws InterruptedException {
+        Looper.prepareMainLooper();
+        Display.stubDefault().stubSetRefreshRate(90);
+        Application app = new Application();
+        MainActivity a = new MainActivity();
+        TraceCanary.Config c = config(lib);
+        c.tracers |= TraceCanary.TRACER_FRAME;
+        c.fpsSliceMs = 500;
+        Handler h = new Handler(Looper.getMainLooper());
+        long[] busy = new long[4]; // wake-ups and time, at the start and the end of the animations
+        long[] idle = new long[4]; // wake-ups and vsync requests, at the start and the end of 0.5 s idle
+        Thread watcher = new Thread(() -> { // measures the idle app from outside the main thread
+            idle[0] = settledWakeups();
+            idle[2] = Choreographer.stubVsyncRequests();
+            sleep(500);
+            idle[1] = wakeups();
+            idle[3] = Choreographer.stubVsyncRequests();
+            h.post(() -> Looper.getMainLooper().quit());
+        });
+        h.post(() -> {
+            AndroidTracing.install(app, c, LISTENER);
+            app.dispatchActivityCreated(a);
+            app.dispatchActivityStarted(a);
+            app.dispatchActivityResumed(a);
+        });
+        h.post(() -> {
+            busy[0] = wakeups();
+            busy[2] = System.nanoTime();
+            animate(h, 700, 0, 0, () -> animate(h, 1000, 10, 60, () -> {
+                Display.stubDefault().stubSetRefreshRate(60);
+                h.post(() -> animate(h, 1200, 0, 0, () -> {
+                    busy[1] = wakeups();
+                    busy[3] = System.nanoTime();
+                    watcher.start();
+                }));
+            }));
+        });
+        Looper.loop();
+        watcher.join();
+        double busyS = (busy[3] - busy[2]) / 1e9;
+        System.out.printf("# wake-ups of the runtime's threads: busy (frames at 90, then 60 Hz) %d in %.1f s "
+                + "(%.0f/s); idle %d in 0.5 s%n", busy[1] - busy[0], busyS, (busy[1] - busy[0]) / busyS, idle[1] - idle[0]);
+        check(idle[3] == idle[2], "no vsync asked for while idle: " + (idle[3] - idle[2]));
+        check(idle[1] == idle[0], "no thread of the runtime woke while idle: " + (idle[1] - idle[0]));
+        List<String> fps = new ArrayList<>();
+        synchronized (reports) {
+            for (String[] r : reports) {
+                if (r[0].equals("Trace_FPS")) {
+                    fps.add(r[2]);
+                    System.out.println("# " + r[2].replaceAll("\"machine\".*?\"mem_free\":\\d+,", ""));
+                }
+            }
+        }
+        check(fps.size() >= 3, "frame reports: " + fps.size());
+        if (fps.size() < 3) {
+            return;
+        }
+        check(fps.stream().anyMatch(j -> intOf(j, "DROPPED_NORMAL") + intOf(j, "DROPPED_MIDDLE") > 0),
+                "the frames late by a 60 ms message dropped frames");
+        String first = fps.get(0), last = fps.get(fps.size() - 1);
+        if (metrics) {
+            check(fps.stream().allMatch(j -> j.contains("\"TOTAL_DURATION\":") && j.contains("\"GPU_DURATION\":")
+                    && j.contains("\"DROP_COUNT\":")), "FrameMetrics keys in every report");
+            check(intOf(first, "REFRESH_RATE") == 90 && intOf(last, "REFRESH_RATE") == 60,
+                    "REFRESH_RATE follows the display: " + intOf(first, "REFRESH_RATE") + ", "
+                    + intOf(last, "REFRESH_RATE"));
+        } else {
+            check(fps.stream().noneMatch(j -> j.contains("TOTAL_DURATION")), "Matrix's old Trace_FPS keys");
+            // a window of n frames that dropped d counts n + d intervals: fps = rate * n / (n + d)
+            check(impliedRate(first) == 90 && impliedRate(last) == 60,
+                    "frames are judged against the display's rate: " + impliedRate(first) + ", " + impliedRate(last));
         }
         TraceCanary.release();
     }
@@ -343,11 +723,19 @@ public final class E2e {
         TraceCanary.release();
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
+            case "startup": startup(lib, Integer.parseInt(args[1])); break;
+            case "api": api(lib); break;
+            case "idle-time": idleTime(lib, args[1]); break;
+            case "printer": printer(lib, false); break;
+            case "printer-hidden": printer(lib, true); break;
+            case "expire": expire(lib); break;
+            case "frames": frames(lib, false); break;
+            case "frame-metrics": frames(lib, true); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             default: throw new IllegalArgumentException(args[0]);

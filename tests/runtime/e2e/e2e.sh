@@ -1,8 +1,23 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # e2e.sh MODE: runs E2e.java on HotSpot with the runtime jar and library.
-# Environment (set by meson): JAVA, CLASSPATH_E2E, TC_LIB, TC_RINGDUMP, and
-# under sanitizers SAN_PRELOAD.
+# Environment (set by meson): JAVA, CLASSPATH_E2E (the test and the runtime),
+# STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, and under sanitizers
+# SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
+#   api21:     slow, with the stubs behaving as API 21.
+#   startup:   a launch through ActivityThread's handler as on Android 9
+#              (EXECUTE_TRANSACTION) gives the start-up report;
+#   startup-hidden: the same on a device that refuses reflection into the
+#              launch transaction: the first activity create stands in.
+#   api:       the Java API's promises (library errors, the recording thread,
+#              status during release).
+#   idle-time: traced code in an idle handler gets its own time, not the end
+#              of the message before it (the ring, read with tc-ringdump).
+#   printer, printer-hidden: a printer the app sets after install, with
+#              reflection allowed (forwarded to) and refused (left alone).
+#   expire:    never started: released on the main looper after expireMs.
+#   frames, frame-metrics: late frames, a refresh-rate switch and an idle app,
+#              on API 23 (Choreographer) and API 31 (FrameMetrics).
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
 #   lazy, lazy-buffer: the first traced call loads the library from
@@ -21,19 +36,74 @@ if [ -n "${SAN_PRELOAD:-}" ]; then
   export LD_PRELOAD="$SAN_PRELOAD"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:use_sigaltstack=0"
 fi
+# run_java [JVM OPTIONS...] -- E2E ARGUMENTS...
 run_java() {
-  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E" E2e "$@"
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e "$@"
+}
+# run_hidden [JVM OPTIONS...] -- E2E ARGUMENTS...: the stubs as a device that refuses
+# reflection into hidden members (a named module; JVM options may open packages)
+run_hidden() {
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" --module-path "$STUBS_JAR" \
+    --add-modules android.stubs -cp "$CLASSPATH_E2E" E2e "$@"
 }
 case "$mode" in
 slow|anr)
-  run_java "$mode"
+  run_java -- "$mode"
+  ;;
+api21)
+  # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)
+  run_java -Dtc.sdk=21 -- slow
+  ;;
+startup)
+  run_java -Dtc.sdk=28 -- startup 159
+  ;;
+api|printer|expire)
+  run_java -- "$mode"
+  ;;
+frames)
+  # API 23: frames from Choreographer
+  run_java -Dtc.sdk=23 -- frames
+  ;;
+frame-metrics)
+  # API 31: frames from FrameMetrics
+  run_java -Dtc.sdk=31 -- frame-metrics
+  ;;
+printer-hidden)
+  run_hidden -- printer-hidden
+  ;;
+idle-time)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  run_java -- idle-time "$dir/ring" || exit 1
+  "$TC_RINGDUMP" "$dir/ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  # "seq in|out id ms": the idle handler's call against the end of the message before it
+  end=$(awk '$2 == "out" && $3 == 1048574 {end = $4} $2 == "in" && $3 == 9 {print end; exit}' "$dir/dump")
+  at=$(awk '$2 == "in" && $3 == 9 {print $4; exit}' "$dir/dump")
+  echo "# message ended at $end ms, the idle handler's traced call at $at ms"
+  if [ -n "$end" ] && [ -n "$at" ] && [ "$at" -ge $((end + 90)) ]; then
+    echo "ok - traced code outside a message has its own time"
+  else
+    echo "not ok - traced code outside a message has its own time"; cat "$dir/dump"; exit 1
+  fi
+  ;;
+startup-hidden)
+  # ActivityThread.mH and Handler.mCallback may be reflected on, the launch transaction
+  # (android.app.servertransaction) may not
+  run_hidden -Dtc.sdk=28 --add-opens android.stubs/android.app=ALL-UNNAMED \
+    --add-opens android.stubs/android.os=ALL-UNNAMED -- startup 100
   ;;
 crash)
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   ring="$dir/ring"
   # java itself in the background (not a function: $! must be its pid)
-  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E" E2e crash "$ring" >"$dir/out" 2>"$dir/err" &
+  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e crash "$ring" >"$dir/out" 2>"$dir/err" &
   pid=$!
   i=0
   until grep -q READY "$dir/out" 2>/dev/null; do
@@ -71,7 +141,7 @@ lazy|lazy-buffer)
   raw=true
   [ "$mode" = lazy-buffer ] && raw=false
   "$JAVA" -Xcheck:jni -Xss4m -Dtc.raw=$raw -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
-    -cp "$CLASSPATH_E2E" E2e lazy "$ring" || exit 1
+    -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e lazy "$ring" || exit 1
   "$TC_RINGDUMP" -s "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
   head -3 "$dir/dump"
   pass=0 fail=0
@@ -91,5 +161,5 @@ lazy|lazy-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer" >&2; exit 2 ;;
 esac

@@ -55,6 +55,7 @@ public final class Launcher {
         app.dispatchActivityCreated(a);
         create.run();
         app.dispatchActivityStarted(a);
+        app.dispatchActivityResumed(a);
         a.onWindowFocusChanged(true);
     }
 

@@ -19,6 +19,7 @@ public class SampleApp extends Application {
         c.libraryPath(System.getProperty("tc.lib"));
         c.reportPath = System.getProperty("tc.reports");
         c.bufferPath = System.getProperty("tc.ring");
+        c.fpsSliceMs = 1_000; // frame windows of a second (10 by default): the run scrolls for two
         AndroidTracing.install(this, c, (tag, key, json) ->
                 System.out.println("report " + tag + " " + key));
         catalog.load(2_000);

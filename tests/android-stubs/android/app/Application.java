@@ -34,6 +34,8 @@ public class Application extends Context {
     // ---- test helpers, not Android API ----
     public void dispatchActivityCreated(Activity a) { for (ActivityLifecycleCallbacks c : callbacks) c.onActivityCreated(a, null); }
     public void dispatchActivityStarted(Activity a) { for (ActivityLifecycleCallbacks c : callbacks) c.onActivityStarted(a); }
+    public void dispatchActivityResumed(Activity a) { for (ActivityLifecycleCallbacks c : callbacks) c.onActivityResumed(a); }
+    public void dispatchActivityPaused(Activity a) { for (ActivityLifecycleCallbacks c : callbacks) c.onActivityPaused(a); }
     public void dispatchActivityStopped(Activity a) { for (ActivityLifecycleCallbacks c : callbacks) c.onActivityStopped(a); }
     public void dispatchActivityDestroyed(Activity a) { for (ActivityLifecycleCallbacks c : callbacks) c.onActivityDestroyed(a); }
 }

@@ -38,12 +38,12 @@ public class Handler {
 
     public final boolean sendMessageDelayed(Message m, long delayMillis) {
         m.target = this;
-        looper.getQueue().enqueue(m, SystemClock.uptimeMillis() + Math.max(0, delayMillis));
+        looper.queue.enqueue(m, SystemClock.uptimeMillis() + Math.max(0, delayMillis));
         return true;
     }
 
     public final void removeCallbacks(Runnable r) {
-        looper.getQueue().remove(this, r);
+        looper.queue.remove(this, r);
     }
 
     public void dispatchMessage(Message msg) {

@@ -7,7 +7,7 @@ import android.util.Printer;
 public final class Looper {
     private static final ThreadLocal<Looper> current = new ThreadLocal<>();
     private static Looper main;
-    private final MessageQueue queue = new MessageQueue();
+    final MessageQueue queue = new MessageQueue(); // the stubs use it directly: getQueue() is API 23
     private final Thread thread = Thread.currentThread();
     private Printer mLogging; // the field name the runtime reads by reflection
 
@@ -37,7 +37,9 @@ public final class Looper {
         return current.get().queue;
     }
 
+    /** API 23: older levels throw NoSuchMethodError (use myQueue()). */
     public MessageQueue getQueue() {
+        Build.stubRequire(23, "android.os.Looper.getQueue()");
         return queue;
     }
 

@@ -30,10 +30,10 @@ public final class AndroidTracing {
         TraceCanary.start(config, listener);
         TraceCanary.bindRecordingThread();
         LooperPrinter.install(Looper.getMainLooper());
-        boolean hooked = AppCreateHook.install();
-        LifecycleMonitor.register(app, !hooked);
+        AppCreateHook.install();
+        LifecycleMonitor.register(app);
         if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
-            FrameMonitor.start();
+            FrameMonitor.start(app);
         }
     }
 }

@@ -12,32 +12,31 @@ import java.util.List;
 /**
  * Matrix's ActivityThreadHacker: wraps ActivityThread.mH's Handler.Callback
  * so the first launch-activity, service-create or receiver message ends
- * application create. Reflection on hidden fields; if that is refused,
- * install() returns false and the first activity create stands in for it.
+ * application create. Reflection on hidden members: when it is refused (at
+ * install, or when a launch transaction cannot be read), the first activity
+ * create ends application create instead (LifecycleMonitor), which the
+ * runtime ignores if this hook ended it already.
  */
 final class AppCreateHook implements Handler.Callback {
     static final int LAUNCH_ACTIVITY = 100, RECEIVER = 113, CREATE_SERVICE = 114, RELAUNCH_ACTIVITY = 126,
             EXECUTE_TRANSACTION = 159;
     private final Handler.Callback origin;
     private boolean ended;
+    private Method getCallbacks; // ClientTransaction.getCallbacks(), found once
 
     private AppCreateHook(Handler.Callback origin) {
         this.origin = origin;
     }
 
-    static boolean install() {
+    static void install() {
         try {
             Class<?> at = Class.forName("android.app.ActivityThread");
             Object thread = at.getMethod("currentActivityThread").invoke(null);
-            Field fh = at.getDeclaredField("mH");
-            fh.setAccessible(true);
-            Handler h = (Handler) fh.get(thread);
-            Field fc = Handler.class.getDeclaredField("mCallback");
-            fc.setAccessible(true);
+            Handler h = (Handler) Reflection.field(at, "mH").get(thread);
+            Field fc = Reflection.field(Handler.class, "mCallback");
             fc.set(h, new AppCreateHook((Handler.Callback) fc.get(h)));
-            return true;
         } catch (Throwable t) {
-            return false;
+            // refused: LifecycleMonitor's fallback ends application create
         }
     }
 
@@ -53,7 +52,7 @@ final class AppCreateHook implements Handler.Callback {
         return origin != null && origin.handleMessage(msg);
     }
 
-    private static boolean isLaunch(Message msg) {
+    private boolean isLaunch(Message msg) {
         if (msg.what == LAUNCH_ACTIVITY || msg.what == RELAUNCH_ACTIVITY) {
             return true;
         }
@@ -61,12 +60,15 @@ final class AppCreateHook implements Handler.Callback {
             return false;
         }
         try {
-            Method m = msg.obj.getClass().getMethod("getCallbacks");
-            List<?> callbacks = (List<?>) m.invoke(msg.obj);
+            if (getCallbacks == null) {
+                // package-private on Android 9 and 10 (public later)
+                getCallbacks = Reflection.method(msg.obj.getClass(), "getCallbacks");
+            }
+            List<?> callbacks = (List<?>) getCallbacks.invoke(msg.obj);
             return callbacks != null && !callbacks.isEmpty()
                     && callbacks.get(0).getClass().getName().endsWith(".LaunchActivityItem");
         } catch (Throwable t) {
-            return false;
+            return false; // unreadable: the first activity create ends application create
         }
     }
 }

@@ -9,23 +9,22 @@ import com.tencent.matrix.trace.core.TraceCanary;
 /** Scene (the last started activity), foreground state, and creates and
  *  destroys for the startup tracer. */
 final class LifecycleMonitor implements Application.ActivityLifecycleCallbacks {
-    private final boolean endsAppCreate;
     private boolean appCreateEnded;
     private int started;
 
-    private LifecycleMonitor(boolean endsAppCreate) {
-        this.endsAppCreate = endsAppCreate;
-    }
+    private LifecycleMonitor() {}
 
-    /** endsAppCreate: no ActivityThread hook, so the first activity create ends application create. */
-    static void register(Application app, boolean endsAppCreate) {
+    static void register(Application app) {
         TraceCanary.setForeground(false);
-        app.registerActivityLifecycleCallbacks(new LifecycleMonitor(endsAppCreate));
+        app.registerActivityLifecycleCallbacks(new LifecycleMonitor());
     }
 
     @Override
     public void onActivityCreated(Activity activity, Bundle savedInstanceState) {
-        if (endsAppCreate && !appCreateEnded) {
+        // The fallback for AppCreateHook: without it, or when it could not tell a launch
+        // (refused reflection), the first activity create ends application create. If
+        // the hook ended it already, the runtime ignores this.
+        if (!appCreateEnded) {
             appCreateEnded = true;
             TraceCanary.applicationCreateEnd(AppCreateHook.LAUNCH_ACTIVITY, true);
         }

@@ -13,11 +13,19 @@ import java.nio.ByteOrder;
  * <p>Events go straight into the ring that the native runtime owns (see
  * runtime/include/tc_ringfile.h): the event into the next slot, then the
  * header's write count, with the time read from the header's clock word that
- * the native clock thread keeps current. A JNI call per event would cost
+ * the native clock thread keeps current while a message runs; outside a
+ * message (idle handlers, input events, code before the first message) that
+ * thread sleeps, and the event reads the clock (System.nanoTime, the ring's
+ * CLOCK_MONOTONIC) itself. A JNI call per event would cost
  * about 7 times more. Only the recording thread (the main thread) writes, so
- * plain stores suffice. On VMs whose sun.misc.Unsafe has raw-address
- * accessors (HotSpot, ART since 7.0) the stores are raw; otherwise they go
- * through a direct ByteBuffer over the same memory.
+ * plain stores suffice for the event; but other threads copy the ring while it
+ * writes (the ANR check), and on a weakly ordered CPU (ARM) they could see the
+ * new count before the event it counts: a store fence between the two gives
+ * the count store release semantics, which is what tc_ringfile.h promises
+ * readers. On VMs whose sun.misc.Unsafe has raw-address accessors and fences
+ * (HotSpot, ART since 7.0) the stores are raw and the fence is
+ * Unsafe.storeFence(); otherwise they go through a direct ByteBuffer over the
+ * same memory, fenced by a volatile write and read.
  *
  * <p>Only the recording thread touches the ring: the thread is checked before
  * anything is read from it. That thread alone lets go of the ring before it
@@ -35,6 +43,7 @@ public final class AppMethodBeat {
     // tc_ringfile.h
     static final int HEADER_SIZE = 256;
     static final int OFF_CAPACITY = 24;
+    static final int OFF_TIME_BASE = 32;
     static final int OFF_STATUS = 56;
     static final int OFF_SEQ = 64;
     static final int OFF_NOW = 128;
@@ -52,8 +61,11 @@ public final class AppMethodBeat {
     static ByteBuffer sBuf;                        // buffer path
     static int sOff, sOffEnd;
     static long sCapacity;
+    static long sTimeBase;                         // the ring's time 0, System.nanoTime() base
+    static boolean sInMessage;                     // a main-looper message runs (recording thread)
     static Thread sThread;                         // the recording thread
     static boolean sInside;                        // re-entrancy guard (recording thread)
+    private static volatile int sFence;            // fence() only
 
     private AppMethodBeat() {}
 
@@ -65,10 +77,11 @@ public final class AppMethodBeat {
             Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
             f.setAccessible(true);
             sun.misc.Unsafe u = (sun.misc.Unsafe) f.get(null);
-            // ART before 7.0 lacks the raw-address accessors.
+            // ART before 7.0 lacks the raw-address accessors and the fences.
             sun.misc.Unsafe.class.getMethod("putLong", long.class, long.class);
             sun.misc.Unsafe.class.getMethod("getLong", long.class);
             sun.misc.Unsafe.class.getMethod("getInt", long.class);
+            sun.misc.Unsafe.class.getMethod("storeFence");
             return u;
         } catch (Throwable t) {
             return null;
@@ -91,9 +104,10 @@ public final class AppMethodBeat {
         }
         sInside = true;
         long p = sSlot;
-        U.putLong(p, IN | ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
+        U.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? U.getLong(h + OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sSlot = p == sSlotsEnd ? sSlotsBase : p;
+        U.storeFence(); // the event before the count that publishes it (tc_ringfile.h)
         U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
         sInside = false;
     }
@@ -109,9 +123,10 @@ public final class AppMethodBeat {
             return;
         }
         long p = sSlot;
-        U.putLong(p, ((long) methodId << 43) | (U.getLong(h + OFF_NOW) & TIME_MASK));
+        U.putLong(p, ((long) methodId << 43) | ((sInMessage ? U.getLong(h + OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sSlot = p == sSlotsEnd ? sSlotsBase : p;
+        U.storeFence();
         U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
     }
 
@@ -131,9 +146,10 @@ public final class AppMethodBeat {
         }
         sInside = true;
         int p = sOff;
-        b.putLong(p, IN | ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
+        b.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sOff = p == sOffEnd ? HEADER_SIZE : p;
+        fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
         sInside = false;
     }
@@ -147,10 +163,24 @@ public final class AppMethodBeat {
             return;
         }
         int p = sOff;
-        b.putLong(p, ((long) methodId << 43) | (b.getLong(OFF_NOW) & TIME_MASK));
+        b.putLong(p, ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
         sOff = p == sOffEnd ? HEADER_SIZE : p;
+        fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
+    }
+
+    /** Milliseconds since the ring's time base: the event time outside messages. */
+    private static long clockMs() {
+        return (System.nanoTime() - sTimeBase) / 1_000_000L;
+    }
+
+    /** The ByteBuffer path's fence, with Java 8 means: a volatile write, then a volatile
+     *  read (StoreLoad). Earlier stores cannot pass the write, later ones cannot pass the
+     *  read, and the two stay in order: ART and HotSpot emit a full barrier between them. */
+    private static void fence() {
+        sFence = 0;
+        int unused = sFence;
     }
 
     /** Injected into Activity.onWindowFocusChanged(boolean) after i(). */
@@ -163,6 +193,7 @@ public final class AppMethodBeat {
         ByteBuffer b = region.order(ByteOrder.nativeOrder());
         long cap = b.getLong(OFF_CAPACITY);
         sCapacity = cap;
+        sTimeBase = b.getLong(OFF_TIME_BASE);
         sBuf = b;
         sOffEnd = (int) (HEADER_SIZE + cap * 8);
         sSlotsBase = address + HEADER_SIZE;

@@ -26,7 +26,8 @@ final class Native {
     /** Both return the write count after the marker, to resync the Java writer. */
     static native long dispatchBegin(long ctx);
     static native long dispatchEnd(long ctx);
-    static native void vsync(long ctx, long frameTimeNanos);
+    static native void vsync(long ctx, long vsyncNanos);
+    static native void frameMetrics(long ctx, long[] ns);
     static native void frameInterval(long ctx, long nanos);
     static native void foreground(long ctx, boolean foreground);
     static native long written(long ctx);
@@ -78,6 +79,10 @@ final class Native {
                     .append('(').append(e.getLineNumber()).append(")\n");
         }
         return sb.toString();
+    }
+
+    static void onExpired() {
+        TraceCanary.expired();
     }
 
     static long javaHeapKb() {

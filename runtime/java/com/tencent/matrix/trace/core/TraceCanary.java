@@ -1,5 +1,8 @@
 package com.tencent.matrix.trace.core;
 
+import android.os.Handler;
+import android.os.Looper;
+
 /**
  * Starting, configuring and stopping tracing, and receiving reports.
  *
@@ -156,15 +159,16 @@ public final class TraceCanary {
         if (Thread.currentThread() != AppMethodBeat.sThread) {
             throw new IllegalStateException("release() must run on the recording thread");
         }
+        log(LOG_INFO, "releasing the runtime");
         AppMethodBeat.detach();
         Native.release(ctx);
         ctx = 0;
         status = STATUS_OUT_RELEASE;
     }
 
-    public static int status() {
-        long c = ctx;
-        return c != 0 ? Native.status(c) : status;
+    /** Under the lock: release() frees what a status read would read. */
+    public static synchronized int status() {
+        return ctx != 0 ? Native.status(ctx) : status;
     }
 
     /** Matrix's isAlive, but false for DEFAULT. */
@@ -187,6 +191,7 @@ public final class TraceCanary {
         long c = ctx;
         if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
             AppMethodBeat.resync(Native.dispatchBegin(c));
+            AppMethodBeat.sInMessage = true; // the clock thread keeps the time now
         }
     }
 
@@ -194,15 +199,25 @@ public final class TraceCanary {
     public static void dispatchEnd() {
         long c = ctx;
         if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            AppMethodBeat.sInMessage = false;
             AppMethodBeat.resync(Native.dispatchEnd(c));
         }
     }
 
-    /** The current message runs a frame whose vsync was at frameTimeNanos (System.nanoTime base). */
-    public static void vsync(long frameTimeNanos) {
+    /** The current message runs a Choreographer frame whose vsync was at vsyncNanos
+     *  (System.nanoTime base): the display's, not doFrame's frameTimeNanos. Recording thread. */
+    public static void vsync(long vsyncNanos) {
         long c = ctx;
         if (c != 0) {
-            Native.vsync(c, frameTimeNanos);
+            Native.vsync(c, vsyncNanos);
+        }
+    }
+
+    /** One frame's FrameMetrics durations (ns), in the order of tc_runtime.h's TC_FM_*; the
+     *  GPU's -1 when unknown. Any thread: under the lock that release() holds. */
+    public static synchronized void frameMetrics(long[] ns) {
+        if (ctx != 0) {
+            Native.frameMetrics(ctx, ns);
         }
     }
 
@@ -257,21 +272,51 @@ public final class TraceCanary {
     }
 
     /** Events recorded so far (for tests and tools). */
-    public static long written() {
-        long c = ctx;
-        return c != 0 ? Native.written(c) : 0;
+    public static synchronized long written() {
+        return ctx != 0 ? Native.written(ctx) : 0;
     }
 
     // ---- internals ----
+
+    static final int LOG_INFO = 4;
+
+    private static void log(int level, String text) {
+        LogListener l = logListener;
+        if (l != null) {
+            l.onLog(level, "Matrix.AppMethodBeat", text);
+        }
+    }
+
+    /** The runtime was not started within expireMs and stopped recording (tracer
+     *  thread). As Matrix's realRelease, it is freed, on the recording thread: the main
+     *  looper's, whose next turn does it. */
+    static void expired() {
+        try {
+            Looper main = Looper.getMainLooper();
+            if (main != null && main.getThread() == AppMethodBeat.sThread) {
+                new Handler(main).post(TraceCanary::releaseExpired);
+            }
+        } catch (LinkageError e) {
+            // no android.os: the runtime stays until release()
+        }
+    }
+
+    private static synchronized void releaseExpired() {
+        if (ctx != 0 && Thread.currentThread() == AppMethodBeat.sThread
+                && Native.status(ctx) == STATUS_EXPIRED_START) {
+            release();
+        }
+    }
 
     /** The native context, for tools in this package (bench). */
     static long handle() {
         return ctx;
     }
 
-    /** The first i() before any runtime: start recording, as Matrix's realExecute. */
+    /** The first i() before any runtime: start recording, as Matrix's realExecute, if it
+     *  runs on the main thread: the one thread that records. */
     static void beforeStart(int methodId) {
-        if (status != STATUS_DEFAULT || AppMethodBeat.sInside) {
+        if (status != STATUS_DEFAULT || AppMethodBeat.sInside || !onMainThread()) {
             return;
         }
         AppMethodBeat.sInside = true; // traced code run by the start must not recurse here
@@ -312,12 +357,28 @@ public final class TraceCanary {
         }
     }
 
+    /** The main looper's thread, when there is one (on Android, from the start of the
+     *  process): the first traced call on another thread must not make itself the
+     *  recording thread. Without a main looper (a JVM without Android), any thread. */
+    private static boolean onMainThread() {
+        try {
+            Looper main = Looper.getMainLooper();
+            return main == null || main.getThread() == Thread.currentThread();
+        } catch (LinkageError e) {
+            return true; // no android.os
+        }
+    }
+
     private static void create(Config c, Thread recordThread) {
         if (!libraryLoaded) {
-            if (c.libraryPath != null) {
-                System.load(c.libraryPath);
-            } else {
-                System.loadLibrary("tracecanary");
+            try {
+                if (c.libraryPath != null) {
+                    System.load(c.libraryPath);
+                } else {
+                    System.loadLibrary("tracecanary");
+                }
+            } catch (UnsatisfiedLinkError | SecurityException e) {
+                throw new IllegalStateException("cannot load libtracecanary: " + e.getMessage(), e);
             }
             libraryLoaded = true;
         }

@@ -1,0 +1,43 @@
+/* thread.c: naming the runtime's threads and setting their priority. On
+ * Linux, and so on Android, each thread has its own name (prctl
+ * PR_SET_NAME) and its own nice value, which setpriority sets when given a
+ * thread id (as ART's Thread.setPriority does). Both are in every Linux libc
+ * (bionic, glibc, musl); gettid is a system call glibc only wraps since 2.30. */
+#define _DEFAULT_SOURCE 1 /* syscall() */
+
+#include "thread.h"
+
+#include <string.h>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+void thread_identify(const char *name, int nice)
+{
+#if defined(__linux__)
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	id_t tid = (id_t)syscall(SYS_gettid);
+	/* -1 is a valid niceness; raising it needs no privilege, lowering it may
+	 * fail, and then the inherited value stays. */
+	int cur = getpriority(PRIO_PROCESS, tid);
+	if (cur < nice)
+		setpriority(PRIO_PROCESS, tid, nice);
+#else
+	(void)name;
+	(void)nice;
+#endif
+}
+
+void thread_name(char out[16])
+{
+	out[0] = '\0';
+#if defined(__linux__)
+	if (prctl(PR_GET_NAME, out, 0, 0, 0) != 0)
+		out[0] = '\0';
+	out[15] = '\0';
+#endif
+}

@@ -1,0 +1,22 @@
+/* thread.h: what the runtime's own threads do first. */
+#ifndef TC_THREAD_H
+#define TC_THREAD_H
+
+/* Niceness of the runtime's threads, never more favourable than what the
+ * thread inherited from its creator (the app's main thread, which Android may
+ * boost): the clock thread keeps time and watches for lags and ANRs while the
+ * main thread runs, so it is not starved below ordinary threads
+ * (THREAD_PRIORITY_DEFAULT); the tracer thread analyses and delivers reports,
+ * which can wait (THREAD_PRIORITY_BACKGROUND). */
+#define THREAD_NICE_CLOCK 0
+#define THREAD_NICE_TRACER 10
+
+/* Names the calling thread (as ps, top, systrace and /proc show it) and sets
+ * its niceness to nice unless it already is lower in priority. Linux and
+ * Android only; elsewhere it does nothing. */
+void thread_identify(const char *name, int nice);
+
+/* The calling thread's name (16 bytes with the NUL), "" where unknown. */
+void thread_name(char out[16]);
+
+#endif

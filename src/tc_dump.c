@@ -290,11 +290,15 @@ int main(int argc, char **argv)
 			status = 2;
 		}
 	}
-	if (o.roundtrip)
-		fprintf(stderr,
-		        "tc-dump: %lu classes, %lu identical; %lu dex files, %lu identical, %lu equivalent; %lu differ, "
-		        "%lu unreadable\n",
-		        o.classes, o.same, o.dex, o.dex_same, o.dex_equivalent, o.differ, o.bad);
+	if (o.roundtrip) {
+		/* the class-file line as it always was; dex counts after it when there were any */
+		fprintf(stderr, "tc-dump: %lu classes, %lu identical, %lu differ, %lu unreadable", o.classes, o.same,
+		        o.differ, o.bad);
+		if (o.dex)
+			fprintf(stderr, "; %lu dex files, %lu identical, %lu equivalent", o.dex, o.dex_same,
+			        o.dex_equivalent);
+		fputc('\n', stderr);
+	}
 	if (status == 0 && (o.differ || o.bad))
 		status = 1;
 	buf_free(&o.out);

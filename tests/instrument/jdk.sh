@@ -42,7 +42,7 @@ run driver.VerifyModules "$work/mods"
 # Debian's ASM) and the runtime's Java classes with their Android stubs.
 cp=$(printf '/usr/share/java/%s.jar:' asm asm-tree asm-commons asm-util asm-analysis)
 mapfile -t sources < <(find "$src/bench/peers" "$src/runtime/java" "$src/tests/android-stubs" \
-	-name '*.java' ! -name 'Jacoco*' | sort)
+	-name '*.java' ! -name 'Jacoco*' ! -name module-info.java | sort)
 mkdir -p "$work/plain" "$work/traced"
 javac -g -Xlint:all -cp "$cp" -d "$work/plain" "${sources[@]}" 2>/dev/null
 run driver.RunJavac -g -Xlint:all -cp "$cp" -d "$work/traced" "${sources[@]}" 2>/dev/null

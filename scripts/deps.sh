@@ -23,6 +23,7 @@ test=("${sample[@]}"
 	jasmin-sable                            # hand-written class files (tests/data/jasmin)
 	proguard-cli                            # obfuscated jars and real mapping.txt files
 	gradle                                  # samples/gradle: the Exec wiring
+	dexdump apktool enjarify                # tests/dex/oracles: dexdump, baksmali/smali, enjarify
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
 

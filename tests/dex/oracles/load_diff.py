@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The types oracle's verdict: compare two LoadAll reports (original, instrumented) and the
+enjarify crash lists, per dex file.
+
+A class regresses when it loaded, verified and initialized before (`ok`) and does not
+after, or when it verified before (`ok` or `init`: its static initializer threw) and
+fails to link after (verify, format, nodef, link, other). An enjarify crash on an output
+class whose original translated is a regression too (misplaced move-result or
+move-exception, dex.md 5). Classes absent from the instrumented report (left out by a
+sample) are not compared.
+
+usage: load_diff.py BEFORE.tsv AFTER.tsv MAP.tsv
+  MAP.tsv: one line per dex: name, original jar, output jar, original errors, output errors
+Prints one line per dex: `NAME PASS|FAIL summary`, then the regressions (first 10 per
+dex). Exit 1 when any dex has a regression or a report is incomplete.
+"""
+import sys
+
+VERIFIED = {'ok', 'init'}
+
+
+def read_report(path):
+    out = {}
+    done = False
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line == '# done':
+                done = True
+                continue
+            jar, cls, status, detail = (line.split('\t') + ['', ''])[:4]
+            out[(jar, cls)] = (status, detail)
+    return out, done
+
+
+def read_errors(path):
+    try:
+        with open(path, encoding='utf-8') as f:
+            return {line.split('\t')[0]: line.rstrip('\n') for line in f if line.strip()}
+    except FileNotFoundError:
+        return {}
+
+
+def counts(items):
+    c = {}
+    for status, _ in items:
+        c[status] = c.get(status, 0) + 1
+    return c
+
+
+def main():
+    before, done_b = read_report(sys.argv[1])
+    after, done_a = read_report(sys.argv[2])
+    bad = not (done_b and done_a)
+    if bad:
+        print('LoadAll did not finish (a static initializer exited or hung?): before %s, after %s'
+              % ('complete' if done_b else 'INCOMPLETE', 'complete' if done_a else 'INCOMPLETE'))
+    by_class_before = {}
+    for (jar, cls), v in before.items():
+        by_class_before.setdefault(jar, {})[cls] = v
+    with open(sys.argv[3], encoding='utf-8') as f:
+        rows = [line.rstrip('\n').split('\t') for line in f if line.strip()]
+    for name, ojar, njar, oerr, nerr in rows:
+        b = by_class_before.get(ojar, {})
+        a = {cls: v for (jar, cls), v in after.items() if jar == njar}
+        regress = []
+        for cls, (st, detail) in sorted(a.items()):
+            was = b.get(cls)
+            if was is None:
+                continue
+            if (was[0] == 'ok' and st != 'ok') or (was[0] in VERIFIED and st not in VERIFIED):
+                regress.append('%s: %s -> %s %s' % (cls, was[0], st, detail[:300]))
+        oe, ne = read_errors(oerr), read_errors(nerr)
+        crashes = ['%s: enjarify crashed on the output only: %s' % (c, ne[c].split('\t', 1)[-1][:300])
+                   for c in sorted(set(ne) - set(oe))]
+        cb = counts(v for cls, v in b.items() if cls in a or not a)
+        ca = counts(a.values())
+        verdict = 'FAIL' if regress or crashes else 'PASS'
+        bad = bad or verdict == 'FAIL'
+        print('%s %s %d classes compared: ok %d->%d, verify-errors %d->%d, other failures %d->%d, '
+              'enjarify crashes %d->%d, regressions %d'
+              % (name, verdict, len(a), cb.get('ok', 0), ca.get('ok', 0), cb.get('verify', 0),
+                 ca.get('verify', 0), sum(v for k, v in cb.items() if k not in ('ok', 'verify')),
+                 sum(v for k, v in ca.items() if k not in ('ok', 'verify')), len(oe), len(ne),
+                 len(regress) + len(crashes)))
+        for r in (crashes + regress)[:10]:
+            print('    ' + r)
+        if len(crashes + regress) > 10:
+            print('    ... %d more' % (len(crashes + regress) - 10))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

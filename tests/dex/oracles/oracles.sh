@@ -220,7 +220,10 @@ for dex in "${dexes[@]}"; do
 		t0=$(date +%s.%N)
 		orig_jar "$dex" >/dev/null
 		add_secs cache "$t0"
-		timed types translate "$out" "$w/enj" "$(sample_of "$dex")"
+		if ! timed types translate "$out" "$w/enj" "$(sample_of "$dex")"; then
+			on types && record "$dex" types FAIL "enjarify cannot read the output: $(grep -m1 -E 'Error|Exception' "$w/enj/log")"
+			rm -rf "$w/enj"   # the class paths take the original in its place
+		fi
 	fi
 done
 
@@ -252,7 +255,7 @@ if on types; then
 	}
 	timed types loadall "$run/types-before.tsv" "$(join "${before_cp[@]}")" "${before_cp[@]}"
 	out_jars=()
-	for dex in "${dexes[@]}"; do out_jars+=("$run/$dex/enj/run.jar"); done
+	for dex in "${dexes[@]}"; do [ -f "$run/$dex/enj/run.jar" ] && out_jars+=("$run/$dex/enj/run.jar"); done
 	timed types loadall "$run/types-after.tsv" "$(join "${after_cp[@]}" "${after_fallback[@]}")" "${out_jars[@]}"
 	python3 "$here/load_diff.py" "$run/types-before.tsv" "$run/types-after.tsv" "$run/types-map.tsv" >"$run/types.log"
 	while IFS= read -r line; do
@@ -297,7 +300,7 @@ if on behave; then
 			if [ "$rc_o" != 0 ]; then
 				record "$drv" behave FAIL "the driver fails on the original (exit $rc_o): $(tail -n1 "$b/$drv.orig.err")"
 			elif [ "$rc_n" != 0 ]; then
-				record "$drv" behave FAIL "exit $rc_n on the output ($stats): $(grep -m1 -E 'UNBALANCED|Exception|Error' "$b/$drv.out.err" | cut -c1-300)"
+				record "$drv" behave FAIL "exit $rc_n on the output ($stats): $( (grep -m1 UNBALANCED "$b/$drv.out.err" || grep -m1 -E 'Exception|Error' "$b/$drv.out.err") | cut -c1-300)"
 			elif ! cmp -s "$b/$drv.orig.out" "$b/$drv.out.out"; then
 				record "$drv" behave FAIL "stdout differs ($stats)"
 				diff "$b/$drv.orig.out" "$b/$drv.out.out" | head -n 10 | sed 's/^/    /'
@@ -325,7 +328,7 @@ python3 - "$results" <<'EOF'
 import sys
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if l.strip()]
 oracles = ['structure', 'disasm', 'semantics', 'types']
-dexes = [r[0] for r in rows if r[1] in oracles]
+dexes = [r[0] for r in rows if r[1] in oracles and r[0] != 'all']
 dexes = sorted(set(dexes), key=dexes.index)
 cell = {(r[0], r[1]): r[2] for r in rows}
 print('%-16s %s' % ('dex', ' '.join('%-9s' % o for o in oracles)))

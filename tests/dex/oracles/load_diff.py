@@ -4,19 +4,30 @@ enjarify crash lists, per dex file.
 
 A class regresses when it loaded, verified and initialized before (`ok`) and does not
 after, or when it verified before (`ok` or `init`: its static initializer threw) and
-fails to link after (verify, format, nodef, link, other). An enjarify crash on an output
-class whose original translated is a regression too (misplaced move-result or
-move-exception, dex.md 5). Classes absent from the instrumented report (left out by a
-sample) are not compared.
+fails to link after (verify, format, nodef, link, other). Two exceptions, counted and
+listed as "unjudged", never failing:
+  * after = nodef or format naming another class X that HotSpot cannot load here: X is
+    in no jar (the Android framework, absent optional libraries) or X failed to load in
+    the original run too (an interface with default methods, enjarify's limit).
+    HotSpot's old verifier loads the classes whose types it merges at a join, and the
+    added catch-all handler joins the types of every covered instruction, so the
+    instrumented class needs X to verify where the original did not;
+  * an enjarify crash on an output class whose original HotSpot rejected (verify or
+    format): enjarify already mistranslates that class (invoke-polymorphic, dex.md 5).
+Any other enjarify crash on an output class whose original translated is a regression
+(misplaced move-result or move-exception, dex.md 5). Classes absent from the instrumented
+report (left out by a sample) are not compared.
 
 usage: load_diff.py BEFORE.tsv AFTER.tsv MAP.tsv
   MAP.tsv: one line per dex: name, original jar, output jar, original errors, output errors
 Prints one line per dex: `NAME PASS|FAIL summary`, then the regressions (first 10 per
 dex). Exit 1 when any dex has a regression or a report is incomplete.
 """
+import re
 import sys
 
 VERIFIED = {'ok', 'init'}
+FORMAT_CLASS = re.compile(r' in class (\S+) ')
 
 
 def read_report(path):
@@ -55,6 +66,7 @@ def main():
     if bad:
         print('LoadAll did not finish (a static initializer exited or hung?): before %s, after %s'
               % ('complete' if done_b else 'INCOMPLETE', 'complete' if done_a else 'INCOMPLETE'))
+    known = {cls: v[0] for (jar, cls), v in before.items()}
     by_class_before = {}
     for (jar, cls), v in before.items():
         by_class_before.setdefault(jar, {})[cls] = v
@@ -64,29 +76,43 @@ def main():
         b = by_class_before.get(ojar, {})
         a = {cls: v for (jar, cls), v in after.items() if jar == njar}
         regress = []
+        unjudged = []
         for cls, (st, detail) in sorted(a.items()):
             was = b.get(cls)
             if was is None:
                 continue
             if (was[0] == 'ok' and st != 'ok') or (was[0] in VERIFIED and st not in VERIFIED):
-                regress.append('%s: %s -> %s %s' % (cls, was[0], st, detail[:300]))
+                line = '%s: %s -> %s %s' % (cls, was[0], st, detail[:300])
+                x = detail.split()[0] if st == 'nodef' and detail else None
+                if st == 'format' and FORMAT_CLASS.search(detail):
+                    x = FORMAT_CLASS.search(detail).group(1)
+                x = x and x.replace('/', '.')
+                blocked = x and x != cls and (x not in known or known[x] not in VERIFIED)
+                (unjudged if blocked else regress).append(line)
         oe, ne = read_errors(oerr), read_errors(nerr)
-        crashes = ['%s: enjarify crashed on the output only: %s' % (c, ne[c].split('\t', 1)[-1][:300])
-                   for c in sorted(set(ne) - set(oe))]
+        crashes = []
+        for c in sorted(set(ne) - set(oe)):
+            line = '%s: enjarify crashed on the output only: %s' % (c, ne[c].split('\t', 1)[-1][:300])
+            was = b.get(c.replace('/', '.'), ('?', ''))[0]
+            (unjudged if was in ('verify', 'format') else crashes).append(line + ' (before: %s)' % was)
         cb = counts(v for cls, v in b.items() if cls in a or not a)
         ca = counts(a.values())
         verdict = 'FAIL' if regress or crashes else 'PASS'
         bad = bad or verdict == 'FAIL'
         print('%s %s %d classes compared: ok %d->%d, verify-errors %d->%d, other failures %d->%d, '
-              'enjarify crashes %d->%d, regressions %d'
+              'enjarify crashes %d->%d, regressions %d, unjudged %d'
               % (name, verdict, len(a), cb.get('ok', 0), ca.get('ok', 0), cb.get('verify', 0),
                  ca.get('verify', 0), sum(v for k, v in cb.items() if k not in ('ok', 'verify')),
                  sum(v for k, v in ca.items() if k not in ('ok', 'verify')), len(oe), len(ne),
-                 len(regress) + len(crashes)))
+                 len(regress) + len(crashes), len(unjudged)))
         for r in (crashes + regress)[:10]:
             print('    ' + r)
         if len(crashes + regress) > 10:
             print('    ... %d more' % (len(crashes + regress) - 10))
+        for r in unjudged[:3]:
+            print('    unjudged: ' + r)
+        if len(unjudged) > 3:
+            print('    unjudged: ... %d more' % (len(unjudged) - 3))
     return 1 if bad else 0
 
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The oracle harness judged on outputs whose verdict is known, before the real
 # instrumenter exists (the corpus of tests/dex/corpus.sh, server APK):
+#  0. smali_diff.py on hand-written smali (fixtures/): the `at` probe, a constructor's
+#     probe after <init>, slicer moves, a split try range with the added catch-all and an
+#     added onWindowFocusChanged pass; a changed operand, a wrong move kind and a branch
+#     to the entry probe are named;
 #  1. identity: copies of classes2, classes7 and classes16.dex pass every oracle,
 #     behaviour included (the counting probe class sees no call); and smali_diff's rules,
 #     applied to every method of classes16.dex, change nothing;
@@ -23,6 +27,7 @@ need_file /usr/bin/python3 python3
 mkdir -p "$work"
 bash "$src/tests/dex/corpus.sh" "$work/corpus"
 orig=$work/corpus/server
+bad=0
 oracles() { bash "$here/oracles.sh" "$orig" "$@" --resources "$work/corpus/server.apk"; }
 status() { awk -F'\t' -v d="$1" -v o="$2" '$1 == d && $2 == o { print $3 }' "$work/oracles/results.tsv"; }
 expect() { # DEX ORACLE STATUS
@@ -35,11 +40,22 @@ expect() { # DEX ORACLE STATUS
 		bad=1
 	fi
 }
-bad=0
 t=$work/cases
 rm -rf "$t"
 mkdir -p "$t"
 smali_of() { baksmali d --di false --pr false -o "$2" "$orig/$1"; }
+
+echo "# 0. smali_diff on hand-written fixtures (fixtures/: orig, good, bad)"
+if python3 "$here/smali_diff.py" "$here/fixtures/orig" "$here/fixtures/good" >"$work/fixtures.log"; then
+	echo "ok - good shapes pass: $(head -n1 "$work/fixtures.log")"
+else
+	echo "not ok - good shapes fail"; cat "$work/fixtures.log"; bad=1
+fi
+python3 "$here/smali_diff.py" --max-diffs 9 "$here/fixtures/orig" "$here/fixtures/bad" >"$work/fixtures.log" && bad=1
+for want in 'R5 entry moves move-object/16 v0, v3, move-object/16 v1, v4' '+const/4 v0, 0x2' 'V3 a branch'; do
+	grep -qF -- "$want" "$work/fixtures.log" && echo "ok - bad shapes: $want" ||
+		{ echo "not ok - bad shapes: no '$want'"; bad=1; }
+done
 
 echo "# 1. identity"
 mkdir -p "$t/identity"

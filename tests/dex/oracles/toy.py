@@ -9,7 +9,8 @@ Shapes, per method with code (classes matching --classes, a regex on the descrip
     grows and every parameter word is copied back to its old place at entry with
     move/16, move-object/16 or move-wide/16; the two new top registers vS = v(R) and
     vE = v(R+1) (R = original .registers) are the scratch registers;
-  * entry: `const/16 vS, #id; invoke-static {vS}, PROBE->i(I)V` before the labels of the
+  * entry: `const/16 vS, #id; invoke-static {vS}, PROBE->i(I)V` (`const` for ids above
+    0x7fff) before the labels of the
     first instruction (after the `invoke-direct {this..}, ..-><init>` in constructors;
     a constructor without one is left alone);
   * before every return*: `const/16 vS, #id; invoke-static {vS}, PROBE->o(I)V`, the
@@ -53,7 +54,8 @@ class Toy:
         return 'invoke-static/range {v%d .. v%d}, %s->%s(I)V' % (s, s, self.probe, name)
 
     def probe_lines(self, s, pid, name):
-        return ['const/16 v%d, 0x%x' % (s, pid), self.invoke(s, name)]
+        op = 'const/16' if pid <= 0x7fff else 'const'   # const/16 sign-extends 16 bits
+        return ['%s v%d, 0x%x' % (op, s, pid), self.invoke(s, name)]
 
     def method(self, cls, key, flags, body):
         m = sd.Method(key, flags, body)

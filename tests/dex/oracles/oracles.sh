@@ -282,7 +282,7 @@ for dex in "${all_orig[@]}"; do
 	if [ -f "$run/$dex/enj/raw.jar" ]; then
 		after_cp+=("$run/$dex/enj/@JAR@")
 		[ "$(sample_of "$dex")" -gt 1 ] && after_fallback+=("$od/@JAR@")
-		map+=("$dex	$od/raw.jar	$run/$dex/enj/raw.jar	$od/errors.tsv	$run/$dex/enj/errors.tsv")
+		map+=("$dex	$od/raw.jar	$run/$dex/enj/raw.jar	$od/errors.tsv	$run/$dex/enj/errors.tsv	$(sample_of "$dex")")
 	else
 		after_fallback+=("$od/@JAR@")
 	fi
@@ -301,11 +301,23 @@ if on types; then
 		timeout 900 java -Xverify:all -Xss8m -cp "$run/stub-plain/classes:$run/tools${res_cp:+:$res_cp}:$cp" \
 			LoadAll "$report" "$@" >"$report.log" 2>&1 </dev/null
 	}
-	mapfile -t before_jars < <(cp_of raw.jar "${before_cp[@]}" | tr : '\n')
+	# Both runs walk the same classes in the same order (dex order, names sorted), so that
+	# static initializers run in the same order: before, every original (sampled like its
+	# output); after, the output in place of each original it replaces.
+	before_jars=() after_jars=()
+	for dex in "${all_orig[@]}"; do
+		od=$(orig_jar "$dex")
+		if [ -f "$run/$dex/enj/raw.jar" ]; then
+			m=$(sample_of "$dex")
+			before_jars+=("$od/raw.jar@$m")
+			after_jars+=("$run/$dex/enj/raw.jar")
+		else
+			before_jars+=("$od/raw.jar")
+			after_jars+=("$od/raw.jar")
+		fi
+	done
 	timed types loadall "$run/types-before.tsv" "$(cp_of raw.jar "${before_cp[@]}")" "${before_jars[@]}"
-	out_jars=()
-	for dex in "${dexes[@]}"; do [ -f "$run/$dex/enj/raw.jar" ] && out_jars+=("$run/$dex/enj/raw.jar"); done
-	timed types loadall "$run/types-after.tsv" "$(cp_of raw.jar "${after_cp[@]}" "${after_fallback[@]}")" "${out_jars[@]}"
+	timed types loadall "$run/types-after.tsv" "$(cp_of raw.jar "${after_cp[@]}" "${after_fallback[@]}")" "${after_jars[@]}"
 	python3 "$here/load_diff.py" "$run/types-before.tsv" "$run/types-after.tsv" "$run/types-map.tsv" >"$run/types.log"
 	while IFS= read -r line; do
 		case "$line" in

@@ -6,6 +6,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -21,22 +22,30 @@ import java.util.zip.ZipFile;
  * (ExceptionInInitializerError: the class verified, its static initializer threw); other.
  *
  * Jars are walked in the order given and entries in name order, so two runs over the same
- * classes see the same cascade of failures. Static initializers may print, start threads
+ * classes see the same cascade of failures and the same order of static initializers. A
+ * jar given as {@code PATH@M} contributes only the classes of enjar.py's sample 1/M. Static initializers may print, start threads
  * or never return: the caller bounds the run with a timeout, and this program ends with
  * Runtime.halt once the report is written (its last line is "# done").
  *
- * usage: java -Xverify:all -cp STUB:JARS:LoadAll_dir LoadAll REPORT.tsv JAR...
+ * usage: java -Xverify:all -cp STUB:JARS:LoadAll_dir LoadAll REPORT.tsv JAR[@M]...
  */
 public final class LoadAll {
 	public static void main(String[] args) throws IOException {
 		ClassLoader loader = ClassLoader.getSystemClassLoader();
 		try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Paths.get(args[0]), StandardCharsets.UTF_8))) {
 			for (int j = 1; j < args.length; j++) {
+				String jar = args[j];
+				long sample = 1;
+				int at = jar.lastIndexOf('@');
+				if (at > 0) {
+					sample = Long.parseLong(jar.substring(at + 1));
+					jar = jar.substring(0, at);
+				}
 				List<String> names = new ArrayList<>();
-				try (ZipFile z = new ZipFile(args[j])) {
+				try (ZipFile z = new ZipFile(jar)) {
 					for (ZipEntry e : Collections.list(z.entries())) {
 						String n = e.getName();
-						if (n.endsWith(".class") && !e.isDirectory())
+						if (n.endsWith(".class") && !e.isDirectory() && inSample(n.substring(0, n.length() - 6), sample))
 							names.add(n.substring(0, n.length() - 6).replace('/', '.'));
 					}
 				}
@@ -63,7 +72,7 @@ public final class LoadAll {
 						status = "other";
 						detail = e.toString();
 					}
-					out.println(args[j] + "\t" + n + "\t" + status + "\t"
+					out.println(jar + "\t" + n + "\t" + status + "\t"
 							+ detail.replace('\t', ' ').replace('\n', ' ').replace('\r', ' '));
 				}
 				out.flush();
@@ -71,5 +80,14 @@ public final class LoadAll {
 			out.println("# done");
 		}
 		Runtime.getRuntime().halt(0);
+	}
+
+	/** The sample of enjar.py --sample M: zlib.crc32(internal name) % M == 0. */
+	static boolean inSample(String internalName, long m) {
+		if (m <= 1)
+			return true;
+		CRC32 c = new CRC32();
+		c.update(internalName.getBytes(StandardCharsets.UTF_8));
+		return c.getValue() % m == 0;
 	}
 }

@@ -26,7 +26,8 @@
 #                        and semantics in one, the enjarify translations in another)
 #
 # The oracles, per output dex file:
-#   structure  dexdump -c OUT.dex: exit 0 and no "Failure to verify" (ART's DexFileVerifier)
+#   structure  dexdump -c OUT.dex: exit 0, "Checksum verified", nothing on stderr (ART's
+#              DexFileVerifier: "Failure to verify dex file ...: reason")
 #   disasm     baksmali d --register-info SPEC -b "" OUT.dex: exit 0, no AnalysisException
 #              (misplaced move-result/move-exception, bad branch targets)
 #   semantics  smali_diff.py on `baksmali d --di false --pr false` of both: every original
@@ -45,7 +46,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
 
-usage() { sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 3 ] || usage
 orig_dir=$(cd "$1" && pwd) || usage
 out_dir=$(cd "$2" && pwd) || usage
@@ -200,12 +201,12 @@ for dex in "${dexes[@]}"; do
 	w=$run/$dex
 	mkdir -p "$w"
 	if on structure; then
-		timed structure dexdump -c "$out" >"$w/dexdump.log" 2>&1
+		timed structure dexdump -c "$out" >"$w/dexdump.log" 2>"$w/dexdump.err"
 		rc=$?
-		if [ $rc -eq 0 ] && ! grep -q 'Failure to verify' "$w/dexdump.log"; then
-			record "$dex" structure PASS "dexdump -c: $(grep -c 'Checksum verified' "$w/dexdump.log") checksum verified"
+		if [ $rc -eq 0 ] && [ ! -s "$w/dexdump.err" ] && grep -q 'Checksum verified' "$w/dexdump.log"; then
+			record "$dex" structure PASS "dexdump -c: checksum verified, nothing on stderr"
 		else
-			record "$dex" structure FAIL "dexdump -c exit $rc: $(grep -m1 -o 'Failure to verify.*' "$w/dexdump.log" || tail -n1 "$w/dexdump.log")"
+			record "$dex" structure FAIL "dexdump -c exit $rc: $(grep -m1 -o 'Failure to verify.*' "$w/dexdump.err" || head -n1 "$w/dexdump.err")"
 		fi
 	fi
 	if on disasm; then

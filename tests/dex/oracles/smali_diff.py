@@ -51,6 +51,8 @@ The normalization rules (change them here; each has a name used in the report)
  R8 labels      a label or handler operand is replaced by `@K`, K the index in the
                 normalized sequence of the first kept unit at or after the label (a label
                 in front of a dropped probe reaches the instruction after the probe).
+                Instructions are compared with their handler lists; payloads without
+                (they are data: whether a try range spans them does not matter).
  R9 added       a method present only in the output is allowed when its name and
                 descriptor are `onWindowFocusChanged(Z)V` (added to Activities); it is
                 counted, not compared. Any other added or missing method or class is a
@@ -393,7 +395,7 @@ def normalize(m, probe, orig_registers=None, counts=None):
         else:
             args = u.args
         text = (op + ' ' + args).rstrip()
-        hl = handler_list(u)
+        hl = handler_list(u) if u.op not in PAYLOAD_START else []   # payloads are data
         if hl:
             text += '    ; catch ' + ', '.join('%s -> %s' % h for h in hl)
         lines.append(text)

@@ -104,7 +104,8 @@ if [ ${#dexes[@]} -eq 0 ]; then
 fi
 
 # A dex file of OUT_DIR without a same-named original (a classes17.dex made when method
-# ids overflow) is not judged: said here, SKIP in results.tsv (see README, known limits).
+# ids overflow): structure and disasm as any other; semantics: its classes must all be
+# original classes moved there; types: on the class path of the instrumented run only.
 extra_dexes() { (cd "$out_dir" && for f in *.dex; do [ -f "$f" ] && [ ! -f "$orig_dir/$f" ] && echo "$f"; done); }
 record() { # DEX ORACLE STATUS SUMMARY
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$results"
@@ -196,10 +197,22 @@ fi
 # The two streams run side by side, each with half of --jobs (--serial: one after the
 # other): they share no file but results.tsv, where each appends whole lines.
 static_oracles() {
-for dex in "${dexes[@]}"; do
+# Output dex files without an original: disassembled first, so that the classes moved
+# there are compared with their originals (smali_diff.py --moved-to).
+moved_args=()
+if on semantics; then
+	for dex in "${extras[@]}"; do
+		mkdir -p "$run/$dex"
+		timed semantics baksmali d --di false --pr false -j "$jobs" -o "$run/$dex/smali" "$out_dir/$dex" \
+			>"$run/$dex/smali.log" 2>&1 && moved_args+=(--moved-to "$run/$dex/smali")
+	done
+fi
+for dex in "${dexes[@]}" "${extras[@]}"; do
 	out=$out_dir/$dex
 	w=$run/$dex
 	mkdir -p "$w"
+	is_extra=0
+	[ -f "$orig_dir/$dex" ] || is_extra=1
 	if on structure; then
 		timed structure dexdump -c "$out" >"$w/dexdump.log" 2>"$w/dexdump.err"
 		rc=$?
@@ -210,7 +223,7 @@ for dex in "${dexes[@]}"; do
 		fi
 	fi
 	if on disasm; then
-		base=$(orig_analysis "$dex")
+		if [ $is_extra = 1 ]; then base=$w/no-baseline; : >"$base"; else base=$(orig_analysis "$dex"); fi
 		timed disasm analyse "$out" "$w/analysis"
 		rc=$?
 		new_bad=$(comm -13 "$base" "$w/analysis.methods")
@@ -221,7 +234,7 @@ for dex in "${dexes[@]}"; do
 			record "$dex" disasm FAIL "baksmali exit $rc; AnalysisException in $(echo "$new_bad" | grep -c .) methods that the original analyses: $(echo "$new_bad" | head -n 3 | tr '\n' ' ')$(grep -m1 -h 'Exception' "$w/analysis.log" | cut -c1-200)"
 		fi
 	fi
-	if on semantics; then
+	if on semantics && [ $is_extra = 0 ]; then
 		t0=$(date +%s.%N)
 		osm=$(orig_smali "$dex")
 		add_secs cache "$t0"
@@ -231,7 +244,8 @@ for dex in "${dexes[@]}"; do
 			record "$dex" semantics FAIL "baksmali failed on the original or the output (see $w/smali.log)"
 		else
 			timed semantics python3 "$here/smali_diff.py" --probe-class "$probe" --jobs "$jobs" \
-				--max-diffs "$max_diffs" --json "$w/semantics.json" "$osm" "$w/smali" >"$w/semantics.log" 2>&1
+				--max-diffs "$max_diffs" --json "$w/semantics.json" "${moved_args[@]}" "$osm" "$w/smali" \
+				>"$w/semantics.log" 2>&1
 			rc=$?
 			head -n1 "$w/semantics.log" | grep -q '^methods' || rc=2
 			summary=$(head -n1 "$w/semantics.log")
@@ -245,8 +259,38 @@ for dex in "${dexes[@]}"; do
 		fi
 	fi
 done
+# Every class of a new dex file must be an original class moved there (compared above).
+if on semantics; then
+	for dex in "${extras[@]}"; do
+		left=$(python3 - "$run" "$run/$dex/smali" "$here" <<'PY'
+import glob, json, sys
+sys.path.insert(0, sys.argv[3])
+import smali_diff
+moved = set()
+for f in glob.glob(sys.argv[1] + '/*/semantics.json'):
+    moved.update(json.load(open(f)).get('moved', []))
+have = smali_diff.read_tree(sys.argv[2])
+left = sorted(set(have) - moved)
+print('%d %d %s' % (len(have), len(left), ' '.join(left[:5])))
+PY
+)
+		read -r n nleft rest <<<"$left"
+		if [ "${nleft:-1}" = 0 ]; then
+			record "$dex" semantics PASS "$n classes, all moved from an original dex file and compared there"
+		else
+			record "$dex" semantics FAIL "$nleft of ${n:-?} classes have no original: $rest"
+		fi
+		rm -rf "$run/$dex/smali"
+	done
+fi
 }
 translations() {
+if on types || on behave; then
+	for dex in "${extras[@]}"; do
+		timed types translate "$out_dir/$dex" "$run/$dex/enj" 1 ||
+			{ on types && record "$dex" types FAIL "enjarify cannot read the output: $(grep -m1 -E 'Error|Exception' "$run/$dex/enj/log")"; }
+	done
+fi
 for dex in "${dexes[@]}"; do
 	out=$out_dir/$dex
 	w=$run/$dex
@@ -263,7 +307,7 @@ for dex in "${dexes[@]}"; do
 done
 }
 for dex in "${dexes[@]}"; do mkdir -p "$run/$dex"; done
-for dex in $(extra_dexes); do record "$dex" all SKIP "no same-named original in $orig_dir: not judged"; done
+mapfile -t extras < <(extra_dexes | sort -V)
 if [ "$serial" = 1 ]; then
 	static_oracles
 	translations
@@ -291,6 +335,9 @@ for dex in "${all_orig[@]}"; do
 	else
 		after_fallback+=("$od/@JAR@")
 	fi
+done
+for dex in "${extras[@]}"; do   # moved classes: found there by the instrumented runs
+	[ -f "$run/$dex/enj/raw.jar" ] && after_cp+=("$run/$dex/enj/@JAR@")
 done
 join() { local IFS=:; echo "$*"; }
 # JAR: raw.jar (enjarify's output) for the types oracle; run.jar (interfaces with default
@@ -320,6 +367,9 @@ if on types; then
 			before_jars+=("$od/raw.jar")
 			after_jars+=("$od/raw.jar")
 		fi
+	done
+	for dex in "${extras[@]}"; do
+		[ -f "$run/$dex/enj/raw.jar" ] && after_jars+=("$run/$dex/enj/raw.jar")
 	done
 	timed types loadall "$run/types-before.tsv" "$(cp_of raw.jar "${before_cp[@]}")" "${before_jars[@]}"
 	timed types loadall "$run/types-after.tsv" "$(cp_of raw.jar "${after_cp[@]}" "${after_fallback[@]}")" "${after_jars[@]}"

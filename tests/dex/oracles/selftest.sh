@@ -15,7 +15,9 @@
 #     structure but fails disasm (AnalysisException), semantics (V2) and types (enjarify
 #     crash); a bit flipped in classes2.dex fails structure;
 #  4. unbalanced: one o probe left out of Junidecode.unidecode fails semantics (V4) and
-#     the XmlText behaviour run (frames left open on main, exit 97).
+#     the XmlText behaviour run (frames left open on main, exit 97);
+#  5. a class of the toy classes16.dex moved to a new classes17.dex is found and compared;
+#     a class in classes17.dex that no original has fails semantics.
 # usage: selftest.sh SOURCE_ROOT WORK_DIR
 set -euo pipefail
 src=$1 work=$2
@@ -119,4 +121,20 @@ grep -q 'V4 return-object .* not preceded by an o probe' "$work/oracles/run/clas
 	echo "ok - semantics names V4" || { echo "not ok - semantics does not name V4"; bad=1; }
 grep -q 'UNBALANCED' "$work/oracles/run/behave/XmlText.out.err" &&
 	echo "ok - the counting probe class failed loudly" || { echo "not ok - no UNBALANCED message"; bad=1; }
+
+echo "# 5. a class moved to a new classes17.dex, and one class that comes from nowhere"
+mkdir -p "$t/moved/new" "$t/moved/out"
+f=$(grep -rl '^\.class .*Lnet/gcardone/junidecode/X00;' "$t/toy16")
+mv "$f" "$t/moved/new/"
+printf '.class public LBogus;\n.super Ljava/lang/Object;\n' >"$t/moved/new/Bogus.smali"
+smali a --api 26 -o "$t/moved/out/classes16.dex" "$t/toy16"
+smali a --api 26 -o "$t/moved/out/classes17.dex" "$t/moved/new"
+oracles "$t/moved/out" "$work/oracles" --only structure,semantics | tail -n 5 || true
+expect classes16.dex semantics PASS
+expect classes17.dex structure PASS
+expect classes17.dex semantics FAIL
+grep -qP '^classes16.dex\tsemantics\tPASS\t.*1 classes moved to another dex' "$work/oracles/results.tsv" &&
+	echo "ok - the moved class was found and compared" || { echo "not ok - the moved class"; bad=1; }
+grep -qP '^classes17.dex\tsemantics\tFAIL\t1 of 2 classes have no original: LBogus;' "$work/oracles/results.tsv" &&
+	echo "ok - the class from nowhere is named" || { echo "not ok - LBogus; not named"; bad=1; }
 exit $bad

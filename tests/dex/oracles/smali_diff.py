@@ -7,7 +7,7 @@ printed as vN, never pN). Standard library only.
 
 usage: smali_diff.py [--probe-class Lcom/tencent/matrix/trace/core/AppMethodBeat;]
                      [--max-diffs N] [--jobs N] [--json OUT.json] [--always-normalize]
-                     ORIG_SMALI_DIR OUT_SMALI_DIR
+                     [--moved-to NEW_DEX_SMALI_DIR]... ORIG_SMALI_DIR OUT_SMALI_DIR
 
 Exit status 0 when every original class and method is present and equal after
 normalization and no probe-placement violation was found; 1 otherwise; 2 on bad usage.
@@ -509,6 +509,10 @@ def main():
     ap.add_argument('--json')
     ap.add_argument('--always-normalize', action='store_true',
                     help='normalize methods whose text is unchanged too (tests the rules)')
+    ap.add_argument('--moved-to', action='append', default=[], metavar='SMALI_DIR',
+                    help='the tree of an output dex file without an original (a new '
+                    'classes17.dex): an original class missing from OUT is looked up '
+                    'there, compared, and listed in the JSON as "moved"')
     ap.add_argument('orig')
     ap.add_argument('out')
     a = ap.parse_args()
@@ -517,6 +521,12 @@ def main():
 
     orig = read_tree(a.orig)
     out = read_tree(a.out)
+    moved_to = {}
+    for d in a.moved_to:
+        moved_to.update(read_tree(d))
+    moved = sorted(c for c in set(orig) - set(out) if c in moved_to)
+    for c in moved:
+        out[c] = moved_to[c]
     missing = sorted(set(orig) - set(out))
     extra = sorted(set(out) - set(orig))
     work = [(c, orig[c], out[c], a.probe_class, a.always_normalize) for c in sorted(set(orig) & set(out))]
@@ -528,7 +538,7 @@ def main():
 
     tot = {'classes': len(orig), 'methods': 0, 'identical': 0, 'differ': 0, 'added': 0,
            'violations': 0, 'probed_methods': 0, 'missing_classes': len(missing),
-           'extra_classes': len(extra), 'probes': {}}
+           'extra_classes': len(extra), 'probes': {}, 'moved': moved}
     diffs = [(c, ['- class missing from the output']) for c in missing]
     diffs += [(c, ['+ class added']) for c in extra]
     viols = []
@@ -545,10 +555,10 @@ def main():
     tot['violations'] = len(viols)
     ok = not diffs and not viols
     print('methods %d, identical %d, differ %d, added %d (onWindowFocusChanged), '
-          'violations %d; probes %s in %d methods'
+          'violations %d; probes %s in %d methods%s'
           % (tot['methods'], tot['identical'], len(diffs), tot['added'], len(viols),
              ' '.join('%s=%d' % kv for kv in sorted(tot['probes'].items())) or 'none',
-             tot['probed_methods']))
+             tot['probed_methods'], '; %d classes moved to another dex' % len(moved) if moved else ''))
     for what, items in (('diff', diffs), ('violation', viols)):
         for label, text in items[:a.max_diffs]:
             print('--- %s: %s' % (what, label))

@@ -1,0 +1,467 @@
+#!/usr/bin/env bash
+# The dex oracles: judge instrumented dex files against their originals with tools nobody
+# here wrote (no ART runs here; these stand in for ART's verifier, dex.md section 5).
+#
+# usage: oracles.sh ORIG_DIR OUT_DIR WORK_DIR [options]
+#   ORIG_DIR   the original dex files of one app (classes.dex, classes2.dex, ...): all of
+#              them are on the class path of the types and behaviour oracles
+#   OUT_DIR    instrumented dex files; each *.dex with a same-named file in ORIG_DIR is judged
+#   WORK_DIR   scratch and cache (WORK_DIR/cache keeps what is derived from the originals,
+#              keyed by their SHA-256; the rest is rewritten on every run)
+# options:
+#   --probe-class DESC   the probe class (default Lcom/tencent/matrix/trace/core/AppMethodBeat;)
+#   --expect-probes      fail unless the outputs hold probes (semantics) and the behaviour
+#                        drivers call them (i > 0); off: identity outputs pass
+#   --resources FILE     a zip/jar of Java resources put on the class path (the APK, for
+#                        ICU4J's data); repeatable
+#   --behave DIR         run the behaviour drivers DIR/*.java (e.g. tests/dex/oracles/behave)
+#   --only LIST          comma-separated subset of structure,disasm,semantics,types,behave
+#   --sample M           types and behaviour: translate only 1/M of the classes (by a hash of
+#                        the name) of output dex files larger than --sample-min bytes
+#                        (default 4000000); the other classes come from the original
+#   --jobs N             worker processes for enjarify and the smali differ (default 2)
+#   --register-info SPEC baksmali's analysis for the disasm oracle (default ALL,FULLMERGE)
+#   --max-diffs N        diffs printed per dex (default 5)
+#   --serial             run the per-dex oracles in one stream (default: structure, disasm
+#                        and semantics in one, the enjarify translations in another)
+#
+# The oracles, per output dex file:
+#   structure  dexdump -c OUT.dex: exit 0, "Checksum verified", nothing on stderr (ART's
+#              DexFileVerifier: "Failure to verify dex file ...: reason")
+#   disasm     baksmali d --register-info SPEC -b "" OUT.dex: exit 0, no AnalysisException
+#              (misplaced move-result/move-exception, bad branch targets)
+#   semantics  smali_diff.py on `baksmali d --di false --pr false` of both: every original
+#              method identical once the probes are removed (rules R1-R10, checks V1-V4 in
+#              smali_diff.py)
+#   types      enjar.py (enjarify) of both, then LoadAll (Class.forName, -Xverify:all) over
+#              the whole app, before and after: every class that verified before verifies
+#              after; an enjarify crash on an output class that translated before fails
+#   behave     (with --behave) each driver compiled against the original's translation,
+#              run on the original's and on the output's translation with a counting probe
+#              class: identical stdout, exit 0, i/o balanced on every thread
+# Output: one line per dex and oracle, a final table, the time per oracle; WORK_DIR/results.tsv
+# (dex, oracle, PASS|FAIL|SKIP, summary). Exit 0 when everything passed, 1 when an oracle
+# failed, 2 on bad usage, 77 when a tool is missing (tests/lib/need.sh).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../../.." && pwd)
+
+usage() { sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 3 ] || usage
+orig_dir=$(cd "$1" && pwd) || usage
+out_dir=$(cd "$2" && pwd) || usage
+work=$3
+shift 3
+probe='Lcom/tencent/matrix/trace/core/AppMethodBeat;'
+expect=0 behave='' only=structure,disasm,semantics,types sample=1 sample_min=4000000 jobs=2
+reginfo=ALL,FULLMERGE max_diffs=5 serial=0
+start=$(date +%s)
+resources=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--probe-class) probe=$2; shift ;;
+	--expect-probes) expect=1 ;;
+	--resources) resources+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift ;;
+	--behave) behave=$(cd "$2" && pwd) || usage; only="$only,behave"; shift ;;
+	--only) only=$2; shift ;;
+	--sample) sample=$2; shift ;;
+	--sample-min) sample_min=$2; shift ;;
+	--jobs) jobs=$2; shift ;;
+	--register-info) reginfo=$2; shift ;;
+	--max-diffs) max_diffs=$2; shift ;;
+	--serial) serial=1 ;;
+	*) echo "oracles.sh: unknown option $1" >&2; usage ;;
+	esac
+	shift
+done
+[[ "$probe" =~ ^L[^\;]+\;$ ]] || { echo "oracles.sh: --probe-class wants a descriptor: $probe" >&2; exit 2; }
+on() { [[ ",$only," == *",$1,"* ]]; }
+
+. "$src/tests/lib/need.sh"
+need_cmd dexdump dexdump
+need_cmd baksmali apktool
+need_cmd enjarify enjarify
+need_file /usr/bin/python3 python3
+need_cmd java default-jdk-headless
+need_cmd javac default-jdk-headless
+PY=/usr/bin/python3
+export PYTHON=$PY
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cache=$work/cache
+run=$work/run
+rm -rf "$run"
+mkdir -p "$cache" "$run"
+results=$work/results.tsv
+: >"$results"
+: >"$run/secs.tsv"
+
+mapfile -t dexes < <(cd "$out_dir" && for f in *.dex; do [ -f "$orig_dir/$f" ] && echo "$f"; done | sort -V)
+if [ ${#dexes[@]} -eq 0 ]; then
+	echo "oracles.sh: no dex file of $out_dir has a same-named original in $orig_dir" >&2
+	exit 2
+fi
+
+# A dex file of OUT_DIR without a same-named original (a classes17.dex made when method
+# ids overflow): structure and disasm as any other; semantics: its classes must all be
+# original classes moved there; types: on the class path of the instrumented run only.
+extra_dexes() { (cd "$out_dir" && for f in *.dex; do [ -f "$f" ] && [ ! -f "$orig_dir/$f" ] && echo "$f"; done); }
+record() { # DEX ORACLE STATUS SUMMARY
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$results"
+	printf '%-16s %-10s %-4s %s\n' "$1" "$2" "$3" "$4"
+	return 0
+}
+add_secs() { awk -v o="$1" -v t0="$2" -v t1="$(date +%s.%N)" 'BEGIN { printf "%s\t%.3f\n", o, t1 - t0 }' >>"$run/secs.tsv"; }
+timed() { # ORACLE CMD...: run CMD, adding its wall time to secs[ORACLE]
+	local o=$1 t0 rc
+	shift
+	t0=$(date +%s.%N)
+	"$@"
+	rc=$?
+	add_secs "$o" "$t0"
+	return $rc
+}
+key() { sha256sum "$1" | cut -c1-16; }
+
+# --- derived data of the originals, cached by content -------------------------------
+analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an AnalysisException)
+	local rc
+	baksmali d --register-info "$reginfo" -b "" -j "$jobs" -o "$2.tmp" "$1" >"$2.log" 2>&1
+	rc=$?
+	rm -rf "$2.tmp"
+	# baksmali prints the failing method after the stack trace and goes on (exit 0)
+	sed -n 's/^method: //p' "$2.log" | sort -u >"$2.methods"
+	[ $rc -eq 0 ] && ! grep -v -e '^method: ' -e '^\s*at ' -e 'AnalysisException' -e '^\s*\.\.\.' "$2.log" | grep -q -E 'Exception|Error'
+}
+orig_analysis() { # DEX -> prints the file listing the original's methods baksmali cannot analyse
+	local d=$cache/$(key "$orig_dir/$1")
+	local f=$d/analysis-${reginfo//,/_}
+	if [ ! -f "$f.done" ]; then
+		mkdir -p "$d"
+		analyse "$orig_dir/$1" "$f" && touch "$f.done"
+	fi
+	echo "$f.methods"
+}
+orig_smali() { # DEX -> prints the directory of its baksmali text
+	local d=$cache/$(key "$orig_dir/$1")
+	if [ ! -f "$d/smali.done" ]; then
+		rm -rf "$d/smali"
+		mkdir -p "$d"
+		baksmali d --di false --pr false -j "$jobs" -o "$d/smali" "$orig_dir/$1" >"$d/smali.log" 2>&1 &&
+			touch "$d/smali.done"
+	fi
+	echo "$d/smali"
+}
+translate() { # DEX_PATH DIR SAMPLE: DIR/{raw.jar,run.jar,cc.jar,errors.tsv,log}
+	mkdir -p "$2"
+	"$PY" -O "$here/enjar.py" --jobs "$jobs" --sample "$3" "$1" "$2/raw.jar" "$2/errors.tsv" >"$2/log" 2>&1 &&
+		python3 "$here/runjar.py" "$2/raw.jar" "$2/run.jar" >>"$2/log" &&
+		python3 "$here/runjar.py" --all "$2/raw.jar" "$2/cc.jar" >>"$2/log"
+}
+orig_jar() { # DEX -> prints the directory of its translation (always complete)
+	local d=$cache/$(key "$orig_dir/$1")/enj
+	if [ ! -f "$d/done" ]; then
+		rm -rf "$d"
+		translate "$orig_dir/$1" "$d" 1 && touch "$d/done"
+	fi
+	echo "$d"
+}
+sample_of() { # DEX -> the sample divisor for its output
+	local size
+	size=$(stat -c %s "$out_dir/$1")
+	if [ "$sample" -gt 1 ] && [ "$size" -ge "$sample_min" ]; then echo "$sample"; else echo 1; fi
+}
+
+# --- stubs: the plain and the counting probe class, renamed to --probe-class ---------
+stubs() {
+	local cls=${probe#L}
+	cls=${cls%;}
+	local pkg=${cls%/*} simple=${cls##*/}
+	[ "$pkg" = "$cls" ] && pkg=''
+	for kind in plain counting; do
+		local d=$run/stub-$kind
+		mkdir -p "$d/src/${pkg:-.}" "$d/classes"
+		sed -e "s|^package com.tencent.matrix.trace.core;|${pkg:+package ${pkg//\//.};}|" \
+			-e "s/AppMethodBeat/$simple/g" "$here/java/$kind/AppMethodBeat.java" >"$d/src/${pkg:-.}/$simple.java"
+		javac -nowarn -d "$d/classes" "$here/java/android/app/Activity.java" "$d/src/${pkg:-.}/$simple.java" || return 1
+	done
+	mkdir -p "$run/tools"
+	javac -nowarn -d "$run/tools" "$here/java/LoadAll.java"
+}
+if on types || on behave; then
+	stubs || { echo "oracles.sh: cannot compile the stubs" >&2; exit 1; }
+fi
+
+# --- per dex: structure, disasm, semantics (one stream); translations (another) -------
+# The two streams run side by side, each with half of --jobs (--serial: one after the
+# other): they share no file but results.tsv, where each appends whole lines.
+static_oracles() {
+# Output dex files without an original: disassembled first, so that the classes moved
+# there are compared with their originals (smali_diff.py --moved-to).
+moved_args=()
+if on semantics; then
+	for dex in "${extras[@]}"; do
+		mkdir -p "$run/$dex"
+		timed semantics baksmali d --di false --pr false -j "$jobs" -o "$run/$dex/smali" "$out_dir/$dex" \
+			>"$run/$dex/smali.log" 2>&1 && moved_args+=(--moved-to "$run/$dex/smali")
+	done
+fi
+for dex in "${dexes[@]}" "${extras[@]}"; do
+	out=$out_dir/$dex
+	w=$run/$dex
+	mkdir -p "$w"
+	is_extra=0
+	[ -f "$orig_dir/$dex" ] || is_extra=1
+	if on structure; then
+		timed structure dexdump -c "$out" >"$w/dexdump.log" 2>"$w/dexdump.err"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$w/dexdump.err" ] && grep -q 'Checksum verified' "$w/dexdump.log"; then
+			record "$dex" structure PASS "dexdump -c: checksum verified, nothing on stderr"
+		else
+			record "$dex" structure FAIL "dexdump -c exit $rc: $(grep -m1 -o 'Failure to verify.*' "$w/dexdump.err" || head -n1 "$w/dexdump.err")"
+		fi
+	fi
+	if on disasm; then
+		if [ $is_extra = 1 ]; then base=$w/no-baseline; : >"$base"; else base=$(orig_analysis "$dex"); fi
+		timed disasm analyse "$out" "$w/analysis"
+		rc=$?
+		new_bad=$(comm -13 "$base" "$w/analysis.methods")
+		n=$(grep -c . "$w/analysis.methods")
+		if [ $rc -eq 0 ] && [ -z "$new_bad" ]; then
+			record "$dex" disasm PASS "baksmali --register-info $reginfo: analysed ($n methods fail in the original too)"
+		else
+			record "$dex" disasm FAIL "baksmali exit $rc; AnalysisException in $(echo "$new_bad" | grep -c .) methods that the original analyses: $(echo "$new_bad" | head -n 3 | tr '\n' ' ')$(grep -m1 -h 'Exception' "$w/analysis.log" | cut -c1-200)"
+		fi
+	fi
+	if on semantics && [ $is_extra = 0 ]; then
+		t0=$(date +%s.%N)
+		osm=$(orig_smali "$dex")
+		add_secs cache "$t0"
+		timed semantics baksmali d --di false --pr false -j "$jobs" -o "$w/smali" "$out" >"$w/smali.log" 2>&1
+		rc=$?
+		if [ ! -d "$osm" ] || [ $rc -ne 0 ]; then
+			record "$dex" semantics FAIL "baksmali failed on the original or the output (see $w/smali.log)"
+		else
+			timed semantics python3 "$here/smali_diff.py" --probe-class "$probe" --jobs "$jobs" \
+				--max-diffs "$max_diffs" --json "$w/semantics.json" "${moved_args[@]}" "$osm" "$w/smali" \
+				>"$w/semantics.log" 2>&1
+			rc=$?
+			head -n1 "$w/semantics.log" | grep -q '^methods' || rc=2
+			summary=$(head -n1 "$w/semantics.log")
+			if [ $rc -eq 0 ]; then
+				record "$dex" semantics PASS "$summary"
+			else
+				record "$dex" semantics FAIL "$summary"
+				tail -n +2 "$w/semantics.log" | head -n 60 | sed 's/^/    /'
+			fi
+			rm -rf "$w/smali"
+		fi
+	fi
+done
+# Every class of a new dex file must be an original class moved there (compared above).
+if on semantics; then
+	for dex in "${extras[@]}"; do
+		left=$(python3 - "$run" "$run/$dex/smali" "$here" <<'PY'
+import glob, json, sys
+sys.path.insert(0, sys.argv[3])
+import smali_diff
+moved = set()
+for f in glob.glob(sys.argv[1] + '/*/semantics.json'):
+    moved.update(json.load(open(f)).get('moved', []))
+have = smali_diff.read_tree(sys.argv[2])
+left = sorted(set(have) - moved)
+print('%d %d %s' % (len(have), len(left), ' '.join(left[:5])))
+PY
+)
+		read -r n nleft rest <<<"$left"
+		if [ "${nleft:-1}" = 0 ]; then
+			record "$dex" semantics PASS "$n classes, all moved from an original dex file and compared there"
+		else
+			record "$dex" semantics FAIL "$nleft of ${n:-?} classes have no original: $rest"
+		fi
+		rm -rf "$run/$dex/smali"
+	done
+fi
+}
+translations() {
+if on types || on behave; then
+	for dex in "${extras[@]}"; do
+		timed types translate "$out_dir/$dex" "$run/$dex/enj" 1 ||
+			{ on types && record "$dex" types FAIL "enjarify cannot read the output: $(grep -m1 -E 'Error|Exception' "$run/$dex/enj/log")"; }
+	done
+fi
+for dex in "${dexes[@]}"; do
+	out=$out_dir/$dex
+	w=$run/$dex
+	mkdir -p "$w"
+	if on types || on behave; then
+		t0=$(date +%s.%N)
+		orig_jar "$dex" >/dev/null
+		add_secs cache "$t0"
+		if ! timed types translate "$out" "$w/enj" "$(sample_of "$dex")"; then
+			on types && record "$dex" types FAIL "enjarify cannot read the output: $(grep -m1 -E 'Error|Exception' "$w/enj/log")"
+			rm -rf "$w/enj"   # the class paths take the original in its place
+		fi
+	fi
+done
+}
+for dex in "${dexes[@]}"; do mkdir -p "$run/$dex"; done
+mapfile -t extras < <(extra_dexes | sort -V)
+if [ "$serial" = 1 ]; then
+	static_oracles
+	translations
+else
+	full_jobs=$jobs
+	jobs=$(( jobs > 1 ? jobs / 2 : 1 ))
+	static_oracles &
+	static_pid=$!
+	translations
+	wait $static_pid
+	jobs=$full_jobs
+fi
+
+# --- class paths: every original dex, outputs in place of their originals ------------
+mapfile -t all_orig < <(cd "$orig_dir" && ls *.dex | sort -V)
+res_cp=$(IFS=:; echo "${resources[*]:-}")
+before_cp=() after_cp=() after_fallback=() map=()
+for dex in "${all_orig[@]}"; do
+	od=$(orig_jar "$dex")
+	before_cp+=("$od/@JAR@")
+	if [ -f "$run/$dex/enj/raw.jar" ]; then
+		after_cp+=("$run/$dex/enj/@JAR@")
+		[ "$(sample_of "$dex")" -gt 1 ] && after_fallback+=("$od/@JAR@")
+		map+=("$dex	$od/raw.jar	$run/$dex/enj/raw.jar	$od/errors.tsv	$run/$dex/enj/errors.tsv	$(sample_of "$dex")")
+	else
+		after_fallback+=("$od/@JAR@")
+	fi
+done
+for dex in "${extras[@]}"; do   # moved classes: found there by the instrumented runs
+	[ -f "$run/$dex/enj/raw.jar" ] && after_cp+=("$run/$dex/enj/@JAR@")
+done
+join() { local IFS=:; echo "$*"; }
+# JAR: raw.jar (enjarify's output) for the types oracle; run.jar (interfaces with default
+# methods marked 52.0, see runjar.py) for the behaviour oracle.
+cp_of() { local j=$1; shift; local IFS=:; echo "$*" | sed "s|/@JAR@|/$j|g"; }
+
+# --- types ------------------------------------------------------------------------------
+if on types; then
+	printf '%s\n' "${map[@]}" >"$run/types-map.tsv"
+	loadall() { # REPORT CP JARS...
+		local report=$1 cp=$2
+		shift 2
+		timeout 900 java -Xverify:all -Xss8m -cp "$run/stub-plain/classes:$run/tools${res_cp:+:$res_cp}:$cp" \
+			LoadAll "$report" "$@" >"$report.log" 2>&1 </dev/null
+	}
+	# Both runs walk the same classes in the same order (dex order, names sorted), so that
+	# static initializers run in the same order: before, every original (sampled like its
+	# output); after, the output in place of each original it replaces.
+	before_jars=() after_jars=()
+	for dex in "${all_orig[@]}"; do
+		od=$(orig_jar "$dex")
+		if [ -f "$run/$dex/enj/raw.jar" ]; then
+			m=$(sample_of "$dex")
+			before_jars+=("$od/raw.jar@$m")
+			after_jars+=("$run/$dex/enj/raw.jar")
+		else
+			before_jars+=("$od/raw.jar")
+			after_jars+=("$od/raw.jar")
+		fi
+	done
+	for dex in "${extras[@]}"; do
+		[ -f "$run/$dex/enj/raw.jar" ] && after_jars+=("$run/$dex/enj/raw.jar")
+	done
+	timed types loadall "$run/types-before.tsv" "$(cp_of raw.jar "${before_cp[@]}")" "${before_jars[@]}"
+	timed types loadall "$run/types-after.tsv" "$(cp_of raw.jar "${after_cp[@]}" "${after_fallback[@]}")" "${after_jars[@]}"
+	python3 "$here/load_diff.py" "$run/types-before.tsv" "$run/types-after.tsv" "$run/types-map.tsv" >"$run/types.log"
+	while IFS= read -r line; do
+		case "$line" in
+		"    "*) echo "$line" ;;
+		*" PASS "* | *" FAIL "*)
+			d=${line%% *}
+			rest=${line#* }
+			record "$d" types "${rest%% *}" "${rest#* }"
+			;;
+		*) echo "$line"; record all types FAIL "$line" ;;
+		esac
+	done <"$run/types.log"
+fi
+
+# --- behaviour ------------------------------------------------------------------------
+if on behave; then
+	b=$run/behave
+	mkdir -p "$b/classes"
+	cc=()
+	for dex in "${all_orig[@]}"; do cc+=("$(orig_jar "$dex")/cc.jar"); done
+	if ! timed behave javac -nowarn -encoding UTF-8 -d "$b/classes" -cp "$(join "${cc[@]}")" "$behave"/*.java >"$b/javac.log" 2>&1; then
+		record behave compile FAIL "javac: $(grep -m1 error "$b/javac.log")"
+	else
+		itot=0
+		for drv in "$behave"/*.java; do
+			drv=$(basename "$drv" .java)
+			for side in orig out; do
+				if [ $side = orig ]; then cp=$(cp_of run.jar "${before_cp[@]}"); else cp=$(cp_of run.jar "${after_cp[@]}" "${after_fallback[@]}"); fi
+				# Verification off: run.jar's 52.0 interfaces have no StackMapTable, which
+				# an instrumented default method (branches, handler) would need. The types
+				# oracle verifies; this one runs.
+				timed behave timeout 300 java -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -Dtc.beat.report="$b/$drv.$side.beat" \
+					-cp "$run/stub-counting/classes:$b/classes${res_cp:+:$res_cp}:$cp" "$drv" \
+					>"$b/$drv.$side.out" 2>"$b/$drv.$side.err" </dev/null
+				echo $? >"$b/$drv.$side.rc"
+			done
+			rc_o=$(cat "$b/$drv.orig.rc") rc_n=$(cat "$b/$drv.out.rc")
+			# No report: the probe class was never loaded, so no probe ran.
+			[ -f "$b/$drv.out.beat" ] || printf 'i 0\no 0\nids 0\nmismatches 0\nopen 0\nopen_main 0\nunbalanced_ids 0\n' >"$b/$drv.out.beat"
+			beat() { sed -n "s/^$1 //p" "$b/$drv.out.beat"; }
+			i=$(beat i) o=$(beat o) mis=$(beat mismatches) openm=$(beat open_main) unb=$(beat unbalanced_ids)
+			stats="i=${i:-?} o=${o:-?} ids=$(beat ids) mismatches=${mis:-?} open=$(beat open) open_main=${openm:-?}"
+			itot=$((itot + ${i:-0}))
+			if [ "$rc_o" != 0 ]; then
+				record "$drv" behave FAIL "the driver fails on the original (exit $rc_o): $(tail -n1 "$b/$drv.orig.err")"
+			elif [ "$rc_n" != 0 ]; then
+				record "$drv" behave FAIL "exit $rc_n on the output ($stats): $( (grep -m1 UNBALANCED "$b/$drv.out.err" || grep -m1 -E 'Exception|Error' "$b/$drv.out.err") | cut -c1-300)"
+			elif ! cmp -s "$b/$drv.orig.out" "$b/$drv.out.out"; then
+				record "$drv" behave FAIL "stdout differs ($stats)"
+				diff "$b/$drv.orig.out" "$b/$drv.out.out" | head -n 10 | sed 's/^/    /'
+			elif [ "${mis:-1}" != 0 ] || [ "${openm:-1}" != 0 ] || [ "${unb:-1}" != 0 ]; then
+				record "$drv" behave FAIL "unbalanced probes ($stats)"
+			else
+				record "$drv" behave PASS "same stdout ($(wc -l <"$b/$drv.orig.out") lines), $stats"
+			fi
+		done
+		if [ $expect = 1 ] && [ "$itot" -eq 0 ]; then
+			record all behave FAIL "--expect-probes: no driver called i()"
+		fi
+	fi
+fi
+
+if on semantics && [ $expect = 1 ]; then
+	n=$(python3 -c 'import glob, json, sys
+print(sum(sum(json.load(open(f))["probes"].values()) for f in glob.glob(sys.argv[1] + "/*/semantics.json")))' "$run")
+	[ "${n:-0}" -gt 0 ] || record all semantics FAIL "--expect-probes: no probe found in any output"
+fi
+
+# --- the table ----------------------------------------------------------------------------
+echo
+python3 - "$results" <<'EOF'
+import sys
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if l.strip()]
+oracles = ['structure', 'disasm', 'semantics', 'types']
+dexes = [r[0] for r in rows if r[1] in oracles and r[0] != 'all']
+dexes = sorted(set(dexes), key=dexes.index)
+cell = {(r[0], r[1]): r[2] for r in rows}
+print('%-16s %s' % ('dex', ' '.join('%-9s' % o for o in oracles)))
+for d in dexes:
+    print('%-16s %s' % (d, ' '.join('%-9s' % cell.get((d, o), '-') for o in oracles)))
+for r in rows:
+    if r[1] == 'behave' or r[0] == 'all':
+        print('%-16s %-9s %s' % (r[0], r[1], r[2]))
+EOF
+awk -F'\t' '{ t[$1] += $2 } END { printf "time (s, summed over the streams):"
+	n = split("cache structure disasm semantics types behave", o, " ")
+	for (i = 1; i <= n; i++) if (o[i] in t) printf " %s %.1f", o[i], t[o[i]]
+	print "" }' "$run/secs.tsv"
+echo "wall time: $(( $(date +%s) - start )) s"
+if ! cut -f3 "$results" | grep -q FAIL; then echo "oracles: PASS"; exit 0; fi
+echo "oracles: FAIL"
+exit 1

@@ -71,6 +71,16 @@ static uint32_t classes_of(const unit *u)
 	return u->dex->parsed ? u->dex->d.nclasses : 0;
 }
 
+/* The same counted from the units, within its input (the dex need not be parsed). */
+static uint32_t classes_of_units(const run *r, const unit *u)
+{
+	size_t i = (size_t)(u - r->units), end = u->in->first + u->in->count;
+	uint32_t n = 0;
+	while (i + n + 1 < end && r->units[i + n + 1].kind == UNIT_DEXCLASS && r->units[i + n + 1].dex == u->dex)
+		n++;
+	return n;
+}
+
 /* The dex stays as it was: what was to be traced in it is counted as not instrumented
  * (before the edits: every method to trace; after them: what they changed). */
 static void leave(run *r, unit *u, const char *why, bool edited)
@@ -90,10 +100,50 @@ static void leave(run *r, unit *u, const char *why, bool edited)
 	unit_report(u, &r->workers[0], "dex left unchanged: %s", why);
 }
 
+int dexin_load(run *r, unit *u, cf_error *err)
+{
+	dexin *x = u->dex;
+	if (!x->pending)
+		return CF_OK;
+	x->pending = false;
+	input *in = u->in;
+	cf_buf b;
+	buf_init(&b);
+	int rc;
+	if (in->jar) {
+		if (!in->zip && (rc = jar_open(&in->zip, in->in, err)) != CF_OK)
+			return rc;
+		rc = jar_read(in->zip, u->entry, &b, MAX_DEX, NULL, err);
+	} else {
+		char path[4200];
+		if (in->dex)
+			snprintf(path, sizeof path, "%s", in->in);
+		else
+			path_join(path, sizeof path, in->in, "/", u->name);
+		rc = read_file(path, &b, err);
+	}
+	if (rc != CF_OK) {
+		buf_free(&b);
+		return rc;
+	}
+	x->bytes = buf_take(&b, &x->len);
+	cf_error perr;
+	cf_error_clear(&perr);
+	/* the cache said it parsed: the same bytes parse the same */
+	if (dex_parse(&x->d, &x->a, x->bytes, x->len, &perr) != CF_OK || x->d.nclasses != classes_of_units(r, u))
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "changed since it was cached");
+	x->parsed = true;
+	return CF_OK;
+}
+
 int dexin_prepare(run *r, unit *u, cf_error *err)
 {
 	dexin *x = u->dex;
-	if (!x->parsed || u->in->classpath)
+	if (u->in->classpath || u->in->result_hit)
+		return CF_OK;
+	if (x->pending && dexin_load(r, u, err) != CF_OK)
+		return err->code;
+	if (!x->parsed)
 		return CF_OK;
 	bool any = false, activity = false;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
@@ -177,11 +227,14 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 	u->out_size = len;
 	input *in = u->in;
 	if (in->dex)
-		return out_write_file(w, in->out, data, len, false, err);
+		return out_write_file(w, in->stage, data, len, true, err);
 	if (!in->jar) {
 		char out[4200];
 		bool fresh = in->stage != NULL;
 		path_join(out, sizeof out, fresh ? in->stage : in->out, "/", u->name);
+		/* a directory's rewritten files go with its cached result */
+		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->keep, data, len)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 		return out_write_file(w, out, data, len, fresh, err);
 	}
 	return u->changed ? out_jar_entry(r, u, w, data, len, err) : CF_OK;

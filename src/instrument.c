@@ -108,8 +108,6 @@ static bool is_dex_name(const char *name)
 	return !strncmp(base, "classes", 7) && ends_with(base, ".dex");
 }
 
-/* The largest dex file we take: far past any real one (d8 splits at 64K methods). */
-#define MAX_DEX ((uint64_t)1 << 30)
 
 static int add_dex_file(run *r, input *in, const char *path, const char *name, cf_error *err)
 {
@@ -296,11 +294,28 @@ bool unit_wants_edit(const unit *u)
 	return false;
 }
 
+/* A unit of a directory whose result came from the cache: its rewritten bytes from the
+ * cache, or the input file as it is. */
+static int restore_unit(unit *u, worker *w, const char *out, bool fresh, cf_error *err)
+{
+	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
+		return CF_OK; /* one-file outputs are staged whole by memo_result */
+	if (u->changed && u->out)
+		return out_write_file(w, out, u->out, u->out_len, fresh, err);
+	char in[4200];
+	path_join(in, sizeof in, u->in->in, "/", u->name);
+	if (read_file(in, &w->in, err) != CF_OK)
+		return err->code;
+	return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
+}
+
 static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 {
 	char out[4200];
 	bool fresh = u->in->stage != NULL;
 	path_join(out, sizeof out, fresh ? u->in->stage : u->in->out, "/", u->name);
+	if (u->in->result_hit)
+		return restore_unit(u, w, out, fresh, err);
 	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
 		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
 	if (u->kind == UNIT_DEXCLASS)
@@ -337,6 +352,9 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	}
 	u->out_size = len;
 	if (!u->in->jar) {
+		/* a directory's rewritten classes go with its cached result */
+		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->keep, data, len)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 		int rc = out_write_file(w, out, data, len, fresh, err);
 		drop_data(r, u);
 		return rc;
@@ -461,11 +479,12 @@ static int setup(run *r, cf_error *err)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
 	r->keep_limit = KEEP_LIMIT;
 	atomic_init(&r->kept_bytes, 0);
-	return CF_OK;
+	return memo_begin(r, err);
 }
 
 static void teardown(run *r)
 {
+	memo_end(r); /* after a failure: nothing was stored, the cache is only trimmed */
 	for (size_t i = 0; i < r->nunits; i++)
 		if (r->units[i].kind == UNIT_DEX)
 			dexin_free(r->units[i].dex);
@@ -519,17 +538,26 @@ static int read_inputs(run *r, cf_error *err)
 		if (stat(in->in, &st) != 0)
 			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
 		in->first = r->nunits;
-		if (S_ISDIR(st.st_mode)) {
+		bool dir = S_ISDIR(st.st_mode), hit;
+		if (!dir) {
+			in->dex = sniff_dex(in->in);
+			in->jar = !in->dex;
+		}
+		if (memo_facts(r, in, dir, &hit, err) != CF_OK)
+			return err->code;
+		if (hit) {
+			in->count = r->nunits - in->first;
+			continue;
+		}
+		if (dir) {
 			if (list_dir(r, in, err) != CF_OK)
 				return err->code;
-		} else if (sniff_dex(in->in)) {
-			in->dex = true;
+		} else if (in->dex) {
 			const char *base = strrchr(in->in, '/');
 			if (add_dex_file(r, in, in->in, base ? base + 1 : in->in, err) != CF_OK)
 				return err->code;
 			in->bytes_in = r->units[in->first].in_size;
 		} else {
-			in->jar = true;
 			if (list_jar(r, in, err) != CF_OK)
 				return err->code;
 		}
@@ -554,7 +582,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	if (rc == CF_OK) {
 		size_t n = 0;
 		for (size_t i = 0; i < r.nunits; i++)
-			if (r.units[i].kind == UNIT_CLASS || r.units[i].kind == UNIT_DEXCLASS)
+			if ((r.units[i].kind == UNIT_CLASS || r.units[i].kind == UNIT_DEXCLASS) && !r.units[i].in->facts_hit)
 				items[n++] = i;
 		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase1, err);
@@ -569,10 +597,21 @@ int tc_instrument(const tc_options *o, cf_error *err)
 			}
 		}
 	}
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
+		memo_save_facts(&r, &r.inputs[i]);
 	double t2 = now();
 	r.t_collect = t2 - t1;
 	if (rc == CF_OK)
 		rc = decide(&r, err);
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
+		input *in = &r.inputs[i];
+		bool hit;
+		if ((rc = memo_result(&r, in, &hit, err)) != CF_OK)
+			break;
+		/* an input known from its facts alone, to be computed: its jar is needed now */
+		if (!hit && in->jar && !in->zip && !in->classpath)
+			rc = jar_open(&in->zip, in->in, err);
+	}
 	double t3 = now();
 	r.t_decide = t3 - t2;
 
@@ -581,9 +620,15 @@ int tc_instrument(const tc_options *o, cf_error *err)
 			rc = dexin_prepare(&r, &r.units[i], err);
 	if (rc == CF_OK)
 		rc = out_mapping_dir(&r, err);
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
-		if (!r.inputs[i].classpath && !r.inputs[i].jar && !r.inputs[i].dex)
-			rc = out_stage_dir(&r.inputs[i], err);
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
+		input *in = &r.inputs[i];
+		if (in->classpath)
+			continue;
+		if (!in->jar && !in->dex)
+			rc = out_stage_dir(in, err);
+		else if (in->dex && !in->result_hit)
+			rc = out_stage_file(in, err);
+	}
 	if (rc == CF_OK) {
 		size_t n = 0;
 		for (size_t i = 0; i < r.nunits; i++)
@@ -596,7 +641,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		/* phase 3: each dex file whole, once its classes are edited */
 		size_t n = 0;
 		for (size_t i = 0; i < r.nunits; i++)
-			if (r.units[i].kind == UNIT_DEX && !r.units[i].in->classpath)
+			if (r.units[i].kind == UNIT_DEX && !r.units[i].in->classpath && !r.units[i].in->result_hit)
 				items[n++] = i;
 		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase3, err);
@@ -605,7 +650,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	r.t_trace = t4 - t3;
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
 		input *in = &r.inputs[i];
-		if (in->classpath)
+		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
 			continue;
 		if (in->jar) {
 			rc = out_write_jar(&r, in, err);
@@ -626,6 +671,9 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	r.t_write = t5 - t4;
 	if (rc == CF_OK)
 		rc = out_write_mappings(&r, err);
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
+		memo_save_result(&r, &r.inputs[i]);
+	memo_end(&r);
 	r.t_map = now() - t5;
 	if (rc == CF_OK)
 		rc = out_write_stats(&r, now() - t0, err);

@@ -4,8 +4,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cf_error.h"
+
+#define TC_VERSION "0.2.0"
 
 typedef struct tc_pair {
 	const char *in, *out;
@@ -25,6 +28,8 @@ typedef struct tc_options {
 	int deflate_level;           /* for rewritten jar entries, 1..9 */
 	bool strict;                 /* a malformed class is fatal */
 	bool quiet;                  /* no summary line */
+	const char *cache_dir;       /* results cached there (see cache.h, memo.c), or NULL */
+	uint64_t cache_max_bytes;    /* the cache is evicted down to this after the run */
 } tc_options;
 
 /* Runs the whole job. Returns CF_OK, or an error with nothing half-written: outputs

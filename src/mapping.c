@@ -55,7 +55,7 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
 	uint32_t id, access;
 	if (!c2 || parse_u32(s, (size_t)(c1 - s), &id) != 0 ||
-	    parse_u32(c1 + 1, (size_t)(c2 - c1 - 1), &access) != 0 || access > 0xFFFF || id == 0)
+	    parse_u32(c1 + 1, (size_t)(c2 - c1 - 1), &access) != 0 || id == 0)
 		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
 		               "line %u: expected \"id,accessFlags,class method desc\", got \"%.*s\"", line,
 		               (int)(n > 80 ? 80 : n), s);

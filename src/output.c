@@ -96,6 +96,19 @@ static int stage_name(input *in, cf_error *err)
 	return CF_OK;
 }
 
+int out_stage_file(input *in, cf_error *err)
+{
+	if (in->stage)
+		return CF_OK;
+	if (mkdirs(NULL, in->out, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(in->out, &st) == 0 && S_ISDIR(st.st_mode))
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "is a directory, the output of a %s must be a file",
+		               in->dex ? "dex file" : "jar");
+	return stage_name(in, err);
+}
+
 /* A directory output that does not exist yet is built beside it and renamed into
  * place at the end: one rename makes the whole directory appear at once, and each file
  * is created only once. An existing directory is updated file by file (each one
@@ -188,13 +201,9 @@ static bool is_signature(const char *name)
 
 int out_write_jar(run *r, input *in, cf_error *err)
 {
-	if (mkdirs(NULL, in->out, err) != CF_OK)
+	if (out_stage_file(in, err) != CF_OK)
 		return err->code;
 	struct stat st;
-	if (stat(in->out, &st) == 0 && S_ISDIR(st.st_mode))
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "is a directory, the output of a jar must be a jar");
-	if (stage_name(in, err) != CF_OK)
-		return err->code;
 	tc_jar_writer *jw;
 	if (jar_writer_open(&jw, in->stage, err) != CF_OK)
 		return err->code;
@@ -370,6 +379,25 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_u64(&j, "focus_method_instrumented", focus_injected);
 	json_u64(&j, "focus_method_refused", focus_refused);
 	json_end(&j, '}');
+	if (r->opt->cache_dir) {
+		uint64_t facts = 0, results = 0, inputs = 0;
+		for (size_t i = 0; i < r->ninputs; i++) {
+			inputs += !r->inputs[i].classpath;
+			facts += r->inputs[i].facts_hit;
+			results += r->inputs[i].result_hit;
+		}
+		json_begin(&j, "cache", '{');
+		json_str(&j, "dir", r->opt->cache_dir);
+		json_u64(&j, "inputs", inputs);
+		json_u64(&j, "facts_reused", facts);
+		json_u64(&j, "results_reused", results);
+		json_u64(&j, "entries_read", r->cache_stats.hits);
+		json_u64(&j, "entries_missing", r->cache_stats.misses);
+		json_u64(&j, "entries_damaged", r->cache_stats.damaged);
+		json_u64(&j, "entries_written", r->cache_stats.writes);
+		json_u64(&j, "entries_evicted", r->cache_stats.evicted);
+		json_end(&j, '}');
+	}
 	json_begin(&j, "dex", '{');
 	json_u64(&j, "files", dex_files);
 	json_u64(&j, "rewritten", dex_changed);

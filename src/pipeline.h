@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "bytes.h"
+#include "cache.h"
 #include "cf_error.h"
 #include "dex.h"
 #include "instrument.h"
@@ -51,6 +52,9 @@ typedef struct input {
 	bool dex;               /* a dex file itself (a unit of its own) */
 	bool apk;               /* a jar that is an APK: aligned, its signature dropped */
 	bool classpath;
+	bool facts_hit;         /* its units came from the cache */
+	bool result_hit;        /* and its output and counters too */
+	cache_key facts_key, result_key;
 	tc_jar *zip;
 	size_t first, count;    /* its units */
 	uint64_t bytes_in, bytes_out;
@@ -68,6 +72,7 @@ typedef struct dexin {
 	size_t len;
 	dex_file d;
 	bool parsed;
+	bool pending;          /* its units came from the cache: read and parse it if edited */
 	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
 	bool left;             /* written unchanged (limits or a failed write): see reports */
 } dexin;
@@ -149,6 +154,9 @@ typedef struct run {
 	size_t nignored;
 	uint64_t by_verdict[V_COUNT];
 	double t_read, t_collect, t_decide, t_trace, t_write, t_map;
+	tc_cache *cache;       /* memo.c */
+	cache_key cache_env;   /* the tool, the block list, the ProGuard mapping, the beat class */
+	cache_stats cache_stats;
 } run;
 
 /* collect.c */
@@ -163,8 +171,12 @@ int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err
  * units; a dex that does not parse is one malformed unit, copied unchanged.
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
+/* The largest dex file we take: far past any real one (d8 splits at 64K methods). */
+#define MAX_DEX ((uint64_t)1 << 30)
 int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
 int dexin_prepare(run *r, unit *u, cf_error *err);
+/* A dex whose units came from the cache: its bytes read and parsed, for editing. */
+int dexin_load(run *r, unit *u, cf_error *err);
 int dexin_write(run *r, unit *u, worker *w, cf_error *err);
 void dexin_free(dexin *x);
 /* collect.c */
@@ -182,6 +194,8 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
  * staged; out_abort removes it after a failure. An existing output directory is not
  * staged: its files are replaced one by one, each atomically. */
 int out_stage_dir(input *in, cf_error *err);
+/* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
+int out_stage_file(input *in, cf_error *err);
 int out_write_jar(run *r, input *in, cf_error *err);
 int out_commit(input *in, cf_error *err);
 void out_abort(input *in);
@@ -190,6 +204,17 @@ void out_abort(input *in);
 int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
 int out_write_stats(run *r, double total, cf_error *err);
+
+/* memo.c: the cache in the pipeline. memo_facts (reading the inputs): an input whose
+ * facts are cached gets its units from them (*hit); memo_save_facts after phase 1.
+ * memo_result (after decide): an input whose result is cached gets its output staged
+ * and its counters (*hit); memo_save_result once the outputs are in place. */
+int memo_begin(run *r, cf_error *err);
+void memo_end(run *r);
+int memo_facts(run *r, input *in, bool dir, bool *hit, cf_error *err);
+void memo_save_facts(run *r, input *in);
+int memo_result(run *r, input *in, bool *hit, cf_error *err);
+void memo_save_result(run *r, input *in);
 
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
  * source entry was stored), kept in the worker's arena until the jar is written. */

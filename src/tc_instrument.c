@@ -47,6 +47,13 @@ static const char usage[] =
 	"  --strict               a malformed class is an error (default: copied unchanged\n"
 	"                         and reported)\n"
 	"  --deflate-level N      compression of rewritten jar entries, 1..9 (default 6)\n"
+	"  --cache[=DIR]          keep each input's result in a cache and reuse it when\n"
+	"                         nothing that determines it changed (its bytes, the tool,\n"
+	"                         the options, the block list and ProGuard mapping, the ids\n"
+	"                         and the class hierarchy it gets); DIR defaults to\n"
+	"                         $XDG_CACHE_HOME/tracecanary/instrument (~/.cache/...)\n"
+	"  --cache-max-mb N       the cache is trimmed to N MB after the run, least\n"
+	"                         recently used entries first (default 1024)\n"
 	"  --quiet                no summary line on stderr\n"
 	"  --help, -h, --version\n"
 	"\n"
@@ -104,7 +111,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "diff"))
 		return do_diff(argc, argv);
-	tc_options o = {.deflate_level = 6};
+	tc_options o = {.deflate_level = 6, .cache_max_bytes = (uint64_t)1024 << 20};
+	char cache_dir[4096];
 	tc_pair *pairs = calloc((size_t)argc, sizeof *pairs);
 	const char **cp = calloc((size_t)argc * 2 + 1, sizeof *cp);
 	char **split = calloc((size_t)argc, sizeof *split);
@@ -132,7 +140,7 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			goto done;
 		} else if (!strcmp(a, "--version")) {
-			puts("tc-instrument 0.1.0");
+			puts("tc-instrument " TC_VERSION);
 			goto done;
 		} else if (!strcmp(a, "--in")) {
 			VALUE();
@@ -191,6 +199,27 @@ int main(int argc, char **argv)
 			if (*end || n < 1 || n > 9)
 				status = usage_error("--deflate-level wants 1..9, not %s", v);
 			o.deflate_level = (int)n;
+		} else if (!strcmp(a, "--cache") || !strncmp(a, "--cache=", 8)) {
+			if (a[7] == '=') {
+				o.cache_dir = a + 8;
+			} else {
+				const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+				if (xdg && *xdg)
+					snprintf(cache_dir, sizeof cache_dir, "%s/tracecanary/instrument", xdg);
+				else
+					snprintf(cache_dir, sizeof cache_dir, "%s/.cache/tracecanary/instrument",
+					         home && *home ? home : ".");
+				o.cache_dir = cache_dir;
+			}
+			if (!*o.cache_dir)
+				status = usage_error("--cache= needs a directory%s", "");
+		} else if (!strcmp(a, "--cache-max-mb")) {
+			VALUE();
+			char *end;
+			long long n = strtoll(v, &end, 10);
+			if (*end || n < 1 || n > (1LL << 40))
+				status = usage_error("--cache-max-mb wants a positive number of MB, not %s", v);
+			o.cache_max_bytes = (uint64_t)n << 20;
 		} else if (!strcmp(a, "--strict")) {
 			o.strict = true;
 		} else if (!strcmp(a, "--quiet")) {

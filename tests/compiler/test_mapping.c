@@ -71,6 +71,15 @@ Test(mapping, load_matrix_format)
 	mapping_free(m);
 }
 
+Test(mapping, flags_past_16_bits_as_our_own_files_write_them)
+{
+	/* methodMapping.txt prints ASM's flags, whose Deprecated pseudo-flag is 0x20000: a
+	 * mapping file we wrote must load as a base mapping */
+	mapping *m = load("m.txt", "5,131105,a.B old (Ljava.lang.Object;)J\n");
+	cr_expect_eq(mapping_id(m, "a.B old (Ljava.lang.Object;)J"), 5);
+	mapping_free(m);
+}
+
 Test(mapping, comments_blank_lines_and_crlf)
 {
 	mapping *m = load("m.txt", "# written by hand\n"
@@ -132,7 +141,7 @@ Test(mapping, malformed_lines_are_errors_with_line_numbers)
 		"1,1, m ()V\n",          /* empty class */
 		"0,1,a.B m ()V\n",       /* id 0 */
 		"-1,1,a.B m ()V\n",      /* negative */
-		"1,70000,a.B m ()V\n",   /* flags above u2 */
+		"1,4294967296,a.B m ()V\n", /* flags past 32 bits */
 		"99999999999,1,a.B m ()V\n",
 		"1,,a.B m ()V\n",
 		",1,a.B m ()V\n",

@@ -21,26 +21,35 @@
 #include "pipeline.h"
 #include "walk.h"
 
-#define FACTS_VERSION 1
-#define RESULT_VERSION 1
+#define FACTS_VERSION 3
+#define RESULT_VERSION 2
 
 /* --- a small binary format ---------------------------------------------------------- */
 
+/* LEB128: most numbers here are small */
 static void w_u64(cf_buf *b, uint64_t v)
 {
-	for (int i = 0; i < 8; i++)
-		buf_u1(b, (uint8_t)(v >> (8 * i)));
+	while (v >= 0x80) {
+		buf_u1(b, (uint8_t)(v | 0x80));
+		v >>= 7;
+	}
+	buf_u1(b, (uint8_t)v);
+}
+
+/* a string as its length + 1 (0: NULL), then its bytes */
+static void w_strn(cf_buf *b, const char *s, size_t n)
+{
+	if (!s) {
+		w_u64(b, 0);
+		return;
+	}
+	w_u64(b, (uint64_t)n + 1);
+	buf_bytes(b, s, n);
 }
 
 static void w_str(cf_buf *b, const char *s)
 {
-	if (!s) {
-		w_u64(b, UINT64_MAX);
-		return;
-	}
-	size_t n = strlen(s);
-	w_u64(b, n);
-	buf_bytes(b, s, n);
+	w_strn(b, s, s ? strlen(s) : 0);
 }
 
 typedef struct rd {
@@ -51,33 +60,49 @@ typedef struct rd {
 
 static uint64_t r_u64(rd *r)
 {
-	if (r->end - r->p < 8) {
-		r->bad = true;
-		r->p = r->end;
-		return 0;
-	}
 	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | r->p[i];
-	r->p += 8;
-	return v;
+	for (int shift = 0; shift < 64; shift += 7) {
+		if (r->p >= r->end) {
+			r->bad = true;
+			return 0;
+		}
+		uint8_t b = *r->p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = true;
+	return 0;
 }
 
-/* A string in the keep arena (NULL stays NULL). */
-static const char *r_str(rd *r)
+/* A string's bytes in the input (not copied): NULL for a NULL string. */
+static const uint8_t *r_bytes(rd *r, size_t *len)
 {
 	uint64_t n = r_u64(r);
-	if (n == UINT64_MAX || r->bad)
+	if (!n || r->bad)
 		return NULL;
+	n--;
 	if ((uint64_t)(r->end - r->p) < n) {
 		r->bad = true;
 		r->p = r->end;
 		return NULL;
 	}
-	char *s = keep_str(r->w, (const char *)r->p, (size_t)n);
+	const uint8_t *p = r->p;
+	r->p += n;
+	*len = (size_t)n;
+	return p;
+}
+
+/* A string in the keep arena (NULL stays NULL). */
+static const char *r_str(rd *r)
+{
+	size_t n;
+	const uint8_t *p = r_bytes(r, &n);
+	if (!p)
+		return NULL;
+	char *s = keep_str(r->w, (const char *)p, n);
 	if (!s)
 		r->bad = true;
-	r->p += n;
 	return s;
 }
 
@@ -188,15 +213,17 @@ static void put_unit_facts(cf_buf *b, const unit *u)
 	w_u64(b, u->dex_class);
 	w_u64(b, u->in_size);
 	w_u64(b, u->nmethods);
+	/* every line starts with the same class: it is written once */
+	const meth *m0 = u->nmethods ? &u->methods[0] : NULL;
+	w_strn(b, m0 ? m0->line : NULL, m0 ? m0->class_len : 0);
 	for (uint32_t k = 0; k < u->nmethods; k++) {
 		const meth *m = &u->methods[k];
 		w_u64(b, m->index);
 		w_u64(b, m->access);
 		w_u64(b, m->verdict);
-		w_str(b, m->line);
-		w_u64(b, m->class_len);
 		w_u64(b, m->name_len);
 		w_u64(b, m->hash);
+		w_strn(b, m->line + m->class_len + 1, m->line_len - m->class_len - 1);
 	}
 }
 
@@ -245,20 +272,30 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 		u->methods = nm ? arena_array(&p->w->keep, nm, sizeof(meth)) : NULL;
 		if (nm && !u->methods)
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		size_t clen = 0;
+		const uint8_t *cls = r_bytes(p, &clen);
 		for (uint64_t k = 0; k < nm && !p->bad; k++) {
 			meth *m = &u->methods[k];
 			memset(m, 0, sizeof *m);
 			m->index = (uint16_t)r_u64(p);
 			m->access = (uint32_t)r_u64(p);
 			m->verdict = (uint8_t)r_u64(p);
-			m->line = r_str(p);
-			m->class_len = (uint32_t)r_u64(p);
 			m->name_len = (uint32_t)r_u64(p);
 			m->hash = (uint32_t)r_u64(p);
-			if (!m->line || m->verdict >= V_COUNT)
+			size_t rlen = 0;
+			const uint8_t *rest = r_bytes(p, &rlen);
+			char *line = rest && cls ? arena_alloc(&p->w->keep, clen + 1 + rlen + 1) : NULL;
+			if (!line || m->verdict >= V_COUNT) {
 				p->bad = true;
-			else
-				m->line_len = (uint32_t)strlen(m->line);
+				break;
+			}
+			memcpy(line, cls, clen);
+			line[clen] = ' ';
+			memcpy(line + clen + 1, rest, rlen);
+			line[clen + 1 + rlen] = '\0';
+			m->line = line;
+			m->class_len = (uint32_t)clen;
+			m->line_len = (uint32_t)(clen + 1 + rlen);
 		}
 		if (u->kind == UNIT_DEX) {
 			/* its bytes are read, and parsed, only if its result must be computed */

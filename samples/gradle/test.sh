@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The Gradle wiring, exercised: a first build creates the base mapping; a build after
-# adding a method keeps every id (diff passes); a build against a corrupt base (two
-# methods with one id) fails. The instrumented jar's classes verify on HotSpot.
+# The Gradle wiring, exercised: a first build creates the base mapping; a build with no
+# change reuses both inputs' results from tc-instrument's cache; a build after adding a
+# method keeps every id (diff passes); a build against a corrupt base (two methods with
+# one id) fails. The instrumented jar's classes verify on HotSpot.
 #
 # usage: samples/gradle/test.sh TC_INSTRUMENT WORK_DIR
 set -euo pipefail
@@ -14,6 +15,8 @@ rm -rf "$work"
 mkdir -p "$work"
 cp -r "$here/src" "$here/build.gradle" "$here/settings.gradle" "$work/"
 export GRADLE_USER_HOME=$work/.gradle-home
+# tc-instrument's cache under the work directory (its default is ~/.cache/...)
+export XDG_CACHE_HOME=$work/.cache
 gradle_run() {
 	(cd "$work" && gradle --offline --no-daemon -q -Ptc="$tc" instrument) >"$work/gradle.log" 2>&1
 }
@@ -24,6 +27,16 @@ base=$work/tracecanary/methodMapping.txt
 grep -q 'shop.Cart total ()J' "$base"
 cp "$base" "$work/first-mapping.txt"
 echo "first build: $(($(wc -l < "$base") - 1)) methods traced"
+cp -r "$work/build/tracecanary" "$work/first-output"
+
+# Nothing changed: the cache gives both results (the class directory and the jar).
+gradle_run || { cat "$work/gradle.log"; exit 1; }
+reused=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cache"]["results_reused"])' \
+	"$work/build/tracecanary/mapping/instrument-stats.json")
+[ "$reused" = 2 ] || { echo "the unchanged build reused $reused results, not 2"; exit 1; }
+diff -r -x instrument-stats.json "$work/first-output" "$work/build/tracecanary" ||
+	{ echo "the cached build's outputs differ from the first build's"; exit 1; }
+echo "unchanged build: both results from the cache, the same outputs"
 
 # A change that adds a traced method: every known id must stay.
 sed -i 's|    public long total() {|    public int count() {\n        return Math.max(0, lines.size());\n    }\n\n    public long total() {|' \

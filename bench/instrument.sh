@@ -6,11 +6,24 @@
 #   the JDK's classes, directory -> directory: tc-instrument (and `cp -r` of the same
 #     tree, the floor any tool writing those files pays on this file system).
 #
-# usage: bench/instrument.sh [BUILD_DIR] [RUNS] [OUTPUT_BASE]
+#   --cache: guava cold (an empty cache) and warm (nothing changed), medians, with the
+#     warm run as a share of the cold one.
+#   --big: every jar of a set of Debian Java packages (bench list of scripts/deps.sh:
+#     jruby, groovy, lucene, fop, icu4j, scala, jython, batik, ..., 250 MB), one --in
+#     per jar, at 10%, 25%, 50% and 100% of the set (MB/s and peak RSS, to show how both
+#     grow), then the whole set with --cache: cold, warm, and with one jar changed.
+#
+# usage: bench/instrument.sh [--cache] [--big] [BUILD_DIR] [RUNS] [OUTPUT_BASE]
+# Without --cache or --big it measures the peers; with either, only that part.
 # OUTPUT_BASE is where outputs are written (default: a directory under TMPDIR); pass
 # /dev/shm to leave the disk out of it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+mode=peers
+while [ "${1:-}" = --cache ] || [ "${1:-}" = --big ]; do
+	mode=${mode/peers/}${1#--}
+	shift
+done
 build=${1:-$root/build}
 runs=${2:-5}
 work=${TMPDIR:-/tmp}/tc-bench-instrument
@@ -26,6 +39,94 @@ J=/usr/share/java
 guava=$J/guava.jar
 asm="$J/asm.jar:$J/asm-tree.jar:$J/asm-commons.jar:$J/asm-util.jar:$J/asm-analysis.jar"
 tc=$build/src/tc-instrument
+
+if [ "$mode" != peers ]; then
+	tc=$(realpath "$build")/src/tc-instrument
+	mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+	pr() { printf '%-52s %8.3f %8.0f %8s\n' "$1" "$(median "$results/$2" 1)" "$(median "$results/$2" 2 | awk '{print $1/1024}')" "${3:-}"; }
+	printf '%-52s %8s %8s %8s\n' "" "wall s" "RSS MB" "MB/s"
+fi
+if [[ "$mode" == *cache* ]]; then
+	for r in $(seq "$runs"); do
+		o=$out/cache$r
+		rm -rf "$o" "$work/cache" && mkdir -p "$o"
+		measure guava-cold "$tc" --quiet --cache="$work/cache" --mapping-dir "$o/m1" --in "$guava" --out "$o/g1.jar"
+		measure guava-warm "$tc" --quiet --cache="$work/cache" --mapping-dir "$o/m2" --in "$guava" --out "$o/g2.jar"
+		cmp -s "$o/g1.jar" "$o/g2.jar" || { echo "warm output differs" >&2; exit 1; }
+		rm -rf "$o"
+	done
+	pr "guava.jar: cold (empty cache)" guava-cold
+	pr "guava.jar: warm (nothing changed)" guava-warm
+	awk -v c="$(median "$results/guava-cold" 1)" -v w="$(median "$results/guava-warm" 1)" \
+		'BEGIN { printf "guava: warm is %.1f%% of cold (target 5%%)\n", 100 * w / c }'
+fi
+if [[ "$mode" == *big* ]]; then
+	# every jar of the packages, once (links resolved), largest first
+	pkgs="jruby groovy liblucene4.10-java libfop-java libicu4j-java scala jython libbatik-java libbcprov-java
+		libtomcat9-java libeclipse-jdt-core-java libapache-poi-java libsaxonhe-java libnetty-java libxalan2-java
+		libjetty9-java libpdfbox2-java libguava-java"
+	mapfile -t jars < <(for p in $pkgs; do dpkg -L "$p" | grep '\.jar$'; done | xargs -r realpath -e | sort -u |
+		xargs ls -S)
+	total=$(du -cb "${jars[@]}" | tail -n 1 | cut -f1)
+	echo "big set: ${#jars[@]} jars, $(mb "$total") MB"
+	# big PCT LABEL OUT [OPTIONS]: the first PCT% of the set by bytes, in path order (a
+	# mix of sizes); $swap_from is replaced by $swap_to when set
+	swap_from= swap_to=
+	big() {
+		local pct=$1 label=$2 o=$3
+		shift 3
+		local want=$((total * pct / 100)) sum=0 args=() in
+		for j in $(printf '%s\n' "${jars[@]}" | sort); do
+			[ "$sum" -ge "$want" ] && break
+			in=$j
+			[ "$j" = "$swap_from" ] && in=$swap_to
+			args+=(--in "$in" --out "$o/$(echo "$j" | md5sum | cut -c1-12).jar")
+			sum=$((sum + $(stat -c %s "$j")))
+		done
+		echo "$sum" >"$results/$label.bytes"
+		measure "$label" "$tc" --quiet --mapping-dir "$o/map" "$@" "${args[@]}"
+	}
+	for r in $(seq "$runs"); do
+		for pct in 10 25 50 100; do
+			o=$out/big$r-$pct
+			rm -rf "$o" && mkdir -p "$o"
+			big "$pct" "big-$pct" "$o"
+			rm -rf "$o"
+		done
+	done
+	for pct in 10 25 50 100; do
+		b=$(cat "$results/big-$pct.bytes")
+		pr "big set, ${pct}% ($(mb "$b") MB of jars)" "big-$pct" \
+			"$(awk -v b="$b" -v t="$(median "$results/big-$pct" 1)" 'BEGIN { printf "%.1f", b / 1e6 / t }')"
+	done
+	# with the cache: cold, warm, then one jar changed (guava's copy with an entry added:
+	# new bytes, the same classes, so the other jars keep their ids and results)
+	one=$(printf '%s\n' "${jars[@]}" | grep -m1 '/guava')
+	changed=$work/changed.jar
+	cp "$one" "$changed" && (cd "$work" && echo changed >changed.txt && zip -q "$changed" changed.txt)
+	for r in $(seq "$runs"); do
+		o=$out/bigc$r
+		rm -rf "$o" "$work/bigcache" && mkdir -p "$o"
+		big 100 big-cold "$o" --cache="$work/bigcache"
+		big 100 big-warm "$o" --cache="$work/bigcache"
+		swap_from=$one swap_to=$changed
+		big 100 big-one "$o" --cache="$work/bigcache"
+		swap_from= swap_to=
+		big 100 big-back "$o" --cache="$work/bigcache" # back to the cached state
+		measure one-cold "$tc" --quiet --mapping-dir "$o/one" --in "$changed" --out "$o/one.jar"
+		rm -rf "$o"
+	done
+	pr "big set with --cache: cold" big-cold
+	pr "big set with --cache: warm (nothing changed)" big-warm
+	pr "big set with --cache: one jar changed" big-one
+	pr "that jar alone, cold" one-cold
+	awk -v c="$(median "$results/big-cold" 1)" -v w="$(median "$results/big-warm" 1)" \
+		-v one="$(median "$results/big-one" 1)" -v j="$(median "$results/one-cold" 1)" 'BEGIN {
+		printf "big set: warm is %.1f%% of cold (target 5%%)\n", 100 * w / c
+		printf "big set, one jar changed: that jar cold + %.1f%% of the rest cold (target 10%%)\n", 100 * (one - j) / (c - j)
+	}'
+fi
+[ "$mode" = peers ] || exit 0
 
 for r in $(seq "$runs"); do
 	o=$out/run$r

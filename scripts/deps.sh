@@ -33,7 +33,12 @@ test=("${sample[@]}"
 	musl-tools                              # ... and the runtime built and tested with musl-gcc
 	mount util-linux                        # a full disk: a 64 KiB tmpfs in a mount namespace (tests/runtime/disk)
 	zip unzip)
-bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time)
+bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time
+	apktool enjarify zip unzip              # bench/dex.sh: the corpus as class files
+	# bench/instrument.sh --big: every jar of these, 100+ MB of class files
+	jruby groovy liblucene4.10-java libfop-java libicu4j-java scala jython libbatik-java
+	libbcprov-java libtomcat9-java libeclipse-jdt-core-java libapache-poi-java libsaxonhe-java
+	libnetty-java libxalan2-java libjetty9-java libpdfbox2-java)
 
 mode=install
 case "${1:-}" in

@@ -233,7 +233,7 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 		bool fresh = in->stage != NULL;
 		path_join(out, sizeof out, fresh ? in->stage : in->out, "/", u->name);
 		/* a directory's rewritten files go with its cached result */
-		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->keep, data, len)))
+		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 		return out_write_file(w, out, data, len, fresh, err);
 	}

@@ -15,8 +15,12 @@
 #include "walk.h"
 #include "zlib_io.h"
 
-/* Decompressed jar classes kept between the phases, at most (then inflated twice). */
-#define KEEP_LIMIT ((size_t)256 << 20)
+/* Decompressed jar classes kept between the phases, at most (then inflated twice): a
+ * bound, since they cannot be freed one by one. */
+#define KEEP_LIMIT ((size_t)32 << 20)
+/* Inputs are worked on in batches of about this many bytes: what a batch reads, and
+ * what it writes until its outputs are on disk, is given back before the next. */
+#define BATCH_BYTES ((uint64_t)64 << 20)
 /* No class file is this large; a jar entry that claims to be is refused. */
 #define MAX_ENTRY ((uint64_t)1 << 30)
 
@@ -353,7 +357,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	u->out_size = len;
 	if (!u->in->jar) {
 		/* a directory's rewritten classes go with its cached result */
-		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->keep, data, len)))
+		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 		int rc = out_write_file(w, out, data, len, fresh, err);
 		drop_data(r, u);
@@ -469,6 +473,7 @@ static int setup(run *r, cf_error *err)
 		arena_init_sized(&w->keep, (size_t)4 << 20);
 		arena_init(&w->cls);
 		arena_init(&w->scratch);
+		arena_init(&w->outs);
 		buf_init(&w->in);
 		buf_init(&w->out);
 		buf_init(&w->zout);
@@ -500,6 +505,7 @@ static void teardown(run *r)
 		arena_free(&w->keep);
 		arena_free(&w->cls);
 		arena_free(&w->scratch);
+		arena_free(&w->outs);
 		buf_free(&w->in);
 		buf_free(&w->out);
 		buf_free(&w->zout);
@@ -566,6 +572,118 @@ static int read_inputs(run *r, cf_error *err)
 	return CF_OK;
 }
 
+/* An input's size, for batching: a file's bytes; a directory's count as one batch. */
+static uint64_t input_size(const input *in)
+{
+	return in->jar || in->dex ? in->bytes_in : BATCH_BYTES;
+}
+
+/* The inputs [*first, *end) of the next batch. */
+static bool next_batch(const run *r, size_t *first, size_t *end)
+{
+	*first = *end;
+	if (*first >= r->ninputs)
+		return false;
+	uint64_t total = 0;
+	size_t i = *first;
+	do
+		total += input_size(&r->inputs[i++]);
+	while (i < r->ninputs && total + input_size(&r->inputs[i]) <= BATCH_BYTES);
+	*end = i;
+	return true;
+}
+
+/* The units of inputs [first, end) that sel picks, into items. */
+static size_t select_units(const run *r, size_t first, size_t end, bool (*sel)(const unit *), size_t *items)
+{
+	size_t n = 0;
+	for (size_t i = first; i < end; i++)
+		for (size_t k = r->inputs[i].first; k < r->inputs[i].first + r->inputs[i].count; k++)
+			if (sel(&r->units[k]))
+				items[n++] = k;
+	return n;
+}
+
+static bool to_collect(const unit *u)
+{
+	return (u->kind == UNIT_CLASS || u->kind == UNIT_DEXCLASS) && !u->in->facts_hit;
+}
+
+static bool to_trace(const unit *u)
+{
+	return !u->in->classpath;
+}
+
+static bool dex_to_write(const unit *u)
+{
+	return u->kind == UNIT_DEX && !u->in->classpath && !u->in->result_hit;
+}
+
+/* After a batch: its jars' pages, rewritten entries and dex models are given back. */
+static void release_batch(run *r, size_t first, size_t end, bool done)
+{
+	for (size_t i = first; i < end; i++) {
+		input *in = &r->inputs[i];
+		jar_release(in->zip);
+		for (size_t k = in->first; done && k < in->first + in->count; k++) {
+			unit *u = &r->units[k];
+			if (u->kind == UNIT_DEX && u->dex->parsed) {
+				arena_free(&u->dex->a);
+				free(u->dex->bytes);
+				u->dex->bytes = NULL;
+				u->dex->parsed = false;
+			}
+			if (u->out && !u->in->result_hit) {
+				u->out = NULL; /* in a worker's out arena, reset below */
+				u->out_len = 0;
+			}
+		}
+	}
+	for (int k = 0; done && k < r->nworkers; k++)
+		arena_reset(&r->workers[k].outs);
+}
+
+/* Phases 2 and 3 of one batch, its outputs staged and its results cached. */
+static int trace_batch(run *r, size_t first, size_t end, size_t *items, cf_error *err)
+{
+	int rc = CF_OK;
+	for (size_t i = first; i < end && rc == CF_OK; i++) {
+		const input *in = &r->inputs[i];
+		for (size_t k = in->first; k < in->first + in->count && rc == CF_OK; k++)
+			if (r->units[k].kind == UNIT_DEX)
+				rc = dexin_prepare(r, &r->units[k], err);
+	}
+	if (rc != CF_OK)
+		return rc;
+	size_t n = select_units(r, first, end, to_trace, items);
+	largest_first(r, items, n);
+	if ((rc = run_phase(r, items, n, phase2, err)) != CF_OK)
+		return rc;
+	/* phase 3: each dex file whole, once its classes are edited */
+	n = select_units(r, first, end, dex_to_write, items);
+	largest_first(r, items, n);
+	if ((rc = run_phase(r, items, n, phase3, err)) != CF_OK)
+		return rc;
+	for (size_t i = first; i < end && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
+		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
+			continue;
+		if (in->jar) {
+			rc = out_write_jar(r, in, err);
+		} else if (in->dex) {
+			in->bytes_out = r->units[in->first].out_size;
+		} else {
+			for (size_t k = in->first; k < in->first + in->count; k++) {
+				in->bytes_in += r->units[k].in_size;
+				in->bytes_out += r->units[k].out_size;
+			}
+		}
+	}
+	for (size_t i = first; i < end && rc == CF_OK; i++)
+		memo_save_result(r, &r->inputs[i]);
+	return rc;
+}
+
 int tc_instrument(const tc_options *o, cf_error *err)
 {
 	double t0 = now();
@@ -579,13 +697,12 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	double t1 = now();
 	r.t_read = t1 - t0;
 
-	if (rc == CF_OK) {
-		size_t n = 0;
-		for (size_t i = 0; i < r.nunits; i++)
-			if ((r.units[i].kind == UNIT_CLASS || r.units[i].kind == UNIT_DEXCLASS) && !r.units[i].in->facts_hit)
-				items[n++] = i;
+	size_t first = 0, end = 0;
+	while (rc == CF_OK && next_batch(&r, &first, &end)) {
+		size_t n = select_units(&r, first, end, to_collect, items);
 		largest_first(&r, items, n);
 		rc = run_phase(&r, items, n, phase1, err);
+		release_batch(&r, first, end, false);
 	}
 	if (rc == CF_OK && o->strict) {
 		for (size_t i = 0; i < r.nunits; i++) {
@@ -615,9 +732,6 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	double t3 = now();
 	r.t_decide = t3 - t2;
 
-	for (size_t i = 0; i < r.nunits && rc == CF_OK; i++)
-		if (r.units[i].kind == UNIT_DEX)
-			rc = dexin_prepare(&r, &r.units[i], err);
 	if (rc == CF_OK)
 		rc = out_mapping_dir(&r, err);
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
@@ -629,40 +743,13 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		else if (in->dex && !in->result_hit)
 			rc = out_stage_file(in, err);
 	}
-	if (rc == CF_OK) {
-		size_t n = 0;
-		for (size_t i = 0; i < r.nunits; i++)
-			if (!r.units[i].in->classpath)
-				items[n++] = i;
-		largest_first(&r, items, n);
-		rc = run_phase(&r, items, n, phase2, err);
-	}
-	if (rc == CF_OK) {
-		/* phase 3: each dex file whole, once its classes are edited */
-		size_t n = 0;
-		for (size_t i = 0; i < r.nunits; i++)
-			if (r.units[i].kind == UNIT_DEX && !r.units[i].in->classpath && !r.units[i].in->result_hit)
-				items[n++] = i;
-		largest_first(&r, items, n);
-		rc = run_phase(&r, items, n, phase3, err);
+	first = end = 0;
+	while (rc == CF_OK && next_batch(&r, &first, &end)) {
+		rc = trace_batch(&r, first, end, items, err);
+		release_batch(&r, first, end, true);
 	}
 	double t4 = now();
 	r.t_trace = t4 - t3;
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
-		input *in = &r.inputs[i];
-		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
-			continue;
-		if (in->jar) {
-			rc = out_write_jar(&r, in, err);
-		} else if (in->dex) {
-			in->bytes_out = r.units[in->first].out_size;
-		} else {
-			for (size_t k = in->first; k < in->first + in->count; k++) {
-				in->bytes_in += r.units[k].in_size;
-				in->bytes_out += r.units[k].out_size;
-			}
-		}
-	}
 	/* Every output is complete before the first one appears. */
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
 		if (!r.inputs[i].classpath)
@@ -671,8 +758,6 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	r.t_write = t5 - t4;
 	if (rc == CF_OK)
 		rc = out_write_mappings(&r, err);
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
-		memo_save_result(&r, &r.inputs[i]);
 	memo_end(&r);
 	r.t_map = now() - t5;
 	if (rc == CF_OK)

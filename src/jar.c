@@ -407,6 +407,12 @@ int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *labe
 	return CF_OK;
 }
 
+void jar_release(tc_jar *jar)
+{
+	if (jar && jar->map)
+		madvise(jar->map, jar->len, MADV_DONTNEED);
+}
+
 void jar_close(tc_jar *jar)
 {
 	if (!jar)

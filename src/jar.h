@@ -31,6 +31,10 @@ int jar_open(tc_jar **out, const char *path, cf_error *err);
 /* Opens an archive held in memory, borrowed until jar_close. */
 int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *label, cf_error *err);
 void jar_close(tc_jar *jar);
+/* Gives back the pages of the mapped archive that were read (they are read again from
+ * the page cache if needed), so that a run over many jars holds only the ones it works
+ * on. Not while another thread reads the archive. */
+void jar_release(tc_jar *jar);
 
 uint64_t jar_count(const tc_jar *jar);
 /* Name of entry i: its raw bytes, NUL-terminated (a name holding a NUL is refused at

@@ -524,7 +524,9 @@ void memo_save_result(run *r, input *in)
 	}
 	cf_error e;
 	cf_error_clear(&e);
-	if (!b.err && (!one_file(in) || cache_put_file(r->cache, in->result_key, "out", in->out, &e) == CF_OK))
+	/* before the commit: a one-file output is still at its stage */
+	const char *file = in->stage ? in->stage : in->out;
+	if (!b.err && (!one_file(in) || cache_put_file(r->cache, in->result_key, "out", file, &e) == CF_OK))
 		cache_put(r->cache, in->result_key, "result", b.data, b.len, &e);
 	buf_free(&b);
 }

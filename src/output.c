@@ -183,7 +183,7 @@ int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, c
 	}
 	/* Held until the jar is written, in the worker's arena. */
 	u->out_len = len;
-	if (!(u->out = arena_dup(&w->keep, data, len)))
+	if (!(u->out = arena_dup(&w->outs, data, len)))
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 	return CF_OK;
 }

@@ -126,6 +126,7 @@ typedef struct unit {
 
 typedef struct worker {
 	arena keep;            /* strings that live until the end of the run */
+	arena outs;            /* rewritten entries, until their batch of inputs is written */
 	arena cls;             /* one class at a time */
 	arena scratch;         /* one method at a time */
 	cf_buf in, out, zout;

@@ -47,7 +47,7 @@ static const char usage[] =
 	"  --strict               a malformed class is an error (default: copied unchanged\n"
 	"                         and reported)\n"
 	"  --deflate-level N      compression of rewritten jar entries, 1..9 (default 6)\n"
-	"  --cache[=DIR]          keep each input's result in a cache and reuse it when\n"
+	"  --cache, --cache=DIR   keep each input's result in a cache and reuse it when\n"
 	"                         nothing that determines it changed (its bytes, the tool,\n"
 	"                         the options, the block list and ProGuard mapping, the ids\n"
 	"                         and the class hierarchy it gets); DIR defaults to\n"

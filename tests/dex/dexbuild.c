@@ -167,7 +167,8 @@ dop db_invoke(uint8_t op, uint32_t method, const uint16_t *regs, uint8_t n)
 	if (d.fmt == DF_3rc)
 		d.a = n ? regs[0] : 0;
 	else
-		memcpy(d.args, regs, n * sizeof *regs);
+		if (n)
+			memcpy(d.args, regs, n * sizeof *regs);
 	return d;
 }
 

@@ -30,15 +30,21 @@ static void dotted(char *s)
 			*s = '.';
 }
 
-/* A constant-pool string as a C string in the keep arena; NULL if it holds a NUL byte
- * (modified UTF-8 never does) or memory runs out. */
-static const char *utf8_str(worker *w, const cf_class *cls, uint16_t idx)
+/* A constant-pool string as a C string in arena a (the keep arena for what lasts the
+ * run, the class's for what only builds a line); NULL if it holds a NUL byte (modified
+ * UTF-8 never does) or memory runs out. */
+static const char *utf8_str(arena *a, const cf_class *cls, uint16_t idx)
 {
 	uint32_t len;
 	const uint8_t *s = cp_utf8(&cls->cp, idx, &len);
 	if (!s || memchr(s, 0, len))
 		return NULL;
-	return keep_str(w, (const char *)s, len);
+	char *p = arena_alloc(a, len + 1);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
 }
 
 /* FNV-1a: the workers hash each mapping line once; decide() uses the value. */
@@ -145,7 +151,7 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 			x->access |= ACC_SYNTHETIC;
 		if (cf_find_attr(cls, m->attrs, m->nattrs, "Deprecated"))
 			x->access |= ASM_ACC_DEPRECATED;
-		const char *name = utf8_str(w, cls, m->name), *desc = utf8_str(w, cls, m->desc);
+		const char *name = utf8_str(&w->cls, cls, m->name), *desc = utf8_str(&w->cls, cls, m->desc);
 		if (!name || !desc)
 			return cf_fail(cerr, CF_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
 		if (set_line(r, w, u, oclass, olen, name, desc, x, cerr) != CF_OK)
@@ -182,8 +188,8 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 	}
 	u->access = cls.access;
 	u->major = cls.major;
-	u->cls = utf8_str(w, &cls, cls.cp.e[cls.this_class].a);
-	u->super = cls.super_class ? utf8_str(w, &cls, cls.cp.e[cls.super_class].a) : NULL;
+	u->cls = utf8_str(&w->keep, &cls, cls.cp.e[cls.this_class].a);
+	u->super = cls.super_class ? utf8_str(&w->keep, &cls, cls.cp.e[cls.super_class].a) : NULL;
 	if (!u->cls || (cls.super_class && !u->super)) {
 		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class header", "class name holds a NUL byte");
 		malformed(u, w, &cerr);

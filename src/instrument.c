@@ -17,10 +17,10 @@
 
 /* Decompressed jar classes kept between the phases, at most (then inflated twice): a
  * bound, since they cannot be freed one by one. */
-#define KEEP_LIMIT ((size_t)32 << 20)
+#define KEEP_LIMIT ((size_t)16 << 20)
 /* Inputs are worked on in batches of about this many bytes: what a batch reads, and
  * what it writes until its outputs are on disk, is given back before the next. */
-#define BATCH_BYTES ((uint64_t)64 << 20)
+#define BATCH_BYTES ((uint64_t)16 << 20)
 /* No class file is this large; a jar entry that claims to be is refused. */
 #define MAX_ENTRY ((uint64_t)1 << 30)
 
@@ -230,6 +230,8 @@ static int list_jar(run *r, input *in, cf_error *err)
 	}
 	buf_free(&buf);
 	zio_inflater_free(z);
+	/* listing read every local header: give the pages back until the jar's batch */
+	jar_release(in->zip);
 	return rc;
 }
 
@@ -625,6 +627,11 @@ static void release_batch(run *r, size_t first, size_t end, bool done)
 	for (size_t i = first; i < end; i++) {
 		input *in = &r->inputs[i];
 		jar_release(in->zip);
+		if (done && in->jar && !in->classpath) {
+			/* written: its index and mapping are not needed again */
+			jar_close(in->zip);
+			in->zip = NULL;
+		}
 		for (size_t k = in->first; done && k < in->first + in->count; k++) {
 			unit *u = &r->units[k];
 			if (u->kind == UNIT_DEX && u->dex->parsed) {
@@ -639,8 +646,11 @@ static void release_batch(run *r, size_t first, size_t end, bool done)
 			}
 		}
 	}
-	for (int k = 0; done && k < r->nworkers; k++)
-		arena_reset(&r->workers[k].outs);
+	/* freed, not reset: a reset keeps the largest chunk, a batch's worth of output */
+	for (int k = 0; done && k < r->nworkers; k++) {
+		arena_free(&r->workers[k].outs);
+		arena_init(&r->workers[k].outs);
+	}
 }
 
 /* Phases 2 and 3 of one batch, its outputs staged and its results cached. */

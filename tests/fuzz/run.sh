@@ -93,7 +93,7 @@ fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/classfile -I$root/dex -I$root/rules -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate)"
+    -I$root/classfile -I$root/dex -I$root/rules -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
 build() { # build SOURCE OBJECT
     if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
         # shellcheck disable=SC2086
@@ -116,7 +116,7 @@ for f in $lib "$src"; do
 done
 # -fsanitize=fuzzer needs libclang_rt.fuzzer (Debian: libfuzzer-14-dev).
 # shellcheck disable=SC2086
-if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib libdeflate) \
+if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib libdeflate libxxhash) \
     -lpthread -o "$bin.tmp" 2>>"$work/build.log"; then
     if grep -qi 'fuzzer' "$work/build.log"; then
         echo "run.sh: clang cannot link libFuzzer (see $work/build.log); skipped" >&2

@@ -192,14 +192,21 @@ static const uint8_t *check(const uint8_t *p, size_t size, cache_key k, const ch
 	return p + hlen;
 }
 
-/* Maps an entry; on success the caller unmaps map (size bytes). */
-static bool map_entry(const char *path, uint8_t **map, size_t *size)
+/* Maps an entry; on success the caller unmaps map (size bytes). A file too short to
+ * hold a header is damaged: removed and counted, like one whose check fails. */
+static bool map_entry(tc_cache *c, const char *path, uint8_t **map, size_t *size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	struct stat st;
-	bool ok = fstat(fd, &st) == 0 && st.st_size >= HEADER;
+	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (ok && st.st_size < HEADER) {
+		close(fd);
+		unlink(path);
+		c->stats.damaged++;
+		return false;
+	}
 	void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	close(fd);
 	if (p == MAP_FAILED)
@@ -221,7 +228,7 @@ bool cache_get(tc_cache *c, cache_key k, const char *kind, cf_buf *out)
 	entry_path(c, k, kind, path, sizeof path);
 	uint8_t *map;
 	size_t size, len;
-	if (!map_entry(path, &map, &size)) {
+	if (!map_entry(c, path, &map, &size)) {
 		c->stats.misses++;
 		return false;
 	}
@@ -289,19 +296,36 @@ static int finish(tc_cache *c, int fd, const char *tmp, cache_key k, const char 
 	return CF_OK;
 }
 
-int cache_put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, cf_error *err)
+static int put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, size_t hlen,
+               cf_error *err)
 {
 	char tmp[4200];
 	int fd = temp_file(c, tmp, sizeof tmp);
 	if (fd < 0)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, c->dir, "cannot write to the cache: %s", strerror(errno));
-	uint8_t h[HEADER];
-	make_header(h, HEADER, k, kind, data, len);
-	bool ok = write_all(fd, h, HEADER) && write_all(fd, data, len);
+	uint8_t small[HEADER], *h = hlen <= HEADER ? small : malloc(hlen);
+	bool ok = h != NULL;
+	if (ok) {
+		make_header(h, hlen, k, kind, data, len);
+		ok = write_all(fd, h, hlen) && write_all(fd, data, len);
+	}
+	if (h != small)
+		free(h);
 	return finish(c, fd, tmp, k, kind, ok, err);
 }
 
-int cache_put_file(tc_cache *c, cache_key k, const char *kind, const char *src, cf_error *err)
+int cache_put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, cf_error *err)
+{
+	return put(c, k, kind, data, len, HEADER, err);
+}
+
+int cache_put_blob(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, cf_error *err)
+{
+	return put(c, k, kind, data, len, FILE_HEADER, err);
+}
+
+int cache_put_file(tc_cache *c, cache_key k, const char *kind, const char *src, const cache_key *expect,
+                   cache_key *content, cf_error *err)
 {
 	uint8_t *map = NULL;
 	size_t size = 0;
@@ -317,21 +341,12 @@ int cache_put_file(tc_cache *c, cache_key k, const char *kind, const char *src, 
 		close(in);
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, src, "cannot map: %s", strerror(errno));
 	}
-	char tmp[4200];
-	int fd = temp_file(c, tmp, sizeof tmp);
-	int rc;
-	if (fd < 0) {
-		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, c->dir, "cannot write to the cache: %s", strerror(errno));
-	} else {
-		uint8_t *h = malloc(FILE_HEADER);
-		bool ok = h != NULL;
-		if (ok) {
-			make_header(h, FILE_HEADER, k, kind, map, size);
-			ok = write_all(fd, h, FILE_HEADER) && write_all(fd, map, size);
-		}
-		free(h);
-		rc = finish(c, fd, tmp, k, kind, ok, err);
-	}
+	cache_key got = cache_hash_bytes(map, size);
+	int rc = expect && (got.lo != expect->lo || got.hi != expect->hi)
+	                 ? cf_fail(err, CF_EIO, CF_NO_OFFSET, src, "changed while it was read")
+	                 : put(c, k, kind, map, size, FILE_HEADER, err);
+	if (content)
+		*content = got;
 	if (map)
 		munmap(map, size);
 	close(in);
@@ -373,7 +388,7 @@ bool cache_get_file(tc_cache *c, cache_key k, const char *kind, const char *dest
 	entry_path(c, k, kind, path, sizeof path);
 	uint8_t *map;
 	size_t size, len;
-	if (!map_entry(path, &map, &size)) {
+	if (!map_entry(c, path, &map, &size)) {
 		c->stats.misses++;
 		return false;
 	}
@@ -410,6 +425,17 @@ bool cache_get_file(tc_cache *c, cache_key k, const char *kind, const char *dest
 	}
 	touch(path);
 	c->stats.hits++;
+	return true;
+}
+
+bool cache_has(tc_cache *c, cache_key k, const char *kind)
+{
+	char path[4200];
+	entry_path(c, k, kind, path, sizeof path);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < HEADER)
+		return false; /* a short file is rewritten; any other damage is found when read */
+	touch(path);
 	return true;
 }
 

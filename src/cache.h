@@ -46,13 +46,23 @@ bool cache_get(tc_cache *c, cache_key key, const char *kind, cf_buf *out);
 /* Writes entry (key, kind); errors are the caller's to ignore (a cache that cannot be
  * written only makes the next run slower) and are returned. */
 int cache_put(tc_cache *c, cache_key key, const char *kind, const uint8_t *data, size_t len, cf_error *err);
-/* A whole file as entry (key, kind), its payload the file's bytes. */
-int cache_put_file(tc_cache *c, cache_key key, const char *kind, const char *path, cf_error *err);
+/* An entry meant for cache_get_file, from memory: its payload starts at a block
+ * boundary, so that a reflink can share it. */
+int cache_put_blob(tc_cache *c, cache_key key, const char *kind, const uint8_t *data, size_t len, cf_error *err);
+/* A whole file as entry (key, kind), its payload the file's bytes; *content (unless
+ * NULL) receives cache_hash_bytes of them, and with expect set the entry is written
+ * only if that is *expect. */
+int cache_put_file(tc_cache *c, cache_key key, const char *kind, const char *path, const cache_key *expect,
+                   cache_key *content, cf_error *err);
 /* Copies the payload of entry (key, kind) to `dest` (written under a temporary name,
  * then renamed), by reflink where the file system shares blocks, else copy_file_range
  * or read/write, after checking it. Returns true when the entry existed and is intact
  * and dest is in place. */
 bool cache_get_file(tc_cache *c, cache_key key, const char *kind, const char *dest, cf_error *err);
+
+/* Whether entry (key, kind) exists (not checked: for a writer that would write the
+ * same bytes, which then need not); an entry found counts as used. */
+bool cache_has(tc_cache *c, cache_key key, const char *kind);
 
 /* Entries read and written by this handle, for the statistics. */
 typedef struct cache_stats {

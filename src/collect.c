@@ -47,13 +47,30 @@ static const char *utf8_str(arena *a, const cf_class *cls, uint16_t idx)
 	return p;
 }
 
-/* FNV-1a: the workers hash each mapping line once; decide() uses the value. */
-static uint32_t line_hash(const char *s, size_t n)
+/* FNV-1a over the whole mapping key: the workers hash each one once; decide() uses the value. */
+static uint32_t fnv(uint32_t h, const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (uint8_t)s[i]) * 16777619u;
 	return h;
+}
+
+static uint32_t key_hash(const meth *m)
+{
+	uint32_t h = fnv(2166136261u, m->cls, m->class_len);
+	h = fnv(h, " ", 1);
+	return fnv(h, m->rest, m->rest_len);
+}
+
+bool meth_line(const meth *m, char *buf, size_t size)
+{
+	if (meth_line_len(m) >= size)
+		return false;
+	memcpy(buf, m->cls, m->class_len);
+	buf[m->class_len] = ' ';
+	memcpy(buf + m->class_len + 1, m->rest, m->rest_len);
+	buf[meth_line_len(m)] = '\0';
+	return true;
 }
 
 static void malformed(unit *u, worker *w, const cf_error *cerr)
@@ -65,9 +82,10 @@ static void malformed(unit *u, worker *w, const cf_error *cerr)
 	u->error = keep_str(w, msg, strlen(msg));
 }
 
-/* x's mapping line, "a.b.C name (La.b.D;)V": the class, the method's name and its
- * descriptor with dots, in original names when a ProGuard mapping retraces them. */
-static int set_line(run *r, worker *w, const unit *u, const char *oclass, size_t olen, const char *name,
+/* x's mapping key: the class (ocls, the class's original dotted name, kept once), the
+ * method's name and its descriptor with dots, in original names when a ProGuard
+ * mapping retraces them. */
+static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t olen, const char *name,
                     const char *desc, meth *x, cf_error *cerr)
 {
 	char obuf[1024], dbuf[4096];
@@ -79,22 +97,23 @@ static int set_line(run *r, worker *w, const unit *u, const char *oclass, size_t
 		odesc = dbuf;
 	}
 	size_t nlen = strlen(oname), dlen = strlen(odesc);
-	char *line = arena_alloc(&w->keep, olen + nlen + dlen + 3);
-	if (!line)
+	if (nlen > UINT16_MAX)
+		return cf_fail(cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name too long");
+	char *rest = arena_alloc(&w->keep, nlen + dlen + 2);
+	if (!rest)
 		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
-	memcpy(line, oclass, olen);
-	line[olen] = ' ';
-	memcpy(line + olen + 1, oname, nlen);
-	line[olen + 1 + nlen] = ' ';
-	char *d = line + olen + nlen + 2;
+	memcpy(rest, oname, nlen);
+	rest[nlen] = ' ';
+	char *d = rest + nlen + 1;
 	for (size_t k = 0; k < dlen; k++)
 		d[k] = odesc[k] == '/' ? '.' : odesc[k];
 	d[dlen] = '\0';
-	x->line = line;
-	x->class_len = (uint32_t)olen;
-	x->name_len = (uint32_t)nlen;
-	x->line_len = (uint32_t)(olen + nlen + dlen + 2);
-	x->hash = line_hash(line, x->line_len);
+	x->cls = ocls;
+	x->class_len = (uint16_t)olen;
+	x->rest = rest;
+	x->rest_len = (uint32_t)(nlen + 1 + dlen);
+	x->name_len = (uint16_t)nlen;
+	x->hash = key_hash(x);
 	return CF_OK;
 }
 
@@ -106,34 +125,40 @@ static void set_verdict(run *r, meth *x, enum filter_verdict fv)
 	x->verdict = map[fv];
 	if (x->verdict != V_TRACE || !rules_have_regex(r->rules))
 		return;
-	/* the line with its first space a dot and its second dropped */
+	/* the key with its first space a dot and its second dropped: "a.b.C.name(desc)" */
 	char subject[6144];
-	if (x->line_len >= sizeof subject)
+	if (meth_line_len(x) >= sizeof subject)
 		return;
-	const char *sp = x->line + x->class_len + 1 + x->name_len;
-	size_t n1 = (size_t)(sp - x->line);
-	memcpy(subject, x->line, n1);
+	memcpy(subject, x->cls, x->class_len);
 	subject[x->class_len] = '.';
-	memcpy(subject + n1, sp + 1, x->line_len - n1 - 1);
-	size_t k = x->line_len - 1;
+	memcpy(subject + x->class_len + 1, x->rest, x->name_len);
+	size_t k = x->class_len + 1 + x->name_len;
+	memcpy(subject + k, x->rest + x->name_len + 1, x->rest_len - x->name_len - 1);
+	k += x->rest_len - x->name_len - 1;
 	subject[k] = '\0';
 	if (rules_blocks_method(r->rules, subject, k))
 		x->verdict = V_BLOCKED;
 }
 
-/* The class's name as the mapping files and the rules see it: original, dotted. */
-static size_t original_class(run *r, const unit *u, char *buf, size_t size)
+/* The class's name as the mapping files and the rules see it: original, dotted (at
+ * most 1023 bytes); *kept is its copy in the keep arena, for the methods' keys. */
+static size_t original_class(run *r, const unit *u, worker *w, char *buf, size_t size, const char **kept)
 {
 	const char *orig = r->pg ? pg_class(r->pg, u->cls) : NULL;
 	snprintf(buf, size, "%s", orig ? orig : u->cls);
 	dotted(buf);
-	return strlen(buf);
+	size_t n = strlen(buf);
+	*kept = keep_str(w, buf, n);
+	return n;
 }
 
 static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
 {
 	char oclass[1024];
-	size_t olen = original_class(r, u, oclass, sizeof oclass);
+	const char *ocls;
+	size_t olen = original_class(r, u, w, oclass, sizeof oclass, &ocls);
+	if (!ocls)
+		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = cls->nmethods;
 	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(meth));
@@ -154,7 +179,7 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 		const char *name = utf8_str(&w->cls, cls, m->name), *desc = utf8_str(&w->cls, cls, m->desc);
 		if (!name || !desc)
 			return cf_fail(cerr, CF_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
-		if (set_line(r, w, u, oclass, olen, name, desc, x, cerr) != CF_OK)
+		if (set_line(r, w, u, ocls, olen, name, desc, x, cerr) != CF_OK)
 			return cerr->code;
 		if (u->blocked) {
 			x->verdict = V_BLOCKED;
@@ -215,10 +240,10 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 		return CF_OK;
 	}
 	/* Keep the class for phase 2 when it fits the budget: no second read or inflate.
-	 * It goes to the worker's arena, which lives until the end of the run. */
+	 * The arena goes back once every kept class has been used. */
 	if (!u->data) {
 		size_t before = atomic_fetch_add(&r->kept_bytes, len);
-		if (before + len <= r->keep_limit && (u->data = arena_dup(&w->keep, data, len)))
+		if (before + len <= r->keep_limit && (u->data = arena_dup(&w->kept, data, len)))
 			u->data_len = len;
 		else
 			atomic_fetch_sub(&r->kept_bytes, len);
@@ -286,7 +311,10 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		return CF_OK;
 	u->traceable = true;
 	char oclass[1024];
-	size_t olen = original_class(r, u, oclass, sizeof oclass);
+	const char *ocls;
+	size_t olen = original_class(r, u, w, oclass, sizeof oclass, &ocls);
+	if (!ocls)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = dex_cdata_nmethods(cd);
 	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(meth));
@@ -308,7 +336,7 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 			char nbuf[1024];
 			memcpy(nbuf, name->data, name->len);
 			nbuf[name->len] = '\0';
-			set_line(r, w, u, oclass, olen, nbuf, desc, x, &cerr);
+			set_line(r, w, u, ocls, olen, nbuf, desc, x, &cerr);
 		}
 		if (cerr.code == CF_OK && u->blocked) {
 			x->verdict = V_BLOCKED;
@@ -340,10 +368,42 @@ typedef struct cls_entry {
 	unit *u;
 } cls_entry;
 
-typedef struct line_entry {
-	UT_hash_handle hh;
-	meth *m;
-} line_entry;
+/* A set of mapping lines: open addressing over the methods of an array (slot: index + 1,
+ * 0 empty), by the hash the workers computed. 4 bytes a slot where uthash took 64 an
+ * entry: on 600,000 methods, 8 MB rather than 40. */
+typedef struct line_set {
+	uint32_t *slots;
+	size_t mask;
+	meth **v; /* the members, in the order they were added */
+} line_set;
+
+static bool set_init(line_set *s, meth **v, size_t n)
+{
+	size_t size = 16;
+	while (size < 2 * n)
+		size *= 2;
+	s->slots = calloc(size, sizeof *s->slots);
+	s->mask = size - 1;
+	s->v = v;
+	return s->slots != NULL;
+}
+
+/* The member with m's line, or the slot where it goes (*slot). */
+static meth *set_find(const line_set *s, const meth *m, uint32_t **slot)
+{
+	for (size_t i = m->hash & s->mask;; i = (i + 1) & s->mask) {
+		uint32_t k = s->slots[i];
+		if (!k) {
+			*slot = &s->slots[i];
+			return NULL;
+		}
+		const meth *x = s->v[k - 1];
+		if (x->hash == m->hash && x->class_len == m->class_len && x->rest_len == m->rest_len &&
+		    (x->cls == m->cls || !memcmp(x->cls, m->cls, m->class_len)) &&
+		    !memcmp(x->rest, m->rest, m->rest_len))
+			return s->v[k - 1];
+	}
+}
 
 static unit *lookup(cls_entry *map, const char *name)
 {
@@ -402,7 +462,7 @@ static int cmp_class(const void *a, const void *b)
 {
 	const meth *x = *(meth *const *)a, *y = *(meth *const *)b;
 	size_t n = x->class_len < y->class_len ? x->class_len : y->class_len;
-	int c = memcmp(x->line, y->line, n);
+	int c = memcmp(x->cls, y->cls, n);
 	if (c)
 		return c;
 	if (x->class_len != y->class_len)
@@ -418,21 +478,39 @@ static bool sorted(meth **v, size_t n, int (*cmp)(const void *, const void *))
 	return true;
 }
 
+/* m's id in the base mapping, 0 if none. */
+static uint32_t base_id(const mapping *base, const meth *m)
+{
+	char buf[8192], *line = buf;
+	size_t n = meth_line_len(m) + 1;
+	if (n > sizeof buf && !(line = malloc(n)))
+		return 0;
+	meth_line(m, line, n);
+	uint32_t id = mapping_id(base, line);
+	if (line != buf)
+		free(line);
+	return id;
+}
+
 int decide(run *r, cf_error *err)
 {
 	int rc = CF_OK;
 	cls_entry *map = NULL;
 	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
-	line_entry *traced_set = NULL, *ignored_set = NULL;
-	line_entry *lines = NULL;
+	line_set traced_set = {0}, ignored_set = {0};
 	uint8_t *used = calloc(TC_METHOD_ID_MAX / 8 + 1, 1);
-	size_t nmeth = 0;
-	for (size_t i = 0; i < r->nunits; i++)
-		nmeth += r->units[i].nmethods;
-	lines = calloc(nmeth ? nmeth : 1, sizeof *lines);
-	r->traced = calloc(nmeth ? nmeth : 1, sizeof *r->traced);
-	r->ignored = calloc(nmeth ? nmeth : 1, sizeof *r->ignored);
-	if (!entries || !used || !lines || !r->traced || !r->ignored) {
+	size_t ntrace = 0, nother = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++)
+			*(u->methods[k].verdict == V_TRACE ? &ntrace : &nother) += 1;
+	}
+	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
+	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);
+	if (!entries || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
+	    !set_init(&ignored_set, r->ignored, nother)) {
 		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "decide", "no memory");
 		goto done;
 	}
@@ -468,33 +546,28 @@ int decide(run *r, cf_error *err)
 
 	/* Ids: base mapping first, then new ones in input order (input, entry, method). */
 	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
-	size_t nl = 0;
 	for (size_t i = 0; i < r->nunits; i++) {
 		unit *u = &r->units[i];
 		if (!u->traceable || u->state != US_OK)
 			continue;
 		for (uint32_t k = 0; k < u->nmethods; k++) {
 			meth *m = &u->methods[k];
-			line_entry *e = NULL;
+			uint32_t *slot;
 			r->by_verdict[m->verdict]++;
 			if (m->verdict != V_TRACE) {
-				HASH_FIND_BYHASHVALUE(hh, ignored_set, m->line, m->line_len, m->hash, e);
-				if (!e) {
-					lines[nl].m = m;
-					HASH_ADD_KEYPTR_BYHASHVALUE(hh, ignored_set, m->line, m->line_len, m->hash,
-					                            &lines[nl]);
-					nl++;
+				if (!set_find(&ignored_set, m, &slot)) {
 					m->order = (uint32_t)r->nignored;
 					r->ignored[r->nignored++] = m;
+					*slot = (uint32_t)r->nignored;
 				}
 				continue;
 			}
-			HASH_FIND_BYHASHVALUE(hh, traced_set, m->line, m->line_len, m->hash, e);
+			const meth *e = set_find(&traced_set, m, &slot);
 			if (e) { /* the same method again (another input, a multi-release copy) */
-				m->id = e->m->id;
+				m->id = e->id;
 				continue;
 			}
-			uint32_t id = r->base ? mapping_id(r->base, m->line) : 0;
+			uint32_t id = r->base ? base_id(r->base, m) : 0;
 			if (id >= TC_METHOD_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
 				id = 0; /* reserved, or given to another method by a corrupt base */
 			if (!id) {
@@ -510,10 +583,8 @@ int decide(run *r, cf_error *err)
 			}
 			used[id / 8] |= (uint8_t)(1u << (id % 8));
 			m->id = id;
-			lines[nl].m = m;
-			HASH_ADD_KEYPTR_BYHASHVALUE(hh, traced_set, m->line, m->line_len, m->hash, &lines[nl]);
-			nl++;
 			r->traced[r->ntraced++] = m;
+			*slot = (uint32_t)r->ntraced;
 		}
 	}
 	/* Without a base mapping the ids are already in order; directory inputs often
@@ -524,10 +595,9 @@ int decide(run *r, cf_error *err)
 		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
 done:
 	HASH_CLEAR(hh, map);
-	HASH_CLEAR(hh, traced_set);
-	HASH_CLEAR(hh, ignored_set);
+	free(traced_set.slots);
+	free(ignored_set.slots);
 	free(entries);
-	free(lines);
 	free(used);
 	return rc;
 }

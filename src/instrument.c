@@ -361,13 +361,10 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 		/* a directory's rewritten classes go with its cached result */
 		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-		int rc = out_write_file(w, out, data, len, fresh, err);
-		drop_data(r, u);
-		return rc;
+		return out_write_file(w, out, data, len, fresh, err);
 	}
 	if (u->changed && out_jar_entry(r, u, w, data, len, err) != CF_OK)
 		return err->code;
-	drop_data(r, u);
 	return CF_OK;
 }
 
@@ -375,7 +372,9 @@ static int phase2(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
 	unit *u = &j->r->units[j->items[i]];
-	return trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+	int rc = trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]);
+	drop_data(j->r, u);
+	return rc != CF_OK;
 }
 
 static int phase3(void *ctx, size_t i, int wk)
@@ -473,6 +472,7 @@ static int setup(run *r, cf_error *err)
 		worker *w = &r->workers[i];
 		/* keep holds every kept class and rewritten entry: megabytes at once. */
 		arena_init_sized(&w->keep, (size_t)4 << 20);
+		arena_init(&w->kept);
 		arena_init(&w->cls);
 		arena_init(&w->scratch);
 		arena_init(&w->outs);
@@ -505,6 +505,7 @@ static void teardown(run *r)
 	for (int i = 0; i < r->nworkers; i++) {
 		worker *w = &r->workers[i];
 		arena_free(&w->keep);
+		arena_free(&w->kept);
 		arena_free(&w->cls);
 		arena_free(&w->scratch);
 		arena_free(&w->outs);
@@ -517,6 +518,7 @@ static void teardown(run *r)
 	free(r->workers);
 	free(r->traced);
 	free(r->ignored);
+	free(r->sum.problems);
 	rules_free(r->rules);
 	pg_free(r->pg);
 	mapping_free(r->base);
@@ -534,44 +536,58 @@ static bool sniff_dex(const char *path)
 	return dex;
 }
 
-static int read_inputs(run *r, cf_error *err)
+/* Each input's kind and facts key; then, the whole run from the cache (*replayed), or
+ * every input's units, from the cache or listed. */
+static int read_inputs(run *r, bool *replayed, cf_error *err)
 {
 	const tc_options *o = r->opt;
-	for (size_t i = 0; i < r->ninputs; i++) {
+	*replayed = false;
+	bool *dirs = calloc(r->ninputs ? r->ninputs : 1, sizeof *dirs);
+	if (!dirs)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	int rc = CF_OK;
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
 		input *in = &r->inputs[i];
 		in->classpath = i >= o->npairs;
 		in->in = in->classpath ? o->classpath[i - o->npairs] : o->pairs[i].in;
 		in->out = in->classpath ? NULL : o->pairs[i].out;
 		struct stat st;
-		if (stat(in->in, &st) != 0)
-			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
-		in->first = r->nunits;
-		bool dir = S_ISDIR(st.st_mode), hit;
-		if (!dir) {
+		if (stat(in->in, &st) != 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
+			break;
+		}
+		dirs[i] = S_ISDIR(st.st_mode);
+		if (!dirs[i]) {
 			in->dex = sniff_dex(in->in);
 			in->jar = !in->dex;
 		}
-		if (memo_facts(r, in, dir, &hit, err) != CF_OK)
-			return err->code;
+		rc = memo_key(r, in, dirs[i], err);
+	}
+	if (rc == CF_OK)
+		rc = memo_run(r, replayed, err);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK && !*replayed; i++) {
+		input *in = &r->inputs[i];
+		in->first = r->nunits;
+		bool hit;
+		if ((rc = memo_facts(r, in, &hit, err)) != CF_OK)
+			break;
 		if (hit) {
 			in->count = r->nunits - in->first;
 			continue;
 		}
-		if (dir) {
-			if (list_dir(r, in, err) != CF_OK)
-				return err->code;
+		if (dirs[i]) {
+			rc = list_dir(r, in, err);
 		} else if (in->dex) {
 			const char *base = strrchr(in->in, '/');
-			if (add_dex_file(r, in, in->in, base ? base + 1 : in->in, err) != CF_OK)
-				return err->code;
-			in->bytes_in = r->units[in->first].in_size;
+			if ((rc = add_dex_file(r, in, in->in, base ? base + 1 : in->in, err)) == CF_OK)
+				in->bytes_in = r->units[in->first].in_size;
 		} else {
-			if (list_jar(r, in, err) != CF_OK)
-				return err->code;
+			rc = list_jar(r, in, err);
 		}
 		in->count = r->nunits - in->first;
 	}
-	return CF_OK;
+	free(dirs);
+	return rc;
 }
 
 /* An input's size, for batching: a file's bytes; a directory's count as one batch. */
@@ -651,6 +667,13 @@ static void release_batch(run *r, size_t first, size_t end, bool done)
 		arena_free(&r->workers[k].outs);
 		arena_init(&r->workers[k].outs);
 	}
+	/* every class kept from phase 1 has been used: their memory goes back */
+	if (done && atomic_load(&r->kept_bytes) == 0) {
+		for (int k = 0; k < r->nworkers; k++) {
+			arena_free(&r->workers[k].kept);
+			arena_init(&r->workers[k].kept);
+		}
+	}
 }
 
 /* Phases 2 and 3 of one batch, its outputs staged and its results cached. */
@@ -694,14 +717,36 @@ static int trace_batch(run *r, size_t first, size_t end, size_t *items, cf_error
 	return rc;
 }
 
+/* A run replayed from the cache: its outputs and mapping files are staged or in place. */
+static int finish_replay(run *r, double t0, cf_error *err)
+{
+	int rc = CF_OK;
+	r->t_read = now() - t0;
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+		if (!r->inputs[i].classpath)
+			rc = out_commit(&r->inputs[i], err);
+	if (rc == CF_OK)
+		rc = memo_commit_run(r, err);
+	memo_end(r);
+	if (rc == CF_OK)
+		rc = out_write_stats(r, now() - t0, err);
+	return rc;
+}
+
 int tc_instrument(const tc_options *o, cf_error *err)
 {
 	double t0 = now();
 	run r = {.opt = o};
 	int rc = setup(&r, err);
 	size_t *items = NULL;
+	bool replayed = false;
 	if (rc == CF_OK)
-		rc = read_inputs(&r, err);
+		rc = read_inputs(&r, &replayed, err);
+	if (rc == CF_OK && replayed) {
+		rc = finish_replay(&r, t0, err);
+		teardown(&r);
+		return rc;
+	}
 	if (rc == CF_OK && !(items = malloc((r.nunits ? r.nunits : 1) * sizeof *items)))
 		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
 	double t1 = now();
@@ -768,6 +813,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	r.t_write = t5 - t4;
 	if (rc == CF_OK)
 		rc = out_write_mappings(&r, err);
+	if (rc == CF_OK && (rc = out_summarize(&r, err)) == CF_OK)
+		memo_save_run(&r);
 	memo_end(&r);
 	r.t_map = now() - t5;
 	if (rc == CF_OK)

@@ -9,20 +9,34 @@
  *          everything decided across inputs: each method's id, each class's Activity
  *          facts, the deflate level. A hit copies the output instead of computing it.
  *
+ *  run     the whole run when every output is one file: each output's result key and
+ *          content hash, both mapping files, the statistics' sums; keyed by every
+ *          input's facts key in order, the base mapping and the options. A hit needs
+ *          neither facts nor decide(): a run with nothing changed only hashes its
+ *          inputs and puts (or finds) its outputs in place.
+ *
  * So a warm run assigns ids exactly as a cold run does (decide() runs on the same
  * facts), and any change that could change an output changes a key. Entries are
- * checksummed; one that fails is recomputed (cache.c). */
+ * checksummed; one that fails is recomputed (cache.c). An output that already holds
+ * the cached result (same size and hash) is left in place rather than copied. */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <elf.h>
+#include <link.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "pipeline.h"
 #include "walk.h"
 
-#define FACTS_VERSION 3
-#define RESULT_VERSION 2
+#define FACTS_VERSION 4
+#define RESULT_VERSION 3
+#define RUN_VERSION 1
 
 /* --- a small binary format ---------------------------------------------------------- */
 
@@ -120,6 +134,39 @@ static int hash_path_into(cache_hasher *h, const char *path, cf_error *err)
 	return CF_OK;
 }
 
+/* The main program's GNU build id (a hash the linker takes of the whole binary), or
+ * none: then the executable's bytes are hashed instead. */
+typedef struct build_id {
+	const uint8_t *p;
+	size_t len;
+} build_id;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	build_id *id = data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *n = (const void *)p;
+			size_t name = (n->n_namesz + 3) & ~(size_t)3, desc = (n->n_descsz + 3) & ~(size_t)3;
+			if ((size_t)(end - p) - sizeof *n < name + desc)
+				break;
+			const uint8_t *q = p + sizeof *n;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(q, "GNU", 4) && n->n_descsz >= 8) {
+				id->p = q + name;
+				id->len = n->n_descsz;
+				return 1;
+			}
+			p = q + name + desc;
+		}
+	}
+	return 1; /* the first object is the main program: stop there */
+}
+
 int memo_begin(run *r, cf_error *err)
 {
 	const tc_options *o = r->opt;
@@ -132,7 +179,10 @@ int memo_begin(run *r, cf_error *err)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
 	/* the tool itself: any other build of it gives other keys */
 	cache_hash_str(h, "tc-instrument cache " TC_VERSION);
-	int rc = hash_path_into(h, "/proc/self/exe", err);
+	build_id id = {NULL, 0};
+	dl_iterate_phdr(find_build_id, &id);
+	cache_hash_u64(h, id.len);
+	int rc = id.p ? (cache_hash(h, id.p, id.len), CF_OK) : hash_path_into(h, "/proc/self/exe", err);
 	if (rc != CF_OK) {
 		/* no /proc: the version and the build's time stand for the binary */
 		cf_error_clear(err);
@@ -151,8 +201,11 @@ int memo_begin(run *r, cf_error *err)
 	return rc;
 }
 
+static void unstage_maps(run *r);
+
 void memo_end(run *r)
 {
+	unstage_maps(r); /* a replay that failed before its commit */
 	if (r->cache) {
 		r->cache_stats = cache_get_stats(r->cache);
 		cache_close(r->cache);
@@ -162,8 +215,10 @@ void memo_end(run *r)
 
 /* An input's facts key: its kind and content (a directory: every file's relative path
  * and bytes, in sorted order). */
-static int facts_key(run *r, input *in, bool dir, cf_error *err)
+int memo_key(run *r, input *in, bool dir, cf_error *err)
 {
+	if (!r->cache)
+		return CF_OK;
 	cache_hasher *h = cache_hasher_new();
 	if (!h)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
@@ -215,7 +270,7 @@ static void put_unit_facts(cf_buf *b, const unit *u)
 	w_u64(b, u->nmethods);
 	/* every line starts with the same class: it is written once */
 	const meth *m0 = u->nmethods ? &u->methods[0] : NULL;
-	w_strn(b, m0 ? m0->line : NULL, m0 ? m0->class_len : 0);
+	w_strn(b, m0 ? m0->cls : NULL, m0 ? m0->class_len : 0);
 	for (uint32_t k = 0; k < u->nmethods; k++) {
 		const meth *m = &u->methods[k];
 		w_u64(b, m->index);
@@ -223,7 +278,7 @@ static void put_unit_facts(cf_buf *b, const unit *u)
 		w_u64(b, m->verdict);
 		w_u64(b, m->name_len);
 		w_u64(b, m->hash);
-		w_strn(b, m->line + m->class_len + 1, m->line_len - m->class_len - 1);
+		w_strn(b, m->rest, m->rest_len);
 	}
 }
 
@@ -273,29 +328,27 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 		if (nm && !u->methods)
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
 		size_t clen = 0;
-		const uint8_t *cls = r_bytes(p, &clen);
+		const uint8_t *cbytes = r_bytes(p, &clen);
+		const char *cls = cbytes && clen <= UINT16_MAX ? keep_str(p->w, (const char *)cbytes, clen) : NULL;
 		for (uint64_t k = 0; k < nm && !p->bad; k++) {
 			meth *m = &u->methods[k];
 			memset(m, 0, sizeof *m);
 			m->index = (uint16_t)r_u64(p);
 			m->access = (uint32_t)r_u64(p);
 			m->verdict = (uint8_t)r_u64(p);
-			m->name_len = (uint32_t)r_u64(p);
+			uint64_t name_len = r_u64(p);
 			m->hash = (uint32_t)r_u64(p);
 			size_t rlen = 0;
 			const uint8_t *rest = r_bytes(p, &rlen);
-			char *line = rest && cls ? arena_alloc(&p->w->keep, clen + 1 + rlen + 1) : NULL;
-			if (!line || m->verdict >= V_COUNT) {
+			m->rest = rest ? keep_str(p->w, (const char *)rest, rlen) : NULL;
+			if (!m->rest || !cls || m->verdict >= V_COUNT || name_len >= rlen) {
 				p->bad = true;
 				break;
 			}
-			memcpy(line, cls, clen);
-			line[clen] = ' ';
-			memcpy(line + clen + 1, rest, rlen);
-			line[clen + 1 + rlen] = '\0';
-			m->line = line;
-			m->class_len = (uint32_t)clen;
-			m->line_len = (uint32_t)(clen + 1 + rlen);
+			m->cls = cls;
+			m->class_len = (uint16_t)clen;
+			m->rest_len = (uint32_t)rlen;
+			m->name_len = (uint16_t)name_len;
 		}
 		if (u->kind == UNIT_DEX) {
 			/* its bytes are read, and parsed, only if its result must be computed */
@@ -316,13 +369,11 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 	return CF_OK;
 }
 
-int memo_facts(run *r, input *in, bool dir, bool *hit, cf_error *err)
+int memo_facts(run *r, input *in, bool *hit, cf_error *err)
 {
 	*hit = false;
 	if (!r->cache)
 		return CF_OK;
-	if (facts_key(r, in, dir, err) != CF_OK)
-		return err->code;
 	cf_buf b;
 	buf_init(&b);
 	if (!cache_get(r->cache, in->facts_key, "facts", &b)) {
@@ -409,6 +460,13 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
 	bool ok = r_u64(&p) == in->count;
 	uint64_t bytes_out = r_u64(&p);
+	cache_key out_hash = {0, 0};
+	uint64_t out_size = 0;
+	if (one_file(in)) {
+		out_size = r_u64(&p);
+		out_hash.lo = r_u64(&p);
+		out_hash.hi = r_u64(&p);
+	}
 	/* read into scratch first: the units change only when the whole entry is good */
 	typedef struct res {
 		uint64_t flags, instrumented, skipped, focus_injected, focus_added, in_size, out_size;
@@ -455,8 +513,10 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 	}
 	ok = ok && !p.bad && p.p == p.end;
 	buf_free(&b);
-	/* the output file itself, into the input's stage */
-	if (ok && one_file(in)) {
+	/* the output file itself: in place already, or copied into the input's stage */
+	if (ok && one_file(in) && out_holds(in->out, out_size, out_hash)) {
+		in->out_same = true;
+	} else if (ok && one_file(in)) {
 		if (out_stage_file(in, err) != CF_OK) {
 			free(v);
 			return err->code;
@@ -484,8 +544,12 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 			u->out = (uint8_t *)x->out;
 			u->out_len = x->out_len;
 		}
-		if (one_file(in))
+		if (one_file(in)) {
 			in->bytes_out = bytes_out; /* a directory's is summed from its units */
+			in->out_size = out_size;
+			in->out_hash = out_hash;
+			in->out_known = true;
+		}
 		in->result_hit = true;
 		*hit = true;
 	}
@@ -497,10 +561,28 @@ void memo_save_result(run *r, input *in)
 {
 	if (!r->cache || in->classpath || in->result_hit)
 		return;
+	cf_error e;
+	cf_error_clear(&e);
+	/* before the commit: a one-file output is still at its stage; its copy goes in first,
+	 * for the result names its hash */
+	const char *file = in->stage ? in->stage : in->out;
+	if (one_file(in)) {
+		struct stat st;
+		if (stat(file, &st) != 0 ||
+		    cache_put_file(r->cache, in->result_key, "out", file, NULL, &in->out_hash, &e) != CF_OK)
+			return;
+		in->out_size = (uint64_t)st.st_size;
+		in->out_known = true;
+	}
 	cf_buf b;
 	buf_init(&b);
 	w_u64(&b, in->count);
 	w_u64(&b, in->bytes_out);
+	if (one_file(in)) {
+		w_u64(&b, in->out_size);
+		w_u64(&b, in->out_hash.lo);
+		w_u64(&b, in->out_hash.hi);
+	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		const unit *u = &r->units[i];
 		w_u64(&b, (uint64_t)u->changed | (uint64_t)(u->kind == UNIT_DEX && u->dex && u->dex->left) << 1);
@@ -522,11 +604,288 @@ void memo_save_result(run *r, input *in)
 		if (keep)
 			buf_bytes(&b, u->out, u->out_len);
 	}
+	if (!b.err)
+		cache_put(r->cache, in->result_key, "result", b.data, b.len, &e);
+	buf_free(&b);
+}
+
+/* --- the whole run ------------------------------------------------------------------ */
+
+static const char *const MAP_KIND[2] = {"traced", "ignored"};
+
+static void w_key(cf_buf *b, cache_key k)
+{
+	w_u64(b, k.lo);
+	w_u64(b, k.hi);
+}
+
+static cache_key r_key(rd *p)
+{
+	cache_key k;
+	k.lo = r_u64(p);
+	k.hi = r_u64(p);
+	return k;
+}
+
+static void map_path(const run *r, int which, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
+}
+
+/* The summary's counters, in a fixed order. */
+#define SUM_FIELDS(X) \
+	X(classes) X(instrumented) X(malformed) X(by_name) X(abstract) X(modules) X(blocked) \
+	X(activities) X(focus_added) X(focus_injected) X(focus_refused) X(methods_instrumented) \
+	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed)
+
+static void unstage_maps(run *r)
+{
+	for (int k = 0; k < 2; k++) {
+		if (r->map_stage[k])
+			unlink(r->map_stage[k]);
+		free(r->map_stage[k]);
+		r->map_stage[k] = NULL;
+	}
+}
+
+/* Undoes what memo_run staged when it could not finish. */
+static void unstage_run(run *r)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		out_abort(&r->inputs[i]);
+		r->inputs[i].out_same = false;
+	}
+	unstage_maps(r);
+}
+
+int memo_run(run *r, bool *hit, cf_error *err)
+{
+	*hit = false;
+	if (!r->cache)
+		return CF_OK;
+	const tc_options *o = r->opt;
+	r->run_memo = true;
+	for (size_t i = 0; i < r->ninputs; i++)
+		if (!r->inputs[i].classpath && !one_file(&r->inputs[i]))
+			r->run_memo = false; /* a directory's output is many files: not replayed */
+	if (!r->run_memo)
+		return CF_OK;
+	cache_hasher *h = cache_hasher_new();
+	if (!h)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+	cache_hash_u64(h, RUN_VERSION);
+	cache_hash(h, &r->cache_env, sizeof r->cache_env);
+	cache_hash_u64(h, (uint64_t)o->deflate_level);
+	cache_hash_u64(h, o->strict);
+	cache_hash_u64(h, o->base_mapping != NULL);
+	int rc = o->base_mapping ? hash_path_into(h, o->base_mapping, err) : CF_OK;
+	cache_hash_u64(h, r->ninputs);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const input *in = &r->inputs[i];
+		cache_hash(h, &in->facts_key, sizeof in->facts_key);
+		cache_hash_u64(h, (uint64_t)in->jar | (uint64_t)in->dex << 1);
+	}
+	r->run_key = cache_digest(h);
+	cache_hasher_free(h);
+	if (rc != CF_OK)
+		return rc;
+
+	cf_buf b;
+	buf_init(&b);
+	if (!cache_get(r->cache, r->run_key, "run", &b)) {
+		buf_free(&b);
+		return CF_OK;
+	}
+	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
+	typedef struct out {
+		uint64_t count, bytes_in, bytes_out, apk, size;
+		cache_key result, hash;
+	} out;
+	out *v = calloc(r->ninputs ? r->ninputs : 1, sizeof *v);
+	summary s = {0};
+	cache_key map_hash[2];
+	uint64_t map_size[2];
+	if (!v) {
+		buf_free(&b);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+	}
+	p.bad = r_u64(&p) != r->ninputs;
+	for (size_t i = 0; i < r->ninputs && !p.bad; i++) {
+		if (r->inputs[i].classpath)
+			continue;
+		v[i].count = r_u64(&p);
+		v[i].bytes_in = r_u64(&p);
+		v[i].bytes_out = r_u64(&p);
+		v[i].apk = r_u64(&p);
+		v[i].size = r_u64(&p);
+		v[i].result = r_key(&p);
+		v[i].hash = r_key(&p);
+	}
+#define GET(f) s.f = r_u64(&p);
+	SUM_FIELDS(GET)
+#undef GET
+	p.bad |= r_u64(&p) != V_COUNT;
+	for (int k = 0; k < V_COUNT; k++)
+		s.by_verdict[k] = r_u64(&p);
+	uint64_t np = r_u64(&p);
+	if (np > (uint64_t)(p.end - p.p))
+		p.bad = true;
+	if (!p.bad && np && !(s.problems = calloc((size_t)np, sizeof *s.problems))) {
+		free(v);
+		buf_free(&b);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+	}
+	for (uint64_t k = 0; k < np && !p.bad; k++) {
+		problem *x = &s.problems[s.nproblems++];
+		uint64_t in = r_u64(&p);
+		x->input = in < r->ninputs ? (size_t)in : 0;
+		p.bad |= in >= r->ninputs;
+		x->name = r_str(&p);
+		x->what = r_str(&p);
+		x->detail = r_str(&p);
+		p.bad |= !x->name || !x->what;
+	}
+	for (int k = 0; k < 2; k++) {
+		map_size[k] = r_u64(&p);
+		map_hash[k] = r_key(&p);
+	}
+	bool ok = !p.bad && p.p == p.end;
+	buf_free(&b);
+
+	/* every output, then both mapping files: in place already, or staged from the cache */
 	cf_error e;
 	cf_error_clear(&e);
-	/* before the commit: a one-file output is still at its stage */
-	const char *file = in->stage ? in->stage : in->out;
-	if (!b.err && (!one_file(in) || cache_put_file(r->cache, in->result_key, "out", file, &e) == CF_OK))
-		cache_put(r->cache, in->result_key, "result", b.data, b.len, &e);
+	for (size_t i = 0; i < r->ninputs && ok; i++) {
+		input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		if (out_holds(in->out, v[i].size, v[i].hash)) {
+			in->out_same = true;
+			continue;
+		}
+		if ((rc = out_stage_file(in, err)) != CF_OK)
+			break;
+		ok = cache_get_file(r->cache, v[i].result, "out", in->stage, &e);
+	}
+	if (ok && rc == CF_OK)
+		rc = out_mapping_dir(r, err);
+	for (int k = 0; k < 2 && ok && rc == CF_OK; k++) {
+		char path[4200];
+		map_path(r, k, path, sizeof path);
+		if (out_holds(path, map_size[k], map_hash[k]))
+			continue;
+		size_t n = strlen(path) + 64;
+		if (!(r->map_stage[k] = malloc(n))) {
+			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+			break;
+		}
+		snprintf(r->map_stage[k], n, "%s.tc-tmp.%ld", path, (long)getpid());
+		ok = cache_get_file(r->cache, map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
+	}
+	if (!ok || rc != CF_OK) {
+		unstage_run(r);
+		free(s.problems);
+		free(v);
+		return rc;
+	}
+	for (size_t i = 0; i < r->ninputs; i++) {
+		input *in = &r->inputs[i];
+		in->facts_hit = true;
+		if (in->classpath)
+			continue;
+		in->result_hit = true;
+		in->count = (size_t)v[i].count;
+		in->bytes_in = v[i].bytes_in;
+		in->bytes_out = v[i].bytes_out;
+		in->apk = v[i].apk != 0;
+	}
+	free(v);
+	free(r->sum.problems);
+	r->sum = s;
+	r->replayed = true;
+	*hit = true;
+	return CF_OK;
+}
+
+int memo_commit_run(run *r, cf_error *err)
+{
+	for (int k = 0; k < 2; k++) {
+		char path[4200];
+		map_path(r, k, path, sizeof path);
+		if (!r->map_stage[k]) {
+			utimensat(AT_FDCWD, path, NULL, 0); /* as if written (see output.c) */
+			continue;
+		}
+		if (rename(r->map_stage[k], path) != 0) {
+			int e = errno;
+			unstage_run(r);
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
+		}
+		free(r->map_stage[k]);
+		r->map_stage[k] = NULL;
+	}
+	return CF_OK;
+}
+
+void memo_save_mapping(run *r, int which, const char *path, uint64_t size, cache_key hash)
+{
+	if (!r->cache || !r->run_memo || r->replayed)
+		return;
+	/* by content: a run that changed no method's line shares the copy */
+	cf_error e;
+	cf_error_clear(&e);
+	if (!cache_has(r->cache, hash, MAP_KIND[which]) &&
+	    cache_put_file(r->cache, hash, MAP_KIND[which], path, &hash, NULL, &e) != CF_OK)
+		return;
+	r->map_hash[which] = hash;
+	r->map_size[which] = size;
+	r->map_known[which] = true;
+}
+
+void memo_save_run(run *r)
+{
+	if (!r->cache || !r->run_memo || r->replayed || !r->map_known[0] || !r->map_known[1])
+		return;
+	cf_buf b;
+	buf_init(&b);
+	w_u64(&b, r->ninputs);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		if (!in->out_known) {
+			buf_free(&b);
+			return;
+		}
+		w_u64(&b, in->count);
+		w_u64(&b, in->bytes_in);
+		w_u64(&b, in->bytes_out);
+		w_u64(&b, in->apk);
+		w_u64(&b, in->out_size);
+		w_key(&b, in->result_key);
+		w_key(&b, in->out_hash);
+	}
+	const summary *s = &r->sum;
+#define PUT(f) w_u64(&b, s->f);
+	SUM_FIELDS(PUT)
+#undef PUT
+	w_u64(&b, V_COUNT);
+	for (int k = 0; k < V_COUNT; k++)
+		w_u64(&b, s->by_verdict[k]);
+	w_u64(&b, s->nproblems);
+	for (size_t k = 0; k < s->nproblems; k++) {
+		w_u64(&b, s->problems[k].input);
+		w_str(&b, s->problems[k].name);
+		w_str(&b, s->problems[k].what);
+		w_str(&b, s->problems[k].detail);
+	}
+	for (int k = 0; k < 2; k++) {
+		w_u64(&b, r->map_size[k]);
+		w_key(&b, r->map_hash[k]);
+	}
+	cf_error e;
+	cf_error_clear(&e);
+	if (!b.err)
+		cache_put(r->cache, r->run_key, "run", b.data, b.len, &e);
 	buf_free(&b);
 }

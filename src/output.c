@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,11 +49,54 @@ static int mkdirs(worker *w, const char *path, cf_error *err)
 	return CF_OK;
 }
 
+/* A file left as it is because it already holds what would be written gets a new
+ * modification time all the same, as if written: tools that compare times (make) see
+ * it as new. */
+static void touch(const char *path)
+{
+	utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+/* Whether the regular file at path holds exactly data[0..len). */
+static bool holds(const char *path, const uint8_t *data, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == len;
+	if (same && len) {
+		void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		same = p != MAP_FAILED && memcmp(p, data, len) == 0;
+		if (p != MAP_FAILED)
+			munmap(p, len);
+	}
+	close(fd);
+	return same;
+}
+
+bool out_holds(const char *path, uint64_t size, cache_key hash)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size)
+		return false;
+	cache_key k;
+	uint64_t n;
+	cf_error e;
+	cf_error_clear(&e);
+	return cache_hash_file(path, &k, &n, &e) == CF_OK && n == size && k.lo == hash.lo && k.hi == hash.hi;
+}
+
 int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    cf_error *err)
 {
 	if (mkdirs(w, path, err) != CF_OK)
 		return err->code;
+	/* an unchanged file is not written again (a warm run over an existing directory) */
+	if (!fresh && holds(path, data, len)) {
+		touch(path);
+		return CF_OK;
+	}
 	char tmp[4200];
 	if (fresh)
 		path_join(tmp, sizeof tmp, path, "", "");
@@ -137,6 +181,8 @@ int out_stage_dir(input *in, cf_error *err)
 
 int out_commit(input *in, cf_error *err)
 {
+	if (in->out_same)
+		touch(in->out);
 	if (!in->stage)
 		return CF_OK;
 	if (rename(in->stage, in->out) != 0)
@@ -248,15 +294,6 @@ int out_mapping_dir(run *r, cf_error *err)
 	return CF_OK;
 }
 
-static int write_text(run *r, const char *name, const cf_buf *b, cf_error *err)
-{
-	char path[4096]; /* the directory exists: out_mapping_dir ran before any output */
-	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, name);
-	if (b->err)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
-	return out_write_file(NULL, path, b->data, b->len, false, err);
-}
-
 static void put_str(cf_buf *b, const char *s)
 {
 	buf_bytes(b, s, strlen(s));
@@ -273,31 +310,241 @@ static void put_uint(cf_buf *b, uint32_t v)
 		buf_u1(b, (uint8_t)d[--n]);
 }
 
+/* A mapping file written a megabyte at a time (for a large class path it is tens of MB,
+ * which should not sit in memory whole), hashed as it goes, and compared with the file
+ * already there: while they agree nothing is written, so that an unchanged mapping is
+ * left as it is. */
+typedef struct text_out {
+	char path[4096], tmp[4200];
+	cf_buf b;
+	cache_hasher *h;
+	uint64_t size;
+	const uint8_t *old; /* the existing file, mapped, or NULL */
+	size_t old_len;
+	bool same;          /* the bytes so far equal the existing file's */
+	int fd;             /* the temporary file, once they differ */
+	bool failed;
+	int err;
+} text_out;
+
+enum { TEXT_CHUNK = 1 << 20 };
+
+static bool text_write(text_out *t, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(t->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			t->err = errno;
+			return false;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static void text_flush(text_out *t)
+{
+	const uint8_t *p = t->b.data;
+	size_t n = t->b.len;
+	t->b.len = 0;
+	if (t->failed || !n)
+		return;
+	cache_hash(t->h, p, n);
+	if (t->same && t->old && t->size + n <= t->old_len && !memcmp(t->old + t->size, p, n)) {
+		t->size += n;
+		return;
+	}
+	if (t->same) {
+		/* the first difference: the file is written from here on, the agreed part first */
+		t->same = false;
+		snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
+		t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
+			t->err = errno;
+			t->failed = true;
+			return;
+		}
+	}
+	if (!text_write(t, p, n))
+		t->failed = true;
+	t->size += n;
+}
+
+static void text_need(text_out *t)
+{
+	if (t->b.len >= TEXT_CHUNK)
+		text_flush(t);
+}
+
+static int text_open(run *r, text_out *t, int which, cf_error *err)
+{
+	memset(t, 0, sizeof *t);
+	t->fd = -1;
+	t->same = true;
+	/* the directory exists: out_mapping_dir ran before any output */
+	snprintf(t->path, sizeof t->path, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
+	buf_init(&t->b);
+	if (!buf_reserve(&t->b, TEXT_CHUNK + 8192) || !(t->h = cache_hasher_new())) {
+		buf_free(&t->b);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory");
+	}
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			t->old = p;
+			t->old_len = (size_t)st.st_size;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return CF_OK;
+}
+
+static int text_close(run *r, text_out *t, int which, cf_error *err)
+{
+	text_flush(t);
+	bool nomem = t->b.err;
+	buf_free(&t->b);
+	cache_key hash = cache_digest(t->h);
+	cache_hasher_free(t->h);
+	if (t->same && (t->size != t->old_len || !t->old)) {
+		/* a prefix of the existing file, or a new empty one: written after all */
+		t->same = false;
+		snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
+		t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
+			t->err = errno;
+			t->failed = true;
+		}
+	}
+	if (t->old)
+		munmap((void *)t->old, t->old_len);
+	if (t->fd >= 0 && close(t->fd) != 0 && !t->failed) {
+		t->err = errno;
+		t->failed = true;
+	}
+	if (!t->same && !t->failed && rename(t->tmp, t->path) != 0) {
+		t->err = errno;
+		t->failed = true;
+	}
+	if (nomem || t->failed) {
+		if (!t->same)
+			unlink(t->tmp);
+		return nomem ? cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory")
+		             : cf_fail(err, CF_EIO, CF_NO_OFFSET, t->path, "cannot write: %s", strerror(t->err));
+	}
+	if (t->same)
+		touch(t->path);
+	memo_save_mapping(r, which, t->path, t->size, hash);
+	return CF_OK;
+}
+
+const char *const out_mapping_names[2] = {"methodMapping.txt", "ignoreMethodMapping.txt"};
+
 int out_write_mappings(run *r, cf_error *err)
 {
-	cf_buf b;
-	buf_init(&b);
+	text_out t;
+	if (text_open(r, &t, 0, err) != CF_OK)
+		return err->code;
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const meth *m = r->traced[i];
-		put_uint(&b, m->id);
-		buf_u1(&b, ',');
-		put_uint(&b, m->access);
-		buf_u1(&b, ',');
-		put_str(&b, m->line);
-		buf_u1(&b, '\n');
+		put_uint(&t.b, m->id);
+		buf_u1(&t.b, ',');
+		put_uint(&t.b, m->access);
+		buf_u1(&t.b, ',');
+		buf_bytes(&t.b, m->cls, m->class_len);
+		buf_u1(&t.b, ' ');
+		buf_bytes(&t.b, m->rest, m->rest_len);
+		buf_u1(&t.b, '\n');
+		text_need(&t);
 	}
-	put_str(&b, TC_DISPATCH_LINE "\n");
-	int rc = write_text(r, "methodMapping.txt", &b, err);
-	buf_clear(&b);
-	put_str(&b, "ignore methods:\n");
-	for (size_t i = 0; i < r->nignored && rc == CF_OK; i++) {
-		put_str(&b, r->ignored[i]->line);
-		buf_u1(&b, '\n');
+	put_str(&t.b, TC_DISPATCH_LINE "\n");
+	if (text_close(r, &t, 0, err) != CF_OK || text_open(r, &t, 1, err) != CF_OK)
+		return err->code;
+	put_str(&t.b, "ignore methods:\n");
+	for (size_t i = 0; i < r->nignored; i++) {
+		const meth *m = r->ignored[i];
+		buf_bytes(&t.b, m->cls, m->class_len);
+		buf_u1(&t.b, ' ');
+		buf_bytes(&t.b, m->rest, m->rest_len);
+		buf_u1(&t.b, '\n');
+		text_need(&t);
 	}
-	if (rc == CF_OK)
-		rc = write_text(r, "ignoreMethodMapping.txt", &b, err);
-	buf_free(&b);
-	return rc;
+	return text_close(r, &t, 1, err);
+}
+
+int out_summarize(run *r, cf_error *err)
+{
+	if (r->replayed)
+		return CF_OK;
+	summary *s = &r->sum;
+	free(s->problems);
+	memset(s, 0, sizeof *s);
+	size_t cap = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (u->in->classpath)
+			continue;
+		bool bad = u->state == US_MALFORMED;
+		for (const report *p = u->reports; p; p = p->next)
+			cap++;
+		cap += bad;
+		if (u->kind == UNIT_DEX) {
+			s->dex_files++;
+			s->dex_changed += u->changed;
+			s->dex_left += u->dex->left;
+			s->dex_malformed += bad;
+		}
+		if (u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS)
+			continue;
+		s->classes++;
+		s->instrumented += u->changed;
+		s->malformed += bad;
+		s->by_name += !u->candidate;
+		s->modules += u->state == US_OK && (u->access & 0x8000);
+		s->abstract += u->state == US_OK && u->candidate && !(u->access & 0x8000) &&
+		               (u->access & (0x0200 | 0x0400));
+		s->blocked += u->traceable && u->blocked;
+		s->activities += u->activity;
+		s->focus_added += u->focus_added;
+		s->focus_injected += u->focus_injected;
+		s->focus_refused += u->focus_refused;
+		s->methods_instrumented += u->instrumented;
+		s->methods_skipped += u->skipped;
+	}
+	s->traced = r->ntraced;
+	s->ignored = r->nignored;
+	for (size_t i = 0; i < r->nignored; i++)
+		s->by_verdict[r->ignored[i]->verdict]++;
+	if (cap && !(s->problems = malloc(cap * sizeof *s->problems)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "statistics", "no memory");
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (u->in->classpath)
+			continue;
+		size_t in = (size_t)(u->in - r->inputs);
+		if (u->state == US_MALFORMED)
+			s->problems[s->nproblems++] = (problem){in, u->name,
+			                                        u->kind == UNIT_DEX ? "malformed dex, copied unchanged"
+			                                                            : "malformed class, copied unchanged",
+			                                        u->error};
+		for (const report *p = u->reports; p; p = p->next)
+			s->problems[s->nproblems++] = (problem){in, u->name, p->text, NULL};
+	}
+	return CF_OK;
+}
+
+static uint64_t outputs_same(const run *r)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < r->ninputs; i++)
+		n += r->inputs[i].out_same;
+	return n;
 }
 
 int out_write_stats(run *r, double total, cf_error *err)
@@ -308,41 +555,9 @@ int out_write_stats(run *r, double total, cf_error *err)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
-	uint64_t classes = 0, instrumented = 0, malformed = 0, by_name = 0, abstract = 0, modules = 0,
-	         blocked = 0, activities = 0, focus_added = 0, focus_injected = 0, focus_refused = 0,
-	         methods_instrumented = 0, methods_skipped = 0, ignored[V_COUNT] = {0};
-	uint64_t bytes_in = 0, bytes_out = 0, dex_files = 0, dex_changed = 0, dex_left = 0, dex_malformed = 0;
+	const summary *s = &r->sum;
+	uint64_t bytes_in = 0, bytes_out = 0;
 	bool apk = false;
-	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
-		if (u->in->classpath)
-			continue;
-		apk |= u->in->apk;
-		if (u->kind == UNIT_DEX) {
-			dex_files++;
-			dex_changed += u->changed;
-			dex_left += u->dex->left;
-			dex_malformed += u->state == US_MALFORMED;
-		}
-		if (u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS)
-			continue;
-		classes++;
-		instrumented += u->changed;
-		malformed += u->state == US_MALFORMED;
-		by_name += !u->candidate;
-		modules += u->state == US_OK && (u->access & 0x8000);
-		abstract += u->state == US_OK && u->candidate && !(u->access & 0x8000) &&
-		            (u->access & (0x0200 | 0x0400));
-		blocked += u->traceable && u->blocked;
-		activities += u->activity;
-		focus_added += u->focus_added;
-		focus_injected += u->focus_injected;
-		focus_refused += u->focus_refused;
-		methods_instrumented += u->instrumented;
-		methods_skipped += u->skipped;
-	}
-	for (size_t i = 0; i < r->nignored; i++)
-		ignored[r->ignored[i]->verdict]++;
 	json j;
 	json_init(&j, f);
 	json_begin(&j, NULL, '{');
@@ -353,6 +568,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 		const input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
+		apk |= in->apk;
 		bytes_in += in->bytes_in;
 		bytes_out += in->bytes_out;
 		json_begin(&j, NULL, '{');
@@ -366,18 +582,18 @@ int out_write_stats(run *r, double total, cf_error *err)
 	}
 	json_end(&j, ']');
 	json_begin(&j, "classes", '{');
-	json_u64(&j, "total", classes);
-	json_u64(&j, "instrumented", instrumented);
-	json_u64(&j, "unchanged", classes - instrumented);
-	json_u64(&j, "malformed", malformed);
-	json_u64(&j, "skipped_by_name", by_name);
-	json_u64(&j, "abstract_or_interface", abstract);
-	json_u64(&j, "module_info", modules);
-	json_u64(&j, "blocked", blocked);
-	json_u64(&j, "activities", activities);
-	json_u64(&j, "focus_method_added", focus_added);
-	json_u64(&j, "focus_method_instrumented", focus_injected);
-	json_u64(&j, "focus_method_refused", focus_refused);
+	json_u64(&j, "total", s->classes);
+	json_u64(&j, "instrumented", s->instrumented);
+	json_u64(&j, "unchanged", s->classes - s->instrumented);
+	json_u64(&j, "malformed", s->malformed);
+	json_u64(&j, "skipped_by_name", s->by_name);
+	json_u64(&j, "abstract_or_interface", s->abstract);
+	json_u64(&j, "module_info", s->modules);
+	json_u64(&j, "blocked", s->blocked);
+	json_u64(&j, "activities", s->activities);
+	json_u64(&j, "focus_method_added", s->focus_added);
+	json_u64(&j, "focus_method_instrumented", s->focus_injected);
+	json_u64(&j, "focus_method_refused", s->focus_refused);
 	json_end(&j, '}');
 	if (r->opt->cache_dir) {
 		uint64_t facts = 0, results = 0, inputs = 0;
@@ -389,8 +605,10 @@ int out_write_stats(run *r, double total, cf_error *err)
 		json_begin(&j, "cache", '{');
 		json_str(&j, "dir", r->opt->cache_dir);
 		json_u64(&j, "inputs", inputs);
+		json_bool(&j, "run_reused", r->replayed);
 		json_u64(&j, "facts_reused", facts);
 		json_u64(&j, "results_reused", results);
+		json_u64(&j, "outputs_in_place", outputs_same(r));
 		json_u64(&j, "entries_read", r->cache_stats.hits);
 		json_u64(&j, "entries_missing", r->cache_stats.misses);
 		json_u64(&j, "entries_damaged", r->cache_stats.damaged);
@@ -399,47 +617,38 @@ int out_write_stats(run *r, double total, cf_error *err)
 		json_end(&j, '}');
 	}
 	json_begin(&j, "dex", '{');
-	json_u64(&j, "files", dex_files);
-	json_u64(&j, "rewritten", dex_changed);
-	json_u64(&j, "left_unchanged", dex_left);
-	json_u64(&j, "malformed", dex_malformed);
+	json_u64(&j, "files", s->dex_files);
+	json_u64(&j, "rewritten", s->dex_changed);
+	json_u64(&j, "left_unchanged", s->dex_left);
+	json_u64(&j, "malformed", s->dex_malformed);
 	json_end(&j, '}');
 	json_begin(&j, "methods", '{');
-	json_u64(&j, "traced", r->ntraced);
-	json_u64(&j, "ignored", r->nignored);
+	json_u64(&j, "traced", s->traced);
+	json_u64(&j, "ignored", s->ignored);
 	json_begin(&j, "ignored_by_reason", '{');
-	json_u64(&j, "empty", ignored[V_EMPTY]);
-	json_u64(&j, "getset", ignored[V_GETSET]);
-	json_u64(&j, "single", ignored[V_SINGLE]);
-	json_u64(&j, "blocked", ignored[V_BLOCKED]);
+	json_u64(&j, "empty", s->by_verdict[V_EMPTY]);
+	json_u64(&j, "getset", s->by_verdict[V_GETSET]);
+	json_u64(&j, "single", s->by_verdict[V_SINGLE]);
+	json_u64(&j, "blocked", s->by_verdict[V_BLOCKED]);
 	json_end(&j, '}');
-	json_u64(&j, "instrumented", methods_instrumented);
-	json_u64(&j, "skipped", methods_skipped);
+	json_u64(&j, "instrumented", s->methods_instrumented);
+	json_u64(&j, "skipped", s->methods_skipped);
 	json_end(&j, '}');
 	json_begin(&j, "problems", '[');
-	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
-		if (!(u->state == US_MALFORMED && !u->in->classpath) && !u->reports)
-			continue;
+	for (size_t i = 0; i < s->nproblems; i++) {
+		const problem *p = &s->problems[i];
+		const input *in = &r->inputs[p->input];
 		char where[4200];
-		if (u->in->dex)
-			snprintf(where, sizeof where, "%s", u->in->in);
+		if (in->dex)
+			snprintf(where, sizeof where, "%s", in->in);
 		else
-			path_join(where, sizeof where, u->in->in, u->in->jar ? "!" : "/", u->name);
-		if (u->state == US_MALFORMED && !u->in->classpath) {
-			json_begin(&j, NULL, '{');
-			json_str(&j, "file", where);
-			json_str(&j, "problem", u->kind == UNIT_DEX ? "malformed dex, copied unchanged"
-			                                            : "malformed class, copied unchanged");
-			json_str(&j, "detail", u->error);
-			json_end(&j, '}');
-		}
-		for (const report *p = u->reports; p; p = p->next) {
-			json_begin(&j, NULL, '{');
-			json_str(&j, "file", where);
-			json_str(&j, "problem", p->text);
-			json_end(&j, '}');
-		}
+			path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
+		json_begin(&j, NULL, '{');
+		json_str(&j, "file", where);
+		json_str(&j, "problem", p->what);
+		if (p->detail)
+			json_str(&j, "detail", p->detail);
+		json_end(&j, '}');
 	}
 	json_end(&j, ']');
 	json_begin(&j, "bytes", '{');
@@ -462,16 +671,16 @@ int out_write_stats(run *r, double total, cf_error *err)
 	}
 	if (!r->opt->quiet) {
 		char dex[160] = "";
-		if (dex_files)
+		if (s->dex_files)
 			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
-			         (unsigned long long)dex_files, (unsigned long long)dex_changed,
-			         (unsigned long long)dex_left, (unsigned long long)dex_malformed);
+			         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
+			         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
 		fprintf(stderr,
 		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
 		        "%zu ignored, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
-		        (unsigned long long)classes, (unsigned long long)instrumented,
-		        (unsigned long long)malformed, dex, r->ntraced, r->nignored,
-		        (unsigned long long)methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
+		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
+		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored,
+		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
 		if (apk)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
 			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");

@@ -33,17 +33,28 @@ enum verdict {
 };
 
 typedef struct meth {
-	uint16_t index;    /* in the class's method table */
+	/* The mapping key "a.b.C name desc", in original names, is cls + ' ' + rest: the
+	 * class part is shared by the class's methods (a long class path has 600,000). */
+	const char *cls;   /* "a.b.C" */
+	const char *rest;  /* "name desc" */
+	uint32_t hash;     /* of the whole key, computed by the workers so that decide() only looks up */
 	uint32_t access;   /* as Matrix prints it (see collect.c) */
-	uint8_t verdict;
 	uint32_t id;       /* for V_TRACE, once assigned */
 	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
-	const char *line;  /* "a.b.C name desc": the mapping key, in original names */
-	uint32_t class_len; /* length of the class part of line */
-	uint32_t name_len;  /* and of the name part */
-	uint32_t line_len;
-	uint32_t hash;     /* of line, computed by the workers so that decide() only looks up */
+	uint32_t rest_len;
+	uint16_t class_len; /* of cls (collect.c caps original names at 1023 bytes) */
+	uint16_t index;    /* in the class's method table */
+	uint16_t name_len; /* of the name part of rest */
+	uint8_t verdict;
 } meth;
+
+/* The whole key's length, and the key itself into buf (NUL-terminated; false when it
+ * does not fit). */
+static inline size_t meth_line_len(const meth *m)
+{
+	return (size_t)m->class_len + 1 + m->rest_len;
+}
+bool meth_line(const meth *m, char *buf, size_t size);
 
 typedef struct input {
 	const char *in, *out;   /* out is NULL for class-path entries */
@@ -54,7 +65,11 @@ typedef struct input {
 	bool classpath;
 	bool facts_hit;         /* its units came from the cache */
 	bool result_hit;        /* and its output and counters too */
+	bool out_same;          /* its output already held the result: left in place */
 	cache_key facts_key, result_key;
+	bool out_known;         /* out_hash and out_size are set */
+	cache_key out_hash;     /* a one-file output's cache_hash_bytes */
+	uint64_t out_size;
 	tc_jar *zip;
 	size_t first, count;    /* its units */
 	uint64_t bytes_in, bytes_out;
@@ -124,8 +139,26 @@ typedef struct unit {
 	report *reports;       /* methods or the class left unchanged, and why */
 } unit;
 
+/* What the statistics report: summed from the units (out_summarize), or, when the
+ * whole run was replayed from the cache, read from it. */
+typedef struct problem {
+	size_t input;          /* index in run.inputs */
+	const char *name;      /* the unit's (entry or relative path) */
+	const char *what, *detail; /* detail may be NULL */
+} problem;
+
+typedef struct summary {
+	uint64_t classes, instrumented, malformed, by_name, abstract, modules, blocked, activities,
+	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
+	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
+	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
+	problem *problems;     /* malloc */
+	size_t nproblems;
+} summary;
+
 typedef struct worker {
 	arena keep;            /* strings that live until the end of the run */
+	arena kept;            /* classes kept from phase 1 for phase 2 (run.kept_bytes) */
 	arena outs;            /* rewritten entries, until their batch of inputs is written */
 	arena cls;             /* one class at a time */
 	arena scratch;         /* one method at a time */
@@ -155,9 +188,17 @@ typedef struct run {
 	size_t nignored;
 	uint64_t by_verdict[V_COUNT];
 	double t_read, t_collect, t_decide, t_trace, t_write, t_map;
+	summary sum;
 	tc_cache *cache;       /* memo.c */
 	cache_key cache_env;   /* the tool, the block list, the ProGuard mapping, the beat class */
 	cache_stats cache_stats;
+	bool run_memo;         /* the whole run can be cached: every output is one file */
+	bool replayed;         /* and it was: no facts, no decide, outputs from the cache */
+	cache_key run_key;
+	bool map_known[2];     /* methodMapping.txt, ignoreMethodMapping.txt as written: */
+	cache_key map_hash[2]; /* their cache_hash_bytes, */
+	uint64_t map_size[2];  /* sizes */
+	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
 } run;
 
 /* collect.c */
@@ -204,7 +245,13 @@ void out_abort(input *in);
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
+/* The mapping files' names in the mapping directory, by index (run.map_hash). */
+extern const char *const out_mapping_names[2];
+/* Sums the units into run.sum (unless replayed), for memo_save_run and the statistics. */
+int out_summarize(run *r, cf_error *err);
 int out_write_stats(run *r, double total, cf_error *err);
+/* Whether the regular file at path has this size and cache_hash_bytes. */
+bool out_holds(const char *path, uint64_t size, cache_key hash);
 
 /* memo.c: the cache in the pipeline. memo_facts (reading the inputs): an input whose
  * facts are cached gets its units from them (*hit); memo_save_facts after phase 1.
@@ -212,7 +259,17 @@ int out_write_stats(run *r, double total, cf_error *err);
  * and its counters (*hit); memo_save_result once the outputs are in place. */
 int memo_begin(run *r, cf_error *err);
 void memo_end(run *r);
-int memo_facts(run *r, input *in, bool dir, bool *hit, cf_error *err);
+/* An input's facts key (its kind and bytes), before memo_facts and memo_run. */
+int memo_key(run *r, input *in, bool dir, cf_error *err);
+/* The whole run (every input's facts key, the base mapping, the options): on a hit every
+ * output and both mapping files are staged (or found already in place) and run.sum is
+ * read, so that only memo_commit_run and the statistics are left (*hit). */
+int memo_run(run *r, bool *hit, cf_error *err);
+int memo_commit_run(run *r, cf_error *err);
+/* After a run that wrote everything: the mapping files' copies and the summary. */
+void memo_save_mapping(run *r, int which, const char *path, uint64_t size, cache_key hash);
+void memo_save_run(run *r);
+int memo_facts(run *r, input *in, bool *hit, cf_error *err);
 void memo_save_facts(run *r, input *in);
 int memo_result(run *r, input *in, bool *hit, cf_error *err);
 void memo_save_result(run *r, input *in);

@@ -412,6 +412,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_u64(&j, "getset", ignored[V_GETSET]);
 	json_u64(&j, "single", ignored[V_SINGLE]);
 	json_u64(&j, "blocked", ignored[V_BLOCKED]);
+	json_u64(&j, "keepmethod", ignored[V_KEEPMETHOD]);
 	json_end(&j, '}');
 	json_u64(&j, "instrumented", methods_instrumented);
 	json_u64(&j, "skipped", methods_skipped);
@@ -466,11 +467,14 @@ int out_write_stats(run *r, double total, cf_error *err)
 			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
 			         (unsigned long long)dex_files, (unsigned long long)dex_changed,
 			         (unsigned long long)dex_left, (unsigned long long)dex_malformed);
+		char kept[64] = "";
+		if (ignored[V_KEEPMETHOD])
+			snprintf(kept, sizeof kept, " (%llu by -keepmethod)", (unsigned long long)ignored[V_KEEPMETHOD]);
 		fprintf(stderr,
 		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
-		        "%zu ignored, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
+		        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
 		        (unsigned long long)classes, (unsigned long long)instrumented,
-		        (unsigned long long)malformed, dex, r->ntraced, r->nignored,
+		        (unsigned long long)malformed, dex, r->ntraced, r->nignored, kept,
 		        (unsigned long long)methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
 		if (apk)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "

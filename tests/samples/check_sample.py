@@ -71,4 +71,19 @@ for svg in ("flame.svg", "flame-slow-message.svg"):
     check(body.startswith("<?xml") or body.startswith("<svg"), f"{svg} is an SVG")
 check("sample.Work.spin" in open(f"{out}/flame-slow-message.svg").read(),
       "the slow-message flame graph names Work.spin")
+# The hot list (tc-trace hot): Product.parse is called 14,000 times for well under a
+# millisecond each; the slow methods are not listed. Given to tc-instrument as a block
+# list (tests/samples/sample_app.sh), it keeps exactly those methods out.
+hot = [l.split(" ", 1)[1].strip() for l in open(f"{out}/hot.rules") if l.startswith("-keepmethod ")]
+check("sample.Product parse (Ljava.lang.String;)Lsample.Product;" in hot
+      and not any("Work spin" in h or "onRefresh" in h for h in hot),
+      f"hot.rules lists Product.parse and no slow method ({len(hot)} methods)")
+ignored = open(f"{out}/hot-mapping/ignoreMethodMapping.txt").read().splitlines()
+traced = open(f"{out}/hot-mapping/methodMapping.txt").read()
+stats = json.load(open(f"{out}/hot-mapping/instrument-stats.json"))
+check(all(h in ignored for h in hot) and not any(h in traced for h in hot),
+      "tc-instrument --blocklist hot.rules traces none of them")
+check(stats["methods"]["ignored_by_reason"]["keepmethod"] == len(hot)
+      and f"({len(hot)} by -keepmethod)" in open(f"{out}/hot-instrument.log").read(),
+      "its stats and summary line count them")
 sys.exit(1 if failures else 0)

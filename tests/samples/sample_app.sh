@@ -5,4 +5,9 @@
 set -euo pipefail
 build=$1 out=$2 src=$3
 bash "$src/samples/app/run.sh" "$build" "$out" >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+# The hot list as the next build's block list, after the app's own.
+cat "$src/samples/app/blocklist.txt" "$out/hot.rules" >"$out/hot-blocklist.txt"
+"$build/src/tc-instrument" --mapping-dir "$out/hot-mapping" --blocklist "$out/hot-blocklist.txt" \
+	--classpath "$build/runtime/android-stubs.jar" --in "$out/classes" --out "$out/hot-instrumented" \
+	2>"$out/hot-instrument.log" || { cat "$out/hot-instrument.log"; exit 1; }
 python3 "$src/tests/samples/check_sample.py" "$out"

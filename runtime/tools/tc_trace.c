@@ -46,7 +46,7 @@ static const struct command {
 	  "                 [--keep-going] [-o OUT]" },
 	{ "chrome", C_CHROME, "Chrome Trace Event JSON of a ring (ui.perfetto.dev, chrome://tracing)",
 	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--reports FILE] [--events be|x]\n"
-	  "                [--names short|full] [-o OUT]" },
+	  "                [--names short|full] [--min-us US] [-o OUT]" },
 	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
 	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--title T] [--width PX] [-o OUT]\n"
 	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
@@ -80,7 +80,9 @@ static const char help_text[] =
 	"          warning, instead of stopping)\n"
 	"chrome:   --events be (B/E pairs, default) | x (complete events), --names short (default:\n"
 	"          class.method) | full (with the descriptor), --reports FILE (mark each report\n"
-	"          as an instant event at its time)\n"
+	"          as an instant event at its time), --min-us US (leave out spans shorter than\n"
+	"          this, default 1000: the ring's clock ticks in ms; 0 keeps every span); ts are\n"
+	"          microseconds on the ring's clock (CLOCK_MONOTONIC), to line up with a system trace\n"
 	"flame:    --report LINE (the stack of the report on that line of --reports instead of a\n"
 	"          ring), --title TEXT, --width PX (default 1200), --sort call|total\n"
 	"hot:      the methods called at least --min-calls N times (default 1000) for less than\n"
@@ -136,6 +138,7 @@ typedef struct opts {
 	unsigned width;
 	int from_set, to_set;
 	tr_hot_opts hot;
+	uint64_t min_us;
 } opts;
 
 static int bad_usage(const char *fmt, ...) TR_PRINTF(1, 2);
@@ -212,6 +215,7 @@ static int parse_args(int argc, char **argv, opts *o)
 	o->slice.to_ms = TR_NO_TIME;
 	o->hot.min_calls = 1000;
 	o->hot.max_avg_us = 20;
+	o->min_us = 1000;
 	o->cmd = find_command(argv[1]);
 	if (!o->cmd)
 		return bad_usage("unknown command \"%s\"", argv[1]);
@@ -250,7 +254,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME },
 			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
 			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
-			{ "--keep-ms", NULL, 1, C_HOT },
+			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -345,6 +349,9 @@ static int parse_args(int argc, char **argv, opts *o)
 			if (parse_u64(val, &u) || u > UINT32_MAX)
 				return bad_usage("%s needs a number, got \"%s\"", l, val);
 			*(l[3] == 'i' ? &o->hot.min_calls : l[3] == 'a' ? &o->hot.max_avg_us : &o->hot.keep_ms) = u;
+		} else if (strcmp(l, "--min-us") == 0) {
+			if (parse_u64(val, &o->min_us) || o->min_us > UINT32_MAX)
+				return bad_usage("--min-us needs microseconds, got \"%s\"", val);
 		} else if (strcmp(l, "--width") == 0) {
 			if (parse_u64(val, &u) || u < 200 || u > 100000)
 				return bad_usage("--width needs 200..100000 pixels, got \"%s\"", val);
@@ -627,6 +634,8 @@ static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *e
 		co.names = o->names;
 		co.source = o->ring;
 		co.slice = r.slice_text;
+		co.base_us = r.img.time_base_ns / 1000;
+		co.min_us = o->min_us;
 		if (in) {
 			src.file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
 			tr_lines_init(&src.lr, in, src.file, 0);
@@ -638,7 +647,13 @@ static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *e
 			co.instant_user = &src;
 		}
 		ring_notes(&r);
-		rc = tr_chrome_write(out, &r.slice, m, &co, err);
+		tr_chrome_dropped drop;
+		rc = tr_chrome_write(out, &r.slice, m, &co, &drop, err);
+		if (rc == TC_OK && drop.spans)
+			fprintf(stderr,
+			        "tc-trace: note: %zu of %zu spans (%zu of them messages) were shorter than %" PRIu64
+			        " us and left out, %" PRIu64 " ms in all; --min-us 0 keeps them\n",
+			        drop.spans, r.slice.n, drop.messages, o->min_us, drop.ms);
 		if (rc == TC_OK && in && src.outside)
 			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
 			        src.outside);

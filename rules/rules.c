@@ -17,6 +17,11 @@ typedef struct class_rule {
 	char name[]; /* dotted */
 } class_rule;
 
+typedef struct method_rule {
+	UT_hash_handle hh;
+	char key[]; /* "a.b.C name (desc)", dotted */
+} method_rule;
+
 typedef struct regex_rule {
 	pcre2_code *code;
 	char *source; /* for messages */
@@ -24,6 +29,7 @@ typedef struct regex_rule {
 
 struct tc_rules {
 	class_rule *classes;  /* uthash set */
+	method_rule *methods; /* uthash set */
 	char **packages;      /* dotted prefixes ending in '.' */
 	size_t npackages;
 	regex_rule *regexes;
@@ -59,6 +65,11 @@ void rules_free(tc_rules *r)
 	HASH_ITER(hh, r->classes, c, tmp) {
 		HASH_DEL(r->classes, c);
 		free(c);
+	}
+	method_rule *m, *mtmp;
+	HASH_ITER(hh, r->methods, m, mtmp) {
+		HASH_DEL(r->methods, m);
+		free(m);
 	}
 	for (size_t i = 0; i < r->npackages; i++)
 		free(r->packages[i]);
@@ -174,6 +185,47 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
+/* A -keepmethod argument, "a.b.C name (desc)" with '/' or '.' in the class and the
+ * descriptor and blanks between the three fields, stored as the mapping writes its key:
+ * dotted, one space apart. 1 when it is not of that form, -1 without memory. */
+static int add_method(tc_rules *r, const char *s, size_t len)
+{
+	const char *f[3];
+	size_t n[3], k = 0;
+	for (size_t i = 0; i < len;) {
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		if (k == 3)
+			return 1;
+		f[k] = s + i;
+		while (i < len && s[i] != ' ' && s[i] != '\t')
+			i++;
+		n[k] = (size_t)(s + i - f[k]);
+		k++;
+	}
+	if (k != 3 || !valid_name(f[0], n[0]) || !valid_name(f[1], n[1]) || f[2][0] != '(')
+		return 1;
+	size_t klen = n[0] + n[1] + n[2] + 2;
+	method_rule *m = malloc(sizeof *m + klen + 1);
+	if (!m)
+		return -1;
+	snprintf(m->key, klen + 1, "%.*s %.*s %.*s", (int)n[0], f[0], (int)n[1], f[1], (int)n[2], f[2]);
+	for (size_t i = 0; i < klen; i++)
+		if (m->key[i] == '/' && (i < n[0] || i > n[0] + n[1] + 1)) /* not in the name */
+			m->key[i] = '.';
+	method_rule *old = NULL;
+	HASH_FIND(hh, r->methods, m->key, klen, old);
+	if (old) {
+		free(m);
+		return 0;
+	}
+	HASH_ADD_KEYPTR(hh, r->methods, m->key, klen, m);
+	r->count++;
+	return 0;
+}
+
 int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf_error *err)
 {
 	unsigned line = 0;
@@ -194,10 +246,10 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 		if (n == 0 || *s == '#' || *s == '[')
 			continue;
 		static const struct { const char *word; int kind; } words[] = {
-			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}};
+			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}, {"-keepmethod", 3}};
 		int kind = -1;
 		size_t skip = 0;
-		for (size_t k = 0; k < 3 && kind < 0; k++) {
+		for (size_t k = 0; k < 4 && kind < 0; k++) {
 			size_t w = strlen(words[k].word);
 			if (starts(s, n, words[k].word) && n > w && (s[w] == ' ' || s[w] == '\t')) {
 				kind = words[k].kind;
@@ -206,8 +258,8 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 		}
 		if (kind < 0)
 			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
-			               "line %u: unknown rule \"%.*s\" (expected -keepclass, -keeppackage or "
-			               "-keepregex)", line, (int)(n > 60 ? 60 : n), s);
+			               "line %u: unknown rule \"%.*s\" (expected -keepclass, -keeppackage, "
+			               "-keepregex or -keepmethod)", line, (int)(n > 60 ? 60 : n), s);
 		const char *arg = s + skip;
 		size_t alen = n - skip;
 		while (alen && (*arg == ' ' || *arg == '\t')) {
@@ -217,6 +269,16 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 		if (kind == 2) {
 			if (add_regex(r, arg, alen, label, line, err) != CF_OK)
 				return err->code;
+			continue;
+		}
+		if (kind == 3) {
+			int rc = add_method(r, arg, alen);
+			if (rc < 0)
+				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+			if (rc > 0)
+				return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+				               "line %u: \"%.*s\" is not a method (expected \"a.b.C name (desc)\", "
+				               "as in methodMapping.txt)", line, (int)(alen > 60 ? 60 : alen), arg);
 			continue;
 		}
 		if (!valid_name(arg, alen))
@@ -300,6 +362,18 @@ bool rules_blocks_method(const tc_rules *r, const char *subject, size_t len)
 			return true;
 	}
 	return false;
+}
+
+bool rules_blocks_method_key(const tc_rules *r, const char *key, size_t len)
+{
+	method_rule *m = NULL;
+	HASH_FIND(hh, r->methods, key, len, m);
+	return m != NULL;
+}
+
+bool rules_have_keepmethod(const tc_rules *r)
+{
+	return r->methods != NULL;
 }
 
 bool rules_have_regex(const tc_rules *r)

@@ -9,6 +9,9 @@
  *   -keeppackage a/b/      every class in package a.b and its sub-packages
  *   -keepregex PATTERN     every method whose "a.b.C.name(desc)" matches PATTERN as a
  *                          whole (PCRE2 syntax; desc as in the mapping files, with '.')
+ *   -keepmethod a.b.C name (desc)   that one method: the key of methodMapping.txt
+ *                          ("class method desc"; '/' or '.' in the class and the
+ *                          descriptor). `tc-trace hot` writes such lists.
  *
  * Two Matrix quirks are fixed on purpose: -keepclass a.b.C no longer blocks a.b.Cat
  * (Matrix compared by string prefix), and -keeppackage a/b without the trailing
@@ -40,6 +43,11 @@ int rules_block_package(tc_rules *r, const char *pkg, cf_error *err);
 bool rules_blocks_class(const tc_rules *r, const char *name);
 /* Whether method subject "a.b.C.name(desc)" is blocked by a -keepregex rule. */
 bool rules_blocks_method(const tc_rules *r, const char *subject, size_t len);
+/* Whether the method whose mapping key is key[0..len) ("a.b.C name (desc)", dotted, as
+ * tc-instrument writes methodMapping.txt) is named by a -keepmethod rule. */
+bool rules_blocks_method_key(const tc_rules *r, const char *key, size_t len);
+/* Whether any -keepmethod rule exists (callers skip building the key otherwise). */
+bool rules_have_keepmethod(const tc_rules *r);
 bool rules_have_regex(const tc_rules *r);
 
 size_t rules_count(const tc_rules *r);

@@ -117,12 +117,18 @@ static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t o
 	return CF_OK;
 }
 
-/* The filter's verdict, then the -keepregex rules on "a.b.C.name(desc)". */
+/* The filter's verdict, then the -keepmethod rules on the mapping key and the
+ * -keepregex rules on "a.b.C.name(desc)". */
 static void set_verdict(run *r, meth *x, enum filter_verdict fv)
 {
 	static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
 	                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
 	x->verdict = map[fv];
+	if (x->verdict == V_TRACE && rules_have_keepmethod(r->rules)) {
+		char key[6144];
+		if (meth_line(x, key, sizeof key) && rules_blocks_method_key(r->rules, key, meth_line_len(x)))
+			x->verdict = V_KEEPMETHOD;
+	}
 	if (x->verdict != V_TRACE || !rules_have_regex(r->rules))
 		return;
 	/* the key with its first space a dot and its second dropped: "a.b.C.name(desc)" */

@@ -630,6 +630,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_u64(&j, "getset", s->by_verdict[V_GETSET]);
 	json_u64(&j, "single", s->by_verdict[V_SINGLE]);
 	json_u64(&j, "blocked", s->by_verdict[V_BLOCKED]);
+	json_u64(&j, "keepmethod", s->by_verdict[V_KEEPMETHOD]);
 	json_end(&j, '}');
 	json_u64(&j, "instrumented", s->methods_instrumented);
 	json_u64(&j, "skipped", s->methods_skipped);
@@ -675,11 +676,15 @@ int out_write_stats(run *r, double total, cf_error *err)
 			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
 			         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
 			         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
+		char kept[64] = "";
+		if (s->by_verdict[V_KEEPMETHOD])
+			snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
+			         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
 		fprintf(stderr,
 		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
-		        "%zu ignored, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
+		        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
 		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
-		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored,
+		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
 		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
 		if (apk)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "

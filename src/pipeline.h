@@ -29,6 +29,7 @@ enum verdict {
 	V_GETSET,  /* filter: accessor or trivial constructor */
 	V_SINGLE,  /* filter: calls nothing */
 	V_BLOCKED, /* block list: class or -keepregex */
+	V_KEEPMETHOD, /* block list: -keepmethod (e.g. tc-trace hot's list) */
 	V_COUNT
 };
 

@@ -18,6 +18,7 @@
 #include "tc_ringfile.h"
 #include "trace_chrome.h"
 #include "trace_flame.h"
+#include "trace_hot.h"
 #include "trace_io.h"
 #include "trace_json.h"
 #include "trace_lines.h"
@@ -27,7 +28,7 @@
 #include "trace_text.h"
 #include "trace_tree.h"
 
-enum { C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_ALL = 31 };
+enum { C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_ALL = 63 };
 
 static const struct command {
 	const char *name;
@@ -45,10 +46,13 @@ static const struct command {
 	  "                 [--keep-going] [-o OUT]" },
 	{ "chrome", C_CHROME, "Chrome Trace Event JSON of a ring (ui.perfetto.dev, chrome://tracing)",
 	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--reports FILE] [--events be|x]\n"
-	  "                [--names short|full] [-o OUT]" },
+	  "                [--names short|full] [--min-us US] [-o OUT]" },
 	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
 	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--title T] [--width PX] [-o OUT]\n"
 	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
+	{ "hot", C_HOT, "the often-called short methods, as a block list for tc-instrument",
+	  "tc-trace hot --ring FILE --mapping FILE [SLICE] [--min-calls N] [--max-avg-us U]\n"
+	  "             [--keep-ms T] [-o OUT]" },
 };
 
 static const char help_text[] =
@@ -76,9 +80,15 @@ static const char help_text[] =
 	"          warning, instead of stopping)\n"
 	"chrome:   --events be (B/E pairs, default) | x (complete events), --names short (default:\n"
 	"          class.method) | full (with the descriptor), --reports FILE (mark each report\n"
-	"          as an instant event at its time)\n"
+	"          as an instant event at its time), --min-us US (leave out spans shorter than\n"
+	"          this, default 1000: the ring's clock ticks in ms; 0 keeps every span); ts are\n"
+	"          microseconds on the ring's clock (CLOCK_MONOTONIC), to line up with a system trace\n"
 	"flame:    --report LINE (the stack of the report on that line of --reports instead of a\n"
 	"          ring), --title TEXT, --width PX (default 1200), --sort call|total\n"
+	"hot:      the methods called at least --min-calls N times (default 1000) for less than\n"
+	"          --max-avg-us U microseconds on average (default 20), leaving out any whose\n"
+	"          total time reached --keep-ms T ms (default: none left out), as -keepmethod\n"
+	"          rules, most called first (tc-instrument --blocklist reads them)\n"
 	"\n"
 	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
 	"the line, or the byte offset in a ring); 2 usage.\n";
@@ -127,6 +137,8 @@ typedef struct opts {
 	const char *title;
 	unsigned width;
 	int from_set, to_set;
+	tr_hot_opts hot;
+	uint64_t min_us;
 } opts;
 
 static int bad_usage(const char *fmt, ...) TR_PRINTF(1, 2);
@@ -201,6 +213,9 @@ static int parse_args(int argc, char **argv, opts *o)
 	o->names = TR_NAME_SHORT;
 	o->slice.kind = TR_SLICE_ALL;
 	o->slice.to_ms = TR_NO_TIME;
+	o->hot.min_calls = 1000;
+	o->hot.max_avg_us = 20;
+	o->min_us = 1000;
 	o->cmd = find_command(argv[1]);
 	if (!o->cmd)
 		return bad_usage("unknown command \"%s\"", argv[1]);
@@ -225,18 +240,21 @@ static int parse_args(int argc, char **argv, opts *o)
 			const char *l, *s;
 			int arg, cmds;
 		} table[] = {
-			{ "--mapping", "-m", 1, C_ALL },       { "--ring", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME },
+			{ "--mapping", "-m", 1, C_ALL },
+			{ "--ring", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT },
 			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME },
-			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_TREE | C_CHROME | C_FLAME },
-			{ "--to", NULL, 1, C_TREE | C_CHROME | C_FLAME },
-			{ "--message", NULL, 1, C_TREE | C_CHROME | C_FLAME },
-			{ "--end", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME },
+			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
+			{ "--to", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
+			{ "--message", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
+			{ "--end", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT },
 			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
 			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME },
 			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME },
 			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
+			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
+			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -327,6 +345,13 @@ static int parse_args(int argc, char **argv, opts *o)
 				return bad_usage("--report needs a line number (from 1), got \"%s\"", val);
 		} else if (strcmp(l, "--title") == 0) {
 			o->title = val;
+		} else if (strcmp(l, "--min-calls") == 0 || strcmp(l, "--max-avg-us") == 0 || strcmp(l, "--keep-ms") == 0) {
+			if (parse_u64(val, &u) || u > UINT32_MAX)
+				return bad_usage("%s needs a number, got \"%s\"", l, val);
+			*(l[3] == 'i' ? &o->hot.min_calls : l[3] == 'a' ? &o->hot.max_avg_us : &o->hot.keep_ms) = u;
+		} else if (strcmp(l, "--min-us") == 0) {
+			if (parse_u64(val, &o->min_us) || o->min_us > UINT32_MAX)
+				return bad_usage("--min-us needs microseconds, got \"%s\"", val);
 		} else if (strcmp(l, "--width") == 0) {
 			if (parse_u64(val, &u) || u < 200 || u > 100000)
 				return bad_usage("--width needs 200..100000 pixels, got \"%s\"", val);
@@ -351,6 +376,10 @@ static int parse_args(int argc, char **argv, opts *o)
 		} else if (o->reports) {
 			return bad_usage("flame --reports needs --report LINE");
 		}
+		break;
+	case C_HOT:
+		if (!o->ring || !o->mapping)
+			return bad_usage("hot needs --ring FILE and --mapping FILE (a rule names a method)");
 		break;
 	default:
 		if (!o->ring)
@@ -605,6 +634,8 @@ static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *e
 		co.names = o->names;
 		co.source = o->ring;
 		co.slice = r.slice_text;
+		co.base_us = r.img.time_base_ns / 1000;
+		co.min_us = o->min_us;
 		if (in) {
 			src.file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
 			tr_lines_init(&src.lr, in, src.file, 0);
@@ -616,7 +647,13 @@ static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *e
 			co.instant_user = &src;
 		}
 		ring_notes(&r);
-		rc = tr_chrome_write(out, &r.slice, m, &co, err);
+		tr_chrome_dropped drop;
+		rc = tr_chrome_write(out, &r.slice, m, &co, &drop, err);
+		if (rc == TC_OK && drop.spans)
+			fprintf(stderr,
+			        "tc-trace: note: %zu of %zu spans (%zu of them messages) were shorter than %" PRIu64
+			        " us and left out, %" PRIu64 " ms in all; --min-us 0 keeps them\n",
+			        drop.spans, r.slice.n, drop.messages, o->min_us, drop.ms);
 		if (rc == TC_OK && in && src.outside)
 			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
 			        src.outside);
@@ -702,6 +739,32 @@ static int cmd_flame(const opts *o, const tr_mapping *m, FILE *out, tr_error *er
 	return rc;
 }
 
+static int cmd_hot(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+{
+	ring_input r;
+	tr_method_stats st = { 0 };
+	int rc = ring_open(&r, o, err);
+	if (rc == TC_OK)
+		rc = tr_method_stats_build(&st, &r.slice, err);
+	if (rc == TC_OK) {
+		char source[600];
+		snprintf(source, sizeof source, "%s (pid %u), %s", o->ring, r.img.pid, r.slice_text);
+		tr_hot_opts ho = o->hot;
+		ho.source = source;
+		size_t listed, unnamed;
+		ring_notes(&r);
+		rc = tr_hot_write(out, &st, m, &ho, &listed, &unnamed, err);
+		if (rc == TC_OK)
+			fprintf(stderr, "tc-trace: hot: %zu of %zu methods listed\n", listed, st.n);
+		if (rc == TC_OK && unnamed)
+			fprintf(stderr, "tc-trace: note: %zu hot methods have no entry in %s and cannot be listed\n",
+			        unnamed, o->mapping);
+	}
+	tr_method_stats_dispose(&st);
+	ring_close(&r);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -738,6 +801,7 @@ int main(int argc, char **argv)
 		case C_MESSAGES: rc = cmd_messages(&o, m, out.f, &err); break;
 		case C_REPORTS: rc = cmd_reports(&o, m, out.f, &err, &skipped); break;
 		case C_CHROME: rc = cmd_chrome(&o, m, out.f, &err); break;
+		case C_HOT: rc = cmd_hot(&o, m, out.f, &err); break;
 		default: rc = cmd_flame(&o, m, out.f, &err); break;
 		}
 		if (rc == TC_OK)

@@ -40,7 +40,7 @@ static void head(writer *w, json *j, const char *ph, uint64_t ts_ms)
 	json_kv_string(j, "ph", ph);
 	json_kv_int(j, "pid", w->o->pid);
 	json_kv_int(j, "tid", w->o->tid);
-	json_kv_int(j, "ts", (int64_t)(ts_ms * 1000));
+	json_kv_int(j, "ts", (int64_t)(w->o->base_us + ts_ms * 1000));
 }
 
 static const char *name_of(writer *w, uint32_t id, tr_name_style style)
@@ -129,8 +129,10 @@ static void instant(writer *w, const tr_instant *in)
 	json_dispose(&j);
 }
 
-int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err)
+int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
+                    tr_chrome_dropped *dropped, tr_error *err)
 {
+	tr_chrome_dropped drop = { 0 };
 	writer w = { out, s, m, o, { 0 }, 1, TC_OK, err };
 	sb_init(&w.name);
 	size_t *open = malloc((s->n ? s->n : 1) * sizeof *open);
@@ -143,6 +145,15 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 	size_t top = 0;
 	for (size_t i = 0; i < s->n && w.rc == TC_OK; i++) {
 		const tr_span *sp = &s->v[i];
+		uint64_t ms = sp->end_ms - sp->start_ms;
+		if (ms * 1000 < o->min_us) {
+			/* its parent is longer: kept, or counted already */
+			drop.spans++;
+			drop.messages += sp->message != TR_NONE;
+			if (sp->parent == TR_NONE || (s->v[sp->parent].end_ms - s->v[sp->parent].start_ms) * 1000 >= o->min_us)
+				drop.ms += ms;
+			continue;
+		}
 		/* close what is not an ancestor of this span: it ended before */
 		while (top > 0 && open[top - 1] != sp->parent) {
 			top--;
@@ -178,6 +189,13 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 		json_kv_int(&j, "droppedOuts", (int64_t)s->stats.dropped_outs);
 		json_kv_int(&j, "openAtEnd", (int64_t)s->stats.open_at_end);
 		json_kv_int(&j, "closedWithCaller", (int64_t)s->stats.cut);
+		if (o->min_us) {
+			json_kv_int(&j, "minUs", (int64_t)o->min_us);
+			json_kv_int(&j, "shortSpansLeftOut", (int64_t)drop.spans);
+			json_kv_int(&j, "shortSpansMs", (int64_t)drop.ms);
+		}
+		if (o->base_us)
+			json_kv_int(&j, "timeBaseUs", (int64_t)o->base_us);
 		json_end_object(&j);
 		char *other = json_take(&j);
 		if (!other)
@@ -189,5 +207,7 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 	}
 	free(open);
 	sb_dispose(&w.name);
+	if (dropped)
+		*dropped = drop;
 	return w.rc;
 }

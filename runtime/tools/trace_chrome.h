@@ -1,10 +1,15 @@
 /* trace_chrome.h: the Chrome Trace Event format ("JSON Object Format":
  * {"traceEvents":[...]}), which ui.perfetto.dev and chrome://tracing open.
  *
- * One track: the recording thread (the app's main thread). Methods become
+ * One track: the recording thread (the app's main thread), named by
+ * process_name / thread_name metadata with its pid and tid. Methods become
  * slices named by the mapping (category "method"), messages (TC_ID_DISPATCH
  * spans) slices named "message N" (category "message"). ts and dur are in
- * microseconds since the ring's time base. The spans are nested already
+ * microseconds on the clock the ring records (CLOCK_MONOTONIC, as atrace's):
+ * base_us (the ring's time base) plus the event's ms, so that the trace lines
+ * up with a system trace of the same time. Spans shorter than min_us are left
+ * out, and counted: their children are shorter still, so what stays nests as
+ * before. The spans are nested already
  * (trace_spans.h), so per thread the B/E events form a well-parenthesized
  * sequence with non-decreasing ts, and X events nest by [ts, ts+dur].
  * Events are written one per line as they are produced. */
@@ -38,8 +43,18 @@ typedef struct tr_chrome_opts {
 	void *instant_user;
 	const char *source;    /* put in otherData, or NULL */
 	const char *slice;     /* put in otherData, or NULL */
+	uint64_t base_us;      /* ts of time 0 of the spans */
+	uint64_t min_us;       /* leave out spans shorter than this (0: none) */
 } tr_chrome_opts;
 
-int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err);
+/* What was left out for being shorter than min_us. */
+typedef struct tr_chrome_dropped {
+	size_t spans, messages;
+	uint64_t ms;           /* their time, outermost ones only */
+} tr_chrome_dropped;
+
+/* dropped may be NULL. */
+int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
+                    tr_chrome_dropped *dropped, tr_error *err);
 
 #endif

@@ -60,7 +60,7 @@ static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, ui
 	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
 	uint64_t id, access;
 	if (!c2 || parse_dec(s, (size_t)(c1 - s), UINT32_MAX, &id) != 0 ||
-	    parse_dec(c1 + 1, (size_t)(c2 - c1 - 1), 0xFFFF, &access) != 0)
+	    parse_dec(c1 + 1, (size_t)(c2 - c1 - 1), UINT32_MAX, &access) != 0)
 		return tr_fail(err, TC_EFORMAT, "%s:%llu: expected \"id,accessFlags,class method desc\", got \"%.*s\"",
 		               name, (unsigned long long)line, (int)(n > 80 ? 80 : n), s);
 	/* Events carry 20-bit ids, and i()/o() ignore TC_ID_MAX itself. */

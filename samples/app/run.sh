@@ -47,6 +47,9 @@ line=$(grep -n '"detail":"NORMAL"' "$out/reports.jsonl" | head -1 | cut -d: -f1)
 "$trace" flame --reports "$out/reports.jsonl" --report "$line" --mapping "$map" \
 	--title "slow message: MainActivity.onRefresh" -o "$out/flame-slow-message.svg"
 "$trace" flame --ring "$out/trace.ring" --mapping "$map" --title "the whole run" -o "$out/flame.svg"
+# The methods called so often and so briefly that tracing them costs more than it tells:
+# a block list for the next build (cat it after your own: tc-instrument --blocklist FILE).
+"$trace" hot --ring "$out/trace.ring" --mapping "$map" -o "$out/hot.rules" 2>/dev/null
 cat <<MSG
 
 Written to $out/:
@@ -55,5 +58,6 @@ Written to $out/:
   tree.txt              the call tree of the recorded events, with names, self/total ms and calls
   trace.json            Chrome Trace Event JSON: open it in https://ui.perfetto.dev or chrome://tracing
   flame.svg             a flame graph of the whole run; flame-slow-message.svg: the slow refresh
+  hot.rules             the often-called short methods (tc-trace hot), a block list for tc-instrument
   trace.ring            the ring buffer as the runtime left it
 MSG

@@ -204,6 +204,29 @@ Test(pipeline, keepregex_subject_has_a_dotted_descriptor)
 	free(ig);
 }
 
+Test(pipeline, keepmethod_keeps_out_exactly_the_listed_methods_and_counts_them)
+{
+	write_class("in/p/A.class", "p/A",
+	            (const char *[]){"log(Ljava/lang/String;)V", "log(I)V", "run", "getV()I"}, 4);
+	char *bl = ct_path(dir, "hot.rules");
+	/* an accessor is ignored by the filter first: the rule does not count it */
+	ct_write_str(bl, "# hot\n-keepmethod p.A log (Ljava.lang.String;)V\n-keepmethod p/A run ()V\n"
+	                 "-keepmethod p.A getV ()I\n-keepmethod p.Gone run ()V\n");
+	free(bl);
+	run_ok((job){.in = "in", .out = "out", .blocklist = "hot.rules"});
+	char *mm = read_rel("map/methodMapping.txt");
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	char *st = read_rel("map/instrument-stats.json");
+	expect_line(mm, "1,1,p.A log (I)V");
+	expect_line(ig, "p.A log (Ljava.lang.String;)V");
+	expect_line(ig, "p.A run ()V");
+	cr_expect(strstr(st, "\"keepmethod\": 2"), "%s", st);
+	cr_expect(strstr(st, "\"getset\": 1"), "%s", st);
+	free(mm);
+	free(ig);
+	free(st);
+}
+
 Test(pipeline, block_list_and_mappings_use_original_names)
 {
 	/* Obfuscated classes a (com.x.Secret), b (com.x.Open) and c$a (com.x.Open$In). */

@@ -285,6 +285,50 @@ Test(rules_match, keepregex_with_alternatives_is_still_whole_name)
 	rules_free(r);
 }
 
+static bool blocks_key(const tc_rules *r, const char *key)
+{
+	return rules_blocks_method_key(r, key, strlen(key));
+}
+
+Test(rules_match, keepmethod_names_one_method_by_its_mapping_key)
+{
+	tc_rules *r = parse_ok("-keepmethod a.b.C parse (Ljava.lang.String;)La.b.D;\n"
+	                       "-keepmethod\ta/b/C$In   <init>\t([I)V\n"
+	                       "-keepmethod x/y/Z run ()V\n");
+	cr_expect_eq(rules_count(r), 3);
+	cr_expect(blocks_key(r, "a.b.C parse (Ljava.lang.String;)La.b.D;"));
+	cr_expect_not(blocks_key(r, "a.b.C parse (Ljava.lang.String;)La.b.E;"), "another overload");
+	cr_expect_not(blocks_key(r, "a.b.C parse2 (Ljava.lang.String;)La.b.D;"));
+	cr_expect_not(blocks_key(r, "a.b.C parse (Ljava.lang.String;)La.b.D"), "exact, not a prefix");
+	cr_expect(blocks_key(r, "x.y.Z run ()V"), "'/' in the class is stored dotted");
+	cr_expect(blocks_key(r, "a.b.C$In <init> ([I)V"));
+	cr_expect_not(blocks(r, "a.b.C$In"));
+	cr_expect_not(blocks(r, "a.b.C"), "a method rule blocks no class");
+	cr_expect_not(blocks_m(r, "a.b.C.parse(Ljava.lang.String;)La.b.D;"), "nor is it a regex");
+	rules_free(r);
+}
+
+Test(rules_match, keepmethod_normalizes_slashes_in_the_descriptor_and_blanks)
+{
+	tc_rules *r = parse_ok("-keepmethod  a/b/C \t m   (La/b/D;[Ljava/lang/String;)V  \r\n"
+	                       "-keepmethod a.b.C m (La.b.D;[Ljava.lang.String;)V\n");
+	cr_expect_eq(rules_count(r), 1, "the same method twice is one rule");
+	cr_expect(blocks_key(r, "a.b.C m (La.b.D;[Ljava.lang.String;)V"));
+	rules_free(r);
+}
+
+Test(rules_parse, keepmethod_needs_class_name_and_descriptor)
+{
+	const char *msg = parse_err("-keepclass ok.Fine\n-keepmethod a.b.C m\n", "hot.rules");
+	cr_expect(strstr(msg, "hot.rules") && strstr(msg, "line 2"), "%s", msg);
+	cr_expect(strstr(msg, "a.b.C name (desc)"), "does not say the form: %s", msg);
+	parse_err("-keepmethod a.b.C m ()V extra\n", "hot.rules");
+	parse_err("-keepmethod a.b.C m ( [I )V\n", "hot.rules");
+	parse_err("-keepmethod a.b.C m V()\n", "hot.rules");
+	parse_err("-keepmethod a.b.C;x m ()V\n", "hot.rules");
+	parse_err("-keepmethod\n", "hot.rules");
+}
+
 Test(rules_match, no_regex_rule_blocks_no_method)
 {
 	tc_rules *r = parse_ok("-keepclass a.b.C\n-keeppackage d\n");

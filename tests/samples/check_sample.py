@@ -4,6 +4,7 @@ user is promised in the README, each from the method that caused it.
 
 usage: check_sample.py OUT"""
 import json
+import os
 import sys
 
 out = sys.argv[1]
@@ -66,9 +67,33 @@ for e in sorted(spans, key=lambda e: (e["ts"], -e["dur"])):
         bad += 1
     open_spans.append(e["ts"] + e["dur"])
 check(bad == 0, f"trace.json's spans nest ({len(spans)} spans)")
+# trace.json leaves out spans under 1 ms (tc-trace chrome --min-us 1000, the default):
+# at least 5 times smaller than with every span, and every span of 1 ms or more is there.
+every = json.load(open(f"{out}/trace-all.json"))["traceEvents"]
+key = lambda e: (e["ts"], e["dur"], e["name"])
+long_all = {key(e) for e in every if e.get("ph") == "X" and e["dur"] >= 1000}
+size, size_all = os.path.getsize(f"{out}/trace.json"), os.path.getsize(f"{out}/trace-all.json")
+check(long_all == {key(e) for e in spans} and size * 5 <= size_all,
+      f"trace.json keeps the {len(long_all)} spans of 1 ms or more and is "
+      f"{size_all / size:.0f} times smaller than with all {sum(e.get('ph') == 'X' for e in every)}")
 for svg in ("flame.svg", "flame-slow-message.svg"):
     body = open(f"{out}/{svg}").read()
     check(body.startswith("<?xml") or body.startswith("<svg"), f"{svg} is an SVG")
 check("sample.Work.spin" in open(f"{out}/flame-slow-message.svg").read(),
       "the slow-message flame graph names Work.spin")
+# The hot list (tc-trace hot): Product.parse is called 14,000 times for well under a
+# millisecond each; the slow methods are not listed. Given to tc-instrument as a block
+# list (tests/samples/sample_app.sh), it keeps exactly those methods out.
+hot = [l.split(" ", 1)[1].strip() for l in open(f"{out}/hot.rules") if l.startswith("-keepmethod ")]
+check("sample.Product parse (Ljava.lang.String;)Lsample.Product;" in hot
+      and not any("Work spin" in h or "onRefresh" in h for h in hot),
+      f"hot.rules lists Product.parse and no slow method ({len(hot)} methods)")
+ignored = open(f"{out}/hot-mapping/ignoreMethodMapping.txt").read().splitlines()
+traced = open(f"{out}/hot-mapping/methodMapping.txt").read()
+stats = json.load(open(f"{out}/hot-mapping/instrument-stats.json"))
+check(all(h in ignored for h in hot) and not any(h in traced for h in hot),
+      "tc-instrument --blocklist hot.rules traces none of them")
+check(stats["methods"]["ignored_by_reason"]["keepmethod"] == len(hot)
+      and f"({len(hot)} by -keepmethod)" in open(f"{out}/hot-instrument.log").read(),
+      "its stats and summary line count them")
 sys.exit(1 if failures else 0)

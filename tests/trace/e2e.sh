@@ -86,7 +86,7 @@ sample)
   "$T" reports --reports "$dir/decoded.jsonl" --mapping "$m" >"$dir/twice.jsonl"
   expect "reports: decoding its own output gives the same" cmp -s "$dir/decoded.jsonl" "$dir/twice.jsonl"
 
-  "$T" chrome --ring "$r" --mapping "$m" --reports "$rep" -o "$dir/trace.json"
+  "$T" chrome --ring "$r" --mapping "$m" --reports "$rep" --min-us 0 -o "$dir/trace.json"
   expect "chrome runs" test $? -eq 0
   head -c 600 "$dir/trace.json"; echo
   expect "chrome: parses and nests per thread" "$TRACE_CHECK" chrome "$dir/trace.json"
@@ -94,8 +94,16 @@ sample)
   expect "chrome: thread name" has "$dir/trace.json" '"ph":"M","pid":'
   expect "chrome: message slices" has "$dir/trace.json" '"name":"message 1","cat":"message"'
   expect "chrome: method slices named from the mapping" has "$dir/trace.json" '"name":"sample.Main.slowWork","cat":"method","args":{"id":21,"method":"sample.Main.slowWork ()V"}'
-  expect "chrome: slowWork begins at its ms in us" \
-    has "$dir/trace.json" "\"ts\":$(( (from + 5) * 1000 )),\"name\":\"sample.Main.slowWork\""
+  base=$(grep -o '"timeBaseUs":[0-9]*' "$dir/trace.json" | cut -d: -f2)
+  expect "chrome: slowWork begins at its ms in us on the ring's clock" \
+    has "$dir/trace.json" "\"ts\":$(( ${base:-0} + (from + 5) * 1000 )),\"name\":\"sample.Main.slowWork\""
+  "$T" chrome --ring "$r" --mapping "$m" -o "$dir/short.json" 2>"$dir/err"
+  expect "chrome: spans under 1 ms are left out by default, and said so" \
+    sh -c "grep -q 'were shorter than 1000 us and left out' '$dir/err' && grep -q '\"shortSpansLeftOut\":[1-9]' '$dir/short.json'"
+  expect "chrome: what stays nests" "$TRACE_CHECK" chrome "$dir/short.json"
+  expect "chrome: slowWork stays" has "$dir/short.json" '"name":"sample.Main.slowWork"'
+  expect "chrome: fewer slices than with --min-us 0" \
+    test "$(grep -c '"ph":"B"' "$dir/short.json")" -lt "$(grep -c '"ph":"B"' "$dir/trace.json")"
   expect "chrome: reports as instants" has "$dir/trace.json" '"ph":"i"'
   expect "chrome: report instant with its key" has "$dir/trace.json" '"stackKeyDecoded":"sample.Main.slowWork ()V|"'
   "$T" chrome --ring "$r" --mapping "$m" --events x --message 1..2 -o "$dir/x.json"
@@ -153,7 +161,7 @@ crash)
   expect "tree: the message and the loop were still running" \
     grep -q 'sample.Crash.loop ()V  \[no out: still running at the end\]' "$dir/tree.txt"
   expect "tree: the 1000 steps merged under the loop" grep -Eq ' 1000      sample.Crash.step \(I\)V$' "$dir/tree.txt"
-  "$T" chrome --ring "$ring" --mapping "$dir/map" -o "$dir/trace.json"
+  "$T" chrome --ring "$ring" --mapping "$dir/map" --min-us 0 -o "$dir/trace.json"
   expect "chrome of the killed process's ring nests (open slices closed)" "$TRACE_CHECK" chrome "$dir/trace.json"
   expect "chrome: 1002 B and 1002 E" sh -c "'$TRACE_CHECK' chrome '$dir/trace.json' | grep -q '1002 B, 1002 E'"
   "$T" flame --ring "$ring" --mapping "$dir/map" -o "$dir/flame.svg"

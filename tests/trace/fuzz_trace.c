@@ -71,7 +71,7 @@ static void events(const unsigned char *d, size_t n)
 		    tr_tree_sort(&t, TR_ORDER_TOTAL, &err) == TC_OK) {
 			tr_chrome_opts co = { 0 };
 			co.pid = co.tid = 1;
-			tr_chrome_write(null, &part, NULL, &co, &err);
+			tr_chrome_write(null, &part, NULL, &co, NULL, &err);
 			tr_flame_opts fo = { 0 };
 			tr_flame_write(null, &t, NULL, &fo, &err);
 		}

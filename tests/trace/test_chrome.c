@@ -16,6 +16,7 @@ static tr_error err;
 static char *out;
 static size_t out_len;
 static chrome_stats cs;
+static tr_chrome_dropped dropped;
 
 static void setup(void)
 {
@@ -42,7 +43,7 @@ static void write_opts(const uint64_t *ev, size_t n, tr_chrome_opts *o)
 	free(out);
 	out = NULL;
 	FILE *f = open_memstream(&out, &out_len);
-	cr_assert_eq(tr_chrome_write(f, &s, m, o, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tr_chrome_write(f, &s, m, o, &dropped, &err), TC_OK, "%s", err.message);
 	fclose(f);
 	char why[256];
 	cr_assert_eq(chrome_check(out, out_len, &cs, why, sizeof why), 0, "%s\n%s", why, out);
@@ -144,6 +145,47 @@ Test(chrome, instants_and_names)
 	cr_assert(strstr(out, "\"source\":\"x.ring\",\"slice\":\"all\""), "%s", out);
 }
 
+Test(chrome, ts_on_the_rings_clock)
+{
+	/* the ring's time base was 5 s of CLOCK_MONOTONIC: 5,000,000 us */
+	uint64_t ev[] = { I(D, 10), I(1, 11), O(1, 21), O(D, 22) };
+	tr_chrome_opts o = { 0 };
+	o.pid = o.tid = 7;
+	o.base_us = 5000000;
+	o.complete = true;
+	write_opts(ev, N(ev), &o);
+	cr_assert(strstr(out, "\"ts\":5010000,\"dur\":12000,\"name\":\"message 0\""), "%s", out);
+	cr_assert(strstr(out, "\"ts\":5011000,\"dur\":10000,"), "%s", out);
+	cr_assert(strstr(out, "\"timeBaseUs\":5000000"), "%s", out);
+}
+
+Test(chrome, short_spans_are_left_out_and_counted)
+{
+	/* message 0 (12 ms): 1 (10 ms) calls 2 three times, 0, 1 and 3 ms; message 1 is 0 ms */
+	uint64_t ev[] = { I(D, 10), I(1, 11), I(2, 12), O(2, 12), I(2, 12), I(3, 12), O(3, 12), O(2, 13),
+	                  I(2, 14), O(2, 17), O(1, 21), O(D, 22), I(D, 30), I(1, 30), O(1, 30), O(D, 30) };
+	for (int complete = 0; complete < 2; complete++) {
+		tr_chrome_opts o = { 0 };
+		o.pid = o.tid = 1;
+		o.complete = complete;
+		o.min_us = 1000;
+		write_opts(ev, N(ev), &o);
+		/* kept: message 0, 1, the 1 ms and the 3 ms call of 2 */
+		cr_assert_eq(complete ? cs.completes : cs.begins, 4, "%s", out);
+		cr_assert_eq(dropped.spans, 4);
+		cr_assert_eq(dropped.messages, 1);
+		cr_assert_eq(dropped.ms, 0);
+		cr_assert(strstr(out, "\"minUs\":1000,\"shortSpansLeftOut\":4,\"shortSpansMs\":0"), "%s", out);
+	}
+	tr_chrome_opts o = { 0 };
+	o.pid = o.tid = 1;
+	o.min_us = 2000; /* now the 1 ms call goes too: 1 ms left out */
+	write_opts(ev, N(ev), &o);
+	cr_assert_eq(cs.begins, 3, "%s", out);
+	cr_assert_eq(dropped.spans, 5);
+	cr_assert_eq(dropped.ms, 1);
+}
+
 Test(chrome, empty_trace_is_still_a_trace)
 {
 	write_events(NULL, 0, false);
@@ -161,7 +203,7 @@ Test(chrome, sliced_spans_nest)
 	FILE *f = open_memstream(&out, &out_len);
 	tr_chrome_opts o = { 0 };
 	o.pid = o.tid = 1;
-	cr_assert_eq(tr_chrome_write(f, &part, m, &o, &err), TC_OK);
+	cr_assert_eq(tr_chrome_write(f, &part, m, &o, NULL, &err), TC_OK);
 	fclose(f);
 	tr_spans_dispose(&part);
 	char why[256];

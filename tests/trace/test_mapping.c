@@ -62,6 +62,15 @@ Test(mapping, reads_tc_instrument_output)
 	cr_assert_str_eq(name(7, TR_NAME_FULL), "sample.Main.<init> (I)V");
 }
 
+Test(mapping, flags_beyond_16_bits_are_asm_pseudo_flags)
+{
+	/* ASM folds the Deprecated attribute in as 0x20000 (and records as 0x10000), and
+	 * Matrix's mapping prints ASM's flags: javac's own classes have such lines. */
+	cr_assert_eq(load("328,131073,com.sun.tools.javac.api.ClientCodeWrapper close ()V\n"), TC_OK, "%s",
+	             err.message);
+	cr_assert_str_eq(tr_mapping_lookup(m, 328), "com.sun.tools.javac.api.ClientCodeWrapper close ()V");
+}
+
 Test(mapping, unknown_ids_show_as_hash_id)
 {
 	cr_assert_eq(load("1,1,a.B c ()V\n"), TC_OK);
@@ -114,7 +123,7 @@ Test(mapping, malformed_lines_name_file_and_line)
 		{ ",1,a.B c ()V\n", "map.txt:1: expected" },
 		{ "1,,a.B c ()V\n", "map.txt:1: expected" },
 		{ "-1,1,a.B c ()V\n", "map.txt:1: expected" },
-		{ "1,65536,a.B c ()V\n", "map.txt:1: expected" },
+		{ "1,4294967296,a.B c ()V\n", "map.txt:1: expected" },
 		{ "99999999999,1,a.B c ()V\n", "map.txt:1: expected" },
 		{ "0,1,a.B c ()V\n", "map.txt:1: method id 0 is outside 1..1048574" },
 		{ "1048575,1,a.B c ()V\n", "map.txt:1: method id 1048575 is outside" },

@@ -13,6 +13,8 @@ import javax.tools.ToolProvider;
  * warms the JIT up).
  *
  * usage: JavacBench none|peer|ours ROUNDS JAVAC-ARGS...
+ * With -Dtc.ring=PATH (and -Dtc.capacity=EVENTS) "ours" records into that ring file, with
+ * -Dtc.messages=true each compilation as one message (hot.sh reads such rings).
  */
 public final class JavacBench {
     public static void main(String[] args) {
@@ -24,13 +26,23 @@ public final class JavacBench {
         } else if (recorder.equals("ours")) {
             TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
             c.tracers = 0; /* record only: the cost under test is the hot path */
+            /* -Dtc.ring=PATH -Dtc.capacity=N: keep the events in a ring file (hot.sh reads it) */
+            c.bufferPath = System.getProperty("tc.ring");
+            c.capacity = Integer.getInteger("tc.capacity", c.capacity);
             TraceCanary.start(c, (tag, key, json) -> {});
             TraceCanary.bindRecordingThread();
         }
+        /* -Dtc.messages=true: each compilation is a main-looper message, so that a ring
+         * shows one compilation as `tc-trace tree --message N` */
+        boolean messages = recorder.equals("ours") && Boolean.getBoolean("tc.messages");
         long[] ns = new long[rounds];
         for (int r = 0; r < rounds; r++) {
             long t0 = System.nanoTime();
+            if (messages)
+                TraceCanary.dispatchBegin();
             int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, javacArgs);
+            if (messages)
+                TraceCanary.dispatchEnd();
             ns[r] = System.nanoTime() - t0;
             if (rc != 0)
                 throw new IllegalStateException("javac failed: " + rc);

@@ -9,38 +9,20 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-build=${1:-$root/build}
 jvms=${2:-5}
 rounds=${3:-20}
-work=${TMPDIR:-/tmp}/tc-bench-javac
-mkdir -p "$work"
-ninja -C "$build" src/tc-instrument runtime/tracecanary-runtime.jar runtime/libtracecanary.so >/dev/null
-mods=$work/jdk
-[ -d "$mods/jdk.compiler" ] || bash "$root/tests/extract_jdk.sh" "$mods" "$mods.stamp" >/dev/null
-rt=$build/runtime
-for who in ours peer; do
-	beat=com/tencent/matrix/trace/core/AppMethodBeat
-	[ $who = peer ] && beat=MatrixBeat
-	rm -rf "$work/$who"
-	"$build/src/tc-instrument" --quiet --beat-class "$beat" --mapping-dir "$work/$who/map" \
-		--in "$mods/jdk.compiler" --out "$work/$who/jdk.compiler"
-done
-rm -rf "$work/classes" && mkdir -p "$work/classes"
-javac -nowarn -cp "$rt/tracecanary-runtime.jar" -d "$work/classes" "$here/JavacBench.java" "$here/../java/MatrixBeat.java"
-# The source set: the benchmark peers, against Debian's ASM.
-cp=$(printf '/usr/share/java/%s.jar:' asm asm-tree asm-commons asm-util asm-analysis)
-mapfile -t sources < <(find "$root/bench/peers" -name '*.java' ! -name 'Jacoco*' | sort)
+. "$here/common.sh"
+javac_setup "${1:-$root/build}" "${TMPDIR:-/tmp}/tc-bench-javac"
+javac_instrument "$work/ours" --quiet
+javac_instrument "$work/peer" --quiet --beat-class MatrixBeat
 rm -f "$work"/times-* "$work/log"
 for j in $(seq "$jvms"); do
 	for who in none peer ours; do
-		patch=()
-		[ $who != none ] && patch=(--patch-module "jdk.compiler=$work/$who/jdk.compiler" --add-reads jdk.compiler=ALL-UNNAMED)
-		java "${patch[@]}" -Dtc.lib="$rt/libtracecanary.so" -cp "$work/classes:$rt/tracecanary-runtime.jar" \
-			JavacBench $who "$rounds" -nowarn -cp "$cp" -d "$work/out-$who" "${sources[@]}" 2>/dev/null \
-			| tee -a "$work/log" | awk '{print $3}' >> "$work/times-$who"
+		patch=
+		[ $who != none ] && patch=$work/$who/jdk.compiler
+		javac_run $who "$patch" "$rounds" | tee -a "$work/log" | awk '{print $3}' >> "$work/times-$who"
 	done
 done
-med() { sort -g "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 none=$(med "$work/times-none") peer=$(med "$work/times-peer") ours=$(med "$work/times-ours")
 echo "javac on the JDK's jdk.compiler instrumented by tc-instrument ($(($(wc -l < "$work/ours/map/methodMapping.txt") - 1)) methods traced)"
 echo "$jvms JVMs x $rounds compilations of ${#sources[@]} files; medians of the warm half"

@@ -345,6 +345,20 @@ static bool text_write(text_out *t, const uint8_t *p, size_t n)
 	return true;
 }
 
+/* Starts the temporary file with the part that agreed with the old one; false on failure. */
+static bool text_diverge(text_out *t)
+{
+	t->same = false;
+	snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
+	t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
+		t->err = errno;
+		t->failed = true;
+		return false;
+	}
+	return true;
+}
+
 static void text_flush(text_out *t)
 {
 	const uint8_t *p = t->b.data;
@@ -357,17 +371,9 @@ static void text_flush(text_out *t)
 		t->size += n;
 		return;
 	}
-	if (t->same) {
-		/* the first difference: the file is written from here on, the agreed part first */
-		t->same = false;
-		snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
-		t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
-			t->err = errno;
-			t->failed = true;
-			return;
-		}
-	}
+	/* the first difference: the file is written from here on */
+	if (t->same && !text_diverge(t))
+		return;
 	if (!text_write(t, p, n))
 		t->failed = true;
 	t->size += n;
@@ -412,16 +418,9 @@ static int text_close(run *r, text_out *t, int which, cf_error *err)
 	buf_free(&t->b);
 	cache_key hash = cache_digest(t->h);
 	cache_hasher_free(t->h);
-	if (t->same && (t->size != t->old_len || !t->old)) {
-		/* a prefix of the existing file, or a new empty one: written after all */
-		t->same = false;
-		snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
-		t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
-			t->err = errno;
-			t->failed = true;
-		}
-	}
+	/* a prefix of the existing file, or a new empty one: written after all */
+	if (t->same && (t->size != t->old_len || !t->old))
+		text_diverge(t);
 	if (t->old)
 		munmap((void *)t->old, t->old_len);
 	if (t->fd >= 0 && close(t->fd) != 0 && !t->failed) {

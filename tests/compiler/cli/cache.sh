@@ -75,19 +75,6 @@ run() {
     tci --quiet "$@"
     [ "$rc" = 0 ] || { not_ok "$tag: tc-instrument exit $rc"; sed 's/^/#   /' "$ERR" | head -n 10; }
 }
-# the statistics without what may differ between a cold and a cached run: times, the
-# cache's counters, and the output paths (each run writes to a directory of its own)
-stats() {
-    "$PYTHON" - "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for k in ("time_ms", "cache", "threads"):
-    d.pop(k, None)
-for i in d["inputs"]:
-    i["out"] = i["out"].rsplit("/", 1)[-1]
-print(json.dumps(d, indent=1, sort_keys=True))
-EOF
-}
 same() { # same TAG_A TAG_B: every output, mapping and statistic
     a=$T/runs/$1 b=$T/runs/$2
     for i in $INPUTS; do
@@ -99,8 +86,8 @@ same() { # same TAG_A TAG_B: every output, mapping and statistic
     done
     cmp -s "$a/map/methodMapping.txt" "$b/map/methodMapping.txt" || { echo "methodMapping.txt differs"; return 1; }
     cmp -s "$a/map/ignoreMethodMapping.txt" "$b/map/ignoreMethodMapping.txt" || { echo "ignore differs"; return 1; }
-    stats "$a/map/instrument-stats.json" >"$T/sa"
-    stats "$b/map/instrument-stats.json" >"$T/sb"
+    run_stats "$a/map/instrument-stats.json" >"$T/sa"
+    run_stats "$b/map/instrument-stats.json" >"$T/sb"
     diff "$T/sa" "$T/sb" || { echo "statistics differ"; return 1; }
 }
 reused() { # reused TAG: "results facts" reused per the statistics

@@ -56,22 +56,11 @@ field() { # field DIR KEY: the cache's KEY in DIR's statistics
     "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["cache"][sys.argv[2]])' \
         "$1/map/instrument-stats.json" "$2"
 }
-stats() { # the statistics but for times, the cache's counters and the output directories
-    "$PYTHON" - "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for k in ("time_ms", "cache", "threads"):
-    d.pop(k, None)
-for i in d["inputs"]:
-    i["out"] = i["out"].rsplit("/", 1)[-1]
-print(json.dumps(d, indent=1, sort_keys=True))
-EOF
-}
 same() { # same DIR_A DIR_B: every output, both mapping files, the statistics
     for i in $INPUTS map/methodMapping.txt map/ignoreMethodMapping.txt; do
         cmp "$1/$i" "$2/$i" || return 1
     done
-    stats "$1/map/instrument-stats.json" >"$T/sa" && stats "$2/map/instrument-stats.json" >"$T/sb" &&
+    run_stats "$1/map/instrument-stats.json" >"$T/sa" && run_stats "$2/map/instrument-stats.json" >"$T/sb" &&
         diff "$T/sa" "$T/sb"
 }
 # a run's summary line without its time

@@ -119,3 +119,18 @@ finish() {
     echo "# $pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+
+# run_stats FILE: instrument-stats.json without what may differ between a cold and a
+# cached run: times, the cache's counters, and the output paths (each run writes to a
+# directory of its own)
+run_stats() {
+    "$PYTHON" - "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("time_ms", "cache", "threads"):
+    d.pop(k, None)
+for i in d["inputs"]:
+    i["out"] = i["out"].rsplit("/", 1)[-1]
+print(json.dumps(d, indent=1, sort_keys=True))
+EOF
+}

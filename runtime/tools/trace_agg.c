@@ -150,7 +150,8 @@ int tr_agg_build(tr_agg *out, const tr_spans *s, tr_error *err)
 	if (rc != TC_OK)
 		goto cleanup;
 	/* one entry per (segment, path) */
-	qsort(ke, nke, sizeof *ke, cmp_entry);
+	if (nke) /* qsort's pointer must not be NULL, even for 0 items */
+		qsort(ke, nke, sizeof *ke, cmp_entry);
 	for (size_t k = 0; k < nke && rc == TC_OK; k++) {
 		if (k > 0 && ke[k].seg == ke[k - 1].seg && ke[k].e.path == ke[k - 1].e.path) {
 			tr_agg_entry *e = &out->ent[out->nent - 1];

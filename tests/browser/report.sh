@@ -58,6 +58,7 @@ JSON
 		--title "trace_gen sample" -o "$work/report.html"
 	node "$here/report_test.js" sample "$work/report.html" "$work"
 	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
+		mkdir -p "$src/docs"
 		cp "$work"/report-*.png "$src/docs/"
 		echo "# copied $(ls "$work"/report-*.png | wc -l) screenshots into docs/"
 	fi

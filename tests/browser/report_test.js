@@ -46,12 +46,14 @@ async function main() {
 
 async function big(page, url) {
   const bytes = fs.statSync(html).size;
+  const t0 = Date.now();
   await page.goto(url, { waitUntil: "load", timeout: 60000 });
   await page.waitForSelector("body[data-ready='1']", { timeout: 60000 });
-  const ms = await page.evaluate(() => performance.now());
+  const wall = Date.now() - t0;
+  const ms = +(await page.$eval("body", (b) => b.dataset.readyMs));
   const spans = await page.$eval("#thread-table tr[data-thread] td:nth-child(4)", (e) => e.textContent);
   ok(+spans.replace(/,/g, "") > 0, "the big ring's thread is shown", spans);
-  console.log(`# html ${bytes} bytes (${(bytes / 1048576).toFixed(2)} MB), first view rendered ${Math.round(ms)} ms after navigation start`);
+  console.log(`# html ${bytes} bytes (${(bytes / 1048576).toFixed(2)} MB), first view rendered ${Math.round(ms)} ms after navigation start (${wall} ms from goto, as the test driver saw it)`);
   ok(bytes < 10 * 1048576, "the page is under 10 MB", bytes);
 }
 

@@ -54,8 +54,9 @@ sample)
 {"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":1,"DROPPED_HIGH":3,"DROPPED_MIDDLE":4,"DROPPED_NORMAL":6,"DROPPED_BEST":30},"dropSum":{"DROPPED_FROZEN":50,"DROPPED_HIGH":90,"DROPPED_MIDDLE":40,"DROPPED_NORMAL":18,"DROPPED_BEST":2},"fps":38.2,"tag":"Trace_FPS","process":"sample.app","time":1700000007000}
 {"machine":"HIGH","scene":"sample.List","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":1,"DROPPED_NORMAL":3,"DROPPED_BEST":60},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":8,"DROPPED_NORMAL":9,"DROPPED_BEST":4},"fps":58.9,"tag":"Trace_FPS","process":"sample.app","time":1700000011000}
 JSON
-	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/methodMapping.txt" --reports "$work/reports.jsonl" \
-		--title "trace_gen sample" -o "$work/report.html"
+	# relative names: the page (and the README's screenshots) show them
+	(cd "$work" && "$TC_TRACE" html --ring ring --mapping methodMapping.txt --reports reports.jsonl \
+		--title "trace_gen sample" -o report.html)
 	node "$here/report_test.js" sample "$work/report.html" "$work"
 	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
 		mkdir -p "$src/docs"

@@ -32,6 +32,7 @@ test=("${sample[@]}"
 	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64
 	musl-tools                              # ... and the runtime built and tested with musl-gcc
 	mount util-linux                        # a full disk: a 64 KiB tmpfs in a mount namespace (tests/runtime/disk)
+	chromium nodejs npm                     # the HTML report in a browser (tests/browser; npm ci fetches playwright-core)
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time
 	apktool enjarify zip unzip              # bench/dex.sh: the corpus as class files

@@ -182,6 +182,10 @@ mkdir -p "$artifacts"
 [ -d "$root/src/tracecanary/sample-out" ] && cp -r "$root/src/tracecanary/sample-out" "$artifacts/"
 for b in build build-asan; do
 	[ -d "$root/src/tracecanary/$b/meson-logs" ] && cp -r "$root/src/tracecanary/$b/meson-logs" "$artifacts/$b-logs"
+	# the browser test's screenshots and page (tests/browser/report.sh)
+	for f in "$root/src/tracecanary/$b/tests/browser/sample"/{report-*.png,report.html}; do
+		[ -f "$f" ] && mkdir -p "$artifacts/$b-browser" && cp "$f" "$artifacts/$b-browser/"
+	done
 done
 if [ "$only" != test ] && [ $rc -eq 0 ] && [ ! -s "$root/src/tracecanary/sample-out/reports.jsonl" ]; then
 	echo "fresh-check: scripts/sample.sh left no sample-out/reports.jsonl" >&2

@@ -19,6 +19,7 @@
 #include "trace_chrome.h"
 #include "trace_flame.h"
 #include "trace_hot.h"
+#include "trace_html.h"
 #include "trace_io.h"
 #include "trace_json.h"
 #include "trace_lines.h"
@@ -28,7 +29,7 @@
 #include "trace_text.h"
 #include "trace_tree.h"
 
-enum { C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_ALL = 63 };
+enum { C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_HTML = 64, C_ALL = 127 };
 
 static const struct command {
 	const char *name;
@@ -53,6 +54,9 @@ static const struct command {
 	{ "hot", C_HOT, "the often-called short methods, as a block list for tc-instrument",
 	  "tc-trace hot --ring FILE --mapping FILE [SLICE] [--min-calls N] [--max-avg-us U]\n"
 	  "             [--keep-ms T] [-o OUT]" },
+	{ "html", C_HTML, "one self-contained HTML report: threads, methods, call stacks, reports",
+	  "tc-trace html --ring FILE [--mapping FILE] [--reports FILE] [--end MS] [--title T]\n"
+	  "              [-o OUT]" },
 };
 
 static const char help_text[] =
@@ -89,6 +93,11 @@ static const char help_text[] =
 	"          --max-avg-us U microseconds on average (default 20), leaving out any whose\n"
 	"          total time reached --keep-ms T ms (default: none left out), as -keepmethod\n"
 	"          rules, most called first (tc-instrument --blocklist reads them)\n"
+	"html:     one HTML file, its CSS and JS inline (it opens from file:// without a network):\n"
+	"          busy time per thread, the methods of a thread or under a method (calls, total\n"
+	"          and self ms, in call order or by cost), every call stack that reached a method,\n"
+	"          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
+	"          charts, the start-up phases; a time window or a message is chosen in the page\n"
 	"\n"
 	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
 	"the line, or the byte offset in a ring); 2 usage.\n";
@@ -241,17 +250,17 @@ static int parse_args(int argc, char **argv, opts *o)
 			int arg, cmds;
 		} table[] = {
 			{ "--mapping", "-m", 1, C_ALL },
-			{ "--ring", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT },
-			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME },
+			{ "--ring", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT | C_HTML },
+			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME | C_HTML },
 			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
 			{ "--to", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
 			{ "--message", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
-			{ "--end", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT },
+			{ "--end", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT | C_HTML },
 			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
 			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME },
-			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME },
+			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML },
 			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
 			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
 			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
@@ -668,6 +677,60 @@ static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *e
 	return rc;
 }
 
+static int cmd_html(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+{
+	ring_input r;
+	tr_html *h = NULL;
+	FILE *in = NULL;
+	tr_lines lr;
+	int lines_open = 0;
+	int rc = ring_open(&r, o, err);
+	if (rc == TC_OK) {
+		char source[600];
+		snprintf(source, sizeof source, "%s (pid %u)%s%s", o->ring, r.img.pid, o->reports ? ", " : "",
+		         o->reports ? o->reports : "");
+		rc = tr_html_new(&h, m, o->title ? o->title : "tracecanary report", source, err);
+	}
+	/* one ring file is one thread: the runtime records the main thread */
+	if (rc == TC_OK) {
+		ring_notes(&r);
+		rc = tr_html_add_thread(h, "main", &r.all, r.img.wall_base_ms, err);
+	}
+	if (rc == TC_OK && o->reports) {
+		in = open_reports(o->reports, err);
+		if (!in)
+			rc = err->code;
+	}
+	if (rc == TC_OK && in) {
+		const char *file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+		tr_lines_init(&lr, in, file, 0);
+		lines_open = 1;
+		const char *s;
+		size_t n;
+		while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
+			if (is_blank(s, n))
+				continue;
+			tr_jdoc doc;
+			rc = parse_report(&doc, s, n, file, lr.line_no, err);
+			if (rc == TC_OK)
+				rc = tr_html_add_report(h, &doc.root, file, lr.line_no, err);
+			tr_json_dispose(&doc);
+			if (rc < 0)
+				break;
+		}
+		if (rc > 0)
+			rc = TC_OK;
+	}
+	if (rc == TC_OK)
+		rc = tr_html_write(h, out, err);
+	if (lines_open)
+		tr_lines_dispose(&lr);
+	close_reports(in);
+	tr_html_free(h);
+	ring_close(&r);
+	return rc;
+}
+
 /* The report on line `line` of the reports file: its stack as a tree. */
 static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_error *err)
 {
@@ -802,6 +865,7 @@ int main(int argc, char **argv)
 		case C_REPORTS: rc = cmd_reports(&o, m, out.f, &err, &skipped); break;
 		case C_CHROME: rc = cmd_chrome(&o, m, out.f, &err); break;
 		case C_HOT: rc = cmd_hot(&o, m, out.f, &err); break;
+		case C_HTML: rc = cmd_html(&o, m, out.f, &err); break;
 		default: rc = cmd_flame(&o, m, out.f, &err); break;
 		}
 		if (rc == TC_OK)

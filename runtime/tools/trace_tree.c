@@ -115,8 +115,13 @@ static void finish(tr_tree *t)
 
 int tr_tree_from_spans(tr_tree *t, const tr_spans *s, tr_error *err)
 {
+	return tr_tree_from_spans_map(t, s, NULL, err);
+}
+
+int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, tr_error *err)
+{
 	TR_TRY(init(t, err));
-	size_t *node_of = malloc((s->n ? s->n : 1) * sizeof *node_of);
+	size_t *node_of = map ? map : malloc((s->n ? s->n : 1) * sizeof *node_of);
 	if (!node_of) {
 		tr_tree_dispose(t);
 		return tr_fail(err, TC_ENOMEM, "tree: out of memory");
@@ -132,7 +137,8 @@ int tr_tree_from_spans(tr_tree *t, const tr_spans *s, tr_error *err)
 		t->v[nd].flags |= sp->flags;
 		node_of[i] = nd;
 	}
-	free(node_of);
+	if (node_of != map)
+		free(node_of);
 	if (rc != TC_OK) {
 		tr_tree_dispose(t);
 		return rc;

@@ -33,6 +33,8 @@ typedef struct tr_tree {
 } tr_tree;
 
 int tr_tree_from_spans(tr_tree *t, const tr_spans *spans, tr_error *err);
+/* The same, and node_of[i] (spans->n entries, or NULL) gets span i's node. */
+int tr_tree_from_spans_map(tr_tree *t, const tr_spans *spans, size_t *node_of, tr_error *err);
 /* Items in pre-order (as in a report's stack); an item's parent is the
  * nearest earlier item with a smaller depth. Negative durations count 0. */
 int tr_tree_from_stack(tr_tree *t, const tc_method_item *items, size_t n, tr_error *err);

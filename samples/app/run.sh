@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the sample app with javac, instruments it with tc-instrument, runs it on the
 # JVM with the tracecanary runtime, and leaves in OUT: the mapping files, the reports
-# (reports.jsonl), the ring buffer (trace.ring) and what tc-trace makes of them: the
-# reports with decoded stacks, a call tree, a Chrome/Perfetto trace and flame graphs.
+# (reports.jsonl), the ring buffer (trace.ring) and what tc-trace makes of them: an
+# HTML report (report.html), the reports with decoded stacks, a call tree, a
+# Chrome/Perfetto trace and flame graphs.
 #
 # usage: samples/app/run.sh BUILD_DIR OUT
 # (BUILD_DIR: a meson build of this repository with the compiler and the runtime.)
@@ -36,6 +37,8 @@ echo
 echo "== what the runtime found (tc-trace)"
 trace=$build/runtime/tc-trace
 map=$out/mapping/methodMapping.txt
+"$trace" html --ring "$out/trace.ring" --mapping "$map" --reports "$out/reports.jsonl" \
+	--title "tracecanary sample" -o "$out/report.html" 2>/dev/null
 "$trace" reports --reports "$out/reports.jsonl" --mapping "$map" --format text | tee "$out/reports.txt"
 "$trace" reports --reports "$out/reports.jsonl" --mapping "$map" -o "$out/reports-decoded.jsonl"
 "$trace" tree --ring "$out/trace.ring" --mapping "$map" --min-ms 5 -o "$out/tree.txt"
@@ -53,6 +56,8 @@ line=$(grep -n '"detail":"NORMAL"' "$out/reports.jsonl" | head -1 | cut -d: -f1)
 cat <<MSG
 
 Written to $out/:
+  report.html           open it in a browser (file://, no network): threads, methods, call stacks,
+                        the reports with their stacks and flame graphs, FPS and start-up charts
   mapping/              methodMapping.txt, ignoreMethodMapping.txt, instrument-stats.json
   reports.jsonl         the runtime's reports (Matrix's JSON); decoded: reports-decoded.jsonl, reports.txt
   tree.txt              the call tree of the recorded events, with names, self/total ms and calls

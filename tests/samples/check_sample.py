@@ -3,7 +3,7 @@
 user is promised in the README, each from the method that caused it.
 
 usage: check_sample.py OUT"""
-import json
+import json, re
 import os
 import sys
 
@@ -76,6 +76,12 @@ size, size_all = os.path.getsize(f"{out}/trace.json"), os.path.getsize(f"{out}/t
 check(long_all == {key(e) for e in spans} and size * 5 <= size_all,
       f"trace.json keeps the {len(long_all)} spans of 1 ms or more and is "
       f"{size_all / size:.0f} times smaller than with all {sum(e.get('ph') == 'X' for e in every)}")
+# report.html: self-contained (no src= or href= leaving the file), its data names the
+# slow method and carries the reports (tests/browser clicks through such a page).
+page = open(f"{out}/report.html").read()
+check(page.startswith("<!DOCTYPE html>") and "sample.Work.spin" in page and "Trace_EvilMethod" in page
+      and not re.search(r'(src|href)="(https?:)?//', page),
+      f"report.html is one self-contained page naming Work.spin and the reports ({len(page)} bytes)")
 for svg in ("flame.svg", "flame-slow-message.svg"):
     body = open(f"{out}/{svg}").read()
     check(body.startswith("<?xml") or body.startswith("<svg"), f"{svg} is an SVG")

@@ -10,6 +10,11 @@
  *   trace_gen wrap DIR     DIR/ring of 61 slots after 800 events: wrapped
  *   trace_gen crash RING   writes into RING on the real clock, prints READY
  *                          inside a message and waits to be killed (kill -9)
+ *   trace_gen big DIR N    DIR/ring holding N events (about N/22 messages of
+ *                          40 kinds, each calling a few of its 8 methods, some
+ *                          of which call 2 more; a 1 ms clock), and
+ *                          DIR/methodMapping.txt: a big input for the HTML
+ *                          report's size and speed (tests/browser, bench/)
  *
  * Exit status 0, or 1 with a message. */
 #include <stdio.h>
@@ -281,14 +286,81 @@ static int crash(const char *ring)
 	}
 }
 
+static int big(const char *dir, const char *count)
+{
+	char ring[4096], map[4096];
+	snprintf(ring, sizeof ring, "%s/ring", dir);
+	snprintf(map, sizeof map, "%s/methodMapping.txt", dir);
+	char *end;
+	unsigned long n = strtoul(count, &end, 10);
+	if (*end || n < 100 || n > 100000000) {
+		fputs("trace_gen: big needs 100..100000000 events\n", stderr);
+		return 2;
+	}
+	FILE *f = fopen(map, "w");
+	if (!f) {
+		perror(map);
+		return 1;
+	}
+	fprintf(f, "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n");
+	for (int h = 0; h < 40; h++) {
+		fprintf(f, "%d,1,big.Screen%d handle (Landroid.os.Message;)V\n", 10 + h, h);
+		for (int k = 0; k < 8; k++) {
+			fprintf(f, "%d,1,big.Screen%d step%d ()V\n", 100 + h * 8 + k, h, k);
+			for (int g = 0; g < 2; g++)
+				fprintf(f, "%d,2,big.Util%d work%d (I)I\n", 1000 + (h * 8 + k) * 2 + g, k, h * 2 + g);
+		}
+	}
+	if (fclose(f) != 0) {
+		perror(map);
+		return 1;
+	}
+	tc_config c;
+	/* a little room: the ring must not wrap, the last message is cut at n */
+	if (setup(&c, ring, NULL, (uint32_t)n))
+		return 1;
+	unsigned seed = 7;
+	size_t written = 0;
+#define RND() (seed = seed * 1103515245u + 12345u, seed >> 8)
+#define EV(x) do { if (written >= n) goto done; x; written++; } while (0)
+	for (;;) {
+		unsigned h = RND() % 40;
+		advance(RND() % 4);
+		EV(tc_dispatch_begin(ctx));
+		EV(in(10 + h));
+		unsigned calls = 2 + RND() % 5;
+		for (unsigned i = 0; i < calls; i++) {
+			unsigned k = RND() % 8, m = 100 + h * 8 + k;
+			EV(in(m));
+			advance(RND() % 3);
+			if (RND() % 2)
+				for (int g = 0; g < 2; g++) {
+					EV(in(1000 + (h * 8 + k) * 2 + g));
+					advance(RND() % 2);
+					EV(out(1000 + (h * 8 + k) * 2 + g));
+				}
+			EV(out(m));
+		}
+		EV(out(10 + h));
+		EV(tc_dispatch_end(ctx));
+	}
+done:
+#undef EV
+#undef RND
+	tc_ctx_free(ctx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "big") == 0)
+		return big(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "sample") == 0)
 		return sample(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "wrap") == 0)
 		return wrap(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "crash") == 0)
 		return crash(argv[2]);
-	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING\n", stderr);
+	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N\n", stderr);
 	return 2;
 }

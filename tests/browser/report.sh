@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The HTML report (tc-trace html) in a real browser: Debian's chromium, driven by
+# playwright-core (pinned with its integrity hash in package-lock.json, installed with
+# `npm ci` into the download cache, outside the repository and the build directory).
+#
+# usage: report.sh sample|big WORK_DIR
+#   sample  trace_gen's sample ring and reports, with start-up and FPS lines added: the
+#           page is clicked through threads -> methods -> call stack -> reports and
+#           each view is checked against what the ring holds (report_test.js);
+#           screenshots land in WORK_DIR/report-*.png (TC_UPDATE_DOCS=1 copies them into
+#           docs/, the README's pictures)
+#   big     a ring of 1,000,000 events (trace_gen big): the page must be under 10 MB;
+#           its size and the first view's render time are printed (bench/html.sh
+#           holds the 2 s target)
+# Env: TC_TRACE, TRACE_GEN (meson sets them); TC_DOWNLOADS (the cache, as for
+# tests/lib/npm_fetch.py); CHROMIUM (default /usr/bin/chromium).
+set -euo pipefail
+mode=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+. "$src/tests/lib/need.sh"
+need_cmd chromium chromium
+need_cmd node nodejs
+need_cmd npm npm
+
+# playwright-core, once per lock file
+cache=${TC_DOWNLOADS:-${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary/downloads}
+lock=$(sha256sum "$here/package-lock.json" | cut -c1-16)
+mods=$cache/browser-node-$lock
+if [ ! -d "$mods/node_modules/playwright-core" ]; then
+	mkdir -p "$cache"
+	tmp=$(mktemp -d "$cache/.browser-node.XXXXXX")
+	cp "$here/package.json" "$here/package-lock.json" "$tmp/"
+	if ! (cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts --cache "$cache/npm-cache" >&2); then
+		rm -rf "$tmp"
+		echo "not ok - npm ci (playwright-core, tests/browser/package-lock.json)" >&2
+		exit 1
+	fi
+	rm -rf "$mods"
+	mv "$tmp" "$mods"
+fi
+export NODE_PATH=$mods/node_modules
+
+rm -rf "$work"
+mkdir -p "$work"
+case "$mode" in
+sample)
+	"$TRACE_GEN" sample "$work"
+	# what the FPS and start-up tracers write (trace_gen's runtime runs neither), on
+	# the ring's clock: its wall time base is 1700000005000
+	cat >>"$work/reports.jsonl" <<'JSON'
+{"machine":"HIGH","application_create":36,"application_create_scene":100,"first_activity_create":44,"startup_duration":44,"is_warm_start_up":false,"tag":"Trace_StartUp","process":"sample.app","time":1700000005060}
+{"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":1,"DROPPED_MIDDLE":2,"DROPPED_NORMAL":5,"DROPPED_BEST":50},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":30,"DROPPED_MIDDLE":20,"DROPPED_NORMAL":15,"DROPPED_BEST":3},"fps":55.5,"tag":"Trace_FPS","process":"sample.app","time":1700000005500}
+{"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":1,"DROPPED_HIGH":3,"DROPPED_MIDDLE":4,"DROPPED_NORMAL":6,"DROPPED_BEST":30},"dropSum":{"DROPPED_FROZEN":50,"DROPPED_HIGH":90,"DROPPED_MIDDLE":40,"DROPPED_NORMAL":18,"DROPPED_BEST":2},"fps":38.2,"tag":"Trace_FPS","process":"sample.app","time":1700000007000}
+{"machine":"HIGH","scene":"sample.List","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":1,"DROPPED_NORMAL":3,"DROPPED_BEST":60},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":8,"DROPPED_NORMAL":9,"DROPPED_BEST":4},"fps":58.9,"tag":"Trace_FPS","process":"sample.app","time":1700000011000}
+JSON
+	# relative names: the page (and the README's screenshots) show them
+	(cd "$work" && "$TC_TRACE" html --ring ring --mapping methodMapping.txt --reports reports.jsonl \
+		--title "trace_gen sample" -o report.html)
+	node "$here/report_test.js" sample "$work/report.html" "$work"
+	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
+		mkdir -p "$src/docs"
+		cp "$work"/report-*.png "$src/docs/"
+		echo "# copied $(ls "$work"/report-*.png | wc -l) screenshots into docs/"
+	fi
+	;;
+big)
+	"$TRACE_GEN" big "$work" 1000000
+	t0=$(date +%s%N)
+	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/methodMapping.txt" -o "$work/report.html"
+	echo "# tc-trace html on 1,000,000 events: $((($(date +%s%N) - t0) / 1000000)) ms"
+	node "$here/report_test.js" big "$work/report.html"
+	;;
+*)
+	echo "usage: report.sh sample|big WORK_DIR" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,99 @@
+/* The HTML report's writer (trace_html.h): the page is the template with the
+ * data at its mark; no string in the data can end the <script> element (a
+ * method named "</script>" included); threads, reports with their decoded
+ * stack and flame graph, and the names of every id seen are in it. The page
+ * itself is exercised in a browser by tests/browser. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "trace_html.h"
+
+static const char map[] = "10,1,a.B run ()V\n"
+                          "11,1,a.B </script><!--x (I)V\n"
+                          "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n";
+
+static char *page(const char *report_line, size_t *len)
+{
+	tr_error err = { 0 };
+	tr_mapping *m = NULL;
+	FILE *f = fmemopen((void *)map, sizeof map - 1, "rb");
+	cr_assert_eq(tr_mapping_read(&m, f, "map", &err), TC_OK, "%s", err.message);
+	fclose(f);
+	uint64_t ev[] = { I(D, 0), I(10, 1), I(11, 2), O(11, 5), O(10, 9), O(D, 10), I(D, 20), I(11, 20), O(11, 30), O(D, 30) };
+	tr_spans s = { 0 };
+	cr_assert_eq(tr_spans_build(&s, ev, N(ev), TR_NO_TIME, &err), TC_OK);
+	tr_html *h = NULL;
+	cr_assert_eq(tr_html_new(&h, m, "t<i>tle", "src", &err), TC_OK);
+	cr_assert_eq(tr_html_add_thread(h, "main", &s, 1000, &err), TC_OK, "%s", err.message);
+	if (report_line) {
+		tr_jdoc doc;
+		size_t off;
+		char why[64];
+		cr_assert_eq(tr_json_parse(&doc, report_line, strlen(report_line), &off, why, sizeof why), TC_OK, "%s", why);
+		cr_assert_eq(tr_html_add_report(h, &doc.root, "r.jsonl", 1, &err), TC_OK, "%s", err.message);
+		tr_json_dispose(&doc);
+	}
+	char *out = NULL;
+	FILE *o = open_memstream(&out, len);
+	cr_assert_eq(tr_html_write(h, o, &err), TC_OK, "%s", err.message);
+	fclose(o);
+	tr_html_free(h);
+	tr_spans_dispose(&s);
+	tr_mapping_free(m);
+	return out;
+}
+
+/* The data element's text, or NULL. */
+static char *data_of(const char *p)
+{
+	const char *open = "<script id=\"tc-data\" type=\"application/json\">";
+	const char *a = strstr(p, open);
+	if (!a)
+		return NULL;
+	a += strlen(open);
+	const char *b = strstr(a, "</script>");
+	return b ? strndup(a, (size_t)(b - a)) : NULL;
+}
+
+Test(html, data_cannot_end_its_element)
+{
+	size_t len;
+	char *p = page("{\"tag\":\"Trace_EvilMethod\",\"detail\":\"NORMAL\",\"cost\":9,\"scene\":\"</script>\","
+	               "\"stack\":\"0,1048574,1,9\\n1,11,1,3\\n\",\"stackKey\":\"11|\",\"time\":1009}",
+	               &len);
+	cr_assert(strncmp(p, "<!DOCTYPE html>", 15) == 0);
+	char *d = data_of(p);
+	cr_assert(d, "the data element ends");
+	cr_assert_null(strchr(d, '<'), "no '<' in the data: %.200s", d);
+	/* the whole data (names and the report) precedes the element's end */
+	cr_assert(strstr(d, "\"title\":\"t\\u003ci>tle\""), "%.300s", d);
+	cr_assert(strstr(d, "\"11\":\"a.B.\\u003c/script>\\u003c!--x (I)V\""), "%.300s", d);
+	cr_assert(strstr(d, "\"scene\":\"\\u003c/script>\""));
+	cr_assert(strstr(d, "\"stack\":[[0,1048574,1,9],[1,11,1,3]]"));
+	cr_assert(strstr(d, "\"key\":[11]"));
+	cr_assert(strstr(d, "\"flame\":\"\\u003csvg"), "the flame graph without its XML declaration");
+	/* the page's scripts follow, and the page ends */
+	cr_assert(strstr(p, "JSON.parse(document.getElementById(\"tc-data\").textContent)"));
+	cr_assert(len > 20 && strcmp(p + len - 8, "</html>\n") == 0);
+	free(d);
+	free(p);
+}
+
+Test(html, thread_aggregates)
+{
+	size_t len;
+	char *p = page(NULL, &len);
+	char *d = data_of(p);
+	cr_assert(d);
+	/* two messages: busy 10 + 10 ms; paths: dispatch (1), run under it (2),
+	 * the odd one under run (3) and under dispatch (4) */
+	cr_assert(strstr(d, "\"name\":\"main\",\"first\":0,\"last\":30,\"wallBase\":1000,\"busy\":20"), "%.300s", d);
+	cr_assert(strstr(d, "\"paths\":[0,1048574,1,10,2,11,1,11]"), "%.400s", d);
+	cr_assert(strstr(d, "\"msgs\":[0,10,"), "%.600s", d);
+	cr_assert(strstr(d, "\"reports\":[]"));
+	free(d);
+	free(p);
+}

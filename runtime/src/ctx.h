@@ -13,6 +13,7 @@
 #include "ring.h"
 #include "tc_analysis.h"
 #include "tc_runtime.h"
+#include "threads.h"
 #include "worker.h"
 
 #define SCENE_MAX 256
@@ -63,9 +64,15 @@ struct tc_ctx {
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
 	worker worker;
+	tc_clock clk;           /* the clock: set once, read by any thread */
 	uint64_t base_ns;
 	pthread_t record_thread;
 	bool in_record;         /* re-entrancy guard, recording thread */
+	section_stack sections; /* the recording thread's open sections */
+	/* TC_THREADS_ALL: the other threads' rings, made once (tc_ctx_new or
+	 * tc_reconfigure, under mu) and published with release; freed with the
+	 * context. Other threads reach it without a lock. */
+	_Atomic(thread_set *) tset;
 
 	/* mu guards the scene, the settings tc_reconfigure replaces and status
 	 * changes, and is only ever held briefly (never across I/O or a callback) */

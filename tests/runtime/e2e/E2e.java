@@ -703,7 +703,7 @@ public final class E2e {
         h.postDelayed(() -> Looper.getMainLooper().quit(), 1200);
         Looper.loop();
         check(TraceCanary.isAlive(), "started");
-        check(new java.io.File(file).length() == 256 + 4096 * 8, "the ring file has the size start asked for");
+        check(new java.io.File(file).length() == 8448 + 4096 * 8, "the ring file has the size start asked for");
 
         String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
         check(evil != null && item(evil[2], 1, 100, 1) >= 700, "slow message report with slowWork's line");
@@ -723,6 +723,75 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /**
+     * Every thread records (THREADS_ALL): three workers write at once, each into a ring of
+     * its own, while the main thread records into the context's ring; a section runs on the
+     * main thread around all of it and one on a worker; a fourth thread finds the rings
+     * taken and its events are counted. e2e.sh reads the ring file and the thread file.
+     */
+    static void threads(String lib, String file) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096).threads(TraceCanary.THREADS_ALL);
+        c.maxThreads = 3;
+        c.threadCapacity = 4096;
+        AndroidTracing.install(new Application(), c, LISTENER);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> {
+            TraceCanary.beginSection("cold start");
+            AppMethodBeat.i(10);
+            Thread[] workers = new Thread[3];
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            for (int k = 0; k < workers.length; k++) {
+                final int id = 400 + k;
+                workers[k] = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (id == 400) {
+                        TraceCanary.beginSection("download");
+                    }
+                    for (int n = 0; n < 1000; n++) {
+                        AppMethodBeat.i(id);
+                        AppMethodBeat.o(id);
+                    }
+                    if (id == 400) {
+                        TraceCanary.endSection();
+                    }
+                }, "worker-" + k);
+                workers[k].start();
+            }
+            go.countDown();
+            busy(20);
+            join(workers);
+            Thread late = new Thread(() -> {
+                for (int n = 0; n < 256; n++) {
+                    AppMethodBeat.i(499);
+                    AppMethodBeat.o(499);
+                }
+            }, "late");
+            late.start();
+            join(late);
+            AppMethodBeat.o(10);
+            TraceCanary.endSection();
+            Looper.getMainLooper().quit();
+        });
+        Looper.loop();
+        check(TraceCanary.written() > 4, "the main thread recorded into the context's ring");
+        TraceCanary.release();
+    }
+
+    static void join(Thread... threads) {
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
@@ -738,6 +807,7 @@ public final class E2e {
             case "frame-metrics": frames(lib, true); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
+            case "threads": threads(lib, args[1]); break;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

@@ -20,6 +20,10 @@
 #              on API 23 (Choreographer) and API 31 (FrameMetrics).
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
+#   threads, threads-buffer: every thread records: workers writing at once
+#              into rings of their own, sections, a thread past the cap
+#              (tc-ringdump reads the ring file and the thread file; raw
+#              Unsafe stores, or the ByteBuffer path)
 #   lazy, lazy-buffer: the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes (raw
@@ -160,6 +164,42 @@ lazy|lazy-buffer)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
+threads|threads-buffer)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  raw=true
+  [ "$mode" = threads-buffer ] && raw=false
+  run_java -Dtc.raw=$raw -- threads "$dir/ring" || exit 1
+  "$TC_RINGDUMP" "$dir/ring" >"$dir/main" || { echo "tc-ringdump failed"; exit 1; }
+  "$TC_RINGDUMP" "$dir/ring-threads" >"$dir/threads" || { echo "tc-ringdump of the thread file failed"; exit 1; }
+  grep '^thread\|^ring\|^section' "$dir/main" "$dir/threads"
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  # one ring's event lines, by its thread's name
+  ring_of() { awk -v n="$1" '/^ring /{r=0} $1 == "thread:" && $3 == n {r=1; next} r && /^[0-9]+ (in|out) /' "$dir/threads"; }
+  expect "three rings, the fourth thread refused and its 512 events counted" \
+    grep -q "3 of 3 rings used, pid [0-9]*, refused 1 threads, dropped 512 events" "$dir/threads"
+  for k in 0 1 2; do
+    ring_of worker-$k >"$dir/w$k"
+    n=$((2000 + (k == 0 ? 2 : 0)))
+    expect "worker-$k: its $n events, in its own ring" test "$(wc -l <"$dir/w$k")" -eq $n
+    expect "worker-$k: only its own method, in and out in turn" \
+      test "$(awk '$3 < 1048320 {print $2, $3}' "$dir/w$k" | uniq | sort | uniq -c | awk '{print $1, $2, $3}' | tr '\n' ' ')" \
+      = "1000 in $((400 + k)) 1000 out $((400 + k)) "
+  done
+  expect "the worker's section, on its ring" grep -q '^[0-9]* in 1048321 ' "$dir/w0"
+  expect "the main thread's ring is named and holds no worker's events" \
+    sh -c "grep -q '^thread: [0-9]* main$' '$dir/main' && ! grep -q ' 4[0-9][0-9] [0-9]*$' '$dir/main'"
+  expect "section names in the ring's header" \
+    sh -c "grep -q '^section 1048320: cold start$' '$dir/main' && grep -q '^section 1048321: download$' '$dir/main'"
+  expect "the main thread's section brackets its method" \
+    sh -c "grep -A1 ' in 1048320 ' '$dir/main' | grep -q ' in 10 '"
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
 *)
-  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
 esac

@@ -11,9 +11,10 @@
 
 typedef struct writer {
 	FILE *out;
-	const tr_spans *s;
 	const tr_mapping *m;
 	const tr_chrome_opts *o;
+	uint32_t tid;         /* the track being written */
+	const char *category; /* its slices' (NULL: methods and messages) */
 	strbuf name;
 	int first;
 	int rc;
@@ -39,7 +40,7 @@ static void head(writer *w, json *j, const char *ph, uint64_t ts_ms)
 	json_begin_object(j);
 	json_kv_string(j, "ph", ph);
 	json_kv_int(j, "pid", w->o->pid);
-	json_kv_int(j, "tid", w->o->tid);
+	json_kv_int(j, "tid", w->tid);
 	json_kv_int(j, "ts", (int64_t)(ts_ms * 1000));
 }
 
@@ -64,7 +65,7 @@ static void begin(writer *w, const tr_span *sp)
 		json_kv_string(&j, "cat", "message");
 	} else {
 		json_kv_string(&j, "name", name_of(w, sp->id, w->o->names));
-		json_kv_string(&j, "cat", "method");
+		json_kv_string(&j, "cat", w->category ? w->category : "method");
 	}
 	json_key(&j, "args");
 	json_begin_object(&j);
@@ -99,7 +100,7 @@ static void metadata(writer *w, const char *what, const char *value)
 	json_begin_object(&j);
 	json_kv_string(&j, "ph", "M");
 	json_kv_int(&j, "pid", w->o->pid);
-	json_kv_int(&j, "tid", w->o->tid);
+	json_kv_int(&j, "tid", w->tid);
 	json_kv_string(&j, "name", what);
 	json_key(&j, "args");
 	json_begin_object(&j);
@@ -129,34 +130,62 @@ static void instant(writer *w, const tr_instant *in)
 	json_dispose(&j);
 }
 
-int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err)
+/* One track's slices: B/E pairs (or X events) in pre-order. */
+static void slices(writer *w, const tr_span *v, size_t n, size_t *open)
 {
-	writer w = { out, s, m, o, { 0 }, 1, TC_OK, err };
+	size_t top = 0;
+	for (size_t i = 0; i < n && w->rc == TC_OK; i++) {
+		const tr_span *sp = &v[i];
+		/* close what is not an ancestor of this span: it ended before */
+		while (top > 0 && open[top - 1] != sp->parent) {
+			top--;
+			if (!w->o->complete)
+				end(w, &v[open[top]]);
+		}
+		begin(w, sp);
+		open[top++] = i;
+	}
+	while (top > 0 && w->rc == TC_OK) {
+		top--;
+		if (!w->o->complete)
+			end(w, &v[open[top]]);
+	}
+}
+
+int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
+                           const tr_chrome_opts *o, tr_error *err)
+{
+	writer w = { out, m, o, n ? tracks[0].tid : o->tid, NULL, { 0 }, 1, TC_OK, err };
 	sb_init(&w.name);
-	size_t *open = malloc((s->n ? s->n : 1) * sizeof *open);
+	size_t most = 1;
+	for (size_t k = 0; k < n; k++) {
+		size_t c = tracks[k].sections ? tracks[k].spans->n_sect : tracks[k].spans->n;
+		if (c > most)
+			most = c;
+	}
+	size_t *open = malloc(most * sizeof *open);
 	if (!open)
 		return tr_fail(err, TC_ENOMEM, "chrome: out of memory");
 	if (fputs("{\"traceEvents\":[", out) < 0)
 		w.rc = tr_fail(err, TC_EIO, "write failed");
 	metadata(&w, "process_name", o->process_name ? o->process_name : "tracecanary");
-	metadata(&w, "thread_name", o->thread_name ? o->thread_name : "main");
-	size_t top = 0;
-	for (size_t i = 0; i < s->n && w.rc == TC_OK; i++) {
-		const tr_span *sp = &s->v[i];
-		/* close what is not an ancestor of this span: it ended before */
-		while (top > 0 && open[top - 1] != sp->parent) {
-			top--;
-			if (!o->complete)
-				end(&w, &s->v[open[top]]);
+	tr_span_stats st = { 0 };
+	for (size_t k = 0; k < n && w.rc == TC_OK; k++) {
+		const tr_chrome_track *t = &tracks[k];
+		w.tid = t->tid;
+		w.category = t->sections ? "section" : NULL;
+		metadata(&w, "thread_name", t->name ? t->name : "main");
+		if (t->sections) {
+			slices(&w, t->spans->sect, t->spans->n_sect, open);
+			continue;
 		}
-		begin(&w, sp);
-		open[top++] = i;
+		slices(&w, t->spans->v, t->spans->n, open);
+		st.dropped_outs += t->spans->stats.dropped_outs;
+		st.open_at_end += t->spans->stats.open_at_end;
+		st.cut += t->spans->stats.cut;
 	}
-	while (top > 0 && w.rc == TC_OK) {
-		top--;
-		if (!o->complete)
-			end(&w, &s->v[open[top]]);
-	}
+	w.tid = n ? tracks[0].tid : o->tid;
+	w.category = NULL;
 	while (o->next_instant && w.rc == TC_OK) {
 		tr_instant in;
 		int got = o->next_instant(o->instant_user, &in, err);
@@ -175,9 +204,9 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 			json_kv_string(&j, "source", o->source);
 		if (o->slice)
 			json_kv_string(&j, "slice", o->slice);
-		json_kv_int(&j, "droppedOuts", (int64_t)s->stats.dropped_outs);
-		json_kv_int(&j, "openAtEnd", (int64_t)s->stats.open_at_end);
-		json_kv_int(&j, "closedWithCaller", (int64_t)s->stats.cut);
+		json_kv_int(&j, "droppedOuts", (int64_t)st.dropped_outs);
+		json_kv_int(&j, "openAtEnd", (int64_t)st.open_at_end);
+		json_kv_int(&j, "closedWithCaller", (int64_t)st.cut);
 		json_end_object(&j);
 		char *other = json_take(&j);
 		if (!other)
@@ -190,4 +219,10 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 	free(open);
 	sb_dispose(&w.name);
 	return w.rc;
+}
+
+int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err)
+{
+	tr_chrome_track t = { o->tid, o->thread_name, s, false };
+	return tr_chrome_write_tracks(out, &t, 1, m, o, err);
 }

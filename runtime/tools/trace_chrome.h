@@ -1,9 +1,11 @@
 /* trace_chrome.h: the Chrome Trace Event format ("JSON Object Format":
  * {"traceEvents":[...]}), which ui.perfetto.dev and chrome://tracing open.
  *
- * One track: the recording thread (the app's main thread). Methods become
- * slices named by the mapping (category "method"), messages (TC_ID_DISPATCH
- * spans) slices named "message N" (category "message"). ts and dur are in
+ * One track per thread (tr_chrome_write: one, the recording thread).
+ * Methods become slices named by the mapping (category "method"), messages
+ * (TC_ID_DISPATCH spans) slices named "message N" (category "message"); a
+ * thread's sections (named intervals, which need not nest with its methods)
+ * go on a track of their own, category "section". ts and dur are in
  * microseconds since the ring's time base. The spans are nested already
  * (trace_spans.h), so per thread the B/E events form a well-parenthesized
  * sequence with non-decreasing ts, and X events nest by [ts, ts+dur].
@@ -41,5 +43,19 @@ typedef struct tr_chrome_opts {
 } tr_chrome_opts;
 
 int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o, tr_error *err);
+
+/* A track: a thread's methods (spans->v), or with sections set its sections
+ * (spans->sect). */
+typedef struct tr_chrome_track {
+	uint32_t tid;
+	const char *name;      /* thread_name */
+	const tr_spans *spans;
+	bool sections;
+} tr_chrome_track;
+
+/* Several tracks; o->tid and o->thread_name are not used. The instants go
+ * on the first track; otherData counts the method tracks' repairs. */
+int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
+                           const tr_chrome_opts *o, tr_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e.sh MODE: runs E2e.java on HotSpot with the runtime jar and library.
 # Environment (set by meson): JAVA, CLASSPATH_E2E (the test and the runtime),
-# STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, and under sanitizers
+# STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, TC_TRACE, and under sanitizers
 # SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
 #   api21:     slow, with the stubs behaving as API 21.
@@ -197,6 +197,26 @@ threads|threads-buffer)
     sh -c "grep -q '^section 1048320: cold start$' '$dir/main' && grep -q '^section 1048321: download$' '$dir/main'"
   expect "the main thread's section brackets its method" \
     sh -c "grep -A1 ' in 1048320 ' '$dir/main' | grep -q ' in 10 '"
+  # tc-trace reads the same two files: a tree per thread, sections, tracks
+  "$TC_TRACE" tree --ring "$dir/ring" >"$dir/tree" || { echo "tc-trace tree failed"; exit 1; }
+  sed -n 1,20p "$dir/tree"
+  for k in 0 1 2; do
+    expect "tc-trace tree: worker-$k's node holds its 1000 calls of #$((400 + k))" \
+      sh -c "grep -A1 '^ *[0-9]* *[0-9.]* *[0-9]* *1  thread worker-$k (tid' '$dir/tree' | grep -Eq ' 1000    #$((400 + k))\$'"
+  done
+  "$TC_TRACE" tree --ring "$dir/ring" --thread worker-1 >"$dir/w1tree"
+  expect "tc-trace tree --thread worker-1: its method alone" \
+    sh -c "grep -Eq ' 1000  #401\$' '$dir/w1tree' && ! grep -q '#400\|#402' '$dir/w1tree'"
+  "$TC_TRACE" sections --ring "$dir/ring" >"$dir/sections"
+  cat "$dir/sections"
+  expect "tc-trace sections: cold start on main, download on worker-0" \
+    sh -c "grep -Eq '^main \([0-9]+\) .*  cold start\$' '$dir/sections' && grep -Eq '^worker-0 \([0-9]+\) .*  download\$' '$dir/sections'"
+  "$TC_TRACE" tree --ring "$dir/ring" --section download --thread worker-0 >"$dir/dltree"
+  expect "tc-trace tree --section download: worker-0's method inside it" grep -q '#400$' "$dir/dltree"
+  "$TC_TRACE" chrome --ring "$dir/ring" -o "$dir/trace.json"
+  for n in main worker-0 worker-1 worker-2; do
+    expect "tc-trace chrome: a track named $n" grep -qF "\"args\":{\"name\":\"$n\"}" "$dir/trace.json"
+  done
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;

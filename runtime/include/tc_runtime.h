@@ -64,7 +64,11 @@ enum {
 	TC_TRACER_ANR = 1u << 1,      /* lag at 2 s, ANR at 5 s */
 	TC_TRACER_FRAME = 1u << 2,    /* per-scene FPS, dropped frames (and FrameMetrics) over 10 s windows */
 	TC_TRACER_STARTUP = 1u << 3,  /* application create, first screen, cold/warm */
-	TC_TRACER_ALL = 0xFu,
+	TC_TRACER_ALL = 0xFu,         /* the default: every tracer above */
+	/* SIGQUIT (the system's ANR dump): a process-wide handler, one context at a
+	 * time, chained to the one before; installed at tc_ctx_new, removed at
+	 * tc_ctx_free (tc_reconfigure does not change it). Not in TC_TRACER_ALL. */
+	TC_TRACER_SIGNAL_ANR = 1u << 4,
 };
 
 /* Which threads record (tc_config.record_threads). */
@@ -107,6 +111,13 @@ typedef struct tc_probe {
 	char *(*thread_stack)(void *user, int style);
 	/* the process name, malloc'd, or NULL */
 	char *(*process_name)(void *user);
+	/* signal ANR, on its watcher thread: how late the main queue's head
+	 * message is (uptime - when, ms; Matrix's -anrMessageWhen), INT64_MIN if
+	 * the queue is empty or unknown; NULL: only the running message counts */
+	int64_t (*queue_head_late_ms)(void *user);
+	/* 1 this process is NOT_RESPONDING (ActivityManager's error state), -1
+	 * another process is, 0 neither; NULL: not polled */
+	int (*error_state)(void *user);
 } tc_probe;
 
 /* The defaults the probe falls back to, for probes that add to them. */
@@ -152,6 +163,10 @@ typedef struct tc_config {
 	uint32_t anr_ms;              /* 5,000 */
 	uint32_t anr_invalid_ms;      /* 6,000: an ANR check this late is dropped */
 	int stack_style;              /* ANR threadStack style, 0 simple */
+	uint32_t signal_anr_fg_ms;    /* 2,000: blocked this long in the foreground is an ANR */
+	uint32_t signal_anr_bg_ms;    /* 10,000 in the background */
+	uint32_t signal_anr_checks;   /* 40 error-state checks ... */
+	uint32_t signal_anr_check_ms; /* ... 500 ms apart */
 
 	uint32_t fps_slice_ms;        /* 10,000: frame time per window (FrameMetrics: time since its first frame) */
 	uint64_t frame_interval_ns;   /* 16,666,667 until tc_set_frame_interval */
@@ -322,6 +337,10 @@ void tc_app_create_end(tc_ctx *ctx, int what, bool by_launch_activity);
 void tc_activity_created(tc_ctx *ctx, const char *cls, uint32_t identity);
 void tc_activity_destroyed(tc_ctx *ctx, const char *cls, uint32_t identity);
 void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has_focus);
+
+/* SIGQUITs the signal-ANR watcher has finished checking (their reports,
+ * if any, are handed to the tracer thread by then); for tests. */
+uint64_t tc_signal_anr_handled(const tc_ctx *ctx);
 
 /* Without threads: runs the tracer tasks whose time (by the injected clock)
  * has come. With threads it does nothing. */

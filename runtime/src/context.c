@@ -28,6 +28,10 @@ void tc_config_init(tc_config *c)
 	c->lag_ms = 2000;
 	c->anr_ms = 5000;
 	c->anr_invalid_ms = 6000;
+	c->signal_anr_fg_ms = 2000;
+	c->signal_anr_bg_ms = 10000;
+	c->signal_anr_checks = 40;
+	c->signal_anr_check_ms = 500;
 	c->fps_slice_ms = 10000;
 	c->frame_interval_ns = 16666667;
 	c->drop_frozen = 42;
@@ -333,6 +337,8 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		rc = worker_start(&ctx->worker, ctx, ctx->cfg.clock, cfg->threads, err);
 	if (rc == TC_OK && cfg->expire_ms)
 		rc = worker_post(&ctx->worker, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
+		rc = signal_anr_install(ctx, err);
 	if (rc != TC_OK) {
 		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
 			tc_fail(err, rc, "context");
@@ -347,6 +353,7 @@ void tc_ctx_free(tc_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	signal_anr_uninstall(ctx);
 	if (ctx->ring.hdr)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);

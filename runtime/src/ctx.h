@@ -95,6 +95,9 @@ struct tc_ctx {
 	/* the watchdog's own: the last message given a lag and an ANR check */
 	uint64_t lag_checked, anr_checked;
 
+	/* signal ANR (tracer_signal.c): installed at tc_ctx_new, removed at free */
+	struct signal_anr *sig;
+
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
 
@@ -148,6 +151,10 @@ void evil_begin(tc_ctx *ctx);
 void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
 /* the watchdog: on the clock thread at every tick (tc_ctx_poll without threads) */
 void anr_watch(tc_ctx *ctx, uint64_t now_ns);
+/* tracer_signal.c: the SIGQUIT handler and its watcher thread */
+typedef struct signal_anr signal_anr;
+int signal_anr_install(tc_ctx *ctx, tc_error *err);
+void signal_anr_uninstall(tc_ctx *ctx);
 void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
 void frame_free(tc_ctx *ctx);
 void startup_free(tc_ctx *ctx);

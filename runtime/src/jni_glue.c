@@ -17,7 +17,7 @@
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
-static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap;
+static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap, g_queue_late;
 static pthread_key_t g_detach_key;
 
 #define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
@@ -126,6 +126,18 @@ static char *thread_stack(void *user, int style)
 	return out;
 }
 
+/* On the signal-ANR watcher thread (attached here). */
+static int64_t queue_head_late(void *user)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return INT64_MIN;
+	jlong v = (*env)->CallStaticLongMethod(env, g_native, g_queue_late);
+	clear_exception(env);
+	return (int64_t)v;
+}
+
 /* The defaults read /proc; only the Java heap needs the VM. */
 static void process_stat(void *user, tc_process_stat *out);
 
@@ -195,6 +207,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->on_expire = on_expired;
 	c->probe.thread_stack = thread_stack;
 	c->probe.process_stat = process_stat;
+	c->probe.queue_head_late_ms = queue_head_late;
 	return 0;
 }
 
@@ -454,7 +467,8 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_on_expired = (*env)->GetStaticMethodID(env, c, "onExpired", "()V");
 	g_thread_stack = (*env)->GetStaticMethodID(env, c, "threadStack", "(I)Ljava/lang/String;");
 	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
-	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap)
+	g_queue_late = (*env)->GetStaticMethodID(env, c, "queueHeadLate", "()J");
+	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap || !g_queue_late)
 		return JNI_ERR;
 	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
 		return JNI_ERR;

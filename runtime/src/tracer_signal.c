@@ -193,8 +193,10 @@ static bool check(signal_anr *s)
 	}
 	if (!blocked && !from_err) {
 		ctx_log(ctx, TC_LOG_INFO, "Matrix.SignalAnrTracer",
-		        "SIGQUIT: the main thread is not blocked (message %lld ms, queue head %lld ms late): no ANR",
-		        (long long)ran_ms, late_ms == INT64_MIN ? -1LL : (long long)late_ms);
+		        "SIGQUIT: the main thread is not blocked (message %lld ms, queue head %lld ms late; %s: %lld ms): "
+		        "no ANR",
+		        (long long)ran_ms, late_ms == INT64_MIN ? -1LL : (long long)late_ms,
+		        fg ? "foreground" : "background", (long long)threshold);
 		return true;
 	}
 	job *jb = calloc(1, sizeof *jb);

@@ -300,6 +300,79 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /** SIGQUIT from a shell, as the system sends it for an ANR dump. */
+    static void sigquit() {
+        try {
+            Process p = new ProcessBuilder("sh", "-c", "kill -QUIT " + ProcessHandle.current().pid())
+                    .inheritIO().start();
+            check(p.waitFor() == 0, "kill -QUIT");
+        } catch (Exception e) {
+            check(false, "kill -QUIT: " + e);
+        }
+    }
+
+    static void signalStuck() {
+        AppMethodBeat.i(201);
+        try {
+            sleep(2600);
+            System.out.println("SIGQUIT stuck");
+            sigquit();
+            sleep(1500); // the watcher checks while we are still stuck
+        } finally {
+            AppMethodBeat.o(201);
+        }
+    }
+
+    /**
+     * Signal ANR: a SIGQUIT while the main thread is healthy gives no report; one while a
+     * message has been stuck for 2.6 s (and the queue's next message waits behind it) gives
+     * Trace_EvilMethod SIGNAL_ANR with the recorded stack and the Java stack. HotSpot's own
+     * SIGQUIT handler (its thread dump) must still run both times: e2e.sh counts the dumps.
+     */
+    static void signal(String lib) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_SIGNAL_ANR;
+        TraceCanary.setLogListener((level, tag, text) -> System.out.println("log " + tag + ": " + text));
+        Application app = new Application();
+        AndroidTracing.install(app, c, LISTENER);
+        // in the foreground (an activity started): the threshold is 2 s, not 10
+        MainActivity a = new MainActivity();
+        app.dispatchActivityCreated(a);
+        app.dispatchActivityStarted(a);
+        System.out.println("SIGQUIT healthy");
+        sigquit();
+        check(waitFor("Trace_EvilMethod", "SIGNAL_ANR", 2500) == null, "a healthy main thread: no report");
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(E2e::signalStuck);
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+        String[] r = waitFor("Trace_EvilMethod", "SIGNAL_ANR", 5000);
+        check(r != null, "SIGNAL_ANR report for the stuck main thread");
+        if (r != null) {
+            String j = r[2];
+            System.out.println("# " + j);
+            long d201 = item(j, 1, 201, 1);
+            check(d201 >= 2500 && d201 <= 4000, "the recorded stack: signalStuck ~2600 ms at the check: " + d201);
+            check(j.contains("\"stackKey\":\"201|\""), "stackKey is signalStuck");
+            check(j.contains("E2e:signalStuck("), "the Java stack of the main thread");
+            check(j.contains("\"fromProcessErrorState\":false"), "confirmed by the blocked thread");
+            Matcher late = Pattern.compile("\"anrMessageLateMs\":(\\d+)").matcher(j);
+            check(late.find() && Long.parseLong(late.group(1)) >= 2000,
+                    "the queue's head (quit) waits behind it: " + (late.find(0) ? late.group(1) : "none"));
+            check(!r[1].isEmpty() && !r[1].equals("0"), "the key is the message token: " + r[1]);
+        }
+        check(waitFor("Trace_EvilMethod", "SIGNAL_ANR", 0) == r, "one report");
+        synchronized (reports) {
+            int n = 0;
+            for (String[] x : reports) {
+                n += x[2].contains("\"detail\":\"SIGNAL_ANR\"") ? 1 : 0;
+            }
+            check(n == 1, "exactly one SIGNAL_ANR report: " + n);
+        }
+        TraceCanary.release();
+    }
+
     /**
      * A cold start as the system drives it: the application is bound (install runs in
      * its onCreate), then ActivityThread's handler gets the launch request (on API 28+
@@ -797,6 +870,7 @@ public final class E2e {
         switch (args[0]) {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
+            case "signal": signal(lib); break;
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "api": api(lib); break;
             case "idle-time": idleTime(lib, args[1]); break;

@@ -4,6 +4,8 @@
 # STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, TC_TRACE, and under sanitizers
 # SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
+#   signal:    SIGQUIT (kill -QUIT) while healthy and while stuck: one SIGNAL_ANR
+#              report, and HotSpot still prints its thread dump twice (chaining).
 #   api21:     slow, with the stubs behaving as API 21.
 #   startup:   a launch through ActivityThread's handler as on Android 9
 #              (EXECUTE_TRANSACTION) gives the start-up report;
@@ -59,6 +61,20 @@ run_hidden() {
 case "$mode" in
 slow|anr)
   run_java -- "$mode"
+  ;;
+signal)
+  # SIGQUIT twice (healthy, then stuck): E2e checks the reports; HotSpot's own
+  # handler must still print its thread dump each time (our handler chains)
+  out=$(mktemp)
+  trap 'rm -f "$out"' EXIT
+  run_java -- signal >"$out" 2>&1
+  rc=$?
+  grep -a '^log \|^ok - \|^not ok - \|^# \|^SIGQUIT \|passed\|Matrix\|Warning' "$out"
+  dumps=$(grep -c '^Full thread dump' "$out")
+  echo "HotSpot thread dumps: $dumps"
+  [ "$rc" -eq 0 ] || { echo "E2e signal failed ($rc)"; exit 1; }
+  [ "$dumps" -eq 2 ] || { echo "not ok - HotSpot printed $dumps thread dumps, wanted 2 (chaining)"; exit 1; }
+  echo "ok - HotSpot's dump still printed for both SIGQUITs"
   ;;
 api21)
   # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)
@@ -221,5 +237,5 @@ threads|threads-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|signal|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
 esac

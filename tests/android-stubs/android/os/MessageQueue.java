@@ -9,7 +9,7 @@ public final class MessageQueue {
         boolean queueIdle();
     }
 
-    private Message head;
+    private Message mMessages; // Android's name: the runtime reads it by reflection
     private boolean quitting;
     private final List<IdleHandler> idle = new ArrayList<>();
 
@@ -23,14 +23,14 @@ public final class MessageQueue {
 
     synchronized void enqueue(Message m, long when) {
         m.when = when;
-        Message prev = null, cur = head;
+        Message prev = null, cur = mMessages;
         while (cur != null && cur.when <= when) {
             prev = cur;
             cur = cur.next;
         }
         m.next = cur;
         if (prev == null) {
-            head = m;
+            mMessages = m;
         } else {
             prev.next = m;
         }
@@ -38,10 +38,10 @@ public final class MessageQueue {
     }
 
     synchronized void remove(Handler h, Runnable r) {
-        Message prev = null, cur = head;
+        Message prev = null, cur = mMessages;
         while (cur != null) {
             if (cur.target == h && cur.callback == r) {
-                if (prev == null) head = cur.next; else prev.next = cur.next;
+                if (prev == null) mMessages = cur.next; else prev.next = cur.next;
             } else {
                 prev = cur;
             }
@@ -64,18 +64,18 @@ public final class MessageQueue {
                     return null;
                 }
                 long now = SystemClock.uptimeMillis();
-                if (head != null && head.when <= now) {
-                    Message m = head;
-                    head = m.next;
+                if (mMessages != null && mMessages.when <= now) {
+                    Message m = mMessages;
+                    mMessages = m.next;
                     m.next = null;
                     return m;
                 }
                 if (!ranIdle && !idle.isEmpty()) {
                     toRun = new ArrayList<>(idle);
                 } else {
-                    long wait = head == null ? 0 : head.when - now;
+                    long wait = mMessages == null ? 0 : mMessages.when - now;
                     try {
-                        wait(Math.max(wait, head == null ? 0 : 1));
+                        wait(Math.max(wait, mMessages == null ? 0 : 1));
                     } catch (InterruptedException e) {
                         return null;
                     }

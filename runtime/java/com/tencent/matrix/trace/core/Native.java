@@ -93,6 +93,19 @@ final class Native {
         return sb.toString();
     }
 
+    /** The signal-ANR watcher's question (TraceCanary.QueueProbe). */
+    static long queueHeadLate() {
+        TraceCanary.QueueProbe p = TraceCanary.queueProbe;
+        if (p == null) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            return p.headLateMs();
+        } catch (RuntimeException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
     static void onExpired() {
         TraceCanary.expired();
     }

@@ -34,6 +34,21 @@ public final class TraceCanary {
     public static final int STATUS_FAILED = -4;
 
     public static final int TRACER_EVIL = 1, TRACER_ANR = 2, TRACER_FRAME = 4, TRACER_STARTUP = 8;
+    /** SIGQUIT (the system's ANR dump): a process-wide handler chained to the one before it;
+     *  not in the default set (runtime/README.md, "Signal ANR"). */
+    public static final int TRACER_SIGNAL_ANR = 16;
+
+    /** How late the main queue's head message is, in ms, for the signal-ANR check; set by the
+     *  Android glue (reflection). Long.MIN_VALUE: the queue is empty or cannot be read. */
+    public interface QueueProbe {
+        long headLateMs();
+    }
+
+    static volatile QueueProbe queueProbe;
+
+    public static void setQueueProbe(QueueProbe p) {
+        queueProbe = p;
+    }
 
     /** Which threads record (Config.threads): the recording thread only (Matrix), or every
      *  thread, each into a ring of its own (runtime/README.md, "Every thread"). */

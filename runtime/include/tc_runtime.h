@@ -69,6 +69,9 @@ enum {
 	 * time, chained to the one before; installed at tc_ctx_new, removed at
 	 * tc_ctx_free (tc_reconfigure does not change it). Not in TC_TRACER_ALL. */
 	TC_TRACER_SIGNAL_ANR = 1u << 4,
+	/* an idle handler (tc_idle_begin/end) running idle_lag_ms or longer; not in
+	 * TC_TRACER_ALL (the Java glue wraps the handlers by reflection) */
+	TC_TRACER_IDLE = 1u << 5,
 };
 
 /* Which threads record (tc_config.record_threads). */
@@ -163,6 +166,7 @@ typedef struct tc_config {
 	uint32_t anr_ms;              /* 5,000 */
 	uint32_t anr_invalid_ms;      /* 6,000: an ANR check this late is dropped */
 	int stack_style;              /* ANR threadStack style, 0 simple */
+	uint32_t idle_lag_ms;         /* 2,000: an idle handler this long is reported */
 	uint32_t signal_anr_fg_ms;    /* 2,000: blocked this long in the foreground is an ANR */
 	uint32_t signal_anr_bg_ms;    /* 10,000 in the background */
 	uint32_t signal_anr_checks;   /* 40 error-state checks ... */
@@ -302,6 +306,11 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size);
  * tc_vsync was called during the message. */
 void tc_dispatch_begin(tc_ctx *ctx);
 void tc_dispatch_end(tc_ctx *ctx);
+/* Main queue, recording thread: an idle handler's queueIdle() begins and
+ * ends (outside any message; ignored inside one). With TC_TRACER_IDLE the
+ * watchdog reports one that runs idle_lag_ms or longer. */
+void tc_idle_begin(tc_ctx *ctx);
+void tc_idle_end(tc_ctx *ctx);
 
 /* Frames, from Choreographer (Matrix's FPSCollector: the report has
  * Matrix's old Trace_FPS keys). tc_vsync marks the current message as a

@@ -28,6 +28,7 @@ void tc_config_init(tc_config *c)
 	c->lag_ms = 2000;
 	c->anr_ms = 5000;
 	c->anr_invalid_ms = 6000;
+	c->idle_lag_ms = 2000;
 	c->signal_anr_fg_ms = 2000;
 	c->signal_anr_bg_ms = 10000;
 	c->signal_anr_checks = 40;
@@ -262,6 +263,7 @@ static void expire(tc_ctx *ctx, void *arg)
 static void on_tick(void *user, uint64_t now_ns)
 {
 	anr_watch(user, now_ns);
+	idle_watch(user, now_ns);
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -973,6 +975,7 @@ void tc_ctx_poll(tc_ctx *ctx)
 	if (ctx->cfg.threads)
 		return;
 	anr_watch(ctx, ctx_clock_ns(ctx));
+	idle_watch(ctx, ctx_clock_ns(ctx));
 	worker_poll(&ctx->worker);
 }
 

@@ -95,6 +95,13 @@ struct tc_ctx {
 	/* the watchdog's own: the last message given a lag and an ANR check */
 	uint64_t lag_checked, anr_checked;
 
+	/* an idle handler running (tracer_idle.c): recording thread, and as the
+	 * watchdog sees it, idle_state 2 * token + 1 while handler run `token`
+	 * runs (as msg_state); idle_checked is the watchdog's */
+	bool in_idle;
+	uint64_t idle_token, idle_checked;
+	_Atomic uint64_t idle_state, idle_begin_ns;
+
 	/* signal ANR (tracer_signal.c): installed at tc_ctx_new, removed at free */
 	struct signal_anr *sig;
 
@@ -151,6 +158,7 @@ void evil_begin(tc_ctx *ctx);
 void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
 /* the watchdog: on the clock thread at every tick (tc_ctx_poll without threads) */
 void anr_watch(tc_ctx *ctx, uint64_t now_ns);
+void idle_watch(tc_ctx *ctx, uint64_t now_ns);
 /* tracer_signal.c: the SIGQUIT handler and its watcher thread */
 typedef struct signal_anr signal_anr;
 int signal_anr_install(tc_ctx *ctx, tc_error *err);

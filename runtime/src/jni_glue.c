@@ -343,6 +343,18 @@ static jlong JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
 	return (jlong)tc_written(ctx_of(h));
 }
 
+static void JNICALL n_idle_begin(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_idle_begin(ctx_of(h));
+}
+
+static void JNICALL n_idle_end(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_idle_end(ctx_of(h));
+}
+
 static jlong JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
@@ -436,6 +448,8 @@ static const JNINativeMethod methods[] = {
 	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
 	N("dispatchBegin", "(J)J", n_dispatch_begin),
 	N("dispatchEnd", "(J)J", n_dispatch_end),
+	N("idleBegin", "(J)V", n_idle_begin),
+	N("idleEnd", "(J)V", n_idle_end),
 	N("vsync", "(JJ)V", n_vsync),
 	N("frameMetrics", "(J[J)V", n_frame_metrics),
 	N("frameInterval", "(JJ)V", n_frame_interval),

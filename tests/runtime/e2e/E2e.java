@@ -3,6 +3,7 @@ import android.app.ActivityThread;
 import android.app.Application;
 import android.os.Handler;
 import android.os.Looper;
+import android.os.MessageQueue;
 import android.os.SystemClock;
 import android.util.Printer;
 import android.view.Choreographer;
@@ -370,6 +371,85 @@ public final class E2e {
             }
             check(n == 1, "exactly one SIGNAL_ANR report: " + n);
         }
+        TraceCanary.release();
+    }
+
+    static boolean slowIdle(Handler h) {
+        AppMethodBeat.i(202);
+        try {
+            sleep(2300);
+        } finally {
+            AppMethodBeat.o(202);
+        }
+        h.postDelayed(() -> Looper.getMainLooper().quit(), 200);
+        return false;
+    }
+
+    /**
+     * Idle-handler lag: the main queue's idle handlers are wrapped (API 23+); one that runs
+     * 2.3 s gives Trace_EvilMethod LAG_IDLE_HANDLER with the main thread's stack, a quick one
+     * none; a handler registered before install still runs (Matrix lost it), one removed
+     * by the app is removed. On API 21: off, with a warning, and no report.
+     */
+    static void idleLag(String lib) {
+        Looper.prepareMainLooper();
+        MessageQueue q = Looper.myQueue();
+        int[] early = {0}, quick = {0}, removed = {0};
+        q.addIdleHandler(() -> {
+            early[0]++;
+            return false;
+        });
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_IDLE;
+        List<String> logs = new ArrayList<>();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(tag + ": " + text);
+            }
+        });
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(err, true));
+        AndroidTracing.install(new Application(), c, LISTENER);
+        System.setErr(stderr);
+        System.out.print(err);
+        Handler h = new Handler(Looper.getMainLooper());
+        MessageQueue.IdleHandler gone = () -> {
+            removed[0]++;
+            return true;
+        };
+        q.addIdleHandler(gone);
+        q.removeIdleHandler(gone);
+        q.addIdleHandler(() -> {
+            quick[0]++;
+            return true;
+        });
+        h.post(() -> busy(5));
+        h.postDelayed(() -> q.addIdleHandler(() -> slowIdle(h)), 50);
+        Looper.loop();
+        boolean api23 = android.os.Build.VERSION.SDK_INT >= 23;
+        String[] r = waitFor("Trace_EvilMethod", "LAG_IDLE_HANDLER", api23 ? 3000 : 1000);
+        check(early[0] == 1, "a handler registered before install ran once: " + early[0]);
+        check(quick[0] >= 1, "the quick handler ran: " + quick[0]);
+        check(removed[0] == 0, "a removed handler never ran: " + removed[0]);
+        if (api23) {
+            check(r != null, "LAG_IDLE_HANDLER report for the slow handler");
+            if (r != null) {
+                System.out.println("# " + r[2]);
+                check(r[2].contains("E2e.slowIdle(E2e.java:"), "the main thread's stack, in the handler");
+            }
+            synchronized (reports) {
+                int n = 0;
+                for (String[] x : reports) {
+                    n += x[2].contains("\"detail\":\"LAG_IDLE_HANDLER\"") ? 1 : 0;
+                }
+                check(n == 1, "one report (the quick handler gave none): " + n);
+            }
+        } else {
+            check(r == null, "API 21: no idle-handler lag");
+            check(err.toString().contains("idle-handler lag needs API 23"), "API 21: a warning says it is off");
+        }
+        TraceCanary.setLogListener(null);
         TraceCanary.release();
     }
 
@@ -871,6 +951,7 @@ public final class E2e {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
             case "signal": signal(lib); break;
+            case "idle-lag": idleLag(lib); break;
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "api": api(lib); break;
             case "idle-time": idleTime(lib, args[1]); break;

@@ -4,6 +4,8 @@
 # STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, TC_TRACE, and under sanitizers
 # SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
+#   idle-lag, idle-lag-api21: idle handlers wrapped on API 23 (a slow one
+#              reported, the app's own kept), off on API 21 with a warning.
 #   signal:    SIGQUIT (kill -QUIT) while healthy and while stuck: one SIGNAL_ANR
 #              report, and HotSpot still prints its thread dump twice (chaining).
 #   api21:     slow, with the stubs behaving as API 21.
@@ -61,6 +63,12 @@ run_hidden() {
 case "$mode" in
 slow|anr)
   run_java -- "$mode"
+  ;;
+idle-lag)
+  run_java -Dtc.sdk=23 -- idle-lag
+  ;;
+idle-lag-api21)
+  run_java -Dtc.sdk=21 -- idle-lag
   ;;
 signal)
   # SIGQUIT twice (healthy, then stuck): E2e checks the reports; HotSpot's own
@@ -237,5 +245,5 @@ threads|threads-buffer)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|signal|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|signal|idle-lag|idle-lag-api21|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
 esac

@@ -11,14 +11,15 @@ public final class MessageQueue {
 
     private Message mMessages; // Android's name: the runtime reads it by reflection
     private boolean quitting;
-    private final List<IdleHandler> idle = new ArrayList<>();
+    // Android's name and type: the runtime may replace the list by reflection (API 23+)
+    private final ArrayList<IdleHandler> mIdleHandlers = new ArrayList<>();
 
     public synchronized void addIdleHandler(IdleHandler h) {
-        idle.add(h);
+        mIdleHandlers.add(h);
     }
 
     public synchronized void removeIdleHandler(IdleHandler h) {
-        idle.remove(h);
+        mIdleHandlers.remove(h);
     }
 
     synchronized void enqueue(Message m, long when) {
@@ -70,8 +71,8 @@ public final class MessageQueue {
                     m.next = null;
                     return m;
                 }
-                if (!ranIdle && !idle.isEmpty()) {
-                    toRun = new ArrayList<>(idle);
+                if (!ranIdle && !mIdleHandlers.isEmpty()) {
+                    toRun = new ArrayList<>(mIdleHandlers);
                 } else {
                     long wait = mMessages == null ? 0 : mMessages.when - now;
                     try {

@@ -38,6 +38,8 @@ final class Native {
     /** Both return the write count after the marker, to resync the Java writer. */
     static native long dispatchBegin(long ctx);
     static native long dispatchEnd(long ctx);
+    static native void idleBegin(long ctx);
+    static native void idleEnd(long ctx);
     static native void vsync(long ctx, long vsyncNanos);
     static native void frameMetrics(long ctx, long[] ns);
     static native void frameInterval(long ctx, long nanos);

@@ -37,6 +37,9 @@ public final class TraceCanary {
     /** SIGQUIT (the system's ANR dump): a process-wide handler chained to the one before it;
      *  not in the default set (runtime/README.md, "Signal ANR"). */
     public static final int TRACER_SIGNAL_ANR = 16;
+    /** An idle handler of the main queue running 2 s or more (API 23+, by reflection); not in
+     *  the default set. */
+    public static final int TRACER_IDLE = 32;
 
     /** How late the main queue's head message is, in ms, for the signal-ANR check; set by the
      *  Android glue (reflection). Long.MIN_VALUE: the queue is empty or cannot be read. */
@@ -285,6 +288,22 @@ public final class TraceCanary {
         if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
             AppMethodBeat.resync(Native.dispatchBegin(c));
             AppMethodBeat.sInMessage = true; // the clock thread keeps the time now
+        }
+    }
+
+    /** An idle handler of the main queue runs (outside any message) ... */
+    public static void idleBegin() {
+        long c = ctx;
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            Native.idleBegin(c);
+        }
+    }
+
+    /** ... and returns. */
+    public static void idleEnd() {
+        long c = ctx;
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            Native.idleEnd(c);
         }
     }
 

@@ -9,10 +9,11 @@ import javax.tools.ToolProvider;
  *   none  the JDK's javac, not instrumented
  *   peer  instrumented with --beat-class MatrixBeat (the Matrix-style Java recorder)
  *   ours  instrumented for com.tencent.matrix.trace.core.AppMethodBeat (this runtime)
+ *   ours-all  the same, every thread recording (threads = all)
  * Prints the median wall time of the last half of the compilations (the first half
  * warms the JIT up).
  *
- * usage: JavacBench none|peer|ours ROUNDS JAVAC-ARGS...
+ * usage: JavacBench none|peer|ours|ours-all ROUNDS JAVAC-ARGS...
  */
 public final class JavacBench {
     public static void main(String[] args) {
@@ -21,8 +22,11 @@ public final class JavacBench {
         String[] javacArgs = Arrays.copyOfRange(args, 2, args.length);
         if (recorder.equals("peer")) {
             MatrixBeat.start(Thread.currentThread());
-        } else if (recorder.equals("ours")) {
+        } else if (recorder.startsWith("ours")) {
             TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
+            if (recorder.equals("ours-all")) {
+                c.threads = TraceCanary.THREADS_ALL;
+            }
             c.tracers = 0; /* record only: the cost under test is the hot path */
             TraceCanary.start(c, (tag, key, json) -> {});
             TraceCanary.bindRecordingThread();
@@ -38,7 +42,7 @@ public final class JavacBench {
         long[] tail = Arrays.copyOfRange(ns, rounds / 2, rounds);
         Arrays.sort(tail);
         /* Proof that the recorder recorded: events written (the peer's wrapping index). */
-        long events = recorder.equals("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
+        long events = recorder.startsWith("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
         System.out.printf("%s median_ms %.1f events %d%n", recorder, tail[tail.length / 2] / 1e6, events);
     }
 }

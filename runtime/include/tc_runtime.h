@@ -66,8 +66,9 @@ enum {
 	TC_TRACER_STARTUP = 1u << 3,  /* application create, first screen, cold/warm */
 	TC_TRACER_ALL = 0xFu,         /* the default: every tracer above */
 	/* SIGQUIT (the system's ANR dump): a process-wide handler, one context at a
-	 * time, chained to the one before; installed at tc_ctx_new, removed at
-	 * tc_ctx_free (tc_reconfigure does not change it). Not in TC_TRACER_ALL. */
+	 * time, chained to the one before; installed by tc_ctx_new or
+	 * tc_reconfigure, removed by tc_reconfigure or tc_ctx_free (a refusal
+	 * there is a warning). Not in TC_TRACER_ALL. */
 	TC_TRACER_SIGNAL_ANR = 1u << 4,
 	/* an idle handler (tc_idle_begin/end) running idle_lag_ms or longer; not in
 	 * TC_TRACER_ALL (the Java glue wraps the handlers by reflection) */

@@ -582,6 +582,16 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 		        "%llu before them dropped",
 		        ctx->cfg.capacity, ctx->ring.mem.path ? ctx->ring.mem.path : "none", resolution_of(&ctx->cfg),
 		        (unsigned long long)kept, (unsigned long long)shift);
+	/* the SIGQUIT handler follows the tracers (a context made by the first
+	 * traced call gets its settings at start) */
+	bool want_signal = (cfg->tracers & TC_TRACER_SIGNAL_ANR) != 0;
+	if (want_signal && !ctx->sig) {
+		tc_error serr = { 0 };
+		if (signal_anr_install(ctx, &serr) != TC_OK)
+			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "signal ANR off: %s", serr.message);
+	} else if (!want_signal && ctx->sig) {
+		signal_anr_uninstall(ctx);
+	}
 	return rc;
 }
 

@@ -210,3 +210,27 @@ Test(tracer_signal, one_context_at_a_time_and_the_old_handler_is_put_back)
 	cr_assert_eq(chained, 2);
 	tc_dispatch_end(ctx);
 }
+
+Test(tracer_signal, reconfigure_installs_and_removes_it)
+{
+	cfg.tracers = TC_TRACER_ANR;
+	start();
+	struct sigaction cur;
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
+	cr_assert(cur.sa_handler == previous_handler, "not installed without the bit");
+	tc_stop(ctx);
+	cfg.tracers = TC_TRACER_SIGNAL_ANR;
+	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 2000);
+	sigquit();
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert_eq(chained, 1);
+	tc_dispatch_end(ctx);
+	tc_stop(ctx);
+	cfg.tracers = 0;
+	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
+	cr_assert(!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == previous_handler, "removed");
+}

@@ -6,6 +6,8 @@
 # Medians over several JVMs, each reporting the median of its warm compilations.
 #
 # usage: bench/runtime/javac/run.sh [BUILD_DIR] [JVMS] [ROUNDS]
+# BENCH_MESSAGE=1: ours records inside one main-looper message, as an app's code runs
+# (the clock thread keeps the time); without it every event of ours reads the clock.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -35,7 +37,7 @@ for j in $(seq "$jvms"); do
 	for who in none peer ours ours-all; do
 		patch=()
 		[ $who != none ] && patch=(--patch-module "jdk.compiler=$work/${who%-all}/jdk.compiler" --add-reads jdk.compiler=ALL-UNNAMED)
-		java "${patch[@]}" -Dtc.lib="$rt/libtracecanary.so" -cp "$work/classes:$rt/tracecanary-runtime.jar" \
+		java "${patch[@]}" -Dbench.message=$([ "${BENCH_MESSAGE:-0}" = 1 ] && echo true || echo false) -Dtc.lib="$rt/libtracecanary.so" -cp "$work/classes:$rt/tracecanary-runtime.jar" \
 			JavacBench $who "$rounds" -nowarn -cp "$cp" -d "$work/out-$who" "${sources[@]}" 2>/dev/null \
 			| tee -a "$work/log" | awk '{print $3}' >> "$work/times-$who"
 	done
@@ -44,7 +46,7 @@ med() { sort -g "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2
 none=$(med "$work/times-none") peer=$(med "$work/times-peer") ours=$(med "$work/times-ours")
 all=$(med "$work/times-ours-all")
 echo "javac on the JDK's jdk.compiler instrumented by tc-instrument ($(($(wc -l < "$work/ours/map/methodMapping.txt") - 1)) methods traced)"
-echo "$jvms JVMs x $rounds compilations of ${#sources[@]} files; medians of the warm half"
+echo "$jvms JVMs x $rounds compilations of ${#sources[@]} files; medians of the warm half; ours in a message: ${BENCH_MESSAGE:-0}"
 printf '%-34s %10s %10s\n' "" "ms" "added ms"
 printf '%-34s %10.1f %10s\n' "untraced" "$none" "-"
 awk -v n="$none" -v p="$peer" -v o="$ours" -v a="$all" 'BEGIN {

@@ -348,7 +348,8 @@ void tc_activity_created(tc_ctx *ctx, const char *cls, uint32_t identity);
 void tc_activity_destroyed(tc_ctx *ctx, const char *cls, uint32_t identity);
 void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has_focus);
 
-/* SIGQUITs the signal-ANR watcher has finished checking (their reports,
+/* Checks the signal-ANR watcher has finished (one per SIGQUIT, or per burst;
+ * a SIGQUIT during a check joins it; their reports,
  * if any, are handed to the tracer thread by then); for tests. */
 uint64_t tc_signal_anr_handled(const tc_ctx *ctx);
 

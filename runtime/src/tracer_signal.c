@@ -144,7 +144,7 @@ static void report(tc_ctx *ctx, void *arg)
 }
 
 /* Waits up to ms for the pipe; false once told to stop (a 0 byte or EOF).
- * SIGQUITs meanwhile belong to the check under way. */
+ * A SIGQUIT meanwhile ends the wait: the check under way looks again. */
 static bool wait_pipe(signal_anr *s, int ms)
 {
 	struct pollfd p = { .fd = s->rfd, .events = POLLIN };
@@ -156,7 +156,9 @@ static bool wait_pipe(signal_anr *s, int ms)
 	return got == 1 && b != 0 && !atomic_load(&s->stopping);
 }
 
-/* The check of one SIGQUIT; false once told to stop. */
+/* The check of one SIGQUIT; false once told to stop. Matrix polls the
+ * error state only; we look at the main thread again at each step too, and
+ * a SIGQUIT that comes meanwhile only makes the next step come at once. */
 static bool check(signal_anr *s)
 {
 	tc_ctx *ctx = s->ctx;
@@ -165,31 +167,36 @@ static bool check(signal_anr *s)
 		return true;
 	}
 	const tc_probe *pr = &ctx->cfg.probe;
-	bool fg = atomic_load(&ctx->foreground);
-	int64_t threshold = fg ? ctx->cfg.signal_anr_fg_ms : ctx->cfg.signal_anr_bg_ms;
-	uint64_t now_ns = ctx_clock_ns(ctx);
-	/* the running message, as the ANR watchdog reads it (ctx.h: a seqlock) */
-	uint64_t state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
-	uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
-	uint64_t mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
-	atomic_thread_fence(memory_order_acquire);
-	bool running = (state & 1) && atomic_load_explicit(&ctx->msg_state, memory_order_relaxed) == state;
-	int64_t ran_ms = running && now_ns > begin_ns ? (int64_t)((now_ns - begin_ns) / 1000000u) : 0;
-	int64_t late_ms = pr->queue_head_late_ms ? pr->queue_head_late_ms(pr->user) : INT64_MIN;
-	bool blocked = ran_ms >= threshold || (late_ms != INT64_MIN && late_ms >= threshold);
-	bool from_err = false;
-	for (uint32_t k = 0; !blocked && pr->error_state && k < ctx->cfg.signal_anr_checks; k++) {
+	uint32_t steps = pr->error_state && ctx->cfg.signal_anr_checks ? ctx->cfg.signal_anr_checks : 1;
+	bool fg = false, running = false, blocked = false, from_err = false;
+	int64_t threshold = 0, ran_ms = 0, late_ms = INT64_MIN;
+	uint64_t now_ns = 0, state = 0, mark = 0;
+	for (uint32_t k = 0; k < steps; k++) {
+		if (k > 0 && !wait_pipe(s, (int)ctx->cfg.signal_anr_check_ms))
+			return false;
+		fg = atomic_load(&ctx->foreground);
+		threshold = fg ? ctx->cfg.signal_anr_fg_ms : ctx->cfg.signal_anr_bg_ms;
+		now_ns = ctx_clock_ns(ctx);
+		/* the running message, as the ANR watchdog reads it (ctx.h: a seqlock) */
+		state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
+		uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
+		mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		running = (state & 1) && atomic_load_explicit(&ctx->msg_state, memory_order_relaxed) == state;
+		ran_ms = running && now_ns > begin_ns ? (int64_t)((now_ns - begin_ns) / 1000000u) : 0;
+		late_ms = pr->queue_head_late_ms ? pr->queue_head_late_ms(pr->user) : INT64_MIN;
+		blocked = ran_ms >= threshold || (late_ms != INT64_MIN && late_ms >= threshold);
+		if (blocked || !pr->error_state)
+			break;
 		int e = pr->error_state(pr->user);
 		if (e > 0) {
 			from_err = true;
-		} else if (e < 0) {
+			break;
+		}
+		if (e < 0) {
 			ctx_log(ctx, TC_LOG_INFO, "Matrix.SignalAnrTracer", "SIGQUIT: another process is not responding");
 			return true;
-		} else if (k + 1 < ctx->cfg.signal_anr_checks && !wait_pipe(s, (int)ctx->cfg.signal_anr_check_ms)) {
-			return false;
 		}
-		if (from_err)
-			break;
 	}
 	if (!blocked && !from_err) {
 		ctx_log(ctx, TC_LOG_INFO, "Matrix.SignalAnrTracer",

@@ -13,7 +13,8 @@ static tc_ctx *ctx;
 static tc_config cfg;
 static volatile sig_atomic_t chained;
 static int64_t late = INT64_MIN;
-static int states[8], n_states, state_calls;
+static int states[8], n_states;
+static _Atomic int state_calls;
 static struct sigaction before;
 
 static void previous_handler(int sig)
@@ -233,4 +234,29 @@ Test(tracer_signal, reconfigure_installs_and_removes_it)
 	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
 	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
 	cr_assert(!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == previous_handler, "removed");
+}
+
+/* A SIGQUIT while the error state is being polled makes the check look at
+ * the main thread again at once: now blocked, one report, one check. */
+Test(tracer_signal, a_sigquit_during_the_polling_looks_again)
+{
+	cfg.probe.error_state = error_state;
+	cfg.signal_anr_checks = 1000;
+	cfg.signal_anr_check_ms = 20;
+	start();
+	uint64_t had = tc_signal_anr_handled(ctx);
+	cr_assert_eq(raise(SIGQUIT), 0);
+	for (int k = 0; k < 10000 && atomic_load(&state_calls) == 0; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_geq(atomic_load(&state_calls), 1, "polling the error state");
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 3000);
+	sigquit();
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "the second SIGQUIT joined the first check");
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"cost\":3000,"));
+	cr_assert(strstr(f.reports[0].json, "\"fromProcessErrorState\":false"));
+	nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "and no other check");
+	tc_dispatch_end(ctx);
 }

@@ -17,7 +17,7 @@
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
-static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap, g_queue_late;
+static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap, g_queue_late, g_error_state;
 static pthread_key_t g_detach_key;
 
 #define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
@@ -138,6 +138,18 @@ static int64_t queue_head_late(void *user)
 	return (int64_t)v;
 }
 
+/* The same thread: ActivityManager's error state, by the Java glue. */
+static int error_state(void *user)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return 0;
+	jint v = (*env)->CallStaticIntMethod(env, g_native, g_error_state);
+	clear_exception(env);
+	return (int)v;
+}
+
 /* The defaults read /proc; only the Java heap needs the VM. */
 static void process_stat(void *user, tc_process_stat *out);
 
@@ -208,6 +220,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->probe.thread_stack = thread_stack;
 	c->probe.process_stat = process_stat;
 	c->probe.queue_head_late_ms = queue_head_late;
+	c->probe.error_state = error_state;
 	return 0;
 }
 
@@ -482,7 +495,9 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_thread_stack = (*env)->GetStaticMethodID(env, c, "threadStack", "(I)Ljava/lang/String;");
 	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
 	g_queue_late = (*env)->GetStaticMethodID(env, c, "queueHeadLate", "()J");
-	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap || !g_queue_late)
+	g_error_state = (*env)->GetStaticMethodID(env, c, "errorState", "()I");
+	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap || !g_queue_late ||
+	    !g_error_state)
 		return JNI_ERR;
 	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
 		return JNI_ERR;

@@ -143,22 +143,23 @@ static void report(tc_ctx *ctx, void *arg)
 	tc_stack_dispose(&st);
 }
 
-/* Waits up to ms for the pipe; false once told to stop (a 0 byte or EOF).
- * A SIGQUIT meanwhile ends the wait: the check under way looks again. */
-static bool wait_pipe(signal_anr *s, int ms)
+/* Waits up to ms for the pipe: -1 told to stop (a 0 byte or EOF), 1 a
+ * SIGQUIT came (it joins the check under way), 0 the time passed. */
+static int wait_pipe(signal_anr *s, int ms)
 {
 	struct pollfd p = { .fd = s->rfd, .events = POLLIN };
 	int r = poll(&p, 1, ms);
 	if (r <= 0)
-		return true;
+		return 0;
 	char b;
 	ssize_t got = read(s->rfd, &b, 1);
-	return got == 1 && b != 0 && !atomic_load(&s->stopping);
+	return got == 1 && b != 0 && !atomic_load(&s->stopping) ? 1 : -1;
 }
 
-/* The check of one SIGQUIT; false once told to stop. Matrix polls the
- * error state only; we look at the main thread again at each step too, and
- * a SIGQUIT that comes meanwhile only makes the next step come at once. */
+/* The check of one SIGQUIT; false once told to stop. The main thread is
+ * judged at the SIGQUIT; while the error state is polled (Matrix), only a
+ * new SIGQUIT has it judged again: a thread that blocks later, with no
+ * signal, is not this SIGQUIT's ANR. */
 static bool check(signal_anr *s)
 {
 	tc_ctx *ctx = s->ctx;
@@ -171,23 +172,30 @@ static bool check(signal_anr *s)
 	bool fg = false, running = false, blocked = false, from_err = false;
 	int64_t threshold = 0, ran_ms = 0, late_ms = INT64_MIN;
 	uint64_t now_ns = 0, state = 0, mark = 0;
+	bool look = true;
 	for (uint32_t k = 0; k < steps; k++) {
-		if (k > 0 && !wait_pipe(s, (int)ctx->cfg.signal_anr_check_ms))
-			return false;
-		fg = atomic_load(&ctx->foreground);
-		threshold = fg ? ctx->cfg.signal_anr_fg_ms : ctx->cfg.signal_anr_bg_ms;
-		now_ns = ctx_clock_ns(ctx);
-		/* the running message, as the ANR watchdog reads it (ctx.h: a seqlock) */
-		state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
-		uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
-		mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
-		atomic_thread_fence(memory_order_acquire);
-		running = (state & 1) && atomic_load_explicit(&ctx->msg_state, memory_order_relaxed) == state;
-		ran_ms = running && now_ns > begin_ns ? (int64_t)((now_ns - begin_ns) / 1000000u) : 0;
-		late_ms = pr->queue_head_late_ms ? pr->queue_head_late_ms(pr->user) : INT64_MIN;
-		blocked = ran_ms >= threshold || (late_ms != INT64_MIN && late_ms >= threshold);
-		if (blocked || !pr->error_state)
-			break;
+		if (k > 0) {
+			int w = wait_pipe(s, (int)ctx->cfg.signal_anr_check_ms);
+			if (w < 0)
+				return false;
+			look = w > 0;
+		}
+		if (look) {
+			fg = atomic_load(&ctx->foreground);
+			threshold = fg ? ctx->cfg.signal_anr_fg_ms : ctx->cfg.signal_anr_bg_ms;
+			now_ns = ctx_clock_ns(ctx);
+			/* the running message, as the ANR watchdog reads it (ctx.h: a seqlock) */
+			state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
+			uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
+			mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
+			atomic_thread_fence(memory_order_acquire);
+			running = (state & 1) && atomic_load_explicit(&ctx->msg_state, memory_order_relaxed) == state;
+			ran_ms = running && now_ns > begin_ns ? (int64_t)((now_ns - begin_ns) / 1000000u) : 0;
+			late_ms = pr->queue_head_late_ms ? pr->queue_head_late_ms(pr->user) : INT64_MIN;
+			blocked = ran_ms >= threshold || (late_ms != INT64_MIN && late_ms >= threshold);
+			if (blocked || !pr->error_state)
+				break;
+		}
 		int e = pr->error_state(pr->user);
 		if (e > 0) {
 			from_err = true;

@@ -238,6 +238,26 @@ Test(tracer_signal, reconfigure_installs_and_removes_it)
 
 /* A SIGQUIT while the error state is being polled makes the check look at
  * the main thread again at once: now blocked, one report, one check. */
+Test(tracer_signal, a_thread_that_blocks_after_a_healthy_sigquit_is_not_its_anr)
+{
+	cfg.probe.error_state = error_state;
+	cfg.signal_anr_checks = 30;
+	cfg.signal_anr_check_ms = 5;
+	start();
+	uint64_t had = tc_signal_anr_handled(ctx);
+	cr_assert_eq(raise(SIGQUIT), 0);
+	for (int k = 0; k < 10000 && atomic_load(&state_calls) == 0; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 3000);
+	for (int k = 0; k < 10000 && tc_signal_anr_handled(ctx) == had; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1);
+	cr_assert_eq(atomic_load(&state_calls), 30, "polled to the end");
+	cr_assert_eq(f.n_reports, 0);
+	tc_dispatch_end(ctx);
+}
+
 Test(tracer_signal, a_sigquit_during_the_polling_looks_again)
 {
 	cfg.probe.error_state = error_state;

@@ -363,15 +363,52 @@ public final class E2e {
                     "the queue's head (quit) waits behind it: " + (late.find(0) ? late.group(1) : "none"));
             check(!r[1].isEmpty() && !r[1].equals("0"), "the key is the message token: " + r[1]);
         }
-        check(waitFor("Trace_EvilMethod", "SIGNAL_ANR", 0) == r, "one report");
+        check(signalReports() == 1, "exactly one SIGNAL_ANR report: " + signalReports());
+        // healthy, but ActivityManager says another app (another uid) is not responding: not ours
+        System.out.println("SIGQUIT other");
+        errorState(10002);
+        sigquit();
+        sleep(1500);
+        check(signalReports() == 1, "another app's ANR: no report: " + signalReports());
+        // healthy, and ActivityManager says this process is not responding
+        System.out.println("SIGQUIT error state");
+        errorState(android.os.Process.myUid());
+        sigquit();
+        String[] e = null;
+        for (int k = 0; k < 50 && e == null; k++) {
+            synchronized (reports) {
+                for (String[] x : reports) {
+                    if (x[2].contains("\"fromProcessErrorState\":true")) {
+                        e = x;
+                    }
+                }
+            }
+            sleep(100);
+        }
+        check(e != null && e[2].contains("\"detail\":\"SIGNAL_ANR\""),
+                "this process NOT_RESPONDING in ActivityManager: SIGNAL_ANR fromProcessErrorState");
+        check(signalReports() == 2, "two SIGNAL_ANR reports in all: " + signalReports());
+        android.app.ActivityManager.stubSetErrorStates(null);
+        TraceCanary.setLogListener(null);
+        TraceCanary.release();
+    }
+
+    static void errorState(int uid) {
+        android.app.ActivityManager.ProcessErrorStateInfo p = new android.app.ActivityManager.ProcessErrorStateInfo();
+        p.condition = android.app.ActivityManager.ProcessErrorStateInfo.NOT_RESPONDING;
+        p.uid = uid;
+        p.pid = uid == android.os.Process.myUid() ? android.os.Process.myPid() : 1;
+        android.app.ActivityManager.stubSetErrorStates(java.util.Collections.singletonList(p));
+    }
+
+    static int signalReports() {
         synchronized (reports) {
             int n = 0;
             for (String[] x : reports) {
                 n += x[2].contains("\"detail\":\"SIGNAL_ANR\"") ? 1 : 0;
             }
-            check(n == 1, "exactly one SIGNAL_ANR report: " + n);
+            return n;
         }
-        TraceCanary.release();
     }
 
     static boolean slowIdle(Handler h) {

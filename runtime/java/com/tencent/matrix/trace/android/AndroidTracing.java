@@ -40,6 +40,7 @@ public final class AndroidTracing {
         }
         if ((config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0) {
             MainQueueProbe.install();
+            ErrorStateProbe.install(app);
         }
     }
 }

@@ -108,6 +108,19 @@ final class Native {
         }
     }
 
+    /** The signal-ANR watcher's other question (TraceCanary.ErrorStateProbe); 0 without one. */
+    static int errorState() {
+        TraceCanary.ErrorStateProbe p = TraceCanary.errorStateProbe;
+        if (p == null) {
+            return 0;
+        }
+        try {
+            return p.errorState();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
     static void onExpired() {
         TraceCanary.expired();
     }

@@ -53,6 +53,18 @@ public final class TraceCanary {
         queueProbe = p;
     }
 
+    /** The process's error state for the signal-ANR check (ActivityManager's, set by the
+     *  Android glue): 1 this process is not responding, -1 another is, 0 neither. */
+    public interface ErrorStateProbe {
+        int errorState();
+    }
+
+    static volatile ErrorStateProbe errorStateProbe;
+
+    public static void setErrorStateProbe(ErrorStateProbe p) {
+        errorStateProbe = p;
+    }
+
     /** Which threads record (Config.threads): the recording thread only (Matrix), or every
      *  thread, each into a ring of its own (runtime/README.md, "Every thread"). */
     public static final int THREADS_MAIN = 0, THREADS_ALL = 1;

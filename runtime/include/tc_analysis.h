@@ -43,7 +43,7 @@ typedef struct tc_stack {
 
 void tc_stack_dispose(tc_stack *s);
 
-/* structuredDataToStack. Strict: ignores everything before the first
+/* structuredDataToStack (section events are skipped: not methods). Strict: ignores everything before the first
  * DISPATCH in, and closes methods still open at end_ms (same time base as
  * the events). Not strict: drops open methods (pass TC_NO_END_TIME).
  * The result replaces out's contents, in pre-order (parent before children,

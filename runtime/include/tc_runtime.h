@@ -7,9 +7,12 @@
  *
  * Threads. The context is bound to one recording thread (the thread that
  * created it, normally the app's main thread; tc_ctx_bind_thread moves it).
- * Only that thread records events, and the calls marked "recording thread"
- * below must come from it. Reports are built and delivered on the context's
- * tracer thread (or inline, when tc_config.threads is false).
+ * Its events go into the context's ring, which the tracers read, and the
+ * calls marked "recording thread" below must come from it. By default only
+ * that thread records; with record_threads = TC_THREADS_ALL every other
+ * thread records too, each into a ring of its own (tc_ringfile.h, the thread
+ * file). Reports are built and delivered on the context's tracer thread (or
+ * inline, when tc_config.threads is false).
  *
  * Errors: a fallible function returns TC_OK (0) or a negative TC_E* code and,
  * if err is not NULL, fills it with the code and a one-line message. */
@@ -61,7 +64,21 @@ enum {
 	TC_TRACER_ANR = 1u << 1,      /* lag at 2 s, ANR at 5 s */
 	TC_TRACER_FRAME = 1u << 2,    /* per-scene FPS, dropped frames (and FrameMetrics) over 10 s windows */
 	TC_TRACER_STARTUP = 1u << 3,  /* application create, first screen, cold/warm */
-	TC_TRACER_ALL = 0xFu,
+	TC_TRACER_ALL = 0xFu,         /* the default: every tracer above */
+	/* SIGQUIT (the system's ANR dump): a process-wide handler, one context at a
+	 * time, chained to the one before; installed by tc_ctx_new or
+	 * tc_reconfigure, removed by tc_reconfigure or tc_ctx_free (a refusal
+	 * there is a warning). Not in TC_TRACER_ALL. */
+	TC_TRACER_SIGNAL_ANR = 1u << 4,
+	/* an idle handler (tc_idle_begin/end) running idle_lag_ms or longer; not in
+	 * TC_TRACER_ALL (the Java glue wraps the handlers by reflection) */
+	TC_TRACER_IDLE = 1u << 5,
+};
+
+/* Which threads record (tc_config.record_threads). */
+enum {
+	TC_THREADS_MAIN = 0, /* the recording thread only, as Matrix */
+	TC_THREADS_ALL = 1,  /* every thread: the others each into a ring of its own */
 };
 
 /* A monotonic clock in nanoseconds. The default is CLOCK_MONOTONIC (Android's
@@ -98,6 +115,13 @@ typedef struct tc_probe {
 	char *(*thread_stack)(void *user, int style);
 	/* the process name, malloc'd, or NULL */
 	char *(*process_name)(void *user);
+	/* signal ANR, on its watcher thread: how late the main queue's head
+	 * message is (uptime - when, ms; Matrix's -anrMessageWhen), INT64_MIN if
+	 * the queue is empty or unknown; NULL: only the running message counts */
+	int64_t (*queue_head_late_ms)(void *user);
+	/* 1 this process is NOT_RESPONDING (ActivityManager's error state), -1
+	 * another process is, 0 neither; NULL: not polled */
+	int (*error_state)(void *user);
 } tc_probe;
 
 /* The defaults the probe falls back to, for probes that add to them. */
@@ -128,6 +152,14 @@ typedef struct tc_config {
 	                                 false: time is read from the clock at every event and
 	                                 tasks run inline or at tc_ctx_poll (tests) */
 	uint32_t tracers;             /* TC_TRACER_* bits, default TC_TRACER_ALL */
+	/* TC_THREADS_MAIN (default) or TC_THREADS_ALL: then the other threads' rings
+	 * are made once, in memory or, with buffer_path, in the file PATH-threads
+	 * (PATH as the ring's, with its process suffix), reserved up front; their
+	 * settings cannot change afterwards (tc_reconfigure keeps them) */
+	uint32_t record_threads;
+	uint32_t thread_capacity;     /* events per other thread's ring, default 32,768 */
+	uint32_t max_threads;         /* other threads given a ring, default 32; later ones are
+	                                 counted in the thread file, not recorded */
 	uint32_t expire_ms;           /* not started after this long: stop recording (10,000; 0 = never) */
 
 	uint32_t evil_threshold_ms;   /* 700 */
@@ -135,6 +167,11 @@ typedef struct tc_config {
 	uint32_t anr_ms;              /* 5,000 */
 	uint32_t anr_invalid_ms;      /* 6,000: an ANR check this late is dropped */
 	int stack_style;              /* ANR threadStack style, 0 simple */
+	uint32_t idle_lag_ms;         /* 2,000: an idle handler this long is reported */
+	uint32_t signal_anr_fg_ms;    /* 2,000: blocked this long in the foreground is an ANR */
+	uint32_t signal_anr_bg_ms;    /* 10,000 in the background */
+	uint32_t signal_anr_checks;   /* 40 error-state checks ... */
+	uint32_t signal_anr_check_ms; /* ... 500 ms apart */
 
 	uint32_t fps_slice_ms;        /* 10,000: frame time per window (FrameMetrics: time since its first frame) */
 	uint64_t frame_interval_ns;   /* 16,666,667 until tc_set_frame_interval */
@@ -212,9 +249,45 @@ void tc_stop(tc_ctx *ctx);                 /* STARTED -> STOPPED */
 int tc_status(const tc_ctx *ctx);
 bool tc_is_alive(const tc_ctx *ctx);       /* STARTED only (Matrix also said yes for DEFAULT) */
 
-/* Recording thread. Records method id in or out; ignored for ids >= TC_ID_MAX,
- * other threads, status < READY and nested calls (re-entrancy guard). */
+/* Records method id in or out on the calling thread: the recording thread,
+ * or with TC_THREADS_ALL any thread (its ring is handed out at its first
+ * event; after that an event takes no lock and allocates nothing). Ignored
+ * for ids >= TC_ID_MAX, other threads in TC_THREADS_MAIN, status < READY and
+ * nested calls (re-entrancy guard). on_method_enter is called on the
+ * recording thread only. */
 void tc_record(tc_ctx *ctx, uint32_t id, bool in);
+
+/* TC_THREADS_ALL, a thread other than the recording thread: its ring
+ * (tc_ringfile.h layout, header_size 256), handed out as by tc_record, for a
+ * writer that stores its events itself (the Java writer); *size its bytes.
+ * NULL if the context records the recording thread only, or this thread
+ * found every ring taken (it is counted; write its events nowhere). The
+ * address stays valid for the life of the process: tc_ctx_free leaves the
+ * thread file's address range mapped, as zero pages (status 0: not
+ * recording), since other threads may still hold it. */
+void *tc_thread_ring(tc_ctx *ctx, const char *name, size_t *size);
+/* The thread file's region (its header: the clock word for other threads'
+ * events, the counters; tc_ringfile.h), or NULL; valid as long. */
+void *tc_threads_base(const tc_ctx *ctx, size_t *size);
+/* Counts events that a writer of its own dropped because its thread got no
+ * ring (tc_thread_ring returned NULL); tc_record counts its own. */
+void tc_threads_dropped(tc_ctx *ctx, uint64_t events);
+/* Names the calling thread's ring (the recording thread's, or its own) as
+ * tc-trace shows it; the default is the system's name of the thread. */
+void tc_thread_name(tc_ctx *ctx, const char *name);
+
+/* Sections: named intervals (tc_event.h), nestable, on the calling thread
+ * (the recording thread, or any with TC_THREADS_ALL; elsewhere ignored).
+ * tc_section_end ends the innermost section the thread began with
+ * tc_section_begin (nothing if none). Sections deeper than 32 on one thread
+ * are not recorded. The names (up to TC_SECTION_MAX distinct ones, each up
+ * to 63 bytes) are kept in the ring's header; a name past that is TC_ENOSPC
+ * and is not recorded. */
+int tc_section_begin(tc_ctx *ctx, const char *name, tc_error *err);
+void tc_section_end(tc_ctx *ctx);
+/* The event id of section name (registering it), for writers that store
+ * their own events: TC_ID_SECTION + n. Any thread. */
+int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err);
 tc_index tc_mark(const tc_ctx *ctx);
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
 /* Copies the events since idx, preceded by the one event before it (as
@@ -234,6 +307,11 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size);
  * tc_vsync was called during the message. */
 void tc_dispatch_begin(tc_ctx *ctx);
 void tc_dispatch_end(tc_ctx *ctx);
+/* Main queue, recording thread: an idle handler's queueIdle() begins and
+ * ends (outside any message; ignored inside one). With TC_TRACER_IDLE the
+ * watchdog reports one that runs idle_lag_ms or longer. */
+void tc_idle_begin(tc_ctx *ctx);
+void tc_idle_end(tc_ctx *ctx);
 
 /* Frames, from Choreographer (Matrix's FPSCollector: the report has
  * Matrix's old Trace_FPS keys). tc_vsync marks the current message as a
@@ -269,6 +347,11 @@ void tc_app_create_end(tc_ctx *ctx, int what, bool by_launch_activity);
 void tc_activity_created(tc_ctx *ctx, const char *cls, uint32_t identity);
 void tc_activity_destroyed(tc_ctx *ctx, const char *cls, uint32_t identity);
 void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has_focus);
+
+/* Checks the signal-ANR watcher has finished (one per SIGQUIT, or per burst;
+ * a SIGQUIT during a check joins it; their reports,
+ * if any, are handed to the tracer thread by then); for tests. */
+uint64_t tc_signal_anr_handled(const tc_ctx *ctx);
 
 /* Without threads: runs the tracer tasks whose time (by the injected clock)
  * has come. With threads it does nothing. */

@@ -18,7 +18,15 @@ static uint64_t refresh_at(clock_thread *c, uint64_t now)
 {
 	uint64_t ms = now > c->base_ns ? (now - c->base_ns) / 1000000u : 0;
 	ring_set_now(c->ring, ms);
+	_Atomic uint64_t *m = atomic_load_explicit(&c->mirror, memory_order_acquire);
+	if (m)
+		atomic_store_explicit(m, ms, memory_order_relaxed);
 	return ms;
+}
+
+void clock_mirror(clock_thread *c, _Atomic uint64_t *word)
+{
+	atomic_store_explicit(&c->mirror, word, memory_order_release);
 }
 
 uint64_t clock_refresh(clock_thread *c)

@@ -11,6 +11,7 @@
 #define TC_CLOCK_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -26,6 +27,7 @@ typedef struct clock_thread {
 	uint32_t resolution_ms;
 	clock_tick_fn on_tick;
 	void *tick_user;
+	_Atomic(_Atomic uint64_t *) mirror; /* a second clock word (the thread file's), or NULL */
 	bool running, busy, stopping;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -39,6 +41,8 @@ uint64_t clock_default_now_ns(void *user);
 int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
                 clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err);
 void clock_stop(clock_thread *c);
+/* Keeps word up to date with the ring's now_ms too (NULL: stop). */
+void clock_mirror(clock_thread *c, _Atomic uint64_t *word);
 /* Sets now_ms from the clock and returns it. */
 uint64_t clock_refresh(clock_thread *c);
 /* Start or stop ticking (message begin and end). */

@@ -12,6 +12,7 @@
 
 #include "ctx.h"
 #include "error.h"
+#include "thread.h"
 
 void tc_config_init(tc_config *c)
 {
@@ -20,11 +21,18 @@ void tc_config_init(tc_config *c)
 	c->clock_resolution_ms = 1;
 	c->threads = true;
 	c->tracers = TC_TRACER_ALL;
+	c->thread_capacity = 32768;
+	c->max_threads = 32;
 	c->expire_ms = 10000;
 	c->evil_threshold_ms = 700;
 	c->lag_ms = 2000;
 	c->anr_ms = 5000;
 	c->anr_invalid_ms = 6000;
+	c->idle_lag_ms = 2000;
+	c->signal_anr_fg_ms = 2000;
+	c->signal_anr_bg_ms = 10000;
+	c->signal_anr_checks = 40;
+	c->signal_anr_check_ms = 500;
 	c->fps_slice_ms = 10000;
 	c->frame_interval_ns = 16666667;
 	c->drop_frozen = 42;
@@ -39,7 +47,7 @@ void tc_config_init(tc_config *c)
 
 uint64_t ctx_clock_ns(const tc_ctx *ctx)
 {
-	return ctx->cfg.clock.now_ns(ctx->cfg.clock.user);
+	return ctx->clk.now_ns(ctx->clk.user);
 }
 
 uint64_t ctx_ms(const tc_ctx *ctx, uint64_t ns)
@@ -50,6 +58,11 @@ uint64_t ctx_ms(const tc_ctx *ctx, uint64_t ns)
 static int status_of(const tc_ctx *ctx)
 {
 	return atomic_load_explicit(&ctx->status, memory_order_acquire);
+}
+
+static thread_set *tset_of(const tc_ctx *ctx)
+{
+	return atomic_load_explicit(&((tc_ctx *)ctx)->tset, memory_order_acquire);
 }
 
 /* Threads other than the recording thread use the ring under ring_lock,
@@ -78,6 +91,9 @@ static int change_status(tc_ctx *ctx, int from, int to)
 		ring_share(ctx);
 		atomic_store_explicit(&ctx->ring.hdr->status, to, memory_order_release);
 		ring_unshare(ctx);
+		thread_set *ts = tset_of(ctx);
+		if (ts)
+			threads_set_status(ts, to);
 	}
 	pthread_mutex_unlock(&ctx->mu);
 	return was;
@@ -167,6 +183,60 @@ static int open_ring(tc_ctx *ctx, ring *r, ring_params *rp, tc_error *err)
 	return rc;
 }
 
+/* The clock thread keeps the thread file's clock word too. */
+static void clock_follow_threads(tc_ctx *ctx)
+{
+	thread_set *ts = tset_of(ctx);
+	clock_mirror(&ctx->clock, ts ? &ts->hdr->now_ms : NULL);
+}
+
+/* Makes the other threads' rings (TC_THREADS_ALL) next to the ring file
+ * buffer_path asks for (PATH-threads), or in memory with a warning when the
+ * file cannot have its room or another live process holds it; publishes
+ * them. Once per context (tc_ctx_new, tc_reconfigure). */
+static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_path, tc_error *err)
+{
+	char *ring_file = process_ring_path(ctx, buffer_path), *file = NULL;
+	if (buffer_path && !ring_file)
+		return tc_fail(err, TC_ENOMEM, "thread file path");
+	if (ring_file) {
+		file = malloc(strlen(ring_file) + sizeof "-threads");
+		if (file)
+			sprintf(file, "%s-threads", ring_file);
+		free(ring_file);
+		if (!file)
+			return tc_fail(err, TC_ENOMEM, "thread file path");
+	}
+	thread_set *ts = malloc(sizeof *ts);
+	if (!ts) {
+		free(file);
+		return tc_fail(err, TC_ENOMEM, "thread set");
+	}
+	ring_params rp = {
+		.time_base_ns = ctx->base_ns, .wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(),
+		.resolution_ms = ctx->ring.hdr->resolution_ms, .own_fd = -1,
+	};
+	tc_error why = { 0 };
+	int rc = threads_open(ts, file, cfg->max_threads, cfg->thread_capacity, &rp, &why);
+	if (rc == TC_EBUSY || rc == TC_ENOSPC) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "thread file: %s: the threads' rings are in memory instead",
+		        why.message);
+		rc = threads_open(ts, NULL, cfg->max_threads, cfg->thread_capacity, &rp, &why);
+	}
+	if (rc == TC_OK && (rc = threads_publish(ts, &why)) != TC_OK)
+		threads_close(ts);
+	free(file);
+	if (rc != TC_OK) {
+		free(ts);
+		if (err)
+			*err = why;
+		return rc;
+	}
+	atomic_store_explicit(&ctx->tset, ts, memory_order_release);
+	clock_follow_threads(ctx);
+	return TC_OK;
+}
+
 static void expire(tc_ctx *ctx, void *arg)
 {
 	(void)arg;
@@ -193,6 +263,7 @@ static void expire(tc_ctx *ctx, void *arg)
 static void on_tick(void *user, uint64_t now_ns)
 {
 	anr_watch(user, now_ns);
+	idle_watch(user, now_ns);
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -225,6 +296,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		ctx->cfg.clock.now_ns = clock_default_now_ns;
 		ctx->cfg.clock.user = NULL;
 	}
+	ctx->clk = ctx->cfg.clock;
 	if (dup_opt(&ctx->buffer_path, cfg->buffer_path) || dup_opt(&ctx->splash, cfg->splash_activities) ||
 	    dup_opt(&ctx->report_path, cfg->report_path)) {
 		tc_ctx_free(ctx);
@@ -255,13 +327,20 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	free(file);
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
+		char name[16];
+		thread_name(name);
+		ring_set_thread(&ctx->ring, thread_id(), name);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
 		                 on_tick, ctx, cfg->threads, err);
 	}
+	if (rc == TC_OK && cfg->record_threads == TC_THREADS_ALL)
+		rc = open_threads(ctx, cfg, ctx->buffer_path, err);
 	if (rc == TC_OK)
 		rc = worker_start(&ctx->worker, ctx, ctx->cfg.clock, cfg->threads, err);
 	if (rc == TC_OK && cfg->expire_ms)
 		rc = worker_post(&ctx->worker, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
+		rc = signal_anr_install(ctx, err);
 	if (rc != TC_OK) {
 		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
 			tc_fail(err, rc, "context");
@@ -276,11 +355,17 @@ void tc_ctx_free(tc_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	signal_anr_uninstall(ctx);
 	if (ctx->ring.hdr)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
 	worker_stop(&ctx->worker);
 	ring_close(&ctx->ring);
+	thread_set *ts = tset_of(ctx);
+	if (ts) {
+		threads_close(ts);
+		free(ts);
+	}
 	frame_free(ctx);
 	startup_free(ctx);
 	pthread_mutex_destroy(&ctx->frames.mu);
@@ -295,10 +380,16 @@ void tc_ctx_free(tc_ctx *ctx)
 void tc_ctx_bind_thread(tc_ctx *ctx)
 {
 	ctx->record_thread = pthread_self();
+	char name[16];
+	thread_name(name);
+	ring_set_thread(&ctx->ring, thread_id(), name);
 }
 
 static int check_config(const tc_config *cfg, tc_error *err)
 {
+	if (cfg->record_threads != TC_THREADS_MAIN && cfg->record_threads != TC_THREADS_ALL)
+		return tc_fail(err, TC_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
+		               cfg->record_threads);
 	if (cfg->frame_interval_ns == 0 || cfg->fps_slice_ms == 0)
 		return tc_fail(err, TC_EINVAL, "frame interval and fps slice must be positive");
 	if (!(cfg->drop_normal <= cfg->drop_middle && cfg->drop_middle <= cfg->drop_high &&
@@ -351,7 +442,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(), .resolution_ms = res,
-		.own_fd = ctx->ring.fd,
+		.own_fd = ctx->ring.mem.fd,
 	};
 	ring fresh;
 	int rc = open_ring(ctx, &fresh, &rp, err);
@@ -368,12 +459,18 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	}
 
 	/* The clock thread stores into the header: it stops across the swap
-	 * and starts again on the new ring, at the new resolution. */
+	 * and starts again on the new ring, at the new resolution; meanwhile
+	 * other threads read the clock themselves. */
 	bool busy = ctx->clock.busy;
+	thread_set *ts = tset_of(ctx);
+	if (ts)
+		threads_set_ticking(ts, false);
 	clock_stop(&ctx->clock);
 	ring old = ctx->ring;
 	pthread_rwlock_wrlock(&ctx->ring_lock);
 	atomic_store(&fresh.hdr->status, status_of(ctx));
+	/* section names are registered under the lock's shared side */
+	memcpy(ring_name(&fresh, 0), ring_name(&old, 0), TC_RING_NAMES_SIZE);
 	ctx->ring = fresh;
 	pthread_rwlock_unlock(&ctx->ring_lock);
 	ring_close(&old);
@@ -390,8 +487,12 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 
 	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, on_tick, ctx,
 	                 ctx->cfg.threads, err);
-	if (rc == TC_OK && busy)
+	clock_follow_threads(ctx);
+	if (rc == TC_OK && busy) {
 		clock_set_busy(&ctx->clock, true);
+		if (ts)
+			threads_set_ticking(ts, true);
+	}
 	return rc;
 }
 
@@ -418,6 +519,17 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 		refused = "off the recording thread";
 	uint64_t kept = 0, shift = 0;
 	int rc = TC_OK;
+	/* The other threads' rings are made once (their writers keep their
+	 * addresses), next to the ring the context will have. */
+	thread_set *ts = tset_of(ctx);
+	bool threads_kept = ts && (cfg->record_threads != TC_THREADS_ALL || cfg->thread_capacity != ts->capacity ||
+	                           cfg->max_threads != ts->max);
+	if (!ts && cfg->record_threads == TC_THREADS_ALL &&
+	    (rc = open_threads(ctx, cfg, move && !refused ? cfg->buffer_path : ctx->buffer_path, err)) != TC_OK) {
+		free(splash);
+		free(report);
+		return rc;
+	}
 	if (move && !refused) {
 		if (dup_opt(&buffer, cfg->buffer_path))
 			rc = tc_fail(err, TC_ENOMEM, "config strings");
@@ -445,20 +557,41 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	ctx->cfg.probe = keep.probe;
 	ctx->cfg.splash_activities = splash;
 	ctx->cfg.report_path = report;
+	if (ts) {
+		ctx->cfg.record_threads = TC_THREADS_ALL;
+		ctx->cfg.thread_capacity = (uint32_t)ts->capacity;
+		ctx->cfg.max_threads = ts->max;
+	}
 	pthread_mutex_unlock(&ctx->mu);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
+	if (threads_kept)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat",
+		        "thread settings not applied (threads %s, %u events per thread, %u threads): every thread "
+		        "records, as the rings made first say (%u events per thread, %u threads)",
+		        cfg->record_threads == TC_THREADS_ALL ? "all" : "main", cfg->thread_capacity, cfg->max_threads,
+		        (unsigned)ts->capacity, ts->max);
 	if (refused)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat",
 		        "ring settings not applied %s (capacity %u, buffer file %s, clock %u ms): "
 		        "the ring stays as it is (capacity %u, buffer file %s, clock %u ms)",
 		        refused, cfg->capacity, cfg->buffer_path ? cfg->buffer_path : "none", resolution_of(cfg),
-		        ctx->cfg.capacity, ctx->ring.path ? ctx->ring.path : "none", resolution_of(&ctx->cfg));
+		        ctx->cfg.capacity, ctx->ring.mem.path ? ctx->ring.mem.path : "none", resolution_of(&ctx->cfg));
 	else if (move && rc == TC_OK)
 		ctx_log(ctx, TC_LOG_INFO, "Matrix.AppMethodBeat",
 		        "ring replaced (capacity %u, buffer file %s, clock %u ms): %llu events moved, "
 		        "%llu before them dropped",
-		        ctx->cfg.capacity, ctx->ring.path ? ctx->ring.path : "none", resolution_of(&ctx->cfg),
+		        ctx->cfg.capacity, ctx->ring.mem.path ? ctx->ring.mem.path : "none", resolution_of(&ctx->cfg),
 		        (unsigned long long)kept, (unsigned long long)shift);
+	/* the SIGQUIT handler follows the tracers (a context made by the first
+	 * traced call gets its settings at start) */
+	bool want_signal = (cfg->tracers & TC_TRACER_SIGNAL_ANR) != 0;
+	if (want_signal && !ctx->sig) {
+		tc_error serr = { 0 };
+		if (signal_anr_install(ctx, &serr) != TC_OK)
+			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "signal ANR off: %s", serr.message);
+	} else if (!want_signal && ctx->sig) {
+		signal_anr_uninstall(ctx);
+	}
 	return rc;
 }
 
@@ -491,24 +624,196 @@ bool tc_is_alive(const tc_ctx *ctx)
 	return status_of(ctx) == TC_STATUS_STARTED;
 }
 
-void tc_record(tc_ctx *ctx, uint32_t id, bool in)
+/* An event on the recording thread. In a message the clock thread keeps
+ * the time; outside one (idle handlers, input, code before the first
+ * message) it sleeps, and the event reads the clock itself. */
+static void write_main(tc_ctx *ctx, uint32_t id, bool in, bool method)
 {
-	/* the thread first: only the recording thread may use the ring unlocked */
-	if (!on_record_thread(ctx) || id >= TC_ID_MAX || status_of(ctx) < TC_STATUS_READY)
+	if (status_of(ctx) < TC_STATUS_READY)
 		return;
 	/* A method-enter listener (or a signal handler) that runs traced code
 	 * would record into the middle of this event. */
 	if (ctx->in_record)
 		return;
 	ctx->in_record = true;
-	if (in && ctx->cfg.on_method_enter)
+	if (method && in && ctx->cfg.on_method_enter)
 		ctx->cfg.on_method_enter(ctx->cfg.enter_user, id);
-	/* In a message the clock thread keeps the time; outside one (idle
-	 * handlers, input, code before the first message) it sleeps, and the
-	 * event reads the clock itself. */
 	uint64_t now = ctx->in_dispatch && ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
 	ring_write(&ctx->ring, tc_event_encode(in, id, now));
 	ctx->in_record = false;
+}
+
+/* The calling thread's ring when it is not the recording thread: its own,
+ * handed out at its first event (TC_THREADS_ALL), else NULL. */
+static thread_ring *other_ring(tc_ctx *ctx, thread_set **ts_out)
+{
+	thread_set *ts = tset_of(ctx);
+	if (!ts)
+		return NULL;
+	thread_ring *tr = threads_here(ts, &ctx->status, NULL);
+	if (tr == &ts->refused) {
+		atomic_fetch_add_explicit(&ts->hdr->dropped, 1, memory_order_relaxed);
+		return NULL;
+	}
+	*ts_out = ts;
+	return tr;
+}
+
+/* An event on another thread's ring: the time is the clock thread's while
+ * it ticks (a message runs; the acquire pairs with the store that turns the
+ * ticking on after setting the time), else the clock's. */
+static void write_other(tc_ctx *ctx, thread_set *ts, thread_ring *tr, uint32_t id, bool in)
+{
+	if (tr->in_record || atomic_load_explicit(&tr->ring.hdr->status, memory_order_relaxed) < TC_STATUS_READY)
+		return;
+	tr->in_record = true;
+	uint64_t now = atomic_load_explicit(&ts->hdr->ticking, memory_order_acquire)
+	                       ? atomic_load_explicit(&ts->hdr->now_ms, memory_order_relaxed)
+	                       : ctx_ms(ctx, ctx_clock_ns(ctx));
+	ring_write(&tr->ring, tc_event_encode(in, id, now));
+	tr->in_record = false;
+}
+
+void tc_record(tc_ctx *ctx, uint32_t id, bool in)
+{
+	if (id >= TC_ID_MAX)
+		return;
+	/* the thread first: only the recording thread may use the ring unlocked */
+	if (on_record_thread(ctx)) {
+		write_main(ctx, id, in, true);
+		return;
+	}
+	thread_set *ts;
+	thread_ring *tr = other_ring(ctx, &ts);
+	if (tr)
+		write_other(ctx, ts, tr, id, in);
+}
+
+void *tc_thread_ring(tc_ctx *ctx, const char *name, size_t *size)
+{
+	thread_set *ts = tset_of(ctx);
+	if (!ts || on_record_thread(ctx))
+		return NULL;
+	thread_ring *tr = threads_here(ts, &ctx->status, name);
+	if (tr == &ts->refused)
+		return NULL;
+	if (size)
+		*size = ring_bytes(TC_RING_HEADER_SIZE, ts->capacity);
+	return tr->ring.hdr;
+}
+
+void *tc_threads_base(const tc_ctx *ctx, size_t *size)
+{
+	thread_set *ts = tset_of(ctx);
+	if (ts && size)
+		*size = ts->mem.size;
+	return ts ? ts->hdr : NULL;
+}
+
+void tc_threads_dropped(tc_ctx *ctx, uint64_t events)
+{
+	thread_set *ts = tset_of(ctx);
+	if (ts)
+		atomic_fetch_add_explicit(&ts->hdr->dropped, events, memory_order_relaxed);
+}
+
+void tc_thread_name(tc_ctx *ctx, const char *name)
+{
+	if (!name)
+		return;
+	if (on_record_thread(ctx)) {
+		ring_set_thread(&ctx->ring, ctx->ring.hdr->tid, name);
+		return;
+	}
+	thread_set *ts = tset_of(ctx);
+	if (ts)
+		threads_here(ts, &ctx->status, name);
+}
+
+/* ---- sections ---- */
+
+int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err)
+{
+	size_t len = name ? strlen(name) : 0;
+	if (len == 0)
+		return tc_fail(err, TC_EINVAL, "a section needs a name");
+	/* kept to 63 bytes, cut between UTF-8 characters */
+	if (len >= TC_RING_NAME_SIZE) {
+		len = TC_RING_NAME_SIZE - 1;
+		while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
+			len--;
+	}
+	int rc = tc_fail(err, TC_ENOSPC, "%u section names taken already: \"%.*s\" not recorded", TC_SECTION_MAX,
+	                 (int)len, name);
+	/* mu: one registration at a time; the ring lock, shared: the ring is
+	 * not replaced meanwhile (replace_ring copies the names under it) */
+	pthread_mutex_lock(&ctx->mu);
+	ring_share(ctx);
+	for (uint32_t n = 0; n < TC_SECTION_MAX; n++) {
+		char *e = ring_name(&ctx->ring, n);
+		if (!e[0]) {
+			memcpy(e, name, len);
+			e[len] = '\0';
+		} else if (strlen(e) != len || memcmp(e, name, len) != 0) {
+			continue;
+		}
+		*id = TC_ID_SECTION + n;
+		rc = TC_OK;
+		if (err)
+			err->code = 0;
+		break;
+	}
+	ring_unshare(ctx);
+	pthread_mutex_unlock(&ctx->mu);
+	return rc;
+}
+
+/* The id to write for a section begun (pushed) or ended (popped), or 0 for
+ * one too deep to record. */
+static uint32_t section_push(section_stack *s, uint32_t id)
+{
+	if (s->n < TC_SECTION_DEPTH)
+		s->id[s->n] = id;
+	return s->n++ < TC_SECTION_DEPTH ? id : 0;
+}
+
+static uint32_t section_pop(section_stack *s)
+{
+	if (s->n == 0)
+		return 0;
+	return --s->n < TC_SECTION_DEPTH ? s->id[s->n] : 0;
+}
+
+/* Section events go where the thread's method events go, through the
+ * same guard; they are not methods (no on_method_enter). */
+static void section_event(tc_ctx *ctx, uint32_t id, bool begin)
+{
+	if (on_record_thread(ctx)) {
+		id = begin ? section_push(&ctx->sections, id) : section_pop(&ctx->sections);
+		if (id)
+			write_main(ctx, id, begin, false);
+		return;
+	}
+	thread_set *ts;
+	thread_ring *tr = other_ring(ctx, &ts);
+	if (!tr)
+		return;
+	id = begin ? section_push(&tr->sections, id) : section_pop(&tr->sections);
+	if (id)
+		write_other(ctx, ts, tr, id, begin);
+}
+
+int tc_section_begin(tc_ctx *ctx, const char *name, tc_error *err)
+{
+	uint32_t id;
+	TRY(tc_section_id(ctx, name, &id, err));
+	section_event(ctx, id, true);
+	return TC_OK;
+}
+
+void tc_section_end(tc_ctx *ctx)
+{
+	section_event(ctx, 0, false);
 }
 
 tc_index tc_mark(const tc_ctx *ctx)
@@ -555,7 +860,7 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size)
 {
 	ring_share(ctx);
 	if (size)
-		*size = ctx->ring.size;
+		*size = ctx->ring.mem.size;
 	void *base = ctx->ring.hdr;
 	ring_unshare(ctx);
 	return base;
@@ -589,6 +894,12 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	atomic_store_explicit(&ctx->msg_mark, ring_seq(&ctx->ring), memory_order_relaxed);
 	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token + 1, memory_order_release);
 	clock_set_busy(&ctx->clock, true);
+	/* other threads take the clock thread's time now: the time first */
+	thread_set *ts = tset_of(ctx);
+	if (ts && ctx->clock.running) {
+		threads_set_now(ts, ms);
+		threads_set_ticking(ts, true);
+	}
 	if (ctx_started(ctx))
 		evil_begin(ctx);
 }
@@ -603,6 +914,9 @@ void tc_dispatch_end(tc_ctx *ctx)
 	ring_set_now(&ctx->ring, ms);
 	write_marker(ctx, false, ms);
 	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token, memory_order_release);
+	thread_set *ts = tset_of(ctx);
+	if (ts)
+		threads_set_ticking(ts, false);
 	clock_set_busy(&ctx->clock, false);
 	bool vsync = ctx->vsync;
 	ctx->vsync = false;
@@ -671,6 +985,7 @@ void tc_ctx_poll(tc_ctx *ctx)
 	if (ctx->cfg.threads)
 		return;
 	anr_watch(ctx, ctx_clock_ns(ctx));
+	idle_watch(ctx, ctx_clock_ns(ctx));
 	worker_poll(&ctx->worker);
 }
 

@@ -13,6 +13,7 @@
 #include "ring.h"
 #include "tc_analysis.h"
 #include "tc_runtime.h"
+#include "threads.h"
 #include "worker.h"
 
 #define SCENE_MAX 256
@@ -63,9 +64,15 @@ struct tc_ctx {
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
 	worker worker;
+	tc_clock clk;           /* the clock: set once, read by any thread */
 	uint64_t base_ns;
 	pthread_t record_thread;
 	bool in_record;         /* re-entrancy guard, recording thread */
+	section_stack sections; /* the recording thread's open sections */
+	/* TC_THREADS_ALL: the other threads' rings, made once (tc_ctx_new or
+	 * tc_reconfigure, under mu) and published with release; freed with the
+	 * context. Other threads reach it without a lock. */
+	_Atomic(thread_set *) tset;
 
 	/* mu guards the scene, the settings tc_reconfigure replaces and status
 	 * changes, and is only ever held briefly (never across I/O or a callback) */
@@ -87,6 +94,16 @@ struct tc_ctx {
 	_Atomic uint64_t msg_state, msg_begin_ns, msg_mark;
 	/* the watchdog's own: the last message given a lag and an ANR check */
 	uint64_t lag_checked, anr_checked;
+
+	/* an idle handler running (tracer_idle.c): recording thread, and as the
+	 * watchdog sees it, idle_state 2 * token + 1 while handler run `token`
+	 * runs (as msg_state); idle_checked is the watchdog's */
+	bool in_idle;
+	uint64_t idle_token, idle_checked;
+	_Atomic uint64_t idle_state, idle_begin_ns;
+
+	/* signal ANR (tracer_signal.c): installed at tc_ctx_new, removed at free */
+	struct signal_anr *sig;
 
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
@@ -141,6 +158,11 @@ void evil_begin(tc_ctx *ctx);
 void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
 /* the watchdog: on the clock thread at every tick (tc_ctx_poll without threads) */
 void anr_watch(tc_ctx *ctx, uint64_t now_ns);
+void idle_watch(tc_ctx *ctx, uint64_t now_ns);
+/* tracer_signal.c: the SIGQUIT handler and its watcher thread */
+typedef struct signal_anr signal_anr;
+int signal_anr_install(tc_ctx *ctx, tc_error *err);
+void signal_anr_uninstall(tc_ctx *ctx);
 void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
 void frame_free(tc_ctx *ctx);
 void startup_free(tc_ctx *ctx);

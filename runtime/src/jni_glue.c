@@ -17,7 +17,7 @@
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
-static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap;
+static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap, g_queue_late, g_error_state;
 static pthread_key_t g_detach_key;
 
 #define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
@@ -26,7 +26,8 @@ static pthread_key_t g_detach_key;
 enum {
 	OPT_CAPACITY, OPT_RESOLUTION, OPT_TRACERS, OPT_EXPIRE, OPT_EVIL, OPT_LAG, OPT_ANR, OPT_ANR_INVALID,
 	OPT_STACK_STYLE, OPT_FPS_SLICE, OPT_FRAME_INTERVAL, OPT_DROP_FROZEN, OPT_DROP_HIGH, OPT_DROP_MIDDLE,
-	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_COUNT
+	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_THREADS, OPT_THREAD_CAPACITY,
+	OPT_MAX_THREADS, OPT_COUNT
 };
 
 static void detach(void *unused)
@@ -125,6 +126,30 @@ static char *thread_stack(void *user, int style)
 	return out;
 }
 
+/* On the signal-ANR watcher thread (attached here). */
+static int64_t queue_head_late(void *user)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return INT64_MIN;
+	jlong v = (*env)->CallStaticLongMethod(env, g_native, g_queue_late);
+	clear_exception(env);
+	return (int64_t)v;
+}
+
+/* The same thread: ActivityManager's error state, by the Java glue. */
+static int error_state(void *user)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return 0;
+	jint v = (*env)->CallStaticIntMethod(env, g_native, g_error_state);
+	clear_exception(env);
+	return (int)v;
+}
+
 /* The defaults read /proc; only the Java heap needs the VM. */
 static void process_stat(void *user, tc_process_stat *out);
 
@@ -180,6 +205,9 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->cold_threshold_ms = (uint32_t)o[OPT_COLD];
 	c->warm_threshold_ms = (uint32_t)o[OPT_WARM];
 	c->has_activity = o[OPT_HAS_ACTIVITY] != 0;
+	c->record_threads = (uint32_t)o[OPT_THREADS];
+	c->thread_capacity = (uint32_t)o[OPT_THREAD_CAPACITY];
+	c->max_threads = (uint32_t)o[OPT_MAX_THREADS];
 	owned[0] = dup_jstring(env, buffer_path);
 	owned[1] = dup_jstring(env, report_path);
 	owned[2] = dup_jstring(env, splash);
@@ -191,6 +219,8 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->on_expire = on_expired;
 	c->probe.thread_stack = thread_stack;
 	c->probe.process_stat = process_stat;
+	c->probe.queue_head_late_ms = queue_head_late;
+	c->probe.error_state = error_state;
 	return 0;
 }
 
@@ -257,13 +287,85 @@ static jint JNICALL n_start(JNIEnv *env, jclass cls, jlong h)
 static void JNICALL n_stop(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_stop(ctx_of(h)); }
 static void JNICALL n_release(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_ctx_free(ctx_of(h)); }
 static jint JNICALL n_status(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; return tc_status(ctx_of(h)); }
-static void JNICALL n_bind(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_ctx_bind_thread(ctx_of(h)); }
+/* The string-taking natives share one shape. */
+#define WITH_UTF(env, js, var, body)                                   \
+	do {                                                           \
+		const char *var = (*(env))->GetStringUTFChars((env), (js), NULL); \
+		if (!var)                                              \
+			return;                                        \
+		body;                                                  \
+		(*(env))->ReleaseStringUTFChars((env), (js), var);     \
+	} while (0)
+
+static void JNICALL n_bind(JNIEnv *env, jclass cls, jlong h, jstring name)
+{
+	(void)cls;
+	tc_ctx_bind_thread(ctx_of(h));
+	WITH_UTF(env, name, n, tc_thread_name(ctx_of(h), n));
+}
+
+static void JNICALL n_thread_name(JNIEnv *env, jclass cls, jlong h, jstring name)
+{
+	(void)cls;
+	WITH_UTF(env, name, n, tc_thread_name(ctx_of(h), n));
+}
+
+static jlong JNICALL n_threads_address(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	return (jlong)(intptr_t)tc_threads_base(ctx_of(h), NULL);
+}
+
+static jlong JNICALL n_thread_ring(JNIEnv *env, jclass cls, jlong h, jstring name)
+{
+	(void)cls;
+	char *n = dup_jstring(env, name);
+	void *base = tc_thread_ring(ctx_of(h), n, NULL);
+	free(n);
+	return (jlong)(intptr_t)base;
+}
+
+static jobject JNICALL n_thread_region(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)cls;
+	size_t size = 0;
+	void *base = tc_thread_ring(ctx_of(h), NULL, &size);
+	return base ? (*env)->NewDirectByteBuffer(env, base, (jlong)size) : NULL;
+}
+
+static void JNICALL n_threads_dropped(JNIEnv *env, jclass cls, jlong h, jlong n)
+{
+	(void)env; (void)cls;
+	tc_threads_dropped(ctx_of(h), (uint64_t)n);
+}
+
+static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
+{
+	(void)cls;
+	char *n = dup_jstring(env, name);
+	uint32_t id = 0;
+	int rc = n ? tc_section_id(ctx_of(h), n, &id, NULL) : TC_ENOMEM;
+	free(n);
+	return rc == TC_OK ? (jint)id : -1;
+}
 
 static jlong JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
 	tc_dispatch_begin(ctx_of(h));
 	return (jlong)tc_written(ctx_of(h));
+}
+
+static void JNICALL n_idle_begin(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_idle_begin(ctx_of(h));
+}
+
+static void JNICALL n_idle_end(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_idle_end(ctx_of(h));
 }
 
 static jlong JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
@@ -303,16 +405,6 @@ static void JNICALL n_app_end(JNIEnv *env, jclass cls, jlong h, jint what, jbool
 	(void)env; (void)cls;
 	tc_app_create_end(ctx_of(h), what, launch);
 }
-
-/* The string-taking natives share one shape. */
-#define WITH_UTF(env, js, var, body)                                   \
-	do {                                                           \
-		const char *var = (*(env))->GetStringUTFChars((env), (js), NULL); \
-		if (!var)                                              \
-			return;                                        \
-		body;                                                  \
-		(*(env))->ReleaseStringUTFChars((env), (js), var);     \
-	} while (0)
 
 static void JNICALL n_scene(JNIEnv *env, jclass cls, jlong h, jstring s)
 {
@@ -360,9 +452,17 @@ static const JNINativeMethod methods[] = {
 	N("stop", "(J)V", n_stop),
 	N("release", "(J)V", n_release),
 	N("status", "(J)I", n_status),
-	N("bindThread", "(J)V", n_bind),
+	N("bindThread", "(JLjava/lang/String;)V", n_bind),
+	N("threadName", "(JLjava/lang/String;)V", n_thread_name),
+	N("threadsAddress", "(J)J", n_threads_address),
+	N("threadRing", "(JLjava/lang/String;)J", n_thread_ring),
+	N("threadRegion", "(J)Ljava/nio/ByteBuffer;", n_thread_region),
+	N("threadsDropped", "(JJ)V", n_threads_dropped),
+	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
 	N("dispatchBegin", "(J)J", n_dispatch_begin),
 	N("dispatchEnd", "(J)J", n_dispatch_end),
+	N("idleBegin", "(J)V", n_idle_begin),
+	N("idleEnd", "(J)V", n_idle_end),
 	N("vsync", "(JJ)V", n_vsync),
 	N("frameMetrics", "(J[J)V", n_frame_metrics),
 	N("frameInterval", "(JJ)V", n_frame_interval),
@@ -394,7 +494,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_on_expired = (*env)->GetStaticMethodID(env, c, "onExpired", "()V");
 	g_thread_stack = (*env)->GetStaticMethodID(env, c, "threadStack", "(I)Ljava/lang/String;");
 	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
-	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap)
+	g_queue_late = (*env)->GetStaticMethodID(env, c, "queueHeadLate", "()J");
+	g_error_state = (*env)->GetStaticMethodID(env, c, "errorState", "()I");
+	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap || !g_queue_late ||
+	    !g_error_state)
 		return JNI_ERR;
 	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
 		return JNI_ERR;

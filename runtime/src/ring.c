@@ -1,4 +1,4 @@
-/* ring.c: the event ring's memory (heap or mapped file) and index records.
+/* ring.c: the event ring's layout and index records (its memory: region.c).
  *
  * An index record is the write sequence number at the time it was taken.
  * Validity is a function of that number and the current sequence, so a wrap
@@ -9,16 +9,9 @@
 #include "ring.h"
 
 #include <assert.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "error.h"
 
@@ -28,142 +21,27 @@ _Static_assert(offsetof(struct ring_header, time_base_ns) == TC_RING_OFF_TIME_BA
 _Static_assert(offsetof(struct ring_header, status) == TC_RING_OFF_STATUS, "status offset");
 _Static_assert(offsetof(struct ring_header, seq) == TC_RING_OFF_SEQ, "seq offset");
 _Static_assert(offsetof(struct ring_header, now_ms) == TC_RING_OFF_NOW, "now offset");
+_Static_assert(offsetof(struct ring_header, tid) == TC_RING_OFF_TID, "tid offset");
+_Static_assert(offsetof(struct ring_header, thread_name) == TC_RING_OFF_THREAD_NAME, "thread name offset");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
-#define RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
+#define RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_MAIN_HEADER_SIZE) / 8)
 
-/* Reserves the file's blocks: posix_fallocate, or where the file system
- * cannot allocate without writing (glibc then writes for it, musl and bionic
- * do not), zeros. Returns 0 or an errno value. */
-static int reserve(int fd, size_t size)
+size_t ring_bytes(size_t header_size, uint64_t capacity)
 {
-	int rc = posix_fallocate(fd, 0, (off_t)size);
-	if (rc != EINVAL && rc != EOPNOTSUPP && rc != ENOSYS)
-		return rc;
-	static const char zeros[65536];
-	for (size_t off = 0; off < size;) {
-		size_t n = size - off < sizeof zeros ? size - off : sizeof zeros;
-		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? errno : EIO;
-		off += (size_t)w;
-	}
-	return 0;
+	return header_size + (size_t)capacity * 8;
 }
 
-static bool no_room(int e)
+void ring_init(ring *r, void *base, size_t header_size, const ring_params *p)
 {
-	return e == ENOSPC || e == EDQUOT || e == EFBIG;
-}
-
-/* Locks path if it exists, so that no other process takes it until
- * ring_publish: TC_EBUSY if a live process holds it, unless that is this
- * process (its own ring file, own_fd). *fd is -1 if there is nothing to lock. */
-static int claim(const char *path, int own_fd, int *fd, tc_error *err)
-{
-	*fd = open(path, O_RDWR | O_CLOEXEC);
-	if (*fd < 0)
-		return errno == ENOENT ? TC_OK : tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-		return TC_OK;
-	int e = errno;
-	struct stat a, b;
-	if (own_fd >= 0 && fstat(*fd, &a) == 0 && fstat(own_fd, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino) {
-		close(*fd); /* our own ring's lock stays, on own_fd */
-		*fd = -1;
-		return TC_OK;
-	}
-	close(*fd);
-	*fd = -1;
-	if (e == EWOULDBLOCK)
-		return tc_fail(err, TC_EBUSY, "%s is another live process's ring", path);
-	return tc_fail(err, TC_EIO, "lock %s: %s", path, strerror(e));
-}
-
-/* Sets r's file fields, or on failure leaves them and everything else as
- * they were. */
-static int map_file(ring *r, const ring_params *p, size_t size, tc_error *err)
-{
-	int claim_fd = -1, fd = -1, rc;
-	size_t n = strlen(p->path) + 32;
-	char *tmp = malloc(n), *path = strdup(p->path);
-	if (!tmp || !path) {
-		rc = tc_fail(err, TC_ENOMEM, "ring path");
-		goto cleanup;
-	}
-	snprintf(tmp, n, "%s.%d.tmp", p->path, (int)getpid());
-	rc = claim(p->path, p->own_fd, &claim_fd, err);
-	if (rc != TC_OK)
-		goto cleanup;
-	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = tc_fail(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		rc = tc_fail(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	/* the blocks come zeroed: an empty slot is 0 */
-	int e = reserve(fd, size);
-	if (e) {
-		rc = tc_fail(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, p->path,
-		             strerror(e));
-		goto cleanup;
-	}
-	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED) {
-		rc = tc_fail(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	r->hdr = m;
-	r->fd = fd;
-	r->claim_fd = claim_fd;
-	r->tmp = tmp;
-	r->path = path;
-	return TC_OK;
-
-cleanup:
-	if (fd >= 0) {
-		unlink(tmp);
-		close(fd);
-	}
-	if (claim_fd >= 0)
-		close(claim_fd);
-	free(tmp);
-	free(path);
-	return rc;
-}
-
-int ring_open(ring *r, const ring_params *p, tc_error *err)
-{
-	memset(r, 0, sizeof *r);
-	r->fd = -1;
-	r->claim_fd = -1;
-	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
-		return tc_fail(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
-		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
-	size_t size = TC_RING_HEADER_SIZE + (size_t)p->capacity * 8;
-	r->size = size;
-	if (p->path) {
-		TRY(map_file(r, p, size, err));
-	} else {
-		/* calloc: large blocks come zeroed from the kernel, touched lazily */
-		r->hdr = calloc(1, size);
-		if (!r->hdr)
-			return tc_fail(err, TC_ENOMEM, "ring of %zu bytes", size);
-	}
+	r->hdr = base;
 	r->capacity = p->capacity;
-	r->slots = (_Atomic uint64_t *)((char *)r->hdr + TC_RING_HEADER_SIZE);
-
+	r->slots = (_Atomic uint64_t *)((char *)base + header_size);
 	struct ring_header *h = r->hdr;
 	memcpy(h->magic, TC_RING_MAGIC, 8);
 	h->version = TC_RING_VERSION;
-	h->header_size = TC_RING_HEADER_SIZE;
+	h->header_size = (uint32_t)header_size;
 	h->byte_order = TC_RING_BYTE_ORDER;
 	h->event_size = 8;
 	h->capacity = p->capacity;
@@ -174,40 +52,39 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 	atomic_store(&h->status, TC_STATUS_READY);
 	atomic_store(&h->seq, 0);
 	atomic_store(&h->now_ms, 0);
+}
+
+void ring_set_thread(ring *r, uint32_t tid, const char *name)
+{
+	r->hdr->tid = tid;
+	char buf[sizeof r->hdr->thread_name] = { 0 };
+	if (name)
+		memcpy(buf, name, strnlen(name, sizeof buf - 1));
+	memcpy(r->hdr->thread_name, buf, sizeof buf);
+}
+
+int ring_open(ring *r, const ring_params *p, tc_error *err)
+{
+	memset(r, 0, sizeof *r);
+	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
+		return tc_fail(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
+		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
+	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
+	TRY(region_open(&r->mem, p->path, size, p->own_fd, false, err));
+	ring_init(r, r->mem.base, TC_RING_MAIN_HEADER_SIZE, p);
 	return TC_OK;
 }
 
 int ring_publish(ring *r, tc_error *err)
 {
-	if (!r->tmp)
-		return TC_OK;
-	if (rename(r->tmp, r->path) != 0)
-		return tc_fail(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
-	free(r->tmp);
-	r->tmp = NULL;
-	if (r->claim_fd >= 0)
-		close(r->claim_fd); /* the file it locked is the one just replaced */
-	r->claim_fd = -1;
-	return TC_OK;
+	return region_publish(&r->mem, err);
 }
 
 void ring_close(ring *r)
 {
-	if (!r->hdr)
-		return;
-	if (r->fd >= 0) {
-		munmap(r->hdr, r->size);
-		if (r->tmp)
-			unlink(r->tmp);
-		close(r->fd);
-		if (r->claim_fd >= 0)
-			close(r->claim_fd);
-	} else {
-		free(r->hdr);
-	}
-	free(r->tmp);
-	free(r->path);
+	region_close(&r->mem);
 	memset(r, 0, sizeof *r);
+	r->mem.fd = r->mem.claim_fd = -1;
 }
 
 uint64_t ring_refill(ring *to, const ring *from)
@@ -226,6 +103,7 @@ uint64_t ring_refill(ring *to, const ring *from)
 		                                           memory_order_relaxed),
 		                      memory_order_relaxed);
 	ring_set_now(to, ring_now(from));
+	ring_set_thread(to, from->hdr->tid, from->hdr->thread_name);
 	atomic_store_explicit(&to->hdr->seq, n, memory_order_release);
 	return first;
 }

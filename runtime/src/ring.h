@@ -1,5 +1,6 @@
 /* ring.h: the event ring (layout in tc_ringfile.h). One writer thread; any
- * thread may read seq and copy events. */
+ * thread may read seq and copy events. A ring owns its memory (ring_open), or
+ * is a view on a thread's ring in a thread file (ring_init, threads.c). */
 #ifndef TC_RING_H
 #define TC_RING_H
 
@@ -7,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "region.h"
 #include "tc_ringfile.h"
 
 struct ring_header {
@@ -21,9 +23,10 @@ struct ring_header {
 	uint32_t pid;
 	uint32_t resolution_ms;
 	_Atomic int32_t status;
-	uint32_t reserved0;
+	uint32_t tid;
 	_Atomic uint64_t seq;          /* offset 64 */
-	char pad1[56];
+	char thread_name[16];
+	char pad1[40];
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };
@@ -32,12 +35,7 @@ typedef struct ring {
 	struct ring_header *hdr;       /* start of the region */
 	_Atomic uint64_t *slots;
 	uint64_t capacity;
-	size_t size;                   /* bytes mapped */
-	/* a file ring: its descriptor, which holds the file's lock (flock) for
-	 * the ring's life; -1 for a heap ring */
-	int fd;
-	char *tmp, *path;              /* until ring_publish: built at tmp, for path */
-	int claim_fd;                  /* until ring_publish: path's lock, or -1 */
+	region mem;                    /* what ring_open got (nothing for a view) */
 } ring;
 
 typedef struct ring_params {
@@ -48,17 +46,26 @@ typedef struct ring_params {
 	int own_fd;                    /* this process's ring file, which path may name, or -1 */
 } ring_params;
 
-/* A file ring is built at PATH.PID.tmp, its space reserved up front (a
- * sparse file would fault, SIGBUS, on a full disk), and takes PATH at
- * ring_publish, so that PATH is never truncated: not if it is this process's
- * ring (own_fd), whose events are still to be copied, and not at all if
- * another live process holds it (TC_EBUSY; a process holds its ring file
- * locked while it maps it). TC_ENOSPC: no room for the file. */
+/* A context's ring (with the section names) in memory or a file (region.h:
+ * TC_EBUSY, TC_ENOSPC). */
 int ring_open(ring *r, const ring_params *p, tc_error *err);
 /* Moves a file ring to its path (nothing for a heap ring). */
 int ring_publish(ring *r, tc_error *err);
-/* Unmaps or frees; an unpublished file is removed. */
+/* Unmaps or frees; an unpublished file is removed. Nothing for a view. */
 void ring_close(ring *r);
+/* Bytes a ring of this capacity takes, header_size included. */
+size_t ring_bytes(size_t header_size, uint64_t capacity);
+/* Writes a ring header into zeroed memory at base (ring_bytes(header_size,
+ * p->capacity) of it) and makes r a view on it; p->path is not used. */
+void ring_init(ring *r, void *base, size_t header_size, const ring_params *p);
+/* Records the writing thread's id and name (truncated to 15 bytes). */
+void ring_set_thread(ring *r, uint32_t tid, const char *name);
+
+/* The section name table of a context's ring: entry n names id TC_ID_SECTION + n. */
+static inline char *ring_name(const ring *r, uint32_t n)
+{
+	return (char *)r->hdr + TC_RING_OFF_NAMES + (size_t)n * TC_RING_NAME_SIZE;
+}
 
 /* Recording thread only. */
 static inline void ring_write(ring *r, uint64_t ev)
@@ -98,7 +105,8 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 #define RING_SEQ_LOST UINT64_MAX
 
 /* Fills `to`, just opened and empty, with the newest events of `from` that
- * fit, oldest first, and takes over its clock word. Returns the shift: event k
+ * fit, oldest first, and takes over its clock word and thread (not the
+ * section names: the caller copies them where no one registers one). Returns the shift: event k
  * of `from` is event k - shift of `to`. Nothing may record into either ring
  * meanwhile (the clock thread may still store from's clock word). */
 uint64_t ring_refill(ring *to, const ring *from);

@@ -4,6 +4,7 @@
 #include "tc_ringfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,28 @@ void tc_ring_image_dispose(tc_ring_image *img)
 	if (!img)
 		return;
 	free(img->events);
+	free(img->names);
 	memset(img, 0, sizeof *img);
+}
+
+/* Text from the file (a thread or section name) is shown and put in JSON:
+ * it ends at its first NUL (or at cap - 1 bytes, where a NUL is put), and
+ * control characters and bytes that are not UTF-8 become '?'. */
+static void clean_text(char *s, size_t cap)
+{
+	s[cap - 1] = '\0';
+	unsigned char *p = (unsigned char *)s;
+	while (*p) {
+		size_t n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+		bool ok = n > 0 && !(n == 1 && *p < 0x20) && *p != 0x7F && !(n == 2 && *p < 0xC2);
+		for (size_t i = 1; ok && i < n; i++)
+			ok = (p[i] & 0xC0) == 0x80;
+		if (!ok) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
 }
 
 /* The slot at seq % capacity may hold an event written after the last seq
@@ -91,14 +113,27 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	TRY(get_u32(&c, TC_RING_OFF_STATUS, &status));
 	out->status = (int32_t)status;
 	TRY(get_u64(&c, TC_RING_OFF_SEQ, &seq));
+	TRY(get_u32(&c, TC_RING_OFF_TID, &out->tid));
+	TRY(get_bytes(&c, TC_RING_OFF_THREAD_NAME, out->thread_name, 16));
+	clean_text(out->thread_name, sizeof out->thread_name);
 	out->capacity = cap;
 	out->seq = seq;
+	if (header_size >= TC_RING_MAIN_HEADER_SIZE) {
+		out->names = malloc(TC_RING_NAMES_SIZE);
+		if (!out->names)
+			return tc_fail(err, TC_ENOMEM, "section names");
+		memcpy(out->names, (const unsigned char *)data + TC_RING_OFF_NAMES, TC_RING_NAMES_SIZE);
+		for (size_t n = 0; n < TC_SECTION_MAX; n++)
+			clean_text(out->names[n], TC_RING_NAME_SIZE);
+	}
 
 	/* header_size is 8-aligned, so the slots may be read in place only if the
 	 * input is; copy them instead to stay independent of the caller's buffer. */
 	uint64_t *slot = malloc((size_t)cap * 8);
-	if (!slot)
+	if (!slot) {
+		tc_ring_image_dispose(out);
 		return tc_fail(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)cap);
+	}
 	memcpy(slot, (const unsigned char *)data + header_size, (size_t)cap * 8);
 
 	int extra = seq != UINT64_MAX && has_unannounced(slot, cap, seq);
@@ -108,6 +143,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	out->events = malloc((size_t)(count ? count : 1) * 8);
 	if (!out->events) {
 		free(slot);
+		tc_ring_image_dispose(out);
 		return tc_fail(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)count);
 	}
 	for (uint64_t i = 0; i < count; i++)
@@ -119,9 +155,11 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	return TC_OK;
 }
 
-int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
+/* The whole file at path, malloc'd. */
+static int read_all(const char *path, unsigned char **out, size_t *len_out, tc_error *err)
 {
-	memset(out, 0, sizeof *out);
+	*out = NULL;
+	*len_out = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
@@ -149,8 +187,92 @@ int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
 	else if (ferror(f))
 		rc = tc_fail(err, TC_EIO, "read %s: %s", path, strerror(errno));
 	fclose(f);
-	if (rc == TC_OK)
-		rc = tc_ring_decode(out, buf, len, err);
+	if (rc != TC_OK) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	*len_out = len;
+	return TC_OK;
+}
+
+int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	unsigned char *buf;
+	size_t len;
+	TRY(read_all(path, &buf, &len, err));
+	int rc = tc_ring_decode(out, buf, len, err);
+	free(buf);
+	return rc;
+}
+
+void tc_threads_image_dispose(tc_threads_image *img)
+{
+	if (!img)
+		return;
+	for (size_t i = 0; i < img->count; i++)
+		tc_ring_image_dispose(&img->rings[i]);
+	free(img->rings);
+	memset(img, 0, sizeof *img);
+}
+
+int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	cursor c = { data, 0, size, err };
+	char magic[8] = { 0 };
+	uint32_t version = 0, header_size = 0, byte_order = 0, used = 0;
+	TRY(get_bytes(&c, 0, magic, 8));
+	if (memcmp(magic, TC_THREADS_MAGIC, 8) != 0)
+		return bad(&c, 0, "not a tracecanary thread file (bad magic)");
+	TRY(get_u32(&c, 16, &byte_order));
+	if (byte_order != TC_RING_BYTE_ORDER)
+		return bad(&c, 16, byte_order == 0x04030201u ? "written with the other byte order"
+		                                              : "bad byte-order mark");
+	TRY(get_u32(&c, 8, &version));
+	if (version != TC_THREADS_VERSION)
+		return bad(&c, 8, "unsupported version");
+	TRY(get_u32(&c, 12, &header_size));
+	if (header_size < TC_THREADS_HEADER_SIZE || header_size % 8 != 0)
+		return bad(&c, 12, "bad header size");
+	TRY(get_u32(&c, TC_THREADS_OFF_MAX, &out->max_threads));
+	TRY(get_u64(&c, TC_THREADS_OFF_RING_SIZE, &out->ring_size));
+	if (out->ring_size < TC_RING_HEADER_SIZE + 16 || out->ring_size % 8 != 0 ||
+	    (out->max_threads && out->ring_size > (SIZE_MAX - header_size) / out->max_threads))
+		return bad(&c, TC_THREADS_OFF_RING_SIZE, "bad ring size");
+	if (header_size + (uint64_t)out->max_threads * out->ring_size != size)
+		return bad(&c, TC_THREADS_OFF_MAX, "thread count and ring size do not match the size");
+	TRY(get_u64(&c, 32, &out->time_base_ns));
+	TRY(get_u64(&c, 40, &out->wall_base_ms));
+	TRY(get_u32(&c, 48, &out->pid));
+	TRY(get_u32(&c, TC_THREADS_OFF_USED, &used));
+	if (used > out->max_threads)
+		return bad(&c, TC_THREADS_OFF_USED, "more rings used than there are");
+	TRY(get_u64(&c, TC_THREADS_OFF_REFUSED, &out->refused));
+	TRY(get_u64(&c, TC_THREADS_OFF_DROPPED, &out->dropped));
+	out->rings = calloc(used ? used : 1, sizeof *out->rings);
+	if (!out->rings)
+		return tc_fail(err, TC_ENOMEM, "%u thread rings", used);
+	for (uint32_t k = 0; k < used; k++) {
+		size_t off = header_size + (size_t)k * (size_t)out->ring_size;
+		tc_error e = { 0 };
+		if (tc_ring_decode(&out->rings[k], (const unsigned char *)data + off, (size_t)out->ring_size, &e) != TC_OK) {
+			tc_threads_image_dispose(out);
+			return tc_fail(err, e.code, "thread ring %u (at byte %zu): %s", k, off, e.message);
+		}
+		out->count = k + 1;
+	}
+	return TC_OK;
+}
+
+int tc_threads_load(tc_threads_image *out, const char *path, tc_error *err)
+{
+	memset(out, 0, sizeof *out);
+	unsigned char *buf;
+	size_t len;
+	TRY(read_all(path, &buf, &len, err));
+	int rc = tc_threads_decode(out, buf, len, err);
 	free(buf);
 	return rc;
 }

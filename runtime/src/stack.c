@@ -75,6 +75,8 @@ int tc_stack_build(tc_stack *out, const uint64_t *ev, size_t n, bool strict, uin
 			continue;
 		bool in = tc_event_is_in(v);
 		uint32_t id = tc_event_id(v);
+		if (tc_id_is_section(id))
+			continue; /* an interval, not a method: it need not nest with them */
 		/* Strict mode starts at the first message: what came before belongs
 		 * to methods whose beginning we may not have. */
 		if (!begun) {

@@ -41,3 +41,12 @@ void thread_name(char out[16])
 	out[15] = '\0';
 #endif
 }
+
+uint32_t thread_id(void)
+{
+#if defined(__linux__)
+	return (uint32_t)syscall(SYS_gettid);
+#else
+	return 0;
+#endif
+}

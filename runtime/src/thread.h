@@ -2,6 +2,8 @@
 #ifndef TC_THREAD_H
 #define TC_THREAD_H
 
+#include <stdint.h>
+
 /* Niceness of the runtime's threads, never more favourable than what the
  * thread inherited from its creator (the app's main thread, which Android may
  * boost): the clock thread keeps time and watches for lags and ANRs while the
@@ -18,5 +20,8 @@ void thread_identify(const char *name, int nice);
 
 /* The calling thread's name (16 bytes with the NUL), "" where unknown. */
 void thread_name(char out[16]);
+
+/* The calling thread's id (gettid), 0 where unknown. */
+uint32_t thread_id(void);
 
 #endif

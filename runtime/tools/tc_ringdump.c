@@ -1,5 +1,6 @@
 /* tc-ringdump: prints a ring file (tc_ringfile.h), e.g. one left behind by a
- * process that was killed, and optionally the call stack it holds.
+ * process that was killed, and optionally the call stack it holds; or a
+ * thread file (PATH-threads), each thread's ring in turn.
  *
  *   tc-ringdump [-q] [-s] [-t END_MS] FILE
  *     -q        header only, no event lines
@@ -20,6 +21,44 @@ static int usage(void)
 {
 	fputs("usage: tc-ringdump [-q] [-s] [-t END_MS] FILE\n", stderr);
 	return 2;
+}
+
+static int dump(const char *path, const tc_ring_image *img, int quiet, int stack, int strict, uint64_t end_ms)
+{
+	printf("ring %s: version %u, capacity %" PRIu64 ", written %" PRIu64 ", pid %u, status %d, resolution %u ms\n",
+	       path, img->version, img->capacity, img->seq, img->pid, img->status, img->resolution_ms);
+	printf("time base: monotonic %" PRIu64 " ns, wall %" PRIu64 " ms\n", img->time_base_ns, img->wall_base_ms);
+	if (img->tid || img->thread_name[0])
+		printf("thread: %u %s\n", img->tid, img->thread_name);
+	for (uint32_t n = 0; img->names && n < TC_SECTION_MAX; n++)
+		if (img->names[n][0])
+			printf("section %u: %s\n", TC_ID_SECTION + n, img->names[n]);
+	printf("events: %zu from seq %" PRIu64 "%s\n", img->count, img->first_seq,
+	       img->recovered ? " (newest recovered past the stored count)" : "");
+	if (!quiet) {
+		for (size_t i = 0; i < img->count; i++) {
+			uint64_t v = img->events[i];
+			if (v == 0)
+				continue;
+			printf("%" PRIu64 " %s %u %" PRIu64 "\n", img->first_seq + i, tc_event_is_in(v) ? "in" : "out",
+			       tc_event_id(v), tc_event_time(v));
+		}
+	}
+	int rc = 0;
+	if (stack) {
+		tc_stack st = { 0 };
+		char *text = NULL;
+		if (tc_stack_build(&st, img->events, img->count, strict, end_ms) != TC_OK ||
+		    tc_stack_format(&st, &text, NULL) < 0) {
+			fputs("tc-ringdump: out of memory\n", stderr);
+			rc = 1;
+		} else {
+			printf("stack: %zu items\n%s", st.len, text);
+		}
+		free(text);
+		tc_stack_dispose(&st);
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -46,40 +85,37 @@ int main(int argc, char **argv)
 	if (!path)
 		return usage();
 
-	tc_ring_image img;
 	tc_error err = { 0 };
+	char magic[8] = { 0 };
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		if (fread(magic, 1, sizeof magic, f) != sizeof magic)
+			magic[0] = '\0';
+		fclose(f);
+	}
+	if (memcmp(magic, TC_THREADS_MAGIC, 8) == 0) {
+		tc_threads_image ti;
+		if (tc_threads_load(&ti, path, &err) != TC_OK) {
+			fprintf(stderr, "tc-ringdump: %s\n", err.message);
+			return 1;
+		}
+		printf("thread file %s: %zu of %u rings used, pid %u, refused %" PRIu64 " threads, dropped %" PRIu64
+		       " events\n", path, ti.count, ti.max_threads, ti.pid, ti.refused, ti.dropped);
+		int rc = 0;
+		for (size_t k = 0; k < ti.count && rc == 0; k++) {
+			char what[64];
+			snprintf(what, sizeof what, "%s ring %zu", path, k);
+			rc = dump(what, &ti.rings[k], quiet, stack, strict, end_ms);
+		}
+		tc_threads_image_dispose(&ti);
+		return rc;
+	}
+	tc_ring_image img;
 	if (tc_ring_load(&img, path, &err) != TC_OK) {
 		fprintf(stderr, "tc-ringdump: %s\n", err.message);
 		return 1;
 	}
-	printf("ring %s: version %u, capacity %" PRIu64 ", written %" PRIu64 ", pid %u, status %d, resolution %u ms\n",
-	       path, img.version, img.capacity, img.seq, img.pid, img.status, img.resolution_ms);
-	printf("time base: monotonic %" PRIu64 " ns, wall %" PRIu64 " ms\n", img.time_base_ns, img.wall_base_ms);
-	printf("events: %zu from seq %" PRIu64 "%s\n", img.count, img.first_seq,
-	       img.recovered ? " (newest recovered past the stored count)" : "");
-	if (!quiet) {
-		for (size_t i = 0; i < img.count; i++) {
-			uint64_t v = img.events[i];
-			if (v == 0)
-				continue;
-			printf("%" PRIu64 " %s %u %" PRIu64 "\n", img.first_seq + i, tc_event_is_in(v) ? "in" : "out",
-			       tc_event_id(v), tc_event_time(v));
-		}
-	}
-	int rc = 0;
-	if (stack) {
-		tc_stack st = { 0 };
-		char *text = NULL;
-		if (tc_stack_build(&st, img.events, img.count, strict, end_ms) != TC_OK ||
-		    tc_stack_format(&st, &text, NULL) < 0) {
-			fputs("tc-ringdump: out of memory\n", stderr);
-			rc = 1;
-		} else {
-			printf("stack: %zu items\n%s", st.len, text);
-		}
-		free(text);
-		tc_stack_dispose(&st);
-	}
+	int rc = dump(path, &img, quiet, stack, strict, end_ms);
 	tc_ring_image_dispose(&img);
 	return rc;
 }

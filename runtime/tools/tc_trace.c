@@ -1,7 +1,8 @@
 /* tc-trace: makes what the runtime recorded readable. Reads a ring file
- * (tc_ringfile.h; also one left by a killed process), the report lines
- * (reportPath) and methodMapping.txt, and writes a call tree, the reports
- * with decoded stacks, Chrome Trace Event JSON or an SVG flame graph.
+ * (tc_ringfile.h; also one left by a killed process) and the thread file
+ * next to it (threads = all), the report lines (reportPath) and
+ * methodMapping.txt, and writes a call tree, the reports with decoded stacks,
+ * Chrome Trace Event JSON or an SVG flame graph, for one thread or all.
  * See `tc-trace --help` and runtime/README.md.
  *
  * Exit status: 0 ok, 1 an input could not be read or decoded, 2 usage. */
@@ -24,12 +25,17 @@
 #include "trace_json.h"
 #include "trace_lines.h"
 #include "trace_mapping.h"
+#include "trace_recording.h"
 #include "trace_report.h"
 #include "trace_spans.h"
 #include "trace_text.h"
 #include "trace_tree.h"
 
-enum { C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_HTML = 64, C_ALL = 127 };
+enum {
+	C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_HTML = 64,
+	C_SECTIONS = 128, C_ALL = 255
+};
+#define C_VIEWS (C_TREE | C_CHROME | C_FLAME)
 
 static const struct command {
 	const char *name;
@@ -38,18 +44,21 @@ static const struct command {
 	const char *usage;
 } commands[] = {
 	{ "tree", C_TREE, "the call tree of a ring (or of a slice): self and total ms, calls",
-	  "tc-trace tree --ring FILE [--mapping FILE] [SLICE] [--sort total|call|calls] [--min-ms N]\n"
-	  "              [--max-depth N] [-o OUT]" },
+	  "tc-trace tree --ring FILE [--mapping FILE] [SLICE] [--thread T] [--sort total|call|calls]\n"
+	  "              [--min-ms N] [--max-depth N] [-o OUT]" },
 	{ "messages", C_MESSAGES, "the messages (dispatch markers) of a ring, numbered for --message",
 	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [-o OUT]" },
+	{ "sections", C_SECTIONS, "the sections (named intervals) of every thread, for --section",
+	  "tc-trace sections --ring FILE [--thread T] [--end MS] [-o OUT]" },
 	{ "reports", C_REPORTS, "the report lines with their stack and stackKey decoded",
 	  "tc-trace reports --reports FILE [--mapping FILE] [--format json|text] [--tag TAG]\n"
 	  "                 [--keep-going] [-o OUT]" },
 	{ "chrome", C_CHROME, "Chrome Trace Event JSON of a ring (ui.perfetto.dev, chrome://tracing)",
-	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--reports FILE] [--events be|x]\n"
-	  "                [--names short|full] [--min-us US] [-o OUT]" },
+	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--thread T] [--reports FILE]\n"
+	  "                [--events be|x] [--names short|full] [--min-us US] [-o OUT]" },
 	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
-	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--title T] [--width PX] [-o OUT]\n"
+	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--thread T] [--title T] [--width PX]\n"
+	  "               [-o OUT]\n"
 	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
 	{ "hot", C_HOT, "the often-called short methods, as a block list for tc-instrument",
 	  "tc-trace hot --ring FILE --mapping FILE [SLICE] [--min-calls N] [--max-avg-us U]\n"
@@ -64,7 +73,11 @@ static const char help_text[] =
 	"Inputs:\n"
 	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
 	"                       as #id (and all of them do without this option)\n"
-	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process\n"
+	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process;\n"
+	"                       with threads = all, the thread file FILE-threads is read with it\n"
+	"  --thread T           all (default), main (the recording thread), a thread id or a\n"
+	"                       thread's name: a tree or flame graph of several threads has a\n"
+	"                       node per thread, a Chrome trace a track per thread\n"
 	"  --reports FILE       report lines (Config.reportPath); '-' reads standard input\n"
 	"  -o, --output FILE    write here ('-': standard output, the default); written to a\n"
 	"                       temporary file and renamed into place on success\n"
@@ -73,7 +86,9 @@ static const char help_text[] =
 	"  --from MS, --to MS   the methods running between these times (ms since the ring's\n"
 	"                       time base, as `messages` and the tree show them), clipped to them\n"
 	"  --message N[..M]     message N (from 0, see `messages`) or messages N to M, with all\n"
-	"                       they called\n"
+	"                       they called (other threads: what ran meanwhile)\n"
+	"  --section NAME       the times section NAME ran (see `sections`; on any thread), and\n"
+	"                       on each thread what ran then\n"
 	"  --end MS             close methods still running at MS (default: the last event's\n"
 	"                       time; a process killed mid-message leaves such methods)\n"
 	"\n"
@@ -130,7 +145,7 @@ static void usage_all(FILE *f, int full)
 
 typedef struct opts {
 	const struct command *cmd;
-	const char *mapping, *ring, *reports, *output;
+	const char *mapping, *ring, *reports, *output, *thread, *section;
 	tr_slice slice;
 	uint64_t end_ms;
 	tr_order order;
@@ -250,12 +265,12 @@ static int parse_args(int argc, char **argv, opts *o)
 			int arg, cmds;
 		} table[] = {
 			{ "--mapping", "-m", 1, C_ALL },
-			{ "--ring", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT | C_HTML },
+			{ "--ring", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
 			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME | C_HTML },
-			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
-			{ "--to", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
-			{ "--message", NULL, 1, C_TREE | C_CHROME | C_FLAME | C_HOT },
-			{ "--end", NULL, 1, C_TREE | C_MESSAGES | C_CHROME | C_FLAME | C_HOT | C_HTML },
+			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_VIEWS | C_HOT },
+			{ "--to", NULL, 1, C_VIEWS | C_HOT },  { "--message", NULL, 1, C_VIEWS | C_HOT },
+			{ "--section", NULL, 1, C_VIEWS },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
+			{ "--end", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
 			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
@@ -294,11 +309,17 @@ static int parse_args(int argc, char **argv, opts *o)
 			o->reports = val;
 		} else if (strcmp(l, "--output") == 0) {
 			o->output = val;
+		} else if (strcmp(l, "--thread") == 0) {
+			o->thread = val;
+		} else if (strcmp(l, "--section") == 0) {
+			if (o->slice.kind != TR_SLICE_ALL)
+				return bad_usage("--section, --from/--to and --message are exclusive");
+			o->section = val;
 		} else if (strcmp(l, "--from") == 0 || strcmp(l, "--to") == 0) {
 			if (parse_u64(val, &u))
 				return bad_usage("%s needs milliseconds, got \"%s\"", l, val);
-			if (o->slice.kind == TR_SLICE_MESSAGES)
-				return bad_usage("--from/--to and --message are exclusive");
+			if (o->slice.kind == TR_SLICE_MESSAGES || o->section)
+				return bad_usage("--section, --from/--to and --message are exclusive");
 			o->slice.kind = TR_SLICE_TIME;
 			if (l[2] == 'f') {
 				o->slice.from_ms = u;
@@ -308,8 +329,8 @@ static int parse_args(int argc, char **argv, opts *o)
 				o->to_set = 1;
 			}
 		} else if (strcmp(l, "--message") == 0) {
-			if (o->slice.kind == TR_SLICE_TIME)
-				return bad_usage("--from/--to and --message are exclusive");
+			if (o->slice.kind == TR_SLICE_TIME || o->section)
+				return bad_usage("--section, --from/--to and --message are exclusive");
 			if (parse_range(val, &o->slice.first_msg, &o->slice.last_msg))
 				return bad_usage("--message needs N or N..M, got \"%s\"", val);
 			o->slice.kind = TR_SLICE_MESSAGES;
@@ -378,8 +399,8 @@ static int parse_args(int argc, char **argv, opts *o)
 		if (o->report_line) {
 			if (!o->reports || o->ring)
 				return bad_usage("flame --report LINE reads --reports FILE, not a ring");
-			if (o->slice.kind != TR_SLICE_ALL)
-				return bad_usage("a slice applies to a ring, not to --report");
+			if (o->slice.kind != TR_SLICE_ALL || o->section || o->thread)
+				return bad_usage("a slice or a thread applies to a ring, not to --report");
 		} else if (!o->ring) {
 			return bad_usage("flame needs --ring FILE, or --reports FILE --report LINE");
 		} else if (o->reports) {
@@ -400,32 +421,185 @@ static int parse_args(int argc, char **argv, opts *o)
 
 /* ---- inputs ---- */
 
-typedef struct ring_input {
-	tc_ring_image img;
-	tr_spans all, slice;
-	char slice_text[64];
-} ring_input;
+/* Pseudo-method ids of the thread nodes in a tree of several threads:
+ * beyond the events' 20 bits. */
+#define THREAD_NODE_ID UINT32_C(0x1000000)
+/* Chrome trace tids of the section tracks: beyond Linux's thread ids. */
+#define SECTION_TRACK_TID UINT32_C(0x40000000)
 
-static int ring_open(ring_input *r, const opts *o, tr_error *err)
-{
-	memset(r, 0, sizeof *r);
-	TR_TRY(tr_ring_read(&r->img, o->ring, err));
-	TR_TRY(tr_spans_build(&r->all, r->img.events, r->img.count, o->end_ms, err));
-	TR_TRY(tr_spans_slice(&r->slice, &r->all, &o->slice, err));
-	tr_slice_describe(&o->slice, r->slice_text, sizeof r->slice_text);
-	return TC_OK;
-}
+typedef struct thread_input {
+	const tr_thread *t;
+	tr_spans all, slice;
+} thread_input;
+
+/* The recording, every thread's spans, and the slice of the selected ones. */
+typedef struct ring_input {
+	tr_recording rec;
+	thread_input *th;     /* per thread of the recording */
+	size_t *sel, n_sel;   /* the selected threads */
+	char slice_text[128];
+} ring_input;
 
 static void ring_close(ring_input *r)
 {
-	tr_spans_dispose(&r->all);
-	tr_spans_dispose(&r->slice);
-	tc_ring_image_dispose(&r->img);
+	for (size_t k = 0; r->th && k < r->rec.n; k++) {
+		tr_spans_dispose(&r->th[k].all);
+		tr_spans_dispose(&r->th[k].slice);
+	}
+	free(r->th);
+	free(r->sel);
+	tr_recording_dispose(&r->rec);
+	memset(r, 0, sizeof *r);
 }
 
-static void ring_notes(const ring_input *r)
+/* The times section `name` ran, on any thread. */
+static int section_times(const ring_input *r, const char *name, tr_interval **out, size_t *n, tr_error *err)
 {
-	tr_spans_write_notes(stderr, "tc-trace: note: ", &r->all);
+	*out = NULL;
+	*n = 0;
+	uint32_t id = 0;
+	for (uint32_t k = 0; k < TC_SECTION_MAX && !id; k++) {
+		const char *s = tr_recording_section(&r->rec, TC_ID_SECTION + k);
+		if (s && strcmp(s, name) == 0)
+			id = TC_ID_SECTION + k;
+	}
+	size_t count = 0;
+	for (size_t k = 0; id && k < r->rec.n; k++)
+		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
+			count += r->th[k].all.sect[i].id == id;
+	if (count == 0)
+		return tr_fail(err, TC_EINVAL, "no section \"%s\" in %s (tc-trace sections lists them)", name,
+		               r->rec.ring.names ? "the recording" : "the recording (it names no section)");
+	tr_interval *iv = malloc(count * sizeof *iv);
+	if (!iv)
+		return tr_fail(err, TC_ENOMEM, "out of memory");
+	for (size_t k = 0; k < r->rec.n; k++)
+		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
+			if (r->th[k].all.sect[i].id == id)
+				iv[(*n)++] = (tr_interval){ r->th[k].all.sect[i].start_ms, r->th[k].all.sect[i].end_ms };
+	*out = iv;
+	return TC_OK;
+}
+
+/* Slices the selected threads. A message slice is the recording thread's
+ * messages; on the other threads, the time they took. */
+static int ring_slice(ring_input *r, const opts *o, tr_error *err)
+{
+	if (o->section) {
+		tr_interval *iv;
+		size_t n;
+		TR_TRY(section_times(r, o->section, &iv, &n, err));
+		int rc = TC_OK;
+		for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
+			thread_input *ti = &r->th[r->sel[k]];
+			rc = tr_spans_slice_times(&ti->slice, &ti->all, iv, n, err);
+		}
+		free(iv);
+		snprintf(r->slice_text, sizeof r->slice_text, "section %.80s (%zu times)", o->section, n);
+		return rc;
+	}
+	tr_slice_describe(&o->slice, r->slice_text, sizeof r->slice_text);
+	if (o->slice.kind != TR_SLICE_MESSAGES) {
+		for (size_t k = 0; k < r->n_sel; k++) {
+			thread_input *ti = &r->th[r->sel[k]];
+			TR_TRY(tr_spans_slice(&ti->slice, &ti->all, &o->slice, err));
+		}
+		return TC_OK;
+	}
+	thread_input *main_th = &r->th[0];
+	TR_TRY(tr_spans_slice(&main_th->slice, &main_th->all, &o->slice, err));
+	tr_interval iv = { main_th->slice.first_ms, main_th->slice.last_ms };
+	for (size_t k = 0; k < r->n_sel; k++) {
+		thread_input *ti = &r->th[r->sel[k]];
+		if (ti != main_th)
+			TR_TRY(tr_spans_slice_times(&ti->slice, &ti->all, &iv, main_th->slice.n ? 1 : 0, err));
+	}
+	return TC_OK;
+}
+
+static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tr_error *err)
+{
+	memset(r, 0, sizeof *r);
+	char note[512];
+	int rc = tr_recording_read(&r->rec, o->ring, note, sizeof note, err);
+	if (rc != TC_OK)
+		return rc;
+	if (note[0])
+		fprintf(stderr, "tc-trace: note: %s\n", note);
+	r->th = calloc(r->rec.n, sizeof *r->th);
+	r->sel = malloc(r->rec.n * sizeof *r->sel);
+	if (!r->th || !r->sel)
+		rc = tr_fail(err, TC_ENOMEM, "out of memory");
+	if (rc == TC_OK)
+		rc = tr_recording_name_sections(&r->rec, m, err);
+	if (rc == TC_OK)
+		rc = tr_recording_select(&r->rec, o->thread ? o->thread : "all", r->sel, &r->n_sel, err);
+	for (size_t k = 0; k < r->rec.n && rc == TC_OK; k++) {
+		r->th[k].t = &r->rec.thread[k];
+		rc = tr_spans_build(&r->th[k].all, r->th[k].t->events, r->th[k].t->count, o->end_ms, err);
+	}
+	if (rc == TC_OK)
+		rc = ring_slice(r, o, err);
+	if (rc != TC_OK)
+		ring_close(r);
+	return rc;
+}
+
+static const char *thread_name(const tr_thread *t)
+{
+	return t->name[0] ? t->name : t->main ? "main" : "?";
+}
+
+static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
+{
+	for (size_t k = 0; k < r->n_sel; k++) {
+		const thread_input *ti = &r->th[r->sel[k]];
+		char p[96];
+		if (r->rec.n > 1)
+			snprintf(p, sizeof p, "%sthread %.40s: ", prefix, thread_name(ti->t));
+		else
+			snprintf(p, sizeof p, "%s", prefix);
+		tr_spans_write_notes(out, p, &ti->all);
+	}
+}
+
+/* The call tree of the selected threads: one as it is, several under a
+ * node each (named "thread NAME (tid N)"); a thread with nothing in the
+ * slice has no node. */
+static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, tr_error *err)
+{
+	if (r->n_sel == 1)
+		return tr_tree_from_spans(t, &r->th[r->sel[0]].slice, err);
+	const tr_spans **spans = malloc(r->n_sel * sizeof *spans);
+	uint32_t *ids = malloc(r->n_sel * sizeof *ids);
+	int rc = spans && ids ? TC_OK : tr_fail(err, TC_ENOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
+		const thread_input *ti = &r->th[r->sel[k]];
+		if (ti->slice.n == 0)
+			continue; /* nothing ran on it then: no node */
+		char name[96];
+		snprintf(name, sizeof name, "thread %s (tid %u)", thread_name(ti->t), ti->t->tid);
+		spans[n] = &ti->slice;
+		ids[n] = THREAD_NODE_ID + (uint32_t)k;
+		rc = tr_mapping_name(m, ids[n], name, err);
+		n++;
+	}
+	if (rc == TC_OK)
+		rc = tr_tree_from_threads(t, spans, ids, n, err);
+	free(spans);
+	free(ids);
+	return rc;
+}
+
+/* "RING (pid N)", and the thread when one of several is shown */
+static void ring_what(const ring_input *r, const opts *o, char *buf, size_t cap)
+{
+	const tr_thread *t = &r->rec.thread[r->sel[0]];
+	if (r->rec.n > 1 && r->n_sel == 1)
+		snprintf(buf, cap, "%s (pid %u), thread %s (tid %u)", o->ring, r->rec.pid, thread_name(t), t->tid);
+	else
+		snprintf(buf, cap, "%s (pid %u)", o->ring, r->rec.pid);
 }
 
 static FILE *open_reports(const char *path, tr_error *err)
@@ -470,21 +644,36 @@ static int is_blank(const char *s, size_t n)
 
 /* ---- commands ---- */
 
-static int cmd_tree(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 {
 	ring_input r;
 	tr_tree t = { 0 };
-	int rc = ring_open(&r, o, err);
+	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK)
-		rc = tr_tree_from_spans(&t, &r.slice, err);
+		rc = ring_tree(&r, m, &t, err);
 	if (rc == TC_OK)
 		rc = tr_tree_sort(&t, o->order, err);
 	if (rc == TC_OK) {
-		fprintf(out, "# tc-trace tree of %s (pid %u): %s, %zu spans, %zu messages, %" PRIu64 "..%" PRIu64
+		size_t spans = 0, messages = 0;
+		uint64_t first = UINT64_MAX, last = 0;
+		for (size_t k = 0; k < r.n_sel; k++) {
+			const tr_spans *sl = &r.th[r.sel[k]].slice;
+			spans += sl->n;
+			messages += sl->messages;
+			if (sl->n && sl->first_ms < first)
+				first = sl->first_ms;
+			if (sl->last_ms > last)
+				last = sl->last_ms;
+		}
+		char what[300], threads[48] = "";
+		ring_what(&r, o, what, sizeof what);
+		if (r.n_sel > 1)
+			snprintf(threads, sizeof threads, "%zu threads, ", r.n_sel);
+		fprintf(out, "# tc-trace tree of %s: %s, %s%zu spans, %zu messages, %" PRIu64 "..%" PRIu64
 		             " ms, %" PRIu64 " ms in total\n",
-		        o->ring, r.img.pid, r.slice_text, r.slice.n, r.slice.messages, r.slice.first_ms, r.slice.last_ms,
+		        what, r.slice_text, threads, spans, messages, first == UINT64_MAX ? 0 : first, last,
 		        t.v[0].total_ms);
-		tr_spans_write_notes(out, "# ", &r.all);
+		ring_notes(&r, out, "# ");
 		tr_text_opts to = { o->min_ms, o->max_depth };
 		rc = tr_tree_write_text(out, &t, m, &to, err);
 	}
@@ -493,16 +682,48 @@ static int cmd_tree(const opts *o, const tr_mapping *m, FILE *out, tr_error *err
 	return rc;
 }
 
-static int cmd_messages(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 {
 	ring_input r;
-	int rc = ring_open(&r, o, err);
+	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK) {
-		fprintf(out, "# messages of %s (pid %u): %zu\n", o->ring, r.img.pid, r.all.messages);
-		rc = tr_messages_write(out, &r.all, m, err);
+		fprintf(out, "# messages of %s (pid %u): %zu\n", o->ring, r.rec.pid, r.th[0].all.messages);
+		rc = tr_messages_write(out, &r.th[0].all, m, err);
 	}
 	ring_close(&r);
 	return rc;
+}
+
+static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+{
+	ring_input r;
+	int rc = ring_open(&r, o, m, err);
+	if (rc != TC_OK)
+		return rc;
+	size_t total = 0;
+	for (size_t k = 0; k < r.n_sel; k++)
+		total += r.th[r.sel[k]].all.n_sect;
+	fprintf(out, "# sections of %s (pid %u): %zu\n", o->ring, r.rec.pid, total);
+	fprintf(out, "%-24s %10s %10s  %s\n", "thread", "start ms", "ms", "section");
+	strbuf sb;
+	sb_init(&sb);
+	for (size_t k = 0; k < r.n_sel; k++) {
+		const thread_input *ti = &r.th[r.sel[k]];
+		char who[64];
+		snprintf(who, sizeof who, "%.40s (%u)", thread_name(ti->t), ti->t->tid);
+		for (size_t i = 0; i < ti->all.n_sect; i++) {
+			const tr_span *sp = &ti->all.sect[i];
+			sb.len = 0;
+			tr_name_put(&sb, m, sp->id, TR_NAME_FULL);
+			fprintf(out, "%-24s %10" PRIu64 " %10" PRIu64 "  %*s%s%s\n", who, sp->start_ms, sp->end_ms - sp->start_ms,
+			        (int)(2 * sp->depth), "", sb.buf && !sb.failed ? sb.buf : "?",
+			        sp->flags & TR_SPAN_OPEN ? "  [no end: still open at the end]"
+			        : sp->flags & TR_SPAN_CUT ? "  [no end: closed with the section around it]" : "");
+		}
+	}
+	sb_dispose(&sb);
+	ring_close(&r);
+	return TC_OK;
 }
 
 static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, tr_error *err, int *skipped)
@@ -620,52 +841,83 @@ static int next_instant(void *user, tr_instant *out, tr_error *err)
 	return rc;
 }
 
-static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 {
 	ring_input r;
 	instant_src src;
 	memset(&src, 0, sizeof src);
 	FILE *in = NULL;
-	int rc = ring_open(&r, o, err);
+	tr_chrome_track *tracks = NULL;
+	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK && o->reports) {
 		in = open_reports(o->reports, err);
 		if (!in)
 			rc = err->code;
 	}
+	if (rc == TC_OK && !(tracks = malloc(2 * r.n_sel * sizeof *tracks)))
+		rc = tr_fail(err, TC_ENOMEM, "out of memory");
 	if (rc == TC_OK) {
 		char pname[64];
-		snprintf(pname, sizeof pname, "tracecanary (pid %u)", r.img.pid);
+		snprintf(pname, sizeof pname, "tracecanary (pid %u)", r.rec.pid);
 		tr_chrome_opts co = { 0 };
-		co.pid = co.tid = r.img.pid ? r.img.pid : 1;
+		co.pid = r.rec.pid ? r.rec.pid : 1;
 		co.process_name = pname;
-		co.thread_name = "main";
 		co.complete = o->complete;
 		co.names = o->names;
 		co.source = o->ring;
 		co.slice = r.slice_text;
-		co.base_us = r.img.time_base_ns / 1000;
+		co.base_us = r.rec.time_base_ns / 1000;
 		co.min_us = o->min_us;
-		if (in) {
+		/* a track per thread (the recording thread's tid is the pid's, as
+		 * Android's main thread), and one for its sections if it has any */
+		char (*names)[96] = calloc(2 * r.n_sel, sizeof *names);
+		if (!names)
+			rc = tr_fail(err, TC_ENOMEM, "out of memory");
+		size_t n = 0, first_slices = 0, last_slices = 0;
+		for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
+			const thread_input *ti = &r.th[r.sel[k]];
+			uint32_t tid = ti->t->main ? co.pid : ti->t->tid;
+			snprintf(names[n], sizeof names[n], "%s", thread_name(ti->t));
+			tracks[n] = (tr_chrome_track){ tid, names[n], &ti->slice, false };
+			n++;
+			if (ti->slice.n_sect) {
+				snprintf(names[n], sizeof names[n], "%.80s sections", thread_name(ti->t));
+				tracks[n] = (tr_chrome_track){ SECTION_TRACK_TID + (uint32_t)k, names[n], &ti->slice, true };
+				n++;
+			}
+			if (ti->slice.n && (k == 0 || ti->slice.first_ms < first_slices))
+				first_slices = ti->slice.first_ms;
+			if (ti->slice.last_ms > last_slices)
+				last_slices = ti->slice.last_ms;
+		}
+		if (rc == TC_OK && in) {
 			src.file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
 			tr_lines_init(&src.lr, in, src.file, 0);
 			src.m = m;
-			src.wall_base_ms = r.img.wall_base_ms;
-			src.from_ms = o->slice.kind == TR_SLICE_ALL ? 0 : r.slice.first_ms;
-			src.to_ms = o->slice.kind == TR_SLICE_ALL ? UINT64_MAX : r.slice.last_ms;
+			src.wall_base_ms = r.rec.wall_base_ms;
+			int all = o->slice.kind == TR_SLICE_ALL && !o->section;
+			src.from_ms = all ? 0 : first_slices;
+			src.to_ms = all ? UINT64_MAX : last_slices;
 			co.next_instant = next_instant;
 			co.instant_user = &src;
 		}
-		ring_notes(&r);
-		tr_chrome_dropped drop;
-		rc = tr_chrome_write(out, &r.slice, m, &co, &drop, err);
+		tr_chrome_dropped drop = { 0 };
+		size_t nspans = 0;
+		for (size_t k = 0; k < r.n_sel; k++)
+			nspans += r.th[r.sel[k]].slice.n;
+		if (rc == TC_OK) {
+			ring_notes(&r, stderr, "tc-trace: note: ");
+			rc = tr_chrome_write_tracks(out, tracks, n, m, &co, &drop, err);
+		}
 		if (rc == TC_OK && drop.spans)
 			fprintf(stderr,
 			        "tc-trace: note: %zu of %zu spans (%zu of them messages) were shorter than %" PRIu64
 			        " us and left out, %" PRIu64 " ms in all; --min-us 0 keeps them\n",
-			        drop.spans, r.slice.n, drop.messages, o->min_us, drop.ms);
+			        drop.spans, nspans, drop.messages, o->min_us, drop.ms);
 		if (rc == TC_OK && in && src.outside)
 			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
 			        src.outside);
+		free(names);
 	}
 	if (in) {
 		tr_lines_dispose(&src.lr);
@@ -673,28 +925,39 @@ static int cmd_chrome(const opts *o, const tr_mapping *m, FILE *out, tr_error *e
 		sb_dispose(&src.args);
 		close_reports(in);
 	}
+	free(tracks);
 	ring_close(&r);
 	return rc;
 }
 
-static int cmd_html(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 {
 	ring_input r;
 	tr_html *h = NULL;
 	FILE *in = NULL;
 	tr_lines lr;
 	int lines_open = 0;
-	int rc = ring_open(&r, o, err);
+	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK) {
 		char source[600];
-		snprintf(source, sizeof source, "%s (pid %u)%s%s", o->ring, r.img.pid, o->reports ? ", " : "",
+		snprintf(source, sizeof source, "%s (pid %u)%s%s", o->ring, r.rec.pid, o->reports ? ", " : "",
 		         o->reports ? o->reports : "");
 		rc = tr_html_new(&h, m, o->title ? o->title : "tracecanary report", source, err);
 	}
-	/* one ring file is one thread: the runtime records the main thread */
-	if (rc == TC_OK) {
-		ring_notes(&r);
-		rc = tr_html_add_thread(h, "main", &r.all, r.img.wall_base_ms, err);
+	/* every thread of the recording (the ring file's, then the thread file's), whole:
+	 * the page selects; they share one time base */
+	if (rc == TC_OK)
+		ring_notes(&r, stderr, "tc-trace: note: ");
+	for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
+		const thread_input *ti = &r.th[r.sel[k]];
+		char name[96];
+		if (ti->t->main) /* the looper's thread, whatever the OS calls it */
+			snprintf(name, sizeof name, "main");
+		else if (!ti->t->tid)
+			snprintf(name, sizeof name, "%s", thread_name(ti->t));
+		else
+			snprintf(name, sizeof name, "%.60s (tid %u)", thread_name(ti->t), ti->t->tid);
+		rc = tr_html_add_thread(h, name, &ti->all, r.rec.wall_base_ms, err);
 	}
 	if (rc == TC_OK && o->reports) {
 		in = open_reports(o->reports, err);
@@ -773,7 +1036,7 @@ static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_err
 	return rc;
 }
 
-static int cmd_flame(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 {
 	tr_tree t = { 0 };
 	char what[600];
@@ -783,12 +1046,14 @@ static int cmd_flame(const opts *o, const tr_mapping *m, FILE *out, tr_error *er
 	if (o->report_line) {
 		rc = report_tree(o, &t, what, sizeof what, err);
 	} else {
-		rc = ring_open(&r, o, err);
+		rc = ring_open(&r, o, m, err);
 		if (rc == TC_OK) {
-			ring_notes(&r);
-			rc = tr_tree_from_spans(&t, &r.slice, err);
+			ring_notes(&r, stderr, "tc-trace: note: ");
+			rc = ring_tree(&r, m, &t, err);
+			char ring[300];
+			ring_what(&r, o, ring, sizeof ring);
+			snprintf(what, sizeof what, "%s, %s%s", ring, r.slice_text, r.n_sel > 1 ? ", all threads" : "");
 		}
-		snprintf(what, sizeof what, "%s (pid %u), %s", o->ring, r.img.pid, r.slice_text);
 	}
 	/* flame graphs read best in call order, left to right */
 	if (rc == TC_OK)
@@ -802,20 +1067,24 @@ static int cmd_flame(const opts *o, const tr_mapping *m, FILE *out, tr_error *er
 	return rc;
 }
 
-static int cmd_hot(const opts *o, const tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 {
 	ring_input r;
 	tr_method_stats st = { 0 };
-	int rc = ring_open(&r, o, err);
+	int rc = ring_open(&r, o, m, err);
+	/* the recording thread's: the one whose time Matrix's tracers judge */
 	if (rc == TC_OK)
-		rc = tr_method_stats_build(&st, &r.slice, err);
+		rc = tr_method_stats_build(&st, &r.th[0].slice, err);
+	if (rc == TC_OK && r.rec.n > 1)
+		fprintf(stderr, "tc-trace: note: hot counts the recording thread's calls; %zu other threads left out\n",
+		        r.rec.n - 1);
 	if (rc == TC_OK) {
 		char source[600];
-		snprintf(source, sizeof source, "%s (pid %u), %s", o->ring, r.img.pid, r.slice_text);
+		snprintf(source, sizeof source, "%s (pid %u), %s", o->ring, r.rec.pid, r.slice_text);
 		tr_hot_opts ho = o->hot;
 		ho.source = source;
 		size_t listed, unnamed;
-		ring_notes(&r);
+		ring_notes(&r, stderr, "tc-trace: note: ");
 		rc = tr_hot_write(out, &st, m, &ho, &listed, &unnamed, err);
 		if (rc == TC_OK)
 			fprintf(stderr, "tc-trace: hot: %zu of %zu methods listed\n", listed, st.n);
@@ -853,6 +1122,7 @@ int main(int argc, char **argv)
 
 	tr_error err = { 0 };
 	tr_mapping *m = NULL;
+	/* (the views add the recording's names to the mapping: sections, thread nodes) */
 	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);
 	tr_output out = { 0 };
 	int skipped = 0;
@@ -866,6 +1136,7 @@ int main(int argc, char **argv)
 		case C_CHROME: rc = cmd_chrome(&o, m, out.f, &err); break;
 		case C_HOT: rc = cmd_hot(&o, m, out.f, &err); break;
 		case C_HTML: rc = cmd_html(&o, m, out.f, &err); break;
+		case C_SECTIONS: rc = cmd_sections(&o, m, out.f, &err); break;
 		default: rc = cmd_flame(&o, m, out.f, &err); break;
 		}
 		if (rc == TC_OK)

@@ -11,9 +11,11 @@
 
 typedef struct writer {
 	FILE *out;
-	const tr_spans *s;
 	const tr_mapping *m;
 	const tr_chrome_opts *o;
+	uint32_t tid;         /* the track being written */
+	const char *category; /* its slices' (NULL: methods and messages) */
+	tr_chrome_dropped drop; /* spans shorter than o->min_us */
 	strbuf name;
 	int first;
 	int rc;
@@ -39,7 +41,7 @@ static void head(writer *w, json *j, const char *ph, uint64_t ts_ms)
 	json_begin_object(j);
 	json_kv_string(j, "ph", ph);
 	json_kv_int(j, "pid", w->o->pid);
-	json_kv_int(j, "tid", w->o->tid);
+	json_kv_int(j, "tid", w->tid);
 	json_kv_int(j, "ts", (int64_t)(w->o->base_us + ts_ms * 1000));
 }
 
@@ -64,7 +66,7 @@ static void begin(writer *w, const tr_span *sp)
 		json_kv_string(&j, "cat", "message");
 	} else {
 		json_kv_string(&j, "name", name_of(w, sp->id, w->o->names));
-		json_kv_string(&j, "cat", "method");
+		json_kv_string(&j, "cat", w->category ? w->category : "method");
 	}
 	json_key(&j, "args");
 	json_begin_object(&j);
@@ -99,7 +101,7 @@ static void metadata(writer *w, const char *what, const char *value)
 	json_begin_object(&j);
 	json_kv_string(&j, "ph", "M");
 	json_kv_int(&j, "pid", w->o->pid);
-	json_kv_int(&j, "tid", w->o->tid);
+	json_kv_int(&j, "tid", w->tid);
 	json_kv_string(&j, "name", what);
 	json_key(&j, "args");
 	json_begin_object(&j);
@@ -129,45 +131,75 @@ static void instant(writer *w, const tr_instant *in)
 	json_dispose(&j);
 }
 
-int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
-                    tr_chrome_dropped *dropped, tr_error *err)
+/* One track's slices: B/E pairs (or X events) in pre-order. With short set,
+ * spans shorter than o->min_us are left out and counted; their children are
+ * shorter still, so what stays nests as before. */
+static void slices(writer *w, const tr_span *v, size_t n, size_t *open, bool short_out)
 {
-	tr_chrome_dropped drop = { 0 };
-	writer w = { out, s, m, o, { 0 }, 1, TC_OK, err };
-	sb_init(&w.name);
-	size_t *open = malloc((s->n ? s->n : 1) * sizeof *open);
-	if (!open)
-		return tr_fail(err, TC_ENOMEM, "chrome: out of memory");
-	if (fputs("{\"traceEvents\":[", out) < 0)
-		w.rc = tr_fail(err, TC_EIO, "write failed");
-	metadata(&w, "process_name", o->process_name ? o->process_name : "tracecanary");
-	metadata(&w, "thread_name", o->thread_name ? o->thread_name : "main");
+	uint64_t min_us = short_out ? w->o->min_us : 0;
 	size_t top = 0;
-	for (size_t i = 0; i < s->n && w.rc == TC_OK; i++) {
-		const tr_span *sp = &s->v[i];
+	for (size_t i = 0; i < n && w->rc == TC_OK; i++) {
+		const tr_span *sp = &v[i];
 		uint64_t ms = sp->end_ms - sp->start_ms;
-		if (ms * 1000 < o->min_us) {
+		if (ms * 1000 < min_us) {
 			/* its parent is longer: kept, or counted already */
-			drop.spans++;
-			drop.messages += sp->message != TR_NONE;
-			if (sp->parent == TR_NONE || (s->v[sp->parent].end_ms - s->v[sp->parent].start_ms) * 1000 >= o->min_us)
-				drop.ms += ms;
+			w->drop.spans++;
+			w->drop.messages += sp->message != TR_NONE;
+			if (sp->parent == TR_NONE || (v[sp->parent].end_ms - v[sp->parent].start_ms) * 1000 >= min_us)
+				w->drop.ms += ms;
 			continue;
 		}
 		/* close what is not an ancestor of this span: it ended before */
 		while (top > 0 && open[top - 1] != sp->parent) {
 			top--;
-			if (!o->complete)
-				end(&w, &s->v[open[top]]);
+			if (!w->o->complete)
+				end(w, &v[open[top]]);
 		}
-		begin(&w, sp);
+		begin(w, sp);
 		open[top++] = i;
 	}
-	while (top > 0 && w.rc == TC_OK) {
+	while (top > 0 && w->rc == TC_OK) {
 		top--;
-		if (!o->complete)
-			end(&w, &s->v[open[top]]);
+		if (!w->o->complete)
+			end(w, &v[open[top]]);
 	}
+}
+
+int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
+                           const tr_chrome_opts *o, tr_chrome_dropped *dropped, tr_error *err)
+{
+	writer w = { out, m, o, n ? tracks[0].tid : o->tid, NULL, { 0 }, { 0 }, 1, TC_OK, err };
+	sb_init(&w.name);
+	size_t most = 1;
+	for (size_t k = 0; k < n; k++) {
+		size_t c = tracks[k].sections ? tracks[k].spans->n_sect : tracks[k].spans->n;
+		if (c > most)
+			most = c;
+	}
+	size_t *open = malloc(most * sizeof *open);
+	if (!open)
+		return tr_fail(err, TC_ENOMEM, "chrome: out of memory");
+	if (fputs("{\"traceEvents\":[", out) < 0)
+		w.rc = tr_fail(err, TC_EIO, "write failed");
+	metadata(&w, "process_name", o->process_name ? o->process_name : "tracecanary");
+	tr_span_stats st = { 0 };
+	for (size_t k = 0; k < n && w.rc == TC_OK; k++) {
+		const tr_chrome_track *t = &tracks[k];
+		w.tid = t->tid;
+		w.category = t->sections ? "section" : NULL;
+		metadata(&w, "thread_name", t->name ? t->name : "main");
+		if (t->sections) {
+			/* sections are few and named by the user: all of them stay */
+			slices(&w, t->spans->sect, t->spans->n_sect, open, false);
+			continue;
+		}
+		slices(&w, t->spans->v, t->spans->n, open, true);
+		st.dropped_outs += t->spans->stats.dropped_outs;
+		st.open_at_end += t->spans->stats.open_at_end;
+		st.cut += t->spans->stats.cut;
+	}
+	w.tid = n ? tracks[0].tid : o->tid;
+	w.category = NULL;
 	while (o->next_instant && w.rc == TC_OK) {
 		tr_instant in;
 		int got = o->next_instant(o->instant_user, &in, err);
@@ -186,13 +218,13 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 			json_kv_string(&j, "source", o->source);
 		if (o->slice)
 			json_kv_string(&j, "slice", o->slice);
-		json_kv_int(&j, "droppedOuts", (int64_t)s->stats.dropped_outs);
-		json_kv_int(&j, "openAtEnd", (int64_t)s->stats.open_at_end);
-		json_kv_int(&j, "closedWithCaller", (int64_t)s->stats.cut);
+		json_kv_int(&j, "droppedOuts", (int64_t)st.dropped_outs);
+		json_kv_int(&j, "openAtEnd", (int64_t)st.open_at_end);
+		json_kv_int(&j, "closedWithCaller", (int64_t)st.cut);
 		if (o->min_us) {
 			json_kv_int(&j, "minUs", (int64_t)o->min_us);
-			json_kv_int(&j, "shortSpansLeftOut", (int64_t)drop.spans);
-			json_kv_int(&j, "shortSpansMs", (int64_t)drop.ms);
+			json_kv_int(&j, "shortSpansLeftOut", (int64_t)w.drop.spans);
+			json_kv_int(&j, "shortSpansMs", (int64_t)w.drop.ms);
 		}
 		if (o->base_us)
 			json_kv_int(&j, "timeBaseUs", (int64_t)o->base_us);
@@ -208,6 +240,13 @@ int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_
 	free(open);
 	sb_dispose(&w.name);
 	if (dropped)
-		*dropped = drop;
+		*dropped = w.drop;
 	return w.rc;
+}
+
+int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
+                    tr_chrome_dropped *dropped, tr_error *err)
+{
+	tr_chrome_track t = { o->tid, o->thread_name, s, false };
+	return tr_chrome_write_tracks(out, &t, 1, m, o, dropped, err);
 }

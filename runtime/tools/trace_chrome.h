@@ -1,15 +1,17 @@
 /* trace_chrome.h: the Chrome Trace Event format ("JSON Object Format":
  * {"traceEvents":[...]}), which ui.perfetto.dev and chrome://tracing open.
  *
- * One track: the recording thread (the app's main thread), named by
+ * One track per thread (tr_chrome_write: one, the recording thread), named by
  * process_name / thread_name metadata with its pid and tid. Methods become
  * slices named by the mapping (category "method"), messages (TC_ID_DISPATCH
- * spans) slices named "message N" (category "message"). ts and dur are in
- * microseconds on the clock the ring records (CLOCK_MONOTONIC, as atrace's):
- * base_us (the ring's time base) plus the event's ms, so that the trace lines
- * up with a system trace of the same time. Spans shorter than min_us are left
- * out, and counted: their children are shorter still, so what stays nests as
- * before. The spans are nested already
+ * spans) slices named "message N" (category "message"); a thread's sections
+ * (named intervals, which need not nest with its methods) go on a track of
+ * their own, category "section". ts and dur are in microseconds on the clock
+ * the ring records (CLOCK_MONOTONIC, as atrace's): base_us (the ring's time
+ * base) plus the event's ms, so that the trace lines up with a system trace of
+ * the same time. Method spans shorter than min_us are left out, and counted:
+ * their children are shorter still, so what stays nests as before. The spans
+ * are nested already
  * (trace_spans.h), so per thread the B/E events form a well-parenthesized
  * sequence with non-decreasing ts, and X events nest by [ts, ts+dur].
  * Events are written one per line as they are produced. */
@@ -56,5 +58,19 @@ typedef struct tr_chrome_dropped {
 /* dropped may be NULL. */
 int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
                     tr_chrome_dropped *dropped, tr_error *err);
+
+/* A track: a thread's methods (spans->v), or with sections set its sections
+ * (spans->sect). */
+typedef struct tr_chrome_track {
+	uint32_t tid;
+	const char *name;      /* thread_name */
+	const tr_spans *spans;
+	bool sections;
+} tr_chrome_track;
+
+/* Several tracks; o->tid and o->thread_name are not used. The instants go
+ * on the first track; otherData counts the method tracks' repairs. */
+int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
+                           const tr_chrome_opts *o, tr_chrome_dropped *dropped, tr_error *err);
 
 #endif

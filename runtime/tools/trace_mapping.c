@@ -20,6 +20,8 @@ typedef struct entry {
 struct tr_mapping {
 	entry *v;
 	size_t n, cap;
+	entry *extra;    /* tr_mapping_name's, few: looked up in turn */
+	size_t n_extra;
 	tr_arena names;
 };
 
@@ -28,6 +30,7 @@ void tr_mapping_free(tr_mapping *m)
 	if (!m)
 		return;
 	free(m->v);
+	free(m->extra);
 	tr_arena_dispose(&m->names);
 	free(m);
 }
@@ -165,8 +168,33 @@ const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id)
 	return lo < m->n && m->v[lo].id == id ? m->v[lo].key : NULL;
 }
 
+int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err)
+{
+	const char *k = tr_arena_strndup(&m->names, name, strlen(name));
+	if (!k)
+		return tr_fail(err, TC_ENOMEM, "names: out of memory");
+	for (size_t i = 0; i < m->n_extra; i++) {
+		if (m->extra[i].id == id) {
+			m->extra[i].key = k;
+			return TC_OK;
+		}
+	}
+	entry *v = realloc(m->extra, (m->n_extra + 1) * sizeof *v);
+	if (!v)
+		return tr_fail(err, TC_ENOMEM, "names: out of memory");
+	m->extra = v;
+	m->extra[m->n_extra++] = (entry){ id, 0, k };
+	return TC_OK;
+}
+
 void tr_name_put(strbuf *sb, const tr_mapping *m, uint32_t id, tr_name_style style)
 {
+	for (size_t i = 0; m && i < m->n_extra; i++) {
+		if (m->extra[i].id == id) {
+			sb_puts(sb, m->extra[i].key);
+			return;
+		}
+	}
 	const char *key = tr_mapping_lookup(m, id);
 	if (!key) {
 		sb_printf(sb, "#%u", id);

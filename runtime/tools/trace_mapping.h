@@ -31,6 +31,10 @@ int tr_mapping_empty(tr_mapping **out, tr_error *err);
 void tr_mapping_free(tr_mapping *m);
 
 size_t tr_mapping_size(const tr_mapping *m);
+/* Names a pseudo-method the recording defines (a section, a thread's node in
+ * a tree of all threads): shown as given in either style, before any entry
+ * of the file with that id. name is copied; naming an id again renames it. */
+int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err);
 /* "class method desc" as the file has it, or NULL. */
 const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id);
 /* Appends the method's display name, or "#id" for an id with no entry

@@ -10,38 +10,90 @@
 void tr_spans_dispose(tr_spans *s)
 {
 	free(s->v);
+	free(s->sect);
 	memset(s, 0, sizeof *s);
+}
+
+/* Room for want spans in *v (of *cap). */
+static int grow(tr_span **v, size_t *cap_io, size_t want, tr_error *err)
+{
+	if (want <= *cap_io)
+		return TC_OK;
+	size_t cap = *cap_io ? *cap_io : 64;
+	while (cap < want) {
+		if (cap > SIZE_MAX / 2 / sizeof **v)
+			return tr_fail(err, TC_ENOMEM, "spans: out of memory");
+		cap *= 2;
+	}
+	tr_span *nv = realloc(*v, cap * sizeof *nv);
+	if (!nv)
+		return tr_fail(err, TC_ENOMEM, "spans: out of memory");
+	*v = nv;
+	*cap_io = cap;
+	return TC_OK;
 }
 
 static int reserve(tr_spans *s, size_t want, tr_error *err)
 {
-	if (want <= s->cap)
-		return TC_OK;
-	size_t cap = s->cap ? s->cap : 64;
-	while (cap < want) {
-		if (cap > SIZE_MAX / 2 / sizeof *s->v)
-			return tr_fail(err, TC_ENOMEM, "spans: out of memory");
-		cap *= 2;
-	}
-	tr_span *v = realloc(s->v, cap * sizeof *v);
-	if (!v)
-		return tr_fail(err, TC_ENOMEM, "spans: out of memory");
-	s->v = v;
-	s->cap = cap;
+	return grow(&s->v, &s->cap, want, err);
+}
+
+/* One nesting of spans being built: the methods', or the sections'. */
+typedef struct nest {
+	tr_span **v;
+	size_t *n, *cap;
+	size_t *open;       /* indexes of open spans, innermost last */
+	size_t top;
+} nest;
+
+static int nest_in(nest *k, uint32_t id, uint64_t t, tr_error *err)
+{
+	TR_TRY(grow(k->v, k->cap, *k->n + 1, err));
+	size_t parent = k->top ? k->open[k->top - 1] : TR_NONE;
+	(*k->v)[*k->n] = (tr_span){ id, 0, t, t, parent, k->top, TR_NONE };
+	k->open[k->top++] = (*k->n)++;
 	return TC_OK;
+}
+
+/* Closes the nearest open span of id at t, and those above it, which lost
+ * their outs; the caller knows one is open. */
+static void nest_out(nest *k, uint32_t id, uint64_t t, uint32_t *open_by_id, tr_span_stats *st)
+{
+	for (;;) {
+		tr_span *sp = &(*k->v)[k->open[--k->top]];
+		sp->end_ms = t;
+		open_by_id[sp->id]--;
+		if (sp->id == id)
+			break;
+		sp->flags |= TR_SPAN_CUT;
+		st->cut++;
+	}
+}
+
+static void nest_close(nest *k, uint64_t end, tr_span_stats *st)
+{
+	while (k->top > 0) {
+		tr_span *sp = &(*k->v)[k->open[--k->top]];
+		sp->end_ms = end;
+		sp->flags |= TR_SPAN_OPEN;
+		st->open_at_end++;
+	}
 }
 
 int tr_spans_build(tr_spans *out, const uint64_t *ev, size_t n, uint64_t end_ms, tr_error *err)
 {
 	tr_spans_dispose(out);
-	size_t *open = malloc((n ? n : 1) * sizeof *open);         /* indexes of open spans */
+	size_t *open = malloc((n ? n : 1) * sizeof *open);         /* open method spans */
+	size_t *open_sect = malloc((n ? n : 1) * sizeof *open_sect); /* open sections */
 	uint32_t *open_by_id = calloc(TC_ID_MAX + 1, sizeof *open_by_id); /* open spans per id */
-	if (!open || !open_by_id) {
+	if (!open || !open_sect || !open_by_id) {
 		free(open);
+		free(open_sect);
 		free(open_by_id);
 		return tr_fail(err, TC_ENOMEM, "spans: out of memory");
 	}
-	size_t top = 0;
+	nest methods = { &out->v, &out->n, &out->cap, open, 0 };
+	nest sections = { &out->sect, &out->n_sect, &out->cap_sect, open_sect, 0 };
 	uint64_t last = 0;
 	int any = 0, rc = TC_OK;
 	for (size_t i = 0; i < n && rc == TC_OK; i++) {
@@ -59,41 +111,25 @@ int tr_spans_build(tr_spans *out, const uint64_t *ev, size_t n, uint64_t end_ms,
 		}
 		last = t;
 		out->stats.events++;
+		nest *k = tc_id_is_section(id) ? &sections : &methods;
 		if (tc_event_is_in(v)) {
-			if ((rc = reserve(out, out->n + 1, err)) != TC_OK)
+			if ((rc = nest_in(k, id, t, err)) != TC_OK)
 				break;
-			size_t parent = top ? open[top - 1] : TR_NONE;
-			out->v[out->n] = (tr_span){ id, 0, t, t, parent, top, TR_NONE };
 			if (id == TC_ID_DISPATCH)
-				out->v[out->n].message = out->messages++;
-			open[top++] = out->n++;
+				out->v[out->n - 1].message = out->messages++;
 			open_by_id[id]++;
-			continue;
-		}
-		if (open_by_id[id] == 0) {
+		} else if (open_by_id[id] == 0) {
 			out->stats.dropped_outs++;
-			continue;
-		}
-		/* the nearest open span of this id; those above it lost their outs */
-		for (;;) {
-			tr_span *sp = &out->v[open[--top]];
-			sp->end_ms = t;
-			open_by_id[sp->id]--;
-			if (sp->id == id)
-				break;
-			sp->flags |= TR_SPAN_CUT;
-			out->stats.cut++;
+		} else {
+			nest_out(k, id, t, open_by_id, &out->stats);
 		}
 	}
 	uint64_t end = end_ms != TR_NO_TIME && end_ms > last ? end_ms : last;
-	while (top > 0) {
-		tr_span *sp = &out->v[open[--top]];
-		sp->end_ms = end;
-		sp->flags |= TR_SPAN_OPEN;
-		out->stats.open_at_end++;
-	}
+	nest_close(&methods, end, &out->stats);
+	nest_close(&sections, end, &out->stats);
 	out->last_ms = any ? end : 0;
 	free(open);
+	free(open_sect);
 	free(open_by_id);
 	if (rc != TC_OK)
 		tr_spans_dispose(out);
@@ -105,6 +141,40 @@ static int overlaps(const tr_span *sp, uint64_t from, uint64_t to)
 	if (sp->start_ms == sp->end_ms)
 		return sp->start_ms >= from && sp->start_ms <= to;
 	return sp->start_ms < to && sp->end_ms > from;
+}
+
+/* Appends the sections of in that overlap [from, to], clipped to it,
+ * re-parented to the nearest kept one. */
+static int slice_sections(tr_spans *out, const tr_spans *in, uint64_t from, uint64_t to, tr_error *err)
+{
+	size_t *near = malloc((in->n_sect ? in->n_sect : 1) * sizeof *near);
+	if (!near)
+		return tr_fail(err, TC_ENOMEM, "slice: out of memory");
+	int rc = TC_OK;
+	for (size_t i = 0; i < in->n_sect && rc == TC_OK; i++) {
+		tr_span sp = in->sect[i];
+		size_t up = sp.parent == TR_NONE ? TR_NONE : near[sp.parent];
+		if (!overlaps(&sp, from, to)) {
+			near[i] = up;
+			continue;
+		}
+		if ((rc = grow(&out->sect, &out->cap_sect, out->n_sect + 1, err)) != TC_OK)
+			break;
+		sp.parent = up;
+		sp.depth = up == TR_NONE ? 0 : out->sect[up].depth + 1;
+		if (sp.start_ms < from) {
+			sp.start_ms = from;
+			sp.flags |= TR_SPAN_CLIPPED;
+		}
+		if (sp.end_ms > to) {
+			sp.end_ms = to;
+			sp.flags |= TR_SPAN_CLIPPED;
+		}
+		near[i] = out->n_sect;
+		out->sect[out->n_sect++] = sp;
+	}
+	free(near);
+	return rc;
 }
 
 int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *sl, tr_error *err)
@@ -181,9 +251,61 @@ int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *sl, tr_err
 	if (out->first_ms == TR_NO_TIME)
 		out->first_ms = 0;
 	out->stats = in->stats;
+	if (rc == TC_OK) {
+		if (sl->kind == TR_SLICE_TIME)
+			rc = slice_sections(out, in, sl->from_ms, sl->to_ms, err);
+		else if (sl->kind == TR_SLICE_ALL)
+			rc = slice_sections(out, in, 0, TR_NO_TIME, err);
+		else if (out->n)
+			rc = slice_sections(out, in, out->first_ms, out->last_ms, err);
+	}
 cleanup:
 	free(near);
 	free(inside);
+	if (rc != TC_OK)
+		tr_spans_dispose(out);
+	return rc;
+}
+
+int tr_spans_slice_times(tr_spans *out, const tr_spans *in, const tr_interval *iv, size_t n, tr_error *err)
+{
+	tr_spans_dispose(out);
+	out->first_ms = TR_NO_TIME;
+	int rc = TC_OK;
+	for (size_t k = 0; k < n && rc == TC_OK; k++) {
+		tr_spans part = { 0 };
+		tr_slice sl = { TR_SLICE_TIME, iv[k].from_ms, iv[k].to_ms, 0, 0 };
+		rc = tr_spans_slice(&part, in, &sl, err);
+		if (rc == TC_OK)
+			rc = reserve(out, out->n + part.n, err);
+		if (rc == TC_OK)
+			rc = grow(&out->sect, &out->cap_sect, out->n_sect + part.n_sect, err);
+		if (rc == TC_OK) {
+			for (size_t i = 0; i < part.n; i++) {
+				tr_span sp = part.v[i];
+				if (sp.parent != TR_NONE)
+					sp.parent += out->n;
+				out->v[out->n + i] = sp;
+			}
+			for (size_t i = 0; i < part.n_sect; i++) {
+				tr_span sp = part.sect[i];
+				if (sp.parent != TR_NONE)
+					sp.parent += out->n_sect;
+				out->sect[out->n_sect + i] = sp;
+			}
+			out->n += part.n;
+			out->n_sect += part.n_sect;
+			out->messages += part.messages;
+			if (part.n && part.first_ms < out->first_ms)
+				out->first_ms = part.first_ms;
+			if (part.n && part.last_ms > out->last_ms)
+				out->last_ms = part.last_ms;
+		}
+		tr_spans_dispose(&part);
+	}
+	if (out->first_ms == TR_NO_TIME)
+		out->first_ms = 0;
+	out->stats = in->stats;
 	if (rc != TC_OK)
 		tr_spans_dispose(out);
 	return rc;

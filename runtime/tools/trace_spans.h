@@ -16,7 +16,11 @@
  *
  * Spans are stored in pre-order (the order of their in events), each with
  * its parent and depth. TC_ID_DISPATCH spans are the main-looper messages;
- * they are numbered 0, 1, ... in that order. */
+ * they are numbered 0, 1, ... in that order.
+ *
+ * Sections (ids TC_ID_SECTION...: named intervals, tc_event.h) need not nest
+ * with the methods: they are spans of their own, in `sect`, nested among
+ * themselves by the same rules. */
 #ifndef TR_SPANS_H
 #define TR_SPANS_H
 
@@ -55,6 +59,8 @@ typedef struct tr_span_stats {
 typedef struct tr_spans {
 	tr_span *v;
 	size_t n, cap;
+	tr_span *sect;          /* sections, pre-order; parents index sect */
+	size_t n_sect, cap_sect;
 	size_t messages;        /* number of TC_ID_DISPATCH spans */
 	uint64_t first_ms, last_ms; /* time range covered (0, 0 when empty) */
 	tr_span_stats stats;
@@ -69,6 +75,11 @@ void tr_spans_dispose(tr_spans *s);
 /* A part of the spans: everything, a time range, or a range of messages. */
 typedef enum tr_slice_kind { TR_SLICE_ALL, TR_SLICE_TIME, TR_SLICE_MESSAGES } tr_slice_kind;
 
+/* A time range, inclusive. */
+typedef struct tr_interval {
+	uint64_t from_ms, to_ms;
+} tr_interval;
+
 typedef struct tr_slice {
 	tr_slice_kind kind;
 	uint64_t from_ms, to_ms;     /* TR_SLICE_TIME: inclusive */
@@ -78,9 +89,14 @@ typedef struct tr_slice {
 /* The spans in the slice, re-parented and re-numbered (messages keep their
  * numbers). A time slice keeps the spans that overlap it, clipped to it; a
  * message slice keeps those messages and everything inside them, at depth 0
- * from the message. An empty result is not an error; a message number past
- * the last message is (TC_EINVAL). */
+ * from the message. Sections are kept where they overlap the slice's time
+ * (for messages: from the first one's start to the last one's end), clipped
+ * to it. An empty result is not an error; a message number past the last
+ * message is (TC_EINVAL). */
 int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *slice, tr_error *err);
+/* The time slices of n intervals, one after the other in out (a span that
+ * overlaps two is there twice, clipped to each: times add up, calls do not). */
+int tr_spans_slice_times(tr_spans *out, const tr_spans *in, const tr_interval *iv, size_t n, tr_error *err);
 
 /* "all", "time 10..200 ms", "message 3", "messages 3..5" */
 void tr_slice_describe(const tr_slice *slice, char *buf, size_t cap);

@@ -113,23 +113,16 @@ static void finish(tr_tree *t)
 	t->v[0].calls = 1;
 }
 
-int tr_tree_from_spans(tr_tree *t, const tr_spans *s, tr_error *err)
+/* Adds the spans of s under node `under`; map (s->n entries, or NULL) gets span i's node. */
+static int add_spans(tr_tree *t, const tr_spans *s, size_t under, size_t *map, tr_error *err)
 {
-	return tr_tree_from_spans_map(t, s, NULL, err);
-}
-
-int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, tr_error *err)
-{
-	TR_TRY(init(t, err));
 	size_t *node_of = map ? map : malloc((s->n ? s->n : 1) * sizeof *node_of);
-	if (!node_of) {
-		tr_tree_dispose(t);
+	if (!node_of)
 		return tr_fail(err, TC_ENOMEM, "tree: out of memory");
-	}
 	int rc = TC_OK;
 	for (size_t i = 0; i < s->n && rc == TC_OK; i++) {
 		const tr_span *sp = &s->v[i];
-		size_t parent = sp->parent == TR_NONE ? 0 : node_of[sp->parent], nd;
+		size_t parent = sp->parent == TR_NONE ? under : node_of[sp->parent], nd;
 		if ((rc = child(t, parent, sp->id, sp->start_ms, &nd, err)) != TC_OK)
 			break;
 		t->v[nd].total_ms += sp->end_ms - sp->start_ms;
@@ -139,6 +132,43 @@ int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, tr_error 
 	}
 	if (node_of != map)
 		free(node_of);
+	return rc;
+}
+
+int tr_tree_from_spans(tr_tree *t, const tr_spans *s, tr_error *err)
+{
+	return tr_tree_from_spans_map(t, s, NULL, err);
+}
+
+int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, tr_error *err)
+{
+	TR_TRY(init(t, err));
+	int rc = add_spans(t, s, 0, map, err);
+	if (rc != TC_OK) {
+		tr_tree_dispose(t);
+		return rc;
+	}
+	finish(t);
+	return TC_OK;
+}
+
+int tr_tree_from_threads(tr_tree *t, const tr_spans *const *spans, const uint32_t *ids, size_t n, tr_error *err)
+{
+	TR_TRY(init(t, err));
+	int rc = TC_OK;
+	for (size_t k = 0; k < n && rc == TC_OK; k++) {
+		size_t nd;
+		if ((rc = child(t, 0, ids[k], k, &nd, err)) == TC_OK)
+			rc = add_spans(t, spans[k], nd, NULL, err);
+		if (rc != TC_OK)
+			break;
+		/* a thread's time is that of what ran on it */
+		uint64_t sum = 0;
+		for (size_t c = t->v[nd].first_child; c != TR_NONE; c = t->v[c].next_sibling)
+			sum += t->v[c].total_ms;
+		t->v[nd].total_ms = sum;
+		t->v[nd].calls = 1;
+	}
 	if (rc != TC_OK) {
 		tr_tree_dispose(t);
 		return rc;

@@ -84,7 +84,7 @@ void fake_config(tc_config *c, fake *f)
 	c->capacity = 4096;
 	c->threads = false;
 	c->clock = (tc_clock){ fake_now, f };
-	c->probe = (tc_probe){ f, fake_wall, fake_device, fake_stat, fake_stack, fake_name };
+	c->probe = (tc_probe){ f, fake_wall, fake_device, fake_stat, fake_stack, fake_name, NULL, NULL };
 	c->on_report = collect;
 	c->report_user = f;
 	c->on_log = collect_log;

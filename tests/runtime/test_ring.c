@@ -108,8 +108,8 @@ Test(ring, wrap_keeps_the_newest_capacity_events)
 	free(ev);
 	size_t size;
 	struct ring_header *h = tc_ring_base(ctx, &size);
-	cr_assert_eq(size, 256 + 8 * 8);
-	uint64_t *slots = (uint64_t *)((char *)h + 256);
+	cr_assert_eq(size, TC_RING_MAIN_HEADER_SIZE + 8 * 8);
+	uint64_t *slots = (uint64_t *)((char *)h + TC_RING_MAIN_HEADER_SIZE);
 	cr_assert_eq(tc_event_time(slots[13 % 8]), 5, "the next slot to write holds the oldest event");
 }
 
@@ -269,7 +269,7 @@ Test(ring, file_ring_is_reserved_up_front)
 	open_ctx(100000, tmp_path);
 	struct stat st;
 	cr_assert_eq(stat(tmp_path, &st), 0);
-	cr_assert_eq(st.st_size, 256 + 100000 * 8);
+	cr_assert_eq(st.st_size, TC_RING_MAIN_HEADER_SIZE + 100000 * 8);
 	cr_assert_geq((long long)st.st_blocks * 512, (long long)st.st_size, "%lld of %lld bytes allocated",
 	              (long long)st.st_blocks * 512, (long long)st.st_size);
 	unlink(tmp_path);
@@ -368,9 +368,9 @@ static unsigned char *image(uint64_t cap, uint64_t seq, const uint64_t *times, s
 		if (times[i] != UINT64_MAX)
 			atomic_store(&r.slots[i], tc_event_encode(false, 7, times[i]));
 	atomic_store(&r.hdr->seq, seq);
-	*size = r.size;
-	unsigned char *copy = malloc(r.size);
-	memcpy(copy, r.hdr, r.size);
+	*size = r.mem.size;
+	unsigned char *copy = malloc(r.mem.size);
+	memcpy(copy, r.hdr, r.mem.size);
 	ring_close(&r);
 	return copy;
 }

@@ -6,6 +6,9 @@
 #   wrap       a ring that wrapped: outs without ins are dropped, output nests
 #   crash      a ring left by a process killed with kill -9 inside a message
 #   malformed  bad ring, mapping, report lines and usage give clear errors
+#   threads    a ring and its thread file (threads = all): per-thread and
+#              all-thread trees, flame graphs and Chrome tracks with thread
+#              names, sections as named slices and as --section slices
 set -u
 mode=$1
 dir=$(mktemp -d)
@@ -220,8 +223,99 @@ malformed)
   expect "-o into a FIFO writes through it and leaves it a FIFO" \
     sh -c "test -p '$dir/fifo' && grep -q '#1048574' '$dir/from_fifo'"
   ;;
+threads)
+  "$TRACE_GEN" threads "$dir" || exit 1
+  m=$dir/methodMapping.txt r=$dir/ring
+  "$T" tree --ring "$r" --mapping "$m" -o "$dir/tree.txt"
+  expect "tree of all threads runs" test $? -eq 0
+  cat "$dir/tree.txt"
+  expect "tree: header counts 3 threads" has "$dir/tree.txt" "all, 3 threads, 7 spans, 2 messages"
+  expect "tree: a node per thread, named, main first" \
+    test "$(grep -o 'thread [a-z0-9-]* (tid [0-9]*)' "$dir/tree.txt" | sed 's/ (tid.*//' | tr '\n' ,)" = "thread main,thread io-1,thread io-2,"
+  expect "tree: main's messages under main (105 ms, 2 calls)" \
+    grep -Eq '^ +105 +[0-9.]+ +0 +2    android.os.Handler.dispatchMessage' "$dir/tree.txt"
+  expect "tree: io-1's fetch and connect under io-1" \
+    sh -c "grep -A2 'thread io-1' '$dir/tree.txt' | grep -Eq '^ +30 +[0-9.]+ +30 +1      sample.Net.connect \(\)V$'"
+  expect "tree: io-2's loadConfig, 20 ms" \
+    sh -c "grep -A1 'thread io-2' '$dir/tree.txt' | grep -Eq '^ +20 +[0-9.]+ +20 +1    sample.Main.loadConfig \(\)V$'"
+  expect "tree: the total is every thread's (105 + 30 + 20)" has "$dir/tree.txt" "155 ms in total"
+
+  "$T" tree --ring "$r" --mapping "$m" --thread io-1 >"$dir/io1.txt"
+  cat "$dir/io1.txt"
+  expect "tree --thread io-1: the thread named in the header" grep -Eq '^# .*, thread io-1 \(tid [0-9]+\): all, 2 spans' "$dir/io1.txt"
+  expect "tree --thread io-1: only its methods, no thread node" \
+    sh -c "grep -Eq '^ +30 +100.0 +0 +1  sample.Net.fetch' '$dir/io1.txt' && ! grep -v '^#' '$dir/io1.txt' | grep -q 'loadConfig\|onCreate\|thread '"
+  tid=$(sed -n 's/.*thread io-2 (tid \([0-9]*\)).*/\1/p' "$dir/tree.txt")
+  "$T" tree --ring "$r" --mapping "$m" --thread "$tid" >"$dir/io2.txt"
+  expect "tree --thread TID: the thread of that id" sh -c "grep -q loadConfig '$dir/io2.txt' && ! grep -q fetch '$dir/io2.txt'"
+  "$T" tree --ring "$r" --mapping "$m" --thread main >"$dir/main.txt"
+  expect "tree --thread main: the recording thread alone" sh -c "grep -q onCreate '$dir/main.txt' && ! grep -q 'fetch\|loadConfig' '$dir/main.txt'"
+  expect "--thread of no such thread names those there are" \
+    fails_with 1 'no thread "nope": the recording has main (' "$T" tree --ring "$r" --thread nope
+
+  "$T" sections --ring "$r" --mapping "$m" >"$dir/sections.txt"
+  cat "$dir/sections.txt"
+  expect "sections: two" has "$dir/sections.txt" ": 2"
+  expect "sections: cold start on main, 0..105 ms" grep -Eq '^main \([0-9]+\) +0 +105  cold start$' "$dir/sections.txt"
+  expect "sections: download on io-1, 17..47 ms" grep -Eq '^io-1 \([0-9]+\) +17 +30  download$' "$dir/sections.txt"
+
+  "$T" tree --ring "$r" --mapping "$m" --section download >"$dir/dl.txt"
+  cat "$dir/dl.txt"
+  expect "tree --section download: the slice named" has "$dir/dl.txt" "section download (1 times)"
+  expect "tree --section download: io-1's 30 ms of connect" grep -Eq '^ +30 +[0-9.]+ +30 +1      sample.Net.connect' "$dir/dl.txt"
+  expect "tree --section download: what main ran meanwhile (30 ms of onCreate)" \
+    grep -Eq '^ +30 +[0-9.]+ +30 +1      sample.Main.onCreate' "$dir/dl.txt"
+  expect "tree --section download: io-2 ran after it: no node" sh -c "! grep -q 'io-2' '$dir/dl.txt'"
+  "$T" tree --ring "$r" --mapping "$m" --section "cold start" --thread io-2 >"$dir/cs.txt"
+  expect "tree --section 'cold start' --thread io-2: io-2 ran inside it" grep -Eq '^ +20 +100.0 +20 +1  sample.Main.loadConfig' "$dir/cs.txt"
+  expect "--section of no such section" fails_with 1 'no section "warm start"' "$T" tree --ring "$r" --section "warm start"
+  expect "usage: --section and --message are exclusive" \
+    fails_with 2 "are exclusive" "$T" tree --ring "$r" --section download --message 0
+
+  "$T" tree --ring "$r" --mapping "$m" --message 1 >"$dir/m1.txt"
+  expect "tree --message 1: main's message, the threads idle then" \
+    sh -c "grep -q 'render' '$dir/m1.txt' && ! grep -q 'thread io' '$dir/m1.txt'"
+
+  "$T" chrome --ring "$r" --mapping "$m" -o "$dir/trace.json"
+  expect "chrome of all threads nests" "$TRACE_CHECK" chrome "$dir/trace.json"
+  expect "chrome: json" json_ok "$dir/trace.json"
+  expect "chrome: a thread_name per thread and section track (5)" \
+    test "$(grep -o '"name":"thread_name"' "$dir/trace.json" | wc -l)" -eq 5
+  for n in main io-1 io-2 '"main sections"' '"io-1 sections"'; do
+    expect "chrome: a track named $n" has "$dir/trace.json" "\"args\":{\"name\":$(case $n in \"*) echo "$n";; *) echo "\"$n\"";; esac)}"
+  done
+  expect "chrome: the sections are named slices" \
+    sh -c "grep -q '\"name\":\"cold start\",\"cat\":\"section\"' '$dir/trace.json' && grep -q '\"name\":\"download\",\"cat\":\"section\"' '$dir/trace.json'"
+  # ts: the ring's time base (trace_gen's clock starts at 5 s) plus the 17 ms
+  expect "chrome: io-1's fetch on io-1's track (its tid), on the ring's clock" \
+    grep -q "\"tid\":$(sed -n 's/.*thread io-1 (tid \([0-9]*\)).*/\1/p' "$dir/tree.txt"),\"ts\":5017000,\"name\":\"sample.Net.fetch\"" "$dir/trace.json"
+  "$T" html --ring "$r" --mapping "$m" -o "$dir/report.html"
+  expect "html: a thread per recorded thread (main, io-1, io-2 with their tids)" \
+    sh -c "grep -q '\"threads\":\[{\"name\":\"main\"' '$dir/report.html' && grep -q '\"name\":\"io-1 (tid [0-9]*)\"' '$dir/report.html' && grep -q '\"name\":\"io-2 (tid [0-9]*)\"' '$dir/report.html'"
+  "$T" chrome --ring "$r" --mapping "$m" --thread io-1 --events x -o "$dir/io1.json"
+  expect "chrome --thread io-1: its track and its sections only" \
+    sh -c "'$TRACE_CHECK' chrome '$dir/io1.json' | grep -q '0 B, 0 E, 3 X' && ! grep -q onCreate '$dir/io1.json'"
+
+  "$T" flame --ring "$r" --mapping "$m" -o "$dir/flame.svg"
+  expect "flame of all threads" xml_ok "$dir/flame.svg"
+  expect "flame: a box per thread, named" \
+    sh -c "grep -q '<title>thread main (tid' '$dir/flame.svg' && grep -q '<title>thread io-1 (tid' '$dir/flame.svg' && grep -q '<title>thread io-2 (tid' '$dir/flame.svg'"
+  "$T" flame --ring "$r" --mapping "$m" --section download --thread io-1 -o "$dir/dl.svg"
+  expect "flame --section download --thread io-1" \
+    sh -c "grep -q '<title>sample.Net.connect ()V (' '$dir/dl.svg' && ! grep -q 'onCreate\|<title>thread ' '$dir/dl.svg'"
+
+  mkdir "$dir/other" && "$TRACE_GEN" threads "$dir/other" || exit 1
+  cp "$dir/other/ring-threads" "$r-threads"
+  "$T" tree --ring "$r" --mapping "$m" >"$dir/mixed.txt" 2>"$dir/mixed.err"
+  expect "another run's thread file is left out, with a note" \
+    sh -c "grep -q 'is another run' '$dir/mixed.err' && ! grep -q 'thread io-1' '$dir/mixed.txt' && grep -q onCreate '$dir/mixed.txt'"
+  rm "$r-threads"
+  "$T" tree --ring "$r" --mapping "$m" >"$dir/alone.txt"
+  expect "a ring without its thread file: the main thread's tree" \
+    sh -c "grep -q onCreate '$dir/alone.txt' && ! grep -q 'fetch' '$dir/alone.txt'"
+  ;;
 *)
-  echo "usage: e2e.sh sample|wrap|crash|malformed" >&2; exit 2 ;;
+  echo "usage: e2e.sh sample|wrap|crash|malformed|threads" >&2; exit 2 ;;
 esac
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,8 +15,13 @@
  *                          of which call 2 more; a 1 ms clock), and
  *                          DIR/methodMapping.txt: a big input for the HTML
  *                          report's size and speed (tests/browser, bench/)
+ *   trace_gen threads DIR  DIR/ring and DIR/ring-threads (threads = all): the
+ *                          main thread in a section "cold start" starts two
+ *                          threads, io-1 (a section "download" around a fetch)
+ *                          and io-2, one after the other, inside a message
  *
  * Exit status 0, or 1 with a message. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +149,7 @@ static int setup(tc_config *c, const char *ring, const char *reports, uint32_t c
 	c->threads = false;
 	c->tracers = TC_TRACER_EVIL | TC_TRACER_ANR;
 	c->clock = (tc_clock){ fake_now, &clk };
-	c->probe = (tc_probe){ &clk, fake_wall, fake_device, fake_stat, fake_stack, fake_name };
+	c->probe = (tc_probe){ &clk, fake_wall, fake_device, fake_stat, fake_stack, fake_name, NULL, NULL };
 	tc_error err = { 0 };
 	if (tc_ctx_new(&ctx, c, &err) != TC_OK)
 		return die("tc_ctx_new", &err);
@@ -351,6 +356,74 @@ done:
 	return 0;
 }
 
+/* A worker: runs one at a time (the main thread joins it), so the fake
+ * clock it advances is never read meanwhile. */
+static void *io_1(void *arg)
+{
+	(void)arg;
+	tc_thread_name(ctx, "io-1");
+	advance(2);
+	tc_section_begin(ctx, "download", NULL);
+	in(60);
+	leaf(61, 30);
+	out(60);
+	tc_section_end(ctx);
+	return NULL;
+}
+
+static void *io_2(void *arg)
+{
+	(void)arg;
+	tc_thread_name(ctx, "io-2");
+	leaf(12, 20);
+	return NULL;
+}
+
+static int threads(const char *dir)
+{
+	char ring[4096], map[4096];
+	snprintf(ring, sizeof ring, "%s/ring", dir);
+	snprintf(map, sizeof map, "%s/methodMapping.txt", dir);
+	if (write_file(map, mapping_text))
+		return 1;
+	tc_config c;
+	tc_config_init(&c);
+	clk.now_ns = UINT64_C(5000000000);
+	c.capacity = 4096;
+	c.buffer_path = ring;
+	c.threads = false;
+	c.tracers = 0;
+	c.record_threads = TC_THREADS_ALL;
+	c.thread_capacity = 1024;
+	c.max_threads = 4;
+	c.clock = (tc_clock){ fake_now, &clk };
+	c.probe = (tc_probe){ &clk, fake_wall, fake_device, fake_stat, fake_stack, fake_name, NULL, NULL };
+	tc_error err = { 0 };
+	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+		return die("tc_ctx_new", &err);
+	tc_thread_name(ctx, "main");
+	tc_section_begin(ctx, "cold start", NULL);
+	advance(5);
+	tc_dispatch_begin(ctx); /* message 0, 0..100 ms after the first 5 */
+	in(10);
+	advance(10);
+	pthread_t t;
+	if (pthread_create(&t, NULL, io_1, NULL) || pthread_join(t, NULL))
+		return die("io-1", NULL);
+	if (pthread_create(&t, NULL, io_2, NULL) || pthread_join(t, NULL))
+		return die("io-2", NULL);
+	advance(38);
+	out(10);
+	tc_dispatch_end(ctx);
+	tc_section_end(ctx);
+	advance(10);
+	tc_dispatch_begin(ctx); /* message 1 */
+	leaf(30, 5);
+	tc_dispatch_end(ctx);
+	tc_ctx_free(ctx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "big") == 0)
@@ -361,6 +434,8 @@ int main(int argc, char **argv)
 		return wrap(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "crash") == 0)
 		return crash(argv[2]);
-	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N\n", stderr);
+	if (argc == 3 && strcmp(argv[1], "threads") == 0)
+		return threads(argv[2]);
+	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR\n", stderr);
 	return 2;
 }

@@ -9,6 +9,9 @@ import java.util.Arrays;
  *
  *   java Bench micro ROUNDS                  per-event cost: peer, ours, and a JNI call
  *   java Bench workload PASSES               ms per pass: untraced, peer, ours in turn
+ *   java Bench micro-threads ROUNDS          per-event cost with every thread recording
+ *                                            (threads = all): ours on the main thread and
+ *                                            on a second thread, against the peer's
  *
  * Both recorders record on the calling thread with their clock threads
  * running, and neither ever sees a message end, so both clocks keep ticking.
@@ -20,7 +23,12 @@ public final class Bench {
      *  message that lasts until the end: as in an app, where traced code runs in
      *  main-looper messages, the events' time comes from the clock thread. */
     static void startOurs() {
+        startOurs(TraceCanary.THREADS_MAIN);
+    }
+
+    static void startOurs(int threads) {
         TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
+        c.threads = threads;
         c.expireMs = 0;
         c.tracers = 0;
         TraceCanary.start(c, (tag, key, json) -> { });
@@ -99,6 +107,44 @@ public final class Bench {
                 TraceCanary.written(), JniCall.raw());
     }
 
+    /** oursLoop(n) on a thread of its own (a ring of its own, its first event takes it),
+     *  while the main thread is in a message: the clock thread keeps its time too. */
+    static long oursOnThread(int n) {
+        long[] ns = new long[1];
+        Thread t = new Thread(() -> ns[0] = oursLoop(n), "bench-worker");
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        return ns[0];
+    }
+
+    static void microThreads(int rounds) {
+        MatrixBeat.start(Thread.currentThread());
+        startOurs(TraceCanary.THREADS_ALL);
+        final int n = 25_000_000;
+        double[] peer = new double[rounds], main = new double[rounds], other = new double[rounds];
+        for (int w = 0; w < 3; w++) {
+            peerLoop(n / 10); oursLoop(n / 10); oursOnThread(n / 10);
+        }
+        for (int r = 0; r < rounds; r++) {
+            int first = r % 3;
+            for (int j = 0; j < 3; j++) {
+                switch ((first + j) % 3) {
+                    case 0: peer[r] = peerLoop(n) / (4.0 * n); break;
+                    case 1: main[r] = oursLoop(n) / (4.0 * n); break;
+                    default: other[r] = oursOnThread(n) / (4.0 * n); break;
+                }
+            }
+            System.err.printf("round %d (threads = all): peer %.3f ours main %.3f ours second thread %.3f ns%n",
+                    r, peer[r], main[r], other[r]);
+        }
+        System.out.printf("micro-threads peer_ns=%.3f ours_main_ns=%.3f ours_thread_ns=%.3f raw=%b%n",
+                median(peer), median(main), median(other), JniCall.raw());
+    }
+
     /** Untraced, peer and ours in turn, passes times; medians of the second half. */
     static void workload(int passes) {
         MatrixBeat.start(Thread.currentThread());
@@ -124,6 +170,7 @@ public final class Bench {
 
     public static void main(String[] a) {
         if (a[0].equals("micro")) micro(Integer.parseInt(a[1]));
+        else if (a[0].equals("micro-threads")) microThreads(Integer.parseInt(a[1]));
         else workload(Integer.parseInt(a[1]));
         if (sink == 42) System.out.println();
     }

@@ -9,10 +9,12 @@ import javax.tools.ToolProvider;
  *   none  the JDK's javac, not instrumented
  *   peer  instrumented with --beat-class MatrixBeat (the Matrix-style Java recorder)
  *   ours  instrumented for com.tencent.matrix.trace.core.AppMethodBeat (this runtime)
+ *   ours-all  the same, every thread recording (threads = all)
+ * -Dbench.message=true runs ours inside one main-looper message (the clock thread's time).
  * Prints the median wall time of the last half of the compilations (the first half
  * warms the JIT up).
  *
- * usage: JavacBench none|peer|ours ROUNDS JAVAC-ARGS...
+ * usage: JavacBench none|peer|ours|ours-all ROUNDS JAVAC-ARGS...
  * With -Dtc.ring=PATH (and -Dtc.capacity=EVENTS) "ours" records into that ring file, with
  * -Dtc.messages=true each compilation as one message (hot.sh reads such rings).
  */
@@ -23,14 +25,23 @@ public final class JavacBench {
         String[] javacArgs = Arrays.copyOfRange(args, 2, args.length);
         if (recorder.equals("peer")) {
             MatrixBeat.start(Thread.currentThread());
-        } else if (recorder.equals("ours")) {
+        } else if (recorder.startsWith("ours")) {
             TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
+            if (recorder.equals("ours-all")) {
+                c.threads = TraceCanary.THREADS_ALL;
+            }
             c.tracers = 0; /* record only: the cost under test is the hot path */
             /* -Dtc.ring=PATH -Dtc.capacity=N: keep the events in a ring file (hot.sh reads it) */
             c.bufferPath = System.getProperty("tc.ring");
             c.capacity = Integer.getInteger("tc.capacity", c.capacity);
             TraceCanary.start(c, (tag, key, json) -> {});
             TraceCanary.bindRecordingThread();
+            if (Boolean.getBoolean("bench.message")) {
+                /* as in an app, where traced code runs in main-looper messages: one message
+                 * lasting the whole run, so the clock thread keeps the events' time (as the
+                 * peer's always does); without it every event reads the clock itself */
+                TraceCanary.dispatchBegin();
+            }
         }
         /* -Dtc.messages=true: each compilation is a main-looper message, so that a ring
          * shows one compilation as `tc-trace tree --message N` */
@@ -50,7 +61,7 @@ public final class JavacBench {
         long[] tail = Arrays.copyOfRange(ns, rounds / 2, rounds);
         Arrays.sort(tail);
         /* Proof that the recorder recorded: events written (the peer's wrapping index). */
-        long events = recorder.equals("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
+        long events = recorder.startsWith("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
         System.out.printf("%s median_ms %.1f events %d%n", recorder, tail[tail.length / 2] / 1e6, events);
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# full_disk.sh FILL_RING: a ring file on a full disk. The ring (800 KB) goes on a 64 KiB
+# full_disk.sh FILL_RING: a ring file on a full disk. The ring (808 KB) goes on a 64 KiB
 # tmpfs, mounted in a mount namespace of its own (unshare, as root or in a user
 # namespace); where that is refused, under a 64 KiB file-size limit. The runtime must
 # notice that it cannot reserve the file, say so and record in memory: a sparse file
@@ -40,7 +40,7 @@ expect() { # expect DESCRIPTION COMMAND...
 }
 expect "all 100000 events written (exit $rc; 135 is SIGBUS)" sh -c "[ $rc -eq 0 ] && grep -q '^written 100000$' '$dir/out'"
 expect "a warning says the ring file had no room and the ring is in memory" \
-  grep -Eq 'reserve 800256 bytes for .*: (No space left on device|File too large): the ring is in memory instead' \
+  grep -Eq 'reserve 808448 bytes for .*: (No space left on device|File too large): the ring is in memory instead' \
   "$dir/out"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

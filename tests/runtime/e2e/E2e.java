@@ -3,6 +3,7 @@ import android.app.ActivityThread;
 import android.app.Application;
 import android.os.Handler;
 import android.os.Looper;
+import android.os.MessageQueue;
 import android.os.SystemClock;
 import android.util.Printer;
 import android.view.Choreographer;
@@ -297,6 +298,195 @@ public final class E2e {
             check(!anr[1].equals("0") && !anr[1].isEmpty(), "Issue key is the message token: " + anr[1]);
             System.out.println("# " + j);
         }
+        TraceCanary.release();
+    }
+
+    /** SIGQUIT from a shell, as the system sends it for an ANR dump. */
+    static void sigquit() {
+        try {
+            Process p = new ProcessBuilder("sh", "-c", "kill -QUIT " + ProcessHandle.current().pid())
+                    .inheritIO().start();
+            check(p.waitFor() == 0, "kill -QUIT");
+        } catch (Exception e) {
+            check(false, "kill -QUIT: " + e);
+        }
+    }
+
+    static void signalStuck() {
+        AppMethodBeat.i(201);
+        try {
+            sleep(2600);
+            System.out.println("SIGQUIT stuck");
+            sigquit();
+            sleep(1500); // the watcher checks while we are still stuck
+        } finally {
+            AppMethodBeat.o(201);
+        }
+    }
+
+    /**
+     * Signal ANR: a SIGQUIT while the main thread is healthy gives no report; one while a
+     * message has been stuck for 2.6 s (and the queue's next message waits behind it) gives
+     * Trace_EvilMethod SIGNAL_ANR with the recorded stack and the Java stack. HotSpot's own
+     * SIGQUIT handler (its thread dump) must still run both times: e2e.sh counts the dumps.
+     */
+    static void signal(String lib) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_SIGNAL_ANR;
+        TraceCanary.setLogListener((level, tag, text) -> System.out.println("log " + tag + ": " + text));
+        Application app = new Application();
+        AndroidTracing.install(app, c, LISTENER);
+        // in the foreground (an activity started): the threshold is 2 s, not 10
+        MainActivity a = new MainActivity();
+        app.dispatchActivityCreated(a);
+        app.dispatchActivityStarted(a);
+        System.out.println("SIGQUIT healthy");
+        sigquit();
+        check(waitFor("Trace_EvilMethod", "SIGNAL_ANR", 2500) == null, "a healthy main thread: no report");
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(E2e::signalStuck);
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+        String[] r = waitFor("Trace_EvilMethod", "SIGNAL_ANR", 5000);
+        check(r != null, "SIGNAL_ANR report for the stuck main thread");
+        if (r != null) {
+            String j = r[2];
+            System.out.println("# " + j);
+            long d201 = item(j, 1, 201, 1);
+            check(d201 >= 2500 && d201 <= 4000, "the recorded stack: signalStuck ~2600 ms at the check: " + d201);
+            check(j.contains("\"stackKey\":\"201|\""), "stackKey is signalStuck");
+            check(j.contains("E2e:signalStuck("), "the Java stack of the main thread");
+            check(j.contains("\"fromProcessErrorState\":false"), "confirmed by the blocked thread");
+            Matcher late = Pattern.compile("\"anrMessageLateMs\":(\\d+)").matcher(j);
+            check(late.find() && Long.parseLong(late.group(1)) >= 2000,
+                    "the queue's head (quit) waits behind it: " + (late.find(0) ? late.group(1) : "none"));
+            check(!r[1].isEmpty() && !r[1].equals("0"), "the key is the message token: " + r[1]);
+        }
+        check(signalReports() == 1, "exactly one SIGNAL_ANR report: " + signalReports());
+        // healthy, but ActivityManager says another app (another uid) is not responding: not ours
+        System.out.println("SIGQUIT other");
+        errorState(10002);
+        sigquit();
+        sleep(1500);
+        check(signalReports() == 1, "another app's ANR: no report: " + signalReports());
+        // healthy, and ActivityManager says this process is not responding
+        System.out.println("SIGQUIT error state");
+        errorState(android.os.Process.myUid());
+        sigquit();
+        String[] e = null;
+        for (int k = 0; k < 50 && e == null; k++) {
+            synchronized (reports) {
+                for (String[] x : reports) {
+                    if (x[2].contains("\"fromProcessErrorState\":true")) {
+                        e = x;
+                    }
+                }
+            }
+            sleep(100);
+        }
+        check(e != null && e[2].contains("\"detail\":\"SIGNAL_ANR\""),
+                "this process NOT_RESPONDING in ActivityManager: SIGNAL_ANR fromProcessErrorState");
+        check(signalReports() == 2, "two SIGNAL_ANR reports in all: " + signalReports());
+        android.app.ActivityManager.stubSetErrorStates(null);
+        TraceCanary.setLogListener(null);
+        TraceCanary.release();
+    }
+
+    static void errorState(int uid) {
+        android.app.ActivityManager.ProcessErrorStateInfo p = new android.app.ActivityManager.ProcessErrorStateInfo();
+        p.condition = android.app.ActivityManager.ProcessErrorStateInfo.NOT_RESPONDING;
+        p.uid = uid;
+        p.pid = uid == android.os.Process.myUid() ? android.os.Process.myPid() : 1;
+        android.app.ActivityManager.stubSetErrorStates(java.util.Collections.singletonList(p));
+    }
+
+    static int signalReports() {
+        synchronized (reports) {
+            int n = 0;
+            for (String[] x : reports) {
+                n += x[2].contains("\"detail\":\"SIGNAL_ANR\"") ? 1 : 0;
+            }
+            return n;
+        }
+    }
+
+    static boolean slowIdle(Handler h) {
+        AppMethodBeat.i(202);
+        try {
+            sleep(2300);
+        } finally {
+            AppMethodBeat.o(202);
+        }
+        h.postDelayed(() -> Looper.getMainLooper().quit(), 200);
+        return false;
+    }
+
+    /**
+     * Idle-handler lag: the main queue's idle handlers are wrapped (API 23+); one that runs
+     * 2.3 s gives Trace_EvilMethod LAG_IDLE_HANDLER with the main thread's stack, a quick one
+     * none; a handler registered before install still runs (Matrix lost it), one removed
+     * by the app is removed. On API 21: off, with a warning, and no report.
+     */
+    static void idleLag(String lib) {
+        Looper.prepareMainLooper();
+        MessageQueue q = Looper.myQueue();
+        int[] early = {0}, quick = {0}, removed = {0};
+        q.addIdleHandler(() -> {
+            early[0]++;
+            return false;
+        });
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_IDLE;
+        List<String> logs = new ArrayList<>();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(tag + ": " + text);
+            }
+        });
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(err, true));
+        AndroidTracing.install(new Application(), c, LISTENER);
+        System.setErr(stderr);
+        System.out.print(err);
+        Handler h = new Handler(Looper.getMainLooper());
+        MessageQueue.IdleHandler gone = () -> {
+            removed[0]++;
+            return true;
+        };
+        q.addIdleHandler(gone);
+        q.removeIdleHandler(gone);
+        q.addIdleHandler(() -> {
+            quick[0]++;
+            return true;
+        });
+        h.post(() -> busy(5));
+        h.postDelayed(() -> q.addIdleHandler(() -> slowIdle(h)), 50);
+        Looper.loop();
+        boolean api23 = android.os.Build.VERSION.SDK_INT >= 23;
+        String[] r = waitFor("Trace_EvilMethod", "LAG_IDLE_HANDLER", api23 ? 3000 : 1000);
+        check(early[0] == 1, "a handler registered before install ran once: " + early[0]);
+        check(quick[0] >= 1, "the quick handler ran: " + quick[0]);
+        check(removed[0] == 0, "a removed handler never ran: " + removed[0]);
+        if (api23) {
+            check(r != null, "LAG_IDLE_HANDLER report for the slow handler");
+            if (r != null) {
+                System.out.println("# " + r[2]);
+                check(r[2].contains("E2e.slowIdle(E2e.java:"), "the main thread's stack, in the handler");
+            }
+            synchronized (reports) {
+                int n = 0;
+                for (String[] x : reports) {
+                    n += x[2].contains("\"detail\":\"LAG_IDLE_HANDLER\"") ? 1 : 0;
+                }
+                check(n == 1, "one report (the quick handler gave none): " + n);
+            }
+        } else {
+            check(r == null, "API 21: no idle-handler lag");
+            check(err.toString().contains("idle-handler lag needs API 23"), "API 21: a warning says it is off");
+        }
+        TraceCanary.setLogListener(null);
         TraceCanary.release();
     }
 
@@ -703,7 +893,7 @@ public final class E2e {
         h.postDelayed(() -> Looper.getMainLooper().quit(), 1200);
         Looper.loop();
         check(TraceCanary.isAlive(), "started");
-        check(new java.io.File(file).length() == 256 + 4096 * 8, "the ring file has the size start asked for");
+        check(new java.io.File(file).length() == 8448 + 4096 * 8, "the ring file has the size start asked for");
 
         String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
         check(evil != null && item(evil[2], 1, 100, 1) >= 700, "slow message report with slowWork's line");
@@ -723,11 +913,82 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /**
+     * Every thread records (THREADS_ALL): three workers write at once, each into a ring of
+     * its own, while the main thread records into the context's ring; a section runs on the
+     * main thread around all of it and one on a worker; a fourth thread finds the rings
+     * taken and its events are counted. e2e.sh reads the ring file and the thread file.
+     */
+    static void threads(String lib, String file) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096).threads(TraceCanary.THREADS_ALL);
+        c.maxThreads = 3;
+        c.threadCapacity = 4096;
+        AndroidTracing.install(new Application(), c, LISTENER);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> {
+            TraceCanary.beginSection("cold start");
+            AppMethodBeat.i(10);
+            Thread[] workers = new Thread[3];
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            for (int k = 0; k < workers.length; k++) {
+                final int id = 400 + k;
+                workers[k] = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (id == 400) {
+                        TraceCanary.beginSection("download");
+                    }
+                    for (int n = 0; n < 1000; n++) {
+                        AppMethodBeat.i(id);
+                        AppMethodBeat.o(id);
+                    }
+                    if (id == 400) {
+                        TraceCanary.endSection();
+                    }
+                }, "worker-" + k);
+                workers[k].start();
+            }
+            go.countDown();
+            busy(20);
+            join(workers);
+            Thread late = new Thread(() -> {
+                for (int n = 0; n < 256; n++) {
+                    AppMethodBeat.i(499);
+                    AppMethodBeat.o(499);
+                }
+            }, "late");
+            late.start();
+            join(late);
+            AppMethodBeat.o(10);
+            TraceCanary.endSection();
+            Looper.getMainLooper().quit();
+        });
+        Looper.loop();
+        check(TraceCanary.written() > 4, "the main thread recorded into the context's ring");
+        TraceCanary.release();
+    }
+
+    static void join(Thread... threads) {
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
             case "slow": slow(lib); break;
             case "anr": anr(lib); break;
+            case "signal": signal(lib); break;
+            case "idle-lag": idleLag(lib); break;
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "api": api(lib); break;
             case "idle-time": idleTime(lib, args[1]); break;
@@ -738,6 +999,7 @@ public final class E2e {
             case "frame-metrics": frames(lib, true); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
+            case "threads": threads(lib, args[1]); break;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

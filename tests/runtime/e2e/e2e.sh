@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # e2e.sh MODE: runs E2e.java on HotSpot with the runtime jar and library.
 # Environment (set by meson): JAVA, CLASSPATH_E2E (the test and the runtime),
-# STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, and under sanitizers
+# STUBS_JAR (the android.* stubs), TC_LIB, TC_RINGDUMP, TC_TRACE, and under sanitizers
 # SAN_PRELOAD.
 #   slow, anr: E2e checks its own reports.
+#   idle-lag, idle-lag-api21: idle handlers wrapped on API 23 (a slow one
+#              reported, the app's own kept), off on API 21 with a warning.
+#   signal:    SIGQUIT (kill -QUIT) while healthy, while stuck, while another app
+#              and then this process are NOT_RESPONDING (stub ActivityManager): two
+#              SIGNAL_ANR reports, and HotSpot prints its thread dump 4 times (chaining).
 #   api21:     slow, with the stubs behaving as API 21.
 #   startup:   a launch through ActivityThread's handler as on Android 9
 #              (EXECUTE_TRANSACTION) gives the start-up report;
@@ -20,6 +25,10 @@
 #              on API 23 (Choreographer) and API 31 (FrameMetrics).
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
+#   threads, threads-buffer: every thread records: workers writing at once
+#              into rings of their own, sections, a thread past the cap
+#              (tc-ringdump reads the ring file and the thread file; raw
+#              Unsafe stores, or the ByteBuffer path)
 #   lazy, lazy-buffer: the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes (raw
@@ -55,6 +64,26 @@ run_hidden() {
 case "$mode" in
 slow|anr)
   run_java -- "$mode"
+  ;;
+idle-lag)
+  run_java -Dtc.sdk=23 -- idle-lag
+  ;;
+idle-lag-api21)
+  run_java -Dtc.sdk=21 -- idle-lag
+  ;;
+signal)
+  # SIGQUIT 4 times: E2e checks the reports; HotSpot's own handler must still
+  # print its thread dump each time (our handler chains)
+  out=$(mktemp)
+  trap 'rm -f "$out"' EXIT
+  run_java -- signal >"$out" 2>&1
+  rc=$?
+  grep -a '^log \|^ok - \|^not ok - \|^# \|^SIGQUIT \|passed\|Matrix\|Warning' "$out"
+  dumps=$(grep -c '^Full thread dump' "$out")
+  echo "HotSpot thread dumps: $dumps"
+  [ "$rc" -eq 0 ] || { echo "E2e signal failed ($rc)"; exit 1; }
+  [ "$dumps" -eq 4 ] || { echo "not ok - HotSpot printed $dumps thread dumps, wanted 4 (chaining)"; exit 1; }
+  echo "ok - HotSpot's dump still printed for each of the 4 SIGQUITs"
   ;;
 api21)
   # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)
@@ -160,6 +189,62 @@ lazy|lazy-buffer)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
+threads|threads-buffer)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  raw=true
+  [ "$mode" = threads-buffer ] && raw=false
+  run_java -Dtc.raw=$raw -- threads "$dir/ring" || exit 1
+  "$TC_RINGDUMP" "$dir/ring" >"$dir/main" || { echo "tc-ringdump failed"; exit 1; }
+  "$TC_RINGDUMP" "$dir/ring-threads" >"$dir/threads" || { echo "tc-ringdump of the thread file failed"; exit 1; }
+  grep '^thread\|^ring\|^section' "$dir/main" "$dir/threads"
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  # one ring's event lines, by its thread's name
+  ring_of() { awk -v n="$1" '/^ring /{r=0} $1 == "thread:" && $3 == n {r=1; next} r && /^[0-9]+ (in|out) /' "$dir/threads"; }
+  expect "three rings, the fourth thread refused and its 512 events counted" \
+    grep -q "3 of 3 rings used, pid [0-9]*, refused 1 threads, dropped 512 events" "$dir/threads"
+  for k in 0 1 2; do
+    ring_of worker-$k >"$dir/w$k"
+    n=$((2000 + (k == 0 ? 2 : 0)))
+    expect "worker-$k: its $n events, in its own ring" test "$(wc -l <"$dir/w$k")" -eq $n
+    expect "worker-$k: only its own method, in and out in turn" \
+      test "$(awk '$3 < 1048320 {print $2, $3}' "$dir/w$k" | uniq | sort | uniq -c | awk '{print $1, $2, $3}' | tr '\n' ' ')" \
+      = "1000 in $((400 + k)) 1000 out $((400 + k)) "
+  done
+  expect "the worker's section, on its ring" grep -q '^[0-9]* in 1048321 ' "$dir/w0"
+  expect "the main thread's ring is named and holds no worker's events" \
+    sh -c "grep -q '^thread: [0-9]* main$' '$dir/main' && ! grep -q ' 4[0-9][0-9] [0-9]*$' '$dir/main'"
+  expect "section names in the ring's header" \
+    sh -c "grep -q '^section 1048320: cold start$' '$dir/main' && grep -q '^section 1048321: download$' '$dir/main'"
+  expect "the main thread's section brackets its method" \
+    sh -c "grep -A1 ' in 1048320 ' '$dir/main' | grep -q ' in 10 '"
+  # tc-trace reads the same two files: a tree per thread, sections, tracks
+  "$TC_TRACE" tree --ring "$dir/ring" >"$dir/tree" || { echo "tc-trace tree failed"; exit 1; }
+  sed -n 1,20p "$dir/tree"
+  for k in 0 1 2; do
+    expect "tc-trace tree: worker-$k's node holds its 1000 calls of #$((400 + k))" \
+      sh -c "grep -A1 '^ *[0-9]* *[0-9.]* *[0-9]* *1  thread worker-$k (tid' '$dir/tree' | grep -Eq ' 1000    #$((400 + k))\$'"
+  done
+  "$TC_TRACE" tree --ring "$dir/ring" --thread worker-1 >"$dir/w1tree"
+  expect "tc-trace tree --thread worker-1: its method alone" \
+    sh -c "grep -Eq ' 1000  #401\$' '$dir/w1tree' && ! grep -q '#400\|#402' '$dir/w1tree'"
+  "$TC_TRACE" sections --ring "$dir/ring" >"$dir/sections"
+  cat "$dir/sections"
+  expect "tc-trace sections: cold start on main, download on worker-0" \
+    sh -c "grep -Eq '^main \([0-9]+\) .*  cold start\$' '$dir/sections' && grep -Eq '^worker-0 \([0-9]+\) .*  download\$' '$dir/sections'"
+  "$TC_TRACE" tree --ring "$dir/ring" --section download --thread worker-0 >"$dir/dltree"
+  expect "tc-trace tree --section download: worker-0's method inside it" grep -q '#400$' "$dir/dltree"
+  "$TC_TRACE" chrome --ring "$dir/ring" -o "$dir/trace.json"
+  for n in main worker-0 worker-1 worker-2; do
+    expect "tc-trace chrome: a track named $n" grep -qF "\"args\":{\"name\":\"$n\"}" "$dir/trace.json"
+  done
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
 *)
-  echo "usage: e2e.sh slow|anr|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|signal|idle-lag|idle-lag-api21|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
 esac

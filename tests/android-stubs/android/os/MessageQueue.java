@@ -9,28 +9,29 @@ public final class MessageQueue {
         boolean queueIdle();
     }
 
-    private Message head;
+    private Message mMessages; // Android's name: the runtime reads it by reflection
     private boolean quitting;
-    private final List<IdleHandler> idle = new ArrayList<>();
+    // Android's name and type: the runtime may replace the list by reflection (API 23+)
+    private final ArrayList<IdleHandler> mIdleHandlers = new ArrayList<>();
 
     public synchronized void addIdleHandler(IdleHandler h) {
-        idle.add(h);
+        mIdleHandlers.add(h);
     }
 
     public synchronized void removeIdleHandler(IdleHandler h) {
-        idle.remove(h);
+        mIdleHandlers.remove(h);
     }
 
     synchronized void enqueue(Message m, long when) {
         m.when = when;
-        Message prev = null, cur = head;
+        Message prev = null, cur = mMessages;
         while (cur != null && cur.when <= when) {
             prev = cur;
             cur = cur.next;
         }
         m.next = cur;
         if (prev == null) {
-            head = m;
+            mMessages = m;
         } else {
             prev.next = m;
         }
@@ -38,10 +39,10 @@ public final class MessageQueue {
     }
 
     synchronized void remove(Handler h, Runnable r) {
-        Message prev = null, cur = head;
+        Message prev = null, cur = mMessages;
         while (cur != null) {
             if (cur.target == h && cur.callback == r) {
-                if (prev == null) head = cur.next; else prev.next = cur.next;
+                if (prev == null) mMessages = cur.next; else prev.next = cur.next;
             } else {
                 prev = cur;
             }
@@ -64,18 +65,18 @@ public final class MessageQueue {
                     return null;
                 }
                 long now = SystemClock.uptimeMillis();
-                if (head != null && head.when <= now) {
-                    Message m = head;
-                    head = m.next;
+                if (mMessages != null && mMessages.when <= now) {
+                    Message m = mMessages;
+                    mMessages = m.next;
                     m.next = null;
                     return m;
                 }
-                if (!ranIdle && !idle.isEmpty()) {
-                    toRun = new ArrayList<>(idle);
+                if (!ranIdle && !mIdleHandlers.isEmpty()) {
+                    toRun = new ArrayList<>(mIdleHandlers);
                 } else {
-                    long wait = head == null ? 0 : head.when - now;
+                    long wait = mMessages == null ? 0 : mMessages.when - now;
                     try {
-                        wait(Math.max(wait, head == null ? 0 : 1));
+                        wait(Math.max(wait, mMessages == null ? 0 : 1));
                     } catch (InterruptedException e) {
                         return null;
                     }

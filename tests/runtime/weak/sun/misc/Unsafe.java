@@ -60,6 +60,10 @@ public final class Unsafe {
         drain();
     }
 
+    /** Loads are not reordered in this model (it buffers stores): nothing to do. */
+    public void loadFence() {
+    }
+
     public void fullFence() {
         fences++;
         drain();

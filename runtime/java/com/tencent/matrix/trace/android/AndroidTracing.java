@@ -35,5 +35,12 @@ public final class AndroidTracing {
         if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
             FrameMonitor.start(app);
         }
+        if ((config.tracers & TraceCanary.TRACER_IDLE) != 0) {
+            IdleHandlerLag.install();
+        }
+        if ((config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0) {
+            MainQueueProbe.install();
+            ErrorStateProbe.install(app);
+        }
     }
 }

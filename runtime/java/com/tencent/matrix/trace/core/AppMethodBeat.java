@@ -31,6 +31,9 @@ import java.nio.ByteOrder;
  * anything is read from it. That thread alone lets go of the ring before it
  * is replaced (the first {@link TraceCanary#start}) or freed ({@link
  * TraceCanary#release}), so no other thread can read memory already freed.
+ * When every thread records ({@link TraceCanary#THREADS_ALL}), the others write
+ * into rings of their own ({@link ThreadRing}), which are never moved or
+ * unmapped.
  *
  * <p>Before the runtime is started, the first {@code i()} starts recording
  * (as Matrix's AppMethodBeat does), so the application's own start is traced;
@@ -41,7 +44,7 @@ public final class AppMethodBeat {
     public static final int METHOD_ID_DISPATCH = 0xFFFFE;
 
     // tc_ringfile.h
-    static final int HEADER_SIZE = 256;
+    static final int OFF_HEADER_SIZE = 12;
     static final int OFF_CAPACITY = 24;
     static final int OFF_TIME_BASE = 32;
     static final int OFF_STATUS = 56;
@@ -59,12 +62,15 @@ public final class AppMethodBeat {
     static volatile long sHeader;
     static long sSlot, sSlotsBase, sSlotsEnd;      // raw path: addresses
     static ByteBuffer sBuf;                        // buffer path
-    static int sOff, sOffEnd;
+    static int sOff, sOffEnd, sHeaderSize;
     static long sCapacity;
     static long sTimeBase;                         // the ring's time 0, System.nanoTime() base
     static boolean sInMessage;                     // a main-looper message runs (recording thread)
     static Thread sThread;                         // the recording thread
     static boolean sInside;                        // re-entrancy guard (recording thread)
+    static boolean sThreadsOn;                     // every thread records (ThreadRing)
+    static final int[] sSections = new int[ThreadRing.SECTION_DEPTH]; // open sections (recording thread)
+    static int sSectionDepth;
     private static volatile int sFence;            // fence() only
 
     private AppMethodBeat() {}
@@ -82,6 +88,7 @@ public final class AppMethodBeat {
             sun.misc.Unsafe.class.getMethod("getLong", long.class);
             sun.misc.Unsafe.class.getMethod("getInt", long.class);
             sun.misc.Unsafe.class.getMethod("storeFence");
+            sun.misc.Unsafe.class.getMethod("loadFence");
             return u;
         } catch (Throwable t) {
             return null;
@@ -98,8 +105,13 @@ public final class AppMethodBeat {
             TraceCanary.beforeStart(methodId);
             return;
         }
-        if (Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX || sInside
-                || U.getInt(h + OFF_STATUS) < STATUS_READY) {
+        if (Thread.currentThread() != sThread) {
+            if (sThreadsOn) {
+                other(methodId, IN);
+            }
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX || sInside || U.getInt(h + OFF_STATUS) < STATUS_READY) {
             return;
         }
         sInside = true;
@@ -118,8 +130,16 @@ public final class AppMethodBeat {
             return;
         }
         long h = sHeader;
-        if (h == 0 || Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX
-                || U.getInt(h + OFF_STATUS) < STATUS_READY) {
+        if (h == 0) {
+            return;
+        }
+        if (Thread.currentThread() != sThread) {
+            if (sThreadsOn) {
+                other(methodId, 0);
+            }
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX || U.getInt(h + OFF_STATUS) < STATUS_READY) {
             return;
         }
         long p = sSlot;
@@ -130,6 +150,52 @@ public final class AppMethodBeat {
         U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
     }
 
+    /** An event of a thread other than the recording thread (inBit: IN or 0), into its
+     *  own ring; out of line, so that i() and o() stay small. */
+    private static void other(int methodId, long inBit) {
+        ThreadRing r = ThreadRing.here(Thread.currentThread());
+        long h = r.header;
+        if (h == 0) {
+            r.drop();
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX) {
+            return;
+        }
+        if (U.getInt(h + OFF_STATUS) < STATUS_READY) {
+            r.idle();
+            return;
+        }
+        long p = r.slot;
+        U.putLong(p, inBit | ((long) methodId << 43) | (r.nowRaw(U) & TIME_MASK));
+        p += 8;
+        r.slot = p == r.slotsEnd ? r.slotsBase : p;
+        U.storeFence();
+        U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
+    }
+
+    private static void otherBuffer(int methodId, long inBit) {
+        ThreadRing r = ThreadRing.here(Thread.currentThread());
+        ByteBuffer b = r.buf;
+        if (b == null) {
+            r.drop();
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX) {
+            return;
+        }
+        if (b.getInt(OFF_STATUS) < STATUS_READY) {
+            r.idle();
+            return;
+        }
+        int p = r.off;
+        b.putLong(p, inBit | ((long) methodId << 43) | (r.nowClock() & TIME_MASK));
+        p += 8;
+        r.off = p == r.offEnd ? r.headerSize : p;
+        r.fence();
+        b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
+    }
+
     // The same through the ByteBuffer, out of line so that i() and o() stay
     // small enough for the JIT to inline everywhere.
     private static void iBuffer(int methodId) {
@@ -137,7 +203,13 @@ public final class AppMethodBeat {
             TraceCanary.beforeStart(methodId);
             return;
         }
-        if (Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX || sInside) {
+        if (Thread.currentThread() != sThread) {
+            if (sThreadsOn) {
+                otherBuffer(methodId, IN);
+            }
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX || sInside) {
             return;
         }
         ByteBuffer b = sBuf;
@@ -148,14 +220,23 @@ public final class AppMethodBeat {
         int p = sOff;
         b.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
-        sOff = p == sOffEnd ? HEADER_SIZE : p;
+        sOff = p == sOffEnd ? sHeaderSize : p;
         fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
         sInside = false;
     }
 
     private static void oBuffer(int methodId) {
-        if (sHeader == 0 || Thread.currentThread() != sThread || methodId >= METHOD_ID_MAX) {
+        if (sHeader == 0) {
+            return;
+        }
+        if (Thread.currentThread() != sThread) {
+            if (sThreadsOn) {
+                otherBuffer(methodId, 0);
+            }
+            return;
+        }
+        if (methodId >= METHOD_ID_MAX) {
             return;
         }
         ByteBuffer b = sBuf;
@@ -165,7 +246,7 @@ public final class AppMethodBeat {
         int p = sOff;
         b.putLong(p, ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
         p += 8;
-        sOff = p == sOffEnd ? HEADER_SIZE : p;
+        sOff = p == sOffEnd ? sHeaderSize : p;
         fence();
         b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
     }
@@ -183,6 +264,42 @@ public final class AppMethodBeat {
         int unused = sFence;
     }
 
+    /** A section begins (id, TraceCanary.sectionId) or the innermost ends, on the calling
+     *  thread: recorded as the pseudo-method id's in and out (tc_event.h). Sections deeper
+     *  than SECTION_DEPTH are not recorded, but still pair up. */
+    static void section(int id, boolean begin) {
+        int[] stack;
+        int depth;
+        ThreadRing r = null;
+        if (Thread.currentThread() == sThread) {
+            stack = sSections;
+            depth = sSectionDepth;
+        } else if (sThreadsOn) {
+            r = ThreadRing.here(Thread.currentThread());
+            stack = r.sections;
+            depth = r.depth;
+        } else {
+            return;
+        }
+        if (begin) {
+            if (depth < stack.length) {
+                stack[depth] = id;
+                i(id);
+            }
+            depth++;
+        } else if (depth > 0) {
+            depth--;
+            if (depth < stack.length) {
+                o(stack[depth]);
+            }
+        }
+        if (r == null) {
+            sSectionDepth = depth;
+        } else {
+            r.depth = depth;
+        }
+    }
+
     /** Injected into Activity.onWindowFocusChanged(boolean) after i(). */
     public static void at(Activity activity, boolean isFocus) {
         TraceCanary.activityFocus(activity, isFocus);
@@ -192,11 +309,13 @@ public final class AppMethodBeat {
     static void attach(long address, ByteBuffer region, Thread recordThread) {
         ByteBuffer b = region.order(ByteOrder.nativeOrder());
         long cap = b.getLong(OFF_CAPACITY);
+        int hs = b.getInt(OFF_HEADER_SIZE);
         sCapacity = cap;
+        sHeaderSize = hs;
         sTimeBase = b.getLong(OFF_TIME_BASE);
         sBuf = b;
-        sOffEnd = (int) (HEADER_SIZE + cap * 8);
-        sSlotsBase = address + HEADER_SIZE;
+        sOffEnd = (int) (hs + cap * 8);
+        sSlotsBase = address + hs;
         sSlotsEnd = sSlotsBase + cap * 8;
         sThread = recordThread;
         resync(b.getLong(OFF_SEQ));
@@ -209,11 +328,20 @@ public final class AppMethodBeat {
         sBuf = null;
     }
 
+    /** Every thread records, or (false) only the recording thread; under TraceCanary's lock. */
+    static void allThreads(boolean on) {
+        if (!on) {
+            sThreadsOn = false;
+        }
+        ThreadRing.reset();
+        sThreadsOn = on;
+    }
+
     /** The native side wrote events (message markers): move to seq's slot. */
     static void resync(long seq) {
         long slot = seq % sCapacity;
         sSlot = sSlotsBase + slot * 8;
-        sOff = (int) (HEADER_SIZE + slot * 8);
+        sOff = (int) (sHeaderSize + slot * 8);
     }
 
     /** Moves recording to the calling thread. */

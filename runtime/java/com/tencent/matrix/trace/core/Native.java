@@ -11,7 +11,7 @@ final class Native {
             OPT_LAG = 5, OPT_ANR = 6, OPT_ANR_INVALID = 7, OPT_STACK_STYLE = 8, OPT_FPS_SLICE = 9,
             OPT_FRAME_INTERVAL = 10, OPT_DROP_FROZEN = 11, OPT_DROP_HIGH = 12, OPT_DROP_MIDDLE = 13,
             OPT_DROP_NORMAL = 14, OPT_COLD = 15, OPT_WARM = 16, OPT_HAS_ACTIVITY = 17, OPT_LOG = 18,
-            OPT_COUNT = 19;
+            OPT_THREADS = 19, OPT_THREAD_CAPACITY = 20, OPT_MAX_THREADS = 21, OPT_COUNT = 22;
 
     static native long create(long[] opts, String bufferPath, String reportPath, String splash);
     /** May replace the ring: the Java writer must not hold its address (TraceCanary.reconfigure). */
@@ -22,10 +22,24 @@ final class Native {
     static native void stop(long ctx);
     static native void release(long ctx);
     static native int status(long ctx);
-    static native void bindThread(long ctx);
+    /** Binds the calling thread as the recording thread, named name. */
+    static native void bindThread(long ctx, String name);
+    /** Names the calling thread's ring as tc-trace shows it. */
+    static native void threadName(long ctx, String name);
+    /** The thread file's header address (THREADS_ALL), or 0. */
+    static native long threadsAddress(long ctx);
+    /** The calling thread's own ring, named name, handed out at its first call; 0 if none. */
+    static native long threadRing(long ctx, String name);
+    /** The same ring as a direct buffer (the calling thread's; after threadRing). */
+    static native ByteBuffer threadRegion(long ctx);
+    static native void threadsDropped(long ctx, long events);
+    /** The event id of a section name, or -1 when the names are all taken. */
+    static native int sectionId(long ctx, String name);
     /** Both return the write count after the marker, to resync the Java writer. */
     static native long dispatchBegin(long ctx);
     static native long dispatchEnd(long ctx);
+    static native void idleBegin(long ctx);
+    static native void idleEnd(long ctx);
     static native void vsync(long ctx, long vsyncNanos);
     static native void frameMetrics(long ctx, long[] ns);
     static native void frameInterval(long ctx, long nanos);
@@ -79,6 +93,32 @@ final class Native {
                     .append('(').append(e.getLineNumber()).append(")\n");
         }
         return sb.toString();
+    }
+
+    /** The signal-ANR watcher's question (TraceCanary.QueueProbe). */
+    static long queueHeadLate() {
+        TraceCanary.QueueProbe p = TraceCanary.queueProbe;
+        if (p == null) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            return p.headLateMs();
+        } catch (RuntimeException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
+    /** The signal-ANR watcher's other question (TraceCanary.ErrorStateProbe); 0 without one. */
+    static int errorState() {
+        TraceCanary.ErrorStateProbe p = TraceCanary.errorStateProbe;
+        if (p == null) {
+            return 0;
+        }
+        try {
+            return p.errorState();
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     static void onExpired() {

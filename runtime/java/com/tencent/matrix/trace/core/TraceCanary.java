@@ -3,6 +3,9 @@ package com.tencent.matrix.trace.core;
 import android.os.Handler;
 import android.os.Looper;
 
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * Starting, configuring and stopping tracing, and receiving reports.
  *
@@ -31,6 +34,40 @@ public final class TraceCanary {
     public static final int STATUS_FAILED = -4;
 
     public static final int TRACER_EVIL = 1, TRACER_ANR = 2, TRACER_FRAME = 4, TRACER_STARTUP = 8;
+    /** SIGQUIT (the system's ANR dump): a process-wide handler chained to the one before it;
+     *  not in the default set (runtime/README.md, "Signal ANR"). */
+    public static final int TRACER_SIGNAL_ANR = 16;
+    /** An idle handler of the main queue running 2 s or more (API 23+, by reflection); not in
+     *  the default set. */
+    public static final int TRACER_IDLE = 32;
+
+    /** How late the main queue's head message is, in ms, for the signal-ANR check; set by the
+     *  Android glue (reflection). Long.MIN_VALUE: the queue is empty or cannot be read. */
+    public interface QueueProbe {
+        long headLateMs();
+    }
+
+    static volatile QueueProbe queueProbe;
+
+    public static void setQueueProbe(QueueProbe p) {
+        queueProbe = p;
+    }
+
+    /** The process's error state for the signal-ANR check (ActivityManager's, set by the
+     *  Android glue): 1 this process is not responding, -1 another is, 0 neither. */
+    public interface ErrorStateProbe {
+        int errorState();
+    }
+
+    static volatile ErrorStateProbe errorStateProbe;
+
+    public static void setErrorStateProbe(ErrorStateProbe p) {
+        errorStateProbe = p;
+    }
+
+    /** Which threads record (Config.threads): the recording thread only (Matrix), or every
+     *  thread, each into a ring of its own (runtime/README.md, "Every thread"). */
+    public static final int THREADS_MAIN = 0, THREADS_ALL = 1;
 
     /** Called on the runtime's tracer thread, one call per report. */
     public interface ReportListener {
@@ -51,6 +88,14 @@ public final class TraceCanary {
         public String bufferPath;
         public int clockResolutionMs = 1;
         public int tracers = TRACER_EVIL | TRACER_ANR | TRACER_FRAME | TRACER_STARTUP;
+        /** THREADS_MAIN or THREADS_ALL. The other threads' rings are made once, when every
+         *  thread first records (a file bufferPath-threads, with bufferPath), and keep their
+         *  size afterwards. */
+        public int threads = THREADS_MAIN;
+        /** Events per other thread's ring (THREADS_ALL). */
+        public int threadCapacity = 32_768;
+        /** Other threads given a ring (THREADS_ALL); later ones are counted, not recorded. */
+        public int maxThreads = 32;
         public int expireMs = 10_000;
         public int evilThresholdMs = 700;
         public int lagMs = 2000;
@@ -72,6 +117,7 @@ public final class TraceCanary {
         public Config bufferPath(String v) { bufferPath = v; return this; }
         public Config clockResolutionMs(int v) { clockResolutionMs = v; return this; }
         public Config tracers(int v) { tracers = v; return this; }
+        public Config threads(int v) { threads = v; return this; }
         public Config evilThresholdMs(int v) { evilThresholdMs = v; return this; }
         public Config splashActivities(String v) { splashActivities = v; return this; }
         public Config hasActivity(boolean v) { hasActivity = v; return this; }
@@ -99,6 +145,9 @@ public final class TraceCanary {
             o[Native.OPT_WARM] = warmThresholdMs;
             o[Native.OPT_HAS_ACTIVITY] = hasActivity ? 1 : 0;
             o[Native.OPT_LOG] = log ? 1 : 0;
+            o[Native.OPT_THREADS] = threads;
+            o[Native.OPT_THREAD_CAPACITY] = threadCapacity;
+            o[Native.OPT_MAX_THREADS] = maxThreads;
             return o;
         }
     }
@@ -161,6 +210,8 @@ public final class TraceCanary {
         }
         log(LOG_INFO, "releasing the runtime");
         AppMethodBeat.detach();
+        AppMethodBeat.allThreads(false); // the other threads' rings stay mapped, inert
+        sectionIds.clear();
         Native.release(ctx);
         ctx = 0;
         status = STATUS_OUT_RELEASE;
@@ -179,8 +230,65 @@ public final class TraceCanary {
     /** Moves recording to the calling thread (the default is the thread that created the runtime). */
     public static synchronized void bindRecordingThread() {
         if (ctx != 0) {
-            Native.bindThread(ctx);
+            Native.bindThread(ctx, Thread.currentThread().getName());
             AppMethodBeat.bind(Thread.currentThread());
+        }
+    }
+
+    // ---- sections: named intervals, on any thread that records ----
+
+    private static final ConcurrentHashMap<String, Integer> sectionIds = new ConcurrentHashMap<>();
+
+    /** Begins a named interval on the calling thread (the recording thread, or any with
+     *  THREADS_ALL), ended by the next {@link #endSection()} on that thread; they nest.
+     *  tc-trace shows them as named slices and selects them with --section NAME. Up to 128
+     *  distinct names (the first 63 bytes of each count) per runtime. */
+    public static void beginSection(String name) {
+        if (name == null || ctx == 0) {
+            return;
+        }
+        Integer id = sectionIds.get(name);
+        if (id == null) {
+            id = sectionId(name);
+        }
+        if (id >= 0) {
+            AppMethodBeat.section(id, true);
+        }
+    }
+
+    /** Ends the innermost section the calling thread began. */
+    public static void endSection() {
+        if (ctx != 0) {
+            AppMethodBeat.section(0, false);
+        }
+    }
+
+    private static synchronized int sectionId(String name) {
+        if (ctx == 0) {
+            return -1;
+        }
+        int id = Native.sectionId(ctx, name);
+        if (id < 0) {
+            log(LOG_WARN, "section \"" + name + "\" not recorded: 128 section names are taken");
+        }
+        sectionIds.put(name, id);
+        return id;
+    }
+
+    // ---- every thread (THREADS_ALL) ----
+
+    /** A thread's first event: its ring (ThreadRing), or one that does not record. */
+    static synchronized ThreadRing threadRing(Thread t) {
+        long threads = ctx != 0 ? Native.threadsAddress(ctx) : 0;
+        long address = threads != 0 ? Native.threadRing(ctx, t.getName()) : 0;
+        ByteBuffer region = address != 0 ? Native.threadRegion(ctx) : null;
+        return ThreadRing.make(t, address, region, threads);
+    }
+
+    /** Events of threads that found every ring taken. */
+    static synchronized void threadEventsDropped(long n) {
+        if (ctx != 0) {
+            Native.threadsDropped(ctx, n);
         }
     }
 
@@ -192,6 +300,22 @@ public final class TraceCanary {
         if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
             AppMethodBeat.resync(Native.dispatchBegin(c));
             AppMethodBeat.sInMessage = true; // the clock thread keeps the time now
+        }
+    }
+
+    /** An idle handler of the main queue runs (outside any message) ... */
+    public static void idleBegin() {
+        long c = ctx;
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            Native.idleBegin(c);
+        }
+    }
+
+    /** ... and returns. */
+    public static void idleEnd() {
+        long c = ctx;
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+            Native.idleEnd(c);
         }
     }
 
@@ -278,7 +402,7 @@ public final class TraceCanary {
 
     // ---- internals ----
 
-    static final int LOG_INFO = 4;
+    static final int LOG_INFO = 4, LOG_WARN = 5;
 
     private static void log(int level, String text) {
         LogListener l = logListener;
@@ -354,6 +478,15 @@ public final class TraceCanary {
             if (onWriter) {
                 AppMethodBeat.attach(Native.address(ctx), Native.region(ctx), writer);
             }
+            followThreads();
+        }
+    }
+
+    /** Every thread records once the runtime has the threads' rings. */
+    private static void followThreads() {
+        boolean on = Native.threadsAddress(ctx) != 0;
+        if (on != AppMethodBeat.sThreadsOn) {
+            AppMethodBeat.allThreads(on);
         }
     }
 
@@ -383,8 +516,11 @@ public final class TraceCanary {
             libraryLoaded = true;
         }
         long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities);
+        Native.threadName(h, recordThread.getName());
         AppMethodBeat.attach(Native.address(h), Native.region(h), recordThread);
+        sectionIds.clear();
         ctx = h;
         status = STATUS_READY;
+        followThreads();
     }
 }

@@ -24,7 +24,7 @@ public final class WeakOrder {
         if (seq == 0) {
             return;
         }
-        long slot = sun.misc.Unsafe.memoryLong(h + AppMethodBeat.HEADER_SIZE
+        long slot = sun.misc.Unsafe.memoryLong(h + AppMethodBeat.sHeaderSize
                 + ((seq - 1) % AppMethodBeat.sCapacity) * 8);
         long want = expected[(int) (seq - 1)];
         if ((slot & ~0x7FFFFFFFFFFL) != want) {

@@ -1,0 +1,208 @@
+/* region.c: see region.h. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS: not POSIX, but in every Linux libc */
+
+#include "region.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+
+/* Reserves the file's blocks: posix_fallocate, or where the file system
+ * cannot allocate without writing (glibc then writes for it, musl and bionic
+ * do not), zeros. Returns 0 or an errno value. */
+static int reserve(int fd, size_t size)
+{
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc != EINVAL && rc != EOPNOTSUPP && rc != ENOSYS)
+		return rc;
+	static const char zeros[65536];
+	for (size_t off = 0; off < size;) {
+		size_t n = size - off < sizeof zeros ? size - off : sizeof zeros;
+		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static bool no_room(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
+/* Locks path if it exists, so that no other process takes it until
+ * region_publish: TC_EBUSY if a live process holds it, unless that is this
+ * process (its own file, own_fd). *fd is -1 if there is nothing to lock. */
+static int claim(const char *path, int own_fd, int *fd, tc_error *err)
+{
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? TC_OK : tc_fail(err, TC_EIO, "open %s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return TC_OK;
+	int e = errno;
+	struct stat a, b;
+	if (own_fd >= 0 && fstat(*fd, &a) == 0 && fstat(own_fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		close(*fd); /* our own file's lock stays, on own_fd */
+		*fd = -1;
+		return TC_OK;
+	}
+	close(*fd);
+	*fd = -1;
+	if (e == EWOULDBLOCK)
+		return tc_fail(err, TC_EBUSY, "%s is another live process's ring", path);
+	return tc_fail(err, TC_EIO, "lock %s: %s", path, strerror(e));
+}
+
+/* Sets r's file fields, or on failure leaves r as it was. */
+static int map_file(region *r, const char *want, size_t size, int own_fd, tc_error *err)
+{
+	int claim_fd = -1, fd = -1, rc;
+	size_t n = strlen(want) + 32;
+	char *tmp = malloc(n), *path = strdup(want);
+	if (!tmp || !path) {
+		rc = tc_fail(err, TC_ENOMEM, "ring path");
+		goto cleanup;
+	}
+	snprintf(tmp, n, "%s.%d.tmp", want, (int)getpid());
+	rc = claim(want, own_fd, &claim_fd, err);
+	if (rc != TC_OK)
+		goto cleanup;
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = tc_fail(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		rc = tc_fail(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	/* the blocks come zeroed: an empty slot is 0 */
+	int e = reserve(fd, size);
+	if (e) {
+		rc = tc_fail(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, want,
+		             strerror(e));
+		goto cleanup;
+	}
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		rc = tc_fail(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	r->base = m;
+	r->kind = REGION_FILE;
+	r->fd = fd;
+	r->claim_fd = claim_fd;
+	r->tmp = tmp;
+	r->path = path;
+	return TC_OK;
+
+cleanup:
+	if (fd >= 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	if (claim_fd >= 0)
+		close(claim_fd);
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+int region_open(region *r, const char *path, size_t size, int own_fd, bool anon, tc_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = -1;
+	r->claim_fd = -1;
+	r->size = size;
+	if (path)
+		return map_file(r, path, size, own_fd, err);
+	if (anon) {
+		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return tc_fail(err, TC_ENOMEM, "%zu bytes of memory: %s", size, strerror(errno));
+		r->base = m;
+		r->kind = REGION_ANON;
+		return TC_OK;
+	}
+	/* calloc: large blocks come zeroed from the kernel, touched lazily */
+	r->base = calloc(1, size);
+	if (!r->base)
+		return tc_fail(err, TC_ENOMEM, "ring of %zu bytes", size);
+	r->kind = REGION_HEAP;
+	return TC_OK;
+}
+
+int region_publish(region *r, tc_error *err)
+{
+	if (!r->tmp)
+		return TC_OK;
+	if (rename(r->tmp, r->path) != 0)
+		return tc_fail(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
+	free(r->tmp);
+	r->tmp = NULL;
+	if (r->claim_fd >= 0)
+		close(r->claim_fd); /* the file it locked is the one just replaced */
+	r->claim_fd = -1;
+	return TC_OK;
+}
+
+static void close_file(region *r)
+{
+	if (r->tmp)
+		unlink(r->tmp);
+	close(r->fd);
+	if (r->claim_fd >= 0)
+		close(r->claim_fd);
+}
+
+void region_close(region *r)
+{
+	if (!r->base)
+		return;
+	if (r->kind == REGION_HEAP) {
+		free(r->base);
+	} else {
+		munmap(r->base, r->size);
+		if (r->kind == REGION_FILE)
+			close_file(r);
+	}
+	free(r->tmp);
+	free(r->path);
+	memset(r, 0, sizeof *r);
+	r->fd = r->claim_fd = -1;
+}
+
+void region_retire(region *r)
+{
+	if (!r->base)
+		return;
+	if (r->kind == REGION_HEAP) {
+		region_close(r);
+		return;
+	}
+	/* MAP_FIXED replaces the pages in one step: no moment when the range is
+	 * unmapped (where a writer would fault) or another mapping could take it. */
+	if (mmap(r->base, r->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED)
+		memset(r->base, 0, r->size); /* cannot happen for a range we mapped; zeros say "not recording" */
+	if (r->kind == REGION_FILE)
+		close_file(r);
+	free(r->tmp);
+	free(r->path);
+	memset(r, 0, sizeof *r);
+	r->fd = r->claim_fd = -1;
+}

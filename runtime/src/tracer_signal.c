@@ -1,0 +1,364 @@
+/* tracer_signal.c: SignalAnrTracer. When the system decides a process is
+ * not responding it sends it SIGQUIT for a thread dump; so does anyone who
+ * wants one. We catch it, confirm an ANR as Matrix does, and report the main
+ * thread's recorded stack and its Java stack (Trace_EvilMethod, detail
+ * SIGNAL_ANR).
+ *
+ * The handler (process-wide, one context at a time) does only what is
+ * async-signal-safe: one write(2) of a byte into a pipe, then it chains to
+ * the handler that was there before, so the platform's own dump (ART's
+ * signal catcher, HotSpot's "Signal Dispatcher") still happens. A watcher
+ * thread blocked in read(2) on that pipe (no timer: no wake-ups while
+ * nothing happens) does the rest on a normal thread:
+ *   - confirm: the main thread is blocked if the message it runs, or the
+ *     main queue's head (probe.queue_head_late_ms, Matrix's
+ *     `when - uptime`), is late by the threshold (2 s in the foreground,
+ *     10 s in the background); else the process's error state is polled
+ *     (probe.error_state, Matrix's getProcessesInErrorState: 40 times every
+ *     500 ms), and another process not responding ends the check;
+ *   - take the Java stack, the events since the running message began and
+ *     the scene, and hand the report to the tracer thread.
+ *
+ * Android: ART blocks SIGQUIT in every thread and its signal catcher takes
+ * it with sigwait, so a handler only runs where it is unblocked; Matrix
+ * unblocks it on its thread and re-sends it to the catcher with tgkill.
+ * That resend is not built yet (runtime/README.md). */
+/* sigaltstack, SA_ONSTACK: XSI */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "json.h"
+#include "thread.h"
+
+struct signal_anr {
+	tc_ctx *ctx;
+	int rfd, wfd;
+	pthread_t thread;
+	bool running;
+	_Atomic bool stopping;      /* the stop byte may not fit a full pipe */
+	_Atomic uint64_t handled;   /* SIGQUITs the watcher has finished with */
+};
+
+/* The process's one handler: its pipe and the handler before it. g_old is
+ * written before the handler is installed and not changed while it is. */
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int g_wfd = -1;
+static _Atomic int g_in_handler;
+static struct sigaction g_old;
+static bool g_installed;
+/* for threads that have no alternate stack of their own (SA_ONSTACK) */
+static char g_altstack[32768];
+
+static void on_sigquit(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	atomic_fetch_add(&g_in_handler, 1);
+	int fd = atomic_load(&g_wfd);
+	if (fd >= 0) {
+		char b = 1;
+		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
+		(void)r;
+	}
+	atomic_fetch_sub(&g_in_handler, 1);
+	/* chain: the platform's dump must still happen */
+	if (g_old.sa_flags & SA_SIGINFO) {
+		if (g_old.sa_sigaction)
+			g_old.sa_sigaction(sig, si, uc);
+	} else if (g_old.sa_handler == SIG_DFL) {
+		/* the default action (core dump): restore it and let the signal,
+		 * blocked while we run, be taken when we return */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
+	} else if (g_old.sa_handler != SIG_IGN) {
+		g_old.sa_handler(sig);
+	}
+	errno = saved;
+}
+
+typedef struct job {
+	bool from_error_state;
+	bool foreground;
+	int64_t ran_ms, late_ms;  /* the running message's time; the queue head's lateness */
+	uint64_t token, cur_ms;
+	char *scene, *thread_stack;
+	uint64_t *events;
+	size_t n;
+} job;
+
+static void drop_job(void *arg)
+{
+	job *j = arg;
+	free(j->scene);
+	free(j->thread_stack);
+	free(j->events);
+	free(j);
+}
+
+static void report(tc_ctx *ctx, void *arg)
+{
+	job *jb = arg;
+	tc_stack st = { 0 };
+	if (jb->n && analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_OK)
+		st.len = 0;
+	char *stack = NULL, *logcat = NULL;
+	int64_t cost = tc_stack_format(&st, &stack, &logcat);
+	if (jb->ran_ms > cost)
+		cost = jb->ran_ms;
+	char key[32];
+	tc_stack_key(&st, cost, key, sizeof key);
+	ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer",
+	        "SIGQUIT: ANR confirmed (%s): message ran %lld ms, queue head late %lld ms\n%s",
+	        jb->from_error_state ? "process error state" : "main thread blocked", (long long)jb->ran_ms,
+	        (long long)jb->late_ms, jb->thread_stack ? jb->thread_stack : "");
+	json j;
+	json_init(&j);
+	report_begin(ctx, &j);
+	json_kv_string(&j, "detail", "SIGNAL_ANR");
+	json_kv_int(&j, "cost", cost);
+	json_kv_string(&j, "stackKey", key);
+	json_kv_string(&j, "scene", jb->scene ? jb->scene : "");
+	json_kv_string(&j, "stack", stack ? stack : "");
+	json_kv_string(&j, "threadStack", jb->thread_stack ? jb->thread_stack : "");
+	json_kv_int(&j, "anrMessageLateMs", jb->late_ms);
+	json_kv_bool(&j, "fromProcessErrorState", jb->from_error_state);
+	json_kv_bool(&j, "isProcessForeground", jb->foreground);
+	char token[24];
+	snprintf(token, sizeof token, "%" PRIu64, jb->token);
+	report_send(ctx, &j, "Trace_EvilMethod", jb->token ? token : "");
+	free(stack);
+	free(logcat);
+	tc_stack_dispose(&st);
+}
+
+/* Waits up to ms for the pipe: -1 told to stop (a 0 byte or EOF), 1 a
+ * SIGQUIT came (it joins the check under way), 0 the time passed. */
+static int wait_pipe(signal_anr *s, int ms)
+{
+	struct pollfd p = { .fd = s->rfd, .events = POLLIN };
+	int r = poll(&p, 1, ms);
+	if (r <= 0)
+		return 0;
+	char b;
+	ssize_t got = read(s->rfd, &b, 1);
+	return got == 1 && b != 0 && !atomic_load(&s->stopping) ? 1 : -1;
+}
+
+/* The check of one SIGQUIT; false once told to stop. The main thread is
+ * judged at the SIGQUIT; while the error state is polled (Matrix), only a
+ * new SIGQUIT has it judged again: a thread that blocks later, with no
+ * signal, is not this SIGQUIT's ANR. */
+static bool check(signal_anr *s)
+{
+	tc_ctx *ctx = s->ctx;
+	if (!ctx_started(ctx)) {
+		ctx_log(ctx, TC_LOG_INFO, "Matrix.SignalAnrTracer", "SIGQUIT while not started: not checked");
+		return true;
+	}
+	const tc_probe *pr = &ctx->cfg.probe;
+	uint32_t steps = pr->error_state && ctx->cfg.signal_anr_checks ? ctx->cfg.signal_anr_checks : 1;
+	bool fg = false, running = false, blocked = false, from_err = false;
+	int64_t threshold = 0, ran_ms = 0, late_ms = INT64_MIN;
+	uint64_t now_ns = 0, state = 0, mark = 0;
+	bool look = true;
+	for (uint32_t k = 0; k < steps; k++) {
+		if (k > 0) {
+			int w = wait_pipe(s, (int)ctx->cfg.signal_anr_check_ms);
+			if (w < 0)
+				return false;
+			look = w > 0;
+		}
+		if (look) {
+			fg = atomic_load(&ctx->foreground);
+			threshold = fg ? ctx->cfg.signal_anr_fg_ms : ctx->cfg.signal_anr_bg_ms;
+			now_ns = ctx_clock_ns(ctx);
+			/* the running message, as the ANR watchdog reads it (ctx.h: a seqlock) */
+			state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
+			uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
+			mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
+			atomic_thread_fence(memory_order_acquire);
+			running = (state & 1) && atomic_load_explicit(&ctx->msg_state, memory_order_relaxed) == state;
+			ran_ms = running && now_ns > begin_ns ? (int64_t)((now_ns - begin_ns) / 1000000u) : 0;
+			late_ms = pr->queue_head_late_ms ? pr->queue_head_late_ms(pr->user) : INT64_MIN;
+			blocked = ran_ms >= threshold || (late_ms != INT64_MIN && late_ms >= threshold);
+			if (blocked || !pr->error_state)
+				break;
+		}
+		int e = pr->error_state(pr->user);
+		if (e > 0) {
+			from_err = true;
+			break;
+		}
+		if (e < 0) {
+			ctx_log(ctx, TC_LOG_INFO, "Matrix.SignalAnrTracer", "SIGQUIT: another process is not responding");
+			return true;
+		}
+	}
+	if (!blocked && !from_err) {
+		ctx_log(ctx, TC_LOG_INFO, "Matrix.SignalAnrTracer",
+		        "SIGQUIT: the main thread is not blocked (message %lld ms, queue head %lld ms late; %s: %lld ms): "
+		        "no ANR",
+		        (long long)ran_ms, late_ms == INT64_MIN ? -1LL : (long long)late_ms,
+		        fg ? "foreground" : "background", (long long)threshold);
+		return true;
+	}
+	job *jb = calloc(1, sizeof *jb);
+	if (!jb)
+		return true;
+	jb->from_error_state = from_err;
+	jb->foreground = fg;
+	jb->ran_ms = ran_ms;
+	jb->late_ms = late_ms == INT64_MIN ? 0 : late_ms;
+	jb->token = running ? state >> 1 : 0;
+	jb->cur_ms = ctx_ms(ctx, now_ns);
+	jb->scene = ctx_scene(ctx);
+	jb->thread_stack = probe_thread_stack(ctx, 1);
+	if (running) {
+		tc_error err = { 0 };
+		if (tc_copy_since(ctx, (tc_index){ mark }, &jb->events, &jb->n, &err) != TC_OK)
+			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "no recorded stack: %s", err.message);
+	}
+	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	return true;
+}
+
+static void *watch(void *arg)
+{
+	signal_anr *s = arg;
+	thread_identify("tc-signal-anr", 0);
+	for (;;) {
+		char b;
+		ssize_t r = read(s->rfd, &b, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != 1 || b == 0 || atomic_load(&s->stopping))
+			break;
+		/* several SIGQUITs at once make one check */
+		while (poll(&(struct pollfd){ .fd = s->rfd, .events = POLLIN }, 1, 0) == 1) {
+			if (read(s->rfd, &b, 1) != 1 || b == 0)
+				return NULL;
+		}
+		bool go_on = check(s);
+		atomic_fetch_add_explicit(&s->handled, 1, memory_order_release);
+		if (!go_on)
+			break;
+	}
+	return NULL;
+}
+
+static void close_pipe(signal_anr *s)
+{
+	if (s->rfd >= 0)
+		close(s->rfd);
+	if (s->wfd >= 0)
+		close(s->wfd);
+	s->rfd = s->wfd = -1;
+}
+
+int signal_anr_install(tc_ctx *ctx, tc_error *err)
+{
+	signal_anr *s = calloc(1, sizeof *s);
+	if (!s)
+		return tc_fail(err, TC_ENOMEM, "signal ANR");
+	s->ctx = ctx;
+	s->rfd = s->wfd = -1;
+	int fds[2];
+	if (pipe(fds) != 0) {
+		free(s);
+		return tc_fail(err, TC_EIO, "signal ANR: pipe: %s", strerror(errno));
+	}
+	s->rfd = fds[0];
+	s->wfd = fds[1];
+	/* the handler must never block: a full pipe already has a check coming */
+	if (fcntl(s->wfd, F_SETFL, O_NONBLOCK) != 0 || fcntl(s->rfd, F_SETFD, FD_CLOEXEC) != 0 ||
+	    fcntl(s->wfd, F_SETFD, FD_CLOEXEC) != 0) {
+		close_pipe(s);
+		free(s);
+		return tc_fail(err, TC_EIO, "signal ANR: fcntl: %s", strerror(errno));
+	}
+	pthread_mutex_lock(&g_mu);
+	int rc = TC_OK;
+	if (atomic_load(&g_wfd) >= 0) {
+		rc = tc_fail(err, TC_ESTATE, "signal ANR: another context has the SIGQUIT handler");
+	} else if (!g_installed) {
+		/* this thread's alternate stack, unless it has one */
+		stack_t cur;
+		if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+			stack_t ss = { .ss_sp = g_altstack, .ss_size = sizeof g_altstack, .ss_flags = 0 };
+			sigaltstack(&ss, NULL);
+		}
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_sigquit;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGQUIT, NULL, &g_old) != 0 || sigaction(SIGQUIT, &sa, NULL) != 0)
+			rc = tc_fail(err, TC_EIO, "signal ANR: sigaction: %s", strerror(errno));
+		else
+			g_installed = true;
+	}
+	if (rc == TC_OK && pthread_create(&s->thread, NULL, watch, s) != 0)
+		rc = tc_fail(err, TC_ETHREAD, "signal ANR: watcher thread");
+	if (rc == TC_OK) {
+		s->running = true;
+		atomic_store(&g_wfd, s->wfd);
+		/* and where it is blocked, this thread takes it (as Matrix's does) */
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGQUIT);
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	}
+	pthread_mutex_unlock(&g_mu);
+	if (rc != TC_OK) {
+		close_pipe(s);
+		free(s);
+		return rc;
+	}
+	ctx->sig = s;
+	return TC_OK;
+}
+
+void signal_anr_uninstall(tc_ctx *ctx)
+{
+	signal_anr *s = ctx->sig;
+	if (!s)
+		return;
+	pthread_mutex_lock(&g_mu);
+	atomic_store(&g_wfd, -1);
+	/* a handler that read the old descriptor finishes with it first */
+	while (atomic_load(&g_in_handler) != 0)
+		sched_yield();
+	/* the handler stays if another was installed over it (it chains to
+	 * us): it then only chains */
+	struct sigaction cur;
+	if (g_installed && sigaction(SIGQUIT, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_sigaction == on_sigquit && sigaction(SIGQUIT, &g_old, NULL) == 0)
+		g_installed = false;
+	pthread_mutex_unlock(&g_mu);
+	atomic_store(&s->stopping, true);
+	char stop = 0;
+	while (write(s->wfd, &stop, 1) < 0 && errno == EINTR)
+		; /* EAGAIN: the pipe is full, so the watcher wakes and sees stopping */
+	if (s->running)
+		pthread_join(s->thread, NULL);
+	close_pipe(s);
+	free(s);
+	ctx->sig = NULL;
+}
+
+uint64_t tc_signal_anr_handled(const tc_ctx *ctx)
+{
+	return ctx->sig ? atomic_load_explicit(&ctx->sig->handled, memory_order_acquire) : 0;
+}

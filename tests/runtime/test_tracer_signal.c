@@ -1,0 +1,282 @@
+/* SignalAnrTracer: real SIGQUITs (raise), the injected clock and probes.
+ * The handler must chain to the one before it (here, the test's). */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "helpers.h"
+
+static fake f;
+static tc_ctx *ctx;
+static tc_config cfg;
+static volatile sig_atomic_t chained;
+static int64_t late = INT64_MIN;
+static int states[8], n_states;
+static _Atomic int state_calls;
+static struct sigaction before;
+
+static void previous_handler(int sig)
+{
+	(void)sig;
+	chained++;
+}
+
+static int64_t head_late(void *user)
+{
+	(void)user;
+	return late;
+}
+
+static int error_state(void *user)
+{
+	(void)user;
+	int k = state_calls++;
+	return k < n_states ? states[k] : 0;
+}
+
+static void setup(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = previous_handler;
+	sigemptyset(&sa.sa_mask);
+	cr_assert_eq(sigaction(SIGQUIT, &sa, &before), 0);
+	fake_config(&cfg, &f);
+	cfg.tracers = TC_TRACER_SIGNAL_ANR;
+	cfg.signal_anr_checks = 3;
+	cfg.signal_anr_check_ms = 1;
+}
+
+static void start(void)
+{
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+}
+
+static void teardown(void)
+{
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	fake_free(&f);
+	sigaction(SIGQUIT, &before, NULL);
+}
+
+TestSuite(tracer_signal, .init = setup, .fini = teardown);
+
+/* raises SIGQUIT and waits (10 s at most) for the watcher to finish its check */
+static void sigquit(void)
+{
+	uint64_t had = tc_signal_anr_handled(ctx);
+	cr_assert_eq(raise(SIGQUIT), 0);
+	for (int k = 0; k < 10000 && tc_signal_anr_handled(ctx) == had; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "the watcher did not check the SIGQUIT");
+}
+
+Test(tracer_signal, a_blocked_main_thread_gives_the_report_and_the_old_handler_still_runs)
+{
+	start();
+	tc_dispatch_begin(ctx);
+	rec_in(ctx, 200);
+	fake_advance_ms(&f, 2500);
+	sigquit();
+	cr_assert_eq(chained, 1, "the previous handler must run");
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert_str_eq(f.reports[0].tag, "Trace_EvilMethod");
+	cr_assert_str_eq(f.reports[0].key, "1");
+	cr_assert_str_eq(f.reports[0].json,
+	                 "{\"machine\":\"HIGH\",\"cpu_app\":1.5,\"mem\":6442450944,\"mem_free\":1024,"
+	                 "\"detail\":\"SIGNAL_ANR\",\"cost\":2500,\"stackKey\":\"200|\",\"scene\":\"default\","
+	                 "\"stack\":\"0,1048574,1,2500\\n1,200,1,2500\\n\","
+	                 "\"threadStack\":\" \\n|*\\t\\tat Main:run(1)\\n\",\"anrMessageLateMs\":0,"
+	                 "\"fromProcessErrorState\":false,\"isProcessForeground\":true,"
+	                 "\"tag\":\"Trace_EvilMethod\",\"process\":\"com.example.app\",\"time\":1700000000000}");
+	cr_assert(strstr(f.logs, "ANR confirmed (main thread blocked): message ran 2500 ms"));
+	tc_dispatch_end(ctx);
+}
+
+Test(tracer_signal, a_healthy_main_thread_gives_no_report)
+{
+	start();
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 1999);
+	sigquit();
+	tc_dispatch_end(ctx);
+	fake_advance_ms(&f, 60000); /* idle, not blocked: a message that is not running */
+	sigquit();
+	cr_assert_eq(chained, 2);
+	cr_assert_eq(f.n_reports, 0);
+	cr_assert(strstr(f.logs, "the main thread is not blocked (message 1999 ms"));
+	cr_assert(strstr(f.logs, "the main thread is not blocked (message 0 ms"));
+}
+
+Test(tracer_signal, in_the_background_the_threshold_is_10_s)
+{
+	start();
+	tc_set_foreground(ctx, false);
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 9999);
+	sigquit();
+	cr_assert_eq(f.n_reports, 0);
+	fake_advance_ms(&f, 1);
+	sigquit();
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"cost\":10000,"));
+	cr_assert(strstr(f.reports[0].json, "\"isProcessForeground\":false"));
+	tc_dispatch_end(ctx);
+}
+
+Test(tracer_signal, a_late_queue_head_is_a_blocked_main_thread)
+{
+	cfg.probe.queue_head_late_ms = head_late;
+	start();
+	late = 1999;
+	sigquit();
+	cr_assert_eq(f.n_reports, 0);
+	late = 3000;
+	sigquit();
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"anrMessageLateMs\":3000,\"fromProcessErrorState\":false"));
+	cr_assert_str_eq(f.reports[0].key, "", "no message runs: no token");
+}
+
+Test(tracer_signal, the_error_state_confirms_when_the_thread_is_not_blocked)
+{
+	cfg.probe.error_state = error_state;
+	start();
+	states[0] = 0;
+	states[1] = 1;
+	n_states = 2;
+	sigquit();
+	cr_assert_eq(state_calls, 2);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"fromProcessErrorState\":true"));
+}
+
+Test(tracer_signal, another_process_not_responding_ends_the_check)
+{
+	cfg.probe.error_state = error_state;
+	start();
+	states[0] = -1;
+	n_states = 1;
+	sigquit();
+	cr_assert_eq(state_calls, 1);
+	cr_assert_eq(f.n_reports, 0);
+	cr_assert(strstr(f.logs, "another process is not responding"));
+}
+
+Test(tracer_signal, the_error_state_is_polled_a_bounded_number_of_times)
+{
+	cfg.probe.error_state = error_state;
+	start();
+	sigquit();
+	cr_assert_eq(state_calls, 3);
+	cr_assert_eq(f.n_reports, 0);
+}
+
+Test(tracer_signal, not_started_is_not_checked)
+{
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 5000);
+	sigquit();
+	cr_assert_eq(f.n_reports, 0);
+	cr_assert_eq(chained, 1);
+	tc_dispatch_end(ctx);
+}
+
+Test(tracer_signal, one_context_at_a_time_and_the_old_handler_is_put_back)
+{
+	start();
+	tc_ctx *other = NULL;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&other, &cfg, &err), TC_ESTATE);
+	cr_assert(strstr(err.message, "another context has the SIGQUIT handler"));
+	cr_assert_null(other);
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	struct sigaction cur;
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
+	cr_assert(!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == previous_handler);
+	raise(SIGQUIT);
+	cr_assert_eq(chained, 1);
+	/* and a new context can have it again */
+	start();
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 2000);
+	sigquit();
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert_eq(chained, 2);
+	tc_dispatch_end(ctx);
+}
+
+Test(tracer_signal, reconfigure_installs_and_removes_it)
+{
+	cfg.tracers = TC_TRACER_ANR;
+	start();
+	struct sigaction cur;
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
+	cr_assert(cur.sa_handler == previous_handler, "not installed without the bit");
+	tc_stop(ctx);
+	cfg.tracers = TC_TRACER_SIGNAL_ANR;
+	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 2000);
+	sigquit();
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert_eq(chained, 1);
+	tc_dispatch_end(ctx);
+	tc_stop(ctx);
+	cfg.tracers = 0;
+	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
+	cr_assert(!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == previous_handler, "removed");
+}
+
+/* A SIGQUIT while the error state is being polled makes the check look at
+ * the main thread again at once: now blocked, one report, one check. */
+Test(tracer_signal, a_thread_that_blocks_after_a_healthy_sigquit_is_not_its_anr)
+{
+	cfg.probe.error_state = error_state;
+	cfg.signal_anr_checks = 30;
+	cfg.signal_anr_check_ms = 5;
+	start();
+	uint64_t had = tc_signal_anr_handled(ctx);
+	cr_assert_eq(raise(SIGQUIT), 0);
+	for (int k = 0; k < 10000 && atomic_load(&state_calls) == 0; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 3000);
+	for (int k = 0; k < 10000 && tc_signal_anr_handled(ctx) == had; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1);
+	cr_assert_eq(atomic_load(&state_calls), 30, "polled to the end");
+	cr_assert_eq(f.n_reports, 0);
+	tc_dispatch_end(ctx);
+}
+
+Test(tracer_signal, a_sigquit_during_the_polling_looks_again)
+{
+	cfg.probe.error_state = error_state;
+	cfg.signal_anr_checks = 1000;
+	cfg.signal_anr_check_ms = 20;
+	start();
+	uint64_t had = tc_signal_anr_handled(ctx);
+	cr_assert_eq(raise(SIGQUIT), 0);
+	for (int k = 0; k < 10000 && atomic_load(&state_calls) == 0; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_geq(atomic_load(&state_calls), 1, "polling the error state");
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 3000);
+	sigquit();
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "the second SIGQUIT joined the first check");
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"cost\":3000,"));
+	cr_assert(strstr(f.reports[0].json, "\"fromProcessErrorState\":false"));
+	nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "and no other check");
+	tc_dispatch_end(ctx);
+}

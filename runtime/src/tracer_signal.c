@@ -77,29 +77,7 @@ static _Atomic uint32_t g_catcher;
 /* for threads that have no alternate stack of their own (SA_ONSTACK) */
 static char g_altstack[32768];
 
-static void chain(int sig, siginfo_t *si, void *uc);
-
-static void on_sigquit(int sig, siginfo_t *si, void *uc)
-{
-	int saved = errno;
-	atomic_fetch_add(&g_in_handler, 1);
-	int fd = atomic_load(&g_wfd);
-	uint32_t catcher = atomic_load(&g_catcher);
-	if (g_resend && catcher && thread_id() == catcher)
-		fd = -1;
-	if (fd >= 0) {
-		char b = 1;
-		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
-		(void)r;
-	}
-	atomic_fetch_sub(&g_in_handler, 1);
-	/* chain: the platform's dump must still happen (in resend mode the
-	 * watcher sends the signal on) */
-	if (!g_resend)
-		chain(sig, si, uc);
-	errno = saved;
-}
-
+/* the handler before ours: the platform's dump must still happen */
 static void chain(int sig, siginfo_t *si, void *uc)
 {
 	if (g_old.sa_flags & SA_SIGINFO) {
@@ -116,6 +94,27 @@ static void chain(int sig, siginfo_t *si, void *uc)
 	} else if (g_old.sa_handler != SIG_IGN) {
 		g_old.sa_handler(sig);
 	}
+}
+
+static void on_sigquit(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	atomic_fetch_add(&g_in_handler, 1);
+	int fd = atomic_load(&g_wfd);
+	uint32_t catcher = atomic_load(&g_catcher);
+	if (g_resend && catcher && thread_id() == catcher)
+		fd = -1;
+	if (fd >= 0) {
+		char b = 1;
+		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
+		(void)r;
+	}
+	atomic_fetch_sub(&g_in_handler, 1);
+	/* in resend mode the watcher sends the signal on: SIG_DFL here would
+	 * end the process before the platform's dump */
+	if (!g_resend)
+		chain(sig, si, uc);
+	errno = saved;
 }
 
 typedef struct job {

@@ -6,10 +6,10 @@
  *
  * The handler (process-wide, one context at a time) does only what is
  * async-signal-safe: one write(2) of a byte into a pipe, then it chains to
- * the handler that was there before, so the platform's own dump (ART's
- * signal catcher, HotSpot's "Signal Dispatcher") still happens. A watcher
- * thread blocked in read(2) on that pipe (no timer: no wake-ups while
- * nothing happens) does the rest on a normal thread:
+ * the handler that was there before, so the platform's own dump (HotSpot's
+ * "Signal Dispatcher") still happens. A watcher thread blocked in read(2)
+ * on that pipe (no timer: no wake-ups while nothing happens) does the rest
+ * on a normal thread:
  *   - confirm: the main thread is blocked if the message it runs, or the
  *     main queue's head (probe.queue_head_late_ms, Matrix's
  *     `when - uptime`), is late by the threshold (2 s in the foreground,
@@ -19,12 +19,20 @@
  *   - take the Java stack, the events since the running message began and
  *     the scene, and hand the report to the tracer thread.
  *
- * Android: ART blocks SIGQUIT in every thread and its signal catcher takes
- * it with sigwait, so a handler only runs where it is unblocked; Matrix
- * unblocks it on its thread and re-sends it to the catcher with tgkill.
- * That resend is not built yet (runtime/README.md). */
-/* sigaltstack, SA_ONSTACK: XSI */
+ * Android: ART blocks SIGQUIT in every thread and its "Signal Catcher"
+ * thread takes it with sigwait; the disposition stays SIG_DFL. So a handler
+ * runs only where SIGQUIT is unblocked (the installing thread unblocks it,
+ * as Matrix's does), and chaining to SIG_DFL there would kill the app
+ * before ART writes its traces. When SIGQUIT was blocked at install and
+ * there is no handler to chain to, the handler chains to nothing; the
+ * watcher re-sends each SIGQUIT to the thread named "Signal Catcher"
+ * (tgkill: only that thread, where sigwait takes it) before its check, as
+ * Matrix does. With no such thread the signal ends there: never the
+ * default action, which would end the process. */
+/* sigaltstack, SA_ONSTACK: XSI; syscall(): not POSIX, in every Linux libc */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE 1
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -35,6 +43,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 #include "ctx.h"
 #include "json.h"
@@ -47,30 +58,28 @@ struct signal_anr {
 	bool running;
 	_Atomic bool stopping;      /* the stop byte may not fit a full pipe */
 	_Atomic uint64_t handled;   /* SIGQUITs the watcher has finished with */
+	uint64_t unsent;            /* re-sends with no catcher (logged once) */
 };
 
-/* The process's one handler: its pipe and the handler before it. g_old is
- * written before the handler is installed and not changed while it is. */
+/* The process's one handler: its pipe and the handler before it. g_old and
+ * g_resend are written before the handler is installed and not changed
+ * while it is. */
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int g_wfd = -1;
 static _Atomic int g_in_handler;
 static struct sigaction g_old;
 static bool g_installed;
+static bool g_resend;             /* the platform takes SIGQUIT with sigwait */
+static pthread_t g_installer;     /* where resend mode unblocked SIGQUIT */
+/* the thread last re-sent to: should it run the handler (SIGQUIT not
+ * blocked there), re-sending again would loop */
+static _Atomic uint32_t g_catcher;
 /* for threads that have no alternate stack of their own (SA_ONSTACK) */
 static char g_altstack[32768];
 
-static void on_sigquit(int sig, siginfo_t *si, void *uc)
+/* the handler before ours: the platform's dump must still happen */
+static void chain(int sig, siginfo_t *si, void *uc)
 {
-	int saved = errno;
-	atomic_fetch_add(&g_in_handler, 1);
-	int fd = atomic_load(&g_wfd);
-	if (fd >= 0) {
-		char b = 1;
-		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
-		(void)r;
-	}
-	atomic_fetch_sub(&g_in_handler, 1);
-	/* chain: the platform's dump must still happen */
 	if (g_old.sa_flags & SA_SIGINFO) {
 		if (g_old.sa_sigaction)
 			g_old.sa_sigaction(sig, si, uc);
@@ -85,6 +94,26 @@ static void on_sigquit(int sig, siginfo_t *si, void *uc)
 	} else if (g_old.sa_handler != SIG_IGN) {
 		g_old.sa_handler(sig);
 	}
+}
+
+static void on_sigquit(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	atomic_fetch_add(&g_in_handler, 1);
+	int fd = atomic_load(&g_wfd);
+	uint32_t catcher = atomic_load(&g_catcher);
+	if (g_resend && catcher && thread_id() == catcher)
+		fd = -1;
+	if (fd >= 0) {
+		char b = 1;
+		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
+		(void)r;
+	}
+	atomic_fetch_sub(&g_in_handler, 1);
+	/* in resend mode the watcher sends the signal on: SIG_DFL here would
+	 * end the process before the platform's dump */
+	if (!g_resend)
+		chain(sig, si, uc);
 	errno = saved;
 }
 
@@ -143,6 +172,52 @@ static void report(tc_ctx *ctx, void *arg)
 	tc_stack_dispose(&st);
 }
 
+/* The thread named "Signal Catcher" (ART's), 0 if none. */
+static uint32_t find_catcher(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return 0;
+	uint32_t tid = 0;
+	struct dirent *e;
+	while (!tid && (e = readdir(d)) != NULL) {
+		char path[sizeof "/proc/self/task//comm" + sizeof e->d_name], name[32];
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue; /* the thread ended */
+		ssize_t n = read(fd, name, sizeof name - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		name[n] = '\0';
+		name[strcspn(name, "\n")] = '\0';
+		if (strcmp(name, "Signal Catcher") == 0)
+			tid = (uint32_t)strtoul(e->d_name, NULL, 10);
+	}
+	closedir(d);
+	return tid;
+}
+
+/* Resend mode: one SIGQUIT the handler took goes on to the platform's
+ * catcher, before the check, so its dump is not delayed by ours. */
+static void resend(signal_anr *s)
+{
+	if (!g_resend)
+		return;
+#if defined(__linux__) && defined(SYS_tgkill)
+	uint32_t tid = find_catcher();
+	atomic_store(&g_catcher, tid);
+	if (tid && syscall(SYS_tgkill, (long)getpid(), (long)tid, (long)SIGQUIT) == 0)
+		return;
+#endif
+	if (s->unsent++ == 0)
+		ctx_log(s->ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer",
+		        "SIGQUIT: no \"Signal Catcher\" thread to re-send it to: the platform's dump is not written");
+}
+
 /* Waits up to ms for the pipe: -1 told to stop (a 0 byte or EOF), 1 a
  * SIGQUIT came (it joins the check under way), 0 the time passed. */
 static int wait_pipe(signal_anr *s, int ms)
@@ -153,7 +228,10 @@ static int wait_pipe(signal_anr *s, int ms)
 		return 0;
 	char b;
 	ssize_t got = read(s->rfd, &b, 1);
-	return got == 1 && b != 0 && !atomic_load(&s->stopping) ? 1 : -1;
+	if (got != 1 || b == 0 || atomic_load(&s->stopping))
+		return -1;
+	resend(s);
+	return 1;
 }
 
 /* The check of one SIGQUIT; false once told to stop. The main thread is
@@ -245,10 +323,12 @@ static void *watch(void *arg)
 			continue;
 		if (r != 1 || b == 0 || atomic_load(&s->stopping))
 			break;
-		/* several SIGQUITs at once make one check */
+		resend(s);
+		/* several SIGQUITs at once make one check (each is re-sent) */
 		while (poll(&(struct pollfd){ .fd = s->rfd, .events = POLLIN }, 1, 0) == 1) {
 			if (read(s->rfd, &b, 1) != 1 || b == 0)
 				return NULL;
+			resend(s);
 		}
 		bool go_on = check(s);
 		atomic_fetch_add_explicit(&s->handled, 1, memory_order_release);
@@ -304,7 +384,15 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 		sa.sa_sigaction = on_sigquit;
 		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
 		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGQUIT, NULL, &g_old) != 0 || sigaction(SIGQUIT, &sa, NULL) != 0)
+		/* blocked here with no handler to chain to: the platform waits for
+		 * it with sigwait (ART), and its default would end the process */
+		sigset_t mask;
+		if (sigaction(SIGQUIT, NULL, &g_old) == 0 && pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0)
+			g_resend = !(g_old.sa_flags & SA_SIGINFO) &&
+			           (g_old.sa_handler == SIG_DFL || g_old.sa_handler == SIG_IGN) &&
+			           sigismember(&mask, SIGQUIT) == 1;
+		g_installer = pthread_self();
+		if (sigaction(SIGQUIT, &sa, NULL) != 0)
 			rc = tc_fail(err, TC_EIO, "signal ANR: sigaction: %s", strerror(errno));
 		else
 			g_installed = true;
@@ -341,11 +429,21 @@ void signal_anr_uninstall(tc_ctx *ctx)
 	while (atomic_load(&g_in_handler) != 0)
 		sched_yield();
 	/* the handler stays if another was installed over it (it chains to
-	 * us): it then only chains */
+	 * us): it then only chains. In resend mode it also stays unless this
+	 * thread is the one that unblocked SIGQUIT and can block it again: the
+	 * old SIG_DFL would end the process there, ours takes the signal and
+	 * does nothing. */
 	struct sigaction cur;
+	sigset_t quit;
+	sigemptyset(&quit);
+	sigaddset(&quit, SIGQUIT);
 	if (g_installed && sigaction(SIGQUIT, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
-	    cur.sa_sigaction == on_sigquit && sigaction(SIGQUIT, &g_old, NULL) == 0)
-		g_installed = false;
+	    cur.sa_sigaction == on_sigquit && (!g_resend || pthread_equal(g_installer, pthread_self()))) {
+		if (g_resend)
+			pthread_sigmask(SIG_BLOCK, &quit, NULL);
+		if (sigaction(SIGQUIT, &g_old, NULL) == 0)
+			g_installed = false;
+	}
 	pthread_mutex_unlock(&g_mu);
 	atomic_store(&s->stopping, true);
 	char stop = 0;

@@ -1,10 +1,15 @@
 /* SignalAnrTracer: real SIGQUITs (raise), the injected clock and probes.
- * The handler must chain to the one before it (here, the test's). */
+ * The handler must chain to the one before it (here, the test's); on ART
+ * (simulated: SIGQUIT blocked, a "Signal Catcher" thread in sigwait) it
+ * re-sends the signal to that thread instead. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -278,5 +283,138 @@ Test(tracer_signal, a_sigquit_during_the_polling_looks_again)
 	cr_assert(strstr(f.reports[0].json, "\"fromProcessErrorState\":false"));
 	nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "and no other check");
+	tc_dispatch_end(ctx);
+}
+
+/* ART, on Linux: SIGQUIT blocked in every thread (here, before any is
+ * made), the disposition left SIG_DFL, and a thread named "Signal Catcher"
+ * taking it with sigwait. The default action would end the test's process. */
+static pthread_t catcher;
+static bool has_catcher;
+static _Atomic int caught;
+static _Atomic bool named;
+static sigset_t mask_before;
+
+static void *signal_catcher(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "Signal Catcher", 0, 0, 0);
+	atomic_store(&named, true);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGUSR1); /* the end of the test */
+	int sig;
+	while (sigwait(&set, &sig) == 0 && sig == SIGQUIT)
+		caught++;
+	return NULL;
+}
+
+static void art_setup(void)
+{
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	cr_assert_eq(sigaction(SIGQUIT, &dfl, &before), 0);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGUSR1);
+	cr_assert_eq(pthread_sigmask(SIG_BLOCK, &set, &mask_before), 0);
+	fake_config(&cfg, &f);
+	cfg.tracers = TC_TRACER_SIGNAL_ANR;
+	cfg.signal_anr_checks = 3;
+	cfg.signal_anr_check_ms = 1;
+}
+
+static void start_catcher(void)
+{
+	cr_assert_eq(pthread_create(&catcher, NULL, signal_catcher, NULL), 0);
+	has_catcher = true;
+	for (int k = 0; k < 10000 && !atomic_load(&named); k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+}
+
+static void art_teardown(void)
+{
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	fake_free(&f);
+	if (has_catcher) {
+		pthread_kill(catcher, SIGUSR1);
+		pthread_join(catcher, NULL);
+	}
+	pthread_sigmask(SIG_SETMASK, &mask_before, NULL);
+	sigaction(SIGQUIT, &before, NULL);
+}
+
+TestSuite(tracer_signal_art, .init = art_setup, .fini = art_teardown);
+
+/* kill (to the process, as the system and kill -3 send it) and waits, 10 s
+ * at most, for the watcher's check and for the catcher to have n in all */
+static void kill_quit(int n)
+{
+	uint64_t had = tc_signal_anr_handled(ctx);
+	cr_assert_eq(kill(getpid(), SIGQUIT), 0);
+	for (int k = 0; k < 10000 && (tc_signal_anr_handled(ctx) == had || (has_catcher && caught < n)); k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(tc_signal_anr_handled(ctx), had + 1, "the watcher did not check the SIGQUIT");
+	nanosleep(&(struct timespec){ 0, 20000000 }, NULL); /* room for a second one, which must not come */
+	cr_assert_eq(caught, n, "the catcher takes each SIGQUIT once");
+}
+
+Test(tracer_signal_art, a_sigquit_goes_on_to_the_signal_catcher_and_is_still_checked)
+{
+	start_catcher();
+	start();
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 1999);
+	kill_quit(1);
+	tc_dispatch_end(ctx);
+	kill_quit(2);
+	cr_assert_eq(f.n_reports, 0);
+	cr_assert(strstr(f.logs, "the main thread is not blocked (message 1999 ms"));
+	/* freed on the thread that unblocked it: blocked again, SIG_DFL back */
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	sigset_t cur;
+	cr_assert_eq(pthread_sigmask(SIG_BLOCK, NULL, &cur), 0);
+	cr_assert_eq(sigismember(&cur, SIGQUIT), 1);
+	struct sigaction sa;
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &sa), 0);
+	cr_assert(!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL);
+	cr_assert_eq(kill(getpid(), SIGQUIT), 0);
+	for (int k = 0; k < 10000 && caught < 3; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(caught, 3, "the catcher takes it alone again");
+}
+
+Test(tracer_signal_art, a_blocked_main_thread_gives_the_report_and_the_catcher_its_sigquit)
+{
+	start_catcher();
+	start();
+	tc_dispatch_begin(ctx);
+	rec_in(ctx, 200);
+	fake_advance_ms(&f, 2500);
+	kill_quit(1);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert_str_eq(f.reports[0].tag, "Trace_EvilMethod");
+	cr_assert(strstr(f.reports[0].json, "\"detail\":\"SIGNAL_ANR\",\"cost\":2500,\"stackKey\":\"200|\""));
+	cr_assert(strstr(f.logs, "ANR confirmed (main thread blocked): message ran 2500 ms"));
+	tc_dispatch_end(ctx);
+}
+
+Test(tracer_signal_art, with_no_signal_catcher_a_sigquit_does_not_end_the_process)
+{
+	start();
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 3000);
+	kill_quit(0);
+	kill_quit(0);
+	cr_assert_eq(f.n_reports, 2, "still checked");
+	const char *said = strstr(f.logs, "no \"Signal Catcher\" thread to re-send it to");
+	cr_assert(said);
+	cr_assert_null(strstr(said + 1, "no \"Signal Catcher\""), "said once");
 	tc_dispatch_end(ctx);
 }

@@ -222,27 +222,40 @@ static void touch(const char *path)
 	utimensat(AT_FDCWD, path, NULL, 0);
 }
 
-bool cache_get(tc_cache *c, cache_key k, const char *kind, cf_buf *out)
+/* Maps entry k and checks it: its payload is *len bytes at *off in *map (*size
+ * bytes, which the caller unmaps). A missing entry is a miss; a damaged one is
+ * also removed and counted. */
+static bool open_entry(tc_cache *c, cache_key k, const char *kind, char *path, size_t cap, uint8_t **map,
+                       size_t *size, size_t *off, size_t *len)
 {
-	char path[4200];
-	entry_path(c, k, kind, path, sizeof path);
-	uint8_t *map;
-	size_t size, len;
-	if (!map_entry(c, path, &map, &size)) {
+	entry_path(c, k, kind, path, cap);
+	if (!map_entry(c, path, map, size)) {
 		c->stats.misses++;
 		return false;
 	}
-	const uint8_t *payload = check(map, size, k, kind, &len);
-	if (payload) {
-		buf_clear(out);
-		buf_bytes(out, payload, len);
+	const uint8_t *payload = check(*map, *size, k, kind, len);
+	if (!payload) {
+		munmap(*map, *size);
+		unlink(path);
+		c->stats.damaged++;
+		c->stats.misses++;
+		return false;
 	}
+	*off = (size_t)(payload - *map);
+	return true;
+}
+
+bool cache_get(tc_cache *c, cache_key k, const char *kind, cf_buf *out)
+{
+	char path[4200];
+	uint8_t *map;
+	size_t size, off, len;
+	if (!open_entry(c, k, kind, path, sizeof path, &map, &size, &off, &len))
+		return false;
+	buf_clear(out);
+	buf_bytes(out, map + off, len);
 	munmap(map, size);
-	if (!payload || out->err) {
-		if (!payload) {
-			unlink(path);
-			c->stats.damaged++;
-		}
+	if (out->err) {
 		c->stats.misses++;
 		return false;
 	}
@@ -385,22 +398,11 @@ static bool copy_range(int in, off_t off, size_t len, int out)
 bool cache_get_file(tc_cache *c, cache_key k, const char *kind, const char *dest, cf_error *err)
 {
 	char path[4200];
-	entry_path(c, k, kind, path, sizeof path);
 	uint8_t *map;
-	size_t size, len;
-	if (!map_entry(c, path, &map, &size)) {
-		c->stats.misses++;
+	size_t size, off, len;
+	if (!open_entry(c, k, kind, path, sizeof path, &map, &size, &off, &len))
 		return false;
-	}
-	const uint8_t *payload = check(map, size, k, kind, &len);
-	size_t off = payload ? (size_t)(payload - map) : 0;
-	munmap(map, size);
-	if (!payload) {
-		unlink(path);
-		c->stats.damaged++;
-		c->stats.misses++;
-		return false;
-	}
+	munmap(map, size); /* checked: the payload is copied from the file */
 	int in = open(path, O_RDONLY | O_CLOEXEC);
 	char tmp[4200];
 	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", dest, (long)getpid());

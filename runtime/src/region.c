@@ -169,6 +169,15 @@ static void close_file(region *r)
 		close(r->claim_fd);
 }
 
+/* Once the memory is given back: nothing held, no descriptors (-1). */
+static void forget(region *r)
+{
+	free(r->tmp);
+	free(r->path);
+	memset(r, 0, sizeof *r);
+	r->fd = r->claim_fd = -1;
+}
+
 void region_close(region *r)
 {
 	if (!r->base)
@@ -180,10 +189,7 @@ void region_close(region *r)
 		if (r->kind == REGION_FILE)
 			close_file(r);
 	}
-	free(r->tmp);
-	free(r->path);
-	memset(r, 0, sizeof *r);
-	r->fd = r->claim_fd = -1;
+	forget(r);
 }
 
 void region_retire(region *r)
@@ -201,8 +207,5 @@ void region_retire(region *r)
 		memset(r->base, 0, r->size); /* cannot happen for a range we mapped; zeros say "not recording" */
 	if (r->kind == REGION_FILE)
 		close_file(r);
-	free(r->tmp);
-	free(r->path);
-	memset(r, 0, sizeof *r);
-	r->fd = r->claim_fd = -1;
+	forget(r);
 }

@@ -1,5 +1,6 @@
 #include "dex_hook.h"
 
+#include <assert.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
@@ -40,18 +41,26 @@ static dop call(uint32_t method, uint32_t first, uint32_t words)
 	return d;
 }
 
-/* The lowest register not holding what return instruction r returns. */
-static uint32_t free_before(const dop *r)
+/* The scratch register of the probe before return instruction r in a frame of regs
+ * (at least 3) registers: the lowest one that holds no half of what r returns.
+ * The rule for every scratch register of this file: it is below registers_size (ART
+ * rejects a method naming a register past its frame) and never one half of a wide
+ * value still to be read; where the frame has no such register it grows
+ * (dedit_scratch) instead. */
+static uint32_t free_before(const dop *r, uint32_t regs)
 {
-	if (r->op == DOP_RETURN_VOID)
-		return 0;
-	uint32_t w = r->op == DOP_RETURN_WIDE ? 2 : 1;
-	return r->a >= w ? 0 : r->a + w;
+	uint32_t w = r->op == DOP_RETURN_VOID ? 0 : r->op == DOP_RETURN_WIDE ? 2 : 1;
+	uint32_t s = w == 0 || r->a > 0 ? 0 : w;
+	assert(s < regs);
+	(void)regs;
+	return s;
 }
 
 int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 {
 	uint32_t regs = dedit_regs(e), ins = dedit_ins(e), n = dedit_count(e);
+	/* Three registers always leave one beside a returned wide pair (free_before), and
+	 * two for the handler. */
 	bool grow = h->after_init || regs < 3 || (h->entry != DEX_NO_INDEX && regs == ins);
 	uint32_t top = NONE;
 	if (grow) {
@@ -81,7 +90,7 @@ int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 		const dop *r = dedit_insn(e, i);
 		if (!dop_has(r->op, DOPF_RETURN))
 			continue;
-		uint32_t s = grow ? top : free_before(r);
+		uint32_t s = grow ? top : free_before(r, regs);
 		seq[0] = load(s, h->value);
 		seq[1] = call(h->exit, s, 1);
 		if (dedit_insert(e, i, DEDIT_AT_TARGET, seq, 2, err) != 0)

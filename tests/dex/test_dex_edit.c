@@ -488,3 +488,54 @@ Test(dex_hook, constructors_get_the_entry_after_super_with_two_new_registers)
 	for (uint32_t t = 0; t < o->ntries; t++)
 		cr_expect_geq(o->tries[t].start, 11u, "nothing before i() is covered");
 }
+
+/* R8 and d8 reuse parameter registers for results, so a frame can be as tight as its
+ * code: play-services' SafeParcelReader.readLong(Parcel, int) is v0 free, p0 = v1,
+ * p1 = v2, and returns the wide result in v1:v2. The probe before the return must use
+ * v0; it took v3, past registers_size, which ART's verifier rejects outright. */
+Test(dex_hook, the_probe_before_a_wide_return_in_a_tight_frame_stays_in_the_frame)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t in, out_m, read;
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Landroid/os/Parcel;", "readLong", "()J", &read, &e), CF_OK);
+	uint16_t p0[] = {1};
+	dop code[] = {db_invoke(DOP_INVOKE_VIRTUAL, read, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
+	              db_a(DOP_RETURN_WIDE, 1)};
+	dex_code *c = db_code(&D, 3, 2, 1, code, 3);
+	uint32_t m = db_method(&D, CLS, "readLong", "(Landroid/os/Parcel;I)J", DACC_PUBLIC | DACC_STATIC, c);
+	dedit *ed = open_code(m, c, true);
+	dhook h = {.entry = in, .exit = out_m, .value = 0x18a0, .extra = DEX_NO_INDEX};
+	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.msg);
+	dex_code *o = commit(ed);
+	cr_expect_eq(o->regs, 3, "v0 is free at entry and before the return: no register added");
+	/* i() at 0..5, the invoke at 5, move-result-wide at 8, the probe at 9 and 11 */
+	dop k = at(o, 9), call = at(o, 11), r = at(o, 14);
+	cr_expect(k.op == DOP_CONST_16 && k.a == 0 && k.lit == 0x18a0, "const/16 v0 (was v3: out of range)");
+	cr_expect(call.op == DOP_INVOKE_STATIC && call.idx == out_m && call.args[0] == 0);
+	cr_expect(r.op == DOP_RETURN_WIDE && r.a == 1, "the pair v1:v2 is returned untouched");
+}
+
+/* The same shape with the pair at v0: the lowest register beside it is v2. */
+Test(dex_hook, the_probe_before_a_wide_return_from_v0_takes_the_register_after_the_pair)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t in, out_m;
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), CF_OK);
+	/* static (JI)J: p0:p1 = v0:v1 (the long), p2 = v2; returns v0:v1 */
+	dop code[] = {db_a(DOP_RETURN_WIDE, 0)};
+	dex_code *c = db_code(&D, 3, 3, 0, code, 1);
+	uint32_t m = db_method(&D, CLS, "first", "(JI)J", DACC_PUBLIC | DACC_STATIC, c);
+	dedit *ed = open_code(m, c, true);
+	dhook h = {.entry = DEX_NO_INDEX, .exit = out_m, .value = 7, .extra = DEX_NO_INDEX};
+	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.msg);
+	dex_code *o = commit(ed);
+	cr_expect_eq(o->regs, 3);
+	dop k = at(o, 0);
+	cr_expect(k.op == DOP_CONST_4 || k.op == DOP_CONST_16, "a constant first");
+	cr_expect_eq(k.a, 2u, "v2: neither half of the pair");
+}

@@ -57,6 +57,10 @@ NINJA
 		if [ "$o" = test_alloc ]; then
 			printf '  ldflags = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup\n'
 		fi
+		# test_tracer_signal plays a sigaction that ignores app handlers (meson.build)
+		if [ "$o" = test_tracer_signal ]; then
+			printf '  ldflags = -Wl,--wrap=sigaction\n'
+		fi
 	done
 }
 

@@ -859,6 +859,41 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /**
+     * API 24+: a window drawn without hardware acceleration takes no frame-metrics listener
+     * (the framework logs and keeps none), and removing one at the activity's destroy throws
+     * IllegalArgumentException there: the runtime must not let it reach the app, whose
+     * onDestroy it would crash. An accelerated window's listener is removed at destroy.
+     */
+    static void frameMetricsDestroy(String lib) {
+        Looper.prepareMainLooper();
+        Application app = new Application();
+        TraceCanary.Config c = config(lib);
+        c.tracers |= TraceCanary.TRACER_FRAME;
+        AndroidTracing.install(app, c, LISTENER);
+        MainActivity hw = new MainActivity(), sw = new MainActivity();
+        sw.getWindow().stubSetHardwareAccelerated(false);
+        for (Activity a : new Activity[] {hw, sw}) {
+            app.dispatchActivityCreated(a);
+            app.dispatchActivityStarted(a);
+            app.dispatchActivityResumed(a);
+        }
+        check(hw.getWindow().stubListenerCount() == 1, "the accelerated window has the runtime's listener");
+        check(sw.getWindow().stubListenerCount() == 0, "the window drawn in software has none (the framework kept none)");
+        for (Activity a : new Activity[] {sw, hw}) {
+            app.dispatchActivityPaused(a);
+            app.dispatchActivityStopped(a);
+            try {
+                app.dispatchActivityDestroyed(a);
+                check(true, (a == sw ? "software" : "accelerated") + " window: the activity's destroy goes through");
+            } catch (RuntimeException e) {
+                check(false, (a == sw ? "software" : "accelerated") + " window: the activity's destroy threw " + e);
+            }
+        }
+        check(hw.getWindow().stubListenerCount() == 0, "the accelerated window's listener is removed at destroy");
+        TraceCanary.release();
+    }
+
     static void crash(String lib, String file) {
         TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
         TraceCanary.start(c, LISTENER);
@@ -997,6 +1032,7 @@ public final class E2e {
             case "expire": expire(lib); break;
             case "frames": frames(lib, false); break;
             case "frame-metrics": frames(lib, true); break;
+            case "frame-metrics-destroy": frameMetricsDestroy(lib); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             case "threads": threads(lib, args[1]); break;

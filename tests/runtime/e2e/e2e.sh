@@ -23,6 +23,9 @@
 #   expire:    never started: released on the main looper after expireMs.
 #   frames, frame-metrics: late frames, a refresh-rate switch and an idle app,
 #              on API 23 (Choreographer) and API 31 (FrameMetrics).
+#   frame-metrics-destroy: API 24, an activity whose window is drawn without
+#              hardware acceleration is destroyed (the framework throws when
+#              a listener it never took is removed).
 #   crash:     E2e writes a file-backed ring and is killed with kill -9; the
 #              ring is then decoded with tc-ringdump.
 #   threads, threads-buffer: every thread records: workers writing at once
@@ -102,6 +105,10 @@ frames)
 frame-metrics)
   # API 31: frames from FrameMetrics
   run_java -Dtc.sdk=31 -- frame-metrics
+  ;;
+frame-metrics-destroy)
+  # API 24, the first with FrameMetrics: a window drawn in software, then destroyed
+  run_java -Dtc.sdk=24 -- frame-metrics-destroy
   ;;
 printer-hidden)
   run_hidden -- printer-hidden

@@ -546,31 +546,81 @@ public final class E2e {
         other.join();
         check(TraceCanary.written() == 2, "the other thread's calls are not recorded");
 
-        // release() logs as it begins; a status() then must wait for it to end
+        // release() logs as it begins, before it frees anything; a status() on another
+        // thread then reads the released status at once, without waiting for the free
+        // (which joins the runtime's threads) or reading what it frees
         Thread[] reader = new Thread[1];
-        int[] seen = new int[1];
-        boolean[] blocked = new boolean[1];
+        int[] seen = {Integer.MIN_VALUE};
+        boolean[] ended = new boolean[1];
         TraceCanary.setLogListener((level, tag, text) -> {
             if (!text.startsWith("releasing")) {
                 return;
             }
             reader[0] = new Thread(() -> seen[0] = TraceCanary.status());
             reader[0].start();
-            for (Thread.State st; (st = reader[0].getState()) != Thread.State.TERMINATED; ) {
-                if (st == Thread.State.BLOCKED) {
-                    blocked[0] = true;
-                    return;
-                }
-                Thread.yield();
+            try {
+                reader[0].join(5000);
+            } catch (InterruptedException e) {
+                return;
             }
+            ended[0] = !reader[0].isAlive();
         });
         TraceCanary.release();
         check(reader[0] != null, "release() logs as it begins");
+        check(ended[0], "status() during release() does not wait for it");
         if (reader[0] != null) {
             reader[0].join();
         }
-        check(blocked[0], "status() during release() waits for it");
-        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "and then reads the released status: " + seen[0]);
+        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "and reads the released status: " + seen[0]);
+        TraceCanary.setLogListener(null);
+    }
+
+    /**
+     * release() joins the runtime's threads; a report listener (on the tracer thread) that
+     * calls status() and isAlive() meanwhile must get an answer, not wait for release()
+     * while release() waits for it. A watchdog ends the JVM if it hangs.
+     */
+    static void releaseListener(String lib) throws InterruptedException {
+        Thread watchdog = new Thread(() -> {
+            sleep(20_000);
+            System.out.println("not ok - release() did not end in 20 s: a listener calling status() hangs");
+            System.out.flush();
+            Runtime.getRuntime().halt(1);
+        }, "watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        java.util.concurrent.CountDownLatch inListener = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch releasing = new java.util.concurrent.CountDownLatch(1);
+        int[] seen = {Integer.MIN_VALUE};
+        boolean[] alive = {true};
+        TraceCanary.setLogListener((level, tag, text) -> {
+            if (text.startsWith("releasing")) {
+                releasing.countDown();
+            }
+        });
+        TraceCanary.start(config(lib), (tag, key, json) -> {
+            if (!json.contains("\"detail\":\"NORMAL\"")) {
+                return;
+            }
+            inListener.countDown();
+            try {
+                if (!releasing.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            seen[0] = TraceCanary.status();
+            alive[0] = TraceCanary.isAlive();
+        });
+        TraceCanary.dispatchBegin();
+        slowWork();
+        TraceCanary.dispatchEnd();
+        check(inListener.await(10, java.util.concurrent.TimeUnit.SECONDS), "the slow message's report is being delivered");
+        TraceCanary.release();
+        check(true, "release() ended while the report listener called status()");
+        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "the listener read the released status: " + seen[0]);
+        check(!alive[0], "and isAlive() false");
         TraceCanary.setLogListener(null);
     }
 
@@ -1026,6 +1076,7 @@ public final class E2e {
             case "idle-lag": idleLag(lib); break;
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "api": api(lib); break;
+            case "release-listener": releaseListener(lib); break;
             case "idle-time": idleTime(lib, args[1]); break;
             case "printer": printer(lib, false); break;
             case "printer-hidden": printer(lib, true); break;

@@ -16,6 +16,8 @@
 #              launch transaction: the first activity create stands in.
 #   api:       the Java API's promises (library errors, the recording thread,
 #              status during release).
+#   release-listener: a report listener calling status() while release()
+#              joins its thread (a watchdog ends a hang after 20 s).
 #   idle-time: traced code in an idle handler gets its own time, not the end
 #              of the message before it (the ring, read with tc-ringdump).
 #   printer, printer-hidden: a printer the app sets after install, with
@@ -95,7 +97,7 @@ api21)
 startup)
   run_java -Dtc.sdk=28 -- startup 159
   ;;
-api|printer|expire)
+api|printer|expire|release-listener)
   run_java -- "$mode"
   ;;
 frames)

@@ -944,6 +944,31 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /**
+     * An app zygote (android:zygotePreloadName) preloads the app's code with no main looper
+     * and forks the app's processes: it must start no thread. Played here as ART (whose
+     * java.vm.name is "Dalvik") before Looper.prepareMainLooper(): traced code, start() and
+     * install make no runtime. Then, as in the forked process once ActivityThread.main has
+     * prepared the main looper, the first traced call starts recording.
+     */
+    static void zygote(String lib) {
+        System.setProperty("java.vm.name", "Dalvik");
+        TraceCanary.configure(config(lib));
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "a traced call in the zygote starts nothing");
+        TraceCanary.start(config(lib), LISTENER);
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "nor does start()");
+        AndroidTracing.install(new Application(), config(lib), LISTENER);
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "nor does install");
+        check(runtimeTasks().isEmpty(), "no thread of the runtime runs: " + runtimeTasks().size());
+        Looper.prepareMainLooper(); // the forked process, in ActivityThread.main
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_READY && TraceCanary.written() == 2,
+                "in the process it forks, the first traced call starts recording");
+        check(!runtimeTasks().isEmpty(), "and the runtime's threads run there");
+        TraceCanary.release();
+    }
+
     static void crash(String lib, String file) {
         TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
         TraceCanary.start(c, LISTENER);
@@ -1077,6 +1102,7 @@ public final class E2e {
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "api": api(lib); break;
             case "release-listener": releaseListener(lib); break;
+            case "zygote": zygote(lib); break;
             case "idle-time": idleTime(lib, args[1]); break;
             case "printer": printer(lib, false); break;
             case "printer-hidden": printer(lib, true); break;

@@ -18,6 +18,8 @@
 #              status during release).
 #   release-listener: a report listener calling status() while release()
 #              joins its thread (a watchdog ends a hang after 20 s).
+#   zygote:    ART without a main looper (an app zygote's preload): traced
+#              code, start and install start no thread.
 #   idle-time: traced code in an idle handler gets its own time, not the end
 #              of the message before it (the ring, read with tc-ringdump).
 #   printer, printer-hidden: a printer the app sets after install, with
@@ -98,7 +100,7 @@ api21)
 startup)
   run_java -Dtc.sdk=28 -- startup 159
   ;;
-api|printer|expire|release-listener)
+api|printer|expire|release-listener|zygote)
   run_java -- "$mode"
   ;;
 frames)

@@ -2,6 +2,7 @@ package com.tencent.matrix.trace.android;
 
 import android.app.Application;
 import android.os.Looper;
+import android.util.Log;
 
 import com.tencent.matrix.trace.core.TraceCanary;
 
@@ -22,8 +23,13 @@ import com.tencent.matrix.trace.core.TraceCanary;
 public final class AndroidTracing {
     private AndroidTracing() {}
 
-    /** Main thread only. */
+    /** Main thread only. Without a main looper (an app zygote's preload, which must start
+     *  no thread), a warning and nothing else. */
     public static void install(Application app, TraceCanary.Config config, TraceCanary.ReportListener listener) {
+        if (Looper.getMainLooper() == null) {
+            Log.w("Matrix.AndroidTracing", "no main looper (an app zygote's preload?): tracing not installed");
+            return;
+        }
         if (Looper.myLooper() != Looper.getMainLooper()) {
             throw new IllegalStateException("AndroidTracing.install must run on the main thread");
         }

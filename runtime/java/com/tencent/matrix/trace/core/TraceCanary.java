@@ -186,6 +186,11 @@ public final class TraceCanary {
      * be loaded or the configuration is refused.
      */
     public static void start(Config c, ReportListener l) {
+        if (inZygote()) {
+            log(LOG_WARN, "not started: no main looper on Android (an app zygote's preload); the processes "
+                    + "it forks start on their own");
+            return;
+        }
         long h;
         synchronized (TraceCanary.class) {
             busyCheck("start()");
@@ -547,14 +552,36 @@ public final class TraceCanary {
 
     /** The main looper's thread, when there is one (on Android, from the start of the
      *  process): the first traced call on another thread must not make itself the
-     *  recording thread. Without a main looper (a JVM without Android), any thread. */
+     *  recording thread. Without a main looper, any thread on a JVM without Android, and
+     *  none on Android (an app zygote: {@link #inZygote}). */
     private static boolean onMainThread() {
         try {
             Looper main = Looper.getMainLooper();
-            return main == null || main.getThread() == Thread.currentThread();
+            return main == null ? !onAndroid() : main.getThread() == Thread.currentThread();
         } catch (LinkageError e) {
             return true; // no android.os
         }
+    }
+
+    /**
+     * On Android, an app process has its main looper before any of the app's code runs
+     * (ActivityThread.main prepares it first). Without one, this is an app zygote
+     * (android:zygotePreloadName) preloading the app's code: AppZygoteInit prepares no
+     * looper, and a zygote must not start threads, since it forks (with one thread). The
+     * runtime then makes nothing, not at the first traced call, not at start(); the
+     * processes the zygote forks have a main looper and start on their own.
+     */
+    static boolean inZygote() {
+        try {
+            return onAndroid() && Looper.getMainLooper() == null;
+        } catch (LinkageError e) {
+            return false; // no android.os
+        }
+    }
+
+    /** ART reports java.vm.name "Dalvik" (AndroidHardcodedSystemProperties). */
+    private static boolean onAndroid() {
+        return "Dalvik".equals(System.getProperty("java.vm.name"));
     }
 
     private static void create(Config c, Thread recordThread) {

@@ -491,6 +491,55 @@ public final class E2e {
     }
 
     /**
+     * Android 17 (-Dtc.sdk=37): the main queue is the lock-free one when the app targets 37
+     * (lockFree), the legacy one when it targets 36. Lock-free, its mMessages is always null
+     * and its idle handlers are under a lock of their own: the signal-ANR queue probe and
+     * the idle-handler wrapper must be off, with one warning, and the app's idle handlers
+     * still run. Legacy: both are installed, as before.
+     */
+    static void messageQueue(String lib, boolean lockFree) throws ReflectiveOperationException {
+        Looper.prepareMainLooper();
+        MessageQueue q = Looper.myQueue();
+        int[] ran = {0};
+        q.addIdleHandler(() -> {
+            ran[0]++;
+            return false;
+        });
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_IDLE | TraceCanary.TRACER_SIGNAL_ANR;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(err, true));
+        Application app = new Application();
+        try {
+            AndroidTracing.install(app, c, LISTENER);
+        } finally {
+            System.setErr(stderr);
+            System.out.print(err);
+        }
+        java.lang.reflect.Field probe = TraceCanary.class.getDeclaredField("queueProbe");
+        probe.setAccessible(true);
+        java.lang.reflect.Field list = MessageQueue.class.getDeclaredField("mIdleHandlers");
+        list.setAccessible(true);
+        boolean wrapped = list.get(q).getClass() != ArrayList.class;
+        int warnings = err.toString().split("lock-free one", -1).length - 1;
+        if (lockFree) {
+            check(warnings == 1, "one warning (for both probes) says the lock-free queue turns them off: " + warnings);
+            check(probe.get(null) == null, "no queue probe for the signal-ANR check (it would read 'empty')");
+            check(!wrapped, "the idle handlers are not replaced under the queue's monitor");
+        } else {
+            check(warnings == 0, "no warning for the legacy queue: " + warnings);
+            check(probe.get(null) != null, "the queue probe is installed");
+            check(wrapped, "the idle handlers are wrapped");
+        }
+        Handler h = new Handler(Looper.getMainLooper());
+        h.postDelayed(() -> Looper.getMainLooper().quit(), 50);
+        Looper.loop();
+        check(ran[0] == 1, "the app's idle handler ran: " + ran[0]);
+        TraceCanary.release();
+    }
+
+    /**
      * A cold start as the system drives it: the application is bound (install runs in
      * its onCreate), then ActivityThread's handler gets the launch request (on API 28+
      * an EXECUTE_TRANSACTION whose first item is a LaunchActivityItem), which creates the
@@ -1103,6 +1152,7 @@ public final class E2e {
             case "api": api(lib); break;
             case "release-listener": releaseListener(lib); break;
             case "zygote": zygote(lib); break;
+            case "message-queue": messageQueue(lib, Boolean.parseBoolean(args[1])); break;
             case "idle-time": idleTime(lib, args[1]); break;
             case "printer": printer(lib, false); break;
             case "printer-hidden": printer(lib, true); break;

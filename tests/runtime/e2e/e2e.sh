@@ -10,6 +10,9 @@
 #              and then this process are NOT_RESPONDING (stub ActivityManager): two
 #              SIGNAL_ANR reports, and HotSpot prints its thread dump 4 times (chaining).
 #   api21:     slow, with the stubs behaving as API 21.
+#   message-queue-37, message-queue-37-legacy: Android 17 with an app targeting
+#              37 (the lock-free MessageQueue: the queue probe and idle-handler
+#              wrapper off, one warning) and 36 (the legacy one: both on).
 #   startup:   a launch through ActivityThread's handler as on Android 9
 #              (EXECUTE_TRANSACTION) gives the start-up report;
 #   startup-hidden: the same on a device that refuses reflection into the
@@ -92,6 +95,14 @@ signal)
   [ "$rc" -eq 0 ] || { echo "E2e signal failed ($rc)"; exit 1; }
   [ "$dumps" -eq 4 ] || { echo "not ok - HotSpot printed $dumps thread dumps, wanted 4 (chaining)"; exit 1; }
   echo "ok - HotSpot's dump still printed for each of the 4 SIGQUITs"
+  ;;
+message-queue-37)
+  # Android 17, an app targeting 37: the lock-free MessageQueue
+  run_java -Dtc.sdk=37 -- message-queue true
+  ;;
+message-queue-37-legacy)
+  # Android 17, an app targeting 36: the legacy one
+  run_java -Dtc.sdk=37 -Dtc.targetSdk=36 -- message-queue false
   ;;
 api21)
   # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)

@@ -41,11 +41,19 @@ public final class AndroidTracing {
         if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
             FrameMonitor.start(app);
         }
-        if ((config.tracers & TraceCanary.TRACER_IDLE) != 0) {
+        boolean idle = (config.tracers & TraceCanary.TRACER_IDLE) != 0;
+        boolean signal = (config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0;
+        // Android 17's lock-free main queue: neither probe can read it right
+        boolean lockFree = (idle || signal) && LockFreeQueue.check(
+                idle && signal ? "idle-handler lag and the signal-ANR check's queue probe are"
+                        : idle ? "idle-handler lag is" : "the signal-ANR check's queue probe is");
+        if (idle && !lockFree) {
             IdleHandlerLag.install();
         }
-        if ((config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0) {
-            MainQueueProbe.install();
+        if (signal) {
+            if (!lockFree) {
+                MainQueueProbe.install();
+            }
             ErrorStateProbe.install(app);
         }
     }

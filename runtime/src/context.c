@@ -18,7 +18,9 @@ void tc_config_init(tc_config *c)
 {
 	memset(c, 0, sizeof *c);
 	c->capacity = 1000000;
-	c->clock_resolution_ms = 1;
+	/* Matrix's 5 ms: a quarter of the clock thread's wake-ups of 1 ms while the
+	 * app is busy, with the same reports (bench/runtime/ticks.sh, README) */
+	c->clock_resolution_ms = 5;
 	c->threads = true;
 	c->tracers = TC_TRACER_ALL;
 	c->thread_capacity = 32768;
@@ -404,6 +406,9 @@ void tc_ctx_bind_thread(tc_ctx *ctx)
 
 static int check_config(const tc_config *cfg, tc_error *err)
 {
+	/* a negative Java int arrives as a huge tick: the watchdog would never run */
+	if (cfg->clock_resolution_ms > 1000)
+		return tc_fail(err, TC_EINVAL, "clock_resolution_ms %u not in [1, 1000] (0 is 1)", cfg->clock_resolution_ms);
 	if (cfg->record_threads != TC_THREADS_MAIN && cfg->record_threads != TC_THREADS_ALL)
 		return tc_fail(err, TC_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
 		               cfg->record_threads);

@@ -254,7 +254,7 @@ Test(ring, file_backed_ring_decodes_while_alive)
 	cr_assert_eq(img.pid, (uint32_t)getpid());
 	cr_assert_eq(img.time_base_ns, 1000000000u);
 	cr_assert_eq(img.wall_base_ms, 1700000000000u);
-	cr_assert_eq(img.resolution_ms, 1);
+	cr_assert_eq(img.resolution_ms, 5, "the default tick, in the header");
 	cr_assert_not(img.recovered);
 	assert_times(img.events, img.count, 3);
 	tc_ring_image_dispose(&img);

@@ -18,6 +18,7 @@ sample=("${build[@]}")
 test=("${sample[@]}"
 	libcriterion-dev                        # the unit tests
 	clang libfuzzer-14-dev libclang-rt-14-dev # the fuzz suites
+	lld                                     # Android's packed relocations (tests/runtime/plthook)
 	libasm-java                             # bench/peers: the Matrix-equivalent, VerifyAll
 	libguava-java                           # guava.jar: the Matrix contract, the corpora
 	jasmin-sable                            # hand-written class files (tests/data/jasmin)

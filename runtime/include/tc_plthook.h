@@ -28,9 +28,10 @@
  *     int id; tc_plthook_add(&s, &id, &err);   ...   tc_plthook_remove(id, &err);
  *
  * The original is the value the first patched slot held (for an unbound
- * lazy slot, glibc only, what the linker resolves the name to). The slot and
- * the replacement must outlive every call in flight: keep them static in a
- * library that is never unloaded. A replacement may run on any thread, in a
+ * lazy slot, glibc only, what the linker resolves the name to); should the
+ * library it lies in be unloaded, the next object hooked gives a new one.
+ * The slot and the replacement must outlive every call in flight: keep them
+ * static in a library that is never unloaded. A replacement may run on any thread, in a
  * signal handler too; the engine takes no lock on that path.
  *
  * Process-wide: GOTs are. Thread-safe: one lock around the engine's tables,

@@ -84,6 +84,8 @@ struct hook {
 	uintptr_t replacement;
 	_Atomic(tc_plthook_fn) *orig;
 	bool orig_set;
+	bool home_known;        /* the object the original lies in: */
+	uintptr_t home_base, home_dyn;
 	size_t foreign;
 	tc_error first_failure;
 };
@@ -429,6 +431,70 @@ static uintptr_t load_slot(uintptr_t slot)
 	return __atomic_load_n((const uintptr_t *)slot, __ATOMIC_RELAXED);
 }
 
+/* ---- where the original lives ---- */
+
+struct home {
+	uintptr_t addr, base, dyn;
+	bool found;
+};
+
+static int home_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct home *h = arg;
+	bool in = false;
+	uintptr_t dyn = 0;
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t s = info->dlpi_addr + (uintptr_t)ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && h->addr >= s && h->addr - s < ph->p_memsz)
+			in = true;
+		if (ph->p_type == PT_DYNAMIC)
+			dyn = s;
+	}
+	if (!in)
+		return 0;
+	h->base = info->dlpi_addr;
+	h->dyn = dyn;
+	h->found = true;
+	return 1;
+}
+
+/* The loaded object holding addr, as (load bias, dynamic section). Inside a
+ * dl_iterate_phdr callback too: the loaders' locks are recursive (musl
+ * takes none across callbacks). */
+static bool home_of(uintptr_t addr, uintptr_t *base, uintptr_t *dyn)
+{
+	struct home h = { addr, 0, 0, false };
+	dl_iterate_phdr(home_cb, &h);
+	*base = h.base;
+	*dyn = h.dyn;
+	return h.found;
+}
+
+/* g_mu held; home as found by home_of */
+static void set_orig(struct hook *h, uintptr_t value, bool known, uintptr_t base, uintptr_t dyn)
+{
+	atomic_store_explicit(h->orig, (tc_plthook_fn)value, memory_order_release);
+	h->orig_set = true;
+	h->home_known = known;
+	h->home_base = base;
+	h->home_dyn = dyn;
+}
+
+/* The original's library unloaded (and maybe loaded again elsewhere, with
+ * the object being hooked again now): the saved address would lead into
+ * whatever is there. A new original is then taken as at first. The same
+ * library loaded again at the same place has the function where it was. */
+static void check_orig(struct hook *h)
+{
+	uintptr_t base, dyn;
+	if (!h->orig_set || !h->home_known)
+		return;
+	uintptr_t orig = (uintptr_t)atomic_load_explicit(h->orig, memory_order_relaxed);
+	if (!home_of(orig, &base, &dyn) || base != h->home_base || dyn != h->home_dyn)
+		h->orig_set = h->home_known = false;
+}
+
 /* ---- applying a hook to one object (g_mu held, inside the callback) ---- */
 
 struct cand {
@@ -499,6 +565,10 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 		ob->patches[ob->npatches++] = (struct patch){ h->id, 0, 0, FAILED, false };
 		return A_DONE;
 	}
+	if (c.n == 0) {
+		free(c.v);
+		return A_DONE; /* not imported here */
+	}
 	/* room for every record first: a written slot must never lack one */
 	if (!grow((void **)&ob->patches, &ob->cappatches, ob->npatches + c.n, sizeof *ob->patches)) {
 		free(c.v);
@@ -507,6 +577,7 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 	}
 
 	/* the first bound slot gives the original */
+	check_orig(h);
 	uintptr_t ref = h->orig_set ? (uintptr_t)atomic_load_explicit(h->orig, memory_order_relaxed) : 0;
 	for (size_t i = 0; i < c.n; i++) {
 		struct cand *k = &c.v[i];
@@ -515,14 +586,16 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 			free(c.v);
 			return A_AGAIN;
 		}
-		bool plain = k->s.kind != PE_ABS || (k->s.has_addend && k->s.addend == 0);
-		if (!ref && k->value && k->value != h->replacement && !unbound(pe, k) && plain &&
-		    !(k->s.has_addend && k->s.addend != 0))
+		/* a word known to hold exactly the address: no addend (a REL
+		 * absolute word's is implicit, unknown) */
+		bool exact = !(k->s.has_addend && k->s.addend != 0) && (k->s.kind != PE_ABS || k->s.has_addend);
+		if (!ref && k->value && k->value != h->replacement && !unbound(pe, k) && exact)
 			ref = k->value;
 	}
 	if (!h->orig_set && ref) {
-		atomic_store_explicit(h->orig, (tc_plthook_fn)ref, memory_order_release);
-		h->orig_set = true;
+		uintptr_t base, dyn;
+		bool known = home_of(ref, &base, &dyn);
+		set_orig(h, ref, known, base, dyn);
 	}
 
 	int result = A_DONE;
@@ -761,11 +834,12 @@ static int apply_all(tc_error *err)
 			free(p.lazy[i].symbol);
 			if (!f)
 				continue;
+			uintptr_t base, dyn;
+			bool known = home_of(f, &base, &dyn); /* before g_mu: the loader's lock first */
 			pthread_mutex_lock(&g_mu);
 			struct hook *h = hook_by_id(p.lazy[i].hook);
 			if (h && h->active && !h->orig_set) {
-				atomic_store_explicit(h->orig, (tc_plthook_fn)f, memory_order_release);
-				h->orig_set = true;
+				set_orig(h, f, known, base, dyn);
 				progress = true;
 			}
 			pthread_mutex_unlock(&g_mu);

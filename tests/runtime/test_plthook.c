@@ -5,6 +5,8 @@
  * every test starts with nothing hooked. Built three ways: here (Criterion),
  * with ThreadSanitizer (minicrit; the concurrent test is the point there),
  * and for armhf, arm64, i686 and musl by cross.sh (minicrit, under qemu). */
+/* dladdr: in glibc's <dlfcn.h> with _GNU_SOURCE */
+#define _GNU_SOURCE 1
 #include <criterion/criterion.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -84,7 +86,8 @@ static void open_loader(void)
 	get(h, "loader_last_caller", &loader_last_caller, sizeof loader_last_caller);
 }
 
-/* libtc_hooktarget.so, loaded as a caller's dependency */
+/* libtc_hooktarget.so, loaded as a caller's dependency (the handle is
+ * closed again: the tests unload it) */
 static void *target(void)
 {
 	void *h = dlopen(path_of("libtc_hooktarget.so"), RTLD_NOW | RTLD_NOLOAD);
@@ -94,14 +97,20 @@ static void *target(void)
 
 static uintptr_t target_add(void)
 {
-	return (uintptr_t)dlsym(target(), "tc_target_add");
+	void *h = target();
+	uintptr_t f = (uintptr_t)dlsym(h, "tc_target_add");
+	dlclose(h);
+	return f;
 }
 
 static int target_calls(void)
 {
+	void *h = target();
 	int (*f)(void);
-	get(target(), "tc_target_calls", &f, sizeof f);
-	return f();
+	get(h, "tc_target_calls", &f, sizeof f);
+	int n = f();
+	dlclose(h);
+	return n;
 }
 
 /* Android 8+'s linker entry point, played by this program for loader.c's
@@ -599,8 +608,10 @@ Test(plthook, remove_leaves_a_slot_someone_else_rewrote)
 	cr_assert_eq(atomic_load(&hooked), 0);
 }
 
-/* Unloaded and loaded again: the new copy is hooked; removing after an
- * unload writes nothing into memory that is gone */
+/* Unloaded and loaded again: the new copy is hooked; the target library
+ * went with it and comes back elsewhere (its old place is taken), so the
+ * saved original would lead into nothing; removing after an unload writes
+ * nothing into memory that is gone */
 Test(plthook, an_unloaded_library_is_forgotten_and_hooked_again_when_reloaded)
 {
 	open_loader();
@@ -609,13 +620,29 @@ Test(plthook, an_unloaded_library_is_forgotten_and_hooked_again_when_reloaded)
 	bind_lib(&l, loader_open(path_of("libtc_hookcaller_late.so"), RTLD_NOW));
 	cr_assert_eq(l.add(1, 1), 2);
 	cr_assert_eq(atomic_load(&hooked), 1);
+	uintptr_t old_add = target_add();
+	cr_assert_eq((uintptr_t)tc_plthook_orig(&orig_add), old_add);
+	Dl_info info;
+	cr_assert_neq(dladdr((void *)old_add, &info), 0);
 	cr_assert_eq(dlclose(l.h), 0);
-	bool unloaded = dlopen(path_of("libtc_hookcaller_late.so"), RTLD_NOW | RTLD_NOLOAD) == NULL;
-	cr_log_info("libtc_hookcaller_late.so %s by dlclose", unloaded ? "unloaded" : "kept");
+	bool unloaded = dlopen(path_of("libtc_hooktarget.so"), RTLD_NOW | RTLD_NOLOAD) == NULL;
+	cr_log_info("libtc_hooktarget.so %s by dlclose", unloaded ? "unloaded" : "kept");
+	void *block = MAP_FAILED;
+	if (unloaded) {
+		/* the loader puts a library back where it was when it can */
+		long page = sysconf(_SC_PAGESIZE);
+		block = mmap(info.dli_fbase, (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		cr_assert_neq(block, MAP_FAILED);
+	}
 	bind_lib(&l, loader_open(path_of("libtc_hookcaller_late.so"), RTLD_NOW));
+	if (block == info.dli_fbase)
+		cr_assert_neq(target_add(), old_add, "the target came back at its old place");
 	cr_assert_eq(stat_of(id).objects, 1);
+	cr_assert_eq((uintptr_t)tc_plthook_orig(&orig_add), target_add(), "the original of the new copy");
+	int before = target_calls();
 	cr_assert_eq(l.add(1, 1), 2);
 	cr_assert_eq(atomic_load(&hooked), 2);
+	cr_assert_eq(target_calls(), before + 1);
 	cr_assert_eq(dlclose(l.h), 0);
 	remove_hook(id);
 	cr_assert_eq(stat_of(id).slots, 0);

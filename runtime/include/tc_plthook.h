@@ -74,7 +74,9 @@ typedef struct tc_plthook_spec {
 } tc_plthook_spec;
 
 /* Registers the hook and applies it to every loaded object that matches.
- * The same spec again is a no-op that gives the same id. */
+ * The same spec again is a no-op that gives the same id. TC_ENOMEM after
+ * *id is set leaves the hook registered, perhaps partly applied: remove it
+ * (or refresh). */
 int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err);
 
 /* Writes back every slot the hook changed that still points at its

@@ -1,5 +1,5 @@
 /* tc-dexverify: checks every method with code of every class of dex files with the
- * rules of ART's method verifier (vfy.h), for the tests of the dex instrumenter.
+ * rules of ART's method verifier (dex/dex_verify.h), for the tests of the dex instrumenter.
  *
  * usage: tc-dexverify [-q] [--max-errors N] [--strict-monitors] FILE.dex...
  * One line per failing method, "FILE: Lcls;->name(desc): at code unit N (opcode): what",
@@ -18,7 +18,7 @@
 #include "arena.h"
 #include "dex.h"
 #include "dex_op.h"
-#include "vfy.h"
+#include "dex_verify.h"
 
 typedef struct opts {
 	bool quiet;
@@ -67,7 +67,7 @@ static uint8_t *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-static void report(const char *path, const dex_file *d, const dex_emethod *m, const vfy_result *r,
+static void report(const char *path, const dex_file *d, const dex_emethod *m, const dvfy_result *r,
                    const opts *o, counts *c)
 {
 	if (r->failed)
@@ -89,15 +89,15 @@ static void report(const char *path, const dex_file *d, const dex_emethod *m, co
 		       r->lock_msg);
 }
 
-static int check_methods(const char *path, const vfy_file *f, const dex_class *cls, const dex_emethod *ms,
+static int check_methods(const char *path, const dvfy_file *f, const dex_class *cls, const dex_emethod *ms,
                          uint32_t n, arena *scratch, const opts *o, counts *c)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (!ms[i].code)
 			continue;
-		vfy_result r;
+		dvfy_result r;
 		arena_reset(scratch);
-		if (vfy_method(f, cls, &ms[i], scratch, &r) != 0) {
+		if (dvfy_method(f, cls, &ms[i], scratch, &r) != 0) {
 			fprintf(stderr, "%s: out of memory\n", path);
 			return 2;
 		}
@@ -129,8 +129,8 @@ static int check_file(const char *path, const opts *o)
 		rc = 2;
 		goto cleanup;
 	}
-	vfy_file f;
-	vfy_file_init(&f, &d);
+	dvfy_file f;
+	dvfy_file_init(&f, &d);
 	f.strict_monitors = o->strict_monitors;
 	counts c = {0};
 	for (uint32_t i = 0; i < d.nclasses && rc == 0; i++) {

@@ -1,6 +1,6 @@
-/* The type checker (see vfy.h). Rules cite ART's method verifier by the message it
+/* The type checker (see dex_verify.h). Rules cite ART's method verifier by the message it
  * gives, so that a failure here can be matched to what a device would say. */
-#include "vfy.h"
+#include "dex_verify.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,7 +121,7 @@ enum {
 };
 
 typedef struct vm {
-	const vfy_file *f;
+	const dvfy_file *f;
 	const dex_file *d;
 	const dex_code *code;
 	const uint8_t *insns;
@@ -142,7 +142,7 @@ typedef struct vm {
 	const uint8_t *ret;
 	uint32_t ret_type;
 	bool is_static, is_init; /* is_init: an instance <init> of a class other than Object */
-	vfy_result *res;
+	dvfy_result *res;
 	uint32_t pc;
 	uint8_t op;
 	arena *a;
@@ -260,7 +260,7 @@ static uint32_t find_type_c(const dex_file *d, const char *s)
 	return find_type(d, (const uint8_t *)s, (uint32_t)strlen(s));
 }
 
-void vfy_file_init(vfy_file *f, const dex_file *d)
+void dvfy_file_init(dvfy_file *f, const dex_file *d)
 {
 	f->d = d;
 	f->t_object = find_type_c(d, "Ljava/lang/Object;");
@@ -1428,7 +1428,7 @@ static bool entry_line(vm *v, const dex_emethod *m)
 	return true;
 }
 
-int vfy_method(const vfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, vfy_result *out)
+int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out)
 {
 	memset(out, 0, sizeof *out);
 	const dex_file *d = f->d;

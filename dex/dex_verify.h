@@ -1,6 +1,8 @@
-/* A Dalvik type checker for tests: the rules ART's method verifier applies to one
- * method (runtime/verifier/method_verifier.cc, register_line.cc, reg_type.cc),
- * written again over dex/'s model, without a class hierarchy. See README.md here.
+/* A Dalvik type checker: the rules ART's method verifier applies to one method
+ * (runtime/verifier/method_verifier.cc, register_line.cc, reg_type.cc), written again
+ * over dex/'s model, without a class hierarchy. tc-instrument checks every method it
+ * rewrites with it; tc-dexverify (tests/dex/verify) runs it over whole files. The rules,
+ * with ART's source for each and what is left out: tests/dex/verify/README.md.
  *
  * Registers are typed by abstract interpretation to a fixed point over the control
  * flow graph: branches, switch targets, and exception edges (a throwing instruction in
@@ -12,8 +14,8 @@
  * Hard failures stop the method (as in ART). Locking failures (ART's soft
  * VERIFY_ERROR_LOCKING: the class loads, the method runs interpreted) are recorded
  * separately and the check goes on. */
-#ifndef TC_VFY_H
-#define TC_VFY_H
+#ifndef TC_DEX_VERIFY_H
+#define TC_DEX_VERIFY_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,15 +24,15 @@
 #include "dex.h"
 
 /* What a file needs once: type indices of the descriptors the rules name. */
-typedef struct vfy_file {
+typedef struct dvfy_file {
 	const dex_file *d;
 	uint32_t t_object, t_string, t_class, t_throwable, t_mhandle, t_mtype;
 	bool kinds_ok; /* the checker's operand kinds agree with dex_op's wide flags */
 	bool strict_monitors; /* beyond ART: a throwing instruction with a monitor held
 	                       * must be inside a try (set by the caller) */
-} vfy_file;
+} dvfy_file;
 
-typedef struct vfy_result {
+typedef struct dvfy_result {
 	bool failed;       /* a hard failure: msg, pc, op */
 	bool locking;      /* a locking failure: lock_msg, lock_pc, lock_op */
 	bool at_insn;      /* the hard failure is at an instruction (else method-level) */
@@ -38,12 +40,12 @@ typedef struct vfy_result {
 	uint32_t pc, lock_pc;
 	char msg[320];
 	char lock_msg[320];
-} vfy_result;
+} dvfy_result;
 
-void vfy_file_init(vfy_file *f, const dex_file *d);
+void dvfy_file_init(dvfy_file *f, const dex_file *d);
 
 /* Checks method m (with code) of class cls. Scratch memory comes from a, which the
  * caller resets between methods. Returns 0, or CF_ENOMEM. */
-int vfy_method(const vfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, vfy_result *out);
+int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out);
 
 #endif

@@ -136,6 +136,8 @@ typedef struct vm {
 	line *lines;
 	uint8_t *changed;
 	line work, saved;
+	uint64_t work_done; /* steps (see DVFY_WORK_FACTOR) */
+	uint32_t edges;     /* control-flow edges into stored lines, but fall-through */
 	/* the method */
 	uint32_t midx;
 	uint32_t cls_type;
@@ -186,6 +188,15 @@ static void lock_fail(vm *v, const char *fmt, ...)
 	v->res->locking = true;
 	v->res->lock_pc = v->pc == NONE ? 0 : v->pc;
 	v->res->lock_op = v->op;
+}
+
+/* The check went over its budget: not accepted, and said apart from a rule. */
+static void too_costly(vm *v, const char *what, uint64_t have, uint64_t limit)
+{
+	v->pc = NONE;
+	fail(v, "too costly to verify: %s %llu over the bound of %llu (%u code units, %u registers)", what,
+	     (unsigned long long)have, (unsigned long long)limit, v->n, v->nregs);
+	v->res->costly = true;
 }
 
 static const uint8_t *tdesc(const vm *v, uint32_t type, uint32_t *len)
@@ -271,6 +282,7 @@ void dvfy_file_init(dvfy_file *f, const dex_file *d)
 	f->t_mtype = find_type_c(d, "Ljava/lang/invoke/MethodType;");
 	f->kinds_ok = arith_agrees();
 	f->strict_monitors = false;
+	f->work_factor = DVFY_WORK_FACTOR;
 }
 
 /* A reference of type idx, "some reference" when the file lacks it. */
@@ -754,6 +766,7 @@ static bool static_checks(vm *v, uint32_t ins_words)
 			if (!target_ok(v, (int64_t)v->pc + o.target, "branch target"))
 				return false;
 			v->fl[v->pc + o.target] |= F_LEADER;
+			v->edges++;
 		}
 		if (flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
 			uint16_t want = o.op == DOP_PACKED_SWITCH ? DPL_PACKED : o.op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
@@ -775,6 +788,7 @@ static bool static_checks(vm *v, uint32_t ins_words)
 					if (!target_ok(v, t, "switch target"))
 						return false;
 					v->fl[t] |= F_LEADER;
+					v->edges++;
 				}
 			}
 		}
@@ -785,10 +799,21 @@ static bool static_checks(vm *v, uint32_t ins_words)
 		uint32_t end = t->start + t->count;
 		if (!(v->fl[t->start] & F_START) || (end < v->n && !(v->fl[end] & F_START)))
 			return fail(v, "try item [%u, %u) does not start and end on instructions", t->start, end);
+		v->work_done += t->count;
 		for (uint32_t pc = t->start; pc < end; pc++) {
 			v->fl[pc] |= F_TRY;
 			v->tryh[pc] = t->handler;
 		}
+	}
+	/* exception edges: every throwing instruction in a try, to each of its handlers */
+	for (uint32_t pc = 0; c->ntries && pc < v->n;) {
+		uint8_t op;
+		uint32_t size = dop_length(v->insns, v->n, pc, v->d->version, &op);
+		if ((v->fl[pc] & F_TRY) && dop_has(op, DOPF_CAN_THROW)) {
+			const dex_handler *h = &c->handlers[v->tryh[pc]];
+			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
+		}
+		pc += size;
 	}
 	for (uint32_t i = 0; i < c->nhandlers; i++) {
 		const dex_handler *h = &c->handlers[i];
@@ -817,8 +842,9 @@ static bool line_alloc(vm *v, line *l)
 	return l->t && (!v->has_mon || l->lk);
 }
 
-static void line_copy(const vm *v, line *to, const line *from)
+static void line_copy(vm *v, line *to, const line *from)
 {
+	v->work_done += v->nt;
 	memcpy(to->t, from->t, v->nt * sizeof *to->t);
 	if (v->has_mon)
 		memcpy(to->lk, from->lk, (v->nregs + 1) * sizeof *to->lk);
@@ -830,10 +856,11 @@ static void line_copy(const vm *v, line *to, const line *from)
 /* ART's FindLockAliasedRegister: "not locked" (m == 0) is trivially aliased; otherwise
  * another register of `search` (the virtual null register included) holds the same
  * levels, so dropping r loses no lock. */
-static bool lock_alias(const vm *v, uint32_t r, uint32_t m, const line *search)
+static bool lock_alias(vm *v, uint32_t r, uint32_t m, const line *search)
 {
 	if (!m)
 		return true;
+	v->work_done += v->nregs;
 	for (uint32_t i = 0; i <= v->nregs; i++)
 		if (i != r && search->lk[i] == m)
 			return true;
@@ -845,6 +872,7 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 {
 	uint32_t li = v->lead[target];
 	line *t = &v->lines[li];
+	v->work_done += v->nt;
 	if (!t->valid) {
 		line_copy(v, t, in);
 		v->changed[li] = 1;
@@ -987,6 +1015,7 @@ static void mark_init(vm *v, uint32_t t)
 	} else {
 		now = ref_of(insn_idx(v, AUX(t)));
 	}
+	v->work_done += v->nregs;
 	for (uint32_t r = 0; r < v->nregs; r++)
 		if (v->work.t[r] == t)
 			v->work.t[r] = now;
@@ -1130,6 +1159,7 @@ static bool monitor(vm *v, const dop *o)
 		lock_fail(v, "LOCKING: monitor-exit v%u does not release the innermost monitor", r);
 		return true;
 	}
+	v->work_done += v->nregs;
 	for (uint32_t i = 0; i <= v->nregs; i++)
 		w->lk[i] &= ~bit; /* aliases release together (ClearRegToLockDepth) */
 	return true;
@@ -1237,6 +1267,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 	}
 	case DOP_NEW_INSTANCE:
 		/* MarkUninitRefsAsInvalid: an older object from this new-instance is lost */
+		v->work_done += v->nregs;
 		for (uint32_t r = 0; r < v->nregs; r++)
 			if (v->work.t[r] == MK(T_UNINIT, pc))
 				set1(v, r, T_CONFLICT);
@@ -1345,6 +1376,7 @@ static bool walk(vm *v, uint32_t li)
 		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
 		v->pc = pc;
 		v->op = o.op;
+		v->work_done++;
 		if (o.fmt == DF_PAYLOAD)
 			return fail(v, "execution reaches a payload");
 		uint32_t flags = dop_table[o.op].flags;
@@ -1452,13 +1484,29 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	if (!v.fl || !v.tryh)
 		return CF_ENOMEM;
 	if (!static_checks(&v, dex_proto_words(d, mid->proto, v.is_static)))
-		return 0;
+		goto done;
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)
 		return CF_ENOMEM;
 	for (uint32_t pc = 0; pc < v.n; pc++)
 		if (v.fl[pc] & F_LEADER)
 			v.nlines++;
+	/* the budget (DVFY_WORK_FACTOR), and the register lines' memory, before taking it */
+	v.work_done += v.n;
+	uint64_t size = (uint64_t)v.n + (uint64_t)v.nt * (v.edges + v.nlines + 1);
+	uint64_t budget = size * f->work_factor;
+	if (budget > DVFY_MAX_WORK)
+		budget = DVFY_MAX_WORK;
+	size_t line_bytes = (size_t)v.nt * sizeof(uint32_t) + (v.has_mon ? (size_t)(v.nregs + 1) * sizeof(uint32_t) : 0);
+	out->size = size;
+	if (size > DVFY_MAX_WORK) {
+		too_costly(&v, "a size of", size, DVFY_MAX_WORK);
+		goto done;
+	}
+	if ((size_t)(v.nlines + 2) * line_bytes > DVFY_MAX_LINE_BYTES) {
+		too_costly(&v, "register lines of (bytes)", (uint64_t)(v.nlines + 2) * line_bytes, DVFY_MAX_LINE_BYTES);
+		goto done;
+	}
 	v.lpc = arena_array(a, v.nlines, sizeof *v.lpc);
 	v.lines = arena_zalloc(a, v.nlines * sizeof *v.lines);
 	v.changed = arena_zalloc(a, v.nlines);
@@ -1484,12 +1532,19 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 		for (k = 0, i = cur; k < v.nlines; k++, i = i + 1 == v.nlines ? 0 : i + 1)
 			if (v.changed[i])
 				break;
+		v.work_done += k;
 		if (k == v.nlines)
 			break;
+		if (v.work_done > budget) {
+			too_costly(&v, "work of", v.work_done, budget);
+			break;
+		}
 		v.changed[i] = 0;
 		cur = i;
 		if (!walk(&v, i))
 			break;
 	}
+done:
+	out->work = v.work_done;
 	return 0;
 }

@@ -1,0 +1,75 @@
+/* The method checker (dex/dex_verify.h) on methods made here: its cost (the work
+ * budget, and methods whose shape once made it loop) and the rules whose broken case
+ * no dex file can carry to it (the reader refuses the file first), which tc-instrument
+ * could still hand it from the editor. The rules with a smali case are tested by
+ * tests/dex/verify/cases.sh. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dex.h"
+#include "dex_op.h"
+#include "dex_verify.h"
+#include "dexbuild.h"
+
+static arena A, S;
+static dex_file D;
+static uint32_t CLS;
+
+static void setup(void)
+{
+	arena_init(&A);
+	arena_init(&S);
+	db_init(&D, &A);
+	CLS = db_class(&D, "Lp/T;", DACC_PUBLIC);
+}
+
+static void teardown(void)
+{
+	arena_free(&A);
+	arena_free(&S);
+}
+
+TestSuite(dex_verify, .init = setup, .fini = teardown);
+
+/* Checks method idx (added to CLS with flags and code) with factor as the budget. */
+static dvfy_result check_with(uint32_t idx, uint32_t flags, dex_code *code, uint32_t factor)
+{
+	dvfy_file f;
+	dvfy_file_init(&f, &D);
+	f.work_factor = factor;
+	dex_emethod m = {idx, flags, code};
+	dvfy_result r;
+	arena_reset(&S);
+	cr_assert_eq(dvfy_method(&f, &D.classes[CLS], &m, &S, &r), 0);
+	return r;
+}
+
+/* A loop needs a second pass: with a budget of one size it is too costly, and said so. */
+Test(dex_verify, over_the_budget_is_too_costly)
+{
+	dop c[] = {db_lit(DOP_CONST_4, 0, 0), db_branch(DOP_IF_EQZ, 1, 0, 4), db_lit(0xd8 /* add-int/lit8 */, 0, 1),
+	           db_branch(DOP_GOTO, 0, 0, -4), db_op(DOP_RETURN_VOID)};
+	uint32_t idx = db_method(&D, CLS, "loop", "(I)V", DACC_PUBLIC | DACC_STATIC, NULL);
+	dex_code *code = db_code(&D, 2, 1, 0, c, 5);
+	dvfy_result r = check_with(idx, DACC_PUBLIC | DACC_STATIC, code, DVFY_WORK_FACTOR);
+	cr_assert(!r.failed, "%s", r.msg);
+	r = check_with(idx, DACC_PUBLIC | DACC_STATIC, code, 1);
+	cr_assert(r.failed && r.costly);
+	cr_assert(strstr(r.msg, "too costly to verify"), "%s", r.msg);
+}
+
+/* 65,535 registers and a few hundred branch targets: the register lines alone would
+ * take more than DVFY_MAX_LINE_BYTES; refused before they are allocated. */
+Test(dex_verify, register_lines_past_the_memory_bound_are_too_costly)
+{
+	enum { K = 400 };
+	dop c[K + 1];
+	for (uint32_t i = 0; i < K; i++)
+		c[i] = db_branch(DOP_IF_EQZ, 0, 0, 2); /* each targets the next */
+	c[K] = db_op(DOP_RETURN_VOID);
+	uint32_t idx = db_method(&D, CLS, "wide", "(I)V", DACC_PUBLIC | DACC_STATIC, NULL);
+	dvfy_result r = check_with(idx, DACC_PUBLIC | DACC_STATIC, db_code(&D, 65535, 1, 0, c, K + 1), DVFY_WORK_FACTOR);
+	cr_assert(r.failed && r.costly, "%s", r.msg);
+	cr_assert(strstr(r.msg, "register lines"), "%s", r.msg);
+}

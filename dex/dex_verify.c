@@ -896,14 +896,17 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 		} else {
 			/* MergeRegisters: a register whose lock levels differ is dropped when both
 			 * levels have another holder in the stored line (both maps searched in the
-			 * stored line, as ART does); the virtual null register is not merged */
+			 * stored line, as ART does); the virtual null register is not merged. As in
+			 * ART, a dropped level does not mark the line changed: only types and
+			 * this_init do. (It once did, even when the stored level was already 0, and
+			 * a loop copying a locked register made its blocks change each other for
+			 * ever: medium.dex's CalendarController.sendEvent.) */
 			for (uint32_t r = 0; r < v->nregs; r++) {
 				uint32_t a = t->lk[r], b = in->lk[r];
 				if (a == b)
 					continue;
 				if (lock_alias(v, r, a, t) && lock_alias(v, r, b, t)) {
 					t->lk[r] = 0;
-					ch = true;
 				} else {
 					lock_fail(v, "LOCKING: v%u holds different monitors on paths meeting at %u", r, target);
 					break;

@@ -128,6 +128,9 @@ typedef struct vm {
 	uint32_t n;
 	uint32_t nregs, nt;
 	bool has_mon;
+	dop *ins;          /* the instructions (payloads too), decoded once, in order */
+	uint32_t nins;
+	uint32_t *at;      /* pc -> index in ins, or NONE inside an instruction */
 	uint8_t *fl;
 	uint32_t *tryh;    /* pc -> handler index, or NONE */
 	uint32_t *lead;    /* pc -> line index, or NONE */
@@ -135,7 +138,7 @@ typedef struct vm {
 	uint32_t *lpc;
 	line *lines;
 	uint8_t *changed;
-	line work, saved;
+	line work;
 	uint64_t work_done; /* steps (see DVFY_WORK_FACTOR) */
 	uint32_t edges;     /* control-flow edges into stored lines, but fall-through */
 	/* the method */
@@ -209,11 +212,27 @@ static const uint8_t *tdesc(const vm *v, uint32_t type, uint32_t *len)
 	return s;
 }
 
+/* The first character of type idx's descriptor (its kind), from the file's table. */
+static uint8_t tchar(const vm *v, uint32_t type)
+{
+	if (type < v->f->ntypes)
+		return v->f->tchar[type];
+	uint32_t len;
+	return tdesc(v, type, &len)[0];
+}
+
+/* Argument words of proto idx, `this` included unless is_static. */
+static uint32_t proto_words(const vm *v, uint32_t proto, bool is_static)
+{
+	if (proto < v->f->nprotos)
+		return v->f->pwords[proto] + !is_static;
+	return dex_proto_words(v->d, proto, is_static);
+}
+
 /* The type operand of the instruction at pc (a new-instance). */
 static uint32_t insn_idx(const vm *v, uint32_t pc)
 {
-	dop o;
-	return dop_decode(v->insns, v->n, pc, v->d->version, &o) ? o.idx : NONE;
+	return pc < v->n && v->at[pc] != NONE ? v->ins[v->at[pc]].idx : NONE;
 }
 
 static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
@@ -266,13 +285,38 @@ static uint32_t find_type(const dex_file *d, const uint8_t *s, uint32_t len)
 
 static bool arith_agrees(void);
 
+/* The index of string s among the input's string ids (sorted), or NONE. */
+static uint32_t find_string(const dex_file *d, const char *s)
+{
+	uint32_t lo = 0, hi = d->strings.in, len = (uint32_t)strlen(s);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = dex_mutf8_cmp(d->strings.v[mid].data, d->strings.v[mid].len, (const uint8_t *)s, len);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NONE;
+}
+
+/* Whether string idx is s, given s's index among the input's strings (known, or NONE):
+ * an input string is s only at that index; one added since is compared. */
+static bool str_is(const dex_file *d, uint32_t idx, uint32_t known, const char *s)
+{
+	return idx < d->strings.in ? idx == known : dex_str_eq(d, idx, s);
+}
+
 static uint32_t find_type_c(const dex_file *d, const char *s)
 {
 	return find_type(d, (const uint8_t *)s, (uint32_t)strlen(s));
 }
 
-void dvfy_file_init(dvfy_file *f, const dex_file *d)
+int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
 {
+	memset(f, 0, sizeof *f);
 	f->d = d;
 	f->t_object = find_type_c(d, "Ljava/lang/Object;");
 	f->t_string = find_type_c(d, "Ljava/lang/String;");
@@ -280,9 +324,29 @@ void dvfy_file_init(dvfy_file *f, const dex_file *d)
 	f->t_throwable = find_type_c(d, "Ljava/lang/Throwable;");
 	f->t_mhandle = find_type_c(d, "Ljava/lang/invoke/MethodHandle;");
 	f->t_mtype = find_type_c(d, "Ljava/lang/invoke/MethodType;");
+	f->s_init = find_string(d, "<init>");
+	f->s_clinit = find_string(d, "<clinit>");
 	f->kinds_ok = arith_agrees();
 	f->strict_monitors = false;
 	f->work_factor = DVFY_WORK_FACTOR;
+	/* per type its kind and component type, per proto its argument words: reading them
+	 * through the ids and strings costs cache misses at every call and field access */
+	f->tchar = arena_alloc(a, d->types.n ? d->types.n : 1);
+	f->tcomp = arena_array(a, d->types.n ? d->types.n : 1, sizeof *f->tcomp);
+	f->pwords = arena_array(a, d->protos.n ? d->protos.n : 1, sizeof *f->pwords);
+	if (!f->tchar || !f->tcomp || !f->pwords)
+		return CF_ENOMEM;
+	for (uint32_t t = 0; t < d->types.n; t++) {
+		uint32_t len;
+		const uint8_t *s = dex_type_desc(d, t, &len);
+		f->tchar[t] = s && len ? s[0] : '?';
+		f->tcomp[t] = s && len > 1 && s[0] == '[' ? find_type(d, s + 1, len - 1) : NONE;
+	}
+	for (uint32_t p = 0; p < d->protos.n; p++)
+		f->pwords[p] = dex_proto_words(d, p, true);
+	f->ntypes = d->types.n;
+	f->nprotos = d->protos.n;
+	return CF_OK;
 }
 
 /* A reference of type idx, "some reference" when the file lacks it. */
@@ -379,12 +443,11 @@ static int desc_kind(const uint8_t *s)
 /* Sets r (and r+1) to a value of type idx. */
 static void set_typed(vm *v, uint32_t r, uint32_t type)
 {
-	uint32_t len;
-	const uint8_t *s = tdesc(v, type, &len);
-	switch (desc_kind(s)) {
+	uint8_t c = tchar(v, type);
+	switch (desc_kind(&c)) {
 	case K_INT: set1(v, r, T_INT); break;
 	case K_FLOAT: set1(v, r, T_FLOAT); break;
-	case K_LONG: case K_DOUBLE: set_wide(v, r, desc_kind(s)); break;
+	case K_LONG: case K_DOUBLE: set_wide(v, r, desc_kind(&c)); break;
 	case K_REF: set1(v, r, MK(T_REF, type)); break;
 	default: set1(v, r, T_CONFLICT); break;
 	}
@@ -393,9 +456,8 @@ static void set_typed(vm *v, uint32_t r, uint32_t type)
 /* Checks r (and r+1) as a value to pass or store where type idx is wanted. */
 static bool need_typed(vm *v, uint32_t r, uint32_t type)
 {
-	uint32_t len;
-	const uint8_t *s = tdesc(v, type, &len);
-	int k = desc_kind(s);
+	uint8_t c = tchar(v, type);
+	int k = desc_kind(&c);
 	if (k == K_LONG || k == K_DOUBLE)
 		return need_wide(v, r, k);
 	if (k < 0)
@@ -405,10 +467,9 @@ static bool need_typed(vm *v, uint32_t r, uint32_t type)
 
 static void result(vm *v, uint32_t type)
 {
-	uint32_t len;
-	const uint8_t *s = tdesc(v, type, &len);
+	uint8_t c = tchar(v, type);
 	uint32_t r = v->nregs;
-	int k = desc_kind(s);
+	int k = desc_kind(&c);
 	if (k < 0) {
 		v->work.t[r] = T_VOID;
 		v->work.t[r + 1] = T_UNDEF;
@@ -605,17 +666,17 @@ static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
 	switch (o->op) {
 	case DOP_INVOKE_POLYMORPHIC: case DOP_INVOKE_POLYMORPHIC_RANGE:
 		*proto = o->idx2;
-		*words = dex_proto_words(d, *proto, false);
+		*words = proto_words(v, *proto, false);
 		return true;
 	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE:
 		*proto = call_site_proto(d, o->idx);
 		if (*proto == NONE)
 			return fail(v, "call site %u has no method type", o->idx);
-		*words = dex_proto_words(d, *proto, true);
+		*words = proto_words(v, *proto, true);
 		return true;
 	default:
 		*proto = d->methods.v[o->idx].proto;
-		*words = dex_proto_words(d, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
+		*words = proto_words(v, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
 		return true;
 	}
 }
@@ -677,9 +738,8 @@ static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t
 		return fail(v, "payload offset %d leaves the code", o->target);
 	if (p & 1)
 		return fail(v, "payload at odd address %lld (payloads are 4-byte aligned)", (long long)p);
-	dop pl;
-	if (!(v->fl[p] & F_START) || !dop_decode(v->insns, v->n, (uint32_t)p, v->d->version, &pl) ||
-	    pl.fmt != DF_PAYLOAD || pl.payload != want)
+	const dop *pl = v->at[p] == NONE ? NULL : &v->ins[v->at[p]];
+	if (!pl || pl->fmt != DF_PAYLOAD || pl->payload != want)
 		return fail(v, "no %s payload at %lld",
 		            want == DPL_PACKED ? "packed-switch" : want == DPL_SPARSE ? "sparse-switch" : "array-data",
 		            (long long)p);
@@ -701,6 +761,15 @@ static int64_t switch_target(const vm *v, uint32_t pc, uint32_t at, uint32_t i)
 	return (int64_t)pc + unit32(v, base + 2 * i);
 }
 
+/* Marks pc as a leader (a stored line), counting them. */
+static void leader(vm *v, uint32_t pc)
+{
+	if (!(v->fl[pc] & F_LEADER)) {
+		v->fl[pc] |= F_LEADER;
+		v->nlines++;
+	}
+}
+
 static bool static_checks(vm *v, uint32_t ins_words)
 {
 	const dex_code *c = v->code;
@@ -709,69 +778,71 @@ static bool static_checks(vm *v, uint32_t ins_words)
 		return fail(v, "ins_size %u, but the proto has %u argument words", c->ins, ins_words);
 	if (v->n == 0)
 		return fail(v, "empty code");
-	if (v->n > MAX_AUX)
-		return fail(v, "code of %u units is too large", v->n);
-	dop o;
 	for (uint32_t pc = 0; pc < v->n;) {
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+		v->at[pc] = v->nins;
+		dop *o = &v->ins[v->nins++];
+		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, o);
 		if (!size) {
 			v->pc = pc;
 			v->op = (uint8_t)unit(v, pc);
 			return fail(v, "undecodable instruction");
 		}
+		o->size = size;
 		v->fl[pc] |= F_START;
-		if (o.op == DOP_MONITOR_ENTER)
+		if (o->op == DOP_MONITOR_ENTER && o->fmt != DF_PAYLOAD)
 			v->has_mon = true;
+		for (uint32_t k = 1; k < size; k++)
+			v->at[pc + k] = NONE;
 		pc += size;
 	}
-	for (uint32_t pc = 0; pc < v->n;) {
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+	v->work_done += v->n;
+	for (uint32_t k = 0, pc = 0; k < v->nins; pc += v->ins[k++].size) {
+		const dop *o = &v->ins[k];
 		v->pc = pc;
-		v->op = o.op;
-		pc += size;
-		if (o.fmt == DF_PAYLOAD)
+		v->op = o->op;
+		if (o->fmt == DF_PAYLOAD)
 			continue;
-		uint32_t flags = dop_table[o.op].flags;
-		if (has_a(o.fmt) && !reg_ok(v, o.a, flags & DOPF_WIDE_A))
+		uint32_t flags = dop_table[o->op].flags;
+		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DOPF_WIDE_A))
 			return false;
-		if (has_b(o.fmt) && !reg_ok(v, o.b, flags & DOPF_WIDE_B))
+		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DOPF_WIDE_B))
 			return false;
-		if (o.fmt == DF_23x && !reg_ok(v, o.c, flags & DOPF_WIDE_C))
+		if (o->fmt == DF_23x && !reg_ok(v, o->c, flags & DOPF_WIDE_C))
 			return false;
-		if (o.fmt == DF_35c || o.fmt == DF_45cc) {
-			for (uint32_t i = 0; i < o.nargs; i++)
-				if (!reg_ok(v, o.args[i], false))
+		if (o->fmt == DF_35c || o->fmt == DF_45cc) {
+			for (uint32_t i = 0; i < o->nargs; i++)
+				if (!reg_ok(v, o->args[i], false))
 					return false;
 		}
-		if ((o.fmt == DF_3rc || o.fmt == DF_4rcc) && o.nargs && !reg_ok(v, o.a + o.nargs - 1, false))
+		if ((o->fmt == DF_3rc || o->fmt == DF_4rcc) && o->nargs && !reg_ok(v, o->a + o->nargs - 1, false))
 			return false;
 		if (flags & DOPF_INVOKE) {
 			uint32_t proto, words;
-			if (!invoke_proto(v, &o, &proto, &words))
+			if (!invoke_proto(v, o, &proto, &words))
 				return false;
-			if (o.nargs != words)
-				return fail(v, "%u argument registers, the callee's proto needs %u", o.nargs, words);
-			if (o.nargs > c->outs)
-				return fail(v, "invoke passes %u argument words, outs_size is %u", o.nargs, c->outs);
+			if (o->nargs != words)
+				return fail(v, "%u argument registers, the callee's proto needs %u", o->nargs, words);
+			if (o->nargs > c->outs)
+				return fail(v, "invoke passes %u argument words, outs_size is %u", o->nargs, c->outs);
 		}
-		if (dop_table[o.op].idx == DI_FIELD || dop_table[o.op].idx == DI_TYPE) {
-			if (!type_operand_ok(v, &o))
+		if (dop_table[o->op].idx == DI_FIELD || dop_table[o->op].idx == DI_TYPE) {
+			if (!type_operand_ok(v, o))
 				return false;
 		}
-		if (o.op == DOP_MOVE_EXCEPTION && v->pc == 0)
+		if (o->op == DOP_MOVE_EXCEPTION && v->pc == 0)
 			return fail(v, "invalid use of move-exception (at pc 0)");
 		if (flags & DOPF_BRANCH) {
-			if (o.target == 0 && o.op != DOP_GOTO_32)
+			if (o->target == 0 && o->op != DOP_GOTO_32)
 				return fail(v, "branch offset 0 (only goto/32 may target itself)");
-			if (!target_ok(v, (int64_t)v->pc + o.target, "branch target"))
+			if (!target_ok(v, (int64_t)v->pc + o->target, "branch target"))
 				return false;
-			v->fl[v->pc + o.target] |= F_LEADER;
+			leader(v, v->pc + (uint32_t)o->target);
 			v->edges++;
 		}
 		if (flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
-			uint16_t want = o.op == DOP_PACKED_SWITCH ? DPL_PACKED : o.op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
+			uint16_t want = o->op == DOP_PACKED_SWITCH ? DPL_PACKED : o->op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
 			uint32_t at = 0;
-			if (!payload_at(v, v->pc, &o, want, &at))
+			if (!payload_at(v, v->pc, o, want, &at))
 				return false;
 			if (want == DPL_PACKED && switch_count(v, at) > 1 &&
 			    unit32(v, at + 2) > INT32_MAX - (int32_t)(switch_count(v, at) - 1))
@@ -787,7 +858,7 @@ static bool static_checks(vm *v, uint32_t ins_words)
 					int64_t t = switch_target(v, v->pc, at, i);
 					if (!target_ok(v, t, "switch target"))
 						return false;
-					v->fl[t] |= F_LEADER;
+					leader(v, (uint32_t)t);
 					v->edges++;
 				}
 			}
@@ -806,14 +877,11 @@ static bool static_checks(vm *v, uint32_t ins_words)
 		}
 	}
 	/* exception edges: every throwing instruction in a try, to each of its handlers */
-	for (uint32_t pc = 0; c->ntries && pc < v->n;) {
-		uint8_t op;
-		uint32_t size = dop_length(v->insns, v->n, pc, v->d->version, &op);
-		if ((v->fl[pc] & F_TRY) && dop_has(op, DOPF_CAN_THROW)) {
+	for (uint32_t k = 0, pc = 0; c->ntries && k < v->nins; pc += v->ins[k++].size) {
+		if ((v->fl[pc] & F_TRY) && v->ins[k].fmt != DF_PAYLOAD && dop_has(v->ins[k].op, DOPF_CAN_THROW)) {
 			const dex_handler *h = &c->handlers[v->tryh[pc]];
 			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
 		}
-		pc += size;
 	}
 	for (uint32_t i = 0; i < c->nhandlers; i++) {
 		const dex_handler *h = &c->handlers[i];
@@ -825,10 +893,11 @@ static bool static_checks(vm *v, uint32_t ins_words)
 				return fail(v, "exception handler at %u is not the start of an instruction", addr);
 			if (is_result_op((uint8_t)unit(v, addr)))
 				return fail(v, "exception handler at %u begins with move-result", addr);
-			v->fl[addr] |= F_LEADER | F_HANDLER;
+			leader(v, addr);
+			v->fl[addr] |= F_HANDLER;
 		}
 	}
-	v->fl[0] |= F_LEADER;
+	leader(v, 0);
 	return true;
 }
 
@@ -947,6 +1016,15 @@ static bool field_op(vm *v, const dop *o)
 	return true;
 }
 
+/* The component type of array type arr (descriptor comp), or NONE when the file has no
+ * such type. */
+static uint32_t comp_type(const vm *v, uint32_t arr, const uint8_t *comp, uint32_t len)
+{
+	if (arr < v->f->ntypes)
+		return v->f->tcomp[arr];
+	return find_type(v->d, comp, len);
+}
+
 /* Component descriptor of an array register, or NULL (unknown or null). */
 static const uint8_t *array_of(vm *v, uint32_t r, uint32_t *len, bool *ok)
 {
@@ -1001,7 +1079,7 @@ static bool array_op(vm *v, const dop *o)
 		if (!comp)
 			set1(v, o->a, KIND(get(v, o->b)) == T_ZERO ? T_ZERO : T_REF_ANY);
 		else
-			set1(v, o->a, ref_of(find_type(v->d, comp, clen)));
+			set1(v, o->a, ref_of(comp_type(v, AUX(get(v, o->b)), comp, clen)));
 		break;
 	default: set1(v, o->a, T_INT); break;
 	}
@@ -1036,11 +1114,12 @@ static bool invoke(vm *v, const dop *o)
 	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
 	bool ctor = false;
 	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
-		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never */
-		const dex_str *name = dex_string(v->d, v->d->methods.v[o->idx].name);
-		if (name && name->len && name->data[0] == '<') {
-			if (dex_str_eq(v->d, v->d->methods.v[o->idx].name, "<clinit>"))
-				return fail(v, "call to a class initializer");
+		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never
+		 * (by string index: reading each callee's name costs a cache miss per call) */
+		uint32_t name = v->d->methods.v[o->idx].name;
+		if (str_is(v->d, name, v->f->s_clinit, "<clinit>"))
+			return fail(v, "call to a class initializer");
+		if (str_is(v->d, name, v->f->s_init, "<init>")) {
 			if (!is_direct)
 				return fail(v, "non-direct call to a constructor");
 			ctor = true;
@@ -1065,9 +1144,9 @@ static bool invoke(vm *v, const dop *o)
 	}
 	const dex_tlist *params = v->d->protos.v[proto].params;
 	for (uint32_t p = 0; params && p < params->n; p++) {
-		uint32_t r = argreg(o, i), len;
-		const uint8_t *s = tdesc(v, params->types[p], &len);
-		int k = desc_kind(s);
+		uint32_t r = argreg(o, i);
+		uint8_t ch = tchar(v, params->types[p]);
+		int k = desc_kind(&ch);
 		if (k == K_LONG || k == K_DOUBLE) {
 			if ((o->fmt == DF_35c || o->fmt == DF_45cc) && argreg(o, i + 1) != r + 1)
 				return fail(v, "wide argument %u in v%u and v%u, not a register pair", p, r, argreg(o, i + 1));
@@ -1374,22 +1453,28 @@ static bool walk(vm *v, uint32_t li)
 {
 	line_copy(v, &v->work, &v->lines[li]);
 	uint32_t pc = v->lpc[li];
-	dop o;
-	for (;;) {
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+	for (uint32_t k = v->at[pc];; k++) {
+		const dop *o = &v->ins[k];
+		uint32_t size = o->size;
 		v->pc = pc;
-		v->op = o.op;
+		v->op = o->op;
 		v->work_done++;
-		if (o.fmt == DF_PAYLOAD)
+		if (o->fmt == DF_PAYLOAD)
 			return fail(v, "execution reaches a payload");
-		uint32_t flags = dop_table[o.op].flags;
+		uint32_t flags = dop_table[o->op].flags;
 		/* monitor-exit counts as not throwing (ART: it cannot fail once locking is
 		 * verified), so it has no exception edges and needs no catch-all */
-		bool throws = (flags & DOPF_CAN_THROW) && o.op != DOP_MONITOR_EXIT;
+		bool throws = (flags & DOPF_CAN_THROW) && o->op != DOP_MONITOR_EXIT;
 		bool in_try = throws && (v->fl[pc] & F_TRY);
-		if (in_try)
-			line_copy(v, &v->saved, &v->work);
-		if (!step(v, pc, &o))
+		const dex_handler *h = in_try ? &v->code->handlers[v->tryh[pc]] : NULL;
+		/* a throw leaves before the instruction changes a register: its handlers get the
+		 * line from before it (merged first, which saves a copy) */
+		for (uint32_t j = 0; h && j <= h->n; j++) {
+			uint32_t addr = j < h->n ? h->catches[j].addr : h->catch_all;
+			if (addr != DEX_NO_INDEX)
+				merge_into(v, addr, &v->work);
+		}
+		if (!step(v, pc, o))
 			return false;
 		if (!(flags & DOPF_HAS_RESULT)) {
 			v->work.t[v->nregs] = T_UNDEF;
@@ -1398,24 +1483,18 @@ static bool walk(vm *v, uint32_t li)
 		/* Beyond ART (--strict-monitors): a throw here leaves the method with the lock
 		 * held, as when an instrumenter splits a probe out of d8's synchronized try */
 		if (throws && !in_try && v->f->strict_monitors && v->work.depth &&
-		    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+		    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
 			return fail(v, "STRICT: throwing instruction outside any try while a monitor is held "
 			            "(ART accepts it; a throw here leaks the lock)");
-		if (in_try) {
-			const dex_handler *h = &v->code->handlers[v->tryh[pc]];
-			for (uint32_t k = 0; k <= h->n; k++) {
-				uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
-				if (addr != DEX_NO_INDEX)
-					merge_into(v, addr, &v->saved);
-			}
+		if (h) {
 			if (v->work.depth && !handler_catches_all(v, h) &&
-			    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+			    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
 				return fail(v, "expected to be within a catch-all for an instruction where a monitor is held");
 		}
 		if (flags & DOPF_BRANCH) {
-			merge_into(v, pc + (uint32_t)o.target, &v->work);
+			merge_into(v, pc + (uint32_t)o->target, &v->work);
 		} else if (flags & DOPF_SWITCH) {
-			uint32_t at = (uint32_t)((int64_t)pc + o.target);
+			uint32_t at = (uint32_t)((int64_t)pc + o->target);
 			for (uint32_t i = 0; i < switch_count(v, at); i++)
 				merge_into(v, (uint32_t)switch_target(v, pc, at, i), &v->work);
 		}
@@ -1476,26 +1555,28 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	uint32_t len;
 	v.ret = tdesc(&v, v.ret_type, &len);
 	v.is_static = (m->flags & DACC_STATIC) != 0;
-	v.is_init = !v.is_static && dex_str_eq(d, mid->name, "<init>") && cls->type != f->t_object;
+	v.is_init = !v.is_static && str_is(d, mid->name, f->s_init, "<init>") && cls->type != f->t_object;
 	if (!f->kinds_ok) {
 		fail(&v, "internal: the checker's arithmetic kinds disagree with dex_op's wide flags");
 		return 0;
 	}
 
+	if (v.n > MAX_AUX) { /* AUX holds a pc */
+		fail(&v, "code of %u units is too large", v.n);
+		goto done;
+	}
 	v.fl = arena_zalloc(a, v.n ? v.n : 1);
 	v.tryh = arena_array(a, v.n ? v.n : 1, sizeof *v.tryh);
-	if (!v.fl || !v.tryh)
+	v.ins = arena_array(a, v.n ? v.n : 1, sizeof *v.ins);
+	v.at = arena_array(a, v.n ? v.n : 1, sizeof *v.at);
+	if (!v.fl || !v.tryh || !v.ins || !v.at)
 		return CF_ENOMEM;
-	if (!static_checks(&v, dex_proto_words(d, mid->proto, v.is_static)))
+	if (!static_checks(&v, proto_words(&v, mid->proto, v.is_static)))
 		goto done;
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)
 		return CF_ENOMEM;
-	for (uint32_t pc = 0; pc < v.n; pc++)
-		if (v.fl[pc] & F_LEADER)
-			v.nlines++;
 	/* the budget (DVFY_WORK_FACTOR), and the register lines' memory, before taking it */
-	v.work_done += v.n;
 	uint64_t size = (uint64_t)v.n + (uint64_t)v.nt * (v.edges + v.nlines + 1);
 	uint64_t budget = size * f->work_factor;
 	if (budget > DVFY_MAX_WORK)
@@ -1525,7 +1606,7 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	for (uint32_t i = 0; i < v.nlines; i++)
 		if (!line_alloc(&v, &v.lines[i]))
 			return CF_ENOMEM;
-	if (!line_alloc(&v, &v.work) || !line_alloc(&v, &v.saved))
+	if (!line_alloc(&v, &v.work))
 		return CF_ENOMEM;
 	entry_line(&v, m);
 	/* Like ART: take the next changed line at or after the last one, wrapping around. */

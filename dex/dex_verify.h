@@ -39,6 +39,14 @@
 typedef struct dvfy_file {
 	const dex_file *d;
 	uint32_t t_object, t_string, t_class, t_throwable, t_mhandle, t_mtype;
+	uint32_t s_init, s_clinit; /* string indices of "<init>" and "<clinit>" */
+	/* of the types and protos the file had at init (later ones are looked up): each
+	 * type's first descriptor character and component type (NONE), each proto's
+	 * argument words */
+	uint32_t ntypes, nprotos;
+	uint8_t *tchar;
+	uint32_t *tcomp;
+	uint32_t *pwords;
 	bool kinds_ok; /* the checker's operand kinds agree with dex_op's wide flags */
 	bool strict_monitors; /* beyond ART: a throwing instruction with a monitor held
 	                       * must be inside a try (set by the caller) */
@@ -58,7 +66,10 @@ typedef struct dvfy_result {
 	char lock_msg[320];
 } dvfy_result;
 
-void dvfy_file_init(dvfy_file *f, const dex_file *d);
+/* Prepares f for the methods of d, with its tables from a (which must outlive f).
+ * Returns CF_OK or CF_ENOMEM. d may gain ids later (tc-instrument adds its calls'):
+ * the checker looks those up as it meets them. */
+int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a);
 
 /* Checks method m (with code) of class cls. Scratch memory comes from a, which the
  * caller resets between methods. Returns 0, or CF_ENOMEM. The verdict is in out:

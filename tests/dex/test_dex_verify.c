@@ -36,7 +36,7 @@ TestSuite(dex_verify, .init = setup, .fini = teardown);
 static dvfy_result check_with(uint32_t idx, uint32_t flags, dex_code *code, uint32_t factor)
 {
 	dvfy_file f;
-	dvfy_file_init(&f, &D);
+	cr_assert_eq(dvfy_file_init(&f, &D, &A), CF_OK);
 	f.work_factor = factor;
 	dex_emethod m = {idx, flags, code};
 	dvfy_result r;

@@ -143,7 +143,11 @@ static int check_file(const char *path, const opts *o)
 		goto cleanup;
 	}
 	dvfy_file f;
-	dvfy_file_init(&f, &d);
+	if (dvfy_file_init(&f, &d, &a) != CF_OK) {
+		fprintf(stderr, "%s: out of memory\n", path);
+		rc = 2;
+		goto cleanup;
+	}
 	f.strict_monitors = o->strict_monitors;
 	counts c = {0};
 	for (uint32_t i = 0; i < d.nclasses && rc == 0; i++) {

@@ -13,11 +13,16 @@
 
 /* --- register types ---------------------------------------------------------------
  * A type is one u32: kind in the low 5 bits, an operand above (a type index for T_REF,
- * the new-instance pc for T_UNINIT). Halves of a pair are typed separately and checked
- * as a pair when read, as ART does (CheckWidePair): writing one half leaves the other
- * an orphan that no read accepts. */
+ * the new-instance pc for T_UNINIT, the constant class for T_CONST). Halves of a pair are
+ * typed separately and checked as a pair when read, as ART does (CheckWidePair): writing
+ * one half leaves the other an orphan that no read accepts.
+ *
+ * 32-bit values are typed as ART types them (reg_type.h): boolean, byte, short, char and
+ * int apart, and constants by the range of values they may hold (DetermineCat1Constant:
+ * 0 and 1 exactly, then 0..127, 0..32767, 0..65535, -128..127, -32768..32767, any), so
+ * that a method returning boolean, byte, short or char returns what ART lets it. */
 enum {
-	T_UNDEF, T_CONFLICT, T_ZERO, T_CONST, T_INT, T_FLOAT,
+	T_UNDEF, T_CONFLICT, T_ZERO, T_CONST, T_BOOL, T_BYTE, T_SHORT, T_CHAR, T_INT, T_FLOAT,
 	T_LONG_LO, T_LONG_HI, T_DOUBLE_LO, T_DOUBLE_HI, T_WCONST_LO, T_WCONST_HI,
 	T_REF, T_REF_ANY, T_UNINIT, T_UNINIT_THIS,
 	T_VOID, /* the result register after a void call */
@@ -28,16 +33,74 @@ enum {
 #define AUX(t) ((t) >> 5)
 #define MAX_AUX (UINT32_MAX >> 5)
 
-static bool is_int(uint32_t t)
+/* T_CONST's classes: the value ART keeps for each (RegTypeCache: One is precise, the
+ * others stand for a range; T_ZERO is the precise 0, which is also null). */
+enum { C_ONE, C_ONE_MERGED, C_POS_BYTE, C_POS_SHORT, C_CHAR, C_BYTE, C_SHORT, C_INT, C_COUNT };
+static const int32_t const_value[C_COUNT] = {1, 1, 127, 32767, 65535, -128, -32768, INT32_MAX};
+
+static int32_t cvalue(uint32_t t)
 {
-	uint32_t k = KIND(t);
-	return k == T_ZERO || k == T_CONST || k == T_INT;
+	return KIND(t) == T_ZERO ? 0 : const_value[AUX(t)];
 }
 
-static bool is_float(uint32_t t)
+/* DetermineCat1Constant */
+static uint32_t const_of(int64_t v)
+{
+	int c = v < -32768 ? C_INT : v < -128 ? C_SHORT : v < 0 ? C_BYTE : v == 0 ? -1 : v == 1 ? C_ONE :
+	        v < 128 ? C_POS_BYTE : v < 32768 ? C_POS_SHORT : v < 65536 ? C_CHAR : C_INT;
+	return c < 0 ? T_ZERO : MK(T_CONST, c);
+}
+
+/* The class of the imprecise constant of value v (a value of const_value, or 0). */
+static uint32_t const_imprecise(int32_t v)
+{
+	if (v == 1)
+		return MK(T_CONST, C_ONE_MERGED);
+	for (uint32_t c = C_POS_BYTE; c < C_COUNT; c++)
+		if (const_value[c] == v)
+			return MK(T_CONST, c);
+	return T_ZERO;
+}
+
+static bool is_const(uint32_t t)
+{
+	return KIND(t) == T_ZERO || KIND(t) == T_CONST;
+}
+
+static bool in_range(uint32_t t, int32_t lo, int32_t hi)
+{
+	return is_const(t) && cvalue(t) >= lo && cvalue(t) <= hi;
+}
+
+static bool is_int(uint32_t t) /* IsIntegralTypes */
 {
 	uint32_t k = KIND(t);
-	return k == T_ZERO || k == T_CONST || k == T_FLOAT;
+	return k >= T_ZERO && k <= T_INT;
+}
+
+static bool is_bool_t(uint32_t t) /* IsBooleanTypes */
+{
+	return KIND(t) == T_BOOL || in_range(t, 0, 1);
+}
+
+static bool is_byte_t(uint32_t t) /* IsByteTypes */
+{
+	return KIND(t) == T_BYTE || KIND(t) == T_BOOL || in_range(t, -128, 127);
+}
+
+static bool is_short_t(uint32_t t) /* IsShortTypes */
+{
+	return KIND(t) == T_SHORT || KIND(t) == T_BYTE || KIND(t) == T_BOOL || in_range(t, -32768, 32767);
+}
+
+static bool is_char_t(uint32_t t) /* IsCharTypes */
+{
+	return KIND(t) == T_CHAR || is_bool_t(t) || in_range(t, 0, 65535);
+}
+
+static bool is_float(uint32_t t) /* IsFloatTypes: any constant may be a float */
+{
+	return is_const(t) || KIND(t) == T_FLOAT;
 }
 
 static bool is_cat1(uint32_t t)
@@ -61,10 +124,26 @@ static bool is_init_ref(uint32_t t)
 	return is_ref(t) && !is_uninit(t);
 }
 
+/* Two constants (ConstantType Merge): of one sign the wider, as an imprecise constant;
+ * of both signs the narrowest signed range holding both. */
+static uint32_t join_const(uint32_t a, uint32_t b)
+{
+	int32_t x = cvalue(a), y = cvalue(b);
+	if ((x >= 0) == (y >= 0))
+		return const_imprecise(x >= 0 ? (x > y ? x : y) : (x < y ? x : y));
+	if (in_range(a, -128, 127))
+		return in_range(b, -128, 127) ? MK(T_CONST, C_BYTE) :
+		       in_range(b, -32768, 32767) ? MK(T_CONST, C_SHORT) : MK(T_CONST, C_INT);
+	if (in_range(a, -32768, 32767))
+		return in_range(b, -32768, 32767) ? MK(T_CONST, C_SHORT) : MK(T_CONST, C_INT);
+	return MK(T_CONST, C_INT);
+}
+
 /* The join (reg_type.cc Merge): undefined wins (undefined registers must not even be
- * copied), then conflict; constants join the category they meet; references of two
- * different classes join to "some reference" (no hierarchy here); uninitialized values
- * join only with themselves. */
+ * copied), then conflict; constants join by value, integral types to the narrowest of
+ * boolean, byte, short, char, int holding both; constants join the category they meet;
+ * references of two different classes join to "some reference" (no hierarchy here);
+ * uninitialized values join only with themselves. */
 static uint32_t join(uint32_t a, uint32_t b)
 {
 	if (a == b)
@@ -74,10 +153,19 @@ static uint32_t join(uint32_t a, uint32_t b)
 		return T_UNDEF;
 	if (ka == T_CONFLICT || kb == T_CONFLICT)
 		return T_CONFLICT;
-	if ((ka == T_ZERO && kb == T_CONST) || (ka == T_CONST && kb == T_ZERO))
-		return T_CONST;
-	if (is_int(a) && is_int(b))
+	if (is_const(a) && is_const(b))
+		return join_const(a, b);
+	if (is_int(a) && is_int(b)) {
+		if (is_bool_t(a) && is_bool_t(b))
+			return T_BOOL;
+		if (is_byte_t(a) && is_byte_t(b))
+			return T_BYTE;
+		if (is_short_t(a) && is_short_t(b))
+			return T_SHORT;
+		if (is_char_t(a) && is_char_t(b))
+			return T_CHAR;
 		return T_INT;
+	}
 	if (is_float(a) && is_float(b))
 		return T_FLOAT;
 	if ((ka == T_LONG_LO && kb == T_WCONST_LO) || (kb == T_LONG_LO && ka == T_WCONST_LO))
@@ -147,6 +235,7 @@ typedef struct vm {
 	const uint8_t *ret;
 	uint32_t ret_type;
 	bool is_static, is_init; /* is_init: an instance <init> of a class other than Object */
+	const dex_class *cls;
 	dvfy_result *res;
 	uint32_t pc;
 	uint8_t op;
@@ -239,7 +328,8 @@ static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
 {
 	static const char *const names[] = {
 		[T_UNDEF] = "undefined", [T_CONFLICT] = "conflict (merged from different types)",
-		[T_ZERO] = "zero", [T_CONST] = "a 32-bit constant", [T_INT] = "int",
+		[T_ZERO] = "zero", [T_BOOL] = "boolean", [T_BYTE] = "byte", [T_SHORT] = "short",
+		[T_CHAR] = "char", [T_INT] = "int",
 		[T_FLOAT] = "float", [T_LONG_LO] = "the low half of a long",
 		[T_LONG_HI] = "the high half of a long", [T_DOUBLE_LO] = "the low half of a double",
 		[T_DOUBLE_HI] = "the high half of a double",
@@ -259,6 +349,15 @@ static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
 		snprintf(buf, size, "uninitialized %.*s (new-instance at %u)", (int)len, (const char *)s,
 		         AUX(t));
 		return buf;
+	case T_CONST: {
+		static const char *const consts[C_COUNT] = {
+			[C_ONE] = "the constant 1", [C_ONE_MERGED] = "a constant 0..1",
+			[C_POS_BYTE] = "a constant 0..127", [C_POS_SHORT] = "a constant 0..32767",
+			[C_CHAR] = "a constant 0..65535", [C_BYTE] = "a constant -128..127",
+			[C_SHORT] = "a constant -32768..32767", [C_INT] = "a 32-bit constant",
+		};
+		return consts[AUX(t)];
+	}
 	default:
 		return names[KIND(t)];
 	}
@@ -440,12 +539,25 @@ static int desc_kind(const uint8_t *s)
 	}
 }
 
+/* The register type of a 32-bit primitive descriptor character (Z B S C I F). */
+static uint32_t prim_type(uint8_t c)
+{
+	switch (c) {
+	case 'Z': return T_BOOL;
+	case 'B': return T_BYTE;
+	case 'S': return T_SHORT;
+	case 'C': return T_CHAR;
+	case 'F': return T_FLOAT;
+	default: return T_INT;
+	}
+}
+
 /* Sets r (and r+1) to a value of type idx. */
 static void set_typed(vm *v, uint32_t r, uint32_t type)
 {
 	uint8_t c = tchar(v, type);
 	switch (desc_kind(&c)) {
-	case K_INT: set1(v, r, T_INT); break;
+	case K_INT: set1(v, r, prim_type(c)); break;
 	case K_FLOAT: set1(v, r, T_FLOAT); break;
 	case K_LONG: case K_DOUBLE: set_wide(v, r, desc_kind(&c)); break;
 	case K_REF: set1(v, r, MK(T_REF, type)); break;
@@ -477,7 +589,7 @@ static void result(vm *v, uint32_t type)
 		v->work.t[r] = k == K_LONG ? T_LONG_LO : T_DOUBLE_LO;
 		v->work.t[r + 1] = k == K_LONG ? T_LONG_HI : T_DOUBLE_HI;
 	} else {
-		v->work.t[r] = k == K_INT ? T_INT : k == K_FLOAT ? T_FLOAT : MK(T_REF, type);
+		v->work.t[r] = k == K_REF ? MK(T_REF, type) : prim_type(c);
 		v->work.t[r + 1] = T_UNDEF;
 	}
 }
@@ -633,18 +745,24 @@ static int32_t unit32(const vm *v, uint32_t pc)
 	return (int32_t)((uint32_t)unit(v, pc) | (uint32_t)unit(v, pc + 1) << 16);
 }
 
-/* The proto of a call site: its encoded array is (method handle, name, method type,
- * extra arguments...). NONE when malformed. */
-static uint32_t call_site_proto(const dex_file *d, uint32_t cs)
+/* The proto of call site cs, checked as ART's CheckCallSite does: its encoded array
+ * starts with a method handle of kind invoke-static, a name and a method type, each
+ * index in range. NONE and a reason in why when it does not. */
+static uint32_t call_site_proto(const dex_file *d, uint32_t cs, const char **why)
 {
+	static const uint8_t want[3] = {0x16, 0x17, 0x15}; /* method handle, string, method type */
+	const uint32_t limit[3] = {d->nmhandles, d->strings.n, d->protos.n};
+	*why = "malformed";
 	if (cs >= d->ncall_sites)
 		return NONE;
 	const dex_blob *b = d->call_sites[cs];
 	cf_error err;
 	cf_error_clear(&err);
 	dx_rd r = dx_at(b->data, b->len, 0, &err, "call site");
-	if (dx_uleb(&r) < 3)
+	if (dx_uleb(&r) < 3) {
+		*why = "has fewer than 3 arguments";
 		return NONE;
+	}
 	for (int i = 0; i < 3; i++) {
 		uint8_t h = dx_u1(&r);
 		uint32_t size = (uint32_t)(h >> 5) + 1, val = 0;
@@ -653,8 +771,17 @@ static uint32_t call_site_proto(const dex_file *d, uint32_t cs)
 			return NONE;
 		for (uint32_t k = 0; k < size; k++)
 			val |= (uint32_t)p[k] << (8 * k);
+		if ((h & 0x1f) != want[i] || val >= limit[i]) {
+			*why = i == 0 ? "argument 0 is not a method handle" : i == 1 ? "argument 1 is not a string" :
+			                                                           "argument 2 is not a method type";
+			return NONE;
+		}
+		if (i == 0 && d->mhandles[val].kind != 0x04) {
+			*why = "argument 0 method handle type is not invoke-static";
+			return NONE;
+		}
 		if (i == 2)
-			return (h & 0x1f) == 0x15 && val < d->protos.n ? val : NONE;
+			return val;
 	}
 	return NONE;
 }
@@ -668,12 +795,14 @@ static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
 		*proto = o->idx2;
 		*words = proto_words(v, *proto, false);
 		return true;
-	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE:
-		*proto = call_site_proto(d, o->idx);
+	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE: {
+		const char *why;
+		*proto = call_site_proto(d, o->idx, &why);
 		if (*proto == NONE)
-			return fail(v, "call site %u has no method type", o->idx);
+			return fail(v, "call site %u %s", o->idx, why);
 		*words = proto_words(v, *proto, true);
 		return true;
+	}
 	default:
 		*proto = d->methods.v[o->idx].proto;
 		*words = proto_words(v, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
@@ -770,14 +899,125 @@ static void leader(vm *v, uint32_t pc)
 	}
 }
 
-static bool static_checks(vm *v, uint32_t ins_words)
+/* Whether s[0..len) is a field or parameter descriptor (with void: a return type),
+ * as SetTypesFromSignature reads one: a primitive, or arrays of a primitive or class,
+ * or a class name ending in ';'. */
+static bool desc_ok(const uint8_t *s, uint32_t len, bool allow_void)
+{
+	uint32_t i = 0;
+	while (i < len && s[i] == '[')
+		i++;
+	if (i == len)
+		return false;
+	if (s[i] == 'L')
+		return len - i >= 3 && s[len - 1] == ';' && !memchr(s + i, ';', len - i - 1);
+	if (i + 1 != len)
+		return false;
+	return strchr("ZBSCIJFD", s[i]) || (s[i] == 'V' && allow_void && i == 0);
+}
+
+/* The index operand of o in range for its kind (ART's Check*Index): the reader checks
+ * the input's, the editor's output is checked here before anything reads through it. */
+static bool index_ok(vm *v, const dop *o)
+{
+	const dex_file *d = v->d;
+	static const char *const what[] = {
+		[DI_STRING] = "string", [DI_TYPE] = "type", [DI_FIELD] = "field", [DI_METHOD] = "method",
+		[DI_PROTO] = "prototype", [DI_CALL_SITE] = "call site", [DI_METHOD_HANDLE] = "method handle",
+		[DI_METHOD_PROTO] = "method",
+	};
+	uint8_t ik = dop_table[o->op].idx;
+	uint32_t limit;
+	switch (ik) {
+	case DI_STRING: limit = d->strings.n; break;
+	case DI_TYPE: limit = d->types.n; break;
+	case DI_FIELD: limit = d->fields.n; break;
+	case DI_METHOD: case DI_METHOD_PROTO: limit = d->methods.n; break;
+	case DI_PROTO: limit = d->protos.n; break;
+	case DI_CALL_SITE: limit = d->ncall_sites; break;
+	case DI_METHOD_HANDLE: limit = d->nmhandles; break;
+	default: return true;
+	}
+	if (o->idx >= limit)
+		return fail(v, "bad %s index %u (max %u)", what[ik], o->idx, limit);
+	if (ik == DI_METHOD_PROTO && o->idx2 >= d->protos.n)
+		return fail(v, "bad prototype index %u (max %u)", o->idx2, d->protos.n);
+	return true;
+}
+
+/* The method itself (ART's Verify and SetTypesFromSignature, and the code item limits
+ * of the file verifier's CheckIntraCodeItem, which the editor's output has not met). */
+static bool method_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 {
 	const dex_code *c = v->code;
+	const dex_file *d = v->d;
+	const dex_mid *mid = &d->methods.v[m->idx];
 	v->pc = NONE;
+	if ((m->flags & DACC_CONSTRUCTOR) && !str_is(d, mid->name, v->f->s_init, "<init>") &&
+	    !str_is(d, mid->name, v->f->s_clinit, "<clinit>"))
+		return fail(v, "method is marked as constructor, but not named accordingly");
+	if (c->ins > c->regs)
+		return fail(v, "bad register counts (ins=%u regs=%u)", c->ins, c->regs);
+	if (c->outs > 5 && c->outs > c->regs)
+		return fail(v, "outs_size %u > registers_size %u (only up to 5 may pass it)", c->outs, c->regs);
+	const dex_proto *pr = &d->protos.v[mid->proto];
+	for (uint32_t p = 0; pr->params && p < pr->params->n; p++) {
+		uint32_t len;
+		const uint8_t *s = tdesc(v, pr->params->types[p], &len);
+		if (!desc_ok(s, len, false))
+			return fail(v, "unexpected signature type char in parameter %u '%.*s'", p, (int)len, (const char *)s);
+	}
+	uint32_t len;
+	const uint8_t *s = tdesc(v, pr->ret, &len);
+	if (!desc_ok(s, len, true))
+		return fail(v, "unexpected char in return type descriptor '%.*s'", (int)len, (const char *)s);
 	if (c->ins != ins_words)
 		return fail(v, "ins_size %u, but the proto has %u argument words", c->ins, ins_words);
+	return true;
+}
+
+/* A method without code (ART's Verify): only abstract and native ones; a native one
+ * annotated @FastNative is not synchronized, one @CriticalNative is static, not
+ * synchronized, and has no reference in its signature. */
+static void no_code_checks(vm *v, const dex_emethod *m)
+{
+	const dex_file *d = v->d;
+	if (!(m->flags & (DACC_NATIVE | DACC_ABSTRACT))) {
+		fail(v, "zero-length code in concrete non-native method");
+		return;
+	}
+	if (!(m->flags & DACC_NATIVE))
+		return;
+	bool sync = (m->flags & DACC_SYNCHRONIZED) != 0;
+	if (sync && dex_member_annotated(d, v->cls, m->idx, false, "Ldalvik/annotation/optimization/FastNative;")) {
+		fail(v, "fast native methods cannot be synchronized");
+		return;
+	}
+	if (!dex_member_annotated(d, v->cls, m->idx, false, "Ldalvik/annotation/optimization/CriticalNative;"))
+		return;
+	if (sync) {
+		fail(v, "critical native methods cannot be synchronized");
+		return;
+	}
+	if (!(m->flags & DACC_STATIC)) {
+		fail(v, "critical native methods must be static");
+		return;
+	}
+	const dex_proto *pr = &d->protos.v[d->methods.v[m->idx].proto];
+	bool refs = tchar(v, pr->ret) == 'L' || tchar(v, pr->ret) == '[';
+	for (uint32_t p = 0; pr->params && p < pr->params->n; p++)
+		refs |= desc_kind((const uint8_t[]){tchar(v, pr->params->types[p])}) == K_REF;
+	if (refs)
+		fail(v, "critical native methods must not have references as arguments or return type");
+}
+
+static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
+{
+	const dex_code *c = v->code;
+	if (!method_checks(v, m, ins_words))
+		return false;
 	if (v->n == 0)
-		return fail(v, "empty code");
+		return fail(v, "empty code (code item has no opcode)");
 	for (uint32_t pc = 0; pc < v->n;) {
 		v->at[pc] = v->nins;
 		dop *o = &v->ins[v->nins++];
@@ -803,6 +1043,8 @@ static bool static_checks(vm *v, uint32_t ins_words)
 		if (o->fmt == DF_PAYLOAD)
 			continue;
 		uint32_t flags = dop_table[o->op].flags;
+		if (!index_ok(v, o))
+			return false;
 		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DOPF_WIDE_A))
 			return false;
 		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DOPF_WIDE_B))
@@ -818,6 +1060,12 @@ static bool static_checks(vm *v, uint32_t ins_words)
 			return false;
 		if (flags & DOPF_INVOKE) {
 			uint32_t proto, words;
+			/* kVerifyVarArgNonZero: every invoke but static and custom has a receiver */
+			bool receiver = o->op != DOP_INVOKE_STATIC && o->op != DOP_INVOKE_STATIC_RANGE &&
+			                o->op != DOP_INVOKE_CUSTOM && o->op != DOP_INVOKE_CUSTOM_RANGE;
+			if (receiver && o->nargs == 0)
+				return fail(v, "invalid arg count (0) in %srange invoke",
+				            o->fmt == DF_3rc || o->fmt == DF_4rcc ? "" : "non-");
 			if (!invoke_proto(v, o, &proto, &words))
 				return false;
 			if (o->nargs != words)
@@ -865,11 +1113,22 @@ static bool static_checks(vm *v, uint32_t ins_words)
 		}
 	}
 	v->pc = NONE;
+	/* try items (ScanTryCatchBlocks, and the file verifier's order): inside the code,
+	 * starting on an instruction (the end may fall anywhere: instructions that start
+	 * before it are covered), sorted and disjoint, each naming a handler */
+	uint32_t prev_end = 0;
 	for (uint32_t i = 0; i < c->ntries; i++) {
 		const dex_try *t = &c->tries[i];
 		uint32_t end = t->start + t->count;
-		if (!(v->fl[t->start] & F_START) || (end < v->n && !(v->fl[end] & F_START)))
-			return fail(v, "try item [%u, %u) does not start and end on instructions", t->start, end);
+		if (!t->count || t->start >= v->n || t->count > v->n - t->start)
+			return fail(v, "bad exception entry: startAddr=%u endAddr=%u (size=%u)", t->start, end, v->n);
+		if (t->start < prev_end)
+			return fail(v, "try item [%u, %u) out of order or overlapping the one before", t->start, end);
+		if (!(v->fl[t->start] & F_START))
+			return fail(v, "'try' block starts inside an instruction (%u)", t->start);
+		if (t->handler >= c->nhandlers)
+			return fail(v, "try item [%u, %u) names no catch handler", t->start, end);
+		prev_end = end;
 		v->work_done += t->count;
 		for (uint32_t pc = t->start; pc < end; pc++) {
 			v->fl[pc] |= F_TRY;
@@ -889,8 +1148,11 @@ static bool static_checks(vm *v, uint32_t ins_words)
 			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
 			if (addr == DEX_NO_INDEX)
 				continue;
-			if (!(v->fl[addr] & F_START))
-				return fail(v, "exception handler at %u is not the start of an instruction", addr);
+			if (k < h->n && h->catches[k].type >= v->d->types.n)
+				return fail(v, "bad type index %u (max %u) of a catch", h->catches[k].type, v->d->types.n);
+			if (addr >= v->n || !(v->fl[addr] & F_START))
+				return fail(v, "exception handler starts at bad address (%u): not the start of an "
+				            "instruction", addr);
 			if (is_result_op((uint8_t)unit(v, addr)))
 				return fail(v, "exception handler at %u begins with move-result", addr);
 			leader(v, addr);
@@ -989,6 +1251,19 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 
 /* --- instructions ------------------------------------------------------------------ */
 
+/* Whether the method's class declares instance field idx (ART resolves the field and
+ * compares its declaring class with this one; a field declared above is not one). */
+static bool declares_ifield(const vm *v, uint32_t idx)
+{
+	const dex_cdata *cd = v->cls->data;
+	if (v->d->fields.v[idx].cls != v->cls_type || !cd)
+		return false;
+	for (uint32_t i = 0; i < cd->nifields; i++)
+		if (cd->ifields[i].idx == idx)
+			return true;
+	return false;
+}
+
 static bool field_op(vm *v, const dop *o)
 {
 	uint8_t op = o->op;
@@ -1003,7 +1278,7 @@ static bool field_op(vm *v, const dop *o)
 		if (is_uninit(obj)) {
 			/* GetInstanceField: only a constructor may touch its own class's fields on
 			 * uninitialized this (javac's this$0 before super()). */
-			if (KIND(obj) != T_UNINIT_THIS || !v->is_init || v->d->fields.v[o->idx].cls != v->cls_type)
+			if (KIND(obj) != T_UNINIT_THIS || !v->is_init || !declares_ifield(v, o->idx))
 				return bad_reg(v, o->b, "an initialized reference (field access)");
 		}
 	}
@@ -1014,6 +1289,18 @@ static bool field_op(vm *v, const dop *o)
 		set_typed(v, o->a, ftype);
 	}
 	return true;
+}
+
+/* Whether r's value may be assigned to a place of type c (Z B S C, or I), ART's
+ * AssignableFrom for integral types: booleans are 0 or 1, a char is never negative, and
+ * so on. */
+static bool narrow_fits(vm *v, uint32_t r, uint8_t c)
+{
+	uint32_t t = get(v, r);
+	bool ok = c == 'Z' ? is_bool_t(t) : c == 'B' ? is_byte_t(t) : c == 'S' ? is_short_t(t) :
+	          c == 'C' ? is_char_t(t) : is_int(t);
+	static const char *const names[] = {"boolean", "byte", "short", "char", "int"};
+	return ok || bad_reg(v, r, names[c == 'Z' ? 0 : c == 'B' ? 1 : c == 'S' ? 2 : c == 'C' ? 3 : 4]);
 }
 
 /* The component type of array type arr (descriptor comp), or NONE when the file has no
@@ -1069,11 +1356,15 @@ static bool array_op(vm *v, const dop *o)
 		case 2:
 			return need(v, o->a, K_REF);
 		default:
-			return need(v, o->a, K_INT);
+			if (!need(v, o->a, K_INT))
+				return false;
+			/* VerifyAPut on a null array: the value must fit the instruction's type
+			 * (into a known array any integral value goes: VerifyPrimitivePut) */
+			return comp || narrow_fits(v, o->a, (uint8_t)"ZBCS"[variant - 3]);
 		}
 	}
 	switch (variant) {
-	case 0: set1(v, o->a, !comp ? T_CONST : comp[0] == 'F' ? T_FLOAT : T_INT); break;
+	case 0: set1(v, o->a, !comp ? MK(T_CONST, C_ONE) : prim_type(comp[0])); break;
 	case 1: set_wide(v, o->a, !comp ? K_WIDE : comp[0] == 'D' ? K_DOUBLE : K_LONG); break;
 	case 2:
 		if (!comp)
@@ -1081,7 +1372,7 @@ static bool array_op(vm *v, const dop *o)
 		else
 			set1(v, o->a, ref_of(comp_type(v, AUX(get(v, o->b)), comp, clen)));
 		break;
-	default: set1(v, o->a, T_INT); break;
+	default: set1(v, o->a, prim_type(comp ? comp[0] : (uint8_t)"ZBCS"[variant - 3])); break;
 	}
 	return true;
 }
@@ -1102,6 +1393,63 @@ static void mark_init(vm *v, uint32_t t)
 			v->work.t[r] = now;
 }
 
+/* ART's CheckSignaturePolymorphicMethod on the method an invoke-polymorphic names:
+ * MethodHandle's invoke or invokeExact, or a VarHandle access mode, taking one Object[]
+ * and returning what its name says. Resolution alone would need the classes, but
+ * nothing else can be named: only the boot class path defines these classes and their
+ * constructors are not accessible, so no other class declares such methods. */
+static bool polymorphic_ok(vm *v, uint32_t idx)
+{
+	static const struct { const char *name, *ret; } modes[] = {
+		{"get", "Ljava/lang/Object;"}, {"getVolatile", "Ljava/lang/Object;"},
+		{"getAcquire", "Ljava/lang/Object;"}, {"getOpaque", "Ljava/lang/Object;"},
+		{"set", "V"}, {"setVolatile", "V"}, {"setRelease", "V"}, {"setOpaque", "V"},
+		{"compareAndSet", "Z"}, {"weakCompareAndSetPlain", "Z"}, {"weakCompareAndSet", "Z"},
+		{"weakCompareAndSetAcquire", "Z"}, {"weakCompareAndSetRelease", "Z"},
+		{"compareAndExchange", "Ljava/lang/Object;"}, {"compareAndExchangeAcquire", "Ljava/lang/Object;"},
+		{"compareAndExchangeRelease", "Ljava/lang/Object;"}, {"getAndSet", "Ljava/lang/Object;"},
+		{"getAndSetAcquire", "Ljava/lang/Object;"}, {"getAndSetRelease", "Ljava/lang/Object;"},
+		{"getAndAdd", "Ljava/lang/Object;"}, {"getAndAddAcquire", "Ljava/lang/Object;"},
+		{"getAndAddRelease", "Ljava/lang/Object;"}, {"getAndBitwiseOr", "Ljava/lang/Object;"},
+		{"getAndBitwiseOrRelease", "Ljava/lang/Object;"}, {"getAndBitwiseOrAcquire", "Ljava/lang/Object;"},
+		{"getAndBitwiseAnd", "Ljava/lang/Object;"}, {"getAndBitwiseAndRelease", "Ljava/lang/Object;"},
+		{"getAndBitwiseAndAcquire", "Ljava/lang/Object;"}, {"getAndBitwiseXor", "Ljava/lang/Object;"},
+		{"getAndBitwiseXorRelease", "Ljava/lang/Object;"}, {"getAndBitwiseXorAcquire", "Ljava/lang/Object;"},
+	};
+	const dex_file *d = v->d;
+	const dex_mid *m = &d->methods.v[idx];
+	uint32_t clen, rlen;
+	const uint8_t *cls = tdesc(v, m->cls, &clen);
+	const dex_str *name = dex_string(d, m->name);
+	const char *want = NULL;
+	bool mh = clen == 31 && !memcmp(cls, "Ljava/lang/invoke/MethodHandle;", 31);
+	bool vh = clen == 28 && !memcmp(cls, "Ljava/lang/invoke/VarHandle;", 28);
+	if (!mh && !vh)
+		return fail(v, "Signature polymorphic method in unsupported class: %.*s", (int)clen, (const char *)cls);
+	for (size_t i = 0; name && i < (mh ? 2 : sizeof modes / sizeof modes[0]); i++) {
+		const char *n = mh ? (i ? "invokeExact" : "invoke") : modes[i].name;
+		if (strlen(n) == name->len && !memcmp(n, name->data, name->len))
+			want = mh ? "Ljava/lang/Object;" : modes[i].ret;
+	}
+	if (!want)
+		return fail(v, "Signature polymorphic method name invalid: %.*s", name ? (int)name->len : 0,
+		            name ? (const char *)name->data : "");
+	const dex_proto *pr = &d->protos.v[m->proto];
+	uint32_t n = pr->params ? pr->params->n : 0;
+	if (n != 1)
+		return fail(v, "Signature polymorphic method has too many arguments %u != 1", n);
+	uint32_t plen;
+	const uint8_t *p = tdesc(v, pr->params->types[0], &plen);
+	if (plen != 19 || memcmp(p, "[Ljava/lang/Object;", 19))
+		return fail(v, "Signature polymorphic method has unexpected argument type: %.*s", (int)plen,
+		            (const char *)p);
+	const uint8_t *r = tdesc(v, pr->ret, &rlen);
+	if (rlen != strlen(want) || memcmp(r, want, rlen))
+		return fail(v, "Signature polymorphic method has unexpected return type: %.*s != %s", (int)rlen,
+		            (const char *)r, want);
+	return true;
+}
+
 static bool invoke(vm *v, const dop *o)
 {
 	uint8_t op = o->op;
@@ -1113,6 +1461,8 @@ static bool invoke(vm *v, const dop *o)
 	bool is_direct = op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE;
 	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
 	bool ctor = false;
+	if (is_poly && !polymorphic_ok(v, o->idx))
+		return false;
 	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
 		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never
 		 * (by string index: reading each callee's name costs a cache miss per call) */
@@ -1190,6 +1540,14 @@ static bool do_return(vm *v, const dop *o)
 			return fail(v, "return in a method returning %c", v->ret[0]);
 		if (!need(v, o->a, k))
 			return false;
+		/* a boolean, byte, short or char method returns a value of its type; an int
+		 * (as compilers compute them) or, for boolean, a byte is taken as it is */
+		if (k == K_INT && v->ret[0] != 'I') {
+			uint32_t t = get(v, o->a);
+			bool as_is = KIND(t) == T_INT || (v->ret[0] == 'Z' && KIND(t) == T_BYTE);
+			if (!as_is && !narrow_fits(v, o->a, v->ret[0]))
+				return false;
+		}
 		break;
 	case DOP_RETURN_WIDE:
 		if (k != K_LONG && k != K_DOUBLE)
@@ -1207,6 +1565,49 @@ static bool do_return(vm *v, const dop *o)
 	if (v->work.depth)
 		lock_fail(v, "LOCKING: return with %u monitor(s) held", v->work.depth);
 	return true;
+}
+
+/* The instruction before the one at index k (at pc), when control can only come from
+ * it (pc is not a leader), or NULL. */
+static const dop *before(const vm *v, uint32_t k, uint32_t pc)
+{
+	if (k == 0 || (v->fl[pc] & F_LEADER))
+		return NULL;
+	const dop *p = &v->ins[k - 1];
+	return p->fmt == DF_PAYLOAD ? NULL : p;
+}
+
+/* Copies register src to dst with its lock levels (CopyRegister1 of a reference). */
+static void copy_ref(vm *v, uint32_t dst, uint32_t src)
+{
+	uint32_t lk = v->work.lk[src];
+	set1(v, dst, get(v, src));
+	v->work.lk[dst] = lk;
+}
+
+/* ART's monitor-enter peepholes, which make locks of aliases it cannot track
+ * otherwise: after `move-object vX, vA; monitor-enter vA` vX holds the lock too; after
+ * `const-class vX, T; const-class vY, T; monitor-enter` (one of them) both do. */
+static void alias_peephole(vm *v, uint32_t r)
+{
+	uint32_t k = v->at[v->pc];
+	const dop *p = before(v, k, v->pc);
+	if (!p)
+		return;
+	if (p->op >= DOP_MOVE_OBJECT && p->op <= DOP_MOVE_OBJECT_16) {
+		if (p->b == r && is_ref(get(v, p->b)))
+			copy_ref(v, p->a, p->b);
+		return;
+	}
+	if (p->op != DOP_CONST_CLASS)
+		return;
+	const dop *p2 = before(v, k - 1, v->pc - p->size);
+	if (!p2 || p2->op != DOP_CONST_CLASS || p2->idx != p->idx)
+		return;
+	if (p->a == r)
+		copy_ref(v, p2->a, r);
+	else if (p2->a == r)
+		copy_ref(v, p->a, r);
 }
 
 static bool monitor(vm *v, const dop *o)
@@ -1230,6 +1631,7 @@ static bool monitor(vm *v, const dop *o)
 		if (null)
 			w->lk[v->nregs] |= bit;
 		w->depth++;
+		alias_peephole(v, r);
 		return true;
 	}
 	if (!w->depth) {
@@ -1304,7 +1706,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 	case DOP_RETURN_VOID: case DOP_RETURN: case DOP_RETURN_WIDE: case DOP_RETURN_OBJECT:
 		return do_return(v, o);
 	case DOP_CONST_4: case DOP_CONST_16: case DOP_CONST: case DOP_CONST_HIGH16:
-		set1(v, o->a, o->lit == 0 ? T_ZERO : T_CONST);
+		set1(v, o->a, const_of(o->lit));
 		return true;
 	case DOP_CONST_WIDE_16: case DOP_CONST_WIDE_32: case DOP_CONST_WIDE: case DOP_CONST_WIDE_HIGH16:
 		set2(v, o->a, T_WCONST_LO, T_WCONST_HI);
@@ -1337,7 +1739,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			return fail(v, "instance-of a primitive type %.*s", (int)len, (const char *)s);
 		if (!need(v, o->b, K_REF))
 			return false;
-		set1(v, o->a, T_INT);
+		set1(v, o->a, T_BOOL);
 		return true;
 	case DOP_ARRAY_LENGTH: {
 		bool ok;
@@ -1429,7 +1831,20 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		} else if (!need_k(v, o->b, k.src1) || !need_k(v, o->c, k.src2)) {
 			return false;
 		}
-		set_k(v, o->a, k.dst);
+		/* CheckBinaryOp, CheckLiteralOp with check_boolean_op: and, or, xor of two
+		 * booleans (or of a boolean and 0 or 1) is a boolean; int-to-byte, -char,
+		 * -short give those types */
+		bool logic = (op >= 0x95 && op <= 0x97) || (op >= 0xb5 && op <= 0xb7) || (op >= 0xd5 && op <= 0xd7) ||
+		             (op >= 0xdd && op <= 0xdf);
+		bool boolean = logic && (o->fmt == DF_22s || o->fmt == DF_22b ? is_bool_t(get(v, o->b)) && (o->lit == 0 || o->lit == 1)
+		                         : o->fmt == DF_12x ? is_bool_t(get(v, o->a)) && is_bool_t(get(v, o->b))
+		                                            : is_bool_t(get(v, o->b)) && is_bool_t(get(v, o->c)));
+		if (boolean)
+			set1(v, o->a, T_BOOL);
+		else if (op >= 0x8d && op <= 0x8f)
+			set1(v, o->a, op == 0x8d ? T_BYTE : op == 0x8e ? T_CHAR : T_SHORT);
+		else
+			set_k(v, o->a, k.dst);
 		return true;
 	}
 	return fail(v, "unexpected opcode");
@@ -1530,8 +1945,7 @@ static bool entry_line(vm *v, const dex_emethod *m)
 		uint32_t len;
 		const uint8_t *s = tdesc(v, params->types[p], &len);
 		switch (desc_kind(s)) {
-		case K_INT: l->t[r++] = T_INT; break;
-		case K_FLOAT: l->t[r++] = T_FLOAT; break;
+		case K_INT: case K_FLOAT: l->t[r++] = prim_type(s[0]); break;
 		case K_LONG: l->t[r++] = T_LONG_LO; l->t[r++] = T_LONG_HI; break;
 		case K_DOUBLE: l->t[r++] = T_DOUBLE_LO; l->t[r++] = T_DOUBLE_HI; break;
 		default: l->t[r++] = MK(T_REF, params->types[p]); break;
@@ -1546,11 +1960,13 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 {
 	memset(out, 0, sizeof *out);
 	const dex_file *d = f->d;
-	const dex_code *c = m->code;
+	static const dex_code none;
+	const dex_code *c = m->code ? m->code : &none;
 	vm v = {.f = f, .d = d, .code = c, .insns = c->insns, .n = c->ninsns, .nregs = c->regs,
 	        .nt = (uint32_t)c->regs + 2, .midx = m->idx, .res = out, .a = a, .pc = NONE};
 	const dex_mid *mid = &d->methods.v[m->idx];
 	v.cls_type = cls->type;
+	v.cls = cls;
 	v.ret_type = d->protos.v[mid->proto].ret;
 	uint32_t len;
 	v.ret = tdesc(&v, v.ret_type, &len);
@@ -1558,6 +1974,10 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.is_init = !v.is_static && str_is(d, mid->name, f->s_init, "<init>") && cls->type != f->t_object;
 	if (!f->kinds_ok) {
 		fail(&v, "internal: the checker's arithmetic kinds disagree with dex_op's wide flags");
+		return 0;
+	}
+	if (!m->code) {
+		no_code_checks(&v, m);
 		return 0;
 	}
 
@@ -1571,7 +1991,7 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.at = arena_array(a, v.n ? v.n : 1, sizeof *v.at);
 	if (!v.fl || !v.tryh || !v.ins || !v.at)
 		return CF_ENOMEM;
-	if (!static_checks(&v, proto_words(&v, mid->proto, v.is_static)))
+	if (!static_checks(&v, m, proto_words(&v, mid->proto, v.is_static)))
 		goto done;
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)

@@ -71,9 +71,10 @@ typedef struct dvfy_result {
  * the checker looks those up as it meets them. */
 int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a);
 
-/* Checks method m (with code) of class cls. Scratch memory comes from a, which the
- * caller resets between methods. Returns 0, or CF_ENOMEM. The verdict is in out:
- * accepted when neither failed nor locking. */
+/* Checks method m of class cls (without code: only what ART checks of abstract and
+ * native methods). Scratch memory comes from a, which the caller resets between
+ * methods. Returns 0, or CF_ENOMEM. The verdict is in out: accepted when neither
+ * failed nor locking. */
 int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* tc-dexverify: checks every method with code of every class of dex files with the
+/* tc-dexverify: checks every method of every class of dex files with the
  * rules of ART's method verifier (dex/dex_verify.h), for the tests of the dex instrumenter.
  *
  * usage: tc-dexverify [-q] [--max-errors N] [--strict-monitors] [--stats] FILE.dex...
@@ -100,8 +100,6 @@ static int check_methods(const char *path, const dvfy_file *f, const dex_class *
                          uint32_t n, arena *scratch, const opts *o, counts *c)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		if (!ms[i].code)
-			continue;
 		dvfy_result r;
 		arena_reset(scratch);
 		if (dvfy_method(f, cls, &ms[i], scratch, &r) != 0) {

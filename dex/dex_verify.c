@@ -3,6 +3,7 @@
 #include "dex_verify.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -218,7 +219,7 @@ typedef struct vm {
 	bool has_mon;
 	dop *ins;          /* the instructions (payloads too), decoded once, in order */
 	uint32_t nins;
-	uint32_t *at;      /* pc -> index in ins, or NONE inside an instruction */
+	uint32_t *at;      /* pc -> index in ins, where an instruction starts (F_START) */
 	uint8_t *fl;
 	uint32_t *tryh;    /* pc -> handler index, or NONE */
 	uint32_t *lead;    /* pc -> line index, or NONE */
@@ -321,7 +322,7 @@ static uint32_t proto_words(const vm *v, uint32_t proto, bool is_static)
 /* The type operand of the instruction at pc (a new-instance). */
 static uint32_t insn_idx(const vm *v, uint32_t pc)
 {
-	return pc < v->n && v->at[pc] != NONE ? v->ins[v->at[pc]].idx : NONE;
+	return pc < v->n && (v->fl[pc] & F_START) ? v->ins[v->at[pc]].idx : NONE;
 }
 
 static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
@@ -867,7 +868,7 @@ static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t
 		return fail(v, "payload offset %d leaves the code", o->target);
 	if (p & 1)
 		return fail(v, "payload at odd address %lld (payloads are 4-byte aligned)", (long long)p);
-	const dop *pl = v->at[p] == NONE ? NULL : &v->ins[v->at[p]];
+	const dop *pl = (v->fl[p] & F_START) ? &v->ins[v->at[p]] : NULL;
 	if (!pl || pl->fmt != DF_PAYLOAD || pl->payload != want)
 		return fail(v, "no %s payload at %lld",
 		            want == DPL_PACKED ? "packed-switch" : want == DPL_SPARSE ? "sparse-switch" : "array-data",
@@ -1031,11 +1032,49 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 		v->fl[pc] |= F_START;
 		if (o->op == DOP_MONITOR_ENTER && o->fmt != DF_PAYLOAD)
 			v->has_mon = true;
-		for (uint32_t k = 1; k < size; k++)
-			v->at[pc + k] = NONE;
 		pc += size;
 	}
 	v->work_done += v->n;
+	v->pc = NONE;
+	/* try items (ScanTryCatchBlocks, and the file verifier's order): inside the code,
+	 * starting on an instruction (the end may fall anywhere: instructions that start
+	 * before it are covered), sorted and disjoint, each naming a handler */
+	uint32_t prev_end = 0;
+	for (uint32_t i = 0; i < c->ntries; i++) {
+		const dex_try *t = &c->tries[i];
+		uint32_t end = t->start + t->count;
+		if (!t->count || t->start >= v->n || t->count > v->n - t->start)
+			return fail(v, "bad exception entry: startAddr=%u endAddr=%u (size=%u)", t->start, end, v->n);
+		if (t->start < prev_end)
+			return fail(v, "try item [%u, %u) out of order or overlapping the one before", t->start, end);
+		if (!(v->fl[t->start] & F_START))
+			return fail(v, "'try' block starts inside an instruction (%u)", t->start);
+		if (t->handler >= c->nhandlers)
+			return fail(v, "try item [%u, %u) names no catch handler", t->start, end);
+		prev_end = end;
+		v->work_done += t->count;
+		for (uint32_t pc = t->start; pc < end; pc++) {
+			v->fl[pc] |= F_TRY;
+			v->tryh[pc] = t->handler;
+		}
+	}
+	for (uint32_t i = 0; i < c->nhandlers; i++) {
+		const dex_handler *h = &c->handlers[i];
+		for (uint32_t k = 0; k <= h->n; k++) {
+			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
+			if (addr == DEX_NO_INDEX)
+				continue;
+			if (k < h->n && h->catches[k].type >= v->d->types.n)
+				return fail(v, "bad type index %u (max %u) of a catch", h->catches[k].type, v->d->types.n);
+			if (addr >= v->n || !(v->fl[addr] & F_START))
+				return fail(v, "exception handler starts at bad address (%u): not the start of an "
+				            "instruction", addr);
+			if (is_result_op((uint8_t)unit(v, addr)))
+				return fail(v, "exception handler at %u begins with move-result", addr);
+			leader(v, addr);
+			v->fl[addr] |= F_HANDLER;
+		}
+	}
 	for (uint32_t k = 0, pc = 0; k < v->nins; pc += v->ins[k++].size) {
 		const dop *o = &v->ins[k];
 		v->pc = pc;
@@ -1045,6 +1084,11 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 		uint32_t flags = dop_table[o->op].flags;
 		if (!index_ok(v, o))
 			return false;
+		/* exception edges: a throwing instruction in a try, to each of its handlers */
+		if ((flags & DOPF_CAN_THROW) && (v->fl[pc] & F_TRY)) {
+			const dex_handler *h = &c->handlers[v->tryh[pc]];
+			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
+		}
 		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DOPF_WIDE_A))
 			return false;
 		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DOPF_WIDE_B))
@@ -1110,53 +1154,6 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 					v->edges++;
 				}
 			}
-		}
-	}
-	v->pc = NONE;
-	/* try items (ScanTryCatchBlocks, and the file verifier's order): inside the code,
-	 * starting on an instruction (the end may fall anywhere: instructions that start
-	 * before it are covered), sorted and disjoint, each naming a handler */
-	uint32_t prev_end = 0;
-	for (uint32_t i = 0; i < c->ntries; i++) {
-		const dex_try *t = &c->tries[i];
-		uint32_t end = t->start + t->count;
-		if (!t->count || t->start >= v->n || t->count > v->n - t->start)
-			return fail(v, "bad exception entry: startAddr=%u endAddr=%u (size=%u)", t->start, end, v->n);
-		if (t->start < prev_end)
-			return fail(v, "try item [%u, %u) out of order or overlapping the one before", t->start, end);
-		if (!(v->fl[t->start] & F_START))
-			return fail(v, "'try' block starts inside an instruction (%u)", t->start);
-		if (t->handler >= c->nhandlers)
-			return fail(v, "try item [%u, %u) names no catch handler", t->start, end);
-		prev_end = end;
-		v->work_done += t->count;
-		for (uint32_t pc = t->start; pc < end; pc++) {
-			v->fl[pc] |= F_TRY;
-			v->tryh[pc] = t->handler;
-		}
-	}
-	/* exception edges: every throwing instruction in a try, to each of its handlers */
-	for (uint32_t k = 0, pc = 0; c->ntries && k < v->nins; pc += v->ins[k++].size) {
-		if ((v->fl[pc] & F_TRY) && v->ins[k].fmt != DF_PAYLOAD && dop_has(v->ins[k].op, DOPF_CAN_THROW)) {
-			const dex_handler *h = &c->handlers[v->tryh[pc]];
-			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
-		}
-	}
-	for (uint32_t i = 0; i < c->nhandlers; i++) {
-		const dex_handler *h = &c->handlers[i];
-		for (uint32_t k = 0; k <= h->n; k++) {
-			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
-			if (addr == DEX_NO_INDEX)
-				continue;
-			if (k < h->n && h->catches[k].type >= v->d->types.n)
-				return fail(v, "bad type index %u (max %u) of a catch", h->catches[k].type, v->d->types.n);
-			if (addr >= v->n || !(v->fl[addr] & F_START))
-				return fail(v, "exception handler starts at bad address (%u): not the start of an "
-				            "instruction", addr);
-			if (is_result_op((uint8_t)unit(v, addr)))
-				return fail(v, "exception handler at %u begins with move-result", addr);
-			leader(v, addr);
-			v->fl[addr] |= F_HANDLER;
 		}
 	}
 	leader(v, 0);
@@ -1958,7 +1955,8 @@ static bool entry_line(vm *v, const dex_emethod *m)
 
 int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out)
 {
-	memset(out, 0, sizeof *out);
+	memset(out, 0, offsetof(dvfy_result, msg)); /* the messages' buffers need no clearing */
+	out->msg[0] = out->lock_msg[0] = '\0';
 	const dex_file *d = f->d;
 	static const dex_code none;
 	const dex_code *c = m->code ? m->code : &none;
@@ -2016,8 +2014,8 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.changed = arena_zalloc(a, v.nlines);
 	if (!v.lpc || !v.lines || !v.changed)
 		return CF_ENOMEM;
-	for (uint32_t pc = 0, i = 0; pc < v.n; pc++) {
-		v.lead[pc] = NONE;
+	/* leaders are instruction starts; lead[] is read at leaders only */
+	for (uint32_t k = 0, pc = 0, i = 0; k < v.nins; pc += v.ins[k++].size) {
 		if (v.fl[pc] & F_LEADER) {
 			v.lpc[i] = pc;
 			v.lead[pc] = i++;

@@ -186,6 +186,11 @@ int dexin_prepare(run *r, unit *u, cf_error *err)
 			            "fit in the dex (65,536 at most)", c->cls);
 		}
 	}
+	/* the method checker's facts, once the ids are final (the workers only read them);
+	 * with --strict-monitors' rule: a probe must not leave a lock held */
+	if (dvfy_file_init(&x->vfy, d, &x->a) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	x->vfy.strict_monitors = true;
 	return CF_OK;
 }
 

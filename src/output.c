@@ -515,6 +515,9 @@ int out_summarize(run *r, cf_error *err)
 		s->focus_refused += u->focus_refused;
 		s->methods_instrumented += u->instrumented;
 		s->methods_skipped += u->skipped;
+		s->dex_checked += u->checked;
+		s->dex_check_refused += u->check_refused;
+		s->dex_input_fails += u->input_fails;
 	}
 	s->traced = r->ntraced;
 	s->ignored = r->nignored;
@@ -620,6 +623,9 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_u64(&j, "rewritten", s->dex_changed);
 	json_u64(&j, "left_unchanged", s->dex_left);
 	json_u64(&j, "malformed", s->dex_malformed);
+	json_u64(&j, "methods_checked", s->dex_checked);
+	json_u64(&j, "methods_refused_by_check", s->dex_check_refused);
+	json_u64(&j, "methods_failing_before", s->dex_input_fails);
 	json_end(&j, '}');
 	json_begin(&j, "methods", '{');
 	json_u64(&j, "traced", s->traced);

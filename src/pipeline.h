@@ -17,6 +17,7 @@
 #include "cache.h"
 #include "cf_error.h"
 #include "dex.h"
+#include "dex_verify.h"
 #include "instrument.h"
 #include "jar.h"
 #include "mapping.h"
@@ -90,6 +91,7 @@ typedef struct dexin {
 	bool parsed;
 	bool pending;          /* its units came from the cache: read and parse it if edited */
 	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
+	dvfy_file vfy;         /* the method checker's facts, once the ids are final */
 	bool left;             /* written unchanged (limits or a failed write): see reports */
 } dexin;
 enum unit_state { US_OK, US_MALFORMED };
@@ -137,6 +139,10 @@ typedef struct unit {
 	size_t in_size;        /* bytes read in phase 2 (directories' statistics) */
 	uint32_t out_crc;
 	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
+	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
+	 * left as they were because the rewrite broke a rule, or because the input method
+	 * already did */
+	uint32_t checked, check_refused, input_fails;
 	report *reports;       /* methods or the class left unchanged, and why */
 } unit;
 
@@ -153,6 +159,7 @@ typedef struct summary {
 	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
 	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
 	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
+	uint64_t dex_checked, dex_check_refused, dex_input_fails;
 	problem *problems;     /* malloc */
 	size_t nproblems;
 } summary;
@@ -226,6 +233,13 @@ void dexin_free(dexin *x);
 int collect_dex_class(run *r, unit *u, worker *w, cf_error *err);
 /* inject_dex.c: edits the methods of one dex class (phase 2). */
 int inject_dex_class(run *r, unit *u, worker *w, cf_error *err);
+/* Accepts c, the new code of method m of class k (m->code: the input's,
+ * or NULL for a method the run adds), when it passes ART's method verifier rules (f);
+ * otherwise fails (CF_EUNSUPPORTED) naming the rule, and says the input method breaks
+ * it already when it does. Counts in u->checked, check_refused, input_fails. Scratch
+ * memory from scratch (reset). */
+int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+                      dex_code *c, cf_error *err);
 
 /* output.c */
 /* Writes a file: in place under a temporary name then renamed (atomic), or, with

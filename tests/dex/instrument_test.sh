@@ -11,7 +11,8 @@
 #     (enjarify's translation of the same dex), and a base mapping of the class-file
 #     build keeps every id in the dex build;
 #  4. bad input: a damaged dex is copied unchanged and reported (fatal with --strict).
-# Every dex written is also checked by tc-dexverify (tests/dex/verify), method by method.
+# Every dex written is also checked by tc-dexverify (tests/dex/verify), method by method,
+# and the APK's by regbound.py (no register at or past registers_size, from dexdump -d).
 # usage: instrument_test.sh SRC CORPUS WORK TC_INSTRUMENT TC_DUMP TC_DEXVERIFY
 set -uo pipefail
 src=$1 corpus=$2 work=$3 tci=$(realpath "$4") tc_dump=$(realpath "$5") dexverify=$(realpath "$6")
@@ -59,6 +60,8 @@ n=$(verify_dir s1) && [ "$n" -ge 16 ] && ok "dexdump verifies all $n dex files o
 	not_ok "dexdump verifies every dex file of the APK (checked $n)"
 check "tc-dexverify --strict-monitors accepts every method of the APK" \
 	'"$dexverify" -q --strict-monitors s1/classes*.dex >dexverify.log 2>&1 || { head -n 5 dexverify.log; false; }'
+check "no method of the APK names a register past its registers_size (regbound.py over dexdump -d)" \
+	'python3 "$src/tests/dex/regbound.py" s1/classes*.dex >regbound.log 2>&1 || { grep -v " 0 methods name" regbound.log | head -n 5; false; }'
 python3 - "$corpus/server.apk" s1.apk >entries.txt <<'EOF'
 import sys, zipfile, re
 a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])

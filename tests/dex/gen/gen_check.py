@@ -4,6 +4,8 @@
 usage: gen_check.py SHAPES_TSV INSTRUMENT_STATS_JSON OUT_SMALI_DIR [PROBE_CLASS]
 
   hook          the method is not reported and its output calls i(I)V;
+  hook_at       the same, and it calls at(Landroid/app/Activity;Z)V (an Activity's
+                onWindowFocusChanged);
   refuse:TEXT   the method is reported as not instrumented with TEXT in the reason, and
                 its output has no probe (it is left as it was; smali_diff.py compares
                 the text).
@@ -34,9 +36,11 @@ def probed_methods(root, probe):
                         cls = line.split()[-1]
                     elif line.startswith('.method '):
                         cur = '%s->%s' % (cls, line.split()[-1])
-                        out[cur] = False
+                        out[cur] = set()
                     elif cur and probe + '->i(I)V' in line:
-                        out[cur] = True
+                        out[cur].add('i')
+                    elif cur and probe + '->at(Landroid/app/Activity;Z)V' in line:
+                        out[cur].add('at')
     return out
 
 
@@ -62,11 +66,13 @@ def main():
             shape = row['shape']
             if key not in probed:
                 bad.append((shape, '%s (%s): missing from the output' % (key, shape)))
-            elif exp == 'hook':
-                if why or not probed[key]:
-                    bad.append((shape, '%s (%s): expected hooked, got %s' % (key, shape, why or 'no probe')))
-            elif not why or exp[len('refuse:'):] not in why or probed[key]:
-                got = 'hooked' if probed[key] else (why or 'unchanged but not reported')
+            elif exp in ('hook', 'hook_at'):
+                want = {'i', 'at'} if exp == 'hook_at' else {'i'}
+                if why or not want <= probed[key]:
+                    bad.append((shape, '%s (%s): expected %s, got %s' % (key, shape, exp, why or 'calls %s' % (
+                        sorted(probed[key]) or 'no probe'))))
+            elif not why or exp[len('refuse:'):] not in why or 'i' in probed[key]:
+                got = 'hooked' if 'i' in probed[key] else (why or 'unchanged but not reported')
                 bad.append((shape, '%s (%s): expected %s, got %s' % (key, shape, exp, got)))
             outcome[exp] += 1
     for exp, n in sorted(outcome.items()):

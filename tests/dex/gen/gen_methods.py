@@ -29,12 +29,15 @@ that is the return itself; d8's synchronized shape; a typed try inside it; two r
 inside a monitor; nested monitors; packed and sparse switches whose targets include a
 return and a goto to it; fill-array-data with an int and an odd-length byte payload;
 two returns; a goto over 20 returns (it must grow once probes are in); a back edge to
-pc 0 (to just after the init call in constructors).
+pc 0 (to just after the init call in constructors). Also Activities'
+onWindowFocusChanged(Z)V (the instrumenter adds at(this, hasFocus)) and frames past 16
+and near 256 registers.
 
 Expected refusals (the method is reported and left as it was): a monitor held by a
 call that no catch-all protects (the hook's catch-all would merge two lock depths); a
 constructor initializing `this` on two paths; a constructor whose throw is reached both
-before and after the init call (o() there would close an i() never made on one path).
+before and after the init call (o() there would close an i() never made on one path);
+a constructor whose frame would grow past 256 registers (const takes an 8-bit register).
 
 Every method calls something (Matrix's filter traces only methods that do), through
 static methods of Lgen/H; that are referenced, never defined.
@@ -42,7 +45,7 @@ static methods of Lgen/H; that are referenced, never defined.
 import os
 import sys
 
-JT = {'I': 'I', 'F': 'F', 'L': 'Ljava/lang/Object;', 'J': 'J', 'D': 'D', 'V': 'V',
+JT = {'I': 'I', 'Z': 'Z', 'F': 'F', 'L': 'Ljava/lang/Object;', 'J': 'J', 'D': 'D', 'V': 'V',
       'T': 'Ljava/lang/Object;'}  # T: this, passed on as an Object
 WIDE = ('J', 'D')
 RET = {'V': 'return-void', 'I': 'return', 'F': 'return', 'L': 'return-object',
@@ -65,6 +68,8 @@ INITS = ['init_first', 'init_after_call', 'init_via_copy', 'init_after_join', 'i
 REFUSE_MONITOR = 'refuse:runs with a monitor held and no catch-all of its own'
 REFUSE_TWO_INITS = 'refuse:more than one call initializes this'
 REFUSE_SHARED = 'refuse:runs both before and after the init call'
+REFUSE_256 = 'refuse:no scratch register below 256'
+ACTIVITY_FEATURES = [f for f in CTOR_FEATURES if f != 'sync_unprotected']
 
 
 def width(t):
@@ -171,7 +176,7 @@ class Body:
         """An int to branch on: an intact int parameter, or a call's result in the
         lowest register outside avoid. None when no register is left."""
         for t, r in self.intact():
-            if t == 'I' and r not in avoid:
+            if t in 'IZ' and r not in avoid:
                 return r
         for r in range(self.f.R):
             if r not in avoid:
@@ -560,6 +565,59 @@ def gen_ctors(methods_of):
     return shapes, rows
 
 
+def gen_activities(methods_of):
+    """Activities' onWindowFocusChanged(Z)V: the instrumenter adds at(this, hasFocus)
+    after the entry probe, from the parameter registers as they arrive."""
+    shapes, rows = set(), []
+    for regs in range(2, 6):
+        for feat in ACTIVITY_FEATURES:
+            for x in positions(Frame('instance', 'Z', regs), 'V'):
+                f = Frame('instance', 'Z', regs)
+                b = Body(f)
+                if not feature(b, feat, 'V', x):
+                    continue
+                cls = 'Lgen/A_r%d_%s_%s;' % (regs, feat, 'none' if x is None else 'v%d' % x)
+                m = render(cls, 'onWindowFocusChanged', '(Z)V', 'public', f, b)
+                methods_of[cls] = [m]
+                shape = 'activity/Z/V/%s' % feat
+                shapes.add(shape)
+                rows.append((cls, 'onWindowFocusChanged', '(Z)V', shape, regs, '-' if x is None else x, 'hook_at'))
+    return shapes, rows
+
+
+def gen_edges(methods_of):
+    """Frames past 16 registers (probes and parameters past 4-bit operands: range
+    forms, /16 moves) and near 256 (const takes an 8-bit register: a frame that must
+    grow past 256 is refused)."""
+    shapes, rows = set(), []
+    cls = 'Lgen/E_wide;'
+    for kind, params, ret, regs, xs in (('static', 'J', 'J', 18, (0, 14, 15, 16)),
+                                        ('instance', 'I', 'I', 20, (0, 15, 18, 19))):
+        desc = '(%s)%s' % (''.join(JT[t] for t in params), JT[ret])
+        for x in xs:
+            f = Frame(kind, params, regs)
+            b = Body(f)
+            b.produce(ret, x, rng=True)
+            b.ret(ret, x)
+            name = 'big_%s_%s_r%d_v%d' % (kind, ret, regs, x)
+            methods_of.setdefault(cls, []).append(
+                render(cls, name, desc, 'public static' if kind == 'static' else 'public', f, b))
+            shape = 'edge/%s/%s/range' % (kind, ret)
+            shapes.add(shape)
+            rows.append((cls, name, desc, shape, regs, x, 'hook'))
+    for regs in (17, 254, 255, 256):
+        f = Frame('ctor', '', regs)
+        b = Body(f)
+        b.emit('invoke-direct/range {v%d .. v%d}, Ljava/lang/Object;-><init>()V' % (f.this, f.this),
+               'invoke-static {}, %s->v()V' % H, 'return-void')
+        ccls = 'Lgen/E_ctor_r%d;' % regs
+        methods_of[ccls] = [render(ccls, '<init>', '()V', 'public constructor', f, b)]
+        shape = 'edge/ctor/-/r%s' % ('256' if regs >= 255 else 'big')
+        shapes.add(shape)
+        rows.append((ccls, '<init>', '()V', shape, regs, '-', REFUSE_256 if regs >= 255 else 'hook'))
+    return shapes, rows
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write('usage: gen_methods.py OUTDIR\n')
@@ -568,12 +626,16 @@ def main():
     methods_of = {}
     s1, r1 = gen_plain(methods_of)
     s2, r2 = gen_ctors(methods_of)
+    s3, r3 = gen_activities(methods_of)
+    s4, r4 = gen_edges(methods_of)
+    s2, r2 = s2 | s3 | s4, r2 + r3 + r4
     sdir = os.path.join(out, 'smali')
     os.makedirs(os.path.join(sdir, 'gen'), exist_ok=True)
     for cls, methods in methods_of.items():
         path = os.path.join(sdir, cls[1:-1] + '.smali')
         with open(path, 'w') as fp:
-            fp.write('.class public %s\n.super Ljava/lang/Object;\n\n' % cls)
+            sup = 'Landroid/app/Activity;' if cls.startswith('Lgen/A_') else 'Ljava/lang/Object;'
+            fp.write('.class public %s\n.super %s\n\n' % (cls, sup))
             for m in methods:
                 fp.write('\n'.join(m) + '\n\n')
     with open(os.path.join(out, 'shapes.tsv'), 'w') as fp:
@@ -586,7 +648,7 @@ def main():
         kinds[k] = kinds.get(k, 0) + 1
     print('%d methods of %d shapes in %d classes (%s)' % (
         len(r1) + len(r2), len(s1 | s2), len(methods_of),
-        ', '.join('%s %d' % (k, kinds[k]) for k in ('static', 'instance', 'ctor'))))
+        ', '.join('%s %d' % (k, kinds[k]) for k in ('static', 'instance', 'ctor', 'activity', 'edge'))))
     return 0
 
 

@@ -591,57 +591,36 @@ static uint32_t low32(uint64_t v)
 	return v >= MAX32 ? MAX32 : (uint32_t)v;
 }
 
-/* Whether an extra block is a sequence of fields (4.5.1) with nothing left over. */
-static bool fields_parse(const uint8_t *x, size_t len)
+#define EXTRA_ALIGN 0xd935 /* Android's (apksigner, zipalign -p): u16 alignment, then zeros */
+
+/* An extra block rebuilt for the new archive (4.5.1: fields of id, length, data), into
+ * w->extra: the source's fields without its Zip64 field (this writer adds its own where
+ * needed, its values would be stale), then the `nz64` values z64 as a new Zip64 field.
+ * With `align`, also without an alignment field or the empty fields of id 0 that old
+ * zipalign's zero padding parses as (the caller adds a new alignment field). What does
+ * not parse as fields (a field longer than the block, or 1 to 3 bytes left: old
+ * zipalign's padding) is kept as it is when nothing follows it, and dropped when a
+ * field would follow: behind it, the new field would be read as part of a field of
+ * the old bytes (`unzip -t`: "bad extra-field entry"). Returns the length, or -1 when
+ * the result would pass 65,535 bytes. */
+static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const uint64_t *z64,
+                          int nz64, bool align)
 {
-	size_t p = 0;
+	size_t out = 0, p = 0;
 	while (len - p >= 4) {
-		size_t n = le16(x + p + 2);
-		if (n > len - p - 4)
-			return false;
-		p += 4 + n;
-	}
-	return p == len;
-}
-
-#define EXTRA_ALIGN 0xd935 /* Android's: u16 alignment, then padding */
-
-/* Drops an alignment field from the extra block in w->extra; returns the new length. */
-static size_t drop_align(tc_jar_writer *w, size_t len)
-{
-	if (!fields_parse(w->extra, len))
-		return len;
-	size_t out = 0;
-	for (size_t p = 0; p < len;) {
-		size_t n = 4 + (size_t)le16(w->extra + p + 2);
-		if (le16(w->extra + p) != EXTRA_ALIGN) {
-			memmove(w->extra + out, w->extra + p, n);
+		uint16_t id = le16(x + p);
+		size_t n = 4 + (size_t)le16(x + p + 2);
+		if (n > len - p)
+			break;
+		if (id != EXTRA_ZIP64 && !(align && (id == EXTRA_ALIGN || (id == 0 && n == 4)))) {
+			memcpy(w->extra + out, x + p, n);
 			out += n;
 		}
 		p += n;
 	}
-	return out;
-}
-
-/* The extra block x without its Zip64 field (this writer adds its own where needed),
- * then the `nz64` values z64 as a new Zip64 field, into w->extra. A block that does
- * not parse as fields is kept as it is. Returns the length, or -1 past 65,535. */
-static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const uint64_t *z64,
-                          int nz64)
-{
-	size_t out = 0;
-	if (!fields_parse(x, len)) {
-		memcpy(w->extra, x, len);
-		out = len;
-	} else {
-		for (size_t p = 0; p < len;) {
-			size_t n = 4 + (size_t)le16(x + p + 2);
-			if (le16(x + p) != EXTRA_ZIP64) {
-				memcpy(w->extra + out, x + p, n);
-				out += n;
-			}
-			p += n;
-		}
+	if (p < len && nz64 == 0 && !align) {
+		memcpy(w->extra + out, x + p, len - p);
+		out += len - p;
 	}
 	if (nz64 > 0) {
 		if (out + 4 + 8 * (size_t)nz64 > MAX16)
@@ -709,18 +688,20 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const ch
 	we->flags &= (uint16_t)~FLAG_DESCRIPTOR;
 	bool z64 = we->usize >= MAX32 || we->csize >= MAX32;
 	uint64_t v[2] = {we->usize, we->csize};
-	long xlen = rebuild_extra(w, s->lextra, s->lextra_len, v, z64 ? 2 : 0);
+	bool align = w->align && we->method == 0;
+	long xlen = rebuild_extra(w, s->lextra, s->lextra_len, v, z64 ? 2 : 0, align);
 	if (xlen < 0)
 		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for a Zip64 extra field");
 	if (z64 && we->needed < VERSION_ZIP64)
 		we->needed = VERSION_ZIP64;
-	if (w->align && we->method == 0) {
-		/* the padding goes in an alignment field of at least 6 bytes (id, size, u16) */
+	if (align) {
+		/* the padding goes inside an alignment field of at least 6 bytes (id, size,
+		 * u16 alignment), as apksigner writes it: zeros outside a field would be read
+		 * as the header of one */
 		uint32_t a = w->align;
 		size_t nlen = s->name_len;
 		if (w->so_align && nlen > 3 && !memcmp(s->name + nlen - 3, ".so", 3))
 			a = w->so_align;
-		xlen = (long)drop_align(w, (size_t)xlen);
 		uint64_t at = w->pos + LOCAL_LEN + nlen + (uint64_t)xlen;
 		size_t pad = (size_t)((a - (at + 6) % a) % a) + 6;
 		if ((size_t)xlen + pad > MAX16)
@@ -809,7 +790,7 @@ static int put_directory(tc_jar_writer *w, cf_error *err)
 			v[nv++] = we->csize;
 		if (we->local >= MAX32)
 			v[nv++] = we->local;
-		long xlen = rebuild_extra(w, s->cextra, s->cextra_len, v, nv);
+		long xlen = rebuild_extra(w, s->cextra, s->cextra_len, v, nv, false);
 		if (xlen < 0)
 			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, w->path,
 			               "entry %s: no room for a Zip64 extra field", s->name);

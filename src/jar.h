@@ -69,7 +69,9 @@ typedef struct tc_jar_writer tc_jar_writer;
 int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err);
 /* Aligns the data of every stored entry written from now on to `align` bytes, and of
  * stored "*.so" entries to so_align (zipalign -p), with Android's alignment extra field
- * (id 0xd935) in the local header; an existing one is replaced. */
+ * (id 0xd935: u16 alignment, then zero padding) last in the local header; an existing
+ * one, and the bare zero padding of old zipalign versions, are replaced by it, so that
+ * the block stays a sequence of whole fields (what `unzip -t` checks). */
 void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align);
 /* Adds entry i of src as it is: same name, compressed bytes, time, comment, attributes. */
 int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *err);

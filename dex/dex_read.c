@@ -37,6 +37,7 @@ static const struct {
 
 typedef struct sec {
 	uint32_t off, count; /* from the map */
+	uint32_t end;        /* where its last item ends, once walked */
 	uint32_t *offs;      /* item offsets, ascending */
 	void **items;
 } sec;
@@ -853,9 +854,14 @@ static int walk(ctx *c, enum kind k, uint32_t limit)
 		s->offs[i] = off;
 		s->items[i] = item;
 		off = end;
-		if (i + 1 < s->count)
-			off = (off + align - 1) / align * align;
+		if (i + 1 < s->count) {
+			/* ART's CheckPadding: what aligns the next item is zeros */
+			for (; off % align; off++)
+				if (off < limit && c->data[off])
+					return fail(c, CF_EFORMAT, off, kinds[k].name, "non-zero padding after item %u", i);
+		}
 	}
+	s->end = off;
 	return CF_OK;
 }
 
@@ -1274,6 +1280,45 @@ static int read_map(ctx *c)
 	return CF_OK;
 }
 
+/* ART's CheckIntraSection: the sections follow one another in map order, none overlapping
+ * the next, with nothing but zeros between them. */
+static int check_layout(ctx *c)
+{
+	const dex_header *h = &c->h;
+	dx_rd r = dx_at(c->data, c->len, h->map_off, c->err, "map_list");
+	uint32_t n = dx_u4(&r), prev_end = 0;
+	uint16_t prev = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint16_t type = dx_u2(&r);
+		dx_u2(&r);
+		uint32_t count = dx_u4(&r), off = dx_u4(&r);
+		uint64_t end = off;
+		switch (type) {
+		case DT_HEADER: end = 0x70; break;
+		case DT_STRING_ID: case DT_TYPE_ID: case DT_CALL_SITE_ID: end += 4ull * count; break;
+		case DT_FIELD_ID: case DT_METHOD_ID: case DT_METHOD_HANDLE: end += 8ull * count; break;
+		case DT_PROTO_ID: end += 12ull * count; break;
+		case DT_CLASS_DEF: end += 32ull * count; break;
+		case DT_MAP_LIST: end += 4 + 12ull * n; break;
+		default:
+			for (int k = 0; k < K_COUNT; k++)
+				if (kinds[k].type == type)
+					end = c->s[k].end;
+		}
+		if (!dx_ok(&r))
+			return c->err->code;
+		if (i && prev_end > off)
+			return fail(c, CF_EFORMAT, off, "map_list", "section 0x%04x ends at %u, past the start of section 0x%04x",
+			            prev, prev_end, type);
+		for (uint32_t p = prev_end; i && p < off; p++)
+			if (c->data[p])
+				return fail(c, CF_EFORMAT, p, "map_list", "non-zero padding before section 0x%04x", type);
+		prev_end = end > c->len ? (uint32_t)c->len : (uint32_t)end;
+		prev = type;
+	}
+	return CF_OK;
+}
+
 int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *err)
 {
 	memset(d, 0, sizeof *d);
@@ -1351,6 +1396,8 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *
 		if (walk(&c, order[i], limit) != CF_OK)
 			return err->code;
 	}
+	if (check_layout(&c) != CF_OK)
+		return err->code;
 	if (read_ids(&c) != CF_OK || read_classes(&c) != CF_OK)
 		return err->code;
 	return CF_OK;

@@ -518,3 +518,25 @@ Test(dex_rw, a_dex_shorter_than_its_header_says_so)
 	cr_expect_eq(parse(seven, 0, &e), CF_ETRUNC);
 	cr_expect_str_eq(e.msg, "dex file too short (0 bytes, header is 112)");
 }
+
+Test(dex_rw, overlapping_sections_are_refused)
+{
+	uint8_t *p;
+	size_t len = valid(&p);
+	dex_header h;
+	cf_error e;
+	cf_error_clear(&e);
+	cr_assert_eq(dex_read_header(p, len, &h, &e), CF_OK);
+	/* one string id more, in the header and the map: the string_ids run into the type_ids */
+	cr_assert_eq(h.string_ids_off + 4 * h.string_ids_size, h.type_ids_off);
+	le_put4(p + 56, h.string_ids_size + 1);
+	uint32_t n = le_u4(p + h.map_off);
+	for (uint32_t i = 0; i < n; i++)
+		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_ID)
+			le_put4(p + h.map_off + 8 + 12 * i, h.string_ids_size + 1);
+	refix(p, len);
+	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect(strstr(e.msg, "past the start of section 0x0002"), "%s", e.msg);
+	cr_expect_eq(e.offset, h.type_ids_off);
+	free(p);
+}

@@ -27,6 +27,7 @@ test=("${sample[@]}"
 	enjarify                                # dex to class files: HotSpot checks dex code
 	dexdump                                 # ART's dex file verifier (tests/dex)
 	zipalign apksigner                      # instrumented APKs: alignment and signing
+	time                                    # peak memory of a run (tests/hostile)
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross # the runtime for 32-bit ARM (tests/runtime/cross.sh)
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # ... and 64-bit ARM
 	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64

@@ -524,16 +524,18 @@ static void teardown(run *r)
 	mapping_free(r->base);
 }
 
-/* Whether the file at path starts like a dex file (a zip starts "PK"). */
+/* Whether the file at path is a dex file: it starts like one, or it is named *.dex and
+ * is no zip (which starts "PK"): a damaged or cut-off dex is a malformed dex, not "not
+ * a jar". */
 static bool sniff_dex(const char *path)
 {
 	uint8_t head[8];
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return false;
-	bool dex = fread(head, 1, sizeof head, f) == sizeof head && dex_is_dex(head, sizeof head);
+	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	return dex;
+	return dex_is_dex(head, n) || (ends_with(path, ".dex") && !(n >= 2 && head[0] == 'P' && head[1] == 'K'));
 }
 
 /* Each input's kind and facts key; then, the whole run from the cache (*replayed), or
@@ -763,7 +765,9 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		for (size_t i = 0; i < r.nunits; i++) {
 			const unit *u = &r.units[i];
 			if (u->state == US_MALFORMED && !u->in->classpath) {
-				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "%s (--strict)", u->error);
+				/* a dex file on its own is named by the file */
+				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
+				             u->error);
 				cf_error_context(err, u->in->in, NULL, NULL);
 				break;
 			}

@@ -669,6 +669,20 @@ int out_write_stats(run *r, double total, cf_error *err)
 		unlink(tmp);
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");
 	}
+	/* A whole dex copied as it was is news the build must not miss (its classes run
+	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
+	for (size_t i = 0; i < s->nproblems; i++) {
+		const problem *p = &s->problems[i];
+		const input *in = &r->inputs[p->input];
+		if (strncmp(p->what, "malformed dex", 13) && strncmp(p->what, "dex left unchanged", 18))
+			continue;
+		if (in->dex)
+			fprintf(stderr, "tc-instrument: %s: %s%s%s\n", in->in, p->what, p->detail ? ": " : "",
+			        p->detail ? p->detail : "");
+		else
+			fprintf(stderr, "tc-instrument: %s%s%s: %s%s%s\n", in->in, in->jar ? "!" : "/", p->name, p->what,
+			        p->detail ? ": " : "", p->detail ? p->detail : "");
+	}
 	if (!r->opt->quiet) {
 		char dex[160] = "";
 		if (s->dex_files)

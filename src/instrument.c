@@ -21,8 +21,6 @@
 /* Inputs are worked on in batches of about this many bytes: what a batch reads, and
  * what it writes until its outputs are on disk, is given back before the next. */
 #define BATCH_BYTES ((uint64_t)16 << 20)
-/* No class file is this large; a jar entry that claims to be is refused. */
-#define MAX_ENTRY ((uint64_t)1 << 30)
 
 static double now(void)
 {
@@ -117,7 +115,7 @@ static int add_dex_file(run *r, input *in, const char *path, const char *name, c
 {
 	cf_buf b;
 	buf_init(&b);
-	if (read_file(path, &b, err) != CF_OK) {
+	if (read_file(path, &b, r->max_input, err) != CF_OK) {
 		buf_free(&b);
 		return err->code;
 	}
@@ -185,7 +183,7 @@ static int list_jar(run *r, input *in, cf_error *err)
 				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "cannot start inflate");
 				break;
 			}
-			if ((rc = jar_read(in->zip, i, &buf, MAX_DEX, z, err)) != CF_OK)
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, z, err)) != CF_OK)
 				break;
 			size_t len, at = r->nunits;
 			uint8_t *bytes = buf_take(&buf, &len);
@@ -213,12 +211,12 @@ static int list_jar(run *r, input *in, cf_error *err)
 		}
 		u->kind = UNIT_CLASS;
 		u->candidate = filter_file(name);
-		/* jar_read refuses encrypted entries and sizes past MAX_ENTRY, in the workers
+		/* jar_read refuses encrypted entries and sizes past the input limit, in the workers
 		 * or here. */
 		jar_stat(in->zip, i, &u->info);
 		if (!worker_reads(u)) {
 			/* Another compression method: libzip decompresses it here, on this thread. */
-			if ((rc = jar_read(in->zip, i, &buf, MAX_ENTRY, NULL, err)) != CF_OK)
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, NULL, err)) != CF_OK)
 				break;
 			/* workers[0] is this thread's until the phases start. */
 			u->data_len = buf.len;
@@ -237,7 +235,6 @@ static int list_jar(run *r, input *in, cf_error *err)
 
 int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err)
 {
-	(void)r;
 	if (u->data) {
 		*data = u->data;
 		*len = u->data_len;
@@ -247,12 +244,12 @@ int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf
 		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
 		if (!w->inflater && !(w->inflater = zio_inflater_new()))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "cannot start inflate");
-		if (jar_read(u->in->zip, u->entry, &w->in, MAX_ENTRY, w->inflater, err) != CF_OK)
+		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != CF_OK)
 			return err->code;
 	} else {
 		char path[4200];
 		path_join(path, sizeof path, u->in->in, "/", u->name);
-		if (read_file(path, &w->in, err) != CF_OK)
+		if (read_file(path, &w->in, r->max_input, err) != CF_OK)
 			return err->code;
 	}
 	*data = w->in.data;
@@ -302,7 +299,7 @@ bool unit_wants_edit(const unit *u)
 
 /* A unit of a directory whose result came from the cache: its rewritten bytes from the
  * cache, or the input file as it is. */
-static int restore_unit(unit *u, worker *w, const char *out, bool fresh, cf_error *err)
+static int restore_unit(run *r, unit *u, worker *w, const char *out, bool fresh, cf_error *err)
 {
 	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
 		return CF_OK; /* one-file outputs are staged whole by memo_result */
@@ -310,7 +307,7 @@ static int restore_unit(unit *u, worker *w, const char *out, bool fresh, cf_erro
 		return out_write_file(w, out, u->out, u->out_len, fresh, err);
 	char in[4200];
 	path_join(in, sizeof in, u->in->in, "/", u->name);
-	if (read_file(in, &w->in, err) != CF_OK)
+	if (read_file(in, &w->in, r->max_input, err) != CF_OK)
 		return err->code;
 	return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
 }
@@ -321,7 +318,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	bool fresh = u->in->stage != NULL;
 	path_join(out, sizeof out, fresh ? u->in->stage : u->in->out, "/", u->name);
 	if (u->in->result_hit)
-		return restore_unit(u, w, out, fresh, err);
+		return restore_unit(r, u, w, out, fresh, err);
 	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
 		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
 	if (u->kind == UNIT_DEXCLASS)
@@ -329,7 +326,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
 		path_join(in, sizeof in, u->in->in, "/", u->name);
-		if (read_file(in, &w->in, err) != CF_OK)
+		if (read_file(in, &w->in, r->max_input, err) != CF_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;
 		return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
@@ -458,12 +455,20 @@ static int setup(run *r, cf_error *err)
 		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != CF_OK)
 			return err->code;
 	}
-	if (o->blocklist && rules_load(r->rules, o->blocklist, err) != CF_OK)
-		return err->code;
-	if (o->proguard && pg_load(&r->pg, o->proguard, err) != CF_OK)
-		return err->code;
-	if (o->base_mapping && mapping_load(&r->base, o->base_mapping, err) != CF_OK)
-		return err->code;
+	/* the side files through read_file: regular files, within the input limit */
+	r->max_input = o->max_input ? o->max_input : TC_MAX_INPUT_BYTES;
+	cf_buf text;
+	buf_init(&text);
+	int rc = CF_OK;
+	if (o->blocklist && (rc = read_file(o->blocklist, &text, r->max_input, err)) == CF_OK)
+		rc = rules_parse(r->rules, (const char *)text.data, text.len, o->blocklist, err);
+	if (rc == CF_OK && o->proguard && (rc = read_file(o->proguard, &text, r->max_input, err)) == CF_OK)
+		rc = pg_parse(&r->pg, (const char *)text.data, text.len, o->proguard, err);
+	if (rc == CF_OK && o->base_mapping && (rc = read_file(o->base_mapping, &text, r->max_input, err)) == CF_OK)
+		rc = mapping_parse(&r->base, (const char *)text.data, text.len, o->base_mapping, err);
+	buf_free(&text);
+	if (rc != CF_OK)
+		return rc;
 	r->nworkers = o->threads > 0 ? o->threads : pool_cpus();
 	r->workers = calloc((size_t)r->nworkers, sizeof *r->workers);
 	if (!r->workers)
@@ -559,6 +564,12 @@ static int read_inputs(run *r, bool *replayed, cf_error *err)
 			break;
 		}
 		dirs[i] = S_ISDIR(st.st_mode);
+		if (!dirs[i] && !S_ISREG(st.st_mode)) {
+			/* a FIFO would block the run, a device never end */
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
+			             file_kind(st.st_mode));
+			break;
+		}
 		if (!dirs[i]) {
 			in->dex = sniff_dex(in->in);
 			in->jar = !in->dex;

@@ -10,6 +10,11 @@
 
 #define TC_VERSION "0.2.0"
 
+/* The default input limit, in MB: no file, archive entry or dex model larger than this
+ * is held in memory (tc_options.max_input; the command line's --max-input-mb). */
+#define TC_MAX_INPUT_MB 512
+#define TC_MAX_INPUT_BYTES ((uint64_t)TC_MAX_INPUT_MB << 20)
+
 typedef struct tc_pair {
 	const char *in, *out;
 } tc_pair;
@@ -30,6 +35,10 @@ typedef struct tc_options {
 	bool quiet;                  /* no summary line */
 	const char *cache_dir;       /* results cached there (see cache.h, memo.c), or NULL */
 	uint64_t cache_max_bytes;    /* the cache is evicted down to this after the run */
+	/* The largest file (input, class-path entry, block list, mapping), archive entry
+	 * once inflated, and dex model read into memory, in bytes; 0: TC_MAX_INPUT_MB. A
+	 * larger one is an error (CF_ELIMIT) found before it is read. */
+	uint64_t max_input;
 } tc_options;
 
 /* Runs the whole job. Returns CF_OK, or an error with nothing half-written: outputs

@@ -33,6 +33,11 @@
 #define MAX32 0xFFFFFFFFu
 #define VERSION_DEFLATE 20
 #define VERSION_ZIP64 45
+/* Archives up to this size are read in at once when mapped (see load). */
+#define POPULATE_MAX ((uint64_t)64 << 20)
+/* Entries copied from a mapped archive are written in pieces of this size, each given
+ * back once written (add_entry). */
+#define RELEASE_PIECE ((uint64_t)8 << 20)
 /* Deflate expands at most about 1032:1 (RFC 1951 maximum match of 258 bytes per
  * 2-bit code); an entry that claims more is corrupt, and would only make us allocate. */
 #define MAX_RATIO 1100
@@ -327,10 +332,10 @@ static tc_jar *new_jar(const char *label)
 }
 
 /* The file mapped read-only (one system call, no copy); read into memory when it
- * cannot be mapped. */
+ * cannot be mapped. Only a regular file: a FIFO would block, a device never end. */
 static int load(tc_jar *jar, const char *path, cf_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	struct stat st;
@@ -339,10 +344,16 @@ static int load(tc_jar *jar, const char *path, cf_error *err)
 		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
 		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "is a directory, not a jar");
-	} else if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+	} else if (!S_ISREG(st.st_mode)) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file, not a jar");
+	} else if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
 		int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE
-		flags |= MAP_POPULATE; /* one fault-in up front: the whole archive is read anyway */
+		/* one fault-in up front, for an archive read whole anyway; a large one (an APK
+		 * with big assets, or no archive at all) is paged in as it is read instead, and
+		 * given back as it is copied */
+		if ((uint64_t)st.st_size <= POPULATE_MAX)
+			flags |= MAP_POPULATE;
 #endif
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
 		if (m != MAP_FAILED) {
@@ -508,8 +519,9 @@ int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, zio_inflat
 	if (e->flags & FLAG_ENCRYPTED)
 		return cf_fail(err, CF_EUNSUPPORTED, at(e->local), label, "encrypted entry");
 	if (e->usize > max_size)
-		return cf_fail(err, CF_ELIMIT, at(e->local), label, "entry of %llu bytes exceeds %llu",
-		               (unsigned long long)e->usize, (unsigned long long)max_size);
+		return cf_fail(err, CF_ELIMIT, at(e->local), label,
+		               "%llu bytes once inflated, more than the input limit of %llu MB (--max-input-mb)",
+		               (unsigned long long)e->usize, (unsigned long long)(max_size >> 20));
 	const uint8_t *raw = jar->base + e->data;
 	if (e->method == 8) {
 		if (e->usize / MAX_RATIO > e->csize + 1)
@@ -672,7 +684,7 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 
 /* 4.3.7: the local header; sizes and CRC in place (no data descriptor), in a Zip64
  * field when they do not fit in 32 bits. */
-static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const char *label,
+static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool mapped, const char *label,
                      cf_error *err)
 {
 	if (w->n == w->cap) {
@@ -727,7 +739,18 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const ch
 	put(w, h, sizeof h);
 	put(w, s->name, s->name_len);
 	put(w, w->extra, (size_t)xlen);
-	put(w, data, (size_t)we->csize);
+	/* Bytes from a mapped archive are written a piece at a time, each piece's pages
+	 * given back once written (they stay in the page cache): copying a large asset
+	 * does not hold it all. */
+	for (uint64_t done = 0, piece; done < we->csize; done += piece) {
+		piece = we->csize - done < RELEASE_PIECE ? we->csize - done : RELEASE_PIECE;
+		put(w, data + done, (size_t)piece);
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t a = ((uintptr_t)(data + done) + page - 1) & ~(page - 1);
+		uintptr_t b = ((uintptr_t)(data + done) + (uintptr_t)piece) & ~(page - 1);
+		if (mapped && we->csize > RELEASE_PIECE && b > a)
+			madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
+	}
 	w->e[w->n++] = *we;
 	if (w->ioerr)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
@@ -740,7 +763,7 @@ int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *e
 	wentry we = {s, s->needed, s->flags, s->method, s->crc, s->csize, s->usize, 0};
 	char label[1600];
 	entry_label(src, i, label, sizeof label);
-	return add_entry(w, &we, src->base + s->data, label, err);
+	return add_entry(w, &we, src->base + s->data, src->map != NULL, label, err);
 }
 
 int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
@@ -757,7 +780,7 @@ int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t
 	 * holds for the new bytes. */
 	uint16_t flags = s->flags & (uint16_t)~(FLAG_DEFLATE_OPTS | FLAG_ENCRYPTED);
 	wentry we = {s, needed, flags, method, crc, len, size, 0};
-	return add_entry(w, &we, data, label, err);
+	return add_entry(w, &we, data, false, label, err);
 }
 
 int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, cf_error *err)

@@ -96,26 +96,17 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 	return CF_OK;
 }
 
-int mapping_load(mapping **out, const char *path, cf_error *err)
+int mapping_parse(mapping **out, const char *t, size_t len, const char *label, cf_error *err)
 {
 	*out = NULL;
-	cf_buf buf;
-	buf_init(&buf);
-	if (read_file(path, &buf, err) != CF_OK) {
-		buf_free(&buf);
-		return err->code;
-	}
 	mapping *m = calloc(1, sizeof *m);
-	if (!m) {
-		buf_free(&buf);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
-	}
-	const char *t = (const char *)buf.data;
+	if (!m)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
 	uint32_t line = 0;
 	int rc = CF_OK;
-	for (size_t pos = 0; pos < buf.len && rc == CF_OK;) {
+	for (size_t pos = 0; pos < len && rc == CF_OK;) {
 		size_t end = pos;
-		while (end < buf.len && t[end] != '\n')
+		while (end < len && t[end] != '\n')
 			end++;
 		line++;
 		size_t n = end - pos;
@@ -125,15 +116,26 @@ int mapping_load(mapping **out, const char *path, cf_error *err)
 			n--;
 		if (n == 0 || s[0] == '#')
 			continue;
-		rc = add_line(m, s, n, line, path, err);
+		rc = add_line(m, s, n, line, label, err);
 	}
-	buf_free(&buf);
 	if (rc != CF_OK) {
 		mapping_free(m);
 		return rc;
 	}
 	*out = m;
 	return CF_OK;
+}
+
+int mapping_load(mapping **out, const char *path, cf_error *err)
+{
+	*out = NULL;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
+	if (rc == CF_OK)
+		rc = mapping_parse(out, (const char *)buf.data, buf.len, path, err);
+	buf_free(&buf);
+	return rc;
 }
 
 uint32_t mapping_id(const mapping *m, const char *key)

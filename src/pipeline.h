@@ -180,6 +180,7 @@ typedef struct run {
 	size_t nunits, capunits;
 	worker *workers;
 	int nworkers;
+	uint64_t max_input;    /* the input limit in bytes (tc_options.max_input) */
 	atomic_size_t kept_bytes; /* decompressed classes held between the phases */
 	size_t keep_limit;
 	/* results */
@@ -214,8 +215,6 @@ int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err
  * units; a dex that does not parse is one malformed unit, copied unchanged.
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
-/* The largest dex file we take: far past any real one (d8 splits at 64K methods). */
-#define MAX_DEX ((uint64_t)1 << 30)
 int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
 int dexin_prepare(run *r, unit *u, cf_error *err);
 /* A dex whose units came from the cache: its bytes read and parsed, for editing. */

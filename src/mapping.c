@@ -59,6 +59,11 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
 		               "line %u: expected \"id,accessFlags,class method desc\", got \"%.*s\"", line,
 		               (int)(n > 80 ? 80 : n), s);
+	/* Matrix's ids are below METHOD_ID_MAX (0xFFFFF): a larger one is no id of its, and
+	 * continuing after it would wrap to 0 */
+	if (id >= TC_METHOD_ID_MAX)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
+		               "line %u: id %u is not below Matrix's METHOD_ID_MAX (%u)", line, id, TC_METHOD_ID_MAX);
 	const char *key = c2 + 1;
 	size_t klen = n - (size_t)(key - s);
 	/* Keys are looked up as C strings: a NUL inside one would make a method differ

@@ -499,7 +499,7 @@ def _(w):
                 err=["out/a.jar", "inside"])
 
 
-@case("base-mapping-id-wraps", xfail="ids are not bounded")
+@case("base-mapping-id-wraps")
 def _(w):
     w.jar("a.jar", [Entry("s/Seed.class", w.seed_class())])
     w.put("base.txt", b"# base\n1,1,s.Seed f ()V\n4294967295,1,s.Seed g ()V\n")
@@ -507,7 +507,7 @@ def _(w):
                 err=["base.txt", "line 3", "4294967295"])
 
 
-@case("base-mapping-id-at-matrix-max", xfail="ids are not bounded")
+@case("base-mapping-id-at-matrix-max")
 def _(w):
     w.jar("a.jar", [Entry("s/Seed.class", w.seed_class())])
     w.put("base.txt", b"1048575,1,s.Seed g ()V\n")

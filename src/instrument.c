@@ -169,6 +169,8 @@ static int list_jar(run *r, input *in, cf_error *err)
 	}
 	/* An APK: by its name, or by what it holds (a renamed one) */
 	in->apk = ends_with(in->in, ".apk") || (manifest && dex);
+	if (in->apk && (rc = jar_check_unique(in->zip, err)) != CF_OK)
+		return rc;
 	struct zio_inflater *z = NULL;
 	for (uint64_t i = 0; i < n && rc == CF_OK; i++) {
 		const char *name = jar_name(in->zip, i);

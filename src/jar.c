@@ -443,6 +443,42 @@ uint64_t jar_count(const tc_jar *jar)
 	return jar->n;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+	if (c)
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	return x < y ? -1 : x > y; /* the earlier record first */
+}
+
+int jar_check_unique(const tc_jar *jar, cf_error *err)
+{
+	if (jar->n < 2)
+		return CF_OK;
+	const entry **v = malloc(jar->n * sizeof *v);
+	if (!v)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, jar->label, "no memory");
+	for (uint64_t i = 0; i < jar->n; i++)
+		v[i] = &jar->e[i];
+	qsort(v, jar->n, sizeof *v, by_name);
+	int rc = CF_OK;
+	for (uint64_t i = 1; i < jar->n && rc == CF_OK; i++) {
+		if (v[i]->name_len != v[i - 1]->name_len || memcmp(v[i]->name, v[i - 1]->name, v[i]->name_len))
+			continue;
+		char label[1600];
+		entry_label(jar, (uint64_t)(v[i] - jar->e), label, sizeof label);
+		rc = cf_fail(err, CF_EFORMAT, at(v[i]->local), label,
+		             "the archive holds this name twice (local headers at %llu and %llu)",
+		             (unsigned long long)v[i - 1]->local, (unsigned long long)v[i]->local);
+	}
+	free(v);
+	return rc;
+}
+
 const char *jar_name(const tc_jar *jar, uint64_t i)
 {
 	return i < jar->n ? jar->e[i].name : NULL;

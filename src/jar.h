@@ -37,6 +37,10 @@ void jar_close(tc_jar *jar);
 void jar_release(tc_jar *jar);
 
 uint64_t jar_count(const tc_jar *jar);
+/* Refuses (CF_EFORMAT, at the second one's local header) an archive that holds a name
+ * twice. Android's zip reader refuses such an APK (which copy counts is what the
+ * "master key" exploit played on); the JVM reads such jars (Debian's xmlbeans is one). */
+int jar_check_unique(const tc_jar *jar, cf_error *err);
 /* Name of entry i: its raw bytes, NUL-terminated (a name holding a NUL is refused at
  * open). Valid until jar_close. */
 const char *jar_name(const tc_jar *jar, uint64_t i);

@@ -919,3 +919,30 @@ Test(jar_write, alignment_field_replaces_old_padding, .init = setup, .fini = tea
 	pair_close(&p);
 	buf_free(&b);
 }
+
+Test(jar_read, a_name_twice_is_found_by_jar_check_unique)
+{
+	static const zb_entry twice[] = {
+		{.name = "a", .data = "1"}, {.name = "b", .data = "2"}, {.name = "ab", .data = "3"},
+		{.name = "b", .data = "4", .method = 8},
+	};
+	cf_buf b;
+	zb_where w;
+	zb_build(&b, twice, 4, NULL, &w);
+	cf_error err;
+	tc_jar *jar = open_buf(&b, &err);
+	cr_assert(jar, "the reader takes it (the JVM does): %s", ct_err(&err));
+	cr_expect_eq(jar_count(jar), 4);
+	cr_expect_eq(jar_check_unique(jar, &err), CF_EFORMAT);
+	cr_expect_eq(err.offset, w.local[3], "at the second one");
+	cr_expect(strstr(err.part, "t.jar!b"), "%s", ct_err(&err));
+	cr_expect(strstr(err.msg, "twice (local headers at"), "%s", ct_err(&err));
+	jar_close(jar);
+	buf_free(&b);
+	zb_build(&b, twice, 3, NULL, NULL);
+	jar = open_buf(&b, &err);
+	cr_assert(jar);
+	cr_expect_eq(jar_check_unique(jar, &err), CF_OK, "%s", ct_err(&err));
+	jar_close(jar);
+	buf_free(&b);
+}

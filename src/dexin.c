@@ -237,13 +237,10 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 	if (in->dex)
 		return out_write_file(w, in->stage, data, len, true, err);
 	if (!in->jar) {
-		char out[4200];
-		bool fresh = in->stage != NULL;
-		path_join(out, sizeof out, fresh ? in->stage : in->out, "/", u->name);
 		/* a directory's rewritten files go with its cached result */
 		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-		return out_write_file(w, out, data, len, fresh, err);
+		return out_dir_file(w, u, data, len, err);
 	}
 	return u->changed ? out_jar_entry(r, u, w, data, len, err) : CF_OK;
 }

@@ -301,26 +301,23 @@ bool unit_wants_edit(const unit *u)
 
 /* A unit of a directory whose result came from the cache: its rewritten bytes from the
  * cache, or the input file as it is. */
-static int restore_unit(run *r, unit *u, worker *w, const char *out, bool fresh, cf_error *err)
+static int restore_unit(run *r, unit *u, worker *w, cf_error *err)
 {
 	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
 		return CF_OK; /* one-file outputs are staged whole by memo_result */
 	if (u->changed && u->out)
-		return out_write_file(w, out, u->out, u->out_len, fresh, err);
+		return out_dir_file(w, u, u->out, u->out_len, err);
 	char in[4200];
 	path_join(in, sizeof in, u->in->in, "/", u->name);
 	if (read_file(in, &w->in, r->max_input, err) != CF_OK)
 		return err->code;
-	return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
+	return out_dir_file(w, u, w->in.data, w->in.len, err);
 }
 
 static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 {
-	char out[4200];
-	bool fresh = u->in->stage != NULL;
-	path_join(out, sizeof out, fresh ? u->in->stage : u->in->out, "/", u->name);
 	if (u->in->result_hit)
-		return restore_unit(r, u, w, out, fresh, err);
+		return restore_unit(r, u, w, err);
 	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
 		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
 	if (u->kind == UNIT_DEXCLASS)
@@ -331,7 +328,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 		if (read_file(in, &w->in, r->max_input, err) != CF_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;
-		return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
+		return out_dir_file(w, u, w->in.data, w->in.len, err);
 	}
 	const uint8_t *data;
 	size_t len;
@@ -360,7 +357,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 		/* a directory's rewritten classes go with its cached result */
 		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-		return out_write_file(w, out, data, len, fresh, err);
+		return out_dir_file(w, u, data, len, err);
 	}
 	if (u->changed && out_jar_entry(r, u, w, data, len, err) != CF_OK)
 		return err->code;
@@ -739,7 +736,7 @@ static int finish_replay(run *r, double t0, cf_error *err)
 	r->t_read = now() - t0;
 	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
 		if (!r->inputs[i].classpath)
-			rc = out_commit(&r->inputs[i], err);
+			rc = out_commit(r, &r->inputs[i], err);
 	if (rc == CF_OK)
 		rc = memo_commit_run(r, err);
 	memo_end(r);
@@ -825,7 +822,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	/* Every output is complete before the first one appears. */
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
 		if (!r.inputs[i].classpath)
-			rc = out_commit(&r.inputs[i], err);
+			rc = out_commit(&r, &r.inputs[i], err);
 	double t5 = now();
 	r.t_write = t5 - t4;
 	if (rc == CF_OK)

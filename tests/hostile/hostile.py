@@ -529,7 +529,7 @@ def _(w):
 
 # --- every existing output as it was when a run fails ---------------------------------------
 
-@case("failure-late-keeps-every-output", xfail="an existing output directory is updated in place")
+@case("failure-late-keeps-every-output")
 def _(w):
     os.makedirs(w.path("classes/p"))
     w.put("classes/p/Seed.class", w.seed_class())

@@ -749,6 +749,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 {
 	double t0 = now();
 	run r = {.opt = o};
+	if (tc_check_paths(o, err) != CF_OK)
+		return err->code;
 	int rc = setup(&r, err);
 	size_t *items = NULL;
 	bool replayed = false;

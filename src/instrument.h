@@ -42,7 +42,15 @@ typedef struct tc_options {
 } tc_options;
 
 /* Runs the whole job. Returns CF_OK, or an error with nothing half-written: outputs
- * are replaced atomically, the mapping files last. */
+ * are replaced atomically, the mapping files last. Starts with tc_check_paths. */
 int tc_instrument(const tc_options *o, cf_error *err);
+
+/* Refuses (CF_EARG, naming the --out and what it clashes with) a run whose outputs
+ * clash, compared as the file system resolves them (symbolic links, "..", "./"): an
+ * --out given twice or inside another, equal to or inside an input other than its own
+ * (another --in, a --classpath entry), equal to the base mapping, the block list or the
+ * ProGuard mapping, or to the mapping directory or one of its three files. Reads and
+ * writes nothing. */
+int tc_check_paths(const tc_options *o, cf_error *err);
 
 #endif

@@ -66,7 +66,9 @@ static const char usage[] =
 	"method present in both changed its id.\n"
 	"\n"
 	"Exit status: 0 on success; 1 when the run failed (nothing is half-written: outputs are\n"
-	"replaced atomically and the mapping files last); 2 on usage errors.\n";
+	"replaced atomically and the mapping files last); 2 on usage errors, outputs that\n"
+	"clash included (an --out given twice, inside another, or equal to a file the run\n"
+	"reads).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -252,7 +254,11 @@ int main(int argc, char **argv)
 		o.beat = beat;
 		cf_error err;
 		cf_error_clear(&err);
-		if (tc_instrument(&o, &err) != CF_OK) {
+		if (tc_check_paths(&o, &err) != CF_OK) {
+			/* clashing outputs are a usage error: nothing was read or written */
+			report(&err);
+			status = 2;
+		} else if (tc_instrument(&o, &err) != CF_OK) {
 			report(&err);
 			status = 1;
 		}

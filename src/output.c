@@ -61,7 +61,7 @@ static void touch(const char *path)
 /* Whether the regular file at path holds exactly data[0..len). */
 static bool holds(const char *path, const uint8_t *data, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
 	if (fd < 0)
 		return false;
 	struct stat st;
@@ -458,7 +458,7 @@ static int text_open(run *r, text_out *t, int which, cf_error *err)
 		buf_free(&t->b);
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory");
 	}
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -436,6 +436,19 @@ for opt in ("--in", "--blocklist", "--proguard-mapping", "--base-mapping", "--cl
         special_case(opt, t)
 
 
+@case("fifos-where-the-outputs-go")
+def _(w):
+    # what is there is replaced, never opened in a way that blocks
+    os.makedirs(w.path("classes/p"))
+    w.put("classes/p/Seed.class", w.seed_class())
+    os.makedirs(w.path("outdir/p"))
+    os.makedirs(w.path("map"))
+    for f in ("outdir/p/Seed.class", "map/methodMapping.txt", "map/ignoreMethodMapping.txt"):
+        os.mkfifo(w.path(f))
+    return dict(args=["--in", "classes", "--out", "outdir"], rc=0, timeout=30,
+                changed=["outdir/p/Seed.class", "map/methodMapping.txt"])
+
+
 def existing(w, names):
     """Earlier outputs, each with its own bytes: they must survive a failed run."""
     for n in names:

@@ -119,7 +119,7 @@ int tc_check_paths(const tc_options *o, cf_error *err)
 				       o->pairs[j].in);
 		}
 		for (size_t k = 0; k < m; k++)
-			if (within(out[i], in[n + k]))
+			if (within(out[i], in[n + k]) && strcmp(in[n + k], in[i])) /* its own input again */
 				REFUSE("--out (for --in %s) is or lies inside the --classpath entry %s, which this run reads",
 				       o->pairs[i].in, o->classpath[k]);
 		const char *const files[] = {o->base_mapping, o->blocklist, o->proguard};

@@ -508,6 +508,13 @@ def _(w):
                 err=["lib.jar", "--classpath"])
 
 
+@case("out-is-its-own-in-also-on-the-classpath")
+def _(w):
+    # allowed: the input is read whole before anything is written
+    w.jar("a.jar", [Entry("s/Seed.class", w.seed_class())])
+    return dict(args=["--classpath", "a.jar", "--in", "a.jar", "--out", "a.jar"], rc=0, changed=["a.jar"])
+
+
 @case("out-is-the-base-mapping")
 def _(w):
     w.jar("a.jar", [Entry("s/Seed.class", w.seed_class())])

@@ -60,7 +60,8 @@ bool meth_line(const meth *m, char *buf, size_t size);
 
 typedef struct input {
 	const char *in, *out;   /* out is NULL for class-path entries */
-	char *stage;            /* a new output directory is built here, then renamed to out */
+	char *stage;            /* the output is built here, then renamed to out (or, merge, moved into it) */
+	bool merge;             /* out is an existing directory: the stage's files are moved into it */
 	bool jar;
 	bool dex;               /* a dex file itself (a unit of its own) */
 	bool apk;               /* a jar that is an APK: aligned, its signature dropped */
@@ -137,6 +138,7 @@ typedef struct unit {
 	uint16_t out_method;   /* of out: 0 stored, 8 deflated */
 	size_t out_len, out_size;
 	size_t in_size;        /* bytes read in phase 2 (directories' statistics) */
+	bool out_same;         /* a directory's file already held its bytes: only touched at the commit */
 	uint32_t out_crc;
 	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
 	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
@@ -187,6 +189,7 @@ typedef struct run {
 	size_t nunits, capunits;
 	worker *workers;
 	int nworkers;
+	uint64_t max_input;    /* the input limit in bytes (tc_options.max_input) */
 	atomic_size_t kept_bytes; /* decompressed classes held between the phases */
 	size_t keep_limit;
 	/* results */
@@ -221,8 +224,6 @@ int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err
  * units; a dex that does not parse is one malformed unit, copied unchanged.
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
-/* The largest dex file we take: far past any real one (d8 splits at 64K methods). */
-#define MAX_DEX ((uint64_t)1 << 30)
 int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
 int dexin_prepare(run *r, unit *u, cf_error *err);
 /* A dex whose units came from the cache: its bytes read and parsed, for editing. */
@@ -246,15 +247,20 @@ int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_cla
  * fresh set, directly (the path lies in a staging directory nobody else sees). */
 int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    cf_error *err);
-/* Outputs are staged beside their final path (in->stage): a new directory, or a jar
- * written whole. out_commit renames the stage into place once every output is
- * staged; out_abort removes it after a failure. An existing output directory is not
- * staged: its files are replaced one by one, each atomically. */
+/* Outputs are staged beside their final path (in->stage), so that nothing of a run that
+ * fails reaches them: a jar or dex written whole, a new directory built whole, or, for
+ * an existing directory, the files that change (in->merge). out_commit renames the
+ * stage into place (a merge stage's files one by one, each atomically, leaving the
+ * directory's other files as they are) once every output is staged; out_abort removes
+ * it after a failure. */
 int out_stage_dir(input *in, cf_error *err);
+/* The file of unit u in its directory output: into the stage, unless the existing
+ * output already holds these bytes (then it is only touched at the commit). */
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err);
 /* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
 int out_stage_file(input *in, cf_error *err);
 int out_write_jar(run *r, input *in, cf_error *err);
-int out_commit(input *in, cf_error *err);
+int out_commit(run *r, input *in, cf_error *err);
 void out_abort(input *in);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */

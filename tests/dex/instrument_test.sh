@@ -2,6 +2,7 @@
 # tc-instrument on dex: the real APKs and jar of dex of tests/dex/corpus.sh, judged by
 # tools nobody here wrote.
 #  1. the server APK: the same bytes for 1 and 2 threads; zip-aligned (zipalign -c -p 4);
+#     a sound zip (unzip -t, python's zipfile; also from an APK with old zipalign padding);
 #     signed and verified by apksigner; every dex verified by dexdump; every entry but
 #     the dex files and the old signature copied as it was; every traced method
 #     instrumented; the Activities' onWindowFocusChanged calls at();
@@ -51,6 +52,7 @@ check "the same APK and mappings for 1 and 2 threads" \
 	'cmp -s s1.apk s2.apk && cmp -s m1/methodMapping.txt m2/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m2/ignoreMethodMapping.txt'
 check "the summary says to sign the APK" 'grep -q "sign it with apksigner" summary.txt'
 check "zip-aligned (zipalign -c -p 4)" 'zipalign -c -p 4 s1.apk'
+check "a sound zip (unzip -t, python zipfile)" 'python3 "$src/tests/lib/zipcheck.py" s1.apk "$corpus/server.apk"'
 keytool -genkeypair -keystore k.jks -storepass android -keypass android -alias t -keyalg RSA -keysize 2048 \
 	-validity 10000 -dname CN=test >/dev/null 2>&1
 check "signed by apksigner, and verified" \
@@ -100,11 +102,24 @@ check "the $focus Activities without onWindowFocusChanged got one calling super,
 probes=$(grep -c 'Lcom/tencent/matrix/trace/core/AppMethodBeat;->i(I)V' s1.dump)
 check "$probes entry probes for $traced traced methods" '[ "$probes" = "$traced" ]'
 
+# An APK aligned by zipalign before build tools 24 (bare zero padding in the local extra
+# blocks; made from the test APK): the output's alignment must be one 0xd935 field, the
+# old padding gone (issue 18: "00 00 35 d9 ..." made `unzip -t` reject 52 of 64 entries).
+python3 "$src/tests/dex/old_zipalign.py" "$corpus/test.apk" old-aligned.apk
+check "the APK with old zipalign padding is itself sound and aligned" \
+	'python3 "$src/tests/lib/zipcheck.py" old-aligned.apk && zipalign -c -p 4 old-aligned.apk'
+"$tci" --quiet --mapping-dir mo --in old-aligned.apk --out old-aligned-out.apk || not_ok "tc-instrument on the old-aligned APK"
+check "its output: a sound zip (unzip -t, python zipfile), aligned, signed and verified" \
+	'python3 "$src/tests/lib/zipcheck.py" old-aligned-out.apk old-aligned.apk && zipalign -c -p 4 old-aligned-out.apk &&
+	 apksigner sign --ks k.jks --ks-pass pass:android --out old-signed.apk old-aligned-out.apk &&
+	 apksigner verify old-signed.apk && python3 "$src/tests/lib/zipcheck.py" old-signed.apk'
+
 # --- 2 ---------------------------------------------------------------------------------
 "$tci" --quiet --mapping-dir mb --in "$corpus/bootstrap.jar" --out boot.jar || not_ok "a jar of dex"
 mkdir -p boot && (cd boot && unzip -qo ../boot.jar classes.dex)
-check "a jar of dex: its dex rewritten and verified" \
-	'[ "$(stat_of mb/instrument-stats.json "d[\"dex\"][\"rewritten\"]")" = 1 ] && verify_dir boot >/dev/null'
+check "a jar of dex: its dex rewritten and verified, a sound zip" \
+	'[ "$(stat_of mb/instrument-stats.json "d[\"dex\"][\"rewritten\"]")" = 1 ] && verify_dir boot >/dev/null &&
+	 python3 "$src/tests/lib/zipcheck.py" boot.jar "$corpus/bootstrap.jar"'
 "$tci" --quiet --mapping-dir ml --in "$corpus/server/classes16.dex" --out lone.dex || not_ok "a lone dex"
 check "a lone dex file" 'dexdump -c lone.dex 2>&1 | tail -n 1 | grep -q "Checksum verified"'
 mkdir -p dexes && cp "$corpus"/test/classes*.dex dexes/
@@ -113,8 +128,9 @@ check "a directory of dex files: $(ls dexes2 | wc -l) written" \
 	'[ "$(ls dexes2 | wc -l)" = "$(ls dexes | wc -l)" ] && verify_dir dexes2 >/dev/null'
 "$tci" --quiet --mapping-dir mx --in /usr/share/java/guava.jar --out guava.jar \
 	--in "$corpus/server/classes6.dex" --out c6.dex || not_ok "dex and a class jar in one run"
-check "dex and class files in one run, one mapping" \
-	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt'
+check "dex and class files in one run, one mapping; the jar a sound zip" \
+	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt &&
+	 python3 "$src/tests/lib/zipcheck.py" guava.jar /usr/share/java/guava.jar'
 
 # --- 3 ---------------------------------------------------------------------------------
 PYTHON=/usr/bin/python3 enjarify -f -o boot-classes.jar "$corpus/bootstrap/classes.dex" >enjarify.log 2>&1 ||

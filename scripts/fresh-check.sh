@@ -184,7 +184,8 @@ inner=$(
 	cat <<'EOF'
 cd /src/tracecanary
 if [ -n "$(ls -A /usr/local/share/ca-certificates/fresh-check 2>/dev/null)" ]; then
-	update-ca-certificates >/dev/null || { echo "== fresh-check: update-ca-certificates failed"; exit 1; }
+	# (its rehash warns of the bundle itself, which is not one certificate: said only on failure)
+	out=$(update-ca-certificates 2>&1) || { echo "$out"; echo "== fresh-check: update-ca-certificates failed"; exit 1; }
 fi
 run() {
 	echo "== fresh-check: $* ($SECONDS s inside the root)"

@@ -94,6 +94,7 @@ static int change_status(tc_ctx *ctx, int from, int to)
 		thread_set *ts = tset_of(ctx);
 		if (ts)
 			threads_set_status(ts, to);
+		clock_publish(&ctx->clock);
 	}
 	pthread_mutex_unlock(&ctx->mu);
 	return was;
@@ -259,11 +260,67 @@ static void expire(tc_ctx *ctx, void *arg)
 		c.on_expire(c.expire_user);
 }
 
-/* The clock thread's tick (tc_ctx_poll's, without threads). */
-static void on_tick(void *user, uint64_t now_ns)
+/* Under feed_mu (and ring_lock's shared side, off the recording thread):
+ * copies the staged writer's new events into the ring. activity: count
+ * them as events outside message begin and end (the clock thread's reason
+ * to keep ticking). */
+static void pull_main(tc_ctx *ctx, bool activity)
 {
-	anr_watch(user, now_ns);
-	idle_watch(user, now_ns);
+	if (!ctx->has_feed)
+		return;
+	uint64_t lost;
+	uint64_t n = ring_pull(&ctx->ring, &ctx->feed, &lost);
+	if (n && activity)
+		atomic_fetch_add_explicit(&ctx->pulled, n, memory_order_relaxed);
+	if (lost)
+		atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+}
+
+/* The ring for reading on any thread: shared against its replacement, and
+ * with the staged writer's events copied in first. */
+static void read_begin(const tc_ctx *ctx)
+{
+	tc_ctx *c = (tc_ctx *)ctx; /* the events exist already: copying them changes no value */
+	ring_share(ctx);
+	pthread_mutex_lock(&c->feed_mu);
+	pull_main(c, true);
+}
+
+static void read_end(const tc_ctx *ctx)
+{
+	pthread_mutex_unlock(&((tc_ctx *)ctx)->feed_mu);
+	ring_unshare(ctx);
+}
+
+/* Every staged writer's events into the rings; true if any came since the
+ * last call (clock thread). */
+static bool pull_all(tc_ctx *ctx)
+{
+	read_begin(ctx);
+	read_end(ctx);
+	thread_set *ts = tset_of(ctx);
+	if (ts) {
+		uint64_t lost = 0;
+		uint64_t n = threads_pull_all(ts, &lost);
+		if (n)
+			atomic_fetch_add_explicit(&ctx->pulled, n, memory_order_relaxed);
+		if (lost)
+			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+	}
+	uint64_t p = atomic_load_explicit(&ctx->pulled, memory_order_relaxed);
+	bool active = p != ctx->pulled_seen;
+	ctx->pulled_seen = p;
+	return active;
+}
+
+/* The clock thread's tick (tc_ctx_poll's, without threads). */
+static bool on_tick(void *user, uint64_t now_ns)
+{
+	tc_ctx *ctx = user;
+	bool active = pull_all(ctx);
+	anr_watch(ctx, now_ns);
+	idle_watch(ctx, now_ns);
+	return active;
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -290,6 +347,21 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
 		return tc_fail(err, TC_ETHREAD, "frames mutex");
+	}
+	if (pthread_mutex_init(&ctx->feed_mu, NULL)) {
+		pthread_mutex_destroy(&ctx->frames.mu);
+		pthread_rwlock_destroy(&ctx->ring_lock);
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return tc_fail(err, TC_ETHREAD, "feed mutex");
+	}
+	if (clock_init(&ctx->clock, &ctx->status, cfg->on_clock_word, cfg->clock_word_user, err) != TC_OK) {
+		pthread_mutex_destroy(&ctx->feed_mu);
+		pthread_mutex_destroy(&ctx->frames.mu);
+		pthread_rwlock_destroy(&ctx->ring_lock);
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return TC_ETHREAD;
 	}
 	ctx->cfg = *cfg;
 	if (!ctx->cfg.clock.now_ns) {
@@ -360,6 +432,12 @@ void tc_ctx_free(tc_ctx *ctx)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
 	worker_stop(&ctx->worker);
+	if (ctx->has_feed) {
+		pull_main(ctx, false); /* the last events, into the file */
+		ctx->has_feed = false;
+		if (ctx->feed.release)
+			ctx->feed.release(ctx->feed.user);
+	}
 	ring_close(&ctx->ring);
 	thread_set *ts = tset_of(ctx);
 	if (ts) {
@@ -368,6 +446,8 @@ void tc_ctx_free(tc_ctx *ctx)
 	}
 	frame_free(ctx);
 	startup_free(ctx);
+	clock_dispose(&ctx->clock);
+	pthread_mutex_destroy(&ctx->feed_mu);
 	pthread_mutex_destroy(&ctx->frames.mu);
 	pthread_mutex_destroy(&ctx->mu);
 	pthread_rwlock_destroy(&ctx->ring_lock);
@@ -448,7 +528,12 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	int rc = open_ring(ctx, &fresh, &rp, err);
 	free(file);
 	if (rc == TC_OK) {
+		/* a staged writer's events first (it is this thread, in a call: it
+		 * writes no more until the swap below) */
+		pthread_mutex_lock(&ctx->feed_mu);
+		pull_main(ctx, false);
 		*shift = ring_refill(&fresh, &ctx->ring);
+		pthread_mutex_unlock(&ctx->feed_mu);
 		*kept = ring_seq(&fresh);
 		if ((rc = ring_publish(&fresh, err)) != TC_OK)
 			ring_close(&fresh);
@@ -472,6 +557,12 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	/* section names are registered under the lock's shared side */
 	memcpy(ring_name(&fresh, 0), ring_name(&old, 0), TC_RING_NAMES_SIZE);
 	ctx->ring = fresh;
+	/* the staged writer numbers its events as the new ring does, before a
+	 * reader can pull: one that saw the old count would copy stale events */
+	pthread_mutex_lock(&ctx->feed_mu);
+	if (ctx->has_feed)
+		ctx->feed.reset(ctx->feed.user, ring_seq(&ctx->ring));
+	pthread_mutex_unlock(&ctx->feed_mu);
 	pthread_rwlock_unlock(&ctx->ring_lock);
 	ring_close(&old);
 
@@ -624,6 +715,22 @@ bool tc_is_alive(const tc_ctx *ctx)
 	return status_of(ctx) == TC_STATUS_STARTED;
 }
 
+/* The C writer's store into the context's ring, on the recording thread.
+ * With a staged writer attached (the same thread, in a call it made), its
+ * events come first, and it numbers its next one after this one. */
+static void write_ring(tc_ctx *ctx, uint64_t ev)
+{
+	if (!ctx->has_feed) {
+		ring_write(&ctx->ring, ev);
+		return;
+	}
+	pthread_mutex_lock(&ctx->feed_mu);
+	pull_main(ctx, false);
+	ring_write(&ctx->ring, ev);
+	ctx->feed.reset(ctx->feed.user, ring_seq(&ctx->ring));
+	pthread_mutex_unlock(&ctx->feed_mu);
+}
+
 /* An event on the recording thread. In a message the clock thread keeps
  * the time; outside one (idle handlers, input, code before the first
  * message) it sleeps, and the event reads the clock itself. */
@@ -639,7 +746,7 @@ static void write_main(tc_ctx *ctx, uint32_t id, bool in, bool method)
 	if (method && in && ctx->cfg.on_method_enter)
 		ctx->cfg.on_method_enter(ctx->cfg.enter_user, id);
 	uint64_t now = ctx->in_dispatch && ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
-	ring_write(&ctx->ring, tc_event_encode(in, id, now));
+	write_ring(ctx, tc_event_encode(in, id, now));
 	ctx->in_record = false;
 }
 
@@ -651,7 +758,7 @@ static thread_ring *other_ring(tc_ctx *ctx, thread_set **ts_out)
 	if (!ts)
 		return NULL;
 	thread_ring *tr = threads_here(ts, &ctx->status, NULL);
-	if (tr == &ts->refused) {
+	if (!tr) {
 		atomic_fetch_add_explicit(&ts->hdr->dropped, 1, memory_order_relaxed);
 		return NULL;
 	}
@@ -689,17 +796,64 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 		write_other(ctx, ts, tr, id, in);
 }
 
-void *tc_thread_ring(tc_ctx *ctx, const char *name, size_t *size)
+int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_error *err)
+{
+	uint64_t tok = 0;
+	if (token)
+		*token = 0;
+	if (on_record_thread(ctx)) {
+		pthread_mutex_lock(&ctx->feed_mu);
+		if (ctx->has_feed) {
+			pull_main(ctx, false);
+			if (ctx->feed.release)
+				ctx->feed.release(ctx->feed.user);
+		}
+		ctx->feed = *feed;
+		ctx->has_feed = true;
+		feed->reset(feed->user, ring_seq(&ctx->ring));
+		pthread_mutex_unlock(&ctx->feed_mu);
+		if (name)
+			ring_set_thread(&ctx->ring, ctx->ring.hdr->tid, name);
+		return TC_OK;
+	}
+	thread_set *ts = tset_of(ctx);
+	if (!ts)
+		return tc_fail(err, TC_ESTATE, "only the recording thread records");
+	if (!threads_attach(ts, &ctx->status, name, feed, &tok))
+		return tc_fail(err, TC_ENOSPC, "every one of the %u thread rings is in use", ts->max);
+	if (token)
+		*token = tok;
+	return TC_OK;
+}
+
+void tc_feed_ended(tc_ctx *ctx, uint64_t token)
 {
 	thread_set *ts = tset_of(ctx);
-	if (!ts || on_record_thread(ctx))
-		return NULL;
-	thread_ring *tr = threads_here(ts, &ctx->status, name);
-	if (tr == &ts->refused)
-		return NULL;
-	if (size)
-		*size = ring_bytes(TC_RING_HEADER_SIZE, ts->capacity);
-	return tr->ring.hdr;
+	if (ts)
+		threads_ended(ts, token);
+}
+
+void tc_feed_pull(tc_ctx *ctx)
+{
+	if (on_record_thread(ctx)) {
+		pthread_mutex_lock(&ctx->feed_mu);
+		pull_main(ctx, true);
+		pthread_mutex_unlock(&ctx->feed_mu);
+		return;
+	}
+	thread_set *ts = tset_of(ctx);
+	if (ts)
+		threads_pull_here(ts);
+}
+
+int64_t tc_clock_kick(tc_ctx *ctx)
+{
+	return clock_kick(&ctx->clock);
+}
+
+int64_t tc_clock_word(const tc_ctx *ctx)
+{
+	return atomic_load_explicit(&ctx->clock.word, memory_order_relaxed);
 }
 
 void *tc_threads_base(const tc_ctx *ctx, size_t *size)
@@ -818,25 +972,25 @@ void tc_section_end(tc_ctx *ctx)
 
 tc_index tc_mark(const tc_ctx *ctx)
 {
-	ring_share(ctx);
+	read_begin(ctx);
 	tc_index idx = { ring_seq(&ctx->ring) };
-	ring_unshare(ctx);
+	read_end(ctx);
 	return idx;
 }
 
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 {
-	ring_share(ctx);
+	read_begin(ctx);
 	bool valid = ring_index_valid(&ctx->ring, idx.seq);
-	ring_unshare(ctx);
+	read_end(ctx);
 	return valid;
 }
 
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
 {
-	ring_share(ctx);
+	read_begin(ctx);
 	int rc = ring_copy_since(&ctx->ring, idx.seq, out, n, err);
-	ring_unshare(ctx);
+	read_end(ctx);
 	return rc;
 }
 
@@ -850,9 +1004,9 @@ uint64_t tc_now_ms(const tc_ctx *ctx)
 
 uint64_t tc_written(const tc_ctx *ctx)
 {
-	ring_share(ctx);
+	read_begin(ctx);
 	uint64_t w = ring_seq(&ctx->ring);
-	ring_unshare(ctx);
+	read_end(ctx);
 	return w;
 }
 
@@ -872,7 +1026,7 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size)
 static void write_marker(tc_ctx *ctx, bool in, uint64_t ms)
 {
 	if (on_record_thread(ctx) && status_of(ctx) >= TC_STATUS_READY)
-		ring_write(&ctx->ring, tc_event_encode(in, TC_ID_DISPATCH, ms));
+		write_ring(ctx, tc_event_encode(in, TC_ID_DISPATCH, ms));
 }
 
 /* A message costs no allocation and no wake-up of the tracer thread: the

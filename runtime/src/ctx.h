@@ -58,9 +58,23 @@ struct tc_ctx {
 	 * exclusively. */
 	ring ring;
 	pthread_rwlock_t ring_lock;
-	/* TC_STATUS_*. The ring header's status mirrors it for the Java writer
-	 * and the file; changes are made under mu, so mirror stores keep order. */
+	/* TC_STATUS_*. The ring header's status mirrors it for the file, the
+	 * clock word for staged writers; changes are made under mu, so mirror
+	 * stores keep order. */
 	_Atomic int status;
+	/* The recording thread's staged writer (tc_feed_attach), if any. While
+	 * there is one, feed_mu is held by whoever writes the ring's slots (the
+	 * pull, the C writer) or reads them (copies, marks); taken after
+	 * ring_lock's shared side. has_feed changes on the recording thread,
+	 * under feed_mu. */
+	pthread_mutex_t feed_mu;
+	tc_feed feed;
+	bool has_feed;
+	/* events staged writers had copied outside message begin and end (the
+	 * clock thread goes to sleep after a tick that saw none), and events
+	 * lost because a writer overran its memory before a copy */
+	_Atomic uint64_t pulled, lost;
+	uint64_t pulled_seen;   /* clock thread */
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
 	worker worker;

@@ -23,6 +23,8 @@ _Static_assert(offsetof(struct ring_header, seq) == TC_RING_OFF_SEQ, "seq offset
 _Static_assert(offsetof(struct ring_header, now_ms) == TC_RING_OFF_NOW, "now offset");
 _Static_assert(offsetof(struct ring_header, tid) == TC_RING_OFF_TID, "tid offset");
 _Static_assert(offsetof(struct ring_header, thread_name) == TC_RING_OFF_THREAD_NAME, "thread name offset");
+_Static_assert(offsetof(struct ring_header, generation) == TC_RING_OFF_GENERATION, "generation offset");
+_Static_assert(offsetof(struct ring_header, ended_ns) == TC_RING_OFF_ENDED, "ended offset");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
@@ -106,6 +108,43 @@ uint64_t ring_refill(ring *to, const ring *from)
 	ring_set_thread(to, from->hdr->tid, from->hdr->thread_name);
 	atomic_store_explicit(&to->hdr->seq, n, memory_order_release);
 	return first;
+}
+
+uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost)
+{
+	*lost = 0;
+	uint64_t w = f->count(f->user);
+	uint64_t s = atomic_load_explicit(&r->hdr->seq, memory_order_relaxed);
+	if (w <= s)
+		return 0; /* nothing new, or the runtime wrote last and reset the count */
+	uint64_t first = s;
+	if (w - s > f->capacity) {
+		/* the writer went round its memory before a copy: cannot happen
+		 * while it asks for a copy every capacity / 2 events */
+		first = w - f->capacity;
+		*lost = first - s;
+	}
+	if (w - first > r->capacity)
+		first = w - r->capacity; /* only the newest fit; nothing is lost by that */
+	/* the slots of lost events among the newest capacity must not show the
+	 * older events they hold: empty (0) */
+	uint64_t lo = w > r->capacity ? w - r->capacity : 0;
+	for (uint64_t e = lo > s ? lo : s; e < s + *lost; e++)
+		atomic_store_explicit(&r->slots[e % r->capacity], 0, memory_order_relaxed);
+	/* Slot by slot with 64-bit atomic stores: a process killed in the middle
+	 * leaves whole events (on 32-bit ARM too, where a plain copy may store
+	 * halves), so the decoder never sees a torn one (tc_ringfile.h). */
+	uint64_t buf[256];
+	for (uint64_t e = first; e < w;) {
+		size_t k = w - e < 256 ? (size_t)(w - e) : 256;
+		f->copy(f->user, e, k, buf);
+		for (size_t i = 0; i < k; i++)
+			atomic_store_explicit(&r->slots[(e + i) % r->capacity], buf[i], memory_order_relaxed);
+		e += k;
+	}
+	/* release: whoever sees the count sees the events below it */
+	atomic_store_explicit(&r->hdr->seq, w, memory_order_release);
+	return w - s;
 }
 
 uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift)

@@ -26,7 +26,10 @@ struct ring_header {
 	uint32_t tid;
 	_Atomic uint64_t seq;          /* offset 64 */
 	char thread_name[16];
-	char pad1[40];
+	uint32_t generation;           /* offset 88 */
+	uint32_t reserved;
+	_Atomic uint64_t ended_ns;     /* offset 96 */
+	char pad1[24];
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };
@@ -94,10 +97,20 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
 }
 
-/* How many events a writer may have stored beyond the count a reader sees
- * (tc_ringfile.h): the C writer (ring_write) fences before each slot store, so
- * only event seq may be in flight; the Java writer fences once per event,
- * between the slot and the count, so events seq and seq + 1 may be. */
+/* Copies what feed f wrote since the ring's count into the ring, oldest
+ * first, and publishes the new count with one release store (events the
+ * feed no longer held, because its writer overran it, become empty slots:
+ * *lost says how many). The caller keeps every other writer and every reader
+ * of the slots out meanwhile (the context's feed lock, the thread set's
+ * lock). Returns the events the count moved by. */
+uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost);
+
+/* How many events a writer may have stored beyond the count a reader of the
+ * region sees (tc_ringfile.h): the C writer (ring_write) fences before each
+ * slot store, so only event seq is in flight; pulls are not raced by the
+ * runtime's readers (the feed lock). The margin stays two, as version 1's
+ * Java writer needed (it fenced once per event, between the slot and the
+ * count): a record is given up one event early, nothing more. */
 #define RING_WRITER_AHEAD 2u
 
 /* An index record whose events did not survive a ring replacement

@@ -93,7 +93,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 		return bad(&c, 16, byte_order == 0x04030201u ? "written with the other byte order"
 		                                              : "bad byte-order mark");
 	TRY(get_u32(&c, 8, &out->version));
-	if (out->version != TC_RING_VERSION)
+	if (out->version < 1 || out->version > TC_RING_VERSION)
 		return bad(&c, 8, "unsupported version");
 	TRY(get_u32(&c, 12, &header_size));
 	if (header_size < TC_RING_HEADER_SIZE || header_size % 8 != 0)
@@ -116,6 +116,10 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	TRY(get_u32(&c, TC_RING_OFF_TID, &out->tid));
 	TRY(get_bytes(&c, TC_RING_OFF_THREAD_NAME, out->thread_name, 16));
 	clean_text(out->thread_name, sizeof out->thread_name);
+	if (out->version >= 2) {
+		TRY(get_u32(&c, TC_RING_OFF_GENERATION, &out->generation));
+		TRY(get_u64(&c, TC_RING_OFF_ENDED, &out->ended_ns));
+	}
 	out->capacity = cap;
 	out->seq = seq;
 	if (header_size >= TC_RING_MAIN_HEADER_SIZE) {
@@ -231,7 +235,7 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 		return bad(&c, 16, byte_order == 0x04030201u ? "written with the other byte order"
 		                                              : "bad byte-order mark");
 	TRY(get_u32(&c, 8, &version));
-	if (version != TC_THREADS_VERSION)
+	if (version < 1 || version > TC_THREADS_VERSION)
 		return bad(&c, 8, "unsupported version");
 	TRY(get_u32(&c, 12, &header_size));
 	if (header_size < TC_THREADS_HEADER_SIZE || header_size % 8 != 0)
@@ -251,6 +255,12 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 		return bad(&c, TC_THREADS_OFF_USED, "more rings used than there are");
 	TRY(get_u64(&c, TC_THREADS_OFF_REFUSED, &out->refused));
 	TRY(get_u64(&c, TC_THREADS_OFF_DROPPED, &out->dropped));
+	out->handed = used;
+	if (version >= 2) {
+		TRY(get_u64(&c, TC_THREADS_OFF_HANDED, &out->handed));
+		if (out->handed < used)
+			return bad(&c, TC_THREADS_OFF_HANDED, "fewer rings handed out than used");
+	}
 	out->rings = calloc(used ? used : 1, sizeof *out->rings);
 	if (!out->rings)
 		return tc_fail(err, TC_ENOMEM, "%u thread rings", used);

@@ -120,8 +120,8 @@ Test(ring, record_invalid_once_the_event_before_it_is_overwritten)
 	tc_index m = tc_mark(ctx); /* seq 5: the copy starts at event 4 */
 	write_seq(5, 5);           /* written 10: event 4 lives until event 12 is stored */
 	cr_assert(tc_index_valid(ctx, m));
-	/* written 11: a writer may be storing events 11 and 12 (RING_WRITER_AHEAD:
-	 * the Java writer fences once per event), and event 12 goes into event 4's slot */
+	/* written 11: readers give a writer a margin of two events in flight
+	 * (RING_WRITER_AHEAD), 11 and 12, and event 12 goes into event 4's slot */
 	write_seq(10, 1);
 	cr_assert_not(tc_index_valid(ctx, m));
 	uint64_t *ev;
@@ -442,10 +442,13 @@ Test(ring, decode_rejects_malformed_input)
 	expect_format_error(b, size, "other byte order");
 	bo = TC_RING_BYTE_ORDER;
 	memcpy(b + 16, &bo, 4);
-	uint32_t v = 2;
+	uint32_t v = TC_RING_VERSION + 1;
 	memcpy(b + 8, &v, 4);
 	expect_format_error(b, size, "version");
-	v = 1;
+	v = 0;
+	memcpy(b + 8, &v, 4);
+	expect_format_error(b, size, "version");
+	v = TC_RING_VERSION;
 	memcpy(b + 8, &v, 4);
 	uint64_t huge = UINT64_MAX / 4;
 	memcpy(b + TC_RING_OFF_CAPACITY, &huge, 8);

@@ -1,0 +1,518 @@
+/* Staged writers (tc_feed): a writer that keeps its events in memory of its
+ * own, as the Java writer keeps them in a long[], and the runtime copies them
+ * into the ring: in order around the C writer's message markers, before any
+ * read, when the ring is replaced, at every tick of the clock thread (the lag
+ * a killed process can leave); a writer that overruns its memory leaves
+ * empty slots, not old events. And the clock word such a writer reads
+ * instead of the clock: the time while the clock thread ticks, stale when it
+ * sleeps, off when not recording; a kick wakes it. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "helpers.h"
+#include "ring.h"
+#include "tc_ringfile.h"
+
+/* A staging ring as the Java writer's (AppMethodBeat): its count, then its
+ * slots, a power of two of them. */
+typedef struct stage {
+	_Atomic uint64_t count;
+	_Atomic uint64_t slot[64];
+	uint32_t slots;
+	int resets, released;
+} stage;
+
+static uint64_t st_count(void *u)
+{
+	return atomic_load_explicit(&((stage *)u)->count, memory_order_acquire);
+}
+
+static void st_copy(void *u, uint64_t first, size_t n, uint64_t *out)
+{
+	stage *s = u;
+	for (size_t i = 0; i < n; i++)
+		out[i] = atomic_load_explicit(&s->slot[(first + i) & (s->slots - 1)], memory_order_relaxed);
+}
+
+static void st_reset(void *u, uint64_t count)
+{
+	stage *s = u;
+	atomic_store_explicit(&s->count, count, memory_order_relaxed);
+	s->resets++;
+}
+
+static void st_release(void *u)
+{
+	((stage *)u)->released++;
+}
+
+static tc_feed feed_of(stage *s, uint32_t slots)
+{
+	memset(s, 0, sizeof *s);
+	s->slots = slots;
+	return (tc_feed){ st_count, st_copy, st_reset, st_release, slots, s };
+}
+
+/* One event as AppMethodBeat.i/o writes it: the slot, then the count with
+ * release semantics; with ask, a copy every half of its slots. */
+static void st_write(stage *s, tc_ctx *c, uint64_t ev, bool ask)
+{
+	uint64_t n = atomic_load_explicit(&s->count, memory_order_relaxed);
+	atomic_store_explicit(&s->slot[n & (s->slots - 1)], ev, memory_order_relaxed);
+	atomic_store_explicit(&s->count, n + 1, memory_order_release);
+	if (ask && (n & (s->slots / 2 - 1)) == s->slots / 2 - 1)
+		tc_feed_pull(c);
+}
+
+static fake f;
+static tc_ctx *ctx;
+static stage st;
+
+/* the clock words published, in order */
+static pthread_mutex_t words_mu = PTHREAD_MUTEX_INITIALIZER;
+static int64_t words[4096];
+static size_t n_words;
+
+static void on_word(void *user, int64_t w)
+{
+	(void)user;
+	pthread_mutex_lock(&words_mu);
+	if (n_words < sizeof words / sizeof words[0])
+		words[n_words++] = w;
+	pthread_mutex_unlock(&words_mu);
+}
+
+static void teardown(void)
+{
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	fake_free(&f);
+	n_words = 0;
+}
+
+TestSuite(feed, .fini = teardown);
+
+static void open_fake(uint32_t capacity)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = capacity;
+	c.on_clock_word = on_word;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+}
+
+static void open_threaded(uint32_t capacity)
+{
+	tc_config c;
+	tc_config_init(&c);
+	c.capacity = capacity;
+	c.tracers = 0;
+	c.expire_ms = 0;
+	c.on_clock_word = on_word;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+}
+
+static void attach(uint32_t slots)
+{
+	tc_feed fd = feed_of(&st, slots);
+	tc_error err = { 0 };
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, &err), TC_OK, "%s", err.message);
+}
+
+/* The ring as it is now, without copying the staged events first. */
+static void decode_now(tc_ring_image *img)
+{
+	size_t size;
+	void *base = tc_ring_base(ctx, &size);
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ring_decode(img, base, size, &err), TC_OK, "%s", err.message);
+}
+
+static uint64_t ring_count(void)
+{
+	struct ring_header *h = tc_ring_base(ctx, NULL);
+	return atomic_load_explicit(&h->seq, memory_order_acquire);
+}
+
+static uint64_t ev(bool in, uint32_t id, uint64_t ms)
+{
+	return tc_event_encode(in, id, ms);
+}
+
+Test(feed, staged_events_reach_the_ring_in_order_around_the_markers)
+{
+	open_fake(64);
+	attach(16);
+	cr_assert_eq(st.resets, 1, "attaching sets the writer's count to the ring's");
+	st_write(&st, ctx, ev(true, 1, 0), true);
+	st_write(&st, ctx, ev(true, 2, 0), true);
+	st_write(&st, ctx, ev(false, 2, 0), true);
+	cr_assert_eq(ring_count(), 0, "nothing copied yet");
+	cr_assert_eq(tc_written(ctx), 3, "a reader copies first");
+	st_write(&st, ctx, ev(true, 3, 0), true);
+	fake_advance_ms(&f, 7);
+	tc_dispatch_begin(ctx);
+	cr_assert_eq(atomic_load(&st.count), 5, "the writer's next event follows the marker");
+	st_write(&st, ctx, ev(false, 3, 7), true);
+	st_write(&st, ctx, ev(false, 1, 7), true);
+	tc_dispatch_end(ctx);
+	cr_assert_eq(atomic_load(&st.count), 8);
+	tc_ring_image img;
+	decode_now(&img);
+	cr_assert_eq(img.count, 8, "every event copied by the end marker (%zu)", img.count);
+	uint64_t want[8] = { ev(true, 1, 0), ev(true, 2, 0), ev(false, 2, 0), ev(true, 3, 0),
+	                     ev(true, TC_ID_DISPATCH, 7), ev(false, 3, 7), ev(false, 1, 7),
+	                     ev(false, TC_ID_DISPATCH, 7) };
+	for (size_t i = 0; i < 8; i++)
+		cr_assert_eq(img.events[i], want[i], "event %zu: %016llx", i, (unsigned long long)img.events[i]);
+	tc_ring_image_dispose(&img);
+}
+
+Test(feed, a_writer_that_asks_every_half_ring_loses_nothing)
+{
+	open_fake(4096);
+	attach(64);
+	for (uint32_t k = 0; k < 3000; k++)
+		st_write(&st, ctx, ev(k % 2 == 0, 1 + k / 2, k), true);
+	cr_assert_geq(ring_count(), 3000 - 32, "copied at every half ring (%llu)", (unsigned long long)ring_count());
+	cr_assert_eq(tc_written(ctx), 3000);
+	tc_ring_image img;
+	decode_now(&img);
+	cr_assert_eq(img.count, 3000);
+	for (uint32_t k = 0; k < 3000; k++)
+		cr_assert_eq(img.events[k], ev(k % 2 == 0, 1 + k / 2, k), "event %u", k);
+	tc_ring_image_dispose(&img);
+}
+
+/* A writer that went round its memory before a copy lost what it overwrote:
+ * the ring counts those events but shows them empty, never as the events
+ * that were in their slots before. */
+Test(feed, an_overrun_writer_leaves_empty_slots_not_old_events)
+{
+	open_fake(16);
+	attach(8);
+	for (uint32_t k = 0; k < 20; k++) /* the ring's slots 0..3 hold events 16..19 */
+		st_write(&st, ctx, ev(true, 100 + k, k), true);
+	cr_assert_eq(tc_written(ctx), 20);
+	for (uint32_t k = 20; k < 40; k++) /* 20 more, never copied: 20..31 overwritten */
+		st_write(&st, ctx, ev(true, 100 + k, k), false);
+	cr_assert_eq(tc_written(ctx), 40, "the count takes every event");
+	tc_ring_image img;
+	decode_now(&img);
+	cr_assert_eq(img.count, 16);
+	for (uint32_t k = 24; k < 32; k++)
+		cr_assert_eq(img.events[k - 24], 0, "lost event %u shows empty", k);
+	for (uint32_t k = 32; k < 40; k++)
+		cr_assert_eq(img.events[k - 24], ev(true, 100 + k, k), "event %u", k);
+	tc_ring_image_dispose(&img);
+}
+
+Test(feed, readers_see_staged_events_first)
+{
+	open_fake(64);
+	attach(16);
+	st_write(&st, ctx, ev(true, 1, 0), true);
+	tc_index m = tc_mark(ctx);
+	cr_assert_eq(m.seq, 1, "a mark counts the staged events");
+	st_write(&st, ctx, ev(true, 2, 0), true);
+	st_write(&st, ctx, ev(false, 2, 0), true);
+	uint64_t *out;
+	size_t n;
+	cr_assert_eq(tc_copy_since(ctx, m, &out, &n, NULL), TC_OK);
+	cr_assert_eq(n, 3, "the event before the mark and the two since");
+	cr_assert_eq(out[2], ev(false, 2, 0));
+	free(out);
+	cr_assert(tc_index_valid(ctx, m));
+}
+
+/* The first start may replace the ring: the staged events move with the
+ * others and the writer numbers its next event as the new ring does. */
+Test(feed, a_replaced_ring_takes_the_staged_events)
+{
+	open_fake(8);
+	attach(16);
+	for (uint32_t k = 0; k < 12; k++)
+		st_write(&st, ctx, ev(true, 1 + k, k), true); /* 4 of them not copied yet */
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = 32;
+	c.on_clock_word = on_word;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_written(ctx), 8, "the newest 8 moved (the old ring held 8)");
+	cr_assert_eq(atomic_load(&st.count), 8, "the writer goes on from the new ring's count");
+	st_write(&st, ctx, ev(true, 99, 20), true);
+	tc_ring_image img;
+	cr_assert_eq(tc_written(ctx), 9);
+	decode_now(&img);
+	cr_assert_eq(img.count, 9);
+	for (uint32_t k = 0; k < 8; k++)
+		cr_assert_eq(img.events[k], ev(true, 5 + k, 4 + k), "event %u", k);
+	cr_assert_eq(img.events[8], ev(true, 99, 20));
+	tc_ring_image_dispose(&img);
+}
+
+Test(feed, a_feed_attached_again_is_copied_then_released)
+{
+	open_fake(64);
+	attach(16);
+	st_write(&st, ctx, ev(true, 1, 0), true);
+	st_write(&st, ctx, ev(true, 2, 0), true);
+	stage second;
+	tc_feed fd = feed_of(&second, 16);
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
+	cr_assert_eq(st.released, 1, "the first feed is let go");
+	cr_assert_eq(atomic_load(&second.count), 2, "after its events");
+	st_write(&second, ctx, ev(false, 2, 0), true);
+	cr_assert_eq(tc_written(ctx), 3);
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	cr_assert_eq(second.released, 1, "freeing the context lets the second go");
+	cr_assert_eq(st.released, 1, "and the first only once");
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Waits up to ms for the clock word to be w (or, w == 0, any time). */
+static bool word_becomes(int64_t w, long ms)
+{
+	for (long i = 0; i < ms; i++) {
+		int64_t now = tc_clock_word(ctx);
+		if (w == 0 ? now >= 0 : now == w)
+			return true;
+		sleep_ms(1);
+	}
+	return false;
+}
+
+Test(feed, the_clock_word_follows_status_messages_and_kicks)
+{
+	open_threaded(4096);
+	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_STALE, "recording, nothing ticks: stale");
+	cr_assert_eq(words[n_words - 1], TC_CLOCK_STALE, "and published");
+	tc_dispatch_begin(ctx);
+	cr_assert_geq(tc_clock_word(ctx), 0, "a message runs: the time");
+	sleep_ms(20);
+	int64_t t = tc_clock_word(ctx);
+	cr_assert_geq(t, 15, "the clock thread keeps it (%lld ms)", (long long)t);
+	tc_dispatch_end(ctx);
+	cr_assert(word_becomes(TC_CLOCK_STALE, 200), "after the message, a tick with nothing new: stale");
+	int64_t ms = tc_clock_kick(ctx);
+	cr_assert_geq(ms, t, "a kick gives the time (%lld)", (long long)ms);
+	cr_assert_geq(tc_clock_word(ctx), 0, "and the word has it before it returns");
+	cr_assert(word_becomes(TC_CLOCK_STALE, 200), "nothing written since the kick: stale again");
+	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_STALE);
+	tc_stop(ctx);
+	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_OFF, "stopped: off");
+	cr_assert_eq(tc_clock_kick(ctx), TC_CLOCK_OFF, "a kick while stopped says so");
+	cr_assert_eq(words[n_words - 1], TC_CLOCK_OFF);
+	for (size_t i = 1; i < n_words; i++)
+		cr_assert_neq(words[i], words[i - 1], "a word is published when it changes");
+}
+
+/* What a killed process leaves: the clock thread copies a staged writer's
+ * events at every tick, in a message and after a kick, with no reader. */
+Test(feed, the_clock_thread_copies_a_staged_writer_at_every_tick)
+{
+	open_threaded(4096);
+	attach(64);
+	tc_dispatch_begin(ctx);
+	for (uint32_t k = 0; k < 30; k++)
+		st_write(&st, ctx, ev(k % 2 == 0, 1, 0), true);
+	uint64_t start = mono_ms();
+	while (ring_count() < 31 && mono_ms() - start < 1000)
+		sleep_ms(1);
+	cr_assert_eq(ring_count(), 31, "in a message: copied by the clock thread");
+	cr_log_info("in a message: copied %llu ms after the last event", (unsigned long long)(mono_ms() - start));
+	tc_dispatch_end(ctx);
+	cr_assert(word_becomes(TC_CLOCK_STALE, 200));
+	cr_assert_geq(tc_clock_kick(ctx), 0);
+	for (uint32_t k = 0; k < 30; k++)
+		st_write(&st, ctx, ev(k % 2 == 0, 2, 0), true);
+	start = mono_ms();
+	while (ring_count() < 62 && mono_ms() - start < 1000)
+		sleep_ms(1);
+	cr_assert_eq(ring_count(), 62, "after a kick: copied by the clock thread");
+	cr_log_info("after a kick: copied %llu ms after the last event", (unsigned long long)(mono_ms() - start));
+}
+
+/* Writing on and on outside messages: one kick, and the word stays the time
+ * while events come; the clock thread sleeps once they stop. */
+Test(feed, a_kicked_clock_ticks_while_events_come)
+{
+	open_threaded(4096);
+	attach(64);
+	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_STALE);
+	size_t kicks = 0, events = 0;
+	uint64_t start = mono_ms();
+	while (mono_ms() - start < 60) {
+		int64_t w = tc_clock_word(ctx);
+		if (w < 0) {
+			w = tc_clock_kick(ctx);
+			kicks++;
+		}
+		st_write(&st, ctx, ev(true, 1, (uint64_t)w), true);
+		events++;
+	}
+	cr_log_info("60 ms of events outside messages: %zu events, %zu kicks", events, kicks);
+	/* one, unless this thread lost the CPU for a whole tick (a loaded machine) */
+	cr_assert_leq(kicks, 3, "%zu kicks for %zu events", kicks, events);
+	cr_assert(word_becomes(TC_CLOCK_STALE, 200), "they stopped: stale");
+	cr_assert_eq(tc_written(ctx), atomic_load(&st.count));
+}
+
+/* ---- other threads (TC_THREADS_ALL) ---- */
+
+typedef struct thread_arg {
+	stage st;
+	const char *name;
+	uint32_t n, id;
+	int rc;
+} thread_arg;
+
+/* Attaches, writes n events and ends without asking for a copy of the last. */
+static void *staged_thread(void *p)
+{
+	thread_arg *a = p;
+	tc_feed fd = feed_of(&a->st, 16);
+	a->rc = tc_feed_attach(ctx, &fd, a->name, NULL, NULL);
+	if (a->rc != TC_OK)
+		return NULL;
+	for (uint32_t k = 0; k < a->n; k++)
+		st_write(&a->st, ctx, ev(k % 2 == 0, a->id, 0), true);
+	return NULL;
+}
+
+static void open_all(uint32_t max)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.record_threads = TC_THREADS_ALL;
+	c.thread_capacity = 64;
+	c.max_threads = max;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+}
+
+static void decode_threads(tc_threads_image *img)
+{
+	size_t size;
+	void *base = tc_threads_base(ctx, &size);
+	tc_error err = { 0 };
+	cr_assert_eq(tc_threads_decode(img, base, size, &err), TC_OK, "%s", err.message);
+}
+
+static void run_thread(thread_arg *a)
+{
+	pthread_t th;
+	pthread_create(&th, NULL, staged_thread, a);
+	pthread_join(th, NULL);
+}
+
+/* Its events are copied a last time after its thread ended (before the ring
+ * goes to another thread), and its feed is let go then. */
+Test(feed, another_threads_feed_outlives_its_thread_until_copied)
+{
+	open_all(1);
+	thread_arg a = { .name = "io-1", .n = 11, .id = 7 };
+	run_thread(&a);
+	cr_assert_eq(a.rc, TC_OK);
+	cr_assert_eq(a.st.released, 0, "not let go before its events are copied");
+	tc_threads_image img;
+	decode_threads(&img);
+	cr_assert_lt(img.rings[0].seq, 11, "its last events were not copied yet");
+	tc_threads_image_dispose(&img);
+
+	thread_arg b = { .name = "io-2", .n = 3, .id = 8 };
+	run_thread(&b);
+	cr_assert_eq(b.rc, TC_OK, "the ended thread's ring goes to the next");
+	cr_assert_eq(a.st.released, 1, "after a last copy, the first feed is let go");
+	decode_threads(&img);
+	cr_assert_eq(img.handed, 2);
+	cr_assert_str_eq(img.rings[0].thread_name, "io-2");
+	cr_assert_eq(img.rings[0].generation, 2);
+	tc_threads_image_dispose(&img);
+
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	cr_assert_eq(b.st.released, 1, "freeing the context lets the last feed go");
+}
+
+/* A thread that found every ring in use (TC_ENOSPC) attaches again once a
+ * thread ended, and is counted as refused once. */
+typedef struct pair {
+	atomic_int held, first_done, release, again;
+	thread_arg holder, late;
+	int late_first, late_again;
+} pair;
+
+static void wait_for(atomic_int *flag)
+{
+	while (!atomic_load(flag))
+		sleep_ms(1);
+}
+
+static void *holder_thread(void *p)
+{
+	pair *s = p;
+	tc_feed fd = feed_of(&s->holder.st, 16);
+	s->holder.rc = tc_feed_attach(ctx, &fd, "holder", NULL, NULL);
+	atomic_store(&s->held, 1);
+	wait_for(&s->release);
+	return NULL;
+}
+
+static void *late_thread(void *p)
+{
+	pair *s = p;
+	tc_feed fd = feed_of(&s->late.st, 16);
+	s->late_first = tc_feed_attach(ctx, &fd, "late", NULL, NULL);
+	atomic_store(&s->first_done, 1);
+	wait_for(&s->again);
+	fd = feed_of(&s->late.st, 16);
+	s->late_again = tc_feed_attach(ctx, &fd, "late", NULL, NULL);
+	st_write(&s->late.st, ctx, ev(true, 5, 0), true);
+	return NULL;
+}
+
+Test(feed, a_thread_past_the_cap_attaches_again_later)
+{
+	open_all(1);
+	static pair s;
+	memset(&s, 0, sizeof s);
+	pthread_t h, l;
+	pthread_create(&h, NULL, holder_thread, &s);
+	wait_for(&s.held);
+	pthread_create(&l, NULL, late_thread, &s);
+	wait_for(&s.first_done);
+	atomic_store(&s.release, 1);
+	pthread_join(h, NULL);
+	atomic_store(&s.again, 1);
+	pthread_join(l, NULL);
+	cr_assert_eq(s.holder.rc, TC_OK);
+	cr_assert_eq(s.late_first, TC_ENOSPC, "every ring in use");
+	cr_assert_eq(s.late_again, TC_OK, "the holder ended: its ring");
+	tc_threads_image img;
+	decode_threads(&img);
+	cr_assert_eq(img.refused, 1, "refused once, however often it asked");
+	cr_assert_str_eq(img.rings[0].thread_name, "late");
+	tc_threads_image_dispose(&img);
+}

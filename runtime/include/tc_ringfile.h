@@ -90,7 +90,8 @@
  *     more than slots / 2 events (32,768 for the recording thread, 4,096 for
  *     another). Past seq the file may hold part of a pull; the decoder
  *     recovers the first of those events (tc_ring_image.recovered) when it
- *     can tell it from the older event in its slot;
+ *     can tell it from the older event in its slot, and never half an event
+ *     (version 1 files may hold halves: they recover nothing past the wrap);
  *   - now_ms is a relaxed value: a time, not a publication. Staged writers
  *     read the clock word instead (tc_runtime.h, TC_CLOCK_*), which the
  *     runtime stores into the writer's memory (AppMethodBeat.sNow).

@@ -107,13 +107,17 @@ typedef struct tc_feed {
 	uint64_t (*count)(void *user);
 	/* copies events [first, first + n) into out; all of them are still held */
 	void (*copy)(void *user, uint64_t first, size_t n, uint64_t *out);
-	/* sets the count; on the writer's thread, during a call it made (so
-	 * that it is not writing) */
+	/* sets the count (every event below it is in the ring: copied too); on
+	 * the writer's thread, during a call it made (so that it is not writing) */
 	void (*reset)(void *user, uint64_t count);
 	/* the runtime is done with it (called once; any thread) */
 	void (*release)(void *user);
-	/* events it holds; it must have them copied (tc_feed_pull) before it has
-	 * written capacity / 2 more since the last copy */
+	/* the events below count are in the ring now (any thread; NULL for
+	 * none): a writer that keeps this need ask for a copy only when it falls
+	 * behind */
+	void (*copied)(void *user, uint64_t count);
+	/* events it holds: it must never overwrite one not copied yet, so it
+	 * asks for a copy (tc_feed_pull) before that could happen */
 	uint32_t capacity;
 	void *user;
 } tc_feed;

@@ -292,12 +292,37 @@ static void read_end(const tc_ctx *ctx)
 	ring_unshare(ctx);
 }
 
+/* Events a pull copies while it holds the feed lock: 128 KB, tens of
+ * microseconds, so that the recording thread (a marker, or its own ask for a
+ * copy) never waits long behind the clock thread's pull. */
+#define PULL_CHUNK 16384u
+
+/* The staged writer's events into the ring, a chunk per hold of the lock
+ * (any thread). */
+static void pull_main_chunks(tc_ctx *ctx)
+{
+	for (;;) {
+		ring_share(ctx);
+		pthread_mutex_lock(&ctx->feed_mu);
+		uint64_t n = 0, lost = 0;
+		if (ctx->has_feed)
+			n = ring_pull_some(&ctx->ring, &ctx->feed, PULL_CHUNK, &lost);
+		pthread_mutex_unlock(&ctx->feed_mu);
+		ring_unshare(ctx);
+		if (n)
+			atomic_fetch_add_explicit(&ctx->pulled, n, memory_order_relaxed);
+		if (lost)
+			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+		if (n < PULL_CHUNK)
+			return;
+	}
+}
+
 /* Every staged writer's events into the rings; true if any came since the
  * last call (clock thread). */
 static bool pull_all(tc_ctx *ctx)
 {
-	read_begin(ctx);
-	read_end(ctx);
+	pull_main_chunks(ctx);
 	thread_set *ts = tset_of(ctx);
 	if (ts) {
 		uint64_t lost = 0;
@@ -836,9 +861,7 @@ void tc_feed_ended(tc_ctx *ctx, uint64_t token)
 void tc_feed_pull(tc_ctx *ctx)
 {
 	if (on_record_thread(ctx)) {
-		pthread_mutex_lock(&ctx->feed_mu);
-		pull_main(ctx, true);
-		pthread_mutex_unlock(&ctx->feed_mu);
+		pull_main_chunks(ctx);
 		return;
 	}
 	thread_set *ts = tset_of(ctx);

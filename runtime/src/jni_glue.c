@@ -29,8 +29,10 @@ static pthread_key_t g_detach_key;
 /* A staged writer's memory (AppMethodBeat, ThreadRing; tc_ringfile.h,
  * "Staged writers"): a long[] whose element 0 is the count of events
  * written, published with Unsafe.putOrderedLong after the event's
- * Unsafe.putLong, and event e in element STAGE_SLOTS + (e & (slots - 1)). */
+ * Unsafe.putLong, element 1 the count the ring has (stored here after each
+ * copy), and event e in element STAGE_SLOTS + (e & (slots - 1)). */
 #define STAGE_SEQ 0
+#define STAGE_COPIED 1
 #define STAGE_SLOTS 8
 
 /* Option slots of Native.create(long[] ...); keep in step with Native.java. */
@@ -223,8 +225,22 @@ static void feed_reset(void *user, uint64_t count)
 	JNIEnv *env = env_here();
 	if (!env)
 		return;
+	/* the count, and copied: everything below it is in the ring */
+	jlong v[2] = { (jlong)count, (jlong)count };
+	(*env)->SetLongArrayRegion(env, f->arr, STAGE_SEQ, 2, v);
+	clear_exception(env);
+}
+
+/* Element 1: the events the ring has (the writer asks for a copy only when
+ * it falls behind). */
+static void feed_copied(void *user, uint64_t count)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
 	jlong v = (jlong)count;
-	(*env)->SetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
+	(*env)->SetLongArrayRegion(env, f->arr, STAGE_COPIED, 1, &v);
 	clear_exception(env);
 }
 
@@ -258,7 +274,7 @@ static int make_feed(JNIEnv *env, jlongArray arr, tc_feed *out)
 		return -1;
 	}
 	f->mask = slots - 1;
-	*out = (tc_feed){ feed_count, feed_copy, feed_reset, feed_release, slots, f };
+	*out = (tc_feed){ feed_count, feed_copy, feed_reset, feed_release, feed_copied, slots, f };
 	return 0;
 }
 

@@ -110,7 +110,36 @@ uint64_t ring_refill(ring *to, const ring *from)
 	return first;
 }
 
-uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost)
+/* Events [first, end) of f into their slots; end - first <= capacity. */
+static void copy_in(ring *r, const tc_feed *f, uint64_t first, uint64_t end)
+{
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	/* Straight into the slots: 8-byte aligned 64-bit words, which a 64-bit
+	 * CPU stores whole (ARMv8: aligned 64-bit accesses, and each half of a
+	 * 128-bit pair, are single-copy atomic), so a process killed in the
+	 * middle leaves whole events; one copy per contiguous run. The caller's
+	 * lock keeps every reader out: the slots are written as plain memory. */
+	while (first < end) {
+		uint64_t i = first % r->capacity;
+		uint64_t k = end - first < r->capacity - i ? end - first : r->capacity - i;
+		f->copy(f->user, first, (size_t)k, (uint64_t *)(void *)&r->slots[i]);
+		first += k;
+	}
+#else
+	/* 32-bit: a plain copy may store halves (two 32-bit stores); each slot
+	 * gets one 64-bit atomic store instead. */
+	uint64_t buf[256];
+	while (first < end) {
+		size_t k = end - first < 256 ? (size_t)(end - first) : 256;
+		f->copy(f->user, first, k, buf);
+		for (size_t i = 0; i < k; i++)
+			atomic_store_explicit(&r->slots[(first + i) % r->capacity], buf[i], memory_order_relaxed);
+		first += k;
+	}
+#endif
+}
+
+uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost)
 {
 	*lost = 0;
 	uint64_t w = f->count(f->user);
@@ -120,31 +149,35 @@ uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost)
 	uint64_t first = s;
 	if (w - s > f->capacity) {
 		/* the writer went round its memory before a copy: cannot happen
-		 * while it asks for a copy every capacity / 2 events */
+		 * while it asks for one before half of it is uncopied */
 		first = w - f->capacity;
 		*lost = first - s;
 	}
-	if (w - first > r->capacity)
-		first = w - r->capacity; /* only the newest fit; nothing is lost by that */
+	uint64_t end = w - first > max ? first + max : w;
 	/* the slots of lost events among the newest capacity must not show the
 	 * older events they hold: empty (0) */
-	uint64_t lo = w > r->capacity ? w - r->capacity : 0;
-	for (uint64_t e = lo > s ? lo : s; e < s + *lost; e++)
+	uint64_t lo = end > r->capacity ? end - r->capacity : 0;
+	for (uint64_t e = lo > s ? lo : s; e < first; e++)
 		atomic_store_explicit(&r->slots[e % r->capacity], 0, memory_order_relaxed);
-	/* Slot by slot with 64-bit atomic stores: a process killed in the middle
-	 * leaves whole events (on 32-bit ARM too, where a plain copy may store
-	 * halves), so the decoder never sees a torn one (tc_ringfile.h). */
-	uint64_t buf[256];
-	for (uint64_t e = first; e < w;) {
-		size_t k = w - e < 256 ? (size_t)(w - e) : 256;
-		f->copy(f->user, e, k, buf);
-		for (size_t i = 0; i < k; i++)
-			atomic_store_explicit(&r->slots[(e + i) % r->capacity], buf[i], memory_order_relaxed);
-		e += k;
-	}
+	if (end - first > r->capacity)
+		first = end - r->capacity; /* only the newest fit; nothing is lost by that */
+	copy_in(r, f, first, end);
 	/* release: whoever sees the count sees the events below it */
-	atomic_store_explicit(&r->hdr->seq, w, memory_order_release);
-	return w - s;
+	atomic_store_explicit(&r->hdr->seq, end, memory_order_release);
+	if (f->copied)
+		f->copied(f->user, end);
+	return end - s;
+}
+
+uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost)
+{
+	uint64_t moved = 0, n, l;
+	*lost = 0;
+	while ((n = ring_pull_some(r, f, UINT64_MAX, &l)) != 0) {
+		moved += n;
+		*lost += l;
+	}
+	return moved;
 }
 
 uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift)

@@ -98,12 +98,15 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 }
 
 /* Copies what feed f wrote since the ring's count into the ring, oldest
- * first, and publishes the new count with one release store (events the
- * feed no longer held, because its writer overran it, become empty slots:
- * *lost says how many). The caller keeps every other writer and every reader
- * of the slots out meanwhile (the context's feed lock, the thread set's
- * lock). Returns the events the count moved by. */
+ * first, and publishes the new count with one release store, then tells the
+ * feed (copied). Events the feed no longer held, because its writer overran
+ * it, become empty slots: *lost says how many. The caller keeps every other
+ * writer and every reader of the slots out meanwhile (the context's feed
+ * lock, the thread set's lock). Returns the events the count moved by.
+ * ring_pull_some copies at most max events (a caller that lets go of its
+ * lock between calls keeps it a short time). */
 uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost);
+uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost);
 
 /* How many events a writer may have stored beyond the count a reader of the
  * region sees (tc_ringfile.h): the C writer (ring_write) fences before each

@@ -271,7 +271,7 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 	tc_config c;
 	quiet_config(&c);
 	open_threaded(&c);
-	tc_feed fd = { staged_read_count, staged_copy, staged_reset, NULL, 64, NULL };
+	tc_feed fd = { staged_read_count, staged_copy, staged_reset, NULL, NULL, 64, NULL };
 	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
 	task_info c0 = task_named("tc-clock");
 	int kicks = 0;

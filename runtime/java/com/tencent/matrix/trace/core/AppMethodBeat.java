@@ -14,8 +14,9 @@ import android.app.Activity;
  * the events below it), both compiler intrinsics on ART since Android 5.0 and on
  * HotSpot. The native runtime copies them into its ring (the mapped file, which a
  * killed process leaves behind) at every tick of its clock thread, at each message's
- * begin and end and before it reads the ring; the writer asks for a copy itself every
- * half ring ({@link #pull}), so nothing is overwritten before it is copied. The time is
+ * begin and end and before it reads the ring; the writer asks for a copy itself when
+ * those fell half a ring behind ({@link #pull}), so nothing is overwritten before it is
+ * copied. The time is
  * the clock word {@link #sNow}, which the clock thread keeps; when it is stale (the
  * thread sleeps: no message ran and nothing was written for a tick) the event kicks it
  * ({@link #slowNow}), once. The raw-address Unsafe accessors, the fences and
@@ -38,17 +39,17 @@ public final class AppMethodBeat {
     /** The clock word (tc_runtime.h TC_CLOCK_*): a time (ms since the ring's time base,
      *  >= 0) while the clock thread keeps it, else one of these. */
     static final long CLOCK_STALE = -1, CLOCK_OFF = -2;
-    /** The recording thread's staging ring: events, a power of two; a copy is asked for
-     *  every half of it. */
+    /** The recording thread's staging ring: events, a power of two. */
     static final int RING_SLOTS = 1 << 16;
 
     static final sun.misc.Unsafe U = Staging.unsafe();
-    /** Unsafe offsets of a staging ring's count and first event. */
-    static final long SEQ, SLOT0;
+    /** Unsafe offsets of a staging ring's count, copied count and first event. */
+    static final long SEQ, COPIED, SLOT0;
 
     static {
         long base = U != null ? U.arrayBaseOffset(long[].class) : 0;
-        SEQ = base;
+        SEQ = base + 8L * Staging.SEQ;
+        COPIED = base + 8L * Staging.COPIED;
         SLOT0 = base + 8L * Staging.SLOTS;
     }
 
@@ -81,8 +82,8 @@ public final class AppMethodBeat {
         long s = U.getLong(r, SEQ);
         U.putLong(r, SLOT0 + ((s & (RING_SLOTS - 1)) << 3), IN | ((long) methodId << 43) | now);
         U.putOrderedLong(r, SEQ, s + 1); // after the event: publishes it (tc_ringfile.h)
-        if ((s & (RING_SLOTS / 2 - 1)) == RING_SLOTS / 2 - 1) {
-            pull();
+        if ((s & (RING_SLOTS / 4 - 1)) == RING_SLOTS / 4 - 1) {
+            pull(r, s + 1);
         }
     }
 
@@ -103,8 +104,8 @@ public final class AppMethodBeat {
         long s = U.getLong(r, SEQ);
         U.putLong(r, SLOT0 + ((s & (RING_SLOTS - 1)) << 3), ((long) methodId << 43) | now);
         U.putOrderedLong(r, SEQ, s + 1);
-        if ((s & (RING_SLOTS / 2 - 1)) == RING_SLOTS / 2 - 1) {
-            pull();
+        if ((s & (RING_SLOTS / 4 - 1)) == RING_SLOTS / 4 - 1) {
+            pull(r, s + 1);
         }
     }
 
@@ -126,11 +127,14 @@ public final class AppMethodBeat {
         return word == CLOCK_STALE ? TraceCanary.kick() : -1;
     }
 
-    /** Half the staging ring was written since this point last came round: the runtime
-     *  copies it now, so the writer never overtakes what was not copied. */
-    @SlowPath("every 32,768 events of the recording thread")
-    private static void pull() {
-        TraceCanary.pull();
+    /** Every quarter of the staging ring: if more than half of it is not copied yet (the
+     *  clock thread, which copies at every tick, fell behind), the runtime copies it now,
+     *  so that the writer never overtakes what was not copied (at most 3/4 of it is). */
+    @SlowPath("every 16,384 events of the recording thread; a JNI call only when the copies are half a ring behind")
+    static void pull(long[] r, long count) {
+        if (count - U.getLong(r, COPIED) > RING_SLOTS / 2) {
+            TraceCanary.pull();
+        }
     }
 
     /** A section begins (id, TraceCanary.sectionId) or the innermost ends, on the calling

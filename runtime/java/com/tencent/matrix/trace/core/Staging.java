@@ -6,12 +6,14 @@ import java.lang.reflect.Field;
  * What the writers' staging rings need from the VM, found once, out of the writers'
  * classes (so that these reference nothing but what every API level has; see
  * tests/runtime/hotpath). A staging ring is a {@code long[]}: element 0 the count of
- * events written, elements {@link #SLOTS}.. the events (runtime/include/tc_ringfile.h,
- * "Staged writers"; jni_glue.c reads it).
+ * events written, element 1 the count copied, elements {@link #SLOTS}.. the events
+ * (runtime/include/tc_ringfile.h, "Staged writers"; jni_glue.c reads it).
  */
 final class Staging {
-    /** Element of the first event; elements 1..7 are unused (the count has its cache line). */
-    static final int SLOTS = 8;
+    /** Element 0 is the count of events written (the writer's); element 1 the count the
+     *  runtime has copied (the runtime's); the events start at element SLOTS, so that the
+     *  counts have a cache line of their own. */
+    static final int SEQ = 0, COPIED = 1, SLOTS = 8;
 
     private Staging() {}
 

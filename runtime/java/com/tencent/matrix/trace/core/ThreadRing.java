@@ -17,7 +17,7 @@ package com.tencent.matrix.trace.core;
  * batch it asks again.
  */
 final class ThreadRing {
-    /** A thread's staging ring: events, a power of two; a copy is asked for every half. */
+    /** A thread's staging ring: events, a power of two. */
     static final int RING_SLOTS = 1 << 13;
     static final int DROP_BATCH = 256;
     static final int SECTION_DEPTH = 32;
@@ -72,7 +72,15 @@ final class ThreadRing {
         long s = u.getLong(r, AppMethodBeat.SEQ);
         u.putLong(r, AppMethodBeat.SLOT0 + ((s & (RING_SLOTS - 1)) << 3), inBit | ((long) methodId << 43) | now);
         u.putOrderedLong(r, AppMethodBeat.SEQ, s + 1);
-        if ((s & (RING_SLOTS / 2 - 1)) == RING_SLOTS / 2 - 1) {
+        if ((s & (RING_SLOTS / 4 - 1)) == RING_SLOTS / 4 - 1) {
+            pull(r, s + 1);
+        }
+    }
+
+    /** As AppMethodBeat.pull: a copy now if half the staging ring is not copied. */
+    @SlowPath("every 2,048 events of a thread; a JNI call only when the copies are half a ring behind")
+    private static void pull(long[] r, long count) {
+        if (count - AppMethodBeat.U.getLong(r, AppMethodBeat.COPIED) > RING_SLOTS / 2) {
             TraceCanary.pullThread();
         }
     }

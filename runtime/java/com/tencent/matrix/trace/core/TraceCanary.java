@@ -282,8 +282,8 @@ public final class TraceCanary {
         return ctx != 0 ? Native.kick(ctx) : -1;
     }
 
-    /** The recording thread's staging ring is half written since its last copy. */
-    @SlowPath("every 32,768 events of the recording thread")
+    /** The recording thread's staging ring is half uncopied: the clock thread fell behind. */
+    @SlowPath("when the recording thread's copies are half its staging ring behind")
     static void pull() {
         long c = ctx; // release() runs on the recording thread: not meanwhile
         if (c != 0) {
@@ -291,8 +291,8 @@ public final class TraceCanary {
         }
     }
 
-    /** Another thread's staging ring is half written since its last copy. */
-    @SlowPath("every 4,096 events of a thread other than the recording thread")
+    /** Another thread's staging ring is half uncopied. */
+    @SlowPath("when another thread's copies are half its staging ring behind")
     static synchronized void pullThread() {
         if (ctx != 0) {
             Native.pull(ctx);

@@ -42,56 +42,61 @@
  *   - the C writer (tc_record, and the message markers), on the ring's
  *     thread: a release fence, the event into slot seq % capacity, then
  *     seq + 1 with a release store: one event in flight;
- *   - the pull, which copies a staged writer's events (below): it stores the
- *     events seq .. w - 1 into their slots, each with one 64-bit atomic store
- *     (so that no half event is ever left, on 32-bit ARM either), then seq = w
- *     with one release store. It holds the context's feed lock (a thread's
- *     ring: the thread set's lock), as does the C writer while a staged
- *     writer is attached, and as does every reader of the runtime
- *     (tc_copy_since, tc_mark, tc_written...), which pulls first.
+ *   - the copy of a staged writer (below; ring_pull): it stores the events
+ *     seq .. w - 1 into their slots (whole 64-bit words: a 64-bit CPU's
+ *     aligned stores, one 64-bit atomic store each on 32-bit CPUs, so that no
+ *     half event is ever left), then seq = w with one release store, and
+ *     holds the context's feed lock (a thread's ring: the thread set's lock)
+ *     meanwhile.
  *
  * Staged writers (the Java writers, AppMethodBeat and ThreadRing; tc_feed).
  * On ART a store into memory C owns costs a JNI call (the raw-address Unsafe
- * accessors are not intrinsics there), so the Java writer stores into a
- * staging ring on the Java heap, a long[]: element 0 the count of events it
- * wrote, event e in element 8 + (e & (slots - 1)), slots a power of two
- * (65,536 for the recording thread, 8,192 for the others). Per event it
- * stores the event (Unsafe.putLong(Object, long, long)), then the count with
- * release semantics (Unsafe.putOrderedLong): both ART intrinsics since
- * Android 5.0, and HotSpot's. The puller (JNI: GetLongArrayRegion) reads the
- * count, then an acquire fence, then the events below it that the ring does
- * not have yet, and never a slot the writer may be storing: the writer asks
- * for a pull (tc_feed_pull) after every slots / 2 events, so the events not
- * yet copied never span more than the staging ring holds. The runtime pulls
- * at every tick of its clock thread, at each message's begin and end, before
- * every read, and when the ring is replaced; when it writes into the ring
- * itself (a marker) or moves it, it sets the writer's count to the ring's,
- * on the writer's thread, during that thread's call. Event e of the staging
- * ring is event e of the ring.
+ * accessors are not intrinsics there), so the Java writers store into a
+ * staging ring on the Java heap, a long[]: element 0 the count of events
+ * written, element 1 the count the runtime copied (it stores it there), event
+ * e in element 8 + (e & (slots - 1)), slots a power of two. Per event the
+ * writer stores the event (Unsafe.putLong(Object, long, long)), then the
+ * count with release semantics (Unsafe.putOrderedLong): both ART intrinsics
+ * since Android 5.0, and HotSpot's. A reader (JNI: GetLongArrayRegion) reads
+ * the count, then an acquire fence, then the events below it.
+ *   - The recording thread's staging ring holds as many events as the ring
+ *     or more, and it is the ring of record: the runtime reads the events
+ *     there (tc_copy_since, tc_mark...; a reader keeps the margin below), its
+ *     C writer stores the message markers there (on the recording thread,
+ *     during its call) and sets the count past them, and when the ring or the
+ *     writer changes the events keep their numbers. A ring in memory then
+ *     holds only the header. A ring file is a copy, made at every tick of the
+ *     clock thread (which ticks once more after a message ends), when
+ *     tc_feed_pull asks and at tc_ctx_free: what a killed process leaves.
+ *   - Another thread's staging ring (8,192 events) is copied into its own
+ *     ring at every tick and when the writer asks, which it does when more
+ *     than half of it is not copied (it looks every quarter), so it never
+ *     overwrites an event not copied; and a last time once its thread ended.
  *
  * What a reader may rely on:
- *   - in the process, through the runtime: every event a staged writer
- *     published (its count) before the read began, in order with the C
- *     writer's; the copy is not raced (the feed lock);
- *   - reading the region itself, loading seq with acquire semantics (or a
- *     load followed by an acquire fence): every event below seq is in its
- *     slot, unless overwritten; a writer may be storing event seq (the C
- *     writer; readers keep a margin of two events, RING_WRITER_AHEAD, the
- *     margin version 1's Java writer needed, which stored into the region
- *     with one fence per event): the events from seq + 2 - capacity on are
- *     safe to read, older slots may hold newer events. A copier that reads
- *     slots and then seq again (acquire) cuts from its copy whatever that
+ *   - through the runtime: every event the writers published (their counts)
+ *     before the read began, in order with the C writer's markers;
+ *   - reading a ring (the region, or a staged writer's memory), loading its
+ *     count with acquire semantics (or a load followed by an acquire fence):
+ *     every event below the count is in its slot, unless overwritten; a
+ *     writer may be storing events count and count + 1 (a staged writer
+ *     publishes once per event, between the slot and the count, so its next
+ *     slot store may become visible before the count that precedes it):
+ *     the events from count + 2 - capacity on are safe to read, older slots
+ *     may hold newer events (RING_WRITER_AHEAD). A copier that reads slots
+ *     and then the count again (acquire) cuts from its copy whatever that
  *     second value says may have been overwritten;
- *   - a killed process's file: every event below its seq. A staged writer's
- *     events published after the last pull are lost: those of one clock tick
+ *   - a killed process's file: every event below its seq. Lost are the
+ *     events published after the last copy: those of one clock tick
  *     (clock_resolution_ms, and the clock thread's delay in being scheduled)
  *     while the clock thread ticks (a message or an idle handler runs, or
- *     events come outside them: it ticks until a tick finds none), and never
- *     more than slots / 2 events (32,768 for the recording thread, 4,096 for
- *     another). Past seq the file may hold part of a pull; the decoder
- *     recovers the first of those events (tc_ring_image.recovered) when it
- *     can tell it from the older event in its slot, and never half an event
- *     (version 1 files may hold halves: they recover nothing past the wrap);
+ *     events come outside them: it ticks until a tick finds none); if the
+ *     clock thread could not run while the writer wrote a whole staging ring,
+ *     the file shows the events it missed as empty slots. Past seq the file
+ *     may hold part of a copy; the decoder recovers the first of those events
+ *     (tc_ring_image.recovered) when it can tell it from the older event in
+ *     its slot, and never half an event (version 1 files may hold halves:
+ *     they recover nothing past the wrap);
  *   - now_ms is a relaxed value: a time, not a publication. Staged writers
  *     read the clock word instead (tc_runtime.h, TC_CLOCK_*), which the
  *     runtime stores into the writer's memory (AppMethodBeat.sNow).

@@ -97,18 +97,24 @@ typedef struct tc_clock {
 #define TC_CLOCK_OFF INT64_C(-2)   /* not recording (status < TC_STATUS_READY) */
 
 /* A writer that keeps a thread's events in memory of its own (the Java
- * writer: a long[] on the Java heap, which C cannot address) and lets the
- * runtime copy them into the thread's ring (tc_ringfile.h, "Staged
- * writers"). Event e of the writer is event e of the ring: the runtime
- * resets the count when it writes into the ring itself. */
+ * writer: a long[] on the Java heap, which C cannot address; tc_ringfile.h,
+ * "Staged writers"). The recording thread's writer holds the ring of record:
+ * the runtime reads the events there, writes its own (the message markers)
+ * there, and copies them into a ring file, if there is one, to outlive the
+ * process. Another thread's writer is copied into that thread's ring. Event e
+ * of the writer is event e of the ring. */
 typedef struct tc_feed {
 	/* the events written so far, read with acquire semantics: every event
 	 * below it is in the writer's memory */
 	uint64_t (*count)(void *user);
-	/* copies events [first, first + n) into out; all of them are still held */
+	/* copies events [first, first + n) into out */
 	void (*copy)(void *user, uint64_t first, size_t n, uint64_t *out);
+	/* stores events [first, first + n) from in (the runtime's own, or events
+	 * moved from another feed); on the writer's thread, during a call it made
+	 * (so that it is not writing); NULL for a feed of another thread */
+	void (*store)(void *user, uint64_t first, size_t n, const uint64_t *in);
 	/* sets the count (every event below it is in the ring: copied too); on
-	 * the writer's thread, during a call it made (so that it is not writing) */
+	 * the writer's thread, during a call it made */
 	void (*reset)(void *user, uint64_t count);
 	/* the runtime is done with it (called once; any thread) */
 	void (*release)(void *user);
@@ -116,7 +122,9 @@ typedef struct tc_feed {
 	 * none): a writer that keeps this need ask for a copy only when it falls
 	 * behind */
 	void (*copied)(void *user, uint64_t count);
-	/* events it holds: it must never overwrite one not copied yet, so it
+	/* events it holds (a power of two). The recording thread's: as many as
+	 * the ring's capacity or more (fewer are read as the ring's capacity).
+	 * Another thread's: it must never overwrite one not copied yet, so it
 	 * asks for a copy (tc_feed_pull) before that could happen */
 	uint32_t capacity;
 	void *user;
@@ -274,9 +282,11 @@ void tc_ctx_bind_thread(tc_ctx *ctx);
  * EXPIRED_START), called on the recording thread: a new ring is made (a file
  * is built under a temporary name, then renamed to buffer_path), the newest
  * events that fit are moved into it in order, the context's index records
- * follow them (a staged writer's events first copied, its count then reset
- * to the new ring's), the clock thread restarts at the new resolution, and
- * the old ring is freed. After a start, or on another thread, the ring stays as it is and a
+ * follow them (with a staged writer attached, its memory keeps the events
+ * and their numbers, and a new ring file gets a copy of the newest), the
+ * clock thread restarts at the new resolution, and the old ring is freed. A
+ * larger ring is read as large as the staged writer's memory until it
+ * attaches a larger one. After a start, or on another thread, the ring stays as it is and a
  * warning is logged. An unchanged ring is kept as it is. Errors leave the
  * context as it was, but for TC_ETHREAD: the new ring and the settings are in
  * place, without a clock thread. Not concurrently with itself, tc_start or
@@ -296,15 +306,16 @@ bool tc_is_alive(const tc_ctx *ctx);       /* STARTED only (Matrix also said yes
  * recording thread only. */
 void tc_record(tc_ctx *ctx, uint32_t id, bool in);
 
-/* Attaches the calling thread's staged writer (tc_feed, copied): the
- * recording thread's feeds the context's ring, another thread's (with
- * TC_THREADS_ALL) a ring of its own, handed out now as by tc_record and
- * named name (NULL: the thread's system name). The feed's count is reset to
- * the ring's. From then on the runtime copies its events at each clock tick,
- * at a message's begin and end, before it reads the ring, and when
- * tc_feed_pull asks. A feed the thread attached before is copied a last time
- * and released. Another thread's feed is released once its thread has ended
- * and its events are copied (a later thread may then get the ring).
+/* Attaches the calling thread's staged writer (tc_feed, copied). The
+ * recording thread's becomes the context's ring of record: the newest events
+ * of the ring (or of the feed it attached before, then released) are moved
+ * into it and its count set; a ring file is kept a copy of it at each clock
+ * tick, when tc_feed_pull asks and at tc_ctx_free.
+ * Another thread's (with TC_THREADS_ALL) feeds a ring of its own, handed out
+ * now as by tc_record and named name (NULL: the thread's system name), its
+ * count set to the ring's; the runtime copies it at each clock tick, when
+ * tc_feed_pull asks, and a last time once its thread ended (then the feed is
+ * released, and a later thread may get the ring).
  * *token (if not NULL) names the ring for tc_feed_ended (0 for the
  * recording thread's). TC_ENOSPC: every thread ring is in use (the thread is
  * counted as refused; the feed is not kept: attach again later); TC_ESTATE:
@@ -316,7 +327,8 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
  * what tc_feed_attach gave; a token of a ring handed out again since is
  * ignored. Any thread. */
 void tc_feed_ended(tc_ctx *ctx, uint64_t token);
-/* Copies the calling thread's feed into its ring now. */
+/* Copies the calling thread's feed into its ring (the recording thread's:
+ * into the ring file, if there is one) now. */
 void tc_feed_pull(tc_ctx *ctx);
 /* A staged writer read TC_CLOCK_STALE: the clock thread ticks again until
  * a tick finds no new event outside a message, and the word is current
@@ -357,8 +369,10 @@ uint64_t tc_now_ms(const tc_ctx *ctx);   /* the recording clock: ms since the ti
 uint64_t tc_written(const tc_ctx *ctx);  /* events ever written into the current ring */
 
 /* The ring's region (tc_ringfile.h layout) and its size, for readers
- * (tests, tools): what a staged writer wrote since the last copy is not in
- * it yet. Valid until tc_reconfigure replaces the ring or tc_ctx_free. */
+ * (tests, tools). With a staged writer attached the events are in its memory:
+ * the region is a copy of it as of the last copy if it is a file, else holds
+ * only the header. Valid until tc_reconfigure replaces the ring or
+ * tc_ctx_free. */
 void *tc_ring_base(const tc_ctx *ctx, size_t *size);
 
 /* Main looper, recording thread. Begin refreshes the clock, wakes the clock

@@ -72,9 +72,9 @@ static void *tick(void *arg)
 			break;
 		pthread_mutex_unlock(&c->mu);
 		uint64_t now = c->clock.now_ns(c->clock.user);
-		bool active = c->on_tick(c->tick_user, now);
+		enum clock_tick found = c->on_tick(c->tick_user, now);
 		pthread_mutex_lock(&c->mu);
-		if (!c->busy && !active && !c->kicked) {
+		if (!c->busy && found == CLOCK_QUIET && !c->kicked) {
 			/* nothing runs and nothing was written since the last tick:
 			 * sleep until a message or a kick (no idle wake-ups) */
 			c->linger = false;
@@ -85,8 +85,11 @@ static void *tick(void *arg)
 		refresh_at(c, now);
 		publish(c);
 		pthread_mutex_unlock(&c->mu);
-		struct timespec ts = { (time_t)(c->resolution_ms / 1000), (long)(c->resolution_ms % 1000) * 1000000L };
-		nanosleep(&ts, NULL);
+		if (found != CLOCK_BEHIND) {
+			struct timespec ts = { (time_t)(c->resolution_ms / 1000),
+			                       (long)(c->resolution_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+		}
 		pthread_mutex_lock(&c->mu);
 	}
 	pthread_mutex_unlock(&c->mu);

@@ -6,7 +6,8 @@
  * matrix_time_update_thread) and sleeps otherwise: an idle app costs no
  * wake-up. It ticks while the recording thread is busy (a message or an idle
  * handler runs) and, after that or after a kick, until a tick finds no new
- * event (on_tick says). A dispatch begin or end refreshes the time directly,
+ * event (on_tick says); a tick that finds a writer far ahead of the copies
+ * is followed by the next at once, so that the copying stays on this thread. A dispatch begin or end refreshes the time directly,
  * so message markers are exact. At every tick the thread also calls
  * on_tick: the lag and ANR watchdog and the copying of staged writers'
  * events; a message that runs long keeps it ticking, and it never waits for
@@ -30,8 +31,13 @@
 #include "ring.h"
 #include "tc_runtime.h"
 
-/* Returns true when staged writers wrote events since the last tick. */
-typedef bool (*clock_tick_fn)(void *user, uint64_t now_ns);
+/* What a tick found (on_tick's answer). */
+enum clock_tick {
+	CLOCK_QUIET,   /* staged writers wrote nothing since the last tick */
+	CLOCK_ACTIVE,  /* they did */
+	CLOCK_BEHIND,  /* a writer is far ahead of the copies: tick again without sleeping */
+};
+typedef enum clock_tick (*clock_tick_fn)(void *user, uint64_t now_ns);
 typedef void (*clock_word_fn)(void *user, int64_t word);
 
 typedef struct clock_thread {

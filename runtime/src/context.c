@@ -260,30 +260,49 @@ static void expire(tc_ctx *ctx, void *arg)
 		c.on_expire(c.expire_user);
 }
 
-/* Under feed_mu (and ring_lock's shared side, off the recording thread):
- * copies the staged writer's new events into the ring. activity: count
- * them as events outside message begin and end (the clock thread's reason
- * to keep ticking). */
-static void pull_main(tc_ctx *ctx, bool activity)
+/* The recording thread's events. With a staged writer attached, its memory
+ * is the ring of record (tc_feed): readers read there, the C writer writes
+ * its markers there, and a ring file is a copy of it, made at each clock
+ * tick, when tc_feed_pull asks and at tc_ctx_free, to outlive the process.
+ * A ring in memory then holds only the header (its slots are not touched). */
+static bool mirrored(const tc_ctx *ctx)
 {
-	if (!ctx->has_feed)
+	return ctx->has_feed && ctx->ring.mem.kind == REGION_FILE;
+}
+
+/* The events the staged writer's memory is read as: the ring's capacity, or
+ * fewer while the writer's memory is smaller (after tc_reconfigure grew the
+ * ring, until the writer attaches a larger one). */
+static uint64_t record_capacity(const tc_ctx *ctx)
+{
+	return ctx->feed.capacity < ctx->ring.capacity ? ctx->feed.capacity : ctx->ring.capacity;
+}
+
+/* The count of the recording thread's events: under feed_mu, or on the
+ * recording thread (the feed changes only there). */
+static uint64_t record_count(const tc_ctx *ctx)
+{
+	return ctx->has_feed ? ctx->feed.count(ctx->feed.user) : ring_seq(&ctx->ring);
+}
+
+/* Under feed_mu (and ring_lock's shared side, off the recording thread):
+ * copies the staged writer's new events into the ring file. */
+static void pull_main(tc_ctx *ctx)
+{
+	if (!mirrored(ctx))
 		return;
 	uint64_t lost;
-	uint64_t n = ring_pull(&ctx->ring, &ctx->feed, &lost);
-	if (n && activity)
-		atomic_fetch_add_explicit(&ctx->pulled, n, memory_order_relaxed);
+	ring_pull(&ctx->ring, &ctx->feed, &lost);
 	if (lost)
 		atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
 }
 
-/* The ring for reading on any thread: shared against its replacement, and
- * with the staged writer's events copied in first. */
+/* The recording thread's events for reading on any thread: the ring shared
+ * against its replacement, the feed held against its. */
 static void read_begin(const tc_ctx *ctx)
 {
-	tc_ctx *c = (tc_ctx *)ctx; /* the events exist already: copying them changes no value */
 	ring_share(ctx);
-	pthread_mutex_lock(&c->feed_mu);
-	pull_main(c, true);
+	pthread_mutex_lock(&((tc_ctx *)ctx)->feed_mu);
 }
 
 static void read_end(const tc_ctx *ctx)
@@ -292,60 +311,67 @@ static void read_end(const tc_ctx *ctx)
 	ring_unshare(ctx);
 }
 
-/* Events a pull copies while it holds the feed lock: 128 KB, tens of
- * microseconds, so that the recording thread (a marker, or its own ask for a
- * copy) never waits long behind the clock thread's pull. */
+/* Events a copy into the ring file takes while it holds the feed lock: 128
+ * KB, tens of microseconds, so that the recording thread (a marker) never
+ * waits long behind the clock thread's copy. */
 #define PULL_CHUNK 16384u
 
-/* The staged writer's events into the ring, a chunk per hold of the lock
- * (any thread). */
-static void pull_main_chunks(tc_ctx *ctx)
+/* The staged writer's events into the ring file, a chunk per hold of the
+ * lock (any thread). Returns the events copied. */
+static uint64_t pull_main_chunks(tc_ctx *ctx)
 {
+	uint64_t total = 0;
 	for (;;) {
 		ring_share(ctx);
 		pthread_mutex_lock(&ctx->feed_mu);
 		uint64_t n = 0, lost = 0;
-		if (ctx->has_feed)
+		if (mirrored(ctx))
 			n = ring_pull_some(&ctx->ring, &ctx->feed, PULL_CHUNK, &lost);
 		pthread_mutex_unlock(&ctx->feed_mu);
 		ring_unshare(ctx);
-		if (n)
-			atomic_fetch_add_explicit(&ctx->pulled, n, memory_order_relaxed);
 		if (lost)
 			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+		total += n;
 		if (n < PULL_CHUNK)
-			return;
+			return total;
 	}
 }
 
-/* Every staged writer's events into the rings; true if any came since the
- * last call (clock thread). */
-static bool pull_all(tc_ctx *ctx)
+/* Every staged writer's events into the ring files (clock thread). Says
+ * whether any were written since the last call, not counting the markers
+ * (the thread ticks on only while events come), and whether the recording
+ * thread's writer is so far ahead of the ring file (a quarter of its memory)
+ * that the next copy should come at once rather than a tick later. */
+static enum clock_tick pull_all(tc_ctx *ctx)
 {
-	pull_main_chunks(ctx);
+	uint64_t main = pull_main_chunks(ctx);
+	bool behind = false, active = false;
+	pthread_mutex_lock(&ctx->feed_mu);
+	if (ctx->has_feed) {
+		uint64_t c = ctx->feed.count(ctx->feed.user);
+		active = c != atomic_exchange_explicit(&ctx->count_seen, c, memory_order_relaxed);
+		behind = main >= ctx->feed.capacity / 4;
+	}
+	pthread_mutex_unlock(&ctx->feed_mu);
 	thread_set *ts = tset_of(ctx);
 	if (ts) {
 		uint64_t lost = 0;
-		uint64_t n = threads_pull_all(ts, &lost);
-		if (n)
-			atomic_fetch_add_explicit(&ctx->pulled, n, memory_order_relaxed);
+		if (threads_pull_all(ts, &lost))
+			active = true;
 		if (lost)
 			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
 	}
-	uint64_t p = atomic_load_explicit(&ctx->pulled, memory_order_relaxed);
-	bool active = p != ctx->pulled_seen;
-	ctx->pulled_seen = p;
-	return active;
+	return behind ? CLOCK_BEHIND : active ? CLOCK_ACTIVE : CLOCK_QUIET;
 }
 
 /* The clock thread's tick (tc_ctx_poll's, without threads). */
-static bool on_tick(void *user, uint64_t now_ns)
+static enum clock_tick on_tick(void *user, uint64_t now_ns)
 {
 	tc_ctx *ctx = user;
-	bool active = pull_all(ctx);
+	enum clock_tick found = pull_all(ctx);
 	anr_watch(ctx, now_ns);
 	idle_watch(ctx, now_ns);
-	return active;
+	return found;
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -458,7 +484,7 @@ void tc_ctx_free(tc_ctx *ctx)
 	clock_stop(&ctx->clock);
 	worker_stop(&ctx->worker);
 	if (ctx->has_feed) {
-		pull_main(ctx, false); /* the last events, into the file */
+		pull_main(ctx); /* the last events, into the file */
 		ctx->has_feed = false;
 		if (ctx->feed.release)
 			ctx->feed.release(ctx->feed.user);
@@ -553,13 +579,27 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	int rc = open_ring(ctx, &fresh, &rp, err);
 	free(file);
 	if (rc == TC_OK) {
-		/* a staged writer's events first (it is this thread, in a call: it
-		 * writes no more until the swap below) */
 		pthread_mutex_lock(&ctx->feed_mu);
-		pull_main(ctx, false);
-		*shift = ring_refill(&fresh, &ctx->ring);
+		if (ctx->has_feed) {
+			/* the events stay in the staged writer's memory, numbered as
+			 * they are (it is this thread, in a call: it writes no more
+			 * meanwhile); a new ring file gets a copy of the newest */
+			uint64_t w = ctx->feed.count(ctx->feed.user), cap = record_capacity(ctx);
+			*kept = w < cap ? w : cap;
+			*kept = *kept < fresh.capacity ? *kept : fresh.capacity;
+			*shift = 0;
+			atomic_store_explicit(&fresh.hdr->seq, w - *kept, memory_order_relaxed);
+			if (fresh.mem.kind == REGION_FILE) {
+				uint64_t lost;
+				ring_pull(&fresh, &ctx->feed, &lost);
+			} else {
+				atomic_store_explicit(&fresh.hdr->seq, w, memory_order_relaxed);
+			}
+		} else {
+			*shift = ring_refill(&fresh, &ctx->ring);
+			*kept = ring_seq(&fresh);
+		}
 		pthread_mutex_unlock(&ctx->feed_mu);
-		*kept = ring_seq(&fresh);
 		if ((rc = ring_publish(&fresh, err)) != TC_OK)
 			ring_close(&fresh);
 	}
@@ -582,12 +622,6 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	/* section names are registered under the lock's shared side */
 	memcpy(ring_name(&fresh, 0), ring_name(&old, 0), TC_RING_NAMES_SIZE);
 	ctx->ring = fresh;
-	/* the staged writer numbers its events as the new ring does, before a
-	 * reader can pull: one that saw the old count would copy stale events */
-	pthread_mutex_lock(&ctx->feed_mu);
-	if (ctx->has_feed)
-		ctx->feed.reset(ctx->feed.user, ring_seq(&ctx->ring));
-	pthread_mutex_unlock(&ctx->feed_mu);
 	pthread_rwlock_unlock(&ctx->ring_lock);
 	ring_close(&old);
 
@@ -740,9 +774,10 @@ bool tc_is_alive(const tc_ctx *ctx)
 	return status_of(ctx) == TC_STATUS_STARTED;
 }
 
-/* The C writer's store into the context's ring, on the recording thread.
- * With a staged writer attached (the same thread, in a call it made), its
- * events come first, and it numbers its next one after this one. */
+/* The C writer's event, on the recording thread: into the ring, or with a
+ * staged writer attached (the same thread, in a call it made) into its
+ * memory, after its own events, and its count past it. A marker's own
+ * change of the count is no reason for the clock thread to tick on. */
 static void write_ring(tc_ctx *ctx, uint64_t ev)
 {
 	if (!ctx->has_feed) {
@@ -750,9 +785,10 @@ static void write_ring(tc_ctx *ctx, uint64_t ev)
 		return;
 	}
 	pthread_mutex_lock(&ctx->feed_mu);
-	pull_main(ctx, false);
-	ring_write(&ctx->ring, ev);
-	ctx->feed.reset(ctx->feed.user, ring_seq(&ctx->ring));
+	uint64_t s = ctx->feed.count(ctx->feed.user);
+	ctx->feed.store(ctx->feed.user, s, 1, &ev);
+	ctx->feed.reset(ctx->feed.user, s + 1);
+	atomic_store_explicit(&ctx->count_seen, s + 1, memory_order_relaxed);
 	pthread_mutex_unlock(&ctx->feed_mu);
 }
 
@@ -827,16 +863,21 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 	if (token)
 		*token = 0;
 	if (on_record_thread(ctx)) {
+		if (!feed->store)
+			return tc_fail(err, TC_EINVAL, "the recording thread's feed must store the runtime's events");
 		pthread_mutex_lock(&ctx->feed_mu);
-		if (ctx->has_feed) {
-			pull_main(ctx, false);
-			if (ctx->feed.release)
-				ctx->feed.release(ctx->feed.user);
-		}
+		tc_feed old = ctx->feed;
+		bool had = ctx->has_feed;
+		/* the newest events move into it, numbered as they are */
+		if (had)
+			feed_fill(feed, NULL, &old, record_capacity(ctx));
+		else
+			feed_fill(feed, &ctx->ring, NULL, 0);
 		ctx->feed = *feed;
 		ctx->has_feed = true;
-		feed->reset(feed->user, ring_seq(&ctx->ring));
 		pthread_mutex_unlock(&ctx->feed_mu);
+		if (had && old.release)
+			old.release(old.user);
 		if (name)
 			ring_set_thread(&ctx->ring, ctx->ring.hdr->tid, name);
 		return TC_OK;
@@ -996,7 +1037,7 @@ void tc_section_end(tc_ctx *ctx)
 tc_index tc_mark(const tc_ctx *ctx)
 {
 	read_begin(ctx);
-	tc_index idx = { ring_seq(&ctx->ring) };
+	tc_index idx = { record_count(ctx) };
 	read_end(ctx);
 	return idx;
 }
@@ -1004,7 +1045,8 @@ tc_index tc_mark(const tc_ctx *ctx)
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 {
 	read_begin(ctx);
-	bool valid = ring_index_valid(&ctx->ring, idx.seq);
+	bool valid = ctx->has_feed ? feed_index_valid(&ctx->feed, record_capacity(ctx), idx.seq)
+	                           : ring_index_valid(&ctx->ring, idx.seq);
 	read_end(ctx);
 	return valid;
 }
@@ -1012,7 +1054,8 @@ bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
 {
 	read_begin(ctx);
-	int rc = ring_copy_since(&ctx->ring, idx.seq, out, n, err);
+	int rc = ctx->has_feed ? feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
+	                       : ring_copy_since(&ctx->ring, idx.seq, out, n, err);
 	read_end(ctx);
 	return rc;
 }
@@ -1028,7 +1071,7 @@ uint64_t tc_now_ms(const tc_ctx *ctx)
 uint64_t tc_written(const tc_ctx *ctx)
 {
 	read_begin(ctx);
-	uint64_t w = ring_seq(&ctx->ring);
+	uint64_t w = record_count(ctx);
 	read_end(ctx);
 	return w;
 }
@@ -1068,7 +1111,7 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	write_marker(ctx, true, ms);
 	/* the ANR copy starts at the DISPATCH-in marker, the event before the mark */
 	atomic_store_explicit(&ctx->msg_begin_ns, now, memory_order_relaxed);
-	atomic_store_explicit(&ctx->msg_mark, ring_seq(&ctx->ring), memory_order_relaxed);
+	atomic_store_explicit(&ctx->msg_mark, record_count(ctx), memory_order_relaxed);
 	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token + 1, memory_order_release);
 	clock_set_busy(&ctx->clock, true);
 	/* other threads take the clock thread's time now: the time first */

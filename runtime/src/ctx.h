@@ -62,19 +62,18 @@ struct tc_ctx {
 	 * clock word for staged writers; changes are made under mu, so mirror
 	 * stores keep order. */
 	_Atomic int status;
-	/* The recording thread's staged writer (tc_feed_attach), if any. While
-	 * there is one, feed_mu is held by whoever writes the ring's slots (the
-	 * pull, the C writer) or reads them (copies, marks); taken after
-	 * ring_lock's shared side. has_feed changes on the recording thread,
-	 * under feed_mu. */
+	/* The recording thread's staged writer (tc_feed_attach), if any: the ring
+	 * of record then (context.c, mirrored). feed_mu is held by whoever uses
+	 * it off the recording thread (readers, the copy into a ring file) and
+	 * by the C writer; taken after ring_lock's shared side. feed and has_feed
+	 * change on the recording thread, under feed_mu. */
 	pthread_mutex_t feed_mu;
 	tc_feed feed;
 	bool has_feed;
-	/* events staged writers had copied outside message begin and end (the
-	 * clock thread goes to sleep after a tick that saw none), and events
-	 * lost because a writer overran its memory before a copy */
-	_Atomic uint64_t pulled, lost;
-	uint64_t pulled_seen;   /* clock thread */
+	/* the staged writer's count the clock thread saw last (its markers set
+	 * it too: they are no reason to tick on), and events lost because a
+	 * writer overran its memory before a copy */
+	_Atomic uint64_t count_seen, lost;
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
 	worker worker;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc_ringfile.h"
 #include "tc_runtime.h"
 #include "thread.h"
 
@@ -219,6 +220,25 @@ static void feed_copy(void *user, uint64_t first, size_t n, uint64_t *out)
 	}
 }
 
+static void feed_store(void *user, uint64_t first, size_t n, const uint64_t *in)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	while (n) {
+		uint32_t i = (uint32_t)(first & f->mask);
+		size_t k = f->mask + 1 - i;
+		if (k > n)
+			k = n;
+		(*env)->SetLongArrayRegion(env, f->arr, STAGE_SLOTS + (jsize)i, (jsize)k, (const jlong *)in);
+		clear_exception(env);
+		in += k;
+		first += k;
+		n -= k;
+	}
+}
+
 static void feed_reset(void *user, uint64_t count)
 {
 	jfeed *f = user;
@@ -274,7 +294,7 @@ static int make_feed(JNIEnv *env, jlongArray arr, tc_feed *out)
 		return -1;
 	}
 	f->mask = slots - 1;
-	*out = (tc_feed){ feed_count, feed_copy, feed_reset, feed_release, feed_copied, slots, f };
+	*out = (tc_feed){ feed_count, feed_copy, feed_store, feed_reset, feed_release, feed_copied, slots, f };
 	return 0;
 }
 
@@ -447,6 +467,15 @@ static void JNICALL n_thread_name(JNIEnv *env, jclass cls, jlong h, jstring name
 	WITH_UTF(env, name, n, tc_thread_name(ctx_of(h), n));
 }
 
+/* The ring's capacity: the recording thread's staging ring holds as many. */
+static jint JNICALL n_capacity(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	uint64_t cap = 0;
+	memcpy(&cap, (const char *)tc_ring_base(ctx_of(h), NULL) + TC_RING_OFF_CAPACITY, sizeof cap);
+	return (jint)cap;
+}
+
 static jboolean JNICALL n_threads_on(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
@@ -603,6 +632,7 @@ static const JNINativeMethod methods[] = {
 	N("reconfigure", "(J[JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)V", n_reconfigure),
 	N("region", "(J)Ljava/nio/ByteBuffer;", n_region),
 	N("attach", "(J[J)V", n_attach),
+	N("capacity", "(J)I", n_capacity),
 	N("start", "(J)I", n_start),
 	N("stop", "(J)V", n_stop),
 	N("release", "(J)V", n_release),

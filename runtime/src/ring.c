@@ -196,44 +196,67 @@ static uint64_t first_of(uint64_t mark_seq)
 	return mark_seq ? mark_seq - 1 : 0;
 }
 
-int ring_index_valid(const ring *r, uint64_t mark_seq)
+/* Where a reader finds the events: a ring's slots, or the memory of a
+ * staged writer that holds the ring of record (tc_feed). */
+typedef struct source {
+	const ring *r;
+	const tc_feed *f;
+	uint64_t capacity;
+} source;
+
+static uint64_t source_seq(const source *s)
 {
-	uint64_t w = ring_seq(r);
+	return s->f ? s->f->count(s->f->user) : ring_seq(s->r);
+}
+
+static void source_copy(const source *s, uint64_t first, size_t n, uint64_t *out)
+{
+	if (s->f) {
+		s->f->copy(s->f->user, first, n, out);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = atomic_load_explicit(&s->r->slots[(first + i) % s->r->capacity], memory_order_relaxed);
+}
+
+static int index_valid(const source *src, uint64_t mark_seq)
+{
+	uint64_t w = source_seq(src);
 	/* Event k lives in slot k % capacity until event k + capacity is written.
 	 * A writer may be storing events up to w + RING_WRITER_AHEAD - 1 now, so
 	 * the events before w + RING_WRITER_AHEAD - capacity are already unsafe. */
-	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= r->capacity;
+	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= src->capacity;
 }
 
-int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
 {
 	*out = NULL;
 	*n = 0;
 	if (mark_seq == RING_SEQ_LOST)
 		return tc_fail(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
-	uint64_t w = ring_seq(r);
+	uint64_t w = source_seq(src);
 	if (mark_seq > w)
 		return tc_fail(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
-	if (w + RING_WRITER_AHEAD - start > r->capacity)
+	if (w + RING_WRITER_AHEAD - start > src->capacity)
 		return tc_fail(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
-		               (unsigned long long)r->capacity);
+		               (unsigned long long)src->capacity);
 	if (w == mark_seq)
 		return TC_OK; /* nothing since the mark */
 	size_t count = (size_t)(w - start);
 	uint64_t *buf = malloc(count * sizeof *buf);
 	if (!buf)
 		return tc_fail(err, TC_ENOMEM, "copy of %zu events", count);
-	for (size_t i = 0; i < count; i++)
-		buf[i] = atomic_load_explicit(&r->slots[(start + i) % r->capacity], memory_order_relaxed);
-	/* Pairs with the writer's fence before a slot store: if we read an
-	 * overwritten slot, this load sees the sequence number that overwrote it. */
+	source_copy(src, start, count, buf);
+	/* Pairs with the writer's fence before a slot store (the C writer's, or
+	 * the staged writer's release store of the count after its event): if we
+	 * read an overwritten slot, this load sees the count that overwrote it. */
 	atomic_thread_fence(memory_order_acquire);
-	uint64_t w2 = ring_seq(r);
-	if (w2 + RING_WRITER_AHEAD - start > r->capacity) {
-		uint64_t cut = w2 + RING_WRITER_AHEAD - r->capacity - start; /* events possibly overwritten */
+	uint64_t w2 = source_seq(src);
+	if (w2 + RING_WRITER_AHEAD - start > src->capacity) {
+		uint64_t cut = w2 + RING_WRITER_AHEAD - src->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
 			return tc_fail(err, TC_ESTALE, "index %llu overwritten while copying",
@@ -245,4 +268,46 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 	*out = buf;
 	*n = count;
 	return TC_OK;
+}
+
+int ring_index_valid(const ring *r, uint64_t mark_seq)
+{
+	source src = { r, NULL, r->capacity };
+	return index_valid(&src, mark_seq);
+}
+
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+{
+	source src = { r, NULL, r->capacity };
+	return copy_since(&src, mark_seq, out, n, err);
+}
+
+int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq)
+{
+	source src = { NULL, f, capacity };
+	return index_valid(&src, mark_seq);
+}
+
+int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+                    tc_error *err)
+{
+	source src = { NULL, f, capacity };
+	return copy_since(&src, mark_seq, out, n, err);
+}
+
+void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap)
+{
+	source src = { from, from_feed, from_feed ? from_cap : from->capacity };
+	uint64_t w = source_seq(&src);
+	uint64_t n = w < src.capacity ? w : src.capacity;
+	if (n > to->capacity)
+		n = to->capacity;
+	uint64_t buf[256];
+	for (uint64_t e = w - n; e < w;) {
+		size_t k = w - e < 256 ? (size_t)(w - e) : 256;
+		source_copy(&src, e, k, buf);
+		to->store(to->user, e, k, buf);
+		e += k;
+	}
+	to->reset(to->user, w);
 }

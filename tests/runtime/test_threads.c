@@ -242,7 +242,7 @@ Test(threads, messages_wake_only_the_clock)
 
 /* A staged writer (the Java writer) outside messages: its first event
  * finds the clock word stale and kicks the clock thread, which ticks while
- * events keep coming (copying them, keeping the time) and then sleeps: an
+ * events keep coming (keeping the time) and then sleeps: an
  * app that stopped writing costs no wake-up. */
 static _Atomic uint64_t staged_count;
 static _Atomic uint64_t staged_slots[64];
@@ -260,6 +260,13 @@ static void staged_copy(void *u, uint64_t first, size_t n, uint64_t *out)
 		out[i] = atomic_load_explicit(&staged_slots[(first + i) & 63], memory_order_relaxed);
 }
 
+static void staged_store(void *u, uint64_t first, size_t n, const uint64_t *in)
+{
+	(void)u;
+	for (size_t i = 0; i < n; i++)
+		atomic_store_explicit(&staged_slots[(first + i) & 63], in[i], memory_order_relaxed);
+}
+
 static void staged_reset(void *u, uint64_t c)
 {
 	(void)u;
@@ -270,8 +277,9 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 {
 	tc_config c;
 	quiet_config(&c);
+	c.capacity = 64; /* the writer's memory is the ring: as large as the ring */
 	open_threaded(&c);
-	tc_feed fd = { staged_read_count, staged_copy, staged_reset, NULL, NULL, 64, NULL };
+	tc_feed fd = { staged_read_count, staged_copy, staged_store, staged_reset, NULL, NULL, 64, NULL };
 	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
 	task_info c0 = task_named("tc-clock");
 	int kicks = 0;
@@ -285,8 +293,6 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 		uint64_t k = atomic_load_explicit(&staged_count, memory_order_relaxed);
 		atomic_store_explicit(&staged_slots[k & 63], tc_event_encode(true, 1, (uint64_t)w), memory_order_relaxed);
 		atomic_store_explicit(&staged_count, k + 1, memory_order_release);
-		if ((k & 31) == 31)
-			tc_feed_pull(ctx);
 		n++;
 	}
 	await_parked();
@@ -297,7 +303,7 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 	task_info c2 = task_named("tc-clock");
 	cr_log_info("50 ms of events outside messages: %d kicks, tc-clock %ld wake-ups; then 300 ms idle: %ld",
 	            kicks, c1.switches - c0.switches, c2.switches - c1.switches);
-	cr_assert_geq(c1.switches - c0.switches, 10, "it ticked while events came");
+	cr_assert_geq(c1.switches - c0.switches, 3, "it ticked while events came");
 	cr_assert_eq(c2.switches, c1.switches, "the clock thread woke up after the events stopped");
 }
 

@@ -8,20 +8,19 @@ import android.app.Activity;
  *
  * <p>An event costs what a store into a Java array costs, on ART as on HotSpot: it
  * makes no JNI call and no call into native code. The recording thread's events go
- * into a staging ring of its own, a {@code long[]} on the Java heap: the event with
- * {@code Unsafe.putLong(Object, long, long)}, then the count with
- * {@code Unsafe.putOrderedLong} (a release store: a thread that reads the count sees
- * the events below it), both compiler intrinsics on ART since Android 5.0 and on
- * HotSpot. The native runtime copies them into its ring (the mapped file, which a
- * killed process leaves behind) at every tick of its clock thread, at each message's
- * begin and end and before it reads the ring; the writer asks for a copy itself when
- * those fell half a ring behind ({@link #pull}), so nothing is overwritten before it is
- * copied. The time is
- * the clock word {@link #sNow}, which the clock thread keeps; when it is stale (the
- * thread sleeps: no message ran and nothing was written for a tick) the event kicks it
- * ({@link #slowNow}), once. The raw-address Unsafe accessors, the fences and
- * System.nanoTime are JNI calls on ART; none is on this path (runtime/README.md,
- * "The Java writer"; tests/runtime/hotpath checks the compiled class).
+ * into a ring on the Java heap, a {@code long[]} as large as the runtime's ring: the
+ * event with {@code Unsafe.putLong(Object, long, long)}, then the count with {@code
+ * Unsafe.putOrderedLong} (a release store: a thread that reads the count sees the
+ * events below it), both compiler intrinsics on ART since Android 5.0 and on HotSpot.
+ * That array is the ring of record: the native runtime reads the events there (the
+ * tracers' copies), writes its message markers there, and, with a ring file, copies it
+ * into the file (which a killed process leaves behind) at every tick of its clock
+ * thread. The time is the clock word {@link #sNow}, which the clock thread keeps; when
+ * it is stale (the thread sleeps: no message ran and nothing was written for a tick)
+ * the event kicks it ({@link #slowNow}), once. The raw-address
+ * Unsafe accessors and System.nanoTime are JNI calls on ART, and Unsafe's fences came
+ * with Android 7.0; none is on this path (runtime/README.md, "The Java writer";
+ * tests/runtime/hotpath checks the compiled classes).
  *
  * <p>Only the recording thread (the main thread) writes into this ring. When every
  * thread records ({@link TraceCanary#THREADS_ALL}), the others write into staging rings
@@ -39,8 +38,6 @@ public final class AppMethodBeat {
     /** The clock word (tc_runtime.h TC_CLOCK_*): a time (ms since the ring's time base,
      *  >= 0) while the clock thread keeps it, else one of these. */
     static final long CLOCK_STALE = -1, CLOCK_OFF = -2;
-    /** The recording thread's staging ring: events, a power of two. */
-    static final int RING_SLOTS = 1 << 16;
 
     static final sun.misc.Unsafe U = Staging.unsafe();
     /** Unsafe offsets of a staging ring's count, copied count and first event. */
@@ -57,6 +54,7 @@ public final class AppMethodBeat {
      *  reads that another thread writes. */
     static volatile long sNow = CLOCK_OFF;
     static long[] sRing;                           // the recording thread's staging ring
+    static int sMask;                              // its events - 1 (a power of two)
     static Thread sThread;                         // the recording thread
     static boolean sInside;                        // re-entrancy guard of the slow paths (recording thread)
     static boolean sThreadsOn;                     // every thread records (ThreadRing)
@@ -80,11 +78,8 @@ public final class AppMethodBeat {
         }
         long[] r = sRing;
         long s = U.getLong(r, SEQ);
-        U.putLong(r, SLOT0 + ((s & (RING_SLOTS - 1)) << 3), IN | ((long) methodId << 43) | now);
+        U.putLong(r, SLOT0 + ((s & sMask) << 3), IN | ((long) methodId << 43) | now);
         U.putOrderedLong(r, SEQ, s + 1); // after the event: publishes it (tc_ringfile.h)
-        if ((s & (RING_SLOTS / 4 - 1)) == RING_SLOTS / 4 - 1) {
-            pull(r, s + 1);
-        }
     }
 
     public static void o(int methodId) {
@@ -102,11 +97,8 @@ public final class AppMethodBeat {
         }
         long[] r = sRing;
         long s = U.getLong(r, SEQ);
-        U.putLong(r, SLOT0 + ((s & (RING_SLOTS - 1)) << 3), ((long) methodId << 43) | now);
+        U.putLong(r, SLOT0 + ((s & sMask) << 3), ((long) methodId << 43) | now);
         U.putOrderedLong(r, SEQ, s + 1);
-        if ((s & (RING_SLOTS / 4 - 1)) == RING_SLOTS / 4 - 1) {
-            pull(r, s + 1);
-        }
     }
 
     /** An event of a thread other than the recording thread (inBit: IN or 0): into its
@@ -125,16 +117,6 @@ public final class AppMethodBeat {
     @SlowPath("the first event after a tick of the clock thread found nothing written and no message running")
     static long slowNow(long word) {
         return word == CLOCK_STALE ? TraceCanary.kick() : -1;
-    }
-
-    /** Every quarter of the staging ring: if more than half of it is not copied yet (the
-     *  clock thread, which copies at every tick, fell behind), the runtime copies it now,
-     *  so that the writer never overtakes what was not copied (at most 3/4 of it is). */
-    @SlowPath("every 16,384 events of the recording thread; a JNI call only when the copies are half a ring behind")
-    static void pull(long[] r, long count) {
-        if (count - U.getLong(r, COPIED) > RING_SLOTS / 2) {
-            TraceCanary.pull();
-        }
     }
 
     /** A section begins (id, TraceCanary.sectionId) or the innermost ends, on the calling
@@ -178,20 +160,22 @@ public final class AppMethodBeat {
         TraceCanary.activityFocus(activity, isFocus);
     }
 
-    /** The recording thread's staging ring, made once and kept across runtimes (a new one
-     *  resets its count). Under TraceCanary's lock. */
-    static long[] ring() {
+    /** A staging ring for a ring of this capacity (as many events or more: a power of
+     *  two). Under TraceCanary's lock. */
+    static long[] ring(int capacity) {
         if (U == null) {
             throw new IllegalStateException("no sun.misc.Unsafe: the writer cannot publish its events");
         }
-        if (sRing == null) {
-            sRing = Staging.ring(RING_SLOTS);
-        }
-        return sRing;
+        int slots = Staging.slotsFor(capacity);
+        return sRing != null && sRing.length == Staging.SLOTS + slots ? sRing : Staging.ring(slots);
     }
 
-    /** Records from now on for recordThread, into ring() (attached to the runtime first). */
-    static void attach(Thread recordThread) {
+    /** Records from now on for recordThread into r, which the runtime has attached: it moved
+     *  the events there and set its count (Native.attach). Under TraceCanary's lock, on the
+     *  recording thread. */
+    static void attach(Thread recordThread, long[] r) {
+        sRing = r;
+        sMask = r.length - Staging.SLOTS - 1;
         sThread = recordThread;
     }
 

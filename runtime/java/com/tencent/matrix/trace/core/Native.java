@@ -19,9 +19,12 @@ final class Native {
     /** The ring as the runtime holds it (tests, tools): what a staging ring holds since its
      *  last copy is not in it yet. */
     static native ByteBuffer region(long ctx);
-    /** Attaches the calling (recording) thread's staging ring (Staging): the runtime copies
-     *  its events and resets its count when it writes into the ring itself. */
+    /** Attaches the calling (recording) thread's staging ring (Staging), as large as the
+     *  ring or larger: the ring of record from now on; the newest events move there and its
+     *  count is set. */
     static native void attach(long ctx, long[] staging);
+    /** The ring's capacity (events). */
+    static native int capacity(long ctx);
     static native int start(long ctx);
     static native void stop(long ctx);
     static native void release(long ctx);

@@ -33,4 +33,14 @@ final class Staging {
     static long[] ring(int slots) {
         return new long[SLOTS + slots];
     }
+
+    /** The events a staging ring holds for a ring of capacity events: a power of two, as
+     *  many or more. */
+    static int slotsFor(int capacity) {
+        int slots = 2;
+        while (slots < capacity && slots < (1 << 30)) {
+            slots <<= 1;
+        }
+        return slots;
+    }
 }

@@ -282,8 +282,8 @@ public final class TraceCanary {
         return ctx != 0 ? Native.kick(ctx) : -1;
     }
 
-    /** The recording thread's staging ring is half uncopied: the clock thread fell behind. */
-    @SlowPath("when the recording thread's copies are half its staging ring behind")
+    /** Copies the recording thread's events into the ring file now (tests). Recording
+     *  thread. */
     static void pull() {
         long c = ctx; // release() runs on the recording thread: not meanwhile
         if (c != 0) {
@@ -542,6 +542,15 @@ public final class TraceCanary {
             Native.reconfigure(ctx, c.options(logListener != null), c.bufferPath, c.reportPath,
                     c.splashActivities);
         } finally {
+            Thread writer = AppMethodBeat.sThread;
+            if (Thread.currentThread() == writer) {
+                // a ring of another capacity: a staging ring as large, the events moved there
+                long[] r = AppMethodBeat.ring(Native.capacity(ctx));
+                if (r != AppMethodBeat.sRing) {
+                    Native.attach(ctx, r);
+                    AppMethodBeat.attach(writer, r);
+                }
+            }
             followThreads();
         }
     }
@@ -579,11 +588,11 @@ public final class TraceCanary {
             }
             libraryLoaded = true;
         }
-        long[] ring = AppMethodBeat.ring(); // first: it may refuse (no Unsafe)
+        long[] ring = AppMethodBeat.ring(c.capacity); // first: it may refuse (no Unsafe)
         long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities);
         Native.threadName(h, recordThread.getName());
         Native.attach(h, ring);
-        AppMethodBeat.attach(recordThread);
+        AppMethodBeat.attach(recordThread, ring);
         sectionIds.clear();
         ctx = h;
         status = STATUS_READY;

@@ -108,7 +108,7 @@ public final class WeakOrder {
 
         file = map(path);
         ring = 0;
-        pull = TraceCanary::written; // copies, as every reader does first
+        pull = TraceCanary::pull; // copies into the ring file, as the clock thread does
         phase("the recording thread");
 
         int before = sun.misc.Unsafe.releases();

@@ -66,12 +66,16 @@
  *     during its call) and sets the count past them, and when the ring or the
  *     writer changes the events keep their numbers. A ring in memory then
  *     holds only the header. A ring file is a copy, made at every tick of the
- *     clock thread (which ticks once more after a message ends), when
+ *     clock thread (which ticks on after a message ends), when
  *     tc_feed_pull asks and at tc_ctx_free: what a killed process leaves.
- *   - Another thread's staging ring (8,192 events) is copied into its own
- *     ring at every tick and when the writer asks, which it does when more
- *     than half of it is not copied (it looks every quarter), so it never
- *     overwrites an event not copied; and a last time once its thread ended.
+ *   - Another thread's staging ring holds as many events as its ring in the
+ *     thread file (rounded up to a power of two) and is its ring of record
+ *     too: in a thread file (PATH-threads) its ring is a copy, made at every
+ *     clock tick (the clock thread ticks on while any writer's count moves)
+ *     and a last time once its thread ended; a thread set in memory keeps no
+ *     copy (nothing in the process reads it). The writer never waits for a
+ *     copy: where the copier fell a whole array behind, the file shows the
+ *     events it missed as empty slots.
  *
  * What a reader may rely on:
  *   - through the runtime: every event the writers published (their counts)
@@ -90,9 +94,14 @@
  *     events published after the last copy: those of one clock tick
  *     (clock_resolution_ms, and the clock thread's delay in being scheduled)
  *     while the clock thread ticks (a message or an idle handler runs, or
- *     events come outside them: it ticks until a tick finds none); if the
- *     clock thread could not run while the writer wrote a whole staging ring,
- *     the file shows the events it missed as empty slots. Past seq the file
+ *     events come outside them: it ticks until a tick finds none, sets the
+ *     clock word stale, and copies once more a tick later, so that an event
+ *     whose writer read the word before it was stale is copied too, unless
+ *     the writer was stopped for that whole tick between reading the word and
+ *     storing its count: at most that one event per writer then waits for
+ *     the next copy); if the clock thread could not run while the writer
+ *     wrote a whole staging ring, the file shows the events it missed as
+ *     empty slots. Past seq the file
  *     may hold part of a copy; the decoder recovers the first of those events
  *     (tc_ring_image.recovered) when it can tell it from the older event in
  *     its slot, and never half an event (version 1 files may hold halves:

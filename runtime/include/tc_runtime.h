@@ -124,8 +124,9 @@ typedef struct tc_feed {
 	void (*copied)(void *user, uint64_t count);
 	/* events it holds (a power of two). The recording thread's: as many as
 	 * the ring's capacity or more (fewer are read as the ring's capacity).
-	 * Another thread's: it must never overwrite one not copied yet, so it
-	 * asks for a copy (tc_feed_pull) before that could happen */
+	 * Another thread's: as many as its ring in the thread file or more;
+	 * it is copied at every clock tick and need not wait for copies (one a
+	 * whole array behind leaves empty slots in the file) */
 	uint32_t capacity;
 	void *user;
 } tc_feed;
@@ -331,7 +332,7 @@ void tc_feed_ended(tc_ctx *ctx, uint64_t token);
  * into the ring file, if there is one) now. */
 void tc_feed_pull(tc_ctx *ctx);
 /* A staged writer read TC_CLOCK_STALE: the clock thread ticks again until
- * a tick finds no new event outside a message, and the word is current
+ * two ticks find no new event outside a message, and the word is current
  * before this returns. Returns the time (ms since the time base), or
  * TC_CLOCK_OFF while not recording. Any thread. */
 int64_t tc_clock_kick(tc_ctx *ctx);

@@ -34,7 +34,7 @@ static int64_t word_of(const clock_thread *c)
 {
 	if (atomic_load_explicit(c->status, memory_order_acquire) < TC_STATUS_READY)
 		return TC_CLOCK_OFF;
-	if (!c->running || (!c->busy && !c->linger))
+	if (!c->running || (!c->busy && (!c->linger || c->settling)))
 		return TC_CLOCK_STALE;
 	return (int64_t)ring_now(c->ring);
 }
@@ -75,14 +75,26 @@ static void *tick(void *arg)
 		enum clock_tick found = c->on_tick(c->tick_user, now);
 		pthread_mutex_lock(&c->mu);
 		if (!c->busy && found == CLOCK_QUIET && !c->kicked) {
-			/* nothing runs and nothing was written since the last tick:
-			 * sleep until a message or a kick (no idle wake-ups) */
-			c->linger = false;
-			publish(c);
-			continue;
+			/* nothing runs and nothing was written since the last tick */
+			if (c->settling) {
+				/* and nothing since the word said stale: every later
+				 * event reads it and kicks, so sleep until a message or
+				 * a kick (no idle wake-ups) */
+				c->settling = false;
+				c->linger = false;
+				publish(c);
+				continue;
+			}
+			/* the word says stale first, and one more tick copies what
+			 * a writer stored after this one looked but before it could
+			 * read "stale" (else those events could wait in its memory,
+			 * not in the file, until the next message) */
+			c->settling = true;
+		} else {
+			c->settling = false;
+			refresh_at(c, now);
 		}
 		c->kicked = false;
-		refresh_at(c, now);
 		publish(c);
 		pthread_mutex_unlock(&c->mu);
 		if (found != CLOCK_BEHIND) {
@@ -132,7 +144,7 @@ int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint
 	c->resolution_ms = resolution_ms ? resolution_ms : 1;
 	c->on_tick = on_tick;
 	c->tick_user = tick_user;
-	c->busy = c->linger = c->kicked = c->stopping = false;
+	c->busy = c->linger = c->kicked = c->settling = c->stopping = false;
 	clock_refresh(c);
 	int rc = threaded ? pthread_create(&c->thread, NULL, tick, c) : 0;
 	c->running = threaded && rc == 0;
@@ -152,7 +164,7 @@ void clock_stop(clock_thread *c)
 		pthread_join(c->thread, NULL);
 	pthread_mutex_lock(&c->mu);
 	c->running = false;
-	c->busy = c->linger = false;
+	c->busy = c->linger = c->settling = false;
 	publish(c);
 	/* the ring may go now: a kick until the next start reads the clock alone */
 	c->ring = NULL;
@@ -163,6 +175,7 @@ void clock_set_busy(clock_thread *c, bool busy)
 {
 	pthread_mutex_lock(&c->mu);
 	c->busy = busy;
+	c->settling = false;
 	if (busy) {
 		/* a begin wakes the thread if it sleeps */
 		pthread_cond_signal(&c->cv);
@@ -185,6 +198,7 @@ int64_t clock_kick(clock_thread *c)
 			if (!c->busy && !c->linger)
 				pthread_cond_signal(&c->cv);
 			c->linger = true;
+			c->settling = false;
 			/* the writer stores its event after this returns: the next tick
 			 * may not see it yet, so it must not stop the thread */
 			c->kicked = true;

@@ -61,6 +61,8 @@ typedef struct clock_thread {
 	bool busy;       /* a message or an idle handler runs */
 	bool linger;     /* not busy, but tick on until a tick finds no new event */
 	bool kicked;     /* a writer kicked since the last tick: that tick cannot judge */
+	bool settling;   /* a tick found nothing: the word says stale, one more tick
+	                  * copies what was stored meanwhile, then it sleeps */
 	_Atomic int64_t word; /* as last published (read without mu) */
 } clock_thread;
 
@@ -83,7 +85,8 @@ void clock_mirror(clock_thread *c, _Atomic uint64_t *word);
 /* Sets now_ms from the clock and returns it. */
 uint64_t clock_refresh(clock_thread *c);
 /* Start or stop ticking (message or idle handler begin and end). At the
- * end the thread lingers until a tick finds no new event. */
+ * end the thread lingers until a tick finds no new event; then the word says
+ * stale, and it sleeps after one more tick that finds none. */
 void clock_set_busy(clock_thread *c, bool busy);
 /* A staged writer found the word stale: refresh the time, tick until a tick
  * finds no new event. Returns the time, or TC_CLOCK_OFF below READY. */

@@ -476,6 +476,16 @@ static jint JNICALL n_capacity(JNIEnv *env, jclass cls, jlong h)
 	return (jint)cap;
 }
 
+static jint JNICALL n_thread_capacity(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	const char *base = tc_threads_base(ctx_of(h), NULL);
+	uint64_t ring_size = 0;
+	if (base)
+		memcpy(&ring_size, base + TC_THREADS_OFF_RING_SIZE, sizeof ring_size);
+	return base ? (jint)((ring_size - TC_RING_HEADER_SIZE) / 8) : 0;
+}
+
 static jboolean JNICALL n_threads_on(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
@@ -640,6 +650,7 @@ static const JNINativeMethod methods[] = {
 	N("bindThread", "(JLjava/lang/String;)V", n_bind),
 	N("threadName", "(JLjava/lang/String;)V", n_thread_name),
 	N("threadsOn", "(J)Z", n_threads_on),
+	N("threadCapacity", "(J)I", n_thread_capacity),
 	N("threadAttach", "(JLjava/lang/String;[J)J", n_thread_attach),
 	N("threadEnded", "(JJ)V", n_thread_ended),
 	N("threadsDropped", "(JJ)V", n_threads_dropped),

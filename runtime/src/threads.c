@@ -115,6 +115,17 @@ int threads_publish(thread_set *t, tc_error *err)
 	return region_publish(&t->mem, err);
 }
 
+/* Copies tr's staged writer into its ring. Only a thread file keeps the
+ * copies: nothing in the process reads another thread's ring, so in memory
+ * the writer's own memory is all there is (tc_ringfile.h). Under mu. */
+static uint64_t pull_ring(const thread_set *t, thread_ring *tr, uint64_t *lost)
+{
+	*lost = 0;
+	if (!tr->has_feed || t->mem.kind != REGION_FILE)
+		return 0;
+	return ring_pull(&tr->ring, &tr->feed, lost);
+}
+
 static void drop_feed(thread_ring *tr)
 {
 	if (!tr->has_feed)
@@ -134,10 +145,8 @@ void threads_close(thread_set *t)
 	pthread_key_delete(t->key);
 	for (uint32_t k = 0; k < t->used; k++) {
 		thread_ring *tr = &t->rings[k];
-		if (tr->has_feed) {
-			uint64_t lost;
-			ring_pull(&tr->ring, &tr->feed, &lost); /* the last events, into the file */
-		}
+		uint64_t lost;
+		pull_ring(t, tr, &lost); /* the last events, into the file */
 		drop_feed(tr);
 	}
 	free(t->rings);
@@ -192,11 +201,9 @@ static thread_ring *hand_out(thread_set *t, const _Atomic int *status, const cha
 		/* again: the ended thread's last events first, then empty slots
 		 * (the decoder would read its old events as the new thread's); the
 		 * header is rewritten in place, so that the file stays readable */
-		if (tr->has_feed) {
-			uint64_t lost;
-			ring_pull(&tr->ring, &tr->feed, &lost);
-			drop_feed(tr);
-		}
+		uint64_t lost;
+		pull_ring(t, tr, &lost);
+		drop_feed(tr);
 		atomic_store_explicit(&tr->ring.hdr->seq, 0, memory_order_relaxed);
 		memset((char *)base + TC_RING_HEADER_SIZE, 0, (size_t)t->capacity * 8);
 	}
@@ -257,11 +264,9 @@ thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char
 	thread_ring *tr = mine(t, status, name, true);
 	if (tr) {
 		*token = (uint64_t)tr->ring.hdr->generation << 32 | (uint64_t)(tr - t->rings);
-		if (tr->has_feed) {
-			uint64_t lost;
-			ring_pull(&tr->ring, &tr->feed, &lost);
-			drop_feed(tr);
-		}
+		uint64_t lost;
+		pull_ring(t, tr, &lost);
+		drop_feed(tr);
 		tr->feed = *feed;
 		tr->has_feed = true;
 		tr->feed.reset(tr->feed.user, ring_seq(&tr->ring));
@@ -288,11 +293,8 @@ void threads_pull_here(thread_set *t)
 	if (!v || v == REFUSED)
 		return;
 	pthread_mutex_lock(&t->mu);
-	thread_ring *tr = ring_of(t, v);
-	if (tr->has_feed) {
-		uint64_t lost;
-		ring_pull(&tr->ring, &tr->feed, &lost);
-	}
+	uint64_t lost;
+	pull_ring(t, ring_of(t, v), &lost);
 	pthread_mutex_unlock(&t->mu);
 }
 
@@ -307,8 +309,12 @@ uint64_t threads_pull_all(thread_set *t, uint64_t *lost)
 		/* ended first: then the copy below has every event of the thread
 		 * (it wrote them before it ended), and is its last */
 		bool ended = atomic_load_explicit(&tr->ring.hdr->ended_ns, memory_order_acquire) != 0;
-		uint64_t l;
-		moved += ring_pull(&tr->ring, &tr->feed, &l);
+		uint64_t l, count = tr->feed.count(tr->feed.user);
+		/* events written since the last look (copied or not: the clock
+		 * thread's reason to tick on) */
+		moved += count != tr->seen;
+		tr->seen = count;
+		pull_ring(t, tr, &l);
 		*lost += l;
 		if (ended)
 			drop_feed(tr);

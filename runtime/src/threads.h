@@ -57,6 +57,7 @@ typedef struct thread_ring {
 	section_stack sections;        /* its thread only */
 	tc_feed feed;                  /* a staged writer's, under the set's mu */
 	bool has_feed;
+	uint64_t seen;                 /* its count at the clock thread's last look */
 } thread_ring;
 
 typedef struct thread_set {
@@ -95,10 +96,11 @@ thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char
 /* The thread of ring token (threads_attach's) writes no more: the ring may
  * be handed out again (tc_feed_ended). */
 void threads_ended(thread_set *t, uint64_t token);
-/* Pulls the calling thread's feed. */
+/* Copies the calling thread's feed (a thread file). */
 void threads_pull_here(thread_set *t);
-/* Pulls every ring's feed and releases those whose thread ended. Returns the
- * events the rings' counts moved by; *lost adds the events writers overran. */
+/* Copies every ring's feed (a thread file; in memory nothing reads them) and
+ * releases those whose thread ended. Returns how many rings' writers wrote
+ * since the last call; *lost adds the events writers overran. */
 uint64_t threads_pull_all(thread_set *t, uint64_t *lost);
 /* Every ring's status (the context's, mirrored). */
 void threads_set_status(thread_set *t, int status);

@@ -35,6 +35,8 @@ final class Native {
     static native void threadName(long ctx, String name);
     /** Every thread records (THREADS_ALL): the thread file exists. */
     static native boolean threadsOn(long ctx);
+    /** Events per thread's ring in the thread file (a thread's Java ring holds as many). */
+    static native int threadCapacity(long ctx);
     /** Attaches the calling thread's staging ring to a ring of its own, named name: the
      *  ring's token (> 0, for threadEnded); 0 when every ring is in use (counted; ask again
      *  later); -1 without THREADS_ALL. */

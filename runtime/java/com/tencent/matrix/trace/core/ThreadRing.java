@@ -2,23 +2,21 @@ package com.tencent.matrix.trace.core;
 
 /**
  * The writer of the threads other than the recording thread, when every thread records
- * ({@link TraceCanary#THREADS_ALL}): each has a staging ring of its own, written as the
- * recording thread writes its own (AppMethodBeat), which the runtime copies into the
- * thread's ring in the thread file (runtime/include/tc_ringfile.h). A thread's first
- * event registers its ring (a JNI call, under TraceCanary's lock); after that an event
- * takes no lock, allocates nothing and calls nothing native: the thread finds its ring in
- * a small table indexed by its id (else, if another thread took that entry, through a
- * ThreadLocal, on the slow path).
+ * ({@link TraceCanary#THREADS_ALL}): each writes, as the recording thread does
+ * (AppMethodBeat), into a ring of its own on the Java heap, as large as its ring in the
+ * thread file (runtime/include/tc_ringfile.h), of which that ring (in a file) is the copy
+ * the runtime makes at every clock tick. A thread's first event registers its ring (a JNI
+ * call, under TraceCanary's lock); after that an event takes no lock, allocates nothing and
+ * calls nothing native: the thread finds its ring in a small table indexed by its id (else,
+ * if another thread took that entry, through a ThreadLocal, on the slow path).
  *
  * <p>When a thread ends, the runtime copies its last events and may give its ring in the
- * thread file to a later thread; its staging ring goes with it (the table's entry of a
- * dead thread is dropped when the next thread registers). A thread that finds every ring
- * in use gets a ThreadRing with no ring: its events are counted, in batches, and at each
+ * thread file to a later thread; its Java ring goes with it (the table's entry of a dead
+ * thread is dropped when the next thread registers). A thread that finds every ring in
+ * use gets a ThreadRing with no ring: its events are counted, in batches, and at each
  * batch it asks again.
  */
 final class ThreadRing {
-    /** A thread's staging ring: events, a power of two. */
-    static final int RING_SLOTS = 1 << 13;
     static final int DROP_BATCH = 256;
     static final int SECTION_DEPTH = 32;
     private static final int CACHE_SIZE = 256; // a power of two
@@ -32,6 +30,7 @@ final class ThreadRing {
     final Thread thread;
     final int gen;
     final long[] ring;                 // null: this thread has no ring (every one was in use)
+    final int mask;                    // its events - 1 (a power of two)
     final long token;                  // its ring's, for Native.threadEnded
     int dropped;                       // events not recorded, not yet counted by the runtime
     final int[] sections = new int[SECTION_DEPTH];
@@ -42,6 +41,7 @@ final class ThreadRing {
         this.thread = t;
         this.gen = sGen;
         this.ring = ring;
+        this.mask = ring != null ? ring.length - Staging.SLOTS - 1 : 0;
         this.token = token;
     }
 
@@ -70,19 +70,8 @@ final class ThreadRing {
         }
         sun.misc.Unsafe u = AppMethodBeat.U;
         long s = u.getLong(r, AppMethodBeat.SEQ);
-        u.putLong(r, AppMethodBeat.SLOT0 + ((s & (RING_SLOTS - 1)) << 3), inBit | ((long) methodId << 43) | now);
+        u.putLong(r, AppMethodBeat.SLOT0 + ((s & mask) << 3), inBit | ((long) methodId << 43) | now);
         u.putOrderedLong(r, AppMethodBeat.SEQ, s + 1);
-        if ((s & (RING_SLOTS / 4 - 1)) == RING_SLOTS / 4 - 1) {
-            pull(r, s + 1);
-        }
-    }
-
-    /** As AppMethodBeat.pull: a copy now if half the staging ring is not copied. */
-    @SlowPath("every 2,048 events of a thread; a JNI call only when the copies are half a ring behind")
-    private static void pull(long[] r, long count) {
-        if (count - AppMethodBeat.U.getLong(r, AppMethodBeat.COPIED) > RING_SLOTS / 2) {
-            TraceCanary.pullThread();
-        }
     }
 
     /** Under TraceCanary's lock: r is its thread's ring now. */

@@ -291,8 +291,7 @@ public final class TraceCanary {
         }
     }
 
-    /** Another thread's staging ring is half uncopied. */
-    @SlowPath("when another thread's copies are half its staging ring behind")
+    /** Copies the calling thread's events into the thread file now (tests). */
     static synchronized void pullThread() {
         if (ctx != 0) {
             Native.pull(ctx);
@@ -339,7 +338,9 @@ public final class TraceCanary {
         if (ctx == 0 || !AppMethodBeat.sThreadsOn) {
             return new ThreadRing(t, null, 0);
         }
-        long[] ring = spareRing != null ? spareRing : Staging.ring(ThreadRing.RING_SLOTS);
+        int slots = Staging.slotsFor(Native.threadCapacity(ctx));
+        long[] ring = spareRing != null && spareRing.length == Staging.SLOTS + slots ? spareRing
+                : Staging.ring(slots);
         spareRing = null;
         long token = Native.threadAttach(ctx, t.getName(), ring);
         if (token > 0) {

@@ -58,7 +58,12 @@
  * writer stores the event (Unsafe.putLong(Object, long, long)), then the
  * count with release semantics (Unsafe.putOrderedLong): both ART intrinsics
  * since Android 5.0, and HotSpot's. A reader (JNI: GetLongArrayRegion) reads
- * the count, then an acquire fence, then the events below it.
+ * the count, then an acquire fence, then the events below it. On 32-bit ARM
+ * the count's store is whole (ART: ldrexd/strexd, or strd where it is
+ * atomic) and an event's may be two halves (a plain strd), which only the
+ * count's release store publishes; a JNI copy may read in halves, so there
+ * the reader reads the count until two reads agree, and the events of the
+ * slots a writer may be storing are cut as below.
  *   - The recording thread's staging ring holds as many events as the ring
  *     or more, and it is the ring of record: the runtime reads the events
  *     there (tc_copy_since, tc_mark...; a reader keeps the margin below), its

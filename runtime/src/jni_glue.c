@@ -192,6 +192,17 @@ static uint64_t feed_count(void *user)
 		return 0; /* nothing to copy */
 	jlong v = 0;
 	(*env)->GetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
+	if (sizeof(void *) < 8) {
+		/* the writer stores the count whole (putOrderedLong: ART's atomic
+		 * 64-bit store, ldrexd/strexd or an atomic strd), but a 32-bit
+		 * JNI copy may read it as two halves, on either side of that
+		 * store (off by 2^32 where the low half wrapped): read until two
+		 * reads agree */
+		for (jlong again = ~v; again != v; ) {
+			again = v;
+			(*env)->GetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
+		}
+	}
 	clear_exception(env);
 	/* the count, then the events it counts: pairs with the writer's release
 	 * store (putOrderedLong) of the count after the event */

@@ -52,7 +52,7 @@ struct dedit {
 	uint32_t *catch_all;  /* per original handler: catch-all instruction index, or NONE */
 	uint32_t grow;        /* dedit_scratch's k */
 	bool has_catch_all;
-	uint32_t ca_from, ca_to;
+	bool *ca_cover;       /* per original instruction: the new catch-all covers it */
 	block ca;
 };
 
@@ -396,10 +396,20 @@ static uint8_t *monitor_depths(const dedit *e, cf_error *err)
 
 int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, cf_error *err)
 {
-	if (e->has_catch_all)
-		return fail(e, err, CF_EARG, NONE, "a second catch-all%s", "");
 	if (from > to || to > e->nins)
 		return fail(e, err, CF_EARG, NONE, "bad range [%u, ...)", from);
+	bool *cover = arena_zalloc(e->a, e->nins * sizeof *cover);
+	if (!cover)
+		return nomem(err);
+	for (uint32_t i = from; i < to; i++)
+		cover[i] = true;
+	return dedit_catch_all_of(e, cover, seq, n, err);
+}
+
+int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, cf_error *err)
+{
+	if (e->has_catch_all)
+		return fail(e, err, CF_EARG, NONE, "a second catch-all%s", "");
 	if (n < 2 || seq[0].op != DOP_MOVE_EXCEPTION || seq[n - 1].op != DOP_THROW)
 		return fail(e, err, CF_EARG, NONE, "a handler must begin with move-exception and end with throw%s", "");
 	for (uint32_t k = 1; k < n; k++)
@@ -414,9 +424,9 @@ int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32
 		uint8_t *depth = monitor_depths(e, err);
 		if (!depth)
 			return err->code;
-		for (uint32_t i = from; i < to; i++) {
+		for (uint32_t i = 0; i < e->nins; i++) {
 			const insn *x = &e->ins[i];
-			if (depth[i] == 0 || depth[i] == UNSEEN || !dop_has(x->d.op, DOPF_CAN_THROW) ||
+			if (!cover[i] || depth[i] == 0 || depth[i] == UNSEEN || !dop_has(x->d.op, DOPF_CAN_THROW) ||
 			    x->d.op == DOP_MONITOR_EXIT)
 				continue;
 			if (x->list != NONE && e->catch_all[x->list] != NONE)
@@ -426,12 +436,47 @@ int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32
 			            dop_table[x->d.op].name);
 		}
 	}
-	if (!(e->ca.seq = arena_dup(e->a, seq, n * sizeof *seq)))
+	if (!(e->ca.seq = arena_dup(e->a, seq, n * sizeof *seq)) ||
+	    !(e->ca_cover = arena_dup(e->a, cover, e->nins * sizeof *cover)))
 		return nomem(err);
 	e->ca.n = n;
 	e->has_catch_all = true;
-	e->ca_from = from;
-	e->ca_to = to;
+	return CF_OK;
+}
+
+typedef struct walk {
+	bool *seen;
+	uint32_t *work;
+	uint32_t nwork;
+	bool exceptional_only;
+} walk;
+
+static void walk_to(void *ctx, uint32_t s, bool exceptional)
+{
+	walk *w = ctx;
+	if ((w->exceptional_only && !exceptional) || w->seen[s])
+		return;
+	w->seen[s] = true;
+	w->work[w->nwork++] = s;
+}
+
+int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, cf_error *err)
+{
+	if (from >= e->nins)
+		return fail(e, err, CF_EARG, NONE, "no instruction %u to start from", from);
+	walk w = {0};
+	w.seen = arena_zalloc(e->a, e->nins * sizeof *w.seen);
+	w.work = arena_array(e->a, e->nins, sizeof *w.work);
+	if (!w.seen || !w.work)
+		return nomem(err);
+	w.seen[from] = true;
+	w.work[w.nwork++] = from;
+	while (w.nwork) {
+		uint32_t i = w.work[--w.nwork];
+		w.exceptional_only = i == stop;
+		successors(e, i, walk_to, &w);
+	}
+	*seen = w.seen;
 	return CF_OK;
 }
 
@@ -726,7 +771,7 @@ static int build(dedit *e, layout *l, cf_error *err)
 		x->kind = N_INSN;
 		x->d = e->ins[i].d;
 		x->orig = i;
-		x->covered = e->has_catch_all && i >= e->ca_from && i < e->ca_to;
+		x->covered = e->has_catch_all && e->ca_cover[i];
 		l->self[i] = l->n;
 		if (l->entry[i] == NONE)
 			l->entry[i] = l->n;

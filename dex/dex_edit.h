@@ -72,6 +72,10 @@ int dedit_replace(dedit *e, uint32_t i, const dop *d, cf_error *err);
  * two monitor depths, which ART rejects. At most one per method. */
 int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, cf_error *err);
 
+/* The same over the instructions i with cover[i] (cover has dedit_count() entries),
+ * wherever they lie. */
+int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, cf_error *err);
+
 /* Grows the frame by k registers (the parameters are moved back at entry) and returns
  * the first of the k new ones, which the original code never uses. At most once. */
 int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, cf_error *err);
@@ -83,6 +87,12 @@ uint16_t dedit_ins(const dedit *e);
  * constructor: the only invoke-direct of an <init> on the uninitialized `this` (or a
  * move-object copy of it) on every path. Fails when there is no such single call. */
 int dedit_after_this_init(const dedit *e, uint32_t *i, cf_error *err);
+
+/* The instructions that paths from instruction `from` (included) reach over normal and
+ * exception edges, in *seen (dedit_count() entries, from the editor's scratch arena).
+ * A path ends at instruction `stop` (UINT32_MAX: none), except for stop's exception
+ * edges: it may throw before it takes effect. */
+int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, cf_error *err);
 
 /* Lays the code out and returns the new code item, allocated from `keep`; outs_size
  * grows to what inserted invokes need. The original is untouched. */

@@ -56,6 +56,30 @@ static uint32_t free_before(const dop *r, uint32_t regs)
 	return s;
 }
 
+/* In a constructor i() runs right after the call that initializes this (instruction
+ * start - 1), so o() must run only on paths through that call, wherever the compiler
+ * laid them out: the catch-all covers (*cover) every instruction but those that run
+ * before the call, e.g. an argument check's throw laid out at the end, or a handler
+ * around the call; code laid out before the call and reached after it is covered.
+ * Returns never run before the call (dedit_after_this_init). A throwing instruction
+ * that runs both before and after the call can be neither covered (an o() without
+ * i()) nor left out (an i() without o()): refused. */
+static int after_init(dedit *e, uint32_t start, bool **cover, cf_error *err)
+{
+	bool *before, *after;
+	if (dedit_reach(e, 0, start - 1, &before, err) != 0 || dedit_reach(e, start, NONE, &after, err) != 0)
+		return err->code;
+	for (uint32_t i = 0; i < dedit_count(e); i++) {
+		if (before[i] && after[i] && dop_has(dedit_insn(e, i)->op, DOPF_CAN_THROW))
+			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "code",
+			               "%s runs both before and after the init call (code unit %u)",
+			               dop_table[dedit_insn(e, i)->op].name, dedit_addr(e, i));
+		after[i] = !before[i];
+	}
+	*cover = after;
+	return 0;
+}
+
 int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 {
 	uint32_t regs = dedit_regs(e), ins = dedit_ins(e), n = dedit_count(e);
@@ -71,7 +95,8 @@ int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 			               "%u registers: no scratch register below 256 for const", top + 2);
 	}
 	uint32_t start = 0;
-	if (h->after_init && dedit_after_this_init(e, &start, err) != 0)
+	bool *cover = NULL; /* what the catch-all covers; NULL: everything */
+	if (h->after_init && (dedit_after_this_init(e, &start, err) != 0 || after_init(e, start, &cover, err) != 0))
 		return err->code;
 	dop seq[4];
 	uint32_t k = 0;
@@ -86,7 +111,7 @@ int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 		return err->code;
 	if (h->exit == DEX_NO_INDEX)
 		return 0;
-	for (uint32_t i = start; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		const dop *r = dedit_insn(e, i);
 		if (!dop_has(r->op, DOPF_RETURN))
 			continue;
@@ -99,5 +124,5 @@ int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 	uint32_t ex = grow ? top : 0, sv = grow ? top + 1 : 1;
 	dop hs[4] = {{.op = DOP_MOVE_EXCEPTION, .fmt = DF_11x, .a = ex}, load(sv, h->value),
 	             call(h->exit, sv, 1), {.op = DOP_THROW, .fmt = DF_11x, .a = ex}};
-	return dedit_catch_all(e, start, n, hs, 4, err);
+	return cover ? dedit_catch_all_of(e, cover, hs, 4, err) : dedit_catch_all(e, 0, n, hs, 4, err);
 }

@@ -10,6 +10,8 @@
  *   before every return*:                const vS, #value; invoke-static {vS}, exit
  *   a catch-all over the rest:           move-exception vE; const vS, #value;
  *                                        invoke-static {vS}, exit; throw vE
+ *   (in a constructor the catch-all covers no code that runs before the init call,
+ *   wherever it lies: an exit there would close an entry never made)
  *
  * Registers: a non-parameter register at entry, any register but the returned one
  * before a return, any two in the handler; where the frame has too few, or in a
@@ -35,7 +37,8 @@ typedef struct dhook {
 /* Applies the hooks to the method e was opened on (nothing else may have been edited
  * yet); dedit_commit then gives the code. Fails (CF_EUNSUPPORTED) where the method
  * cannot be hooked safely: a frame past 256 registers, a constructor without a single
- * initializing call, a monitor held where the catch-all would cover it. */
+ * initializing call or with throwing code that runs both before and after it, a monitor
+ * held where the catch-all would cover it. */
 int dedit_hook(dedit *e, const dhook *h, cf_error *err);
 
 #endif

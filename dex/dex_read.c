@@ -16,25 +16,28 @@ enum kind {
 	K_COUNT
 };
 
+/* min: the fewest bytes an item takes, which bounds the count a section can hold
+ * before anything is allocated for it. */
 static const struct {
 	uint16_t type;
-	uint8_t align;
+	uint8_t align, min;
 	const char *name;
 } kinds[K_COUNT] = {
-	[K_STRING_DATA] = {DT_STRING_DATA, 1, "string_data_item"},
-	[K_TYPE_LIST] = {DT_TYPE_LIST, 4, "type_list"},
-	[K_ANNOTATION] = {DT_ANNOTATION, 1, "annotation_item"},
-	[K_ENCODED_ARRAY] = {DT_ENCODED_ARRAY, 1, "encoded_array_item"},
-	[K_DEBUG_INFO] = {DT_DEBUG_INFO, 1, "debug_info_item"},
-	[K_CODE] = {DT_CODE, 4, "code_item"},
-	[K_ANNOTATION_SET] = {DT_ANNOTATION_SET, 4, "annotation_set_item"},
-	[K_ANNOTATION_SET_REF_LIST] = {DT_ANNOTATION_SET_REF_LIST, 4, "annotation_set_ref_list"},
-	[K_ANNOTATIONS_DIRECTORY] = {DT_ANNOTATIONS_DIRECTORY, 4, "annotations_directory_item"},
-	[K_CLASS_DATA] = {DT_CLASS_DATA, 1, "class_data_item"},
+	[K_STRING_DATA] = {DT_STRING_DATA, 1, 2, "string_data_item"},
+	[K_TYPE_LIST] = {DT_TYPE_LIST, 4, 4, "type_list"},
+	[K_ANNOTATION] = {DT_ANNOTATION, 1, 3, "annotation_item"},
+	[K_ENCODED_ARRAY] = {DT_ENCODED_ARRAY, 1, 1, "encoded_array_item"},
+	[K_DEBUG_INFO] = {DT_DEBUG_INFO, 1, 3, "debug_info_item"},
+	[K_CODE] = {DT_CODE, 4, 16, "code_item"},
+	[K_ANNOTATION_SET] = {DT_ANNOTATION_SET, 4, 4, "annotation_set_item"},
+	[K_ANNOTATION_SET_REF_LIST] = {DT_ANNOTATION_SET_REF_LIST, 4, 4, "annotation_set_ref_list"},
+	[K_ANNOTATIONS_DIRECTORY] = {DT_ANNOTATIONS_DIRECTORY, 4, 16, "annotations_directory_item"},
+	[K_CLASS_DATA] = {DT_CLASS_DATA, 1, 4, "class_data_item"},
 };
 
 typedef struct sec {
 	uint32_t off, count; /* from the map */
+	uint32_t end;        /* where its last item ends, once walked */
 	uint32_t *offs;      /* item offsets, ascending */
 	void **items;
 } sec;
@@ -48,6 +51,7 @@ typedef struct ctx {
 	sec s[K_COUNT];
 	uint32_t cs_off, cs_count, mh_off, mh_count;
 	dv_ctx vc;
+	char *tkind;         /* per type: its descriptor's first character ('L', '[', 'I', ...) */
 } ctx;
 
 static int fail(ctx *c, int code, uint32_t off, const char *part, const char *fmt, ...)
@@ -204,6 +208,92 @@ int dex_mutf8_cmp(const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t bl
 	if (i < alen)
 		return 1;
 	return j < blen ? -1 : 0;
+}
+
+/* --- names ("Dalvik executable format": SimpleName, MemberName, TypeDescriptor; ART's
+ * descriptors_names.cc, IsValidMemberName and IsValidDescriptor) ------------------------ */
+
+/* Whether the character at s[*i] (valid MUTF-8) is a SimpleNameChar, advancing *i past
+ * it (both halves of a surrogate pair). The spaces are allowed from version 040 on. */
+static bool name_char(const uint8_t *s, uint32_t len, uint32_t *i, int version)
+{
+	uint8_t b = s[*i];
+	if (b < 0x80) {
+		(*i)++;
+		return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '$' ||
+		       b == '-' || b == '_' || (b == ' ' && version >= 40);
+	}
+	uint32_t u = next_unit(s, i);
+	if (u >= 0xd800 && u <= 0xdbff) {
+		/* a leading surrogate: a trailing one must follow */
+		if (*i >= len || s[*i] < 0x80)
+			return false;
+		uint32_t v = next_unit(s, i);
+		return v >= 0xdc00 && v <= 0xdfff;
+	}
+	if (u < 0xa0 || (u >= 0xdc00 && u <= 0xdfff) || (u >= 0x200b && u <= 0x200f) ||
+	    (u >= 0x2028 && u <= 0x202e) || u >= 0xfff0)
+		return false; /* U+0000 (C0 80), C1 controls, lone trailing surrogates, formats, specials */
+	if (u == 0xa0 || (u >= 0x2000 && u <= 0x200a) || u == 0x202f)
+		return version >= 40;
+	return true;
+}
+
+/* MemberName: a SimpleName, or one between '<' and '>' (<init>, <clinit>). */
+static bool member_name_ok(const dex_str *str, int version)
+{
+	const uint8_t *s = str->data;
+	uint32_t len = str->len, i = 0;
+	if (len && s[0] == '<') {
+		if (len < 3 || s[len - 1] != '>')
+			return false;
+		i = 1;
+		len--;
+	}
+	if (i == len)
+		return false;
+	while (i < len)
+		if (!name_char(s, len, &i, version))
+			return false;
+	return true;
+}
+
+/* TypeDescriptor: at most 255 '[', then a primitive ('V' not in an array), or 'L', a
+ * '/'-separated path of non-empty SimpleNames and ';'. */
+static bool descriptor_ok(const dex_str *str, int version)
+{
+	const uint8_t *s = str->data;
+	uint32_t len = str->len, i = 0;
+	while (i < len && s[i] == '[')
+		i++;
+	if (i > 255 || i == len)
+		return false;
+	switch (s[i++]) {
+	case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z':
+		return i == len;
+	case 'V':
+		return i == 1 && len == 1;
+	case 'L':
+		break;
+	default:
+		return false;
+	}
+	bool empty = true; /* the current path segment */
+	while (i < len) {
+		if (s[i] == ';')
+			return !empty && i + 1 == len;
+		if (s[i] == '/') {
+			if (empty)
+				return false;
+			empty = true;
+			i++;
+		} else if (!name_char(s, len, &i, version)) {
+			return false;
+		} else {
+			empty = false;
+		}
+	}
+	return false;
 }
 
 /* --- sections --------------------------------------------------------------------- */
@@ -413,6 +503,12 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 		fail(c, CF_EFORMAT, off, part, "ins_size %u exceeds registers_size %u", code->ins, code->regs);
 		return NULL;
 	}
+	/* ART's CheckIntraCodeItem: up to 5 outs whatever the frame (invoke-kind may name a
+	 * register several times), more only within it (a range is in the frame) */
+	if (code->outs > 5 && code->outs > code->regs) {
+		fail(c, CF_EFORMAT, off + 4, part, "outs_size %u exceeds registers_size %u", code->outs, code->regs);
+		return NULL;
+	}
 	if (!(code->insns = dx_bytes(&r, 2 * (size_t)code->ninsns)))
 		return NULL;
 	if (check_insns(c, code->insns, code->ninsns, off + 16) != CF_OK)
@@ -420,8 +516,11 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 	if (debug_off && !(code->debug = ref(c, K_DEBUG_INFO, debug_off, off + 8, part)))
 		return NULL;
 	if (ntries) {
-		if (code->ninsns & 1)
-			dx_u2(&r); /* padding to 4 bytes */
+		if ((code->ninsns & 1) && dx_u2(&r) != 0) {
+			/* padding to 4 bytes */
+			fail(c, CF_EFORMAT, dx_off(&r) - 2, part, "non-zero padding before the try items");
+			return NULL;
+		}
 		uint32_t tries_at = dx_off(&r);
 		const uint8_t *t = dx_bytes(&r, 8 * (size_t)ntries);
 		if (!t)
@@ -731,6 +830,10 @@ static int walk(ctx *c, enum kind k, uint32_t limit)
 	sec *s = &c->s[k];
 	if (!s->count)
 		return CF_OK;
+	if ((uint64_t)s->count * kinds[k].min > (uint64_t)limit - s->off)
+		return fail(c, CF_EFORMAT, s->off, kinds[k].name,
+		            "%u items of at least %u bytes do not fit in the %u bytes before the next section",
+		            s->count, kinds[k].min, limit - s->off);
 	s->offs = arena_array(c->d->a, s->count, sizeof *s->offs);
 	s->items = arena_array(c->d->a, s->count, sizeof *s->items);
 	if (!s->offs || !s->items)
@@ -751,9 +854,14 @@ static int walk(ctx *c, enum kind k, uint32_t limit)
 		s->offs[i] = off;
 		s->items[i] = item;
 		off = end;
-		if (i + 1 < s->count)
-			off = (off + align - 1) / align * align;
+		if (i + 1 < s->count) {
+			/* ART's CheckPadding: what aligns the next item is zeros */
+			for (; off % align; off++)
+				if (off < limit && c->data[off])
+					return fail(c, CF_EFORMAT, off, kinds[k].name, "non-zero padding after item %u", i);
+		}
 	}
+	s->end = off;
 	return CF_OK;
 }
 
@@ -812,6 +920,8 @@ static int read_ids(ctx *c)
 	}
 	part = "type_ids";
 	GROW_INIT(d->types, h->type_ids_size);
+	if (!(c->tkind = arena_alloc(d->a, h->type_ids_size + 1)))
+		return nomem(c);
 	for (uint32_t i = 0; i < h->type_ids_size; i++) {
 		uint32_t at = h->type_ids_off + 4 * i;
 		uint32_t s = check_index(c, DV_STRING, le_u4(c->data + at), at, part);
@@ -820,6 +930,12 @@ static int read_ids(ctx *c)
 		if (i && s <= d->types.v[i - 1])
 			return fail(c, CF_EFORMAT, at, part, "type_ids out of order at %u", i);
 		d->types.v[i] = s;
+		/* ART's CheckInterTypeIdItem: every type is a valid descriptor */
+		const dex_str *str = &d->strings.v[s];
+		if (!descriptor_ok(str, d->version))
+			return fail(c, CF_EFORMAT, at, part, "type %u: invalid descriptor \"%.*s\"", i,
+			            (int)(str->len > 80 ? 80 : str->len), (const char *)str->data);
+		c->tkind[i] = (char)str->data[0];
 	}
 	part = "proto_ids";
 	GROW_INIT(d->protos, h->proto_ids_size);
@@ -854,6 +970,14 @@ static int read_ids(ctx *c)
 		f->name = check_index(c, DV_STRING, le_u4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
+		/* ART's CheckInterFieldIdItem */
+		if (c->tkind[f->cls] != 'L' || c->tkind[f->type] == 'V')
+			return fail(c, CF_EFORMAT, at, part, "field %u: %s", i,
+			            c->tkind[f->type] == 'V' ? "of type void" : "of a class that is not a class type");
+		if (!member_name_ok(&d->strings.v[f->name], d->version))
+			return fail(c, CF_EFORMAT, at + 4, part, "field %u: invalid name \"%.*s\"", i,
+			            (int)(d->strings.v[f->name].len > 80 ? 80 : d->strings.v[f->name].len),
+			            (const char *)d->strings.v[f->name].data);
 		if (i) {
 			const dex_fid *q = f - 1;
 			int r = cmp_u32(q->cls, f->cls);
@@ -876,6 +1000,13 @@ static int read_ids(ctx *c)
 		m->name = check_index(c, DV_STRING, le_u4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
+		/* ART's CheckInterMethodIdItem: a method of a class or an array (clone) */
+		if (c->tkind[m->cls] != 'L' && c->tkind[m->cls] != '[')
+			return fail(c, CF_EFORMAT, at, part, "method %u: of a primitive type", i);
+		if (!member_name_ok(&d->strings.v[m->name], d->version))
+			return fail(c, CF_EFORMAT, at + 4, part, "method %u: invalid name \"%.*s\"", i,
+			            (int)(d->strings.v[m->name].len > 80 ? 80 : d->strings.v[m->name].len),
+			            (const char *)d->strings.v[m->name].data);
 		if (i) {
 			const dex_mid *q = m - 1;
 			int r = cmp_u32(q->cls, m->cls);
@@ -890,14 +1021,110 @@ static int read_ids(ctx *c)
 	return CF_OK;
 }
 
+/* The descriptor of type t, for messages. */
+static const char *tname(ctx *c, uint32_t t, int *len)
+{
+	const dex_str *s = &c->d->strings.v[c->d->types.v[t]];
+	*len = (int)(s->len > 120 ? 120 : s->len);
+	return (const char *)s->data;
+}
+
+/* Every member of class k's class data and annotations directory is one of its own
+ * (ART's CheckInterClassDataItem and CheckInterAnnotationsDirectoryItem). */
+static int check_members(ctx *c, const dex_class *k, uint32_t at)
+{
+	const dex_file *d = c->d;
+	const dex_cdata *cd = k->data;
+	uint32_t nf = cd ? cd->nsfields + cd->nifields : 0;
+	for (uint32_t j = 0; j < nf; j++) {
+		uint32_t f = j < cd->nsfields ? cd->sfields[j].idx : cd->ifields[j - cd->nsfields].idx;
+		if (d->fields.v[f].cls != k->type)
+			return fail(c, CF_EFORMAT, at + 24, "class_defs", "its class data holds field %u of another class", f);
+	}
+	for (uint32_t j = 0; j < dex_cdata_nmethods(cd); j++) {
+		uint32_t m = dex_cdata_method(cd, j)->idx;
+		if (d->methods.v[m].cls != k->type)
+			return fail(c, CF_EFORMAT, at + 24, "class_defs", "its class data holds method %u of another class", m);
+	}
+	const dex_adir *a = k->annos;
+	for (uint32_t j = 0; a && j < a->nfields + a->nmethods + a->nparams; j++) {
+		bool field = j < a->nfields;
+		uint32_t idx = field ? a->fields[j].idx
+		                     : j < a->nfields + a->nmethods ? a->methods[j - a->nfields].idx
+		                                                    : a->params[j - a->nfields - a->nmethods].idx;
+		if ((field ? d->fields.v[idx].cls : d->methods.v[idx].cls) != k->type)
+			return fail(c, CF_EFORMAT, at + 20, "class_defs",
+			            "its annotations directory annotates %s %u of another class", field ? "field" : "method", idx);
+	}
+	return CF_OK;
+}
+
+/* ART's CheckIntraClassDefItem: a class type, defined once, with Java flags only.
+ * def[t]: the class_def defining type t, or DEX_NO_INDEX; class i is added to it. */
+static int check_class_def(ctx *c, uint32_t i, uint32_t at, uint32_t *def)
+{
+	const dex_class *k = &c->d->classes[i];
+	const char *part = "class_defs";
+	int n;
+	const char *name = tname(c, k->type, &n);
+	if (c->tkind[k->type] != 'L')
+		return fail(c, CF_EFORMAT, at, part, "class_def %u names \"%.*s\", not a class type", i, n, name);
+	if (def[k->type] != DEX_NO_INDEX)
+		return fail(c, CF_EFORMAT, at, part, "class %.*s defined twice (class_defs %u and %u)", n, name,
+		            def[k->type], i);
+	def[k->type] = i;
+	if (k->flags & ~0xffffu)
+		return fail(c, CF_EFORMAT, at + 4, part, "class %.*s: access flags 0x%x", n, name, k->flags);
+	return CF_OK;
+}
+
+/* ART's CheckInterClassDefItem, once every class_def is known: super class and
+ * interfaces are class types, not the class itself, each interface once, and (from
+ * version 037 on) defined earlier in the file when defined in it. */
+static int check_class(ctx *c, uint32_t i, uint32_t at, const uint32_t *def)
+{
+	const dex_file *d = c->d;
+	const dex_class *k = &d->classes[i];
+	const char *part = "class_defs";
+	int n;
+	const char *name = tname(c, k->type, &n);
+	bool ordered = d->version >= 37;
+	if (k->super != DEX_NO_INDEX) {
+		if (c->tkind[k->super] != 'L')
+			return fail(c, CF_EFORMAT, at + 8, part, "class %.*s: its super class is not a class type", n, name);
+		if (ordered && k->super == k->type)
+			return fail(c, CF_EFORMAT, at + 8, part, "class %.*s is its own super class", n, name);
+		if (ordered && def[k->super] != DEX_NO_INDEX && def[k->super] >= i)
+			return fail(c, CF_EFORMAT, at + 8, part, "class %.*s is defined before its super class", n, name);
+	}
+	for (uint32_t j = 0; k->ifaces && j < k->ifaces->n; j++) {
+		uint32_t t = k->ifaces->types[j];
+		const char *why = NULL;
+		if (c->tkind[t] != 'L')
+			why = "implements a type that is not a class type";
+		else if (ordered && t == k->type)
+			why = "implements itself";
+		else if (ordered && def[t] != DEX_NO_INDEX && def[t] >= i)
+			why = "is defined before an interface it implements";
+		for (uint32_t q = 0; !why && q < j; q++)
+			if (k->ifaces->types[q] == t)
+				why = "implements an interface twice";
+		if (why)
+			return fail(c, CF_EFORMAT, at + 12, part, "class %.*s %s", n, name, why);
+	}
+	return check_members(c, k, at);
+}
+
 static int read_classes(ctx *c)
 {
 	dex_file *d = c->d;
 	const char *part = "class_defs";
 	d->nclasses = c->h.class_defs_size;
 	d->classes = arena_array(d->a, d->nclasses ? d->nclasses : 1, sizeof *d->classes);
-	if (!d->classes)
+	uint32_t *def = arena_array(d->a, d->types.n ? d->types.n : 1, sizeof *def);
+	if (!d->classes || !def)
 		return nomem(c);
+	memset(def, 0xff, (d->types.n ? d->types.n : 1) * sizeof *def);
 	for (uint32_t i = 0; i < d->nclasses; i++) {
 		uint32_t at = c->h.class_defs_off + 32 * i;
 		const uint8_t *p = c->data + at;
@@ -914,9 +1141,12 @@ static int read_classes(ctx *c)
 		k->annos = opt_ref(c, K_ANNOTATIONS_DIRECTORY, le_u4(p + 20), at + 20, part);
 		k->data = opt_ref(c, K_CLASS_DATA, le_u4(p + 24), at + 24, part);
 		k->values = opt_ref(c, K_ENCODED_ARRAY, le_u4(p + 28), at + 28, part);
-		if (c->err->code)
+		if (c->err->code || check_class_def(c, i, at, def) != CF_OK)
 			return c->err->code;
 	}
+	for (uint32_t i = 0; i < d->nclasses; i++)
+		if (check_class(c, i, c->h.class_defs_off + 32 * i, def) != CF_OK)
+			return c->err->code;
 	d->ncall_sites = c->cs_count;
 	d->call_sites = arena_array(d->a, c->cs_count ? c->cs_count : 1, sizeof *d->call_sites);
 	d->nmhandles = c->mh_count;
@@ -1050,6 +1280,45 @@ static int read_map(ctx *c)
 	return CF_OK;
 }
 
+/* ART's CheckIntraSection: the sections follow one another in map order, none overlapping
+ * the next, with nothing but zeros between them. */
+static int check_layout(ctx *c)
+{
+	const dex_header *h = &c->h;
+	dx_rd r = dx_at(c->data, c->len, h->map_off, c->err, "map_list");
+	uint32_t n = dx_u4(&r), prev_end = 0;
+	uint16_t prev = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint16_t type = dx_u2(&r);
+		dx_u2(&r);
+		uint32_t count = dx_u4(&r), off = dx_u4(&r);
+		uint64_t end = off;
+		switch (type) {
+		case DT_HEADER: end = 0x70; break;
+		case DT_STRING_ID: case DT_TYPE_ID: case DT_CALL_SITE_ID: end += 4ull * count; break;
+		case DT_FIELD_ID: case DT_METHOD_ID: case DT_METHOD_HANDLE: end += 8ull * count; break;
+		case DT_PROTO_ID: end += 12ull * count; break;
+		case DT_CLASS_DEF: end += 32ull * count; break;
+		case DT_MAP_LIST: end += 4 + 12ull * n; break;
+		default:
+			for (int k = 0; k < K_COUNT; k++)
+				if (kinds[k].type == type)
+					end = c->s[k].end;
+		}
+		if (!dx_ok(&r))
+			return c->err->code;
+		if (i && prev_end > off)
+			return fail(c, CF_EFORMAT, off, "map_list", "section 0x%04x ends at %u, past the start of section 0x%04x",
+			            prev, prev_end, type);
+		for (uint32_t p = prev_end; i && p < off; p++)
+			if (c->data[p])
+				return fail(c, CF_EFORMAT, p, "map_list", "non-zero padding before section 0x%04x", type);
+		prev_end = end > c->len ? (uint32_t)c->len : (uint32_t)end;
+		prev = type;
+	}
+	return CF_OK;
+}
+
 int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *err)
 {
 	memset(d, 0, sizeof *d);
@@ -1057,6 +1326,8 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *
 	d->data = data;
 	d->len = len;
 	ctx c = {.d = d, .err = err, .data = data, .len = len};
+	if (len < 0x70)
+		return cf_fail(err, CF_ETRUNC, 0, "header", "dex file too short (%zu bytes, header is 112)", len);
 	if (!dex_is_dex(data, len))
 		return cf_fail(err, CF_EFORMAT, 0, "header", "not a dex file (bad magic)");
 	int version = (data[4] - '0') * 100 + (data[5] - '0') * 10 + (data[6] - '0');
@@ -1125,6 +1396,8 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *
 		if (walk(&c, order[i], limit) != CF_OK)
 			return err->code;
 	}
+	if (check_layout(&c) != CF_OK)
+		return err->code;
 	if (read_ids(&c) != CF_OK || read_classes(&c) != CF_OK)
 		return err->code;
 	return CF_OK;

@@ -3,10 +3,13 @@
 #include "rules.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <uthash.h>
 
 extern const char tc_default_rules[];
@@ -293,9 +296,20 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 
 int rules_load(tc_rules *r, const char *path, cf_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* a regular file only: a FIFO would block the open, a device never end */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file");
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	}
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	int rc = CF_OK;

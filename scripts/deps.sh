@@ -18,6 +18,7 @@ sample=("${build[@]}")
 test=("${sample[@]}"
 	libcriterion-dev                        # the unit tests
 	clang libfuzzer-14-dev libclang-rt-14-dev # the fuzz suites
+	lld                                     # Android's packed relocations (tests/runtime/plthook)
 	libasm-java                             # bench/peers: the Matrix-equivalent, VerifyAll
 	libguava-java                           # guava.jar: the Matrix contract, the corpora
 	jasmin-sable                            # hand-written class files (tests/data/jasmin)
@@ -27,9 +28,11 @@ test=("${sample[@]}"
 	enjarify                                # dex to class files: HotSpot checks dex code
 	dexdump                                 # ART's dex file verifier (tests/dex)
 	zipalign apksigner                      # instrumented APKs: alignment and signing
+	time                                    # peak memory of a run (tests/hostile)
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross # the runtime for 32-bit ARM (tests/runtime/cross.sh)
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # ... and 64-bit ARM
-	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64
+	gcc-i686-linux-gnu libc6-dev-i386-cross       # ... and 32-bit x86
+	qemu-user                               # ... whose tests run under qemu-arm / qemu-aarch64 / qemu-i386
 	musl-tools                              # ... and the runtime built and tested with musl-gcc
 	mount util-linux                        # a full disk: a 64 KiB tmpfs in a mount namespace (tests/runtime/disk)
 	chromium nodejs npm                     # the HTML report in a browser (tests/browser; npm ci fetches playwright-core)

@@ -6,13 +6,17 @@
 # so a package missing from scripts/deps.sh fails the run. .ci/run is this script.
 #
 # usage: scripts/fresh-check.sh [--rev REV] [--only sample|test] [--keep] [--work DIR]
-#                               [--artifacts DIR] [--refresh-root] [-- MESON_TEST_ARGS...]
+#                               [--artifacts DIR] [--refresh-root] [--cold] [--ca FILE]
+#                               [-- MESON_TEST_ARGS...]
 #   --rev REV        the commit to check (default HEAD; uncommitted changes are not seen)
 #   --only WHAT      run only scripts/sample.sh or only scripts/test.sh
 #   --keep           keep the root afterwards (its path is printed), for a look inside
 #   --work DIR       where the root is made (default ${TMPDIR:-/var/tmp}); a few GB
 #   --artifacts DIR  where sample-out/ and the meson logs are copied (default ci-out/)
 #   --refresh-root   make the cached base root again (it is otherwise reused)
+#   --cold           an empty download cache for this run (every npm corpus and
+#                    playwright-core fetched anew inside the root), as on a new machine
+#   --ca FILE        a further CA certificate (PEM) for the root to trust; repeatable
 #   -- ARGS          passed to scripts/test.sh (meson test), e.g. -- --suite instrument
 #
 # Cached between runs, under ${XDG_CACHE_HOME:-~/.cache}/tracecanary/: the empty base
@@ -27,12 +31,20 @@
 # the kernel kills every process left in it (Gradle daemons included). The root is then
 # deleted, after checking that nothing is mounted below it.
 #
+# TLS: the root trusts Debian's CAs and the CAs added locally on this machine (every
+# *.crt under /usr/local/share/ca-certificates, Debian's place for them, and --ca
+# files), so that downloads work where egress goes through a TLS proxy with its own
+# CA; Node.js, which ignores the system store, is pointed at the bundle
+# (NODE_EXTRA_CA_CERTS). The proxy variables (http_proxy, https_proxy, no_proxy, in
+# either case) are passed on when set.
+#
 # Needs root, unshare (util-linux), git and mmdebstrap (installed with apt-get when
 # missing). Exit status: that of the first command that failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-rev=HEAD only= keep=0 refresh=0
+rev=HEAD only= keep=0 refresh=0 cold=0
+extra_cas=()
 work=${TMPDIR:-/var/tmp}
 artifacts=$here/ci-out
 test_args=()
@@ -44,12 +56,18 @@ while [ $# -gt 0 ]; do
 	--work) work=$2; shift 2 ;;
 	--artifacts) artifacts=$2; shift 2 ;;
 	--refresh-root) refresh=1; shift ;;
+	--cold) cold=1; shift ;;
+	--ca) extra_cas+=("$2"); shift 2 ;;
 	--) shift; test_args=("$@"); break ;;
-	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "fresh-check: unknown argument $1 (--help)" >&2; exit 2 ;;
 	esac
 done
 case "$only" in ""|sample|test) ;; *) echo "fresh-check: --only sample|test" >&2; exit 2 ;; esac
+for f in "${extra_cas[@]+"${extra_cas[@]}"}"; do
+	grep -q -- '-----BEGIN CERTIFICATE-----' "$f" 2>/dev/null ||
+		{ echo "fresh-check: --ca $f: not a PEM certificate" >&2; exit 2; }
+done
 
 say() { printf '== fresh-check: %s (%s s)\n' "$*" "$SECONDS"; }
 die() { echo "fresh-check: $*" >&2; exit 2; }
@@ -119,6 +137,8 @@ cleanup() {
 	else
 		rm -rf --one-file-system "$root"
 	fi
+	[ "$cold" = 0 ] || [ "$keep" = 1 ] || rm -rf "$root.downloads"
+
 	say "done (exit $rc)"
 	exit $rc
 }
@@ -132,12 +152,40 @@ tar -xf "$base" -C "$root"
 git clone -q --no-hardlinks "$here" "$root/src/tracecanary"
 git -C "$root/src/tracecanary" checkout -q --detach "$commit"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# This machine's locally added CAs, and --ca files: update-ca-certificates adds them to
+# the root's bundle before anything is downloaded (see the inner script).
+ca_dir=$root/usr/local/share/ca-certificates/fresh-check
+mkdir -p "$ca_dir"
+n_cas=0
+while IFS= read -r -d '' f; do
+	n_cas=$((n_cas + 1))
+	cp "$f" "$ca_dir/host-$n_cas.crt"
+done < <(find /usr/local/share/ca-certificates -name '*.crt' \( -type f -o -type l \) -print0 2>/dev/null | sort -z)
+for f in "${extra_cas[@]+"${extra_cas[@]}"}"; do
+	n_cas=$((n_cas + 1))
+	cp "$f" "$ca_dir/extra-$n_cas.crt"
+done
+[ "$n_cas" -eq 0 ] || say "the root trusts $n_cas locally added CA certificate(s) besides Debian's"
+# The proxy settings, if any, go in as they are.
+proxy_env=()
+for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+	[ -z "${!v:-}" ] || proxy_env+=("$v=${!v}")
+done
+downloads=$cache/downloads
+if [ "$cold" = 1 ]; then
+	downloads=$root.downloads
+	mkdir -p "$downloads"
+	say "a cold download cache: $downloads"
+fi
 say "checking $commit ($(git -C "$here" log -1 --format=%s "$commit" | cut -c1-60))"
 
 # --- the two commands, in their own namespaces -----------------------------------------
 inner=$(
 	cat <<'EOF'
 cd /src/tracecanary
+if [ -n "$(ls -A /usr/local/share/ca-certificates/fresh-check 2>/dev/null)" ]; then
+	update-ca-certificates >/dev/null || { echo "== fresh-check: update-ca-certificates failed"; exit 1; }
+fi
 run() {
 	echo "== fresh-check: $* ($SECONDS s inside the root)"
 	"$@" || { rc=$?; echo "== fresh-check: $* failed (exit $rc)"; exit $rc; }
@@ -151,8 +199,8 @@ EOF
 setup_ns=$(
 	cat <<'EOF'
 set -e
-r=$1 cache=$2 only=$3 script=$4
-shift 4
+r=$1 cache=$2 only=$3 script=$4 downloads=$5 proxies=$6
+shift 6
 mount -t proc proc "$r/proc"
 mount --rbind /sys "$r/sys"
 mount --rbind /dev "$r/dev"
@@ -160,15 +208,20 @@ mount -t tmpfs -o mode=1777,nosuid,nodev shm "$r/dev/shm"
 mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts" 2>/dev/null || true
 mount --bind "$cache/apt-archives" "$r/var/cache/apt/archives"
 mkdir -p "$r/root/.cache/tracecanary/downloads"
-mount --bind "$cache/downloads" "$r/root/.cache/tracecanary/downloads"
+mount --bind "$downloads" "$r/root/.cache/tracecanary/downloads"
+# proxies: NUL-free "NAME=VALUE" lines
+penv=()
+while IFS= read -r l; do [ -z "$l" ] || penv+=("$l"); done <<<"$proxies"
 exec chroot "$r" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 CI=true \
 	TC_IN_FRESH_ROOT=1 ONLY="$only" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt ${penv[@]+"${penv[@]}"} \
 	/bin/bash -c "$script" inner "$@"
 EOF
 )
 set +e
 unshare --mount --propagation private --pid --fork --kill-child \
-	bash -c "$setup_ns" setup "$root" "$cache" "$only" "$inner" \
+	bash -c "$setup_ns" setup "$root" "$cache" "$only" "$inner" "$downloads" \
+	"$(printf '%s\n' "${proxy_env[@]+"${proxy_env[@]}"}")" \
 	"${test_args[@]+"${test_args[@]}"}" &
 ns_pid=$!
 wait "$ns_pid"

@@ -30,6 +30,8 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
 	}
 	arena_init_sized(&x->a, len > ((size_t)1 << 20) ? len * 3 : 0);
+	/* the model is bounded like the bytes: a hostile dex can make many small items */
+	x->a.limit = (size_t)r->max_input;
 	x->bytes = bytes;
 	x->len = len;
 	x->beat_i = x->beat_o = x->beat_at = DEX_NO_INDEX;
@@ -47,6 +49,12 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 	cf_error_clear(&perr);
 	if (dex_parse(&x->d, &x->a, bytes, len, &perr) != CF_OK) {
 		char msg[1200];
+		if (perr.code == CF_ENOMEM) {
+			cf_error_clear(&perr);
+			cf_fail(&perr, CF_ENOMEM, CF_NO_OFFSET, "dex",
+			        "no memory for its model (the input limit is %llu MB, --max-input-mb)",
+			        (unsigned long long)(r->max_input >> 20));
+		}
 		cf_error_format(&perr, msg, sizeof msg);
 		u->state = US_MALFORMED;
 		u->error = keep_str(&r->workers[0], msg, strlen(msg));
@@ -113,14 +121,14 @@ int dexin_load(run *r, unit *u, cf_error *err)
 	if (in->jar) {
 		if (!in->zip && (rc = jar_open(&in->zip, in->in, err)) != CF_OK)
 			return rc;
-		rc = jar_read(in->zip, u->entry, &b, MAX_DEX, NULL, err);
+		rc = jar_read(in->zip, u->entry, &b, r->max_input, NULL, err);
 	} else {
 		char path[4200];
 		if (in->dex)
 			snprintf(path, sizeof path, "%s", in->in);
 		else
 			path_join(path, sizeof path, in->in, "/", u->name);
-		rc = read_file(path, &b, err);
+		rc = read_file(path, &b, r->max_input, err);
 	}
 	if (rc != CF_OK) {
 		buf_free(&b);
@@ -186,6 +194,11 @@ int dexin_prepare(run *r, unit *u, cf_error *err)
 			            "fit in the dex (65,536 at most)", c->cls);
 		}
 	}
+	/* the method checker's facts, once the ids are final (the workers only read them);
+	 * with --strict-monitors' rule: a probe must not leave a lock held */
+	if (dvfy_file_init(&x->vfy, d, &x->a) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	x->vfy.strict_monitors = true;
 	return CF_OK;
 }
 
@@ -229,13 +242,10 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 	if (in->dex)
 		return out_write_file(w, in->stage, data, len, true, err);
 	if (!in->jar) {
-		char out[4200];
-		bool fresh = in->stage != NULL;
-		path_join(out, sizeof out, fresh ? in->stage : in->out, "/", u->name);
 		/* a directory's rewritten files go with its cached result */
 		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-		return out_write_file(w, out, data, len, fresh, err);
+		return out_dir_file(w, u, data, len, err);
 	}
 	return u->changed ? out_jar_entry(r, u, w, data, len, err) : CF_OK;
 }

@@ -8,13 +8,20 @@
  *
  * The edited code comes from the worker's keep arena and replaces the method's code in
  * the dex model; the model's ids were added before the phase (dexin_prepare), so
- * workers only read it. A method the editor refuses stays as it was, reported. */
+ * workers only read it. Every rewritten method is checked first with ART's method
+ * verifier rules (dex_verify.h, in the final model, with --strict-monitors' rule too:
+ * a probe must not leave a lock held): a rewrite that breaks one is not used. A method
+ * the editor refuses, or whose rewrite fails the check, stays as it was, reported with
+ * the rule; when the input method already breaks the rules, the report says so rather
+ * than blame the rewrite. */
 #include <stdio.h>
 #include <string.h>
 
 #include "dex.h"
 #include "dex_edit.h"
 #include "dex_hook.h"
+#include "dex_op.h"
+#include "dex_verify.h"
 #include "pipeline.h"
 
 static bool is_focus(const dex_file *d, const dex_emethod *m)
@@ -25,7 +32,51 @@ static bool is_focus(const dex_file *d, const dex_emethod *m)
 	       dex_proto_desc(d, mid->proto, desc, sizeof desc) && !strcmp(desc, "(Z)V");
 }
 
-static int edit(const dexin *x, worker *w, dex_emethod *m, uint32_t id, bool focus, cf_error *err)
+/* Checks code c as method m of class k (flags and index of m, c for its code) into r;
+ * CF_ENOMEM or CF_OK. */
+static int check(const dvfy_file *f, arena *scratch, const dex_class *k, const dex_emethod *m, dex_code *c,
+                 dvfy_result *r)
+{
+	dex_emethod as = {m->idx, m->flags, c};
+	arena_reset(scratch);
+	return dvfy_method(f, k, &as, scratch, r) == 0 ? CF_OK : CF_ENOMEM;
+}
+
+/* The verdict r as an error: the rule's place as the part, its message as the message. */
+static int refuse(const dvfy_result *r, const char *what, cf_error *err)
+{
+	bool hard = r->failed;
+	char part[200];
+	if (hard && !r->at_insn)
+		snprintf(part, sizeof part, "%s", what);
+	else
+		snprintf(part, sizeof part, "%s, at code unit %u (%s)", what, hard ? r->pc : r->lock_pc,
+		         dop_table[hard ? r->op : r->lock_op].name);
+	return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, part, "%s", hard ? r->msg : r->lock_msg);
+}
+
+int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+                      dex_code *c, cf_error *err)
+{
+	dvfy_result r;
+	if (check(f, scratch, k, m, c, &r) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	u->checked++;
+	if (!r.failed && !r.locking)
+		return CF_OK;
+	dvfy_result before = {0};
+	if (m->code && check(f, scratch, k, m, m->code, &before) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (before.failed || before.locking) {
+		u->input_fails++;
+		return refuse(&before, "the input method already breaks ART's verifier rules (left as it was)", err);
+	}
+	u->check_refused++;
+	return refuse(&r, "the rewritten code would break ART's verifier rules (left as it was)", err);
+}
+
+static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emethod *m, uint32_t id, bool focus,
+                cf_error *err)
 {
 	const dex_file *d = &x->d;
 	arena_reset(&w->scratch);
@@ -38,7 +89,8 @@ static int edit(const dexin *x, worker *w, dex_emethod *m, uint32_t id, bool foc
 	dedit *e;
 	dex_code *c;
 	if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, &w->scratch, err) != CF_OK ||
-	    dedit_hook(e, &h, err) != CF_OK || dedit_commit(e, &w->keep, &c, err) != CF_OK)
+	    dedit_hook(e, &h, err) != CF_OK || dedit_commit(e, &w->keep, &c, err) != CF_OK ||
+	    inject_dex_accept(&x->vfy, &w->scratch, u, k, m, c, err) != CF_OK)
 		return err->code;
 	m->code = c;
 	return CF_OK;
@@ -70,6 +122,9 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error 
 		p += 2 * dop_fmt_size(seq[i].fmt);
 	}
 	*c = (dex_code){.regs = 2, .ins = 2, .outs = 2, .ninsns = 7, .insns = insns};
+	dex_emethod added = {u->focus_method, DACC_PUBLIC, NULL};
+	if (inject_dex_accept(&x->vfy, &w->scratch, u, k, &added, c, err) != CF_OK)
+		return err->code;
 	if (nv)
 		memcpy(vm, cd->vmethods, nv * sizeof *vm);
 	/* the writer puts it in its place by method index */
@@ -106,7 +161,7 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		if ((!id && !focus) || !m->code)
 			continue;
 		cf_error_clear(&e);
-		if (edit(x, w, m, id, focus, &e) != CF_OK) {
+		if (edit(x, u, w, k, m, id, focus, &e) != CF_OK) {
 			if (e.code == CF_ENOMEM)
 				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 			skipped(u, w, d, m->idx, &e);
@@ -121,7 +176,9 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		if (add_focus(x, u, w, k, &e) != CF_OK) {
 			if (e.code == CF_ENOMEM)
 				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-			unit_report(u, w, "class %s: onWindowFocusChanged not added: %s", u->cls, e.msg);
+			char msg[900];
+			cf_error_format(&e, msg, sizeof msg);
+			unit_report(u, w, "class %s: onWindowFocusChanged not added: %s", u->cls, msg);
 		} else {
 			u->changed = true;
 			u->focus_added = 1;

@@ -21,8 +21,6 @@
 /* Inputs are worked on in batches of about this many bytes: what a batch reads, and
  * what it writes until its outputs are on disk, is given back before the next. */
 #define BATCH_BYTES ((uint64_t)16 << 20)
-/* No class file is this large; a jar entry that claims to be is refused. */
-#define MAX_ENTRY ((uint64_t)1 << 30)
 
 static double now(void)
 {
@@ -117,7 +115,7 @@ static int add_dex_file(run *r, input *in, const char *path, const char *name, c
 {
 	cf_buf b;
 	buf_init(&b);
-	if (read_file(path, &b, err) != CF_OK) {
+	if (read_file(path, &b, r->max_input, err) != CF_OK) {
 		buf_free(&b);
 		return err->code;
 	}
@@ -171,6 +169,8 @@ static int list_jar(run *r, input *in, cf_error *err)
 	}
 	/* An APK: by its name, or by what it holds (a renamed one) */
 	in->apk = ends_with(in->in, ".apk") || (manifest && dex);
+	if (in->apk && (rc = jar_check_unique(in->zip, err)) != CF_OK)
+		return rc;
 	struct zio_inflater *z = NULL;
 	for (uint64_t i = 0; i < n && rc == CF_OK; i++) {
 		const char *name = jar_name(in->zip, i);
@@ -185,7 +185,7 @@ static int list_jar(run *r, input *in, cf_error *err)
 				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "cannot start inflate");
 				break;
 			}
-			if ((rc = jar_read(in->zip, i, &buf, MAX_DEX, z, err)) != CF_OK)
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, z, err)) != CF_OK)
 				break;
 			size_t len, at = r->nunits;
 			uint8_t *bytes = buf_take(&buf, &len);
@@ -213,12 +213,12 @@ static int list_jar(run *r, input *in, cf_error *err)
 		}
 		u->kind = UNIT_CLASS;
 		u->candidate = filter_file(name);
-		/* jar_read refuses encrypted entries and sizes past MAX_ENTRY, in the workers
+		/* jar_read refuses encrypted entries and sizes past the input limit, in the workers
 		 * or here. */
 		jar_stat(in->zip, i, &u->info);
 		if (!worker_reads(u)) {
 			/* Another compression method: libzip decompresses it here, on this thread. */
-			if ((rc = jar_read(in->zip, i, &buf, MAX_ENTRY, NULL, err)) != CF_OK)
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, NULL, err)) != CF_OK)
 				break;
 			/* workers[0] is this thread's until the phases start. */
 			u->data_len = buf.len;
@@ -237,7 +237,6 @@ static int list_jar(run *r, input *in, cf_error *err)
 
 int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err)
 {
-	(void)r;
 	if (u->data) {
 		*data = u->data;
 		*len = u->data_len;
@@ -247,12 +246,12 @@ int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf
 		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
 		if (!w->inflater && !(w->inflater = zio_inflater_new()))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "cannot start inflate");
-		if (jar_read(u->in->zip, u->entry, &w->in, MAX_ENTRY, w->inflater, err) != CF_OK)
+		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != CF_OK)
 			return err->code;
 	} else {
 		char path[4200];
 		path_join(path, sizeof path, u->in->in, "/", u->name);
-		if (read_file(path, &w->in, err) != CF_OK)
+		if (read_file(path, &w->in, r->max_input, err) != CF_OK)
 			return err->code;
 	}
 	*data = w->in.data;
@@ -302,26 +301,23 @@ bool unit_wants_edit(const unit *u)
 
 /* A unit of a directory whose result came from the cache: its rewritten bytes from the
  * cache, or the input file as it is. */
-static int restore_unit(unit *u, worker *w, const char *out, bool fresh, cf_error *err)
+static int restore_unit(run *r, unit *u, worker *w, cf_error *err)
 {
 	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
 		return CF_OK; /* one-file outputs are staged whole by memo_result */
 	if (u->changed && u->out)
-		return out_write_file(w, out, u->out, u->out_len, fresh, err);
+		return out_dir_file(w, u, u->out, u->out_len, err);
 	char in[4200];
 	path_join(in, sizeof in, u->in->in, "/", u->name);
-	if (read_file(in, &w->in, err) != CF_OK)
+	if (read_file(in, &w->in, r->max_input, err) != CF_OK)
 		return err->code;
-	return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
+	return out_dir_file(w, u, w->in.data, w->in.len, err);
 }
 
 static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 {
-	char out[4200];
-	bool fresh = u->in->stage != NULL;
-	path_join(out, sizeof out, fresh ? u->in->stage : u->in->out, "/", u->name);
 	if (u->in->result_hit)
-		return restore_unit(u, w, out, fresh, err);
+		return restore_unit(r, u, w, err);
 	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
 		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
 	if (u->kind == UNIT_DEXCLASS)
@@ -329,10 +325,10 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
 		path_join(in, sizeof in, u->in->in, "/", u->name);
-		if (read_file(in, &w->in, err) != CF_OK)
+		if (read_file(in, &w->in, r->max_input, err) != CF_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;
-		return out_write_file(w, out, w->in.data, w->in.len, fresh, err);
+		return out_dir_file(w, u, w->in.data, w->in.len, err);
 	}
 	const uint8_t *data;
 	size_t len;
@@ -361,7 +357,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 		/* a directory's rewritten classes go with its cached result */
 		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-		return out_write_file(w, out, data, len, fresh, err);
+		return out_dir_file(w, u, data, len, err);
 	}
 	if (u->changed && out_jar_entry(r, u, w, data, len, err) != CF_OK)
 		return err->code;
@@ -458,12 +454,20 @@ static int setup(run *r, cf_error *err)
 		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != CF_OK)
 			return err->code;
 	}
-	if (o->blocklist && rules_load(r->rules, o->blocklist, err) != CF_OK)
-		return err->code;
-	if (o->proguard && pg_load(&r->pg, o->proguard, err) != CF_OK)
-		return err->code;
-	if (o->base_mapping && mapping_load(&r->base, o->base_mapping, err) != CF_OK)
-		return err->code;
+	/* the side files through read_file: regular files, within the input limit */
+	r->max_input = o->max_input ? o->max_input : TC_MAX_INPUT_BYTES;
+	cf_buf text;
+	buf_init(&text);
+	int rc = CF_OK;
+	if (o->blocklist && (rc = read_file(o->blocklist, &text, r->max_input, err)) == CF_OK)
+		rc = rules_parse(r->rules, (const char *)text.data, text.len, o->blocklist, err);
+	if (rc == CF_OK && o->proguard && (rc = read_file(o->proguard, &text, r->max_input, err)) == CF_OK)
+		rc = pg_parse(&r->pg, (const char *)text.data, text.len, o->proguard, err);
+	if (rc == CF_OK && o->base_mapping && (rc = read_file(o->base_mapping, &text, r->max_input, err)) == CF_OK)
+		rc = mapping_parse(&r->base, (const char *)text.data, text.len, o->base_mapping, err);
+	buf_free(&text);
+	if (rc != CF_OK)
+		return rc;
 	r->nworkers = o->threads > 0 ? o->threads : pool_cpus();
 	r->workers = calloc((size_t)r->nworkers, sizeof *r->workers);
 	if (!r->workers)
@@ -524,16 +528,18 @@ static void teardown(run *r)
 	mapping_free(r->base);
 }
 
-/* Whether the file at path starts like a dex file (a zip starts "PK"). */
+/* Whether the file at path is a dex file: it starts like one, or it is named *.dex and
+ * is no zip (which starts "PK"): a damaged or cut-off dex is a malformed dex, not "not
+ * a jar". */
 static bool sniff_dex(const char *path)
 {
 	uint8_t head[8];
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return false;
-	bool dex = fread(head, 1, sizeof head, f) == sizeof head && dex_is_dex(head, sizeof head);
+	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	return dex;
+	return dex_is_dex(head, n) || (ends_with(path, ".dex") && !(n >= 2 && head[0] == 'P' && head[1] == 'K'));
 }
 
 /* Each input's kind and facts key; then, the whole run from the cache (*replayed), or
@@ -557,6 +563,12 @@ static int read_inputs(run *r, bool *replayed, cf_error *err)
 			break;
 		}
 		dirs[i] = S_ISDIR(st.st_mode);
+		if (!dirs[i] && !S_ISREG(st.st_mode)) {
+			/* a FIFO would block the run, a device never end */
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
+			             file_kind(st.st_mode));
+			break;
+		}
 		if (!dirs[i]) {
 			in->dex = sniff_dex(in->in);
 			in->jar = !in->dex;
@@ -724,7 +736,7 @@ static int finish_replay(run *r, double t0, cf_error *err)
 	r->t_read = now() - t0;
 	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
 		if (!r->inputs[i].classpath)
-			rc = out_commit(&r->inputs[i], err);
+			rc = out_commit(r, &r->inputs[i], err);
 	if (rc == CF_OK)
 		rc = memo_commit_run(r, err);
 	memo_end(r);
@@ -737,6 +749,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 {
 	double t0 = now();
 	run r = {.opt = o};
+	if (tc_check_paths(o, err) != CF_OK)
+		return err->code;
 	int rc = setup(&r, err);
 	size_t *items = NULL;
 	bool replayed = false;
@@ -763,7 +777,9 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		for (size_t i = 0; i < r.nunits; i++) {
 			const unit *u = &r.units[i];
 			if (u->state == US_MALFORMED && !u->in->classpath) {
-				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "%s (--strict)", u->error);
+				/* a dex file on its own is named by the file */
+				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
+				             u->error);
 				cf_error_context(err, u->in->in, NULL, NULL);
 				break;
 			}
@@ -808,7 +824,7 @@ int tc_instrument(const tc_options *o, cf_error *err)
 	/* Every output is complete before the first one appears. */
 	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
 		if (!r.inputs[i].classpath)
-			rc = out_commit(&r.inputs[i], err);
+			rc = out_commit(&r, &r.inputs[i], err);
 	double t5 = now();
 	r.t_write = t5 - t4;
 	if (rc == CF_OK)

@@ -33,6 +33,11 @@
 #define MAX32 0xFFFFFFFFu
 #define VERSION_DEFLATE 20
 #define VERSION_ZIP64 45
+/* Archives up to this size are read in at once when mapped (see load). */
+#define POPULATE_MAX ((uint64_t)64 << 20)
+/* Entries copied from a mapped archive are written in pieces of this size, each given
+ * back once written (add_entry). */
+#define RELEASE_PIECE ((uint64_t)8 << 20)
 /* Deflate expands at most about 1032:1 (RFC 1951 maximum match of 258 bytes per
  * 2-bit code); an entry that claims more is corrupt, and would only make us allocate. */
 #define MAX_RATIO 1100
@@ -327,10 +332,10 @@ static tc_jar *new_jar(const char *label)
 }
 
 /* The file mapped read-only (one system call, no copy); read into memory when it
- * cannot be mapped. */
+ * cannot be mapped. Only a regular file: a FIFO would block, a device never end. */
 static int load(tc_jar *jar, const char *path, cf_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	struct stat st;
@@ -339,10 +344,16 @@ static int load(tc_jar *jar, const char *path, cf_error *err)
 		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
 		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "is a directory, not a jar");
-	} else if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+	} else if (!S_ISREG(st.st_mode)) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file, not a jar");
+	} else if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
 		int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE
-		flags |= MAP_POPULATE; /* one fault-in up front: the whole archive is read anyway */
+		/* one fault-in up front, for an archive read whole anyway; a large one (an APK
+		 * with big assets, or no archive at all) is paged in as it is read instead, and
+		 * given back as it is copied */
+		if ((uint64_t)st.st_size <= POPULATE_MAX)
+			flags |= MAP_POPULATE;
 #endif
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
 		if (m != MAP_FAILED) {
@@ -432,6 +443,42 @@ uint64_t jar_count(const tc_jar *jar)
 	return jar->n;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+	if (c)
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	return x < y ? -1 : x > y; /* the earlier record first */
+}
+
+int jar_check_unique(const tc_jar *jar, cf_error *err)
+{
+	if (jar->n < 2)
+		return CF_OK;
+	const entry **v = malloc(jar->n * sizeof *v);
+	if (!v)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, jar->label, "no memory");
+	for (uint64_t i = 0; i < jar->n; i++)
+		v[i] = &jar->e[i];
+	qsort(v, jar->n, sizeof *v, by_name);
+	int rc = CF_OK;
+	for (uint64_t i = 1; i < jar->n && rc == CF_OK; i++) {
+		if (v[i]->name_len != v[i - 1]->name_len || memcmp(v[i]->name, v[i - 1]->name, v[i]->name_len))
+			continue;
+		char label[1600];
+		entry_label(jar, (uint64_t)(v[i] - jar->e), label, sizeof label);
+		rc = cf_fail(err, CF_EFORMAT, at(v[i]->local), label,
+		             "the archive holds this name twice (local headers at %llu and %llu)",
+		             (unsigned long long)v[i - 1]->local, (unsigned long long)v[i]->local);
+	}
+	free(v);
+	return rc;
+}
+
 const char *jar_name(const tc_jar *jar, uint64_t i)
 {
 	return i < jar->n ? jar->e[i].name : NULL;
@@ -508,8 +555,9 @@ int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, zio_inflat
 	if (e->flags & FLAG_ENCRYPTED)
 		return cf_fail(err, CF_EUNSUPPORTED, at(e->local), label, "encrypted entry");
 	if (e->usize > max_size)
-		return cf_fail(err, CF_ELIMIT, at(e->local), label, "entry of %llu bytes exceeds %llu",
-		               (unsigned long long)e->usize, (unsigned long long)max_size);
+		return cf_fail(err, CF_ELIMIT, at(e->local), label,
+		               "%llu bytes once inflated, more than the input limit of %llu MB (--max-input-mb)",
+		               (unsigned long long)e->usize, (unsigned long long)(max_size >> 20));
 	const uint8_t *raw = jar->base + e->data;
 	if (e->method == 8) {
 		if (e->usize / MAX_RATIO > e->csize + 1)
@@ -591,57 +639,36 @@ static uint32_t low32(uint64_t v)
 	return v >= MAX32 ? MAX32 : (uint32_t)v;
 }
 
-/* Whether an extra block is a sequence of fields (4.5.1) with nothing left over. */
-static bool fields_parse(const uint8_t *x, size_t len)
+#define EXTRA_ALIGN 0xd935 /* Android's (apksigner, zipalign -p): u16 alignment, then zeros */
+
+/* An extra block rebuilt for the new archive (4.5.1: fields of id, length, data), into
+ * w->extra: the source's fields without its Zip64 field (this writer adds its own where
+ * needed, its values would be stale), then the `nz64` values z64 as a new Zip64 field.
+ * With `align`, also without an alignment field or the empty fields of id 0 that old
+ * zipalign's zero padding parses as (the caller adds a new alignment field). What does
+ * not parse as fields (a field longer than the block, or 1 to 3 bytes left: old
+ * zipalign's padding) is kept as it is when nothing follows it, and dropped when a
+ * field would follow: behind it, the new field would be read as part of a field of
+ * the old bytes (`unzip -t`: "bad extra-field entry"). Returns the length, or -1 when
+ * the result would pass 65,535 bytes. */
+static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const uint64_t *z64,
+                          int nz64, bool align)
 {
-	size_t p = 0;
+	size_t out = 0, p = 0;
 	while (len - p >= 4) {
-		size_t n = le16(x + p + 2);
-		if (n > len - p - 4)
-			return false;
-		p += 4 + n;
-	}
-	return p == len;
-}
-
-#define EXTRA_ALIGN 0xd935 /* Android's: u16 alignment, then padding */
-
-/* Drops an alignment field from the extra block in w->extra; returns the new length. */
-static size_t drop_align(tc_jar_writer *w, size_t len)
-{
-	if (!fields_parse(w->extra, len))
-		return len;
-	size_t out = 0;
-	for (size_t p = 0; p < len;) {
-		size_t n = 4 + (size_t)le16(w->extra + p + 2);
-		if (le16(w->extra + p) != EXTRA_ALIGN) {
-			memmove(w->extra + out, w->extra + p, n);
+		uint16_t id = le16(x + p);
+		size_t n = 4 + (size_t)le16(x + p + 2);
+		if (n > len - p)
+			break;
+		if (id != EXTRA_ZIP64 && !(align && (id == EXTRA_ALIGN || (id == 0 && n == 4)))) {
+			memcpy(w->extra + out, x + p, n);
 			out += n;
 		}
 		p += n;
 	}
-	return out;
-}
-
-/* The extra block x without its Zip64 field (this writer adds its own where needed),
- * then the `nz64` values z64 as a new Zip64 field, into w->extra. A block that does
- * not parse as fields is kept as it is. Returns the length, or -1 past 65,535. */
-static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const uint64_t *z64,
-                          int nz64)
-{
-	size_t out = 0;
-	if (!fields_parse(x, len)) {
-		memcpy(w->extra, x, len);
-		out = len;
-	} else {
-		for (size_t p = 0; p < len;) {
-			size_t n = 4 + (size_t)le16(x + p + 2);
-			if (le16(x + p) != EXTRA_ZIP64) {
-				memcpy(w->extra + out, x + p, n);
-				out += n;
-			}
-			p += n;
-		}
+	if (p < len && nz64 == 0 && !align) {
+		memcpy(w->extra + out, x + p, len - p);
+		out += len - p;
 	}
 	if (nz64 > 0) {
 		if (out + 4 + 8 * (size_t)nz64 > MAX16)
@@ -693,7 +720,7 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 
 /* 4.3.7: the local header; sizes and CRC in place (no data descriptor), in a Zip64
  * field when they do not fit in 32 bits. */
-static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const char *label,
+static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool mapped, const char *label,
                      cf_error *err)
 {
 	if (w->n == w->cap) {
@@ -709,18 +736,20 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const ch
 	we->flags &= (uint16_t)~FLAG_DESCRIPTOR;
 	bool z64 = we->usize >= MAX32 || we->csize >= MAX32;
 	uint64_t v[2] = {we->usize, we->csize};
-	long xlen = rebuild_extra(w, s->lextra, s->lextra_len, v, z64 ? 2 : 0);
+	bool align = w->align && we->method == 0;
+	long xlen = rebuild_extra(w, s->lextra, s->lextra_len, v, z64 ? 2 : 0, align);
 	if (xlen < 0)
 		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for a Zip64 extra field");
 	if (z64 && we->needed < VERSION_ZIP64)
 		we->needed = VERSION_ZIP64;
-	if (w->align && we->method == 0) {
-		/* the padding goes in an alignment field of at least 6 bytes (id, size, u16) */
+	if (align) {
+		/* the padding goes inside an alignment field of at least 6 bytes (id, size,
+		 * u16 alignment), as apksigner writes it: zeros outside a field would be read
+		 * as the header of one */
 		uint32_t a = w->align;
 		size_t nlen = s->name_len;
 		if (w->so_align && nlen > 3 && !memcmp(s->name + nlen - 3, ".so", 3))
 			a = w->so_align;
-		xlen = (long)drop_align(w, (size_t)xlen);
 		uint64_t at = w->pos + LOCAL_LEN + nlen + (uint64_t)xlen;
 		size_t pad = (size_t)((a - (at + 6) % a) % a) + 6;
 		if ((size_t)xlen + pad > MAX16)
@@ -746,7 +775,18 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, const ch
 	put(w, h, sizeof h);
 	put(w, s->name, s->name_len);
 	put(w, w->extra, (size_t)xlen);
-	put(w, data, (size_t)we->csize);
+	/* Bytes from a mapped archive are written a piece at a time, each piece's pages
+	 * given back once written (they stay in the page cache): copying a large asset
+	 * does not hold it all. */
+	for (uint64_t done = 0, piece; done < we->csize; done += piece) {
+		piece = we->csize - done < RELEASE_PIECE ? we->csize - done : RELEASE_PIECE;
+		put(w, data + done, (size_t)piece);
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t a = ((uintptr_t)(data + done) + page - 1) & ~(page - 1);
+		uintptr_t b = ((uintptr_t)(data + done) + (uintptr_t)piece) & ~(page - 1);
+		if (mapped && we->csize > RELEASE_PIECE && b > a)
+			madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
+	}
 	w->e[w->n++] = *we;
 	if (w->ioerr)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
@@ -759,7 +799,7 @@ int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *e
 	wentry we = {s, s->needed, s->flags, s->method, s->crc, s->csize, s->usize, 0};
 	char label[1600];
 	entry_label(src, i, label, sizeof label);
-	return add_entry(w, &we, src->base + s->data, label, err);
+	return add_entry(w, &we, src->base + s->data, src->map != NULL, label, err);
 }
 
 int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
@@ -776,7 +816,7 @@ int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t
 	 * holds for the new bytes. */
 	uint16_t flags = s->flags & (uint16_t)~(FLAG_DEFLATE_OPTS | FLAG_ENCRYPTED);
 	wentry we = {s, needed, flags, method, crc, len, size, 0};
-	return add_entry(w, &we, data, label, err);
+	return add_entry(w, &we, data, false, label, err);
 }
 
 int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, cf_error *err)
@@ -809,7 +849,7 @@ static int put_directory(tc_jar_writer *w, cf_error *err)
 			v[nv++] = we->csize;
 		if (we->local >= MAX32)
 			v[nv++] = we->local;
-		long xlen = rebuild_extra(w, s->cextra, s->cextra_len, v, nv);
+		long xlen = rebuild_extra(w, s->cextra, s->cextra_len, v, nv, false);
 		if (xlen < 0)
 			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, w->path,
 			               "entry %s: no room for a Zip64 extra field", s->name);

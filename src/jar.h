@@ -37,6 +37,10 @@ void jar_close(tc_jar *jar);
 void jar_release(tc_jar *jar);
 
 uint64_t jar_count(const tc_jar *jar);
+/* Refuses (CF_EFORMAT, at the second one's local header) an archive that holds a name
+ * twice. Android's zip reader refuses such an APK (which copy counts is what the
+ * "master key" exploit played on); the JVM reads such jars (Debian's xmlbeans is one). */
+int jar_check_unique(const tc_jar *jar, cf_error *err);
 /* Name of entry i: its raw bytes, NUL-terminated (a name holding a NUL is refused at
  * open). Valid until jar_close. */
 const char *jar_name(const tc_jar *jar, uint64_t i);
@@ -69,7 +73,9 @@ typedef struct tc_jar_writer tc_jar_writer;
 int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err);
 /* Aligns the data of every stored entry written from now on to `align` bytes, and of
  * stored "*.so" entries to so_align (zipalign -p), with Android's alignment extra field
- * (id 0xd935) in the local header; an existing one is replaced. */
+ * (id 0xd935: u16 alignment, then zero padding) last in the local header; an existing
+ * one, and the bare zero padding of old zipalign versions, are replaced by it, so that
+ * the block stays a sequence of whole fields (what `unzip -t` checks). */
 void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align);
 /* Adds entry i of src as it is: same name, compressed bytes, time, comment, attributes. */
 int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *err);

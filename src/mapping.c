@@ -59,6 +59,11 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
 		               "line %u: expected \"id,accessFlags,class method desc\", got \"%.*s\"", line,
 		               (int)(n > 80 ? 80 : n), s);
+	/* Matrix's ids are below METHOD_ID_MAX (0xFFFFF): a larger one is no id of its, and
+	 * continuing after it would wrap to 0 */
+	if (id >= TC_METHOD_ID_MAX)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
+		               "line %u: id %u is not below Matrix's METHOD_ID_MAX (%u)", line, id, TC_METHOD_ID_MAX);
 	const char *key = c2 + 1;
 	size_t klen = n - (size_t)(key - s);
 	/* Keys are looked up as C strings: a NUL inside one would make a method differ
@@ -96,26 +101,17 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 	return CF_OK;
 }
 
-int mapping_load(mapping **out, const char *path, cf_error *err)
+int mapping_parse(mapping **out, const char *t, size_t len, const char *label, cf_error *err)
 {
 	*out = NULL;
-	cf_buf buf;
-	buf_init(&buf);
-	if (read_file(path, &buf, err) != CF_OK) {
-		buf_free(&buf);
-		return err->code;
-	}
 	mapping *m = calloc(1, sizeof *m);
-	if (!m) {
-		buf_free(&buf);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
-	}
-	const char *t = (const char *)buf.data;
+	if (!m)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
 	uint32_t line = 0;
 	int rc = CF_OK;
-	for (size_t pos = 0; pos < buf.len && rc == CF_OK;) {
+	for (size_t pos = 0; pos < len && rc == CF_OK;) {
 		size_t end = pos;
-		while (end < buf.len && t[end] != '\n')
+		while (end < len && t[end] != '\n')
 			end++;
 		line++;
 		size_t n = end - pos;
@@ -125,15 +121,26 @@ int mapping_load(mapping **out, const char *path, cf_error *err)
 			n--;
 		if (n == 0 || s[0] == '#')
 			continue;
-		rc = add_line(m, s, n, line, path, err);
+		rc = add_line(m, s, n, line, label, err);
 	}
-	buf_free(&buf);
 	if (rc != CF_OK) {
 		mapping_free(m);
 		return rc;
 	}
 	*out = m;
 	return CF_OK;
+}
+
+int mapping_load(mapping **out, const char *path, cf_error *err)
+{
+	*out = NULL;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
+	if (rc == CF_OK)
+		rc = mapping_parse(out, (const char *)buf.data, buf.len, path, err);
+	buf_free(&buf);
+	return rc;
 }
 
 uint32_t mapping_id(const mapping *m, const char *key)

@@ -16,9 +16,12 @@
 
 typedef struct mapping mapping;
 
-/* Reads a mapping. Malformed lines are errors naming the line (Matrix silently stopped
- * reading there); a key listed twice is an error too. */
+/* Reads a mapping (a regular file of at most TC_MAX_INPUT_MB). Malformed lines are
+ * errors naming the line (Matrix silently stopped reading there), as are a key listed
+ * twice and an id of 0 or at least TC_METHOD_ID_MAX. */
 int mapping_load(mapping **out, const char *path, cf_error *err);
+/* The same from text in memory; label names it in errors. */
+int mapping_parse(mapping **out, const char *text, size_t len, const char *label, cf_error *err);
 void mapping_free(mapping *m);
 
 /* The id of a key, or 0. */

@@ -35,8 +35,8 @@
 #include "walk.h"
 
 #define FACTS_VERSION 4
-#define RESULT_VERSION 3
-#define RUN_VERSION 1
+#define RESULT_VERSION 4
+#define RUN_VERSION 2
 
 /* --- a small binary format ---------------------------------------------------------- */
 
@@ -470,6 +470,7 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 	/* read into scratch first: the units change only when the whole entry is good */
 	typedef struct res {
 		uint64_t flags, instrumented, skipped, focus_injected, focus_added, in_size, out_size;
+		uint64_t checked, check_refused, input_fails;
 		report *reports;
 		const char *out;
 		size_t out_len;
@@ -486,6 +487,9 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 		x->skipped = r_u64(&p);
 		x->focus_injected = r_u64(&p);
 		x->focus_added = r_u64(&p);
+		x->checked = r_u64(&p);
+		x->check_refused = r_u64(&p);
+		x->input_fails = r_u64(&p);
 		x->in_size = r_u64(&p);
 		x->out_size = r_u64(&p);
 		uint64_t nr = r_u64(&p);
@@ -538,6 +542,9 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 			u->skipped = (uint32_t)x->skipped;
 			u->focus_injected = (uint32_t)x->focus_injected;
 			u->focus_added = (uint32_t)x->focus_added;
+			u->checked = (uint32_t)x->checked;
+			u->check_refused = (uint32_t)x->check_refused;
+			u->input_fails = (uint32_t)x->input_fails;
 			u->in_size = x->in_size;
 			u->out_size = x->out_size;
 			u->reports = x->reports;
@@ -590,6 +597,9 @@ void memo_save_result(run *r, input *in)
 		w_u64(&b, u->skipped);
 		w_u64(&b, u->focus_injected);
 		w_u64(&b, u->focus_added);
+		w_u64(&b, u->checked);
+		w_u64(&b, u->check_refused);
+		w_u64(&b, u->input_fails);
 		w_u64(&b, u->in_size);
 		w_u64(&b, u->out_size);
 		uint64_t nr = 0;
@@ -636,7 +646,8 @@ static void map_path(const run *r, int which, char *buf, size_t size)
 #define SUM_FIELDS(X) \
 	X(classes) X(instrumented) X(malformed) X(by_name) X(abstract) X(modules) X(blocked) \
 	X(activities) X(focus_added) X(focus_injected) X(focus_refused) X(methods_instrumented) \
-	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed)
+	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed) \
+	X(dex_checked) X(dex_check_refused) X(dex_input_fails)
 
 static void unstage_maps(run *r)
 {

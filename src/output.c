@@ -4,6 +4,7 @@
 /* nftw is an XSI function. */
 #define _XOPEN_SOURCE 700
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -60,7 +61,7 @@ static void touch(const char *path)
 /* Whether the regular file at path holds exactly data[0..len). */
 static bool holds(const char *path, const uint8_t *data, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
 	if (fd < 0)
 		return false;
 	struct stat st;
@@ -153,20 +154,20 @@ int out_stage_file(input *in, cf_error *err)
 	return stage_name(in, err);
 }
 
-/* A directory output that does not exist yet is built beside it and renamed into
- * place at the end: one rename makes the whole directory appear at once, and each file
- * is created only once. An existing directory is updated file by file (each one
- * atomically) and nothing else in it is touched. */
+/* A directory output is built beside it and moved into place at the end. One that does
+ * not exist yet appears at once, with one rename, each file created only once; into an
+ * existing one the files that changed are moved one by one (each atomically) and
+ * nothing else in it is touched. Either way a run that fails leaves it as it was. */
 int out_stage_dir(input *in, cf_error *err)
 {
 	struct stat st;
 	if (stat(in->out, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
 			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "exists and is not a directory");
-		return CF_OK;
-	}
-	if (errno != ENOENT)
+		in->merge = true;
+	} else if (errno != ENOENT) {
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot stat: %s", strerror(errno));
+	}
 	if (stage_name(in, err) != CF_OK)
 		return err->code;
 	char probe[4200];
@@ -179,12 +180,72 @@ int out_stage_dir(input *in, cf_error *err)
 	return CF_OK;
 }
 
-int out_commit(input *in, cf_error *err)
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err)
+{
+	char path[4200];
+	if (u->in->merge) {
+		/* an unchanged file is not written again (a warm run over an existing directory) */
+		path_join(path, sizeof path, u->in->out, "/", u->name);
+		if ((u->out_same = holds(path, data, len)))
+			return CF_OK;
+	}
+	path_join(path, sizeof path, u->in->stage, "/", u->name);
+	return out_write_file(w, path, data, len, true, err);
+}
+
+/* Moves the files under stage/rel into out/rel, making the directories they need. */
+static int merge(const char *stage, const char *out, const char *rel, cf_error *err)
+{
+	char from[4200], to[4200];
+	path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
+	DIR *d = opendir(from);
+	if (!d)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, from, "cannot open directory: %s", strerror(errno));
+	int rc = CF_OK;
+	struct dirent *e;
+	while (rc == CF_OK && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[4200];
+		struct stat st;
+		if (path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
+		    path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
+		    path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
+			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, out, "path too long under it");
+		} else if (lstat(from, &st) != 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, from, "cannot stat: %s", strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			if (mkdir(to, 0777) != 0 && errno != EEXIST)
+				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, to, "cannot create directory: %s", strerror(errno));
+			else
+				rc = merge(stage, out, sub, err);
+		} else if (rename(from, to) != 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, to, "cannot move %s into place: %s", from, strerror(errno));
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int out_commit(run *r, input *in, cf_error *err)
 {
 	if (in->out_same)
 		touch(in->out);
 	if (!in->stage)
 		return CF_OK;
+	if (in->merge) {
+		if (merge(in->stage, in->out, "", err) != CF_OK)
+			return err->code;
+		out_abort(in); /* the stage's directories, now empty */
+		/* files that already held their bytes get a new time all the same (make) */
+		char path[4200];
+		for (size_t k = in->first; k < in->first + in->count; k++)
+			if (r->units[k].out_same) {
+				path_join(path, sizeof path, in->out, "/", r->units[k].name);
+				touch(path);
+			}
+		return CF_OK;
+	}
 	if (rename(in->stage, in->out) != 0)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot rename %s into place: %s",
 		               in->stage, strerror(errno));
@@ -397,7 +458,7 @@ static int text_open(run *r, text_out *t, int which, cf_error *err)
 		buf_free(&t->b);
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory");
 	}
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -515,6 +576,9 @@ int out_summarize(run *r, cf_error *err)
 		s->focus_refused += u->focus_refused;
 		s->methods_instrumented += u->instrumented;
 		s->methods_skipped += u->skipped;
+		s->dex_checked += u->checked;
+		s->dex_check_refused += u->check_refused;
+		s->dex_input_fails += u->input_fails;
 	}
 	s->traced = r->ntraced;
 	s->ignored = r->nignored;
@@ -620,6 +684,9 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_u64(&j, "rewritten", s->dex_changed);
 	json_u64(&j, "left_unchanged", s->dex_left);
 	json_u64(&j, "malformed", s->dex_malformed);
+	json_u64(&j, "methods_checked", s->dex_checked);
+	json_u64(&j, "methods_refused_by_check", s->dex_check_refused);
+	json_u64(&j, "methods_failing_before", s->dex_input_fails);
 	json_end(&j, '}');
 	json_begin(&j, "methods", '{');
 	json_u64(&j, "traced", s->traced);
@@ -668,6 +735,20 @@ int out_write_stats(run *r, double total, cf_error *err)
 	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
 		unlink(tmp);
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");
+	}
+	/* A whole dex copied as it was is news the build must not miss (its classes run
+	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
+	for (size_t i = 0; i < s->nproblems; i++) {
+		const problem *p = &s->problems[i];
+		const input *in = &r->inputs[p->input];
+		if (strncmp(p->what, "malformed dex", 13) && strncmp(p->what, "dex left unchanged", 18))
+			continue;
+		if (in->dex)
+			fprintf(stderr, "tc-instrument: %s: %s%s%s\n", in->in, p->what, p->detail ? ": " : "",
+			        p->detail ? p->detail : "");
+		else
+			fprintf(stderr, "tc-instrument: %s%s%s: %s%s%s\n", in->in, in->jar ? "!" : "/", p->name, p->what,
+			        p->detail ? ": " : "", p->detail ? p->detail : "");
 	}
 	if (!r->opt->quiet) {
 		char dex[160] = "";

@@ -17,6 +17,7 @@
 #include "cache.h"
 #include "cf_error.h"
 #include "dex.h"
+#include "dex_verify.h"
 #include "instrument.h"
 #include "jar.h"
 #include "mapping.h"
@@ -59,7 +60,8 @@ bool meth_line(const meth *m, char *buf, size_t size);
 
 typedef struct input {
 	const char *in, *out;   /* out is NULL for class-path entries */
-	char *stage;            /* a new output directory is built here, then renamed to out */
+	char *stage;            /* the output is built here, then renamed to out (or, merge, moved into it) */
+	bool merge;             /* out is an existing directory: the stage's files are moved into it */
 	bool jar;
 	bool dex;               /* a dex file itself (a unit of its own) */
 	bool apk;               /* a jar that is an APK: aligned, its signature dropped */
@@ -90,6 +92,7 @@ typedef struct dexin {
 	bool parsed;
 	bool pending;          /* its units came from the cache: read and parse it if edited */
 	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
+	dvfy_file vfy;         /* the method checker's facts, once the ids are final */
 	bool left;             /* written unchanged (limits or a failed write): see reports */
 } dexin;
 enum unit_state { US_OK, US_MALFORMED };
@@ -135,8 +138,13 @@ typedef struct unit {
 	uint16_t out_method;   /* of out: 0 stored, 8 deflated */
 	size_t out_len, out_size;
 	size_t in_size;        /* bytes read in phase 2 (directories' statistics) */
+	bool out_same;         /* a directory's file already held its bytes: only touched at the commit */
 	uint32_t out_crc;
 	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
+	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
+	 * left as they were because the rewrite broke a rule, or because the input method
+	 * already did */
+	uint32_t checked, check_refused, input_fails;
 	report *reports;       /* methods or the class left unchanged, and why */
 } unit;
 
@@ -153,6 +161,7 @@ typedef struct summary {
 	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
 	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
 	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
+	uint64_t dex_checked, dex_check_refused, dex_input_fails;
 	problem *problems;     /* malloc */
 	size_t nproblems;
 } summary;
@@ -180,6 +189,7 @@ typedef struct run {
 	size_t nunits, capunits;
 	worker *workers;
 	int nworkers;
+	uint64_t max_input;    /* the input limit in bytes (tc_options.max_input) */
 	atomic_size_t kept_bytes; /* decompressed classes held between the phases */
 	size_t keep_limit;
 	/* results */
@@ -214,8 +224,6 @@ int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err
  * units; a dex that does not parse is one malformed unit, copied unchanged.
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
-/* The largest dex file we take: far past any real one (d8 splits at 64K methods). */
-#define MAX_DEX ((uint64_t)1 << 30)
 int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
 int dexin_prepare(run *r, unit *u, cf_error *err);
 /* A dex whose units came from the cache: its bytes read and parsed, for editing. */
@@ -226,21 +234,33 @@ void dexin_free(dexin *x);
 int collect_dex_class(run *r, unit *u, worker *w, cf_error *err);
 /* inject_dex.c: edits the methods of one dex class (phase 2). */
 int inject_dex_class(run *r, unit *u, worker *w, cf_error *err);
+/* Accepts c, the new code of method m of class k (m->code: the input's,
+ * or NULL for a method the run adds), when it passes ART's method verifier rules (f);
+ * otherwise fails (CF_EUNSUPPORTED) naming the rule, and says the input method breaks
+ * it already when it does. Counts in u->checked, check_refused, input_fails. Scratch
+ * memory from scratch (reset). */
+int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+                      dex_code *c, cf_error *err);
 
 /* output.c */
 /* Writes a file: in place under a temporary name then renamed (atomic), or, with
  * fresh set, directly (the path lies in a staging directory nobody else sees). */
 int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    cf_error *err);
-/* Outputs are staged beside their final path (in->stage): a new directory, or a jar
- * written whole. out_commit renames the stage into place once every output is
- * staged; out_abort removes it after a failure. An existing output directory is not
- * staged: its files are replaced one by one, each atomically. */
+/* Outputs are staged beside their final path (in->stage), so that nothing of a run that
+ * fails reaches them: a jar or dex written whole, a new directory built whole, or, for
+ * an existing directory, the files that change (in->merge). out_commit renames the
+ * stage into place (a merge stage's files one by one, each atomically, leaving the
+ * directory's other files as they are) once every output is staged; out_abort removes
+ * it after a failure. */
 int out_stage_dir(input *in, cf_error *err);
+/* The file of unit u in its directory output: into the stage, unless the existing
+ * output already holds these bytes (then it is only touched at the commit). */
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err);
 /* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
 int out_stage_file(input *in, cf_error *err);
 int out_write_jar(run *r, input *in, cf_error *err);
-int out_commit(input *in, cf_error *err);
+int out_commit(run *r, input *in, cf_error *err);
 void out_abort(input *in);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */

@@ -346,7 +346,7 @@ int pg_load(pg_map **out, const char *path, cf_error *err)
 {
 	cf_buf buf;
 	buf_init(&buf);
-	int rc = read_file(path, &buf, err);
+	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
 	if (rc == CF_OK)
 		rc = pg_parse(out, (const char *)buf.data, buf.len, path, err);
 	buf_free(&buf);

@@ -55,6 +55,9 @@ static const char usage[] =
 	"                         $XDG_CACHE_HOME/tracecanary/instrument (~/.cache/...)\n"
 	"  --cache-max-mb N       the cache is trimmed to N MB after the run, least\n"
 	"                         recently used entries first (default 1024)\n"
+	"  --max-input-mb N       the largest file, archive entry (once inflated) or dex\n"
+	"                         model read into memory (default 512): a larger one is an\n"
+	"                         error, found before it is read\n"
 	"  --quiet                no summary line on stderr\n"
 	"  --help, -h, --version\n"
 	"\n"
@@ -63,7 +66,9 @@ static const char usage[] =
 	"method present in both changed its id.\n"
 	"\n"
 	"Exit status: 0 on success; 1 when the run failed (nothing is half-written: outputs are\n"
-	"replaced atomically and the mapping files last); 2 on usage errors.\n";
+	"replaced atomically and the mapping files last); 2 on usage errors, outputs that\n"
+	"clash included (an --out given twice, inside another, or equal to a file the run\n"
+	"reads).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -221,6 +226,13 @@ int main(int argc, char **argv)
 			if (*end || n < 1 || n > (1LL << 40))
 				status = usage_error("--cache-max-mb wants a positive number of MB, not %s", v);
 			o.cache_max_bytes = (uint64_t)n << 20;
+		} else if (!strcmp(a, "--max-input-mb")) {
+			VALUE();
+			char *end;
+			long long n = strtoll(v, &end, 10);
+			if (*end || n < 1 || n > (1LL << 22))
+				status = usage_error("--max-input-mb wants a number of MB from 1 to 4194304, not %s", v);
+			o.max_input = (uint64_t)n << 20;
 		} else if (!strcmp(a, "--strict")) {
 			o.strict = true;
 		} else if (!strcmp(a, "--quiet")) {
@@ -242,7 +254,11 @@ int main(int argc, char **argv)
 		o.beat = beat;
 		cf_error err;
 		cf_error_clear(&err);
-		if (tc_instrument(&o, &err) != CF_OK) {
+		if (tc_check_paths(&o, &err) != CF_OK) {
+			/* clashing outputs are a usage error: nothing was read or written */
+			report(&err);
+			status = 2;
+		} else if (tc_instrument(&o, &err) != CF_OK) {
 			report(&err);
 			status = 1;
 		}

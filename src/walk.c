@@ -14,34 +14,50 @@
 
 #include "jar.h"
 
-/* Class files are limited by u4 lengths inside; a jar entry above this is no class. */
-#define MAX_CLASS_BYTES (1u << 30)
-
-int read_file(const char *path, cf_buf *buf, cf_error *err)
+const char *file_kind(mode_t mode)
 {
-	int fd = open(path, O_RDONLY);
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err)
+{
+	/* O_NONBLOCK: opening a FIFO nobody writes to would wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	struct stat st;
-	int rc = CF_OK;
-	buf_clear(buf);
 	if (fstat(fd, &st) != 0) {
-		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+		cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file (%s)", file_kind(st.st_mode));
+	} else if ((uint64_t)st.st_size > max) {
+		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path,
+		        "%llu bytes, more than the input limit of %llu MB (--max-input-mb)",
+		        (unsigned long long)st.st_size, (unsigned long long)(max >> 20));
+	} else {
+		*size = (uint64_t)st.st_size;
+		return fd;
+	}
+	close(fd);
+	return err->code;
+}
+
+int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err)
+{
+	buf_clear(buf);
+	uint64_t size;
+	int fd = open_regular(path, max, &size, err);
+	if (fd < 0)
+		return fd;
+	int rc = CF_OK;
+	if (!buf_reserve(buf, (size_t)size + 1)) {
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory for %llu bytes", (unsigned long long)size);
 		goto done;
 	}
-	if (!buf_reserve(buf, (size_t)st.st_size + 1)) {
-		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory for %lld bytes",
-		             (long long)st.st_size);
-		goto done;
-	}
-	/* A regular file is read in one call of its size; other files (pipes) to EOF. */
-	bool sized = S_ISREG(st.st_mode);
-	for (;;) {
-		if (buf->cap - buf->len < 4096 && !buf_reserve(buf, 65536)) {
-			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
-			goto done;
-		}
-		ssize_t got = read(fd, buf->data + buf->len, buf->cap - buf->len);
+	/* the size it had when opened: a file that grows meanwhile is not read past it */
+	while (buf->len < size) {
+		ssize_t got = read(fd, buf->data + buf->len, (size_t)size - buf->len);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -51,8 +67,6 @@ int read_file(const char *path, cf_buf *buf, cf_error *err)
 		if (got == 0)
 			break;
 		buf->len += (size_t)got;
-		if (sized && buf->len == (size_t)st.st_size)
-			break;
 	}
 done:
 	close(fd);
@@ -188,8 +202,7 @@ static int walk_jar(const char *path, bool dex, walk_fn fn, void *ctx, cf_error 
 		const char *name = jar_name(jar, i);
 		if (!name || !wanted(name, dex) || jar_is_dir(jar, i))
 			continue;
-		uint64_t max = ends_with(name, ".dex") ? (uint64_t)1 << 30 : MAX_CLASS_BYTES;
-		if ((rc = jar_read(jar, i, &buf, max, NULL, err)) != CF_OK)
+		if ((rc = jar_read(jar, i, &buf, TC_MAX_INPUT_BYTES, NULL, err)) != CF_OK)
 			break;
 		char label[4096];
 		snprintf(label, sizeof label, "%s!%s", path, name);
@@ -218,12 +231,12 @@ static int walk(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err
 				continue;
 			char full[8192];
 			snprintf(full, sizeof full, "%s/%s", path, files[i]);
-			if ((rc = read_file(full, &buf, err)) == CF_OK)
+			if ((rc = read_file(full, &buf, TC_MAX_INPUT_BYTES, err)) == CF_OK)
 				rc = fn(ctx, full, buf.data, buf.len);
 		}
 		free_list(files, n);
 	} else if (wanted(path, dex)) {
-		if ((rc = read_file(path, &buf, err)) == CF_OK)
+		if ((rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err)) == CF_OK)
 			rc = fn(ctx, path, buf.data, buf.len);
 	} else {
 		rc = walk_jar(path, dex, fn, ctx, err);

@@ -6,9 +6,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bytes.h"
 #include "cf_error.h"
+#include "instrument.h"
 
 /* Called once per class file with a label ("dir/a/B.class" or "x.jar!a/B.class").
  * A non-zero return stops the walk and is returned. */
@@ -24,8 +26,14 @@ int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err)
  * For the paths built per file, where printf's parsing costs more than the copy. */
 size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
 
-/* Reads a whole file into buf. */
-int read_file(const char *path, cf_buf *buf, cf_error *err);
+/* Opens a regular file for reading, never blocking (a FIFO is refused, not waited on),
+ * whose size is at most max bytes (CF_ELIMIT beyond, naming --max-input-mb). Returns
+ * the descriptor and its size, or a negative status with err set. */
+int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err);
+/* "a FIFO", "a directory", ... for messages. */
+const char *file_kind(mode_t mode);
+/* Reads a whole regular file of at most max bytes into buf (open_regular's rules). */
+int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err);
 
 /* Lists regular files under dir (relative paths, '/'-separated), sorted by strcmp.
  * *out is a malloc'd array of malloc'd strings; free with free_list. */

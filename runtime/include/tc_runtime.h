@@ -190,7 +190,9 @@ typedef struct tc_config {
 	 * that another live process holds is left alone. Either that or no room for
 	 * the file gives an anonymous ring, and a warning (on_log). */
 	const char *buffer_path;
-	uint32_t clock_resolution_ms; /* clock thread tick, default 1 (Matrix: 5) */
+	uint32_t clock_resolution_ms; /* clock thread tick while a message runs, and so the
+	                                 resolution of events' times in messages: 1 to 1000,
+	                                 0 is 1; default 5, as Matrix (README, "Battery") */
 	bool threads;                 /* start the clock and tracer threads (default true);
 	                                 false: time is read from the clock at every event and
 	                                 tasks run inline or at tc_ctx_poll (tests) */

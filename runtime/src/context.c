@@ -18,7 +18,9 @@ void tc_config_init(tc_config *c)
 {
 	memset(c, 0, sizeof *c);
 	c->capacity = 1000000;
-	c->clock_resolution_ms = 1;
+	/* Matrix's 5 ms: a quarter of the clock thread's wake-ups of 1 ms while the
+	 * app is busy, with the same reports (bench/runtime/ticks.sh, README) */
+	c->clock_resolution_ms = 5;
 	c->threads = true;
 	c->tracers = TC_TRACER_ALL;
 	c->thread_capacity = 32768;
@@ -166,6 +168,22 @@ static char *process_ring_path(tc_ctx *ctx, const char *path)
 	return out;
 }
 
+/* path + suffix (malloc), or NULL for no path and when out of memory. The
+ * ring an earlier run left at PATH is kept as PATH.prev, its thread file
+ * PATH-threads as PATH.prev-threads: tc-trace --ring PATH.prev finds both. */
+static char *with_suffix(const char *path, const char *suffix)
+{
+	if (!path)
+		return NULL;
+	size_t a = strlen(path), b = strlen(suffix);
+	char *out = malloc(a + b + 1);
+	if (out) {
+		memcpy(out, path, a);
+		memcpy(out + a, suffix, b + 1);
+	}
+	return out;
+}
+
 /* Opens the ring rp asks for (ring_publish gives a file ring its path). When
  * the file cannot have its room or another live process holds it, the ring is
  * in memory, with a warning: the app goes on, traced. */
@@ -197,25 +215,23 @@ static void clock_follow_threads(tc_ctx *ctx)
  * them. Once per context (tc_ctx_new, tc_reconfigure). */
 static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_path, tc_error *err)
 {
-	char *ring_file = process_ring_path(ctx, buffer_path), *file = NULL;
-	if (buffer_path && !ring_file)
+	char *ring_file = process_ring_path(ctx, buffer_path);
+	char *file = with_suffix(ring_file, "-threads"), *prev = with_suffix(ring_file, ".prev-threads");
+	free(ring_file);
+	if (buffer_path && (!file || !prev)) {
+		free(file);
+		free(prev);
 		return tc_fail(err, TC_ENOMEM, "thread file path");
-	if (ring_file) {
-		file = malloc(strlen(ring_file) + sizeof "-threads");
-		if (file)
-			sprintf(file, "%s-threads", ring_file);
-		free(ring_file);
-		if (!file)
-			return tc_fail(err, TC_ENOMEM, "thread file path");
 	}
 	thread_set *ts = malloc(sizeof *ts);
 	if (!ts) {
 		free(file);
+		free(prev);
 		return tc_fail(err, TC_ENOMEM, "thread set");
 	}
 	ring_params rp = {
 		.time_base_ns = ctx->base_ns, .wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(),
-		.resolution_ms = ctx->ring.hdr->resolution_ms, .own_fd = -1,
+		.resolution_ms = ctx->ring.hdr->resolution_ms, .own_fd = -1, .prev_path = prev,
 	};
 	tc_error why = { 0 };
 	int rc = threads_open(ts, file, cfg->max_threads, cfg->thread_capacity, &rp, &why);
@@ -227,6 +243,7 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 	if (rc == TC_OK && (rc = threads_publish(ts, &why)) != TC_OK)
 		threads_close(ts);
 	free(file);
+	free(prev);
 	if (rc != TC_OK) {
 		free(ts);
 		if (err)
@@ -436,18 +453,20 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	ctx->st.app_scene = INT32_MIN;
 	ctx->base_ns = ctx_clock_ns(ctx);
 
-	char *file = process_ring_path(ctx, ctx->buffer_path);
+	char *file = process_ring_path(ctx, ctx->buffer_path), *prev = with_suffix(file, ".prev");
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
 		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1, .own_fd = -1,
+		.prev_path = prev,
 	};
 	int rc;
-	if (ctx->buffer_path && !file)
+	if (ctx->buffer_path && (!file || !prev))
 		rc = tc_fail(err, TC_ENOMEM, "ring path");
 	else if ((rc = open_ring(ctx, &ctx->ring, &rp, err)) == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
 		ring_close(&ctx->ring);
 	free(file);
+	free(prev);
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		char name[16];
@@ -518,6 +537,9 @@ void tc_ctx_bind_thread(tc_ctx *ctx)
 
 static int check_config(const tc_config *cfg, tc_error *err)
 {
+	/* a negative Java int arrives as a huge tick: the watchdog would never run */
+	if (cfg->clock_resolution_ms > 1000)
+		return tc_fail(err, TC_EINVAL, "clock_resolution_ms %u not in [1, 1000] (0 is 1)", cfg->clock_resolution_ms);
 	if (cfg->record_threads != TC_THREADS_MAIN && cfg->record_threads != TC_THREADS_ALL)
 		return tc_fail(err, TC_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
 		               cfg->record_threads);
@@ -564,8 +586,10 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 {
 	/* The new file takes its path only once the events are in it: the path
 	 * may be the current ring's own file (ring_open, ring_publish). */
-	char *file = process_ring_path(ctx, path);
-	if (path && !file) {
+	char *file = process_ring_path(ctx, path), *prev = with_suffix(file, ".prev");
+	if (path && (!file || !prev)) {
+		free(file);
+		free(prev);
 		free(path);
 		return tc_fail(err, TC_ENOMEM, "ring path");
 	}
@@ -573,11 +597,12 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(), .resolution_ms = res,
-		.own_fd = ctx->ring.mem.fd,
+		.own_fd = ctx->ring.mem.fd, .prev_path = prev,
 	};
 	ring fresh;
 	int rc = open_ring(ctx, &fresh, &rp, err);
 	free(file);
+	free(prev);
 	if (rc == TC_OK) {
 		pthread_mutex_lock(&ctx->feed_mu);
 		if (ctx->has_feed) {

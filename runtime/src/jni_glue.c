@@ -6,7 +6,18 @@
  *
  * Upcalls (report, log, expiry, thread stack, Java heap) run on the context's
  * threads, which attach themselves as daemons, under their own names, on
- * first use and detach when they exit. */
+ * first use and detach when they exit.
+ *
+ * A JNI call that fails (NewStringUTF, GetStringUTFChars: NULL, with an
+ * OutOfMemoryError pending) must not be followed by another JNI call but
+ * those the specification allows with an exception pending (ExceptionCheck,
+ * ExceptionClear, ExceptionDescribe, Release*, PopLocalFrame, ...): CheckJNI
+ * aborts the process. So: an upcall that cannot make its strings is not made
+ * and the exception is cleared (its thread has no Java caller to take it);
+ * a native called by the app's code paths (scene, activities, sections,
+ * threads) skips what needed the string and clears it too, rather than throw
+ * an OutOfMemoryError into the app from tracing; create and reconfigure make
+ * no context from half a configuration and let the exception go to start(). */
 #include <jni.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -69,8 +80,12 @@ static JNIEnv *env_here(void)
 	return env;
 }
 
+/* NULL, with the exception pending, when it fails, or when an earlier call
+ * failed (the exception still pending: no other call may be made). */
 static jstring new_string(JNIEnv *env, const char *s)
 {
+	if ((*env)->ExceptionCheck(env))
+		return NULL;
 	/* NewStringUTF wants modified UTF-8; our strings are ASCII or UTF-8
 	 * without NULs and without supplementary characters in practice. */
 	return (*env)->NewStringUTF(env, s ? s : "");
@@ -84,16 +99,26 @@ static void clear_exception(JNIEnv *env)
 	}
 }
 
+/* PushLocalFrame fails (an OutOfMemoryError pending) when there is no room
+ * for the local references: then no frame to pop, and no upcall. */
+static bool push_frame(JNIEnv *env)
+{
+	if ((*env)->PushLocalFrame(env, 8) == 0)
+		return true;
+	clear_exception(env);
+	return false;
+}
+
 static void on_report(void *user, const tc_report *r)
 {
 	(void)user;
 	JNIEnv *env = env_here();
-	if (!env)
+	if (!env || !push_frame(env))
 		return;
-	(*env)->PushLocalFrame(env, 8);
-	(*env)->CallStaticVoidMethod(env, g_native, g_on_report, new_string(env, r->tag), new_string(env, r->key),
-	                             new_string(env, r->json));
-	clear_exception(env);
+	jstring tag = new_string(env, r->tag), key = new_string(env, r->key), json = new_string(env, r->json);
+	if (tag && key && json)
+		(*env)->CallStaticVoidMethod(env, g_native, g_on_report, tag, key, json);
+	clear_exception(env); /* the listener's, or the report not delivered (printed) */
 	(*env)->PopLocalFrame(env, NULL);
 }
 
@@ -101,10 +126,11 @@ static void on_log(void *user, int level, const char *tag, const char *text)
 {
 	(void)user;
 	JNIEnv *env = env_here();
-	if (!env)
+	if (!env || !push_frame(env))
 		return;
-	(*env)->PushLocalFrame(env, 8);
-	(*env)->CallStaticVoidMethod(env, g_native, g_on_log, (jint)level, new_string(env, tag), new_string(env, text));
+	jstring jtag = new_string(env, tag), jtext = new_string(env, text);
+	if (jtag && jtext)
+		(*env)->CallStaticVoidMethod(env, g_native, g_on_log, (jint)level, jtag, jtext);
 	clear_exception(env);
 	(*env)->PopLocalFrame(env, NULL);
 }
@@ -126,7 +152,8 @@ static char *thread_stack(void *user, int style)
 	if (!env)
 		return NULL;
 	char *out = NULL;
-	(*env)->PushLocalFrame(env, 8);
+	if (!push_frame(env))
+		return NULL;
 	jstring s = (*env)->CallStaticObjectMethod(env, g_native, g_thread_stack, (jint)style);
 	clear_exception(env);
 	if (s) {
@@ -135,6 +162,7 @@ static char *thread_stack(void *user, int style)
 			out = strdup(utf);
 			(*env)->ReleaseStringUTFChars(env, s, utf);
 		}
+		clear_exception(env); /* GetStringUTFChars failed: out of memory */
 	}
 	(*env)->PopLocalFrame(env, NULL);
 	return out;
@@ -317,23 +345,37 @@ static tc_ctx *ctx_of(jlong handle)
 	return (tc_ctx *)(intptr_t)handle;
 }
 
-static char *dup_jstring(JNIEnv *env, jstring s)
+static void throw_class(JNIEnv *env, const char *cls, const char *msg)
 {
-	if (!s)
-		return NULL;
-	const char *utf = (*env)->GetStringUTFChars(env, s, NULL);
-	if (!utf)
-		return NULL;
-	char *copy = strdup(utf);
-	(*env)->ReleaseStringUTFChars(env, s, utf);
-	return copy;
+	if ((*env)->ExceptionCheck(env))
+		return; /* one pending already: it is what the caller gets */
+	jclass c = (*env)->FindClass(env, cls);
+	if (c)
+		(*env)->ThrowNew(env, c, msg);
 }
 
 static void throw_state(JNIEnv *env, const char *msg)
 {
-	jclass c = (*env)->FindClass(env, "java/lang/IllegalStateException");
-	if (c)
-		(*env)->ThrowNew(env, c, msg);
+	throw_class(env, "java/lang/IllegalStateException", msg);
+}
+
+/* *out: a malloc'd copy of s, NULL for a null s. -1 when out of memory,
+ * with an exception pending (GetStringUTFChars's, or ours). */
+static int dup_jstring(JNIEnv *env, jstring s, char **out)
+{
+	*out = NULL;
+	if (!s)
+		return 0;
+	const char *utf = (*env)->GetStringUTFChars(env, s, NULL);
+	if (!utf)
+		return -1;
+	*out = strdup(utf);
+	(*env)->ReleaseStringUTFChars(env, s, utf);
+	if (!*out) {
+		throw_class(env, "java/lang/OutOfMemoryError", "libtracecanary: a string");
+		return -1;
+	}
+	return 0;
 }
 
 static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffer_path, jstring report_path,
@@ -367,9 +409,11 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->record_threads = (uint32_t)o[OPT_THREADS];
 	c->thread_capacity = (uint32_t)o[OPT_THREAD_CAPACITY];
 	c->max_threads = (uint32_t)o[OPT_MAX_THREADS];
-	owned[0] = dup_jstring(env, buffer_path);
-	owned[1] = dup_jstring(env, report_path);
-	owned[2] = dup_jstring(env, splash);
+	/* half a configuration (no buffer path, say) makes no context: the
+	 * exception goes to start() */
+	if (dup_jstring(env, buffer_path, &owned[0]) != 0 || dup_jstring(env, report_path, &owned[1]) != 0 ||
+	    dup_jstring(env, splash, &owned[2]) != 0)
+		return -1;
 	c->buffer_path = owned[0];
 	c->report_path = owned[1];
 	c->splash_activities = owned[2];
@@ -455,12 +499,16 @@ static jint JNICALL n_start(JNIEnv *env, jclass cls, jlong h)
 static void JNICALL n_stop(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_stop(ctx_of(h)); }
 static void JNICALL n_release(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; tc_ctx_free(ctx_of(h)); }
 static jint JNICALL n_status(JNIEnv *env, jclass cls, jlong h) { (void)env; (void)cls; return tc_status(ctx_of(h)); }
-/* The string-taking natives share one shape. */
+/* The string-taking natives share one shape. They run on the app's code
+ * paths (lifecycle callbacks): out of memory, they skip their work and clear
+ * the exception rather than throw it into the app. */
 #define WITH_UTF(env, js, var, body)                                   \
 	do {                                                           \
 		const char *var = (*(env))->GetStringUTFChars((env), (js), NULL); \
-		if (!var)                                              \
+		if (!var) {                                            \
+			clear_exception(env);                          \
 			return;                                        \
+		}                                                      \
 		body;                                                  \
 		(*(env))->ReleaseStringUTFChars((env), (js), var);     \
 	} while (0)
@@ -512,7 +560,9 @@ static jlong JNICALL n_thread_attach(JNIEnv *env, jclass cls, jlong h, jstring n
 	tc_feed f;
 	if (make_feed(env, staging, &f) != 0)
 		return -1;
-	char *n = dup_jstring(env, name);
+	char *n;
+	if (dup_jstring(env, name, &n) != 0)
+		clear_exception(env); /* the app's thread, in a traced call: the system's name for it */
 	tc_error err = { 0 };
 	uint64_t token = 0;
 	int rc = tc_feed_attach(ctx_of(h), &f, n, &token, &err);
@@ -549,9 +599,13 @@ static void JNICALL n_threads_dropped(JNIEnv *env, jclass cls, jlong h, jlong n)
 static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 {
 	(void)cls;
-	char *n = dup_jstring(env, name);
+	char *n;
+	if (dup_jstring(env, name, &n) != 0) {
+		clear_exception(env); /* beginSection, on the app's code path: not recorded */
+		return -1;
+	}
 	uint32_t id = 0;
-	int rc = n ? tc_section_id(ctx_of(h), n, &id, NULL) : TC_ENOMEM;
+	int rc = n ? tc_section_id(ctx_of(h), n, &id, NULL) : TC_EINVAL;
 	free(n);
 	return rc == TC_OK ? (jint)id : -1;
 }

@@ -68,12 +68,12 @@ static int claim(const char *path, int own_fd, int *fd, tc_error *err)
 }
 
 /* Sets r's file fields, or on failure leaves r as it was. */
-static int map_file(region *r, const char *want, size_t size, int own_fd, tc_error *err)
+static int map_file(region *r, const char *want, const char *prev_path, size_t size, int own_fd, tc_error *err)
 {
 	int claim_fd = -1, fd = -1, rc;
 	size_t n = strlen(want) + 32;
-	char *tmp = malloc(n), *path = strdup(want);
-	if (!tmp || !path) {
+	char *tmp = malloc(n), *path = strdup(want), *prev = prev_path ? strdup(prev_path) : NULL;
+	if (!tmp || !path || (prev_path && !prev)) {
 		rc = tc_fail(err, TC_ENOMEM, "ring path");
 		goto cleanup;
 	}
@@ -108,6 +108,7 @@ static int map_file(region *r, const char *want, size_t size, int own_fd, tc_err
 	r->claim_fd = claim_fd;
 	r->tmp = tmp;
 	r->path = path;
+	r->prev = prev;
 	return TC_OK;
 
 cleanup:
@@ -119,17 +120,19 @@ cleanup:
 		close(claim_fd);
 	free(tmp);
 	free(path);
+	free(prev);
 	return rc;
 }
 
-int region_open(region *r, const char *path, size_t size, int own_fd, bool anon, tc_error *err)
+int region_open(region *r, const char *path, const char *prev, size_t size, int own_fd, bool anon,
+                tc_error *err)
 {
 	memset(r, 0, sizeof *r);
 	r->fd = -1;
 	r->claim_fd = -1;
 	r->size = size;
 	if (path)
-		return map_file(r, path, size, own_fd, err);
+		return map_file(r, path, prev, size, own_fd, err);
 	if (anon) {
 		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
@@ -150,6 +153,13 @@ int region_publish(region *r, tc_error *err)
 {
 	if (!r->tmp)
 		return TC_OK;
+	/* claim_fd holds an earlier run's file at path (not this process's own,
+	 * whose events were copied into the new one): keep it, unless it is
+	 * empty. Best effort: the new ring is published even if it cannot be
+	 * kept. */
+	struct stat st;
+	if (r->claim_fd >= 0 && r->prev && fstat(r->claim_fd, &st) == 0 && st.st_size > 0)
+		rename(r->path, r->prev);
 	if (rename(r->tmp, r->path) != 0)
 		return tc_fail(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
 	free(r->tmp);
@@ -174,6 +184,7 @@ static void forget(region *r)
 {
 	free(r->tmp);
 	free(r->path);
+	free(r->prev);
 	memset(r, 0, sizeof *r);
 	r->fd = r->claim_fd = -1;
 }

@@ -6,7 +6,12 @@
  * that PATH is never truncated: not if it is this process's own file (own_fd),
  * whose contents are still to be copied, and not at all if another live
  * process holds it (TC_EBUSY; a process holds its files locked, flock, while
- * it maps them). TC_ENOSPC: no room for the file. */
+ * it maps them). TC_ENOSPC: no room for the file.
+ *
+ * A file at PATH that an earlier process left (one that no live process
+ * holds) is the trace of the last run, often the one a user wants: one that
+ * was killed. region_publish moves it to prev first (PATH.prev, replacing an
+ * older one), so that the new file does not erase it. */
 #ifndef TC_REGION_H
 #define TC_REGION_H
 
@@ -23,12 +28,16 @@ typedef struct region {
 	region_kind kind;
 	int fd;                        /* a file: holds its lock (flock) while mapped; else -1 */
 	char *tmp, *path;              /* a file: built at tmp (until region_publish), for path */
+	char *prev;                    /* a file: where an earlier run's file at path goes, or NULL */
 	int claim_fd;                  /* until region_publish: path's lock, or -1 */
 } region;
 
-/* path NULL: memory, from the heap or (anon) anonymous pages. */
-int region_open(region *r, const char *path, size_t size, int own_fd, bool anon, tc_error *err);
-/* Moves a file to its path (nothing for memory). */
+/* path NULL: memory, from the heap or (anon) anonymous pages. prev (a file;
+ * may be NULL): where an earlier run's file at path is kept. */
+int region_open(region *r, const char *path, const char *prev, size_t size, int own_fd, bool anon,
+                tc_error *err);
+/* Moves a file to its path (nothing for memory), and an earlier run's file
+ * there to prev. */
 int region_publish(region *r, tc_error *err);
 /* Frees or unmaps; an unpublished file is removed. A closed (zeroed) region is fine. */
 void region_close(region *r);

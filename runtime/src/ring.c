@@ -72,7 +72,7 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 		return tc_fail(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
-	TRY(region_open(&r->mem, p->path, size, p->own_fd, false, err));
+	TRY(region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
 	ring_init(r, r->mem.base, TC_RING_MAIN_HEADER_SIZE, p);
 	return TC_OK;
 }

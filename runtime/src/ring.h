@@ -47,6 +47,7 @@ typedef struct ring_params {
 	uint64_t time_base_ns, wall_base_ms;
 	uint32_t pid, resolution_ms;
 	int own_fd;                    /* this process's ring file, which path may name, or -1 */
+	const char *prev_path;         /* where an earlier run's file at path is kept (region.h), or NULL */
 } ring_params;
 
 /* A context's ring (with the section names) in memory or a file (region.h:

@@ -83,7 +83,8 @@ int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacit
 	}
 	t->key_made = true;
 	/* anonymous pages, not the heap: threads_close retires them */
-	int rc = region_open(&t->mem, path, TC_THREADS_HEADER_SIZE + ring_size * max, p->own_fd, true, err);
+	int rc = region_open(&t->mem, path, path ? p->prev_path : NULL, TC_THREADS_HEADER_SIZE + ring_size * max,
+	                     p->own_fd, true, err);
 	if (rc != TC_OK) {
 		pthread_key_delete(t->key);
 		pthread_mutex_destroy(&t->mu);
@@ -97,6 +98,7 @@ int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacit
 	t->params = *p;
 	t->params.capacity = capacity;
 	t->params.path = NULL;
+	t->params.prev_path = NULL;
 	struct thread_header *h = t->hdr = t->mem.base;
 	memcpy(h->magic, TC_THREADS_MAGIC, 8);
 	h->version = TC_THREADS_VERSION;

@@ -74,7 +74,8 @@ typedef struct thread_set {
 } thread_set;
 
 /* p gives the time base, pid and resolution of every ring (p->capacity and
- * p->path are not used): a file at path (region.h), or memory. */
+ * p->path are not used): a file at path (region.h; an earlier run's file
+ * there goes to p->prev_path), or memory. */
 int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
                  tc_error *err);
 int threads_publish(thread_set *t, tc_error *err);

@@ -28,7 +28,18 @@
  * watcher re-sends each SIGQUIT to the thread named "Signal Catcher"
  * (tgkill: only that thread, where sigwait takes it) before its check, as
  * Matrix does. With no such thread the signal ends there: never the
- * default action, which would end the process. */
+ * default action, which would end the process.
+ *
+ * Two ways that default action could still be reached are closed:
+ *   - ART may skip app signal handlers (debug.ignoreappsignalhandler:
+ *     sigchain's sigaction then returns 0 and installs nothing, and fills
+ *     nothing in). So the disposition is read back after installing, and
+ *     unless it is ours SIGQUIT is not unblocked (the tracer is off, with a
+ *     warning): unblocked with SIG_DFL in place, a SIGQUIT would end the app.
+ *   - threads started while SIGQUIT was unblocked here inherit that mask. In
+ *     resend mode the handler therefore stays for the life of the process:
+ *     once no context has it, it sends each SIGQUIT on to the catcher itself
+ *     (tgkill is async-signal-safe) instead of restoring SIG_DFL. */
 /* sigaltstack, SA_ONSTACK: XSI; syscall(): not POSIX, in every Linux libc */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE 1
@@ -72,7 +83,8 @@ static bool g_installed;
 static bool g_resend;             /* the platform takes SIGQUIT with sigwait */
 static pthread_t g_installer;     /* where resend mode unblocked SIGQUIT */
 /* the thread last re-sent to: should it run the handler (SIGQUIT not
- * blocked there), re-sending again would loop */
+ * blocked there), re-sending again would loop. With no watcher (no
+ * context has the handler) the handler itself sends to it. */
 static _Atomic uint32_t g_catcher;
 /* for threads that have no alternate stack of their own (SA_ONSTACK) */
 static char g_altstack[32768];
@@ -96,18 +108,30 @@ static void chain(int sig, siginfo_t *si, void *uc)
 	}
 }
 
+/* Resend mode with no watcher: the handler sends the signal on itself
+ * (getpid and a raw tgkill are async-signal-safe). */
+static void forward(uint32_t catcher)
+{
+#if defined(__linux__) && defined(SYS_tgkill)
+	syscall(SYS_tgkill, (long)getpid(), (long)catcher, (long)SIGQUIT);
+#else
+	(void)catcher;
+#endif
+}
+
 static void on_sigquit(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 	atomic_fetch_add(&g_in_handler, 1);
 	int fd = atomic_load(&g_wfd);
 	uint32_t catcher = atomic_load(&g_catcher);
-	if (g_resend && catcher && thread_id() == catcher)
-		fd = -1;
-	if (fd >= 0) {
+	bool on_catcher = g_resend && catcher && thread_id() == catcher;
+	if (fd >= 0 && !on_catcher) {
 		char b = 1;
 		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
 		(void)r;
+	} else if (fd < 0 && g_resend && catcher && !on_catcher) {
+		forward(catcher);
 	}
 	atomic_fetch_sub(&g_in_handler, 1);
 	/* in resend mode the watcher sends the signal on: SIG_DFL here would
@@ -338,6 +362,14 @@ static void *watch(void *arg)
 	return NULL;
 }
 
+/* Whether SIGQUIT's disposition is our handler, as read back. */
+static bool handler_in_place(void)
+{
+	struct sigaction cur;
+	memset(&cur, 0, sizeof cur); /* a sigaction that fills nothing in reads as SIG_DFL */
+	return sigaction(SIGQUIT, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigquit;
+}
+
 static void close_pipe(signal_anr *s)
 {
 	if (s->rfd >= 0)
@@ -370,6 +402,7 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 	}
 	pthread_mutex_lock(&g_mu);
 	int rc = TC_OK;
+	bool ignored = false;
 	if (atomic_load(&g_wfd) >= 0) {
 		rc = tc_fail(err, TC_ESTATE, "signal ANR: another context has the SIGQUIT handler");
 	} else if (!g_installed) {
@@ -385,17 +418,34 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
 		sigemptyset(&sa.sa_mask);
 		/* blocked here with no handler to chain to: the platform waits for
-		 * it with sigwait (ART), and its default would end the process */
+		 * it with sigwait (ART), and its default would end the process. A
+		 * sigaction that fills nothing in (sigchain ignoring app handlers)
+		 * leaves the zeros: SIG_DFL. */
+		struct sigaction old;
+		memset(&old, 0, sizeof old);
 		sigset_t mask;
-		if (sigaction(SIGQUIT, NULL, &g_old) == 0 && pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0)
-			g_resend = !(g_old.sa_flags & SA_SIGINFO) &&
-			           (g_old.sa_handler == SIG_DFL || g_old.sa_handler == SIG_IGN) &&
+		if (sigaction(SIGQUIT, NULL, &old) == 0 && pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0)
+			g_resend = !(old.sa_flags & SA_SIGINFO) &&
+			           (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN) &&
 			           sigismember(&mask, SIGQUIT) == 1;
+		g_old = old;
 		g_installer = pthread_self();
 		if (sigaction(SIGQUIT, &sa, NULL) != 0)
 			rc = tc_fail(err, TC_EIO, "signal ANR: sigaction: %s", strerror(errno));
+		else if (!handler_in_place())
+			ignored = true;
 		else
 			g_installed = true;
+	}
+	if (ignored) {
+		/* nothing to unblock SIGQUIT for, nor to watch */
+		pthread_mutex_unlock(&g_mu);
+		close_pipe(s);
+		free(s);
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer",
+		        "the SIGQUIT handler was not installed (sigaction succeeded, but the disposition is not ours: the "
+		        "platform ignores app signal handlers, e.g. debug.ignoreappsignalhandler): signal ANR off");
+		return TC_OK;
 	}
 	if (rc == TC_OK && pthread_create(&s->thread, NULL, watch, s) != 0)
 		rc = tc_fail(err, TC_ETHREAD, "signal ANR: watcher thread");
@@ -428,21 +478,24 @@ void signal_anr_uninstall(tc_ctx *ctx)
 	/* a handler that read the old descriptor finishes with it first */
 	while (atomic_load(&g_in_handler) != 0)
 		sched_yield();
-	/* the handler stays if another was installed over it (it chains to
-	 * us): it then only chains. In resend mode it also stays unless this
-	 * thread is the one that unblocked SIGQUIT and can block it again: the
-	 * old SIG_DFL would end the process there, ours takes the signal and
-	 * does nothing. */
-	struct sigaction cur;
-	sigset_t quit;
-	sigemptyset(&quit);
-	sigaddset(&quit, SIGQUIT);
-	if (g_installed && sigaction(SIGQUIT, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
-	    cur.sa_sigaction == on_sigquit && (!g_resend || pthread_equal(g_installer, pthread_self()))) {
-		if (g_resend)
+	/* The handler stays if another was installed over it (it chains to
+	 * us): it then only chains. In resend mode it stays for good: every
+	 * thread started while SIGQUIT was unblocked on the installing thread
+	 * has it unblocked too, and the old SIG_DFL would end the process on
+	 * any of them. It then sends each SIGQUIT on to the catcher itself.
+	 * The installing thread, if this is it, blocks SIGQUIT again. */
+	if (g_installed && g_resend) {
+		uint32_t tid = find_catcher();
+		if (tid)
+			atomic_store(&g_catcher, tid);
+		if (pthread_equal(g_installer, pthread_self())) {
+			sigset_t quit;
+			sigemptyset(&quit);
+			sigaddset(&quit, SIGQUIT);
 			pthread_sigmask(SIG_BLOCK, &quit, NULL);
-		if (sigaction(SIGQUIT, &g_old, NULL) == 0)
-			g_installed = false;
+		}
+	} else if (g_installed && handler_in_place() && sigaction(SIGQUIT, &g_old, NULL) == 0) {
+		g_installed = false;
 	}
 	pthread_mutex_unlock(&g_mu);
 	atomic_store(&s->stopping, true);

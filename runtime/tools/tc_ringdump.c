@@ -8,14 +8,35 @@
  *     -t END_MS close methods still open at END_MS (strict from the first
  *               message, as the ANR tracer does); default: drop them
  *
+ * A launch keeps the ring the run before left as FILE.prev: when there is
+ * one, a line on stderr says so.
+ *
  * Exit status: 0 ok, 1 the file could not be decoded, 2 usage. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tc_analysis.h"
 #include "tc_ringfile.h"
+
+/* FILE.prev: the ring of the run before FILE's (kept when FILE's run began). */
+static void prev_note(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 5 && strcmp(path + n - 5, ".prev") == 0)
+		return;
+	char *prev = malloc(n + sizeof ".prev");
+	if (!prev)
+		return;
+	memcpy(prev, path, n);
+	memcpy(prev + n, ".prev", sizeof ".prev");
+	struct stat st;
+	if (stat(prev, &st) == 0)
+		fprintf(stderr, "tc-ringdump: %s holds the ring of the run before this one\n", prev);
+	free(prev);
+}
 
 static int usage(void)
 {
@@ -120,5 +141,6 @@ int main(int argc, char **argv)
 	}
 	int rc = dump(path, &img, quiet, stack, strict, end_ms);
 	tc_ring_image_dispose(&img);
+	prev_note(path);
 	return rc;
 }

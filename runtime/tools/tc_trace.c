@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "json.h"
 #include "strbuf.h"
@@ -74,7 +75,9 @@ static const char help_text[] =
 	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
 	"                       as #id (and all of them do without this option)\n"
 	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process;\n"
-	"                       with threads = all, the thread file FILE-threads is read with it\n"
+	"                       with threads = all, the thread file FILE-threads is read with it.\n"
+	"                       Each launch keeps the ring the run before left as FILE.prev (with\n"
+	"                       FILE.prev-threads): --ring FILE.prev reads it\n"
 	"  --thread T           all (default), main (the recording thread), a thread id or a\n"
 	"                       thread's name: a tree or flame graph of several threads has a\n"
 	"                       node per thread, a Chrome trace a track per thread\n"
@@ -520,6 +523,25 @@ static int ring_slice(ring_input *r, const opts *o, tr_error *err)
 	return TC_OK;
 }
 
+/* The launch after a run keeps that run's ring as PATH.prev (runtime/README.md): say
+ * so, since the run a user looks for (a killed one) may be that one. */
+static void prev_note(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 5 && strcmp(path + n - 5, ".prev") == 0)
+		return;
+	char *prev = malloc(n + sizeof ".prev");
+	if (!prev)
+		return;
+	memcpy(prev, path, n);
+	memcpy(prev + n, ".prev", sizeof ".prev");
+	struct stat st;
+	if (stat(prev, &st) == 0)
+		fprintf(stderr, "tc-trace: note: %s holds the ring of the run before this one: --ring %s reads it\n", prev,
+		        prev);
+	free(prev);
+}
+
 static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tr_error *err)
 {
 	memset(r, 0, sizeof *r);
@@ -529,6 +551,7 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tr_error *err)
 		return rc;
 	if (note[0])
 		fprintf(stderr, "tc-trace: note: %s\n", note);
+	prev_note(o->ring);
 	r->th = calloc(r->rec.n, sizeof *r->th);
 	r->sel = malloc(r->rec.n * sizeof *r->sel);
 	if (!r->th || !r->sel)

@@ -23,6 +23,12 @@ need_cmd chromium chromium
 need_cmd node nodejs
 need_cmd npm npm
 
+# Node.js trusts only its own CA list, not the system's; the system bundle also holds the
+# CAs added locally (a TLS proxy's), so npm is pointed at it unless told otherwise.
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
+
 # playwright-core, once per lock file
 cache=${TC_DOWNLOADS:-${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary/downloads}
 lock=$(sha256sum "$here/package-lock.json" | cut -c1-16)

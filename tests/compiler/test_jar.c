@@ -826,3 +826,123 @@ Test(jar_write, abort_and_failure_leave_nothing, .init = setup, .fini = teardown
 	pair_close(&p);
 	buf_free(&b);
 }
+
+/* The local extra block of the entry whose local header is at `off`: every field whole
+ * (4.5.1, what `unzip -t` checks), exactly one alignment field (0xd935), last, holding
+ * the alignment and zeros, and the data aligned to it. Returns the offset of the next
+ * local header. */
+static size_t check_aligned(const uint8_t *z, size_t off, uint16_t want_align, const char *name)
+{
+	uint16_t nl = (uint16_t)(z[off + 26] | z[off + 27] << 8);
+	uint16_t xl = (uint16_t)(z[off + 28] | z[off + 29] << 8);
+	uint32_t cs = (uint32_t)z[off + 18] | (uint32_t)z[off + 19] << 8 | (uint32_t)z[off + 20] << 16 |
+	              (uint32_t)z[off + 21] << 24;
+	const uint8_t *x = z + off + 30 + nl;
+	size_t p = 0, aligns = 0, last = 0;
+	while (p + 4 <= xl) {
+		uint16_t id = (uint16_t)(x[p] | x[p + 1] << 8), n = (uint16_t)(x[p + 2] | x[p + 3] << 8);
+		cr_assert_leq(p + 4 + n, xl, "%s: field 0x%04x of %u bytes runs past the block", name, id, n);
+		if (id == 0xd935) {
+			aligns++;
+			cr_assert_geq(n, 2, "%s: alignment field too short", name);
+			cr_assert_eq(x[p + 4] | x[p + 5] << 8, want_align, "%s: alignment", name);
+			for (size_t k = 6; k < 4 + (size_t)n; k++)
+				cr_assert_eq(x[p + k], 0, "%s: padding", name);
+		} else {
+			cr_assert_neq(id, 0, "%s: old zero padding left", name);
+		}
+		last = p;
+		p += 4 + (size_t)n;
+	}
+	cr_assert_eq(p, xl, "%s: %zu bytes after the last field", name, (size_t)xl - p);
+	cr_assert_eq(aligns, 1, "%s: %zu alignment fields", name, aligns);
+	cr_assert_eq(x[last] | x[last + 1] << 8, 0xd935, "%s: the alignment field is last", name);
+	cr_assert_eq((off + 30 + nl + xl) % want_align, 0, "%s: data at %zu", name, off + 30 + nl + xl);
+	return off + 30 + nl + xl + cs;
+}
+
+/* zipalign before build tools 24 padded with bare zero bytes (1 to 3 of them, not a
+ * field); apksigner and zipalign -p write a 0xd935 field. The writer must leave one
+ * alignment field and nothing that reads as a broken field (issue 18: "00 00 35 d9 ..."
+ * made `unzip -t` report "EF block length (55605 bytes) exceeds remaining EF data"). */
+static const zb_entry padded[] = {
+	{.name = "a", .data = "one", .lextra = "\0", .lextra_len = 1},
+	{.name = "bb", .data = "two", .lextra = "\0\0", .lextra_len = 2},
+	{.name = "ccc", .data = "three", .lextra = "\0\0\0", .lextra_len = 3},
+	{.name = "dddd", .data = "four", .lextra = "\0\0\0\0\0\0", .lextra_len = 6},
+	{.name = "e", .data = "an old alignment field", .lextra = "\x35\xd9\x03\0\x04\0\0", .lextra_len = 7},
+	{.name = "f", .data = "a time field and padding", .lextra = "UT\x05\0\x03\x10\x20\x30\x40\0\0",
+	 .lextra_len = 11},
+	{.name = "lib/arm64-v8a/libx.so", .data = "ELF", .lextra = "\0\0", .lextra_len = 2},
+	{.name = "g", .data = "a field longer than the block", .lextra = "\x01\x02\xff\0\0", .lextra_len = 5},
+};
+#define NPADDED (sizeof padded / sizeof padded[0])
+
+Test(jar_write, alignment_field_replaces_old_padding, .init = setup, .fini = teardown)
+{
+	cf_buf b;
+	zb_build(&b, padded, NPADDED, NULL, NULL);
+	pair p;
+	pair_open(&p, &b);
+	cf_error err;
+	cf_error_clear(&err);
+	jar_writer_align(p.w, 4, 4096);
+	for (uint64_t i = 0; i < NPADDED; i++)
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
+	size_t len;
+	uint8_t *z = (uint8_t *)ct_read(p.out, &len);
+	size_t off = 0;
+	for (size_t i = 0; i < NPADDED; i++)
+		off = check_aligned(z, off, strstr(padded[i].name, ".so") ? 4096 : 4, padded[i].name);
+	cr_assert_eq(memcmp(z + off, "PK\1\2", 4), 0, "the directory follows the last entry");
+	tc_jar *back;
+	cr_assert_eq(jar_open(&back, p.out, &err), CF_OK, "%s", ct_err(&err));
+	zip_t *zb = zopen(p.out);
+	for (zip_uint64_t i = 0; i < NPADDED; i++) {
+		zip_uint16_t id, n;
+		const zip_uint8_t *d = zip_file_extra_field_get(zb, i, 0, &id, &n, ZIP_FL_LOCAL);
+		if (i == 5) {
+			cr_assert(d && id == 0x5455 && n == 5 && !memcmp(d, "\x03\x10\x20\x30\x40", 5),
+			          "the time field of f is kept, first");
+		}
+		char got[64] = {0};
+		zip_file_t *zf = zip_fopen_index(zb, i, 0);
+		cr_assert(zf);
+		cr_assert_eq(zip_fread(zf, got, sizeof got), (zip_int64_t)strlen(padded[i].data));
+		zip_fclose(zf);
+		cr_assert_str_eq(got, padded[i].data);
+	}
+	zip_discard(zb);
+	jar_close(back);
+	free(z);
+	pair_close(&p);
+	buf_free(&b);
+}
+
+Test(jar_read, a_name_twice_is_found_by_jar_check_unique)
+{
+	static const zb_entry twice[] = {
+		{.name = "a", .data = "1"}, {.name = "b", .data = "2"}, {.name = "ab", .data = "3"},
+		{.name = "b", .data = "4", .method = 8},
+	};
+	cf_buf b;
+	zb_where w;
+	zb_build(&b, twice, 4, NULL, &w);
+	cf_error err;
+	tc_jar *jar = open_buf(&b, &err);
+	cr_assert(jar, "the reader takes it (the JVM does): %s", ct_err(&err));
+	cr_expect_eq(jar_count(jar), 4);
+	cr_expect_eq(jar_check_unique(jar, &err), CF_EFORMAT);
+	cr_expect_eq(err.offset, w.local[3], "at the second one");
+	cr_expect(strstr(err.part, "t.jar!b"), "%s", ct_err(&err));
+	cr_expect(strstr(err.msg, "twice (local headers at"), "%s", ct_err(&err));
+	jar_close(jar);
+	buf_free(&b);
+	zb_build(&b, twice, 3, NULL, NULL);
+	jar = open_buf(&b, &err);
+	cr_assert(jar);
+	cr_expect_eq(jar_check_unique(jar, &err), CF_OK, "%s", ct_err(&err));
+	jar_close(jar);
+	buf_free(&b);
+}

@@ -10,7 +10,12 @@
 #  4. with every method hooked (tc-dexstress: entry, before each return, a catch-all),
 #     dexdump verifies each file, baksmali's register analysis accepts it, and our own
 #     Dalvik type checker (tests/dex/verify, ART's rules) accepts every method, with
-#     --strict-monitors (no throwing instruction with a lock held outside a try).
+#     --strict-monitors (no throwing instruction with a lock held outside a try);
+#  5. the same with every frame first made as tight as its code allows (tc-dexstress
+#     --tight, tests/dex/tighten.h: registers renamed by liveness, locals moved into
+#     dead parameter registers, as R8 allocates them): the tight input passes dexdump
+#     and tc-dexverify (else it is not a fair input), and its hooked version the three
+#     oracles of 4, so every "no spare register" path of the hooks runs on real code.
 # usage: corpus_test.sh SRC CORPUS WORK TC_DUMP TC_DEXSTRESS TC_DEXVERIFY
 set -uo pipefail
 # dexdump prints strings' raw bytes: text tools must not expect UTF-8
@@ -129,5 +134,49 @@ if "$dexverify" -q --strict-monitors "$work"/hooked/*/*.dex >"$work/verify.log" 
 	ok "hooked: tc-dexverify --strict-monitors accepts every method of the $n files"
 else
 	not_ok "hooked: tc-dexverify: $(head -n 10 "$work/verify.log" | tr '\n' ' ')"
+fi
+
+# --- 5 ---------------------------------------------------------------------------------
+for mode in tight-only tight; do
+	mkdir -p "$work/$mode/s" "$work/$mode/t" "$work/$mode/b"
+	{
+		"$stress" --$mode "$work/$mode/s" "$corpus"/server/classes*.dex &&
+			"$stress" --$mode "$work/$mode/t" "$corpus"/test/classes*.dex &&
+			"$stress" --$mode "$work/$mode/b" "$corpus"/bootstrap/classes.dex
+	} >"$work/$mode.log" 2>&1 || not_ok "tc-dexstress --$mode: $(tail -n 3 "$work/$mode.log")"
+done
+awk '/tight:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) v[i] += $i } END {
+	printf "# tight frames: %d of %d made smaller, %d registers removed, %d locals share a parameter'"'"'s register; %d frames without a local, %d under 3 registers\n", v[2], v[4], v[8], v[11], v[16], v[21] }' \
+	"$work/tight-only.log"
+hooked=$(awk '/methods hooked/ { h += $2; t += $4 } END { print h " of " t }' "$work/tight.log")
+echo "# tight, hooked $hooked methods"
+grep '^  refused' "$work/tight.log" | sort | uniq -c | head -n 10 | sed 's/^/# /'
+n=0 bad=0
+for f in "$work"/tight-only/*/*.dex "$work"/tight/*/*.dex; do
+	n=$((n + 1))
+	msg=$(verify "$f") || { bad=$((bad + 1)); echo "# $f: $msg"; }
+done
+[ $bad -eq 0 ] && ok "tight: dexdump verifies all $n files (input and hooked)" ||
+	not_ok "tight: dexdump rejects $bad of $n files"
+if "$dexverify" -q --strict-monitors "$work"/tight-only/*/*.dex >"$work/verify-tight.log" 2>&1; then
+	ok "tight input: tc-dexverify --strict-monitors accepts every method (a fair input)"
+else
+	not_ok "tight input: tc-dexverify (a tighten.c bug): $(head -n 10 "$work/verify-tight.log" | tr '\n' ' ')"
+fi
+n=0 bad=0
+for f in "$work"/tight/*/*.dex; do
+	n=$((n + 1))
+	if ! baksmali d --register-info ALL,FULLMERGE -b "" -o "$work/r" "$f" >"$work/r.log" 2>&1; then
+		bad=$((bad + 1))
+		echo "# ${f#$work/}: $(grep -m 3 -i 'exception\|error' "$work/r.log" | tr '\n' ' ')"
+	fi
+	rm -rf "$work/r"
+done
+[ $bad -eq 0 ] && ok "tight, hooked: baksmali's register analysis accepts all $n files" ||
+	not_ok "tight, hooked: baksmali's register analysis fails on $bad of $n files"
+if "$dexverify" -q --strict-monitors "$work"/tight/*/*.dex >"$work/verify-tight-hooked.log" 2>&1; then
+	ok "tight, hooked: tc-dexverify --strict-monitors accepts every method of the $n files"
+else
+	not_ok "tight, hooked: tc-dexverify: $(head -n 10 "$work/verify-tight-hooked.log" | tr '\n' ' ')"
 fi
 exit $fail

@@ -2,6 +2,7 @@
 # tc-instrument on dex: the real APKs and jar of dex of tests/dex/corpus.sh, judged by
 # tools nobody here wrote.
 #  1. the server APK: the same bytes for 1 and 2 threads; zip-aligned (zipalign -c -p 4);
+#     a sound zip (unzip -t, python's zipfile; also from an APK with old zipalign padding);
 #     signed and verified by apksigner; every dex verified by dexdump; every entry but
 #     the dex files and the old signature copied as it was; every traced method
 #     instrumented; the Activities' onWindowFocusChanged calls at();
@@ -11,7 +12,8 @@
 #     (enjarify's translation of the same dex), and a base mapping of the class-file
 #     build keeps every id in the dex build;
 #  4. bad input: a damaged dex is copied unchanged and reported (fatal with --strict).
-# Every dex written is also checked by tc-dexverify (tests/dex/verify), method by method.
+# Every dex written is also checked by tc-dexverify (tests/dex/verify), method by method,
+# and the APK's by regbound.py (no register at or past registers_size, from dexdump -d).
 # usage: instrument_test.sh SRC CORPUS WORK TC_INSTRUMENT TC_DUMP TC_DEXVERIFY
 set -uo pipefail
 src=$1 corpus=$2 work=$3 tci=$(realpath "$4") tc_dump=$(realpath "$5") dexverify=$(realpath "$6")
@@ -50,6 +52,7 @@ check "the same APK and mappings for 1 and 2 threads" \
 	'cmp -s s1.apk s2.apk && cmp -s m1/methodMapping.txt m2/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m2/ignoreMethodMapping.txt'
 check "the summary says to sign the APK" 'grep -q "sign it with apksigner" summary.txt'
 check "zip-aligned (zipalign -c -p 4)" 'zipalign -c -p 4 s1.apk'
+check "a sound zip (unzip -t, python zipfile)" 'python3 "$src/tests/lib/zipcheck.py" s1.apk "$corpus/server.apk"'
 keytool -genkeypair -keystore k.jks -storepass android -keypass android -alias t -keyalg RSA -keysize 2048 \
 	-validity 10000 -dname CN=test >/dev/null 2>&1
 check "signed by apksigner, and verified" \
@@ -59,6 +62,8 @@ n=$(verify_dir s1) && [ "$n" -ge 16 ] && ok "dexdump verifies all $n dex files o
 	not_ok "dexdump verifies every dex file of the APK (checked $n)"
 check "tc-dexverify --strict-monitors accepts every method of the APK" \
 	'"$dexverify" -q --strict-monitors s1/classes*.dex >dexverify.log 2>&1 || { head -n 5 dexverify.log; false; }'
+check "no method of the APK names a register past its registers_size (regbound.py over dexdump -d)" \
+	'python3 "$src/tests/dex/regbound.py" s1/classes*.dex >regbound.log 2>&1 || { grep -v " 0 methods name" regbound.log | head -n 5; false; }'
 python3 - "$corpus/server.apk" s1.apk >entries.txt <<'EOF'
 import sys, zipfile, re
 a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])
@@ -97,11 +102,24 @@ check "the $focus Activities without onWindowFocusChanged got one calling super,
 probes=$(grep -c 'Lcom/tencent/matrix/trace/core/AppMethodBeat;->i(I)V' s1.dump)
 check "$probes entry probes for $traced traced methods" '[ "$probes" = "$traced" ]'
 
+# An APK aligned by zipalign before build tools 24 (bare zero padding in the local extra
+# blocks; made from the test APK): the output's alignment must be one 0xd935 field, the
+# old padding gone (issue 18: "00 00 35 d9 ..." made `unzip -t` reject 52 of 64 entries).
+python3 "$src/tests/dex/old_zipalign.py" "$corpus/test.apk" old-aligned.apk
+check "the APK with old zipalign padding is itself sound and aligned" \
+	'python3 "$src/tests/lib/zipcheck.py" old-aligned.apk && zipalign -c -p 4 old-aligned.apk'
+"$tci" --quiet --mapping-dir mo --in old-aligned.apk --out old-aligned-out.apk || not_ok "tc-instrument on the old-aligned APK"
+check "its output: a sound zip (unzip -t, python zipfile), aligned, signed and verified" \
+	'python3 "$src/tests/lib/zipcheck.py" old-aligned-out.apk old-aligned.apk && zipalign -c -p 4 old-aligned-out.apk &&
+	 apksigner sign --ks k.jks --ks-pass pass:android --out old-signed.apk old-aligned-out.apk &&
+	 apksigner verify old-signed.apk && python3 "$src/tests/lib/zipcheck.py" old-signed.apk'
+
 # --- 2 ---------------------------------------------------------------------------------
 "$tci" --quiet --mapping-dir mb --in "$corpus/bootstrap.jar" --out boot.jar || not_ok "a jar of dex"
 mkdir -p boot && (cd boot && unzip -qo ../boot.jar classes.dex)
-check "a jar of dex: its dex rewritten and verified" \
-	'[ "$(stat_of mb/instrument-stats.json "d[\"dex\"][\"rewritten\"]")" = 1 ] && verify_dir boot >/dev/null'
+check "a jar of dex: its dex rewritten and verified, a sound zip" \
+	'[ "$(stat_of mb/instrument-stats.json "d[\"dex\"][\"rewritten\"]")" = 1 ] && verify_dir boot >/dev/null &&
+	 python3 "$src/tests/lib/zipcheck.py" boot.jar "$corpus/bootstrap.jar"'
 "$tci" --quiet --mapping-dir ml --in "$corpus/server/classes16.dex" --out lone.dex || not_ok "a lone dex"
 check "a lone dex file" 'dexdump -c lone.dex 2>&1 | tail -n 1 | grep -q "Checksum verified"'
 mkdir -p dexes && cp "$corpus"/test/classes*.dex dexes/
@@ -110,8 +128,9 @@ check "a directory of dex files: $(ls dexes2 | wc -l) written" \
 	'[ "$(ls dexes2 | wc -l)" = "$(ls dexes | wc -l)" ] && verify_dir dexes2 >/dev/null'
 "$tci" --quiet --mapping-dir mx --in /usr/share/java/guava.jar --out guava.jar \
 	--in "$corpus/server/classes6.dex" --out c6.dex || not_ok "dex and a class jar in one run"
-check "dex and class files in one run, one mapping" \
-	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt'
+check "dex and class files in one run, one mapping; the jar a sound zip" \
+	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt &&
+	 python3 "$src/tests/lib/zipcheck.py" guava.jar /usr/share/java/guava.jar'
 
 # --- 3 ---------------------------------------------------------------------------------
 PYTHON=/usr/bin/python3 enjarify -f -o boot-classes.jar "$corpus/bootstrap/classes.dex" >enjarify.log 2>&1 ||

@@ -3,10 +3,14 @@
  * shape tc-instrument produces), through dedit_hook; the files are written to OUTDIR
  * for the oracles (dexdump, baksmali, tc-dexverify, enjarify + HotSpot).
  *
- * usage: tc-dexstress [--ids-only] OUTDIR FILE.dex...
- *   --ids-only  only add the probe's ids (every index of the file moves; no code edit)
- * Prints per file: methods hooked, methods refused (by reason); exits 1 if a file
- * cannot be read, edited or written. */
+ * usage: tc-dexstress [--ids-only | --tight | --tight-only] OUTDIR FILE.dex...
+ *   --ids-only    only add the probe's ids (every index of the file moves; no code edit)
+ *   --tight       first make every frame as tight as its code allows (tighten.h), then
+ *                 hook: every "no spare register" path of the hooks on real code
+ *   --tight-only  only the tight frames, no hooks: the input --tight hooks, for the
+ *                 oracles to judge on its own
+ * Prints per file: methods hooked, methods refused (by reason), and with the tight
+ * modes what the frames lost; exits 1 if a file cannot be read, edited or written. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include "dex.h"
 #include "dex_edit.h"
 #include "dex_hook.h"
+#include "tighten.h"
 
 static const char PROBE[] = "Ltc/DexProbe;";
 
@@ -56,12 +61,31 @@ static void count(reason *r, size_t *nr, const char *msg)
 	}
 }
 
-static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, uint32_t in, uint32_t out, arena *scratch,
-                     arena *keep, unsigned *done, reason *rs, size_t *nrs)
+enum mode { HOOK, IDS_ONLY, TIGHT, TIGHT_ONLY };
+
+typedef struct run {
+	enum mode mode;
+	uint32_t in, out;
+	arena *scratch, *keep;
+	unsigned done;
+	reason rs[64];
+	size_t nrs;
+	tighten_stats tight;
+} run;
+
+static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, run *x)
 {
+	uint32_t in = x->in, out = x->out;
+	arena *scratch = x->scratch, *keep = x->keep;
 	for (uint32_t i = 0; i < n; i++) {
 		dex_emethod *m = &ms[i];
 		if (!m->code)
+			continue;
+		if (x->mode == TIGHT || x->mode == TIGHT_ONLY) {
+			arena_reset(scratch);
+			m->code = tighten(d, m->code, keep, scratch, &x->tight);
+		}
+		if (x->mode == TIGHT_ONLY)
 			continue;
 		arena_reset(scratch);
 		cf_error e;
@@ -80,7 +104,7 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, uint32_t in, uint
 			char *at = strstr(msg, " (code unit");
 			if (at)
 				*at = '\0';
-			count(rs, nrs, msg);
+			count(x->rs, &x->nrs, msg);
 			if (getenv("STRESS_VERBOSE")) {
 				char label[512], full[1024];
 				dex_method_label(d, m->idx, label, sizeof label);
@@ -90,20 +114,28 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, uint32_t in, uint
 			continue;
 		}
 		m->code = c;
-		(*done)++;
+		x->done++;
 	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	bool ids_only = argc > 1 && !strcmp(argv[1], "--ids-only");
-	if (ids_only) {
+	enum mode mode = HOOK;
+	if (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "--ids-only"))
+			mode = IDS_ONLY;
+		else if (!strcmp(argv[1], "--tight"))
+			mode = TIGHT;
+		else if (!strcmp(argv[1], "--tight-only"))
+			mode = TIGHT_ONLY;
+		else
+			argc = 0;
 		argv++;
 		argc--;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: tc-dexstress [--ids-only] OUTDIR FILE.dex...\n");
+		fprintf(stderr, "usage: tc-dexstress [--ids-only | --tight | --tight-only] OUTDIR FILE.dex...\n");
 		return 2;
 	}
 	int status = 0;
@@ -131,10 +163,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", argv[f], msg);
 			return 1;
 		}
-		unsigned done = 0, total = 0;
-		reason rs[64];
-		size_t nrs = 0;
-		for (uint32_t k = 0; k < d.nclasses && !ids_only; k++) {
+		unsigned total = 0;
+		run x = {.mode = mode, .in = in, .out = out, .scratch = &scratch, .keep = &keep};
+		for (uint32_t k = 0; k < d.nclasses && mode != IDS_ONLY; k++) {
 			dex_cdata *cd = d.classes[k].data;
 			if (!cd)
 				continue;
@@ -142,8 +173,7 @@ int main(int argc, char **argv)
 				total += cd->dmethods[i].code != NULL;
 			for (uint32_t i = 0; i < cd->nvmethods; i++)
 				total += cd->vmethods[i].code != NULL;
-			if (hook_list(&d, cd->dmethods, cd->ndmethods, in, out, &scratch, &keep, &done, rs, &nrs) ||
-			    hook_list(&d, cd->vmethods, cd->nvmethods, in, out, &scratch, &keep, &done, rs, &nrs)) {
+			if (hook_list(&d, cd->dmethods, cd->ndmethods, &x) || hook_list(&d, cd->vmethods, cd->nvmethods, &x)) {
 				fprintf(stderr, "%s: no memory\n", argv[f]);
 				return 1;
 			}
@@ -162,9 +192,16 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		printf("%s: %u of %u methods hooked, %zu -> %zu bytes\n", argv[f], done, total, len, o.len);
-		for (size_t i = 0; i < nrs; i++)
-			printf("  refused %u: %s\n", rs[i].n, rs[i].msg);
+		printf("%s: %u of %u methods hooked, %zu -> %zu bytes\n", argv[f], x.done, total, len, o.len);
+		if (mode == TIGHT || mode == TIGHT_ONLY) {
+			const tighten_stats *t = &x.tight;
+			printf("  tight: %u of %u frames made smaller, %u registers removed, %u locals share "
+			       "parameter registers; %u frames without a local, %u under 3 registers, "
+			       "%u left as they were (undecodable or too large)\n",
+			       t->tightened, t->methods, t->removed, t->into_params, t->no_locals, t->under3, t->skipped);
+		}
+		for (size_t i = 0; i < x.nrs; i++)
+			printf("  refused %u: %s\n", x.rs[i].n, x.rs[i].msg);
 		buf_free(&o);
 		arena_free(&a);
 		arena_free(&scratch);

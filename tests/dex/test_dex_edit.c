@@ -539,3 +539,157 @@ Test(dex_hook, the_probe_before_a_wide_return_from_v0_takes_the_register_after_t
 	cr_expect(k.op == DOP_CONST_4 || k.op == DOP_CONST_16, "a constant first");
 	cr_expect_eq(k.a, 2u, "v2: neither half of the pair");
 }
+
+/* Constructors: i() runs right after the init call, so o() may run only on paths that
+ * went through it, wherever the compiler laid that code out (found by the generated
+ * methods, tests/dex/gen, and their probe-balance check). */
+
+/* The address of the first instruction with opcode op at or after addr in c. */
+static uint32_t find(const dex_code *c, uint8_t op, uint32_t addr)
+{
+	dop d;
+	for (uint32_t size; addr < c->ninsns; addr += size) {
+		size = dop_decode(c->insns, c->ninsns, addr, D.version, &d);
+		cr_assert(size, "undecodable at %u", addr);
+		if (d.op == op)
+			return addr;
+	}
+	cr_assert_fail("no %s", dop_table[op].name);
+	return 0;
+}
+
+/* The address of the first call of method idx in c. */
+static uint32_t find_call(const dex_code *c, uint32_t idx)
+{
+	dop d;
+	for (uint32_t addr = 0, size; addr < c->ninsns; addr += size) {
+		size = dop_decode(c->insns, c->ninsns, addr, D.version, &d);
+		cr_assert(size, "undecodable at %u", addr);
+		if (dop_has(d.op, DOPF_INVOKE) && d.idx == idx)
+			return addr;
+	}
+	cr_assert_fail("no call of method %u", idx);
+	return 0;
+}
+
+static bool has_catch_all(const dex_code *c, uint32_t addr)
+{
+	const dex_handler *h = cover(c, addr);
+	return h && h->catch_all != DEX_NO_INDEX;
+}
+
+typedef struct ctor_ids {
+	uint32_t in, out, oinit, xinit;
+} ctor_ids;
+
+static ctor_ids ctor_setup(void)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	ctor_ids k;
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &k.in, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &k.out, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &k.oinit, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Exception;", "<init>", "()V", &k.xinit, &e), CF_OK);
+	return k;
+}
+
+static dex_code *hook_ctor(const ctor_ids *k, dex_code *c, const char *desc, int expect)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t m = db_method(&D, CLS, "<init>", desc, DACC_PUBLIC | DACC_CONSTRUCTOR, c);
+	dedit *ed = open_code(m, c, false);
+	dhook h = {.entry = k->in, .exit = k->out, .value = 5, .after_init = true, .extra = DEX_NO_INDEX};
+	int rc = dedit_hook(ed, &h, &e);
+	cr_assert_eq(rc, expect, "%s", e.msg);
+	return rc == CF_OK ? commit(ed) : NULL;
+}
+
+/* (I)V: an argument check before super(), its throw laid out after the body (cold
+ * paths go last). A throw there has not run i(): the catch-all must not cover it. */
+Test(dex_hook, a_constructors_check_before_the_init_call_is_not_covered_by_the_catch_all)
+{
+	ctor_ids k = ctor_setup();
+	uint16_t r0[] = {0}, r1[] = {1};
+	dop code[] = {db_branch(DOP_IF_EQZ, 1, 0, 9),                                  /* 0 */
+	              db_invoke(DOP_INVOKE_DIRECT, k.oinit, r0, 1),                   /* 2 */
+	              db_invoke(DOP_INVOKE_STATIC, CALLEE, r0, 0),                    /* 5 */
+	              db_op(DOP_RETURN_VOID),                                         /* 8 */
+	              db_idx(DOP_NEW_INSTANCE, 1, EXC),                               /* 9 */
+	              db_invoke(DOP_INVOKE_DIRECT, k.xinit, r1, 1),                   /* 11 */
+	              db_a(DOP_THROW, 1)};                                            /* 14 */
+	dex_code *o = hook_ctor(&k, db_code(&D, 2, 2, 1, code, 7), "(I)V", CF_OK);
+	cr_expect(has_catch_all(o, find_call(o, CALLEE)), "the body after super() is covered");
+	uint32_t bad = find(o, DOP_NEW_INSTANCE, 0), thr = find(o, DOP_THROW, bad);
+	for (uint32_t a = bad; a <= thr; a++)
+		cr_expect(!has_catch_all(o, a), "the pre-init throw at %u reaches no o() (it had no i())", a);
+}
+
+/* ()V: the body laid out before the init call, reached by a goto after it. Its return
+ * is an exit like any other. */
+Test(dex_hook, a_constructors_body_laid_out_before_the_init_call_gets_its_exits)
+{
+	ctor_ids k = ctor_setup();
+	uint16_t r0[] = {0};
+	dop code[] = {db_branch(DOP_GOTO, 0, 0, 5),                                    /* 0 */
+	              db_invoke(DOP_INVOKE_STATIC, CALLEE, r0, 0),                    /* 1 */
+	              db_op(DOP_RETURN_VOID),                                         /* 4 */
+	              db_invoke(DOP_INVOKE_DIRECT, k.oinit, r0, 1),                   /* 5 */
+	              db_branch(DOP_GOTO, 0, 0, -7)};                                 /* 8 */
+	dex_code *o = hook_ctor(&k, db_code(&D, 1, 1, 1, code, 5), "()V", CF_OK);
+	uint32_t call = find_call(o, CALLEE), ret = find(o, DOP_RETURN_VOID, call);
+	dop probe = at(o, ret - 3);
+	cr_expect(probe.op == DOP_INVOKE_STATIC && probe.idx == k.out, "o() right before the return (got %s)",
+	          dop_table[probe.op].name);
+	cr_expect(has_catch_all(o, call), "the body is covered by the catch-all");
+}
+
+/* ()V in two registers (this = v1): a handler around the init call runs before i():
+ * not covered. */
+Test(dex_hook, a_handler_around_the_init_call_is_not_covered_by_the_catch_all)
+{
+	ctor_ids k = ctor_setup();
+	uint16_t r0[] = {0}, r1[] = {1};
+	dop code[] = {db_invoke(DOP_INVOKE_DIRECT, k.oinit, r1, 1),                   /* 0 */
+	              db_invoke(DOP_INVOKE_STATIC, CALLEE, r0, 0),                    /* 3 */
+	              db_op(DOP_RETURN_VOID),                                         /* 6 */
+	              db_a(DOP_MOVE_EXCEPTION, 0),                                    /* 7 */
+	              db_a(DOP_THROW, 0)};                                            /* 8 */
+	dex_code *c = db_code(&D, 2, 1, 1, code, 5);
+	c->ntries = 1;
+	c->tries = arena_alloc(&A, sizeof *c->tries);
+	c->tries[0] = (dex_try){0, 3, 0};
+	c->nhandlers = 1;
+	c->handlers = arena_zalloc(&A, sizeof *c->handlers);
+	c->handlers[0] = (dex_handler){1, arena_alloc(&A, sizeof(dex_catch)), DEX_NO_INDEX};
+	c->handlers[0].catches[0] = (dex_catch){EXC, 7};
+	dex_code *o = hook_ctor(&k, c, "()V", CF_OK);
+	uint32_t h = find(o, DOP_MOVE_EXCEPTION, 0);
+	cr_expect(!has_catch_all(o, find(o, DOP_THROW, h)), "the handler's throw reaches no o()");
+	cr_expect(has_catch_all(o, find_call(o, CALLEE)), "the body is covered");
+}
+
+/* (I)V: one throw shared by a check before the init call and one after: covered, an
+ * exit without entry; not covered, an entry without exit. Refused, left as it was. */
+Test(dex_hook, a_throw_shared_by_code_before_and_after_the_init_call_is_refused)
+{
+	ctor_ids k = ctor_setup();
+	uint16_t r0[] = {0}, r1[] = {1};
+	dop code[] = {db_branch(DOP_IF_EQZ, 1, 0, 11),                                 /* 0 */
+	              db_invoke(DOP_INVOKE_DIRECT, k.oinit, r0, 1),                   /* 2 */
+	              db_invoke(DOP_INVOKE_STATIC, CALLEE, r0, 0),                    /* 5 */
+	              db_branch(DOP_IF_EQZ, 1, 0, 3),                                 /* 8 */
+	              db_op(DOP_RETURN_VOID),                                         /* 10 */
+	              db_idx(DOP_NEW_INSTANCE, 1, EXC),                               /* 11 */
+	              db_invoke(DOP_INVOKE_DIRECT, k.xinit, r1, 1),                   /* 13 */
+	              db_a(DOP_THROW, 1)};                                            /* 16 */
+	cf_error e;
+	cf_error_clear(&e);
+	dex_code *c = db_code(&D, 2, 2, 1, code, 8);
+	uint32_t m = db_method(&D, CLS, "<init>", "(I)V", DACC_PUBLIC | DACC_CONSTRUCTOR, c);
+	dedit *ed = open_code(m, c, false);
+	dhook h = {.entry = k.in, .exit = k.out, .value = 5, .after_init = true, .extra = DEX_NO_INDEX};
+	cr_expect_eq(dedit_hook(ed, &h, &e), CF_EUNSUPPORTED);
+	cr_expect(strstr(e.msg, "before and after the init call") != NULL, "%s", e.msg);
+}

@@ -10,7 +10,9 @@
 #include "dex.h"
 #include "dex_op.h"
 #include "dexbuild.h"
+#include "dex_verify.h"
 #include "instrument.h"
+#include "pipeline.h"
 
 static arena A, A2;
 static cf_buf B;
@@ -196,4 +198,114 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 	cr_expect(strstr(s, "\"focus_method_added\": 1"), "%s", s);
 	free(b);
 	free(s);
+}
+
+/* The code of method `name` of class cls in d (direct or virtual). */
+static const dex_code *code_of(const dex_file *d, const char *cls, const char *name, const char *desc)
+{
+	uint32_t m = db_find(d, cls, name, desc);
+	cr_assert_neq(m, DEX_NO_INDEX, "%s.%s", cls, name);
+	for (uint32_t k = 0; k < d->nclasses; k++) {
+		const dex_cdata *cd = d->classes[k].data;
+		for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++)
+			if (dex_cdata_method(cd, i)->idx == m)
+				return dex_cdata_method(cd, i)->code;
+	}
+	cr_assert_fail("no code for %s.%s", cls, name);
+	return NULL;
+}
+
+/* A method ART rejects as it is (it returns a register nothing set) is traced like any
+ * other, but its rewrite fails the check and so does the original: it is copied as it
+ * was, reported with the rule as the input's fault, and counted as not instrumented; its
+ * neighbour is instrumented. */
+Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
+{
+	dex_file d;
+	db_init(&d, &A);
+	uint32_t k = db_class(&d, "Lp/Bad;", DACC_PUBLIC);
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t callee;
+	cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), CF_OK);
+	dop good[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID)};
+	dop bad[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_a(DOP_RETURN, 0)};
+	db_method(&d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 0, 0, 0, good, 2));
+	db_method(&d, k, "broken", "()I", DACC_PUBLIC | DACC_STATIC, db_code(&d, 1, 0, 0, bad, 2));
+	save(&d, "bad.dex");
+	instrument("bad.dex", "bad-out.dex");
+	size_t len;
+	uint8_t *b = load("bad-out.dex", &len);
+	dex_file out;
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.msg);
+	const dex_code *was = code_of(&d, "Lp/Bad;", "broken", "()I"), *now = code_of(&out, "Lp/Bad;", "broken", "()I");
+	/* the same instructions (the call's method index moves: the writer sorts the ids in) */
+	dop w0, w1, n0, n1;
+	cr_assert(now->regs == was->regs && now->ninsns == was->ninsns && now->ninsns == 4);
+	cr_assert(dop_decode(was->insns, 4, 0, d.version, &w0) && dop_decode(was->insns, 4, 3, d.version, &w1));
+	cr_assert(dop_decode(now->insns, 4, 0, out.version, &n0) && dop_decode(now->insns, 4, 3, out.version, &n1));
+	char lw[256], ln[256];
+	dex_method_label(&d, w0.idx, lw, sizeof lw);
+	dex_method_label(&out, n0.idx, ln, sizeof ln);
+	cr_expect(n0.op == w0.op && n1.op == w1.op && n1.a == w1.a && !strcmp(lw, ln), "broken() is copied as it was");
+	cr_expect_gt(code_of(&out, "Lp/Bad;", "run", "()V")->ninsns, 4u, "run() is instrumented");
+	char *s = stats();
+	cr_expect(strstr(s, "Lp/Bad;->broken()I: not instrumented: the input method already breaks ART's verifier "
+	                    "rules (left as it was), at code unit 3 (return): v0 is undefined, expected int"), "%s", s);
+	cr_expect(strstr(s, "\"methods_checked\": 2") && strstr(s, "\"methods_failing_before\": 1") &&
+	          strstr(s, "\"methods_refused_by_check\": 0") && strstr(s, "\"skipped\": 1"), "%s", s);
+	free(b);
+	free(s);
+}
+
+/* The check itself, on the shape of issue 18: Parcel readers of a tight frame return a
+ * wide value from p0:p1 (v1:v2 of 3 registers). A rewrite whose probe takes v3 (past
+ * registers_size) is refused as the rewrite's fault, with the rule; the right one (the
+ * probe in v0) is accepted; a rewrite of a method already broken is refused as the
+ * input's fault. */
+Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
+{
+	dex_file d;
+	db_init(&d, &A);
+	uint32_t k = db_class(&d, "Lp/Parcels;", DACC_PUBLIC);
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t read_long, beat_o;
+	cr_assert_eq(dex_intern_method(&d, "Landroid/os/Parcel;", "readLong", "()J", &read_long, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&d, "Lcom/tencent/matrix/trace/core/AppMethodBeat;", "o", "(I)V", &beat_o, &e),
+	             CF_OK);
+	uint16_t p0[] = {1}, v3[] = {3}, v0[] = {0};
+	dop orig[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
+	              db_a(DOP_RETURN_WIDE, 1)};
+	dop wrong[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
+	               db_lit(DOP_CONST_16, 3, 0x18a0), db_invoke(DOP_INVOKE_STATIC, beat_o, v3, 1),
+	               db_a(DOP_RETURN_WIDE, 1)};
+	dop right[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
+	               db_lit(DOP_CONST_16, 0, 0x18a0), db_invoke(DOP_INVOKE_STATIC, beat_o, v0, 1),
+	               db_a(DOP_RETURN_WIDE, 1)};
+	uint32_t flags = DACC_PUBLIC | DACC_STATIC;
+	uint32_t idx = db_method(&d, k, "readLong", "(Landroid/os/Parcel;I)J", flags, db_code(&d, 3, 2, 1, orig, 3));
+	dvfy_file f;
+	cr_assert_eq(dvfy_file_init(&f, &d, &A), CF_OK);
+	f.strict_monitors = true;
+	dex_emethod m = {idx, flags, db_code(&d, 3, 2, 1, orig, 3)};
+	unit u = {.name = "classes.dex"};
+	cr_expect_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, right, 5), &e), CF_OK,
+	             "%s", e.msg);
+	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, wrong, 5), &e),
+	             CF_EUNSUPPORTED);
+	char msg[1024];
+	cf_error_format(&e, msg, sizeof msg);
+	cr_expect_str_eq(msg, "the rewritten code would break ART's verifier rules (left as it was), at code unit 4 "
+	                      "(const/16): register v3 out of range (registers_size 3)");
+	cr_expect(u.checked == 2 && u.check_refused == 1 && u.input_fails == 0);
+	/* the input itself broken: it returns v0, which nothing set */
+	dop broken[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
+	                db_a(DOP_RETURN_WIDE, 0)};
+	m.code = db_code(&d, 3, 2, 1, broken, 3);
+	cf_error_clear(&e);
+	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, m.code, &e), CF_EUNSUPPORTED);
+	cf_error_format(&e, msg, sizeof msg);
+	cr_expect(strstr(msg, "the input method already breaks ART's verifier rules"), "%s", msg);
+	cr_expect(u.checked == 3 && u.check_refused == 1 && u.input_fails == 1);
 }

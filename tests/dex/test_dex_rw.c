@@ -223,7 +223,9 @@ Test(dex_rw, damaged_files_are_errors_with_their_offsets)
 	/* cut short */
 	cr_expect_neq(parse(p, len - 10, &e), CF_OK);
 	/* not a dex file, and the versions we refuse */
-	cr_expect_eq(parse((const uint8_t *)"PK\3\4abcd", 8, &e), CF_EFORMAT);
+	static const uint8_t zip[128] = "PK\3\4abcd";
+	cr_expect_eq(parse(zip, sizeof zip, &e), CF_EFORMAT);
+	cr_expect(strstr(e.msg, "bad magic") != NULL, "%s", e.msg);
 	memcpy(p + 4, "041", 3);
 	cr_expect_eq(parse(p, len, &e), CF_EUNSUPPORTED);
 	memcpy(p + 4, "036", 3);
@@ -295,4 +297,246 @@ Test(dex_rw, the_signature_is_sha1)
 		cr_expect_str_eq(hex, want[i]);
 	}
 	free(million);
+}
+
+/* --- ART's file verifier rules on names, classes and code items ---------------------- */
+
+/* A model that breaks one rule, written by our writer (which does not judge), then read. */
+typedef struct bad_case {
+	const char *what;
+	void (*make)(dex_file *d);
+	const char *msg;        /* in the reader's message */
+	const char *from, *to;  /* bytes replaced in the written file, where the model API refuses */
+} bad_case;
+
+static void one_class(dex_file *d, const char *desc)
+{
+	uint32_t k = db_class(d, desc, DACC_PUBLIC);
+	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, ret, 1));
+}
+
+static void mk_primitive_class(dex_file *d)
+{
+	db_class(d, "I", DACC_PUBLIC);
+}
+
+static void mk_array_class(dex_file *d)
+{
+	db_class(d, "[Lp/A;", DACC_PUBLIC);
+}
+
+static void mk_bad_descriptor(dex_file *d)
+{
+	one_class(d, "Lp/A;");
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t t;
+	cr_assert_eq(dex_intern_type(d, "Lp//B;", &t, &e), CF_OK);
+}
+
+static void mk_dot(dex_file *d)
+{
+	db_class(d, "Lp.A;", DACC_PUBLIC);
+}
+
+static void mk_void_array(dex_file *d)
+{
+	one_class(d, "Lp/A;");
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t t;
+	cr_assert_eq(dex_intern_type(d, "[Z", &t, &e), CF_OK);
+}
+
+static void mk_twice(dex_file *d)
+{
+	db_class(d, "Lp/A;", DACC_PUBLIC);
+	db_class(d, "Lp/A;", DACC_PUBLIC);
+}
+
+static void mk_outs(dex_file *d)
+{
+	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
+	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 65535, ret, 1));
+}
+
+static void mk_space_name(dex_file *d)
+{
+	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
+	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	db_method(d, k, "a b", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, ret, 1));
+}
+
+static void mk_empty_angle(dex_file *d)
+{
+	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
+	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	db_method(d, k, "<>", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, ret, 1));
+}
+
+static void mk_void_field(dex_file *d)
+{
+	one_class(d, "Lp/A;");
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t cls, type, name;
+	cr_assert_eq(dex_intern_type(d, "Lp/A;", &cls, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(d, "V", &type, &e), CF_OK);
+	cr_assert_eq(dex_intern_string(d, "f", 1, &name, &e), CF_OK);
+	if (d->fields.n == d->fields.cap) {
+		d->fields.cap = d->fields.cap * 2 + 4;
+		dex_fid *v = arena_array(d->a, d->fields.cap, sizeof *v);
+		if (d->fields.n)
+			memcpy(v, d->fields.v, d->fields.n * sizeof *v);
+		d->fields.v = v;
+	}
+	d->fields.v[d->fields.n++] = (dex_fid){cls, type, name};
+}
+
+static void mk_own_super(dex_file *d)
+{
+	db_class_super(d, "Lp/A;", "Lp/A;", DACC_PUBLIC);
+}
+
+static void mk_super_after(dex_file *d)
+{
+	db_class_super(d, "Lp/B;", "Lp/A;", DACC_PUBLIC);
+	db_class(d, "Lp/A;", DACC_PUBLIC);
+}
+
+static void mk_array_super(dex_file *d)
+{
+	db_class_super(d, "Lp/A;", "[Lp/B;", DACC_PUBLIC);
+}
+
+static void mk_foreign_method(dex_file *d)
+{
+	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
+	cf_error e;
+	cf_error_clear(&e);
+	uint32_t m;
+	cr_assert_eq(dex_intern_method(d, "Lp/B;", "run", "()V", &m, &e), CF_OK);
+	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_cdata *cd = d->classes[k].data = arena_zalloc(d->a, sizeof *cd);
+	cd->ndmethods = 1;
+	cd->dmethods = arena_zalloc(d->a, sizeof *cd->dmethods);
+	cd->dmethods[0] = (dex_emethod){m, DACC_STATIC, db_code(d, 1, 0, 0, ret, 1)};
+}
+
+static void mk_class_flags(dex_file *d)
+{
+	db_class(d, "Lp/A;", DACC_PUBLIC | 0x10000);
+}
+
+static const bad_case bad_cases[] = {
+	{"a class_def naming a primitive type", mk_primitive_class, "not a class type", NULL, NULL},
+	{"a class_def naming an array type", mk_array_class, "not a class type", NULL, NULL},
+	{"an empty path segment", mk_bad_descriptor, "invalid descriptor \"Lp//B;\"", NULL, NULL},
+	{"a '.' in a class name", mk_dot, "invalid descriptor \"Lp.A;\"", NULL, NULL},
+	{"an array of void", mk_void_array, "invalid descriptor \"[V\"", "\x02[Z", "\x02[V"},
+	{"a class defined twice", mk_twice, "class Lp/A; defined twice (class_defs 0 and 1)", NULL, NULL},
+	{"outs_size 65535 past registers_size 1", mk_outs, "outs_size 65535 exceeds registers_size 1", NULL, NULL},
+	{"a space in a name before 040", mk_space_name, "invalid name \"a b\"", NULL, NULL},
+	{"the name <>", mk_empty_angle, "invalid name \"<>\"", NULL, NULL},
+	{"a field of type void", mk_void_field, "of type void", NULL, NULL},
+	{"a class its own super class", mk_own_super, "is its own super class", NULL, NULL},
+	{"a class before its super class", mk_super_after, "defined before its super class", NULL, NULL},
+	{"an array as super class", mk_array_super, "super class is not a class type", NULL, NULL},
+	{"class data holding another class's method", mk_foreign_method, "method 0 of another class", NULL, NULL},
+	{"runtime access flags on a class", mk_class_flags, "access flags 0x10001", NULL, NULL},
+};
+
+Test(dex_rw, art_file_verifier_rules_on_names_classes_and_code)
+{
+	for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+		arena_reset(&A);
+		dex_file d;
+		db_init(&d, &A);
+		bad_cases[i].make(&d);
+		cf_error e;
+		cf_error_clear(&e);
+		buf_clear(&B);
+		cr_assert_eq(dex_write(&d, &B, &e), CF_OK, "%s: the writer: %s", bad_cases[i].what, e.msg);
+		if (bad_cases[i].from) {
+			size_t n = strlen(bad_cases[i].from), at = 0;
+			while (at + n <= B.len && memcmp(B.data + at, bad_cases[i].from, n))
+				at++;
+			cr_assert_leq(at + n, B.len, "%s: the bytes to replace", bad_cases[i].what);
+			memcpy(B.data + at, bad_cases[i].to, n);
+			refix(B.data, B.len);
+		}
+		int rc = parse(B.data, B.len, &e);
+		cr_expect_eq(rc, CF_EFORMAT, "%s: refused (got %d: %s)", bad_cases[i].what, rc, e.msg);
+		cr_expect(strstr(e.msg, bad_cases[i].msg), "%s: \"%s\" wanted in \"%s\"", bad_cases[i].what,
+		          bad_cases[i].msg, e.msg);
+		cr_expect_neq(e.offset, CF_NO_OFFSET, "%s: an offset", bad_cases[i].what);
+	}
+	/* the same names are fine where the rules allow them */
+	arena_reset(&A);
+	dex_file d, again;
+	db_init(&d, &A);
+	d.version = 40;
+	mk_space_name(&d);
+	db_class(&d, "Lp/\xc2\xa0\xe2\x80\x80x$-_0;", DACC_PUBLIC); /* U+00A0, U+2000: 040 */
+	uint32_t k = db_class_super(&d, "Lp/C;", "Lp/A;", DACC_PUBLIC);
+	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	db_method(&d, k, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, db_code(&d, 1, 1, 5, ret, 1));
+	db_method(&d, k, "caf\xc3\xa9\xed\xa0\xbd\xed\xb8\x80", "()V", DACC_STATIC, db_code(&d, 1, 0, 0, ret, 1));
+	db_rewrite(&d, &B, &again, &A2);
+	cr_expect_eq(again.nclasses, 3u);
+}
+
+Test(dex_rw, a_map_count_past_its_section_is_refused_before_allocating)
+{
+	uint8_t *p;
+	size_t len = valid(&p);
+	dex_header h;
+	cf_error e;
+	cf_error_clear(&e);
+	cr_assert_eq(dex_read_header(p, len, &h, &e), CF_OK);
+	uint32_t n = le_u4(p + h.map_off), at = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_DATA)
+			at = h.map_off + 4 + 12 * i;
+	cr_assert_neq(at, 0u);
+	le_put4(p + at + 4, 0x7fffffff);
+	refix(p, len);
+	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect(strstr(e.msg, "2147483647 items of at least 2 bytes do not fit"), "%s", e.msg);
+	cr_expect_eq(e.offset, le_u4(p + at + 8));
+	free(p);
+}
+
+Test(dex_rw, a_dex_shorter_than_its_header_says_so)
+{
+	cf_error e;
+	static const uint8_t seven[7] = "dex\n038";
+	cr_expect_eq(parse(seven, 7, &e), CF_ETRUNC);
+	cr_expect_str_eq(e.msg, "dex file too short (7 bytes, header is 112)");
+	cr_expect_eq(parse(seven, 0, &e), CF_ETRUNC);
+	cr_expect_str_eq(e.msg, "dex file too short (0 bytes, header is 112)");
+}
+
+Test(dex_rw, overlapping_sections_are_refused)
+{
+	uint8_t *p;
+	size_t len = valid(&p);
+	dex_header h;
+	cf_error e;
+	cf_error_clear(&e);
+	cr_assert_eq(dex_read_header(p, len, &h, &e), CF_OK);
+	/* one string id more, in the header and the map: the string_ids run into the type_ids */
+	cr_assert_eq(h.string_ids_off + 4 * h.string_ids_size, h.type_ids_off);
+	le_put4(p + 56, h.string_ids_size + 1);
+	uint32_t n = le_u4(p + h.map_off);
+	for (uint32_t i = 0; i < n; i++)
+		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_ID)
+			le_put4(p + h.map_off + 8 + 12 * i, h.string_ids_size + 1);
+	refix(p, len);
+	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect(strstr(e.msg, "past the start of section 0x0002"), "%s", e.msg);
+	cr_expect_eq(e.offset, h.type_ids_off);
+	free(p);
 }

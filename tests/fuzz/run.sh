@@ -2,7 +2,7 @@
 # Builds one of the project's fuzz targets with clang + libFuzzer (ASan, UBSan) and runs
 # it for a bounded time on a corpus seeded from its seeds and regressions directories.
 #
-#   tests/fuzz/run.sh [-T classfile|instrument|jar|text|dex] [-t SECONDS] [-o WORKDIR] [-j JOBS]
+#   tests/fuzz/run.sh [-T classfile|instrument|jar|text|dex|apk] [-t SECONDS] [-o WORKDIR] [-j JOBS]
 #                     [-L OBJDIR] [-- LIBFUZZER-ARGS...]
 #
 #   classfile   tests/fuzz/fuzz_classfile.c: the class-file library alone;
@@ -15,6 +15,8 @@
 #               mappings; tests/compiler/fuzz/seeds-text, .../regressions-text
 #   dex         tests/dex/fuzz/fuzz_dex.c: the dex reader, writer and editor;
 #               tests/dex/fuzz/seeds, .../regressions
+#   apk         tests/dex/fuzz/fuzz_apk.c: APKs and lone dex files through tc_instrument();
+#               tests/dex/fuzz/seeds-apk, .../regressions-apk
 #
 # WORKDIR (default /tmp/tc-fuzz-TARGET) keeps the binary, the growing corpus and crash
 # files (crash-*, leak-*, timeout-*, oom-*); copy each one into the regressions. The
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
         -o) work=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --) shift; break ;;
-        *) echo "usage: $0 [-T classfile|instrument|jar|text|dex] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
+        *) echo "usage: $0 [-T classfile|instrument|jar|text|dex|apk] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
     esac
 done
 cfuzz=$root/tests/compiler/fuzz
@@ -55,6 +57,8 @@ case "$target" in
         max_len=65536; compiler=yes ;;
     dex) src=$root/tests/dex/fuzz/fuzz_dex.c; seeds=$root/tests/dex/fuzz/seeds
         regressions=$root/tests/dex/fuzz/regressions; max_len=65536; compiler=dex ;;
+    apk) src=$root/tests/dex/fuzz/fuzz_apk.c; seeds=$root/tests/dex/fuzz/seeds-apk
+        regressions=$root/tests/dex/fuzz/regressions-apk; max_len=65536; compiler=yes ;;
     *) echo "run.sh: unknown target $target" >&2; exit 2 ;;
 esac
 work=${work:-/tmp/tc-fuzz-$target}

@@ -19,7 +19,9 @@ def main():
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tracecanary", "downloads")
     os.makedirs(cache, exist_ok=True)
     base = name.split("/")[-1]
-    path = os.path.join(cache, f"{base}-{version}.tgz")
+    # the scope is part of the cached name: @devicefarmer/stf and a package stf, or
+    # @midscene/android and @nativescript/android, must not share a file
+    path = os.path.join(cache, f"{name.lstrip('@').replace('/', '-')}-{version}.tgz")
     if os.path.exists(path):
         print(path)
         return

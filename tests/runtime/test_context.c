@@ -248,6 +248,18 @@ Test(context, reconfigure_only_while_not_started)
 	cr_assert(strstr(err.message, "started"));
 }
 
+Test(context, a_clock_tick_past_a_second_is_refused)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.clock_resolution_ms = (uint32_t)-1; /* a negative Java int */
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_EINVAL);
+	cr_assert(strstr(err.message, "clock_resolution_ms"), "%s", err.message);
+	c.clock_resolution_ms = 1000;
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+}
+
 Test(context, bad_drop_thresholds_are_refused)
 {
 	cfg.drop_middle = 50;

@@ -2,6 +2,7 @@
  * and the file format with its decoder. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,7 +254,7 @@ Test(ring, file_backed_ring_decodes_while_alive)
 	cr_assert_eq(img.pid, (uint32_t)getpid());
 	cr_assert_eq(img.time_base_ns, 1000000000u);
 	cr_assert_eq(img.wall_base_ms, 1700000000000u);
-	cr_assert_eq(img.resolution_ms, 1);
+	cr_assert_eq(img.resolution_ms, 5, "the default tick, in the header");
 	cr_assert_not(img.recovered);
 	assert_times(img.events, img.count, 3);
 	tc_ring_image_dispose(&img);
@@ -326,6 +327,76 @@ Test(ring, a_ring_file_another_live_process_holds_is_left_alone)
 	cr_assert_eq(write(done[1], "d", 1), 1);
 	cr_assert_eq(wait_child(child), 0, "the first process's ring file was left as it was");
 	unlink(tmp_path);
+}
+
+static void open_ctx_all_threads(uint32_t cap, const char *path)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = cap;
+	c.buffer_path = path;
+	c.record_threads = TC_THREADS_ALL;
+	c.max_threads = 2;
+	c.thread_capacity = 16;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+}
+
+/* The last run's ring is the trace a user wants, most of all when that run
+ * was killed: the next launch keeps it as PATH.prev (its thread file as
+ * PATH.prev-threads, so that tc-trace --ring PATH.prev finds both) instead
+ * of renaming its own ring over it. */
+Test(ring, a_killed_run_s_ring_is_kept_as_prev_by_the_next_launch)
+{
+	make_tmp();
+	char prev[96], threads[96], prev_threads[96];
+	snprintf(prev, sizeof prev, "%s.prev", tmp_path);
+	snprintf(threads, sizeof threads, "%s-threads", tmp_path);
+	snprintf(prev_threads, sizeof prev_threads, "%s.prev-threads", tmp_path);
+	pid_t child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) { /* the first launch: 5 events, then killed */
+		open_ctx_all_threads(64, tmp_path);
+		write_seq(0, 5);
+		raise(SIGKILL);
+		_exit(2);
+	}
+	cr_assert_eq(wait_child(child), 128 + SIGKILL);
+	open_ctx_all_threads(32, tmp_path); /* the next launch */
+	write_seq(100, 3);
+
+	tc_ring_image img;
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, prev, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(img.pid, (uint32_t)child, "PATH.prev is the killed run's ring");
+	cr_assert_eq(img.count, 5);
+	assert_times(img.events, img.count, 0);
+	tc_ring_image_dispose(&img);
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(img.pid, (uint32_t)getpid(), "PATH is this run's");
+	cr_assert_eq(img.count, 3);
+	tc_ring_image_dispose(&img);
+	tc_threads_image ti;
+	cr_assert_eq(tc_threads_load(&ti, prev_threads, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(ti.pid, (uint32_t)child, "and its thread file is PATH.prev-threads");
+	tc_threads_image_dispose(&ti);
+	cr_assert_eq(tc_threads_load(&ti, threads, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(ti.pid, (uint32_t)getpid());
+	tc_threads_image_dispose(&ti);
+
+	/* a third launch keeps the second's, and the first's goes */
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	open_ctx(16, tmp_path);
+	cr_assert_eq(tc_ring_load(&img, prev, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(img.pid, (uint32_t)getpid());
+	cr_assert_eq(img.count, 3);
+	assert_times(img.events, img.count, 100);
+	tc_ring_image_dispose(&img);
+	unlink(tmp_path);
+	unlink(prev);
+	unlink(threads);
+	unlink(prev_threads);
 }
 
 static char *process_remote(void *user)

@@ -225,6 +225,7 @@ Test(ring_change, startup_stack_reaches_back_before_the_move)
 
 Test(ring_change, unchanged_ring_is_kept)
 {
+	cfg.clock_resolution_ms = 1;
 	open_ctx();
 	record(0, 3);
 	void *old = tc_ring_base(ctx, NULL);

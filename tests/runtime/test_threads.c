@@ -236,8 +236,10 @@ Test(threads, messages_wake_only_the_clock)
 	            busy_ms, (unsigned long long)elapsed, busy_clock, busy_clock * 1000.0 / (double)elapsed,
 	            t1.switches - t0.switches);
 	cr_assert_eq(t1.switches, t0.switches, "busy messages woke the tracer thread");
-	/* a tick per ms of message, the wake at each begin, the one after each end */
-	cr_assert_leq(busy_clock, busy_n * (busy_ms + 2) + 2);
+	/* a tick per clock_resolution_ms of message (5 by default: 2 per message of
+	 * 10 ms), the wake at each begin, the one after each end */
+	cr_assert_eq(c.clock_resolution_ms, 5, "the default tick");
+	cr_assert_leq(busy_clock, busy_n * (busy_ms / (long)c.clock_resolution_ms + 2) + 2);
 }
 
 /* A staged writer (the Java writer) outside messages: its first event

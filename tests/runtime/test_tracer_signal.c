@@ -13,6 +13,21 @@
 
 #include "helpers.h"
 
+/* Linked with --wrap=sigaction (meson.build): every sigaction of the runtime
+ * and of this file comes here. With ignore_app_handlers set it does what
+ * ART's sigchain does under debug.ignoreappsignalhandler: returns 0,
+ * installs nothing and fills nothing in. */
+int __real_sigaction(int sig, const struct sigaction *sa, struct sigaction *old);
+int __wrap_sigaction(int sig, const struct sigaction *sa, struct sigaction *old);
+static _Atomic bool ignore_app_handlers;
+
+int __wrap_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	if (atomic_load(&ignore_app_handlers))
+		return 0;
+	return __real_sigaction(sig, sa, old);
+}
+
 static fake f;
 static tc_ctx *ctx;
 static tc_config cfg;
@@ -375,7 +390,8 @@ Test(tracer_signal_art, a_sigquit_goes_on_to_the_signal_catcher_and_is_still_che
 	kill_quit(2);
 	cr_assert_eq(f.n_reports, 0);
 	cr_assert(strstr(f.logs, "the main thread is not blocked (message 1999 ms"));
-	/* freed on the thread that unblocked it: blocked again, SIG_DFL back */
+	/* freed on the thread that unblocked it: blocked again; the handler
+	 * stays (threads started meanwhile have SIGQUIT unblocked), never SIG_DFL */
 	tc_ctx_free(ctx);
 	ctx = NULL;
 	sigset_t cur;
@@ -383,11 +399,77 @@ Test(tracer_signal_art, a_sigquit_goes_on_to_the_signal_catcher_and_is_still_che
 	cr_assert_eq(sigismember(&cur, SIGQUIT), 1);
 	struct sigaction sa;
 	cr_assert_eq(sigaction(SIGQUIT, NULL, &sa), 0);
-	cr_assert(!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL);
+	cr_assert(sa.sa_handler != SIG_DFL, "the default action (the end of the process) is not put back");
 	cr_assert_eq(kill(getpid(), SIGQUIT), 0);
 	for (int k = 0; k < 10000 && caught < 3; k++)
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-	cr_assert_eq(caught, 3, "the catcher takes it alone again");
+	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	cr_assert_eq(caught, 3, "the catcher takes it, once");
+}
+
+/* debug.ignoreappsignalhandler: sigaction "succeeds" and nothing is
+ * installed. SIGQUIT must stay blocked on the installing thread, or a
+ * SIGQUIT would find SIG_DFL there and end the process. */
+Test(tracer_signal_art, a_platform_that_ignores_app_handlers_leaves_sigquit_blocked)
+{
+	start_catcher();
+	atomic_store(&ignore_app_handlers, true);
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK, "the runtime still starts, without signal ANR");
+	atomic_store(&ignore_app_handlers, false);
+	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	sigset_t cur;
+	cr_assert_eq(pthread_sigmask(SIG_BLOCK, NULL, &cur), 0);
+	cr_assert_eq(sigismember(&cur, SIGQUIT), 1, "SIGQUIT still blocked: nothing would take it but SIG_DFL");
+	cr_assert(strstr(f.logs, "the SIGQUIT handler was not installed"), "a warning says so: %s", f.logs);
+	struct sigaction sa;
+	cr_assert_eq(sigaction(SIGQUIT, NULL, &sa), 0);
+	cr_assert(!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL, "and nothing was installed");
+	cr_assert_eq(kill(getpid(), SIGQUIT), 0);
+	for (int k = 0; k < 10000 && caught < 1; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(caught, 1, "the process lives and the catcher has the SIGQUIT");
+	cr_assert_eq(tc_signal_anr_handled(ctx), 0);
+}
+
+static int thread_pipe[2];
+
+/* a thread of the app: it waits, with the signal mask it was born with */
+static void *app_thread(void *arg)
+{
+	(void)arg;
+	char b;
+	while (read(thread_pipe[0], &b, 1) < 0)
+		;
+	return NULL;
+}
+
+/* A thread started while the handler was installed inherits SIGQUIT
+ * unblocked from the installing thread. After tc_ctx_free a SIGQUIT sent
+ * to it must still reach the catcher, not SIG_DFL (the end of the process). */
+Test(tracer_signal_art, a_thread_started_while_installed_survives_a_sigquit_after_free)
+{
+	start_catcher();
+	start();
+	cr_assert_eq(pipe(thread_pipe), 0);
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, NULL, app_thread, NULL), 0);
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	cr_assert_eq(pthread_kill(t, SIGQUIT), 0);
+	for (int k = 0; k < 10000 && caught < 1; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	cr_assert_eq(caught, 1, "the handler sent it on to the catcher");
+	/* and a new context takes the handler over again */
+	start();
+	tc_dispatch_begin(ctx);
+	fake_advance_ms(&f, 2500);
+	kill_quit(2);
+	cr_assert_eq(f.n_reports, 1);
+	tc_dispatch_end(ctx);
+	cr_assert_eq(write(thread_pipe[1], "x", 1), 1);
+	pthread_join(t, NULL);
+	close(thread_pipe[0]);
+	close(thread_pipe[1]);
 }
 
 Test(tracer_signal_art, a_blocked_main_thread_gives_the_report_and_the_catcher_its_sigquit)

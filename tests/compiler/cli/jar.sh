@@ -11,7 +11,7 @@ in=$FIXTURES/meta.jar
 out=$T/out.jar
 tci --quiet --mapping-dir "$T/map" --in "$in" --out "$out"
 expect_rc "meta.jar" 0
-check "the output is a sound zip (unzip -t)" unzip -tq "$out"
+check "the output is a sound zip (unzip -t, python zipfile)" "$PYTHON" "$CLI_DIR/../../lib/zipcheck.py" "$out" "$in"
 check "the output verifies on HotSpot" verify "$out"
 
 # Entries holding a traced method are rewritten; all others must be raw copies.

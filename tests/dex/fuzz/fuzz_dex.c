@@ -5,7 +5,9 @@
  *  - a file the reader accepts is written, and the written file is read again and
  *    written again byte for byte (the writer's output is canonical and stable);
  *  - with every method hooked (entry, before returns, a catch-all), what the editor
- *    accepts still writes a file the reader accepts. */
+ *    accepts still writes a file the reader accepts;
+ *  - the method checker (dex_verify.h) runs on every method before and after, and a
+ *    method it accepts is still accepted once hooked (what tc-instrument relies on). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +15,28 @@
 #include "dex.h"
 #include "dex_edit.h"
 #include "dex_hook.h"
+#include "dex_verify.h"
 #include "fuzz.h"
+
+/* Whether the checker accepts method m with code c (or without code: c NULL). */
+static bool accepted(const dvfy_file *f, const dex_class *k, const dex_emethod *m, dex_code *c, arena *scratch)
+{
+	dex_emethod as = {m->idx, m->flags, c};
+	dvfy_result r;
+	arena_reset(scratch);
+	CHECK(dvfy_method(f, k, &as, scratch, &r) == 0);
+	return !r.failed && !r.locking;
+}
 
 static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint32_t out)
 {
+	dvfy_file f;
+	CHECK(dvfy_file_init(&f, d, keep) == CF_OK);
 	for (uint32_t k = 0; k < d->nclasses; k++) {
 		dex_cdata *cd = d->classes[k].data;
 		for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
 			dex_emethod *m = dex_cdata_method(cd, i);
+			bool before = accepted(&f, &d->classes[k], m, m->code, scratch);
 			if (!m->code)
 				continue;
 			arena_reset(scratch);
@@ -31,8 +47,10 @@ static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint
 			dhook h = {.entry = in, .exit = out, .value = (int32_t)i + 1, .extra = DEX_NO_INDEX,
 			           .after_init = dex_str_eq(d, d->methods.v[m->idx].name, "<init>")};
 			if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) == CF_OK &&
-			    dedit_hook(ed, &h, &e) == CF_OK && dedit_commit(ed, keep, &c, &e) == CF_OK)
+			    dedit_hook(ed, &h, &e) == CF_OK && dedit_commit(ed, keep, &c, &e) == CF_OK) {
+				CHECK(!before || accepted(&f, &d->classes[k], m, c, scratch));
 				m->code = c;
+			}
 		}
 	}
 }

@@ -28,8 +28,9 @@
 # The oracles, per output dex file:
 #   structure  dexdump -c OUT.dex: exit 0, "Checksum verified", nothing on stderr (ART's
 #              DexFileVerifier: "Failure to verify dex file ...: reason")
-#   disasm     baksmali d --register-info SPEC -b "" OUT.dex: exit 0, no AnalysisException
-#              (misplaced move-result/move-exception, bad branch targets)
+#   disasm     baksmali d --register-info SPEC -b "" OUT.dex: no AnalysisException
+#              (misplaced move-result/move-exception, bad branch targets) and no class
+#              skipped whole, but in methods and classes where the original has them too
 #   semantics  smali_diff.py on `baksmali d --di false --pr false` of both: every original
 #              method identical once the probes are removed (rules R1-R10, checks V1-V4 in
 #              smali_diff.py)
@@ -125,14 +126,25 @@ timed() { # ORACLE CMD...: run CMD, adding its wall time to secs[ORACLE]
 key() { sha256sum "$1" | cut -c1-16; }
 
 # --- derived data of the originals, cached by content -------------------------------
-analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an AnalysisException)
+analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an AnalysisException,
+	# and "class L...;" for each class skipped whole)
 	local rc
 	baksmali d --register-info "$reginfo" -b "" -j "$jobs" -o "$2.tmp" "$1" >"$2.log" 2>&1
 	rc=$?
 	rm -rf "$2.tmp"
-	# baksmali prints the failing method after the stack trace and goes on (exit 0)
-	sed -n 's/^method: //p' "$2.log" | sort -u >"$2.methods"
-	[ $rc -eq 0 ] && ! grep -v -e '^method: ' -e '^\s*at ' -e 'AnalysisException' -e '^\s*\.\.\.' "$2.log" | grep -q -E 'Exception|Error'
+	# baksmali prints the failing method after the stack trace and goes on (exit 0). A
+	# class it cannot analyse at all is skipped (exit non-zero): with -b "" no framework
+	# class resolves, and a merge that needs one (netty's ForkJoinTask, a Thread subclass
+	# joined with another type, in the dx-era selendroid.apk) throws UnresolvedClassException.
+	{
+		sed -n 's/^method: //p' "$2.log"
+		sed -n 's/^Error occurred while disassembling class \(L.*;\) - skipping class$/class \1/p' "$2.log"
+	} | sort -u >"$2.methods"
+	{ [ $rc -eq 0 ] || grep -q '^class ' "$2.methods"; } &&
+		awk '/^Error occurred while disassembling class .* - skipping class$/ { skipped = 1; next }
+			skipped && /Exception|Error/ { skipped = 0; next }   # the reason it was skipped
+			/^method: |^[ \t]*at |AnalysisException|^[ \t]*\.\.\./ { next }
+			/Exception|Error/ { bad = 1 } END { exit bad }' "$2.log"
 }
 orig_analysis() { # DEX -> prints the file listing the original's methods baksmali cannot analyse
 	local d=$cache/$(key "$orig_dir/$1")
@@ -229,9 +241,9 @@ for dex in "${dexes[@]}" "${extras[@]}"; do
 		new_bad=$(comm -13 "$base" "$w/analysis.methods")
 		n=$(grep -c . "$w/analysis.methods")
 		if [ $rc -eq 0 ] && [ -z "$new_bad" ]; then
-			record "$dex" disasm PASS "baksmali --register-info $reginfo: analysed ($n methods fail in the original too)"
+			record "$dex" disasm PASS "baksmali --register-info $reginfo: analysed ($n methods or classes fail in the original too)"
 		else
-			record "$dex" disasm FAIL "baksmali exit $rc; AnalysisException in $(echo "$new_bad" | grep -c .) methods that the original analyses: $(echo "$new_bad" | head -n 3 | tr '\n' ' ')$(grep -m1 -h 'Exception' "$w/analysis.log" | cut -c1-200)"
+			record "$dex" disasm FAIL "baksmali exit $rc; AnalysisException in $(echo "$new_bad" | grep -c .) methods or classes that the original analyses: $(echo "$new_bad" | head -n 3 | tr '\n' ' ')$(grep -m1 -h 'Exception' "$w/analysis.log" | cut -c1-200)"
 		fi
 	fi
 	if on semantics && [ $is_extra = 0 ]; then

@@ -7,6 +7,8 @@
 #                 patch_dex.py makes after assembly (what smali computes itself);
 #                 "# flags:" gives tc-dexverify options. The class must fail exactly
 #                 once, with that message.
+#   README.md     its rules table names a failing case (a bad file, or a test of
+#                 ../test_dex_verify.c) for each rule checked (rules_table.py)
 # "# api: N" (good or bad) assembles a file alone for API level N (26 otherwise: dex
 # 038; 28 gives 039).
 # Assembled with smali (Debian's apktool): all plain good files in one dex, the plain
@@ -107,6 +109,13 @@ for f in "${patched[@]}"; do
 		not_ok "bad/$(basename "$f") assembles (and is patched)"
 	fi
 done
+
+# --- the rules table of README.md names a failing case for each rule checked ---
+if python3 "$dir/rules_table.py" "$dir" >"$work/rules.out" 2>&1; then
+	ok "README.md's rules table: $(tail -n 1 "$work/rules.out")"
+else
+	not_ok "README.md's rules table: $(head -n 5 "$work/rules.out" | tr '\n' ';')"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

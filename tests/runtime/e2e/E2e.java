@@ -491,6 +491,55 @@ public final class E2e {
     }
 
     /**
+     * Android 17 (-Dtc.sdk=37): the main queue is the lock-free one when the app targets 37
+     * (lockFree), the legacy one when it targets 36. Lock-free, its mMessages is always null
+     * and its idle handlers are under a lock of their own: the signal-ANR queue probe and
+     * the idle-handler wrapper must be off, with one warning, and the app's idle handlers
+     * still run. Legacy: both are installed, as before.
+     */
+    static void messageQueue(String lib, boolean lockFree) throws ReflectiveOperationException {
+        Looper.prepareMainLooper();
+        MessageQueue q = Looper.myQueue();
+        int[] ran = {0};
+        q.addIdleHandler(() -> {
+            ran[0]++;
+            return false;
+        });
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_IDLE | TraceCanary.TRACER_SIGNAL_ANR;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(err, true));
+        Application app = new Application();
+        try {
+            AndroidTracing.install(app, c, LISTENER);
+        } finally {
+            System.setErr(stderr);
+            System.out.print(err);
+        }
+        java.lang.reflect.Field probe = TraceCanary.class.getDeclaredField("queueProbe");
+        probe.setAccessible(true);
+        java.lang.reflect.Field list = MessageQueue.class.getDeclaredField("mIdleHandlers");
+        list.setAccessible(true);
+        boolean wrapped = list.get(q).getClass() != ArrayList.class;
+        int warnings = err.toString().split("lock-free one", -1).length - 1;
+        if (lockFree) {
+            check(warnings == 1, "one warning (for both probes) says the lock-free queue turns them off: " + warnings);
+            check(probe.get(null) == null, "no queue probe for the signal-ANR check (it would read 'empty')");
+            check(!wrapped, "the idle handlers are not replaced under the queue's monitor");
+        } else {
+            check(warnings == 0, "no warning for the legacy queue: " + warnings);
+            check(probe.get(null) != null, "the queue probe is installed");
+            check(wrapped, "the idle handlers are wrapped");
+        }
+        Handler h = new Handler(Looper.getMainLooper());
+        h.postDelayed(() -> Looper.getMainLooper().quit(), 50);
+        Looper.loop();
+        check(ran[0] == 1, "the app's idle handler ran: " + ran[0]);
+        TraceCanary.release();
+    }
+
+    /**
      * A cold start as the system drives it: the application is bound (install runs in
      * its onCreate), then ActivityThread's handler gets the launch request (on API 28+
      * an EXECUTE_TRANSACTION whose first item is a LaunchActivityItem), which creates the
@@ -546,31 +595,81 @@ public final class E2e {
         other.join();
         check(TraceCanary.written() == 2, "the other thread's calls are not recorded");
 
-        // release() logs as it begins; a status() then must wait for it to end
+        // release() logs as it begins, before it frees anything; a status() on another
+        // thread then reads the released status at once, without waiting for the free
+        // (which joins the runtime's threads) or reading what it frees
         Thread[] reader = new Thread[1];
-        int[] seen = new int[1];
-        boolean[] blocked = new boolean[1];
+        int[] seen = {Integer.MIN_VALUE};
+        boolean[] ended = new boolean[1];
         TraceCanary.setLogListener((level, tag, text) -> {
             if (!text.startsWith("releasing")) {
                 return;
             }
             reader[0] = new Thread(() -> seen[0] = TraceCanary.status());
             reader[0].start();
-            for (Thread.State st; (st = reader[0].getState()) != Thread.State.TERMINATED; ) {
-                if (st == Thread.State.BLOCKED) {
-                    blocked[0] = true;
-                    return;
-                }
-                Thread.yield();
+            try {
+                reader[0].join(5000);
+            } catch (InterruptedException e) {
+                return;
             }
+            ended[0] = !reader[0].isAlive();
         });
         TraceCanary.release();
         check(reader[0] != null, "release() logs as it begins");
+        check(ended[0], "status() during release() does not wait for it");
         if (reader[0] != null) {
             reader[0].join();
         }
-        check(blocked[0], "status() during release() waits for it");
-        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "and then reads the released status: " + seen[0]);
+        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "and reads the released status: " + seen[0]);
+        TraceCanary.setLogListener(null);
+    }
+
+    /**
+     * release() joins the runtime's threads; a report listener (on the tracer thread) that
+     * calls status() and isAlive() meanwhile must get an answer, not wait for release()
+     * while release() waits for it. A watchdog ends the JVM if it hangs.
+     */
+    static void releaseListener(String lib) throws InterruptedException {
+        Thread watchdog = new Thread(() -> {
+            sleep(20_000);
+            System.out.println("not ok - release() did not end in 20 s: a listener calling status() hangs");
+            System.out.flush();
+            Runtime.getRuntime().halt(1);
+        }, "watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        java.util.concurrent.CountDownLatch inListener = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch releasing = new java.util.concurrent.CountDownLatch(1);
+        int[] seen = {Integer.MIN_VALUE};
+        boolean[] alive = {true};
+        TraceCanary.setLogListener((level, tag, text) -> {
+            if (text.startsWith("releasing")) {
+                releasing.countDown();
+            }
+        });
+        TraceCanary.start(config(lib), (tag, key, json) -> {
+            if (!json.contains("\"detail\":\"NORMAL\"")) {
+                return;
+            }
+            inListener.countDown();
+            try {
+                if (!releasing.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            seen[0] = TraceCanary.status();
+            alive[0] = TraceCanary.isAlive();
+        });
+        TraceCanary.dispatchBegin();
+        slowWork();
+        TraceCanary.dispatchEnd();
+        check(inListener.await(10, java.util.concurrent.TimeUnit.SECONDS), "the slow message's report is being delivered");
+        TraceCanary.release();
+        check(true, "release() ended while the report listener called status()");
+        check(seen[0] == TraceCanary.STATUS_OUT_RELEASE, "the listener read the released status: " + seen[0]);
+        check(!alive[0], "and isAlive() false");
         TraceCanary.setLogListener(null);
     }
 
@@ -859,6 +958,66 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    /**
+     * API 24+: a window drawn without hardware acceleration takes no frame-metrics listener
+     * (the framework logs and keeps none), and removing one at the activity's destroy throws
+     * IllegalArgumentException there: the runtime must not let it reach the app, whose
+     * onDestroy it would crash. An accelerated window's listener is removed at destroy.
+     */
+    static void frameMetricsDestroy(String lib) {
+        Looper.prepareMainLooper();
+        Application app = new Application();
+        TraceCanary.Config c = config(lib);
+        c.tracers |= TraceCanary.TRACER_FRAME;
+        AndroidTracing.install(app, c, LISTENER);
+        MainActivity hw = new MainActivity(), sw = new MainActivity();
+        sw.getWindow().stubSetHardwareAccelerated(false);
+        for (Activity a : new Activity[] {hw, sw}) {
+            app.dispatchActivityCreated(a);
+            app.dispatchActivityStarted(a);
+            app.dispatchActivityResumed(a);
+        }
+        check(hw.getWindow().stubListenerCount() == 1, "the accelerated window has the runtime's listener");
+        check(sw.getWindow().stubListenerCount() == 0, "the window drawn in software has none (the framework kept none)");
+        for (Activity a : new Activity[] {sw, hw}) {
+            app.dispatchActivityPaused(a);
+            app.dispatchActivityStopped(a);
+            try {
+                app.dispatchActivityDestroyed(a);
+                check(true, (a == sw ? "software" : "accelerated") + " window: the activity's destroy goes through");
+            } catch (RuntimeException e) {
+                check(false, (a == sw ? "software" : "accelerated") + " window: the activity's destroy threw " + e);
+            }
+        }
+        check(hw.getWindow().stubListenerCount() == 0, "the accelerated window's listener is removed at destroy");
+        TraceCanary.release();
+    }
+
+    /**
+     * An app zygote (android:zygotePreloadName) preloads the app's code with no main looper
+     * and forks the app's processes: it must start no thread. Played here as ART (whose
+     * java.vm.name is "Dalvik") before Looper.prepareMainLooper(): traced code, start() and
+     * install make no runtime. Then, as in the forked process once ActivityThread.main has
+     * prepared the main looper, the first traced call starts recording.
+     */
+    static void zygote(String lib) {
+        System.setProperty("java.vm.name", "Dalvik");
+        TraceCanary.configure(config(lib));
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "a traced call in the zygote starts nothing");
+        TraceCanary.start(config(lib), LISTENER);
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "nor does start()");
+        AndroidTracing.install(new Application(), config(lib), LISTENER);
+        check(TraceCanary.status() == TraceCanary.STATUS_DEFAULT, "nor does install");
+        check(runtimeTasks().isEmpty(), "no thread of the runtime runs: " + runtimeTasks().size());
+        Looper.prepareMainLooper(); // the forked process, in ActivityThread.main
+        earlyInit();
+        check(TraceCanary.status() == TraceCanary.STATUS_READY && TraceCanary.written() == 2,
+                "in the process it forks, the first traced call starts recording");
+        check(!runtimeTasks().isEmpty(), "and the runtime's threads run there");
+        TraceCanary.release();
+    }
+
     static void crash(String lib, String file) {
         TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
         TraceCanary.start(c, LISTENER);
@@ -1055,12 +1214,16 @@ public final class E2e {
             case "idle-lag": idleLag(lib); break;
             case "startup": startup(lib, Integer.parseInt(args[1])); break;
             case "api": api(lib); break;
+            case "release-listener": releaseListener(lib); break;
+            case "zygote": zygote(lib); break;
+            case "message-queue": messageQueue(lib, Boolean.parseBoolean(args[1])); break;
             case "idle-time": idleTime(lib, args[1]); break;
             case "printer": printer(lib, false); break;
             case "printer-hidden": printer(lib, true); break;
             case "expire": expire(lib); break;
             case "frames": frames(lib, false); break;
             case "frame-metrics": frames(lib, true); break;
+            case "frame-metrics-destroy": frameMetricsDestroy(lib); break;
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             case "threads": threads(lib, args[1]); break;

@@ -10,12 +10,19 @@
 #              and then this process are NOT_RESPONDING (stub ActivityManager): two
 #              SIGNAL_ANR reports, and HotSpot prints its thread dump 4 times (chaining).
 #   api21:     slow, with the stubs behaving as API 21.
+#   message-queue-37, message-queue-37-legacy: Android 17 with an app targeting
+#              37 (the lock-free MessageQueue: the queue probe and idle-handler
+#              wrapper off, one warning) and 36 (the legacy one: both on).
 #   startup:   a launch through ActivityThread's handler as on Android 9
 #              (EXECUTE_TRANSACTION) gives the start-up report;
 #   startup-hidden: the same on a device that refuses reflection into the
 #              launch transaction: the first activity create stands in.
 #   api:       the Java API's promises (library errors, the recording thread,
 #              status during release).
+#   release-listener: a report listener calling status() while release()
+#              joins its thread (a watchdog ends a hang after 20 s).
+#   zygote:    ART without a main looper (an app zygote's preload): traced
+#              code, start and install start no thread.
 #   idle-time: traced code in an idle handler gets its own time, not the end
 #              of the message before it (the ring, read with tc-ringdump).
 #   printer, printer-hidden: a printer the app sets after install, with
@@ -23,8 +30,12 @@
 #   expire:    never started: released on the main looper after expireMs.
 #   frames, frame-metrics: late frames, a refresh-rate switch and an idle app,
 #              on API 23 (Choreographer) and API 31 (FrameMetrics).
-#   crash:     E2e writes a file-backed ring and is killed with kill -9; the
-#              ring is then decoded with tc-ringdump.
+#   frame-metrics-destroy: API 24, an activity whose window is drawn without
+#              hardware acceleration is destroyed (the framework throws when
+#              a listener it never took is removed).
+#   crash:     E2e writes a file-backed ring and is killed with kill -9, twice
+#              with one path: the first launch's ring is FILE.prev, decoded
+#              with tc-ringdump and tc-trace; FILE is the second's.
 #   crash-busy-message, crash-busy-outside: killed while it writes without end,
 #              in a message or outside one: the file holds what was written a
 #              clock tick before (the staging ring's copies).
@@ -88,6 +99,14 @@ signal)
   [ "$dumps" -eq 4 ] || { echo "not ok - HotSpot printed $dumps thread dumps, wanted 4 (chaining)"; exit 1; }
   echo "ok - HotSpot's dump still printed for each of the 4 SIGQUITs"
   ;;
+message-queue-37)
+  # Android 17, an app targeting 37: the lock-free MessageQueue
+  run_java -Dtc.sdk=37 -- message-queue true
+  ;;
+message-queue-37-legacy)
+  # Android 17, an app targeting 36: the legacy one
+  run_java -Dtc.sdk=37 -Dtc.targetSdk=36 -- message-queue false
+  ;;
 api21)
   # an Android 5.0 device: the stubs lack what API 21 lacks (Looper.getQueue, API 23)
   run_java -Dtc.sdk=21 -- slow
@@ -95,7 +114,7 @@ api21)
 startup)
   run_java -Dtc.sdk=28 -- startup 159
   ;;
-api|printer|expire)
+api|printer|expire|release-listener|zygote)
   run_java -- "$mode"
   ;;
 frames)
@@ -105,6 +124,10 @@ frames)
 frame-metrics)
   # API 31: frames from FrameMetrics
   run_java -Dtc.sdk=31 -- frame-metrics
+  ;;
+frame-metrics-destroy)
+  # API 24, the first with FrameMetrics: a window drawn in software, then destroyed
+  run_java -Dtc.sdk=24 -- frame-metrics-destroy
   ;;
 printer-hidden)
   run_hidden -- printer-hidden
@@ -131,31 +154,42 @@ startup-hidden)
     --add-opens android.stubs/android.os=ALL-UNNAMED -- startup 100
   ;;
 crash)
+  # Two launches with one ring file, each killed with kill -9 once it has written:
+  # the file holds the second's ring, and FILE.prev the first's (the next launch
+  # keeps it rather than renaming its own ring over it).
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   ring="$dir/ring"
-  # java itself in the background (not a function: $! must be its pid)
-  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e crash "$ring" >"$dir/out" 2>"$dir/err" &
-  pid=$!
-  i=0
-  until grep -q READY "$dir/out" 2>/dev/null; do
-    i=$((i + 1))
-    if [ $i -gt 600 ] || ! kill -0 $pid 2>/dev/null; then
-      echo "writer did not get ready"; cat "$dir/out" "$dir/err"; exit 1
-    fi
-    sleep 0.1
-  done
-  kill -9 $pid
-  wait $pid 2>/dev/null
-  kill -0 $pid 2>/dev/null && { echo "writer survived kill -9"; exit 1; }
-  "$TC_RINGDUMP" -s "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  launch() { # launch N: starts a writer, waits for READY, kills it; its pid in pid_N
+    # java itself in the background (not a function: $! must be its pid)
+    "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e crash "$ring" >"$dir/out$1" 2>"$dir/err$1" &
+    local p=$! i=0
+    until grep -q READY "$dir/out$1" 2>/dev/null; do
+      i=$((i + 1))
+      if [ $i -gt 600 ] || ! kill -0 $p 2>/dev/null; then
+        echo "writer $1 did not get ready"; cat "$dir/out$1" "$dir/err$1"; exit 1
+      fi
+      sleep 0.1
+    done
+    kill -9 $p
+    wait $p 2>/dev/null
+    kill -0 $p 2>/dev/null && { echo "writer $1 survived kill -9"; exit 1; }
+    eval "pid_$1=$p"
+  }
+  launch 1
+  launch 2
+  pid=$pid_1
+  "$TC_RINGDUMP" -s "$ring.prev" >"$dir/dump" || { echo "tc-ringdump of $ring.prev failed"; exit 1; }
+  "$TC_RINGDUMP" -q "$ring" >"$dir/dump2" 2>"$dir/dump2.err" || { echo "tc-ringdump of $ring failed"; exit 1; }
+  "$TC_TRACE" tree --ring "$ring.prev" >"$dir/tree" 2>"$dir/tree.err" || { echo "tc-trace of $ring.prev failed"; cat "$dir/tree.err"; exit 1; }
+  "$TC_TRACE" messages --ring "$ring" >/dev/null 2>"$dir/note" || { echo "tc-trace of $ring failed"; cat "$dir/note"; exit 1; }
   pass=0 fail=0
   expect() { # expect DESCRIPTION COMMAND...
     d=$1; shift
     if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
   }
   head -3 "$dir/dump"
-  expect "header says started, capacity 4096, and 2001 events written" \
+  expect "the first launch's ring is FILE.prev: started, capacity 4096, 2001 events written, its pid" \
     grep -q "capacity 4096, written 2001, pid $pid, status 2" "$dir/dump"
   expect "all 2001 events survived" grep -q "^events: 2001 from seq 0" "$dir/dump"
   expect "crashLoop entered first" grep -q "^0 in 300 " "$dir/dump"
@@ -163,6 +197,11 @@ crash)
   expect "1000 steps in" test "$(grep -c ' in 301 ' "$dir/dump")" -eq 1000
   expect "the 1000 steps merge into one stack line under the loop that never ended" \
     grep -q "^1,301,1000," "$dir/dump"
+  expect "FILE is the second launch's ring" grep -q "capacity 4096, written 2001, pid $pid_2, status 2" "$dir/dump2"
+  expect "tc-ringdump says FILE.prev is there" grep -q "ring.prev holds the ring of the run before" "$dir/dump2.err"
+  expect "tc-trace reads FILE.prev: the loop that never ended and its 1000 steps" \
+    grep -q "1000  *#301" "$dir/tree"
+  expect "tc-trace, reading FILE, says FILE.prev is there" grep -q "ring.prev holds the ring of the run before" "$dir/note"
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
@@ -181,7 +220,7 @@ crash-busy-message|crash-busy-outside)
     fi
     sleep 0.05
   done
-  # the writer goes on; the bound is one clock tick (1 ms) and the clock thread's turn
+  # the writer goes on; the bound is one clock tick (5 ms by default) and the clock thread's turn
   sleep 0.2
   kill -9 $pid
   wait $pid 2>/dev/null
@@ -306,5 +345,5 @@ threads-churn)
   [ $fail -eq 0 ]
   ;;
 *)
-  echo "usage: e2e.sh slow|anr|signal|idle-lag|idle-lag-api21|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|crash-busy-message|crash-busy-outside|lazy|threads|threads-churn" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|signal|idle-lag|idle-lag-api21|message-queue-37|message-queue-37-legacy|api21|startup|startup-hidden|api|release-listener|zygote|idle-time|printer|printer-hidden|expire|frames|frame-metrics|frame-metrics-destroy|crash|crash-busy-message|crash-busy-outside|lazy|threads|threads-churn" >&2; exit 2 ;;
 esac

@@ -2,13 +2,23 @@ package android.view;
 
 import android.os.Build;
 import android.os.Handler;
+import android.util.Log;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** Stub: an activity's window, with the frame-metrics listeners of API 24. The stub
  *  Choreographer reports each frame it ran to every window that has listeners, as the
- *  renderer reports the frames it drew. */
+ *  renderer reports the frames it drew.
+ *
+ *  <p>As the framework's (Window.add/removeOnFrameMetricsAvailableListener, which go to
+ *  the decor view's View.addFrameMetricsListener/removeFrameMetricsListener): on an
+ *  attached window drawn without hardware acceleration, adding a listener only logs "View
+ *  not hardware-accelerated. Unable to observe frame stats" and keeps nothing; removing a
+ *  listener the view does not have throws IllegalArgumentException ("attempt to remove
+ *  OnFrameMetricsAvailableListener that was never added"). The window stands for an
+ *  attached, hardware-accelerated one unless {@link #stubSetHardwareAccelerated} says
+ *  otherwise. */
 public class Window {
     public interface OnFrameMetricsAvailableListener {
         void onFrameMetricsAvailable(Window window, FrameMetrics frameMetrics, int dropCountSinceLastInvocation);
@@ -17,10 +27,18 @@ public class Window {
     private static final List<Window> windows = new ArrayList<>();
     private final List<Object[]> listeners = new ArrayList<>(); // {listener, handler}
     private boolean drawn;
+    private boolean hardwareAccelerated = true;
 
     public final void addOnFrameMetricsAvailableListener(OnFrameMetricsAvailableListener listener, Handler handler) {
         Build.stubRequire(24, "android.view.Window.addOnFrameMetricsAvailableListener");
+        if (listener == null) {
+            throw new NullPointerException("listener cannot be null");
+        }
         synchronized (windows) {
+            if (!hardwareAccelerated) {
+                Log.w("View", "View not hardware-accelerated. Unable to observe frame stats");
+                return;
+            }
             listeners.add(new Object[] {listener, handler});
             if (!windows.contains(this)) {
                 windows.add(this);
@@ -31,11 +49,32 @@ public class Window {
     public final void removeOnFrameMetricsAvailableListener(OnFrameMetricsAvailableListener listener) {
         Build.stubRequire(24, "android.view.Window.removeOnFrameMetricsAvailableListener");
         synchronized (windows) {
-            listeners.removeIf(l -> l[0] == listener);
+            for (int i = 0; i < listeners.size(); i++) {
+                if (listeners.get(i)[0] == listener) {
+                    listeners.remove(i);
+                    return;
+                }
+            }
+        }
+        throw new IllegalArgumentException("attempt to remove OnFrameMetricsAvailableListener that was never added");
+    }
+
+    // ---- stub helpers, not Android API ----
+
+    /** false: the window is drawn without hardware acceleration (android:hardwareAccelerated
+     *  "false", or a software window): it has no renderer to observe. */
+    public void stubSetHardwareAccelerated(boolean on) {
+        synchronized (windows) {
+            hardwareAccelerated = on;
         }
     }
 
-    // ---- stub helper, not Android API ----
+    /** The frame-metrics listeners the window holds. */
+    public int stubListenerCount() {
+        synchronized (windows) {
+            return listeners.size();
+        }
+    }
 
     /** A frame whose vsync was at vsync and that began at start; phase[i] is when
      *  callback type i began, phase[3] when they were done. Rendering after that (sync,

@@ -1,5 +1,5 @@
 # rule: the receiver of invoke-virtual must be a reference
-# expect: v0 is a 32-bit constant, expected a reference (the receiver)
+# expect: v0 is the constant 1, expected a reference (the receiver)
 .class public LBadIntAsRef;
 .super Ljava/lang/Object;
 

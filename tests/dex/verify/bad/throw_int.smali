@@ -1,5 +1,5 @@
 # rule: throw needs a reference
-# expect: v0 is a 32-bit constant, expected an initialized reference
+# expect: v0 is the constant 1, expected an initialized reference
 .class public LBadThrowInt;
 .super Ljava/lang/Object;
 

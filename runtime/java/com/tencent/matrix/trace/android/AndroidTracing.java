@@ -2,6 +2,7 @@ package com.tencent.matrix.trace.android;
 
 import android.app.Application;
 import android.os.Looper;
+import android.util.Log;
 
 import com.tencent.matrix.trace.core.TraceCanary;
 
@@ -22,8 +23,13 @@ import com.tencent.matrix.trace.core.TraceCanary;
 public final class AndroidTracing {
     private AndroidTracing() {}
 
-    /** Main thread only. */
+    /** Main thread only. Without a main looper (an app zygote's preload, which must start
+     *  no thread), a warning and nothing else. */
     public static void install(Application app, TraceCanary.Config config, TraceCanary.ReportListener listener) {
+        if (Looper.getMainLooper() == null) {
+            Log.w("Matrix.AndroidTracing", "no main looper (an app zygote's preload?): tracing not installed");
+            return;
+        }
         if (Looper.myLooper() != Looper.getMainLooper()) {
             throw new IllegalStateException("AndroidTracing.install must run on the main thread");
         }
@@ -35,11 +41,19 @@ public final class AndroidTracing {
         if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
             FrameMonitor.start(app);
         }
-        if ((config.tracers & TraceCanary.TRACER_IDLE) != 0) {
+        boolean idle = (config.tracers & TraceCanary.TRACER_IDLE) != 0;
+        boolean signal = (config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0;
+        // Android 17's lock-free main queue: neither probe can read it right
+        boolean lockFree = (idle || signal) && LockFreeQueue.check(
+                idle && signal ? "idle-handler lag and the signal-ANR check's queue probe are"
+                        : idle ? "idle-handler lag is" : "the signal-ANR check's queue probe is");
+        if (idle && !lockFree) {
             IdleHandlerLag.install();
         }
-        if ((config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0) {
-            MainQueueProbe.install();
+        if (signal) {
+            if (!lockFree) {
+                MainQueueProbe.install();
+            }
             ErrorStateProbe.install(app);
         }
     }

@@ -6,6 +6,7 @@ import android.os.Build;
 import android.os.Bundle;
 import android.os.Handler;
 import android.os.HandlerThread;
+import android.util.Log;
 import android.view.FrameMetrics;
 import android.view.Window;
 
@@ -30,6 +31,7 @@ final class FrameMetricsSource implements Application.ActivityLifecycleCallbacks
     };
     private static final int GPU_DURATION = 12; // FrameMetrics.GPU_DURATION, API 31
     private static final int THREAD_PRIORITY_BACKGROUND = 10;
+    private static final String TAG = "Matrix.FrameTracer";
     private final Set<Activity> watched = Collections.newSetFromMap(new WeakHashMap<Activity, Boolean>());
     private final long[] ns = new long[IDS.length + 1]; // tc-frames only
     private Handler handler;
@@ -51,13 +53,27 @@ final class FrameMetricsSource implements Application.ActivityLifecycleCallbacks
             t.start();
             handler = new Handler(t.getLooper());
         }
-        activity.getWindow().addOnFrameMetricsAvailableListener(this, handler);
+        try {
+            activity.getWindow().addOnFrameMetricsAvailableListener(this, handler);
+        } catch (RuntimeException e) { // a window without a decor view: IllegalStateException
+            watched.remove(activity);
+            Log.w(TAG, "no frame metrics for " + activity.getClass().getName() + ": " + e);
+        }
     }
 
+    /** The framework's remove throws for a listener its window never took, which is what an
+     *  add to a window drawn without hardware acceleration leaves (it only logs "View not
+     *  hardware-accelerated"): IllegalArgumentException, or a NullPointerException on
+     *  releases whose view had no observer list yet. Matrix catches it too. It must not
+     *  reach the app: its onDestroy would crash. */
     @Override
     public void onActivityDestroyed(Activity activity) {
         if (watched.remove(activity)) {
-            activity.getWindow().removeOnFrameMetricsAvailableListener(this);
+            try {
+                activity.getWindow().removeOnFrameMetricsAvailableListener(this);
+            } catch (IllegalArgumentException | NullPointerException e) {
+                // nothing to remove: the window never took the listener
+            }
         }
     }
 

@@ -85,7 +85,11 @@ public final class TraceCanary {
     public static final class Config {
         public int capacity = 1_000_000;
         public String bufferPath;
-        public int clockResolutionMs = 1;
+        /** The clock thread's tick while a message runs (1 to 1000 ms), which is the
+         *  resolution of the events' times there: 5 ms, as Matrix, wakes the thread a quarter
+         *  as often as 1 ms in a busy app; 1 ms gives finer traces (runtime/README.md,
+         *  "Battery"). */
+        public int clockResolutionMs = 5;
         public int tracers = TRACER_EVIL | TRACER_ANR | TRACER_FRAME | TRACER_STARTUP;
         /** THREADS_MAIN or THREADS_ALL. The other threads' rings are made once, when every
          *  thread first records (a file bufferPath-threads, with bufferPath), and keep their
@@ -157,6 +161,9 @@ public final class TraceCanary {
     private static volatile long ctx;                  // written under the class lock
     private static volatile int status = STATUS_DEFAULT;
     private static boolean libraryLoaded;
+    /** Under the class lock: the thread in start() or release() while it runs, outside the
+     *  lock, the native call that may join the runtime's threads; null otherwise. */
+    private static Thread lifecycle;
 
     private TraceCanary() {}
 
@@ -181,15 +188,51 @@ public final class TraceCanary {
      * keeps the ring. Throws IllegalStateException if the native library cannot
      * be loaded or the configuration is refused.
      */
-    public static synchronized void start(Config c, ReportListener l) {
-        listener = l;
-        if (ctx == 0) {
-            create(c, Thread.currentThread());
-        } else {
-            reconfigure(c);
+    public static void start(Config c, ReportListener l) {
+        if (inZygote()) {
+            log(LOG_WARN, "not started: no main looper on Android (an app zygote's preload); the processes "
+                    + "it forks start on their own");
+            return;
         }
-        Native.start(ctx);
-        status = STATUS_STARTED;
+        long h;
+        synchronized (TraceCanary.class) {
+            busyCheck("start()");
+            listener = l;
+            if (ctx == 0) {
+                create(c, Thread.currentThread());
+                Native.start(ctx);
+                status = STATUS_STARTED;
+                return;
+            }
+            h = ctx;
+            lifecycle = Thread.currentThread();
+        }
+        // Reconfiguring may restart the clock thread (a new ring) and stop the signal-ANR
+        // watcher: joins, done without the class lock, which their listeners may want
+        // (status(), isAlive()). release() and start() wait for nothing meanwhile: they throw.
+        boolean applied = false;
+        try {
+            reconfigure(h, c);
+            applied = true;
+        } finally {
+            synchronized (TraceCanary.class) {
+                lifecycle = null;
+                followThreads();
+                if (applied) {
+                    Native.start(h);
+                    status = STATUS_STARTED;
+                }
+            }
+        }
+    }
+
+    /** Under the class lock: start() and release() on two threads at once would free or
+     *  replace what the other is using; the second throws rather than waits (it may be a
+     *  listener on a thread the first is joining). */
+    private static void busyCheck(String what) {
+        if (lifecycle != null && lifecycle != Thread.currentThread()) {
+            throw new IllegalStateException(what + " while start() or release() runs on " + lifecycle.getName());
+        }
     }
 
     public static synchronized void stop() {
@@ -200,22 +243,47 @@ public final class TraceCanary {
     }
 
     /** Frees the runtime. Call it on the recording thread: it must not be writing. */
-    public static synchronized void release() {
-        if (ctx == 0) {
-            return;
-        }
-        if (Thread.currentThread() != AppMethodBeat.sThread) {
-            throw new IllegalStateException("release() must run on the recording thread");
-        }
-        log(LOG_INFO, "releasing the runtime");
-        AppMethodBeat.allThreads(false); // the writers see the clock word "off" from now on
-        sectionIds.clear();
-        Native.release(ctx);
-        ctx = 0;
-        status = STATUS_OUT_RELEASE;
+    public static void release() {
+        releaseIf(false);
     }
 
-    /** Under the lock: release() frees what a status read would read. */
+    /** The runtime leaves ctx (status() then reads STATUS_OUT_RELEASE) under the class lock,
+     *  and is freed outside it: freeing joins the runtime's threads, whose report and log
+     *  listeners may call status() or isAlive(), which take the lock. */
+    private static void releaseIf(boolean expiredOnly) {
+        long h;
+        synchronized (TraceCanary.class) {
+            if (ctx == 0) {
+                return;
+            }
+            if (Thread.currentThread() != AppMethodBeat.sThread) {
+                if (expiredOnly) {
+                    return;
+                }
+                throw new IllegalStateException("release() must run on the recording thread");
+            }
+            if (expiredOnly && Native.status(ctx) != STATUS_EXPIRED_START) {
+                return;
+            }
+            busyCheck("release()");
+            AppMethodBeat.allThreads(false); // the writers see the clock word "off" once freed
+            sectionIds.clear();
+            h = ctx;
+            ctx = 0;
+            status = STATUS_OUT_RELEASE;
+            lifecycle = Thread.currentThread();
+        }
+        try {
+            log(LOG_INFO, "releasing the runtime");
+            Native.release(h);
+        } finally {
+            synchronized (TraceCanary.class) {
+                lifecycle = null;
+            }
+        }
+    }
+
+    /** Under the lock: a release() takes the runtime out of ctx before freeing it. */
     public static synchronized int status() {
         return ctx != 0 ? Native.status(ctx) : status;
     }
@@ -499,11 +567,8 @@ public final class TraceCanary {
         }
     }
 
-    private static synchronized void releaseExpired() {
-        if (ctx != 0 && Thread.currentThread() == AppMethodBeat.sThread
-                && Native.status(ctx) == STATUS_EXPIRED_START) {
-            release();
-        }
+    private static void releaseExpired() {
+        releaseIf(true);
     }
 
     /** The native context, for tools in this package (bench). */
@@ -538,21 +603,20 @@ public final class TraceCanary {
     /** Applies c to the runtime. The native side may replace the ring, which it does only
      *  on the recording thread, the ring's one writer: its staging ring's events are copied
      *  first and its count follows the new ring's (tc_reconfigure). */
-    private static void reconfigure(Config c) {
+    private static void reconfigure(long h, Config c) {
         try {
-            Native.reconfigure(ctx, c.options(logListener != null), c.bufferPath, c.reportPath,
+            Native.reconfigure(h, c.options(logListener != null), c.bufferPath, c.reportPath,
                     c.splashActivities);
         } finally {
             Thread writer = AppMethodBeat.sThread;
             if (Thread.currentThread() == writer) {
                 // a ring of another capacity: a staging ring as large, the events moved there
-                long[] r = AppMethodBeat.ring(Native.capacity(ctx));
+                long[] r = AppMethodBeat.ring(Native.capacity(h));
                 if (r != AppMethodBeat.sRing) {
-                    Native.attach(ctx, r);
+                    Native.attach(h, r);
                     AppMethodBeat.attach(writer, r);
                 }
             }
-            followThreads();
         }
     }
 
@@ -566,14 +630,36 @@ public final class TraceCanary {
 
     /** The main looper's thread, when there is one (on Android, from the start of the
      *  process): the first traced call on another thread must not make itself the
-     *  recording thread. Without a main looper (a JVM without Android), any thread. */
+     *  recording thread. Without a main looper, any thread on a JVM without Android, and
+     *  none on Android (an app zygote: {@link #inZygote}). */
     private static boolean onMainThread() {
         try {
             Looper main = Looper.getMainLooper();
-            return main == null || main.getThread() == Thread.currentThread();
+            return main == null ? !onAndroid() : main.getThread() == Thread.currentThread();
         } catch (LinkageError e) {
             return true; // no android.os
         }
+    }
+
+    /**
+     * On Android, an app process has its main looper before any of the app's code runs
+     * (ActivityThread.main prepares it first). Without one, this is an app zygote
+     * (android:zygotePreloadName) preloading the app's code: AppZygoteInit prepares no
+     * looper, and a zygote must not start threads, since it forks (with one thread). The
+     * runtime then makes nothing, not at the first traced call, not at start(); the
+     * processes the zygote forks have a main looper and start on their own.
+     */
+    static boolean inZygote() {
+        try {
+            return onAndroid() && Looper.getMainLooper() == null;
+        } catch (LinkageError e) {
+            return false; // no android.os
+        }
+    }
+
+    /** ART reports java.vm.name "Dalvik" (AndroidHardcodedSystemProperties). */
+    private static boolean onAndroid() {
+        return "Dalvik".equals(System.getProperty("java.vm.name"));
     }
 
     private static void create(Config c, Thread recordThread) {

@@ -1,8 +1,9 @@
-/* The type checker (see vfy.h). Rules cite ART's method verifier by the message it
+/* The type checker (see dex_verify.h). Rules cite ART's method verifier by the message it
  * gives, so that a failure here can be matched to what a device would say. */
-#include "vfy.h"
+#include "dex_verify.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,11 +14,16 @@
 
 /* --- register types ---------------------------------------------------------------
  * A type is one u32: kind in the low 5 bits, an operand above (a type index for T_REF,
- * the new-instance pc for T_UNINIT). Halves of a pair are typed separately and checked
- * as a pair when read, as ART does (CheckWidePair): writing one half leaves the other
- * an orphan that no read accepts. */
+ * the new-instance pc for T_UNINIT, the constant class for T_CONST). Halves of a pair are
+ * typed separately and checked as a pair when read, as ART does (CheckWidePair): writing
+ * one half leaves the other an orphan that no read accepts.
+ *
+ * 32-bit values are typed as ART types them (reg_type.h): boolean, byte, short, char and
+ * int apart, and constants by the range of values they may hold (DetermineCat1Constant:
+ * 0 and 1 exactly, then 0..127, 0..32767, 0..65535, -128..127, -32768..32767, any), so
+ * that a method returning boolean, byte, short or char returns what ART lets it. */
 enum {
-	T_UNDEF, T_CONFLICT, T_ZERO, T_CONST, T_INT, T_FLOAT,
+	T_UNDEF, T_CONFLICT, T_ZERO, T_CONST, T_BOOL, T_BYTE, T_SHORT, T_CHAR, T_INT, T_FLOAT,
 	T_LONG_LO, T_LONG_HI, T_DOUBLE_LO, T_DOUBLE_HI, T_WCONST_LO, T_WCONST_HI,
 	T_REF, T_REF_ANY, T_UNINIT, T_UNINIT_THIS,
 	T_VOID, /* the result register after a void call */
@@ -28,16 +34,74 @@ enum {
 #define AUX(t) ((t) >> 5)
 #define MAX_AUX (UINT32_MAX >> 5)
 
-static bool is_int(uint32_t t)
+/* T_CONST's classes: the value ART keeps for each (RegTypeCache: One is precise, the
+ * others stand for a range; T_ZERO is the precise 0, which is also null). */
+enum { C_ONE, C_ONE_MERGED, C_POS_BYTE, C_POS_SHORT, C_CHAR, C_BYTE, C_SHORT, C_INT, C_COUNT };
+static const int32_t const_value[C_COUNT] = {1, 1, 127, 32767, 65535, -128, -32768, INT32_MAX};
+
+static int32_t cvalue(uint32_t t)
 {
-	uint32_t k = KIND(t);
-	return k == T_ZERO || k == T_CONST || k == T_INT;
+	return KIND(t) == T_ZERO ? 0 : const_value[AUX(t)];
 }
 
-static bool is_float(uint32_t t)
+/* DetermineCat1Constant */
+static uint32_t const_of(int64_t v)
+{
+	int c = v < -32768 ? C_INT : v < -128 ? C_SHORT : v < 0 ? C_BYTE : v == 0 ? -1 : v == 1 ? C_ONE :
+	        v < 128 ? C_POS_BYTE : v < 32768 ? C_POS_SHORT : v < 65536 ? C_CHAR : C_INT;
+	return c < 0 ? T_ZERO : MK(T_CONST, c);
+}
+
+/* The class of the imprecise constant of value v (a value of const_value, or 0). */
+static uint32_t const_imprecise(int32_t v)
+{
+	if (v == 1)
+		return MK(T_CONST, C_ONE_MERGED);
+	for (uint32_t c = C_POS_BYTE; c < C_COUNT; c++)
+		if (const_value[c] == v)
+			return MK(T_CONST, c);
+	return T_ZERO;
+}
+
+static bool is_const(uint32_t t)
+{
+	return KIND(t) == T_ZERO || KIND(t) == T_CONST;
+}
+
+static bool in_range(uint32_t t, int32_t lo, int32_t hi)
+{
+	return is_const(t) && cvalue(t) >= lo && cvalue(t) <= hi;
+}
+
+static bool is_int(uint32_t t) /* IsIntegralTypes */
 {
 	uint32_t k = KIND(t);
-	return k == T_ZERO || k == T_CONST || k == T_FLOAT;
+	return k >= T_ZERO && k <= T_INT;
+}
+
+static bool is_bool_t(uint32_t t) /* IsBooleanTypes */
+{
+	return KIND(t) == T_BOOL || in_range(t, 0, 1);
+}
+
+static bool is_byte_t(uint32_t t) /* IsByteTypes */
+{
+	return KIND(t) == T_BYTE || KIND(t) == T_BOOL || in_range(t, -128, 127);
+}
+
+static bool is_short_t(uint32_t t) /* IsShortTypes */
+{
+	return KIND(t) == T_SHORT || KIND(t) == T_BYTE || KIND(t) == T_BOOL || in_range(t, -32768, 32767);
+}
+
+static bool is_char_t(uint32_t t) /* IsCharTypes */
+{
+	return KIND(t) == T_CHAR || is_bool_t(t) || in_range(t, 0, 65535);
+}
+
+static bool is_float(uint32_t t) /* IsFloatTypes: any constant may be a float */
+{
+	return is_const(t) || KIND(t) == T_FLOAT;
 }
 
 static bool is_cat1(uint32_t t)
@@ -61,10 +125,26 @@ static bool is_init_ref(uint32_t t)
 	return is_ref(t) && !is_uninit(t);
 }
 
+/* Two constants (ConstantType Merge): of one sign the wider, as an imprecise constant;
+ * of both signs the narrowest signed range holding both. */
+static uint32_t join_const(uint32_t a, uint32_t b)
+{
+	int32_t x = cvalue(a), y = cvalue(b);
+	if ((x >= 0) == (y >= 0))
+		return const_imprecise(x >= 0 ? (x > y ? x : y) : (x < y ? x : y));
+	if (in_range(a, -128, 127))
+		return in_range(b, -128, 127) ? MK(T_CONST, C_BYTE) :
+		       in_range(b, -32768, 32767) ? MK(T_CONST, C_SHORT) : MK(T_CONST, C_INT);
+	if (in_range(a, -32768, 32767))
+		return in_range(b, -32768, 32767) ? MK(T_CONST, C_SHORT) : MK(T_CONST, C_INT);
+	return MK(T_CONST, C_INT);
+}
+
 /* The join (reg_type.cc Merge): undefined wins (undefined registers must not even be
- * copied), then conflict; constants join the category they meet; references of two
- * different classes join to "some reference" (no hierarchy here); uninitialized values
- * join only with themselves. */
+ * copied), then conflict; constants join by value, integral types to the narrowest of
+ * boolean, byte, short, char, int holding both; constants join the category they meet;
+ * references of two different classes join to "some reference" (no hierarchy here);
+ * uninitialized values join only with themselves. */
 static uint32_t join(uint32_t a, uint32_t b)
 {
 	if (a == b)
@@ -74,10 +154,19 @@ static uint32_t join(uint32_t a, uint32_t b)
 		return T_UNDEF;
 	if (ka == T_CONFLICT || kb == T_CONFLICT)
 		return T_CONFLICT;
-	if ((ka == T_ZERO && kb == T_CONST) || (ka == T_CONST && kb == T_ZERO))
-		return T_CONST;
-	if (is_int(a) && is_int(b))
+	if (is_const(a) && is_const(b))
+		return join_const(a, b);
+	if (is_int(a) && is_int(b)) {
+		if (is_bool_t(a) && is_bool_t(b))
+			return T_BOOL;
+		if (is_byte_t(a) && is_byte_t(b))
+			return T_BYTE;
+		if (is_short_t(a) && is_short_t(b))
+			return T_SHORT;
+		if (is_char_t(a) && is_char_t(b))
+			return T_CHAR;
 		return T_INT;
+	}
 	if (is_float(a) && is_float(b))
 		return T_FLOAT;
 	if ((ka == T_LONG_LO && kb == T_WCONST_LO) || (kb == T_LONG_LO && ka == T_WCONST_LO))
@@ -121,13 +210,16 @@ enum {
 };
 
 typedef struct vm {
-	const vfy_file *f;
+	const dvfy_file *f;
 	const dex_file *d;
 	const dex_code *code;
 	const uint8_t *insns;
 	uint32_t n;
 	uint32_t nregs, nt;
 	bool has_mon;
+	dop *ins;          /* the instructions (payloads too), decoded once, in order */
+	uint32_t nins;
+	uint32_t *at;      /* pc -> index in ins, where an instruction starts (F_START) */
 	uint8_t *fl;
 	uint32_t *tryh;    /* pc -> handler index, or NONE */
 	uint32_t *lead;    /* pc -> line index, or NONE */
@@ -135,14 +227,17 @@ typedef struct vm {
 	uint32_t *lpc;
 	line *lines;
 	uint8_t *changed;
-	line work, saved;
+	line work;
+	uint64_t work_done; /* steps (see DVFY_WORK_FACTOR) */
+	uint32_t edges;     /* control-flow edges into stored lines, but fall-through */
 	/* the method */
 	uint32_t midx;
 	uint32_t cls_type;
 	const uint8_t *ret;
 	uint32_t ret_type;
 	bool is_static, is_init; /* is_init: an instance <init> of a class other than Object */
-	vfy_result *res;
+	const dex_class *cls;
+	dvfy_result *res;
 	uint32_t pc;
 	uint8_t op;
 	arena *a;
@@ -188,6 +283,15 @@ static void lock_fail(vm *v, const char *fmt, ...)
 	v->res->lock_op = v->op;
 }
 
+/* The check went over its budget: not accepted, and said apart from a rule. */
+static void too_costly(vm *v, const char *what, uint64_t have, uint64_t limit)
+{
+	v->pc = NONE;
+	fail(v, "too costly to verify: %s %llu over the bound of %llu (%u code units, %u registers)", what,
+	     (unsigned long long)have, (unsigned long long)limit, v->n, v->nregs);
+	v->res->costly = true;
+}
+
 static const uint8_t *tdesc(const vm *v, uint32_t type, uint32_t *len)
 {
 	const uint8_t *s = dex_type_desc(v->d, type, len);
@@ -198,18 +302,35 @@ static const uint8_t *tdesc(const vm *v, uint32_t type, uint32_t *len)
 	return s;
 }
 
+/* The first character of type idx's descriptor (its kind), from the file's table. */
+static uint8_t tchar(const vm *v, uint32_t type)
+{
+	if (type < v->f->ntypes)
+		return v->f->tchar[type];
+	uint32_t len;
+	return tdesc(v, type, &len)[0];
+}
+
+/* Argument words of proto idx, `this` included unless is_static. */
+static uint32_t proto_words(const vm *v, uint32_t proto, bool is_static)
+{
+	if (proto < v->f->nprotos)
+		return v->f->pwords[proto] + !is_static;
+	return dex_proto_words(v->d, proto, is_static);
+}
+
 /* The type operand of the instruction at pc (a new-instance). */
 static uint32_t insn_idx(const vm *v, uint32_t pc)
 {
-	dop o;
-	return dop_decode(v->insns, v->n, pc, v->d->version, &o) ? o.idx : NONE;
+	return pc < v->n && (v->fl[pc] & F_START) ? v->ins[v->at[pc]].idx : NONE;
 }
 
 static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
 {
 	static const char *const names[] = {
 		[T_UNDEF] = "undefined", [T_CONFLICT] = "conflict (merged from different types)",
-		[T_ZERO] = "zero", [T_CONST] = "a 32-bit constant", [T_INT] = "int",
+		[T_ZERO] = "zero", [T_BOOL] = "boolean", [T_BYTE] = "byte", [T_SHORT] = "short",
+		[T_CHAR] = "char", [T_INT] = "int",
 		[T_FLOAT] = "float", [T_LONG_LO] = "the low half of a long",
 		[T_LONG_HI] = "the high half of a long", [T_DOUBLE_LO] = "the low half of a double",
 		[T_DOUBLE_HI] = "the high half of a double",
@@ -229,6 +350,15 @@ static const char *tname(const vm *v, uint32_t t, char *buf, size_t size)
 		snprintf(buf, size, "uninitialized %.*s (new-instance at %u)", (int)len, (const char *)s,
 		         AUX(t));
 		return buf;
+	case T_CONST: {
+		static const char *const consts[C_COUNT] = {
+			[C_ONE] = "the constant 1", [C_ONE_MERGED] = "a constant 0..1",
+			[C_POS_BYTE] = "a constant 0..127", [C_POS_SHORT] = "a constant 0..32767",
+			[C_CHAR] = "a constant 0..65535", [C_BYTE] = "a constant -128..127",
+			[C_SHORT] = "a constant -32768..32767", [C_INT] = "a 32-bit constant",
+		};
+		return consts[AUX(t)];
+	}
 	default:
 		return names[KIND(t)];
 	}
@@ -255,13 +385,38 @@ static uint32_t find_type(const dex_file *d, const uint8_t *s, uint32_t len)
 
 static bool arith_agrees(void);
 
+/* The index of string s among the input's string ids (sorted), or NONE. */
+static uint32_t find_string(const dex_file *d, const char *s)
+{
+	uint32_t lo = 0, hi = d->strings.in, len = (uint32_t)strlen(s);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = dex_mutf8_cmp(d->strings.v[mid].data, d->strings.v[mid].len, (const uint8_t *)s, len);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NONE;
+}
+
+/* Whether string idx is s, given s's index among the input's strings (known, or NONE):
+ * an input string is s only at that index; one added since is compared. */
+static bool str_is(const dex_file *d, uint32_t idx, uint32_t known, const char *s)
+{
+	return idx < d->strings.in ? idx == known : dex_str_eq(d, idx, s);
+}
+
 static uint32_t find_type_c(const dex_file *d, const char *s)
 {
 	return find_type(d, (const uint8_t *)s, (uint32_t)strlen(s));
 }
 
-void vfy_file_init(vfy_file *f, const dex_file *d)
+int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
 {
+	memset(f, 0, sizeof *f);
 	f->d = d;
 	f->t_object = find_type_c(d, "Ljava/lang/Object;");
 	f->t_string = find_type_c(d, "Ljava/lang/String;");
@@ -269,8 +424,29 @@ void vfy_file_init(vfy_file *f, const dex_file *d)
 	f->t_throwable = find_type_c(d, "Ljava/lang/Throwable;");
 	f->t_mhandle = find_type_c(d, "Ljava/lang/invoke/MethodHandle;");
 	f->t_mtype = find_type_c(d, "Ljava/lang/invoke/MethodType;");
+	f->s_init = find_string(d, "<init>");
+	f->s_clinit = find_string(d, "<clinit>");
 	f->kinds_ok = arith_agrees();
 	f->strict_monitors = false;
+	f->work_factor = DVFY_WORK_FACTOR;
+	/* per type its kind and component type, per proto its argument words: reading them
+	 * through the ids and strings costs cache misses at every call and field access */
+	f->tchar = arena_alloc(a, d->types.n ? d->types.n : 1);
+	f->tcomp = arena_array(a, d->types.n ? d->types.n : 1, sizeof *f->tcomp);
+	f->pwords = arena_array(a, d->protos.n ? d->protos.n : 1, sizeof *f->pwords);
+	if (!f->tchar || !f->tcomp || !f->pwords)
+		return CF_ENOMEM;
+	for (uint32_t t = 0; t < d->types.n; t++) {
+		uint32_t len;
+		const uint8_t *s = dex_type_desc(d, t, &len);
+		f->tchar[t] = s && len ? s[0] : '?';
+		f->tcomp[t] = s && len > 1 && s[0] == '[' ? find_type(d, s + 1, len - 1) : NONE;
+	}
+	for (uint32_t p = 0; p < d->protos.n; p++)
+		f->pwords[p] = dex_proto_words(d, p, true);
+	f->ntypes = d->types.n;
+	f->nprotos = d->protos.n;
+	return CF_OK;
 }
 
 /* A reference of type idx, "some reference" when the file lacks it. */
@@ -364,15 +540,27 @@ static int desc_kind(const uint8_t *s)
 	}
 }
 
+/* The register type of a 32-bit primitive descriptor character (Z B S C I F). */
+static uint32_t prim_type(uint8_t c)
+{
+	switch (c) {
+	case 'Z': return T_BOOL;
+	case 'B': return T_BYTE;
+	case 'S': return T_SHORT;
+	case 'C': return T_CHAR;
+	case 'F': return T_FLOAT;
+	default: return T_INT;
+	}
+}
+
 /* Sets r (and r+1) to a value of type idx. */
 static void set_typed(vm *v, uint32_t r, uint32_t type)
 {
-	uint32_t len;
-	const uint8_t *s = tdesc(v, type, &len);
-	switch (desc_kind(s)) {
-	case K_INT: set1(v, r, T_INT); break;
+	uint8_t c = tchar(v, type);
+	switch (desc_kind(&c)) {
+	case K_INT: set1(v, r, prim_type(c)); break;
 	case K_FLOAT: set1(v, r, T_FLOAT); break;
-	case K_LONG: case K_DOUBLE: set_wide(v, r, desc_kind(s)); break;
+	case K_LONG: case K_DOUBLE: set_wide(v, r, desc_kind(&c)); break;
 	case K_REF: set1(v, r, MK(T_REF, type)); break;
 	default: set1(v, r, T_CONFLICT); break;
 	}
@@ -381,9 +569,8 @@ static void set_typed(vm *v, uint32_t r, uint32_t type)
 /* Checks r (and r+1) as a value to pass or store where type idx is wanted. */
 static bool need_typed(vm *v, uint32_t r, uint32_t type)
 {
-	uint32_t len;
-	const uint8_t *s = tdesc(v, type, &len);
-	int k = desc_kind(s);
+	uint8_t c = tchar(v, type);
+	int k = desc_kind(&c);
 	if (k == K_LONG || k == K_DOUBLE)
 		return need_wide(v, r, k);
 	if (k < 0)
@@ -393,10 +580,9 @@ static bool need_typed(vm *v, uint32_t r, uint32_t type)
 
 static void result(vm *v, uint32_t type)
 {
-	uint32_t len;
-	const uint8_t *s = tdesc(v, type, &len);
+	uint8_t c = tchar(v, type);
 	uint32_t r = v->nregs;
-	int k = desc_kind(s);
+	int k = desc_kind(&c);
 	if (k < 0) {
 		v->work.t[r] = T_VOID;
 		v->work.t[r + 1] = T_UNDEF;
@@ -404,7 +590,7 @@ static void result(vm *v, uint32_t type)
 		v->work.t[r] = k == K_LONG ? T_LONG_LO : T_DOUBLE_LO;
 		v->work.t[r + 1] = k == K_LONG ? T_LONG_HI : T_DOUBLE_HI;
 	} else {
-		v->work.t[r] = k == K_INT ? T_INT : k == K_FLOAT ? T_FLOAT : MK(T_REF, type);
+		v->work.t[r] = k == K_REF ? MK(T_REF, type) : prim_type(c);
 		v->work.t[r + 1] = T_UNDEF;
 	}
 }
@@ -560,18 +746,24 @@ static int32_t unit32(const vm *v, uint32_t pc)
 	return (int32_t)((uint32_t)unit(v, pc) | (uint32_t)unit(v, pc + 1) << 16);
 }
 
-/* The proto of a call site: its encoded array is (method handle, name, method type,
- * extra arguments...). NONE when malformed. */
-static uint32_t call_site_proto(const dex_file *d, uint32_t cs)
+/* The proto of call site cs, checked as ART's CheckCallSite does: its encoded array
+ * starts with a method handle of kind invoke-static, a name and a method type, each
+ * index in range. NONE and a reason in why when it does not. */
+static uint32_t call_site_proto(const dex_file *d, uint32_t cs, const char **why)
 {
+	static const uint8_t want[3] = {0x16, 0x17, 0x15}; /* method handle, string, method type */
+	const uint32_t limit[3] = {d->nmhandles, d->strings.n, d->protos.n};
+	*why = "malformed";
 	if (cs >= d->ncall_sites)
 		return NONE;
 	const dex_blob *b = d->call_sites[cs];
 	cf_error err;
 	cf_error_clear(&err);
 	dx_rd r = dx_at(b->data, b->len, 0, &err, "call site");
-	if (dx_uleb(&r) < 3)
+	if (dx_uleb(&r) < 3) {
+		*why = "has fewer than 3 arguments";
 		return NONE;
+	}
 	for (int i = 0; i < 3; i++) {
 		uint8_t h = dx_u1(&r);
 		uint32_t size = (uint32_t)(h >> 5) + 1, val = 0;
@@ -580,8 +772,17 @@ static uint32_t call_site_proto(const dex_file *d, uint32_t cs)
 			return NONE;
 		for (uint32_t k = 0; k < size; k++)
 			val |= (uint32_t)p[k] << (8 * k);
+		if ((h & 0x1f) != want[i] || val >= limit[i]) {
+			*why = i == 0 ? "argument 0 is not a method handle" : i == 1 ? "argument 1 is not a string" :
+			                                                           "argument 2 is not a method type";
+			return NONE;
+		}
+		if (i == 0 && d->mhandles[val].kind != 0x04) {
+			*why = "argument 0 method handle type is not invoke-static";
+			return NONE;
+		}
 		if (i == 2)
-			return (h & 0x1f) == 0x15 && val < d->protos.n ? val : NONE;
+			return val;
 	}
 	return NONE;
 }
@@ -593,17 +794,19 @@ static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
 	switch (o->op) {
 	case DOP_INVOKE_POLYMORPHIC: case DOP_INVOKE_POLYMORPHIC_RANGE:
 		*proto = o->idx2;
-		*words = dex_proto_words(d, *proto, false);
+		*words = proto_words(v, *proto, false);
 		return true;
-	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE:
-		*proto = call_site_proto(d, o->idx);
+	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE: {
+		const char *why;
+		*proto = call_site_proto(d, o->idx, &why);
 		if (*proto == NONE)
-			return fail(v, "call site %u has no method type", o->idx);
-		*words = dex_proto_words(d, *proto, true);
+			return fail(v, "call site %u %s", o->idx, why);
+		*words = proto_words(v, *proto, true);
 		return true;
+	}
 	default:
 		*proto = d->methods.v[o->idx].proto;
-		*words = dex_proto_words(d, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
+		*words = proto_words(v, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
 		return true;
 	}
 }
@@ -665,9 +868,8 @@ static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t
 		return fail(v, "payload offset %d leaves the code", o->target);
 	if (p & 1)
 		return fail(v, "payload at odd address %lld (payloads are 4-byte aligned)", (long long)p);
-	dop pl;
-	if (!(v->fl[p] & F_START) || !dop_decode(v->insns, v->n, (uint32_t)p, v->d->version, &pl) ||
-	    pl.fmt != DF_PAYLOAD || pl.payload != want)
+	const dop *pl = (v->fl[p] & F_START) ? &v->ins[v->at[p]] : NULL;
+	if (!pl || pl->fmt != DF_PAYLOAD || pl->payload != want)
 		return fail(v, "no %s payload at %lld",
 		            want == DPL_PACKED ? "packed-switch" : want == DPL_SPARSE ? "sparse-switch" : "array-data",
 		            (long long)p);
@@ -689,76 +891,250 @@ static int64_t switch_target(const vm *v, uint32_t pc, uint32_t at, uint32_t i)
 	return (int64_t)pc + unit32(v, base + 2 * i);
 }
 
-static bool static_checks(vm *v, uint32_t ins_words)
+/* Marks pc as a leader (a stored line), counting them. */
+static void leader(vm *v, uint32_t pc)
+{
+	if (!(v->fl[pc] & F_LEADER)) {
+		v->fl[pc] |= F_LEADER;
+		v->nlines++;
+	}
+}
+
+/* Whether s[0..len) is a field or parameter descriptor (with void: a return type),
+ * as SetTypesFromSignature reads one: a primitive, or arrays of a primitive or class,
+ * or a class name ending in ';'. */
+static bool desc_ok(const uint8_t *s, uint32_t len, bool allow_void)
+{
+	uint32_t i = 0;
+	while (i < len && s[i] == '[')
+		i++;
+	if (i == len)
+		return false;
+	if (s[i] == 'L')
+		return len - i >= 3 && s[len - 1] == ';' && !memchr(s + i, ';', len - i - 1);
+	if (i + 1 != len)
+		return false;
+	return strchr("ZBSCIJFD", s[i]) || (s[i] == 'V' && allow_void && i == 0);
+}
+
+/* The index operand of o in range for its kind (ART's Check*Index): the reader checks
+ * the input's, the editor's output is checked here before anything reads through it. */
+static bool index_ok(vm *v, const dop *o)
+{
+	const dex_file *d = v->d;
+	static const char *const what[] = {
+		[DI_STRING] = "string", [DI_TYPE] = "type", [DI_FIELD] = "field", [DI_METHOD] = "method",
+		[DI_PROTO] = "prototype", [DI_CALL_SITE] = "call site", [DI_METHOD_HANDLE] = "method handle",
+		[DI_METHOD_PROTO] = "method",
+	};
+	uint8_t ik = dop_table[o->op].idx;
+	uint32_t limit;
+	switch (ik) {
+	case DI_STRING: limit = d->strings.n; break;
+	case DI_TYPE: limit = d->types.n; break;
+	case DI_FIELD: limit = d->fields.n; break;
+	case DI_METHOD: case DI_METHOD_PROTO: limit = d->methods.n; break;
+	case DI_PROTO: limit = d->protos.n; break;
+	case DI_CALL_SITE: limit = d->ncall_sites; break;
+	case DI_METHOD_HANDLE: limit = d->nmhandles; break;
+	default: return true;
+	}
+	if (o->idx >= limit)
+		return fail(v, "bad %s index %u (max %u)", what[ik], o->idx, limit);
+	if (ik == DI_METHOD_PROTO && o->idx2 >= d->protos.n)
+		return fail(v, "bad prototype index %u (max %u)", o->idx2, d->protos.n);
+	return true;
+}
+
+/* The method itself (ART's Verify and SetTypesFromSignature, and the code item limits
+ * of the file verifier's CheckIntraCodeItem, which the editor's output has not met). */
+static bool method_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 {
 	const dex_code *c = v->code;
+	const dex_file *d = v->d;
+	const dex_mid *mid = &d->methods.v[m->idx];
 	v->pc = NONE;
+	if ((m->flags & DACC_CONSTRUCTOR) && !str_is(d, mid->name, v->f->s_init, "<init>") &&
+	    !str_is(d, mid->name, v->f->s_clinit, "<clinit>"))
+		return fail(v, "method is marked as constructor, but not named accordingly");
+	if (c->ins > c->regs)
+		return fail(v, "bad register counts (ins=%u regs=%u)", c->ins, c->regs);
+	if (c->outs > 5 && c->outs > c->regs)
+		return fail(v, "outs_size %u > registers_size %u (only up to 5 may pass it)", c->outs, c->regs);
+	const dex_proto *pr = &d->protos.v[mid->proto];
+	for (uint32_t p = 0; pr->params && p < pr->params->n; p++) {
+		uint32_t len;
+		const uint8_t *s = tdesc(v, pr->params->types[p], &len);
+		if (!desc_ok(s, len, false))
+			return fail(v, "unexpected signature type char in parameter %u '%.*s'", p, (int)len, (const char *)s);
+	}
+	uint32_t len;
+	const uint8_t *s = tdesc(v, pr->ret, &len);
+	if (!desc_ok(s, len, true))
+		return fail(v, "unexpected char in return type descriptor '%.*s'", (int)len, (const char *)s);
 	if (c->ins != ins_words)
 		return fail(v, "ins_size %u, but the proto has %u argument words", c->ins, ins_words);
+	return true;
+}
+
+/* A method without code (ART's Verify): only abstract and native ones; a native one
+ * annotated @FastNative is not synchronized, one @CriticalNative is static, not
+ * synchronized, and has no reference in its signature. */
+static void no_code_checks(vm *v, const dex_emethod *m)
+{
+	const dex_file *d = v->d;
+	if (!(m->flags & (DACC_NATIVE | DACC_ABSTRACT))) {
+		fail(v, "zero-length code in concrete non-native method");
+		return;
+	}
+	if (!(m->flags & DACC_NATIVE))
+		return;
+	bool sync = (m->flags & DACC_SYNCHRONIZED) != 0;
+	if (sync && dex_member_annotated(d, v->cls, m->idx, false, "Ldalvik/annotation/optimization/FastNative;")) {
+		fail(v, "fast native methods cannot be synchronized");
+		return;
+	}
+	if (!dex_member_annotated(d, v->cls, m->idx, false, "Ldalvik/annotation/optimization/CriticalNative;"))
+		return;
+	if (sync) {
+		fail(v, "critical native methods cannot be synchronized");
+		return;
+	}
+	if (!(m->flags & DACC_STATIC)) {
+		fail(v, "critical native methods must be static");
+		return;
+	}
+	const dex_proto *pr = &d->protos.v[d->methods.v[m->idx].proto];
+	bool refs = tchar(v, pr->ret) == 'L' || tchar(v, pr->ret) == '[';
+	for (uint32_t p = 0; pr->params && p < pr->params->n; p++)
+		refs |= desc_kind((const uint8_t[]){tchar(v, pr->params->types[p])}) == K_REF;
+	if (refs)
+		fail(v, "critical native methods must not have references as arguments or return type");
+}
+
+static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
+{
+	const dex_code *c = v->code;
+	if (!method_checks(v, m, ins_words))
+		return false;
 	if (v->n == 0)
-		return fail(v, "empty code");
-	if (v->n > MAX_AUX)
-		return fail(v, "code of %u units is too large", v->n);
-	dop o;
+		return fail(v, "empty code (code item has no opcode)");
 	for (uint32_t pc = 0; pc < v->n;) {
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+		v->at[pc] = v->nins;
+		dop *o = &v->ins[v->nins++];
+		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, o);
 		if (!size) {
 			v->pc = pc;
 			v->op = (uint8_t)unit(v, pc);
 			return fail(v, "undecodable instruction");
 		}
+		o->size = size;
 		v->fl[pc] |= F_START;
-		if (o.op == DOP_MONITOR_ENTER)
+		if (o->op == DOP_MONITOR_ENTER && o->fmt != DF_PAYLOAD)
 			v->has_mon = true;
 		pc += size;
 	}
-	for (uint32_t pc = 0; pc < v->n;) {
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+	v->work_done += v->n;
+	v->pc = NONE;
+	/* try items (ScanTryCatchBlocks, and the file verifier's order): inside the code,
+	 * starting on an instruction (the end may fall anywhere: instructions that start
+	 * before it are covered), sorted and disjoint, each naming a handler */
+	uint32_t prev_end = 0;
+	for (uint32_t i = 0; i < c->ntries; i++) {
+		const dex_try *t = &c->tries[i];
+		uint32_t end = t->start + t->count;
+		if (!t->count || t->start >= v->n || t->count > v->n - t->start)
+			return fail(v, "bad exception entry: startAddr=%u endAddr=%u (size=%u)", t->start, end, v->n);
+		if (t->start < prev_end)
+			return fail(v, "try item [%u, %u) out of order or overlapping the one before", t->start, end);
+		if (!(v->fl[t->start] & F_START))
+			return fail(v, "'try' block starts inside an instruction (%u)", t->start);
+		if (t->handler >= c->nhandlers)
+			return fail(v, "try item [%u, %u) names no catch handler", t->start, end);
+		prev_end = end;
+		v->work_done += t->count;
+		for (uint32_t pc = t->start; pc < end; pc++) {
+			v->fl[pc] |= F_TRY;
+			v->tryh[pc] = t->handler;
+		}
+	}
+	for (uint32_t i = 0; i < c->nhandlers; i++) {
+		const dex_handler *h = &c->handlers[i];
+		for (uint32_t k = 0; k <= h->n; k++) {
+			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
+			if (addr == DEX_NO_INDEX)
+				continue;
+			if (k < h->n && h->catches[k].type >= v->d->types.n)
+				return fail(v, "bad type index %u (max %u) of a catch", h->catches[k].type, v->d->types.n);
+			if (addr >= v->n || !(v->fl[addr] & F_START))
+				return fail(v, "exception handler starts at bad address (%u): not the start of an "
+				            "instruction", addr);
+			if (is_result_op((uint8_t)unit(v, addr)))
+				return fail(v, "exception handler at %u begins with move-result", addr);
+			leader(v, addr);
+			v->fl[addr] |= F_HANDLER;
+		}
+	}
+	for (uint32_t k = 0, pc = 0; k < v->nins; pc += v->ins[k++].size) {
+		const dop *o = &v->ins[k];
 		v->pc = pc;
-		v->op = o.op;
-		pc += size;
-		if (o.fmt == DF_PAYLOAD)
+		v->op = o->op;
+		if (o->fmt == DF_PAYLOAD)
 			continue;
-		uint32_t flags = dop_table[o.op].flags;
-		if (has_a(o.fmt) && !reg_ok(v, o.a, flags & DOPF_WIDE_A))
+		uint32_t flags = dop_table[o->op].flags;
+		if (!index_ok(v, o))
 			return false;
-		if (has_b(o.fmt) && !reg_ok(v, o.b, flags & DOPF_WIDE_B))
+		/* exception edges: a throwing instruction in a try, to each of its handlers */
+		if ((flags & DOPF_CAN_THROW) && (v->fl[pc] & F_TRY)) {
+			const dex_handler *h = &c->handlers[v->tryh[pc]];
+			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
+		}
+		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DOPF_WIDE_A))
 			return false;
-		if (o.fmt == DF_23x && !reg_ok(v, o.c, flags & DOPF_WIDE_C))
+		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DOPF_WIDE_B))
 			return false;
-		if (o.fmt == DF_35c || o.fmt == DF_45cc) {
-			for (uint32_t i = 0; i < o.nargs; i++)
-				if (!reg_ok(v, o.args[i], false))
+		if (o->fmt == DF_23x && !reg_ok(v, o->c, flags & DOPF_WIDE_C))
+			return false;
+		if (o->fmt == DF_35c || o->fmt == DF_45cc) {
+			for (uint32_t i = 0; i < o->nargs; i++)
+				if (!reg_ok(v, o->args[i], false))
 					return false;
 		}
-		if ((o.fmt == DF_3rc || o.fmt == DF_4rcc) && o.nargs && !reg_ok(v, o.a + o.nargs - 1, false))
+		if ((o->fmt == DF_3rc || o->fmt == DF_4rcc) && o->nargs && !reg_ok(v, o->a + o->nargs - 1, false))
 			return false;
 		if (flags & DOPF_INVOKE) {
 			uint32_t proto, words;
-			if (!invoke_proto(v, &o, &proto, &words))
+			/* kVerifyVarArgNonZero: every invoke but static and custom has a receiver */
+			bool receiver = o->op != DOP_INVOKE_STATIC && o->op != DOP_INVOKE_STATIC_RANGE &&
+			                o->op != DOP_INVOKE_CUSTOM && o->op != DOP_INVOKE_CUSTOM_RANGE;
+			if (receiver && o->nargs == 0)
+				return fail(v, "invalid arg count (0) in %srange invoke",
+				            o->fmt == DF_3rc || o->fmt == DF_4rcc ? "" : "non-");
+			if (!invoke_proto(v, o, &proto, &words))
 				return false;
-			if (o.nargs != words)
-				return fail(v, "%u argument registers, the callee's proto needs %u", o.nargs, words);
-			if (o.nargs > c->outs)
-				return fail(v, "invoke passes %u argument words, outs_size is %u", o.nargs, c->outs);
+			if (o->nargs != words)
+				return fail(v, "%u argument registers, the callee's proto needs %u", o->nargs, words);
+			if (o->nargs > c->outs)
+				return fail(v, "invoke passes %u argument words, outs_size is %u", o->nargs, c->outs);
 		}
-		if (dop_table[o.op].idx == DI_FIELD || dop_table[o.op].idx == DI_TYPE) {
-			if (!type_operand_ok(v, &o))
+		if (dop_table[o->op].idx == DI_FIELD || dop_table[o->op].idx == DI_TYPE) {
+			if (!type_operand_ok(v, o))
 				return false;
 		}
-		if (o.op == DOP_MOVE_EXCEPTION && v->pc == 0)
+		if (o->op == DOP_MOVE_EXCEPTION && v->pc == 0)
 			return fail(v, "invalid use of move-exception (at pc 0)");
 		if (flags & DOPF_BRANCH) {
-			if (o.target == 0 && o.op != DOP_GOTO_32)
+			if (o->target == 0 && o->op != DOP_GOTO_32)
 				return fail(v, "branch offset 0 (only goto/32 may target itself)");
-			if (!target_ok(v, (int64_t)v->pc + o.target, "branch target"))
+			if (!target_ok(v, (int64_t)v->pc + o->target, "branch target"))
 				return false;
-			v->fl[v->pc + o.target] |= F_LEADER;
+			leader(v, v->pc + (uint32_t)o->target);
+			v->edges++;
 		}
 		if (flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
-			uint16_t want = o.op == DOP_PACKED_SWITCH ? DPL_PACKED : o.op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
+			uint16_t want = o->op == DOP_PACKED_SWITCH ? DPL_PACKED : o->op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
 			uint32_t at = 0;
-			if (!payload_at(v, v->pc, &o, want, &at))
+			if (!payload_at(v, v->pc, o, want, &at))
 				return false;
 			if (want == DPL_PACKED && switch_count(v, at) > 1 &&
 			    unit32(v, at + 2) > INT32_MAX - (int32_t)(switch_count(v, at) - 1))
@@ -774,36 +1150,13 @@ static bool static_checks(vm *v, uint32_t ins_words)
 					int64_t t = switch_target(v, v->pc, at, i);
 					if (!target_ok(v, t, "switch target"))
 						return false;
-					v->fl[t] |= F_LEADER;
+					leader(v, (uint32_t)t);
+					v->edges++;
 				}
 			}
 		}
 	}
-	v->pc = NONE;
-	for (uint32_t i = 0; i < c->ntries; i++) {
-		const dex_try *t = &c->tries[i];
-		uint32_t end = t->start + t->count;
-		if (!(v->fl[t->start] & F_START) || (end < v->n && !(v->fl[end] & F_START)))
-			return fail(v, "try item [%u, %u) does not start and end on instructions", t->start, end);
-		for (uint32_t pc = t->start; pc < end; pc++) {
-			v->fl[pc] |= F_TRY;
-			v->tryh[pc] = t->handler;
-		}
-	}
-	for (uint32_t i = 0; i < c->nhandlers; i++) {
-		const dex_handler *h = &c->handlers[i];
-		for (uint32_t k = 0; k <= h->n; k++) {
-			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
-			if (addr == DEX_NO_INDEX)
-				continue;
-			if (!(v->fl[addr] & F_START))
-				return fail(v, "exception handler at %u is not the start of an instruction", addr);
-			if (is_result_op((uint8_t)unit(v, addr)))
-				return fail(v, "exception handler at %u begins with move-result", addr);
-			v->fl[addr] |= F_LEADER | F_HANDLER;
-		}
-	}
-	v->fl[0] |= F_LEADER;
+	leader(v, 0);
 	return true;
 }
 
@@ -817,8 +1170,9 @@ static bool line_alloc(vm *v, line *l)
 	return l->t && (!v->has_mon || l->lk);
 }
 
-static void line_copy(const vm *v, line *to, const line *from)
+static void line_copy(vm *v, line *to, const line *from)
 {
+	v->work_done += v->nt;
 	memcpy(to->t, from->t, v->nt * sizeof *to->t);
 	if (v->has_mon)
 		memcpy(to->lk, from->lk, (v->nregs + 1) * sizeof *to->lk);
@@ -830,10 +1184,11 @@ static void line_copy(const vm *v, line *to, const line *from)
 /* ART's FindLockAliasedRegister: "not locked" (m == 0) is trivially aliased; otherwise
  * another register of `search` (the virtual null register included) holds the same
  * levels, so dropping r loses no lock. */
-static bool lock_alias(const vm *v, uint32_t r, uint32_t m, const line *search)
+static bool lock_alias(vm *v, uint32_t r, uint32_t m, const line *search)
 {
 	if (!m)
 		return true;
+	v->work_done += v->nregs;
 	for (uint32_t i = 0; i <= v->nregs; i++)
 		if (i != r && search->lk[i] == m)
 			return true;
@@ -845,6 +1200,7 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 {
 	uint32_t li = v->lead[target];
 	line *t = &v->lines[li];
+	v->work_done += v->nt;
 	if (!t->valid) {
 		line_copy(v, t, in);
 		v->changed[li] = 1;
@@ -868,14 +1224,17 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 		} else {
 			/* MergeRegisters: a register whose lock levels differ is dropped when both
 			 * levels have another holder in the stored line (both maps searched in the
-			 * stored line, as ART does); the virtual null register is not merged */
+			 * stored line, as ART does); the virtual null register is not merged. As in
+			 * ART, a dropped level does not mark the line changed: only types and
+			 * this_init do. (It once did, even when the stored level was already 0, and
+			 * a loop copying a locked register made its blocks change each other for
+			 * ever: medium.dex's CalendarController.sendEvent.) */
 			for (uint32_t r = 0; r < v->nregs; r++) {
 				uint32_t a = t->lk[r], b = in->lk[r];
 				if (a == b)
 					continue;
 				if (lock_alias(v, r, a, t) && lock_alias(v, r, b, t)) {
 					t->lk[r] = 0;
-					ch = true;
 				} else {
 					lock_fail(v, "LOCKING: v%u holds different monitors on paths meeting at %u", r, target);
 					break;
@@ -888,6 +1247,19 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 }
 
 /* --- instructions ------------------------------------------------------------------ */
+
+/* Whether the method's class declares instance field idx (ART resolves the field and
+ * compares its declaring class with this one; a field declared above is not one). */
+static bool declares_ifield(const vm *v, uint32_t idx)
+{
+	const dex_cdata *cd = v->cls->data;
+	if (v->d->fields.v[idx].cls != v->cls_type || !cd)
+		return false;
+	for (uint32_t i = 0; i < cd->nifields; i++)
+		if (cd->ifields[i].idx == idx)
+			return true;
+	return false;
+}
 
 static bool field_op(vm *v, const dop *o)
 {
@@ -903,7 +1275,7 @@ static bool field_op(vm *v, const dop *o)
 		if (is_uninit(obj)) {
 			/* GetInstanceField: only a constructor may touch its own class's fields on
 			 * uninitialized this (javac's this$0 before super()). */
-			if (KIND(obj) != T_UNINIT_THIS || !v->is_init || v->d->fields.v[o->idx].cls != v->cls_type)
+			if (KIND(obj) != T_UNINIT_THIS || !v->is_init || !declares_ifield(v, o->idx))
 				return bad_reg(v, o->b, "an initialized reference (field access)");
 		}
 	}
@@ -914,6 +1286,27 @@ static bool field_op(vm *v, const dop *o)
 		set_typed(v, o->a, ftype);
 	}
 	return true;
+}
+
+/* Whether r's value may be assigned to a place of type c (Z B S C, or I), ART's
+ * AssignableFrom for integral types: booleans are 0 or 1, a char is never negative, and
+ * so on. */
+static bool narrow_fits(vm *v, uint32_t r, uint8_t c)
+{
+	uint32_t t = get(v, r);
+	bool ok = c == 'Z' ? is_bool_t(t) : c == 'B' ? is_byte_t(t) : c == 'S' ? is_short_t(t) :
+	          c == 'C' ? is_char_t(t) : is_int(t);
+	static const char *const names[] = {"boolean", "byte", "short", "char", "int"};
+	return ok || bad_reg(v, r, names[c == 'Z' ? 0 : c == 'B' ? 1 : c == 'S' ? 2 : c == 'C' ? 3 : 4]);
+}
+
+/* The component type of array type arr (descriptor comp), or NONE when the file has no
+ * such type. */
+static uint32_t comp_type(const vm *v, uint32_t arr, const uint8_t *comp, uint32_t len)
+{
+	if (arr < v->f->ntypes)
+		return v->f->tcomp[arr];
+	return find_type(v->d, comp, len);
 }
 
 /* Component descriptor of an array register, or NULL (unknown or null). */
@@ -960,19 +1353,23 @@ static bool array_op(vm *v, const dop *o)
 		case 2:
 			return need(v, o->a, K_REF);
 		default:
-			return need(v, o->a, K_INT);
+			if (!need(v, o->a, K_INT))
+				return false;
+			/* VerifyAPut on a null array: the value must fit the instruction's type
+			 * (into a known array any integral value goes: VerifyPrimitivePut) */
+			return comp || narrow_fits(v, o->a, (uint8_t)"ZBCS"[variant - 3]);
 		}
 	}
 	switch (variant) {
-	case 0: set1(v, o->a, !comp ? T_CONST : comp[0] == 'F' ? T_FLOAT : T_INT); break;
+	case 0: set1(v, o->a, !comp ? MK(T_CONST, C_ONE) : prim_type(comp[0])); break;
 	case 1: set_wide(v, o->a, !comp ? K_WIDE : comp[0] == 'D' ? K_DOUBLE : K_LONG); break;
 	case 2:
 		if (!comp)
 			set1(v, o->a, KIND(get(v, o->b)) == T_ZERO ? T_ZERO : T_REF_ANY);
 		else
-			set1(v, o->a, ref_of(find_type(v->d, comp, clen)));
+			set1(v, o->a, ref_of(comp_type(v, AUX(get(v, o->b)), comp, clen)));
 		break;
-	default: set1(v, o->a, T_INT); break;
+	default: set1(v, o->a, prim_type(comp ? comp[0] : (uint8_t)"ZBCS"[variant - 3])); break;
 	}
 	return true;
 }
@@ -987,9 +1384,67 @@ static void mark_init(vm *v, uint32_t t)
 	} else {
 		now = ref_of(insn_idx(v, AUX(t)));
 	}
+	v->work_done += v->nregs;
 	for (uint32_t r = 0; r < v->nregs; r++)
 		if (v->work.t[r] == t)
 			v->work.t[r] = now;
+}
+
+/* ART's CheckSignaturePolymorphicMethod on the method an invoke-polymorphic names:
+ * MethodHandle's invoke or invokeExact, or a VarHandle access mode, taking one Object[]
+ * and returning what its name says. Resolution alone would need the classes, but
+ * nothing else can be named: only the boot class path defines these classes and their
+ * constructors are not accessible, so no other class declares such methods. */
+static bool polymorphic_ok(vm *v, uint32_t idx)
+{
+	static const struct { const char *name, *ret; } modes[] = {
+		{"get", "Ljava/lang/Object;"}, {"getVolatile", "Ljava/lang/Object;"},
+		{"getAcquire", "Ljava/lang/Object;"}, {"getOpaque", "Ljava/lang/Object;"},
+		{"set", "V"}, {"setVolatile", "V"}, {"setRelease", "V"}, {"setOpaque", "V"},
+		{"compareAndSet", "Z"}, {"weakCompareAndSetPlain", "Z"}, {"weakCompareAndSet", "Z"},
+		{"weakCompareAndSetAcquire", "Z"}, {"weakCompareAndSetRelease", "Z"},
+		{"compareAndExchange", "Ljava/lang/Object;"}, {"compareAndExchangeAcquire", "Ljava/lang/Object;"},
+		{"compareAndExchangeRelease", "Ljava/lang/Object;"}, {"getAndSet", "Ljava/lang/Object;"},
+		{"getAndSetAcquire", "Ljava/lang/Object;"}, {"getAndSetRelease", "Ljava/lang/Object;"},
+		{"getAndAdd", "Ljava/lang/Object;"}, {"getAndAddAcquire", "Ljava/lang/Object;"},
+		{"getAndAddRelease", "Ljava/lang/Object;"}, {"getAndBitwiseOr", "Ljava/lang/Object;"},
+		{"getAndBitwiseOrRelease", "Ljava/lang/Object;"}, {"getAndBitwiseOrAcquire", "Ljava/lang/Object;"},
+		{"getAndBitwiseAnd", "Ljava/lang/Object;"}, {"getAndBitwiseAndRelease", "Ljava/lang/Object;"},
+		{"getAndBitwiseAndAcquire", "Ljava/lang/Object;"}, {"getAndBitwiseXor", "Ljava/lang/Object;"},
+		{"getAndBitwiseXorRelease", "Ljava/lang/Object;"}, {"getAndBitwiseXorAcquire", "Ljava/lang/Object;"},
+	};
+	const dex_file *d = v->d;
+	const dex_mid *m = &d->methods.v[idx];
+	uint32_t clen, rlen;
+	const uint8_t *cls = tdesc(v, m->cls, &clen);
+	const dex_str *name = dex_string(d, m->name);
+	const char *want = NULL;
+	bool mh = clen == 31 && !memcmp(cls, "Ljava/lang/invoke/MethodHandle;", 31);
+	bool vh = clen == 28 && !memcmp(cls, "Ljava/lang/invoke/VarHandle;", 28);
+	if (!mh && !vh)
+		return fail(v, "Signature polymorphic method in unsupported class: %.*s", (int)clen, (const char *)cls);
+	for (size_t i = 0; name && i < (mh ? 2 : sizeof modes / sizeof modes[0]); i++) {
+		const char *n = mh ? (i ? "invokeExact" : "invoke") : modes[i].name;
+		if (strlen(n) == name->len && !memcmp(n, name->data, name->len))
+			want = mh ? "Ljava/lang/Object;" : modes[i].ret;
+	}
+	if (!want)
+		return fail(v, "Signature polymorphic method name invalid: %.*s", name ? (int)name->len : 0,
+		            name ? (const char *)name->data : "");
+	const dex_proto *pr = &d->protos.v[m->proto];
+	uint32_t n = pr->params ? pr->params->n : 0;
+	if (n != 1)
+		return fail(v, "Signature polymorphic method has too many arguments %u != 1", n);
+	uint32_t plen;
+	const uint8_t *p = tdesc(v, pr->params->types[0], &plen);
+	if (plen != 19 || memcmp(p, "[Ljava/lang/Object;", 19))
+		return fail(v, "Signature polymorphic method has unexpected argument type: %.*s", (int)plen,
+		            (const char *)p);
+	const uint8_t *r = tdesc(v, pr->ret, &rlen);
+	if (rlen != strlen(want) || memcmp(r, want, rlen))
+		return fail(v, "Signature polymorphic method has unexpected return type: %.*s != %s", (int)rlen,
+		            (const char *)r, want);
+	return true;
 }
 
 static bool invoke(vm *v, const dop *o)
@@ -1003,12 +1458,15 @@ static bool invoke(vm *v, const dop *o)
 	bool is_direct = op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE;
 	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
 	bool ctor = false;
+	if (is_poly && !polymorphic_ok(v, o->idx))
+		return false;
 	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
-		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never */
-		const dex_str *name = dex_string(v->d, v->d->methods.v[o->idx].name);
-		if (name && name->len && name->data[0] == '<') {
-			if (dex_str_eq(v->d, v->d->methods.v[o->idx].name, "<clinit>"))
-				return fail(v, "call to a class initializer");
+		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never
+		 * (by string index: reading each callee's name costs a cache miss per call) */
+		uint32_t name = v->d->methods.v[o->idx].name;
+		if (str_is(v->d, name, v->f->s_clinit, "<clinit>"))
+			return fail(v, "call to a class initializer");
+		if (str_is(v->d, name, v->f->s_init, "<init>")) {
 			if (!is_direct)
 				return fail(v, "non-direct call to a constructor");
 			ctor = true;
@@ -1033,9 +1491,9 @@ static bool invoke(vm *v, const dop *o)
 	}
 	const dex_tlist *params = v->d->protos.v[proto].params;
 	for (uint32_t p = 0; params && p < params->n; p++) {
-		uint32_t r = argreg(o, i), len;
-		const uint8_t *s = tdesc(v, params->types[p], &len);
-		int k = desc_kind(s);
+		uint32_t r = argreg(o, i);
+		uint8_t ch = tchar(v, params->types[p]);
+		int k = desc_kind(&ch);
 		if (k == K_LONG || k == K_DOUBLE) {
 			if ((o->fmt == DF_35c || o->fmt == DF_45cc) && argreg(o, i + 1) != r + 1)
 				return fail(v, "wide argument %u in v%u and v%u, not a register pair", p, r, argreg(o, i + 1));
@@ -1079,6 +1537,14 @@ static bool do_return(vm *v, const dop *o)
 			return fail(v, "return in a method returning %c", v->ret[0]);
 		if (!need(v, o->a, k))
 			return false;
+		/* a boolean, byte, short or char method returns a value of its type; an int
+		 * (as compilers compute them) or, for boolean, a byte is taken as it is */
+		if (k == K_INT && v->ret[0] != 'I') {
+			uint32_t t = get(v, o->a);
+			bool as_is = KIND(t) == T_INT || (v->ret[0] == 'Z' && KIND(t) == T_BYTE);
+			if (!as_is && !narrow_fits(v, o->a, v->ret[0]))
+				return false;
+		}
 		break;
 	case DOP_RETURN_WIDE:
 		if (k != K_LONG && k != K_DOUBLE)
@@ -1096,6 +1562,49 @@ static bool do_return(vm *v, const dop *o)
 	if (v->work.depth)
 		lock_fail(v, "LOCKING: return with %u monitor(s) held", v->work.depth);
 	return true;
+}
+
+/* The instruction before the one at index k (at pc), when control can only come from
+ * it (pc is not a leader), or NULL. */
+static const dop *before(const vm *v, uint32_t k, uint32_t pc)
+{
+	if (k == 0 || (v->fl[pc] & F_LEADER))
+		return NULL;
+	const dop *p = &v->ins[k - 1];
+	return p->fmt == DF_PAYLOAD ? NULL : p;
+}
+
+/* Copies register src to dst with its lock levels (CopyRegister1 of a reference). */
+static void copy_ref(vm *v, uint32_t dst, uint32_t src)
+{
+	uint32_t lk = v->work.lk[src];
+	set1(v, dst, get(v, src));
+	v->work.lk[dst] = lk;
+}
+
+/* ART's monitor-enter peepholes, which make locks of aliases it cannot track
+ * otherwise: after `move-object vX, vA; monitor-enter vA` vX holds the lock too; after
+ * `const-class vX, T; const-class vY, T; monitor-enter` (one of them) both do. */
+static void alias_peephole(vm *v, uint32_t r)
+{
+	uint32_t k = v->at[v->pc];
+	const dop *p = before(v, k, v->pc);
+	if (!p)
+		return;
+	if (p->op >= DOP_MOVE_OBJECT && p->op <= DOP_MOVE_OBJECT_16) {
+		if (p->b == r && is_ref(get(v, p->b)))
+			copy_ref(v, p->a, p->b);
+		return;
+	}
+	if (p->op != DOP_CONST_CLASS)
+		return;
+	const dop *p2 = before(v, k - 1, v->pc - p->size);
+	if (!p2 || p2->op != DOP_CONST_CLASS || p2->idx != p->idx)
+		return;
+	if (p->a == r)
+		copy_ref(v, p2->a, r);
+	else if (p2->a == r)
+		copy_ref(v, p->a, r);
 }
 
 static bool monitor(vm *v, const dop *o)
@@ -1119,6 +1628,7 @@ static bool monitor(vm *v, const dop *o)
 		if (null)
 			w->lk[v->nregs] |= bit;
 		w->depth++;
+		alias_peephole(v, r);
 		return true;
 	}
 	if (!w->depth) {
@@ -1130,6 +1640,7 @@ static bool monitor(vm *v, const dop *o)
 		lock_fail(v, "LOCKING: monitor-exit v%u does not release the innermost monitor", r);
 		return true;
 	}
+	v->work_done += v->nregs;
 	for (uint32_t i = 0; i <= v->nregs; i++)
 		w->lk[i] &= ~bit; /* aliases release together (ClearRegToLockDepth) */
 	return true;
@@ -1192,7 +1703,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 	case DOP_RETURN_VOID: case DOP_RETURN: case DOP_RETURN_WIDE: case DOP_RETURN_OBJECT:
 		return do_return(v, o);
 	case DOP_CONST_4: case DOP_CONST_16: case DOP_CONST: case DOP_CONST_HIGH16:
-		set1(v, o->a, o->lit == 0 ? T_ZERO : T_CONST);
+		set1(v, o->a, const_of(o->lit));
 		return true;
 	case DOP_CONST_WIDE_16: case DOP_CONST_WIDE_32: case DOP_CONST_WIDE: case DOP_CONST_WIDE_HIGH16:
 		set2(v, o->a, T_WCONST_LO, T_WCONST_HI);
@@ -1225,7 +1736,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			return fail(v, "instance-of a primitive type %.*s", (int)len, (const char *)s);
 		if (!need(v, o->b, K_REF))
 			return false;
-		set1(v, o->a, T_INT);
+		set1(v, o->a, T_BOOL);
 		return true;
 	case DOP_ARRAY_LENGTH: {
 		bool ok;
@@ -1237,6 +1748,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 	}
 	case DOP_NEW_INSTANCE:
 		/* MarkUninitRefsAsInvalid: an older object from this new-instance is lost */
+		v->work_done += v->nregs;
 		for (uint32_t r = 0; r < v->nregs; r++)
 			if (v->work.t[r] == MK(T_UNINIT, pc))
 				set1(v, r, T_CONFLICT);
@@ -1316,7 +1828,20 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		} else if (!need_k(v, o->b, k.src1) || !need_k(v, o->c, k.src2)) {
 			return false;
 		}
-		set_k(v, o->a, k.dst);
+		/* CheckBinaryOp, CheckLiteralOp with check_boolean_op: and, or, xor of two
+		 * booleans (or of a boolean and 0 or 1) is a boolean; int-to-byte, -char,
+		 * -short give those types */
+		bool logic = (op >= 0x95 && op <= 0x97) || (op >= 0xb5 && op <= 0xb7) || (op >= 0xd5 && op <= 0xd7) ||
+		             (op >= 0xdd && op <= 0xdf);
+		bool boolean = logic && (o->fmt == DF_22s || o->fmt == DF_22b ? is_bool_t(get(v, o->b)) && (o->lit == 0 || o->lit == 1)
+		                         : o->fmt == DF_12x ? is_bool_t(get(v, o->a)) && is_bool_t(get(v, o->b))
+		                                            : is_bool_t(get(v, o->b)) && is_bool_t(get(v, o->c)));
+		if (boolean)
+			set1(v, o->a, T_BOOL);
+		else if (op >= 0x8d && op <= 0x8f)
+			set1(v, o->a, op == 0x8d ? T_BYTE : op == 0x8e ? T_CHAR : T_SHORT);
+		else
+			set_k(v, o->a, k.dst);
 		return true;
 	}
 	return fail(v, "unexpected opcode");
@@ -1340,21 +1865,28 @@ static bool walk(vm *v, uint32_t li)
 {
 	line_copy(v, &v->work, &v->lines[li]);
 	uint32_t pc = v->lpc[li];
-	dop o;
-	for (;;) {
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, &o);
+	for (uint32_t k = v->at[pc];; k++) {
+		const dop *o = &v->ins[k];
+		uint32_t size = o->size;
 		v->pc = pc;
-		v->op = o.op;
-		if (o.fmt == DF_PAYLOAD)
+		v->op = o->op;
+		v->work_done++;
+		if (o->fmt == DF_PAYLOAD)
 			return fail(v, "execution reaches a payload");
-		uint32_t flags = dop_table[o.op].flags;
+		uint32_t flags = dop_table[o->op].flags;
 		/* monitor-exit counts as not throwing (ART: it cannot fail once locking is
 		 * verified), so it has no exception edges and needs no catch-all */
-		bool throws = (flags & DOPF_CAN_THROW) && o.op != DOP_MONITOR_EXIT;
+		bool throws = (flags & DOPF_CAN_THROW) && o->op != DOP_MONITOR_EXIT;
 		bool in_try = throws && (v->fl[pc] & F_TRY);
-		if (in_try)
-			line_copy(v, &v->saved, &v->work);
-		if (!step(v, pc, &o))
+		const dex_handler *h = in_try ? &v->code->handlers[v->tryh[pc]] : NULL;
+		/* a throw leaves before the instruction changes a register: its handlers get the
+		 * line from before it (merged first, which saves a copy) */
+		for (uint32_t j = 0; h && j <= h->n; j++) {
+			uint32_t addr = j < h->n ? h->catches[j].addr : h->catch_all;
+			if (addr != DEX_NO_INDEX)
+				merge_into(v, addr, &v->work);
+		}
+		if (!step(v, pc, o))
 			return false;
 		if (!(flags & DOPF_HAS_RESULT)) {
 			v->work.t[v->nregs] = T_UNDEF;
@@ -1363,24 +1895,18 @@ static bool walk(vm *v, uint32_t li)
 		/* Beyond ART (--strict-monitors): a throw here leaves the method with the lock
 		 * held, as when an instrumenter splits a probe out of d8's synchronized try */
 		if (throws && !in_try && v->f->strict_monitors && v->work.depth &&
-		    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+		    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
 			return fail(v, "STRICT: throwing instruction outside any try while a monitor is held "
 			            "(ART accepts it; a throw here leaks the lock)");
-		if (in_try) {
-			const dex_handler *h = &v->code->handlers[v->tryh[pc]];
-			for (uint32_t k = 0; k <= h->n; k++) {
-				uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
-				if (addr != DEX_NO_INDEX)
-					merge_into(v, addr, &v->saved);
-			}
+		if (h) {
 			if (v->work.depth && !handler_catches_all(v, h) &&
-			    !(o.op == DOP_MONITOR_ENTER && v->work.depth == 1))
+			    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
 				return fail(v, "expected to be within a catch-all for an instruction where a monitor is held");
 		}
 		if (flags & DOPF_BRANCH) {
-			merge_into(v, pc + (uint32_t)o.target, &v->work);
+			merge_into(v, pc + (uint32_t)o->target, &v->work);
 		} else if (flags & DOPF_SWITCH) {
-			uint32_t at = (uint32_t)((int64_t)pc + o.target);
+			uint32_t at = (uint32_t)((int64_t)pc + o->target);
 			for (uint32_t i = 0; i < switch_count(v, at); i++)
 				merge_into(v, (uint32_t)switch_target(v, pc, at, i), &v->work);
 		}
@@ -1416,8 +1942,7 @@ static bool entry_line(vm *v, const dex_emethod *m)
 		uint32_t len;
 		const uint8_t *s = tdesc(v, params->types[p], &len);
 		switch (desc_kind(s)) {
-		case K_INT: l->t[r++] = T_INT; break;
-		case K_FLOAT: l->t[r++] = T_FLOAT; break;
+		case K_INT: case K_FLOAT: l->t[r++] = prim_type(s[0]); break;
 		case K_LONG: l->t[r++] = T_LONG_LO; l->t[r++] = T_LONG_HI; break;
 		case K_DOUBLE: l->t[r++] = T_DOUBLE_LO; l->t[r++] = T_DOUBLE_HI; break;
 		default: l->t[r++] = MK(T_REF, params->types[p]); break;
@@ -1428,44 +1953,69 @@ static bool entry_line(vm *v, const dex_emethod *m)
 	return true;
 }
 
-int vfy_method(const vfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, vfy_result *out)
+int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out)
 {
-	memset(out, 0, sizeof *out);
+	memset(out, 0, offsetof(dvfy_result, msg)); /* the messages' buffers need no clearing */
+	out->msg[0] = out->lock_msg[0] = '\0';
 	const dex_file *d = f->d;
-	const dex_code *c = m->code;
+	static const dex_code none;
+	const dex_code *c = m->code ? m->code : &none;
 	vm v = {.f = f, .d = d, .code = c, .insns = c->insns, .n = c->ninsns, .nregs = c->regs,
 	        .nt = (uint32_t)c->regs + 2, .midx = m->idx, .res = out, .a = a, .pc = NONE};
 	const dex_mid *mid = &d->methods.v[m->idx];
 	v.cls_type = cls->type;
+	v.cls = cls;
 	v.ret_type = d->protos.v[mid->proto].ret;
 	uint32_t len;
 	v.ret = tdesc(&v, v.ret_type, &len);
 	v.is_static = (m->flags & DACC_STATIC) != 0;
-	v.is_init = !v.is_static && dex_str_eq(d, mid->name, "<init>") && cls->type != f->t_object;
+	v.is_init = !v.is_static && str_is(d, mid->name, f->s_init, "<init>") && cls->type != f->t_object;
 	if (!f->kinds_ok) {
 		fail(&v, "internal: the checker's arithmetic kinds disagree with dex_op's wide flags");
 		return 0;
 	}
+	if (!m->code) {
+		no_code_checks(&v, m);
+		return 0;
+	}
 
+	if (v.n > MAX_AUX) { /* AUX holds a pc */
+		fail(&v, "code of %u units is too large", v.n);
+		goto done;
+	}
 	v.fl = arena_zalloc(a, v.n ? v.n : 1);
 	v.tryh = arena_array(a, v.n ? v.n : 1, sizeof *v.tryh);
-	if (!v.fl || !v.tryh)
+	v.ins = arena_array(a, v.n ? v.n : 1, sizeof *v.ins);
+	v.at = arena_array(a, v.n ? v.n : 1, sizeof *v.at);
+	if (!v.fl || !v.tryh || !v.ins || !v.at)
 		return CF_ENOMEM;
-	if (!static_checks(&v, dex_proto_words(d, mid->proto, v.is_static)))
-		return 0;
+	if (!static_checks(&v, m, proto_words(&v, mid->proto, v.is_static)))
+		goto done;
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)
 		return CF_ENOMEM;
-	for (uint32_t pc = 0; pc < v.n; pc++)
-		if (v.fl[pc] & F_LEADER)
-			v.nlines++;
+	/* the budget (DVFY_WORK_FACTOR), and the register lines' memory, before taking it */
+	uint64_t size = (uint64_t)v.n + (uint64_t)v.nt * (v.edges + v.nlines + 1);
+	uint64_t budget = size * f->work_factor;
+	if (budget > DVFY_MAX_WORK)
+		budget = DVFY_MAX_WORK;
+	size_t line_bytes = (size_t)v.nt * sizeof(uint32_t) + (v.has_mon ? (size_t)(v.nregs + 1) * sizeof(uint32_t) : 0);
+	out->size = size;
+	if (size > DVFY_MAX_WORK) {
+		too_costly(&v, "a size of", size, DVFY_MAX_WORK);
+		goto done;
+	}
+	if ((size_t)(v.nlines + 2) * line_bytes > DVFY_MAX_LINE_BYTES) {
+		too_costly(&v, "register lines of (bytes)", (uint64_t)(v.nlines + 2) * line_bytes, DVFY_MAX_LINE_BYTES);
+		goto done;
+	}
 	v.lpc = arena_array(a, v.nlines, sizeof *v.lpc);
 	v.lines = arena_zalloc(a, v.nlines * sizeof *v.lines);
 	v.changed = arena_zalloc(a, v.nlines);
 	if (!v.lpc || !v.lines || !v.changed)
 		return CF_ENOMEM;
-	for (uint32_t pc = 0, i = 0; pc < v.n; pc++) {
-		v.lead[pc] = NONE;
+	/* leaders are instruction starts; lead[] is read at leaders only */
+	for (uint32_t k = 0, pc = 0, i = 0; k < v.nins; pc += v.ins[k++].size) {
 		if (v.fl[pc] & F_LEADER) {
 			v.lpc[i] = pc;
 			v.lead[pc] = i++;
@@ -1474,7 +2024,7 @@ int vfy_method(const vfy_file *f, const dex_class *cls, const dex_emethod *m, ar
 	for (uint32_t i = 0; i < v.nlines; i++)
 		if (!line_alloc(&v, &v.lines[i]))
 			return CF_ENOMEM;
-	if (!line_alloc(&v, &v.work) || !line_alloc(&v, &v.saved))
+	if (!line_alloc(&v, &v.work))
 		return CF_ENOMEM;
 	entry_line(&v, m);
 	/* Like ART: take the next changed line at or after the last one, wrapping around. */
@@ -1484,12 +2034,19 @@ int vfy_method(const vfy_file *f, const dex_class *cls, const dex_emethod *m, ar
 		for (k = 0, i = cur; k < v.nlines; k++, i = i + 1 == v.nlines ? 0 : i + 1)
 			if (v.changed[i])
 				break;
+		v.work_done += k;
 		if (k == v.nlines)
 			break;
+		if (v.work_done > budget) {
+			too_costly(&v, "work of", v.work_done, budget);
+			break;
+		}
 		v.changed[i] = 0;
 		cur = i;
 		if (!walk(&v, i))
 			break;
 	}
+done:
+	out->work = v.work_done;
 	return 0;
 }

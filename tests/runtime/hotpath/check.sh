@@ -54,3 +54,26 @@ expect_fail nanotime 'JNI   java/lang/System.nanoTime()J'
 echo "# a store fence per event (sun.misc.Unsafe.storeFence: an ART intrinsic, but of API 24)"
 mutant fence 's/U.putOrderedLong(r, SEQ, s + 1); \/\/ after the event/U.storeFence(); U.putLong(r, SEQ, s + 1); \/\/ after the event/'
 expect_fail fence 'storeFence()V: ART intrinsic UnsafeStoreFence (API 24)  <-- missing at the oldest API level'
+
+# The writer before issue 19 (45bcd82's runtime classes, compiled from the repository's
+# history when it has them: a shallow clone does not): it must fail, with the raw-address
+# Unsafe accessors as JNI calls per event and missing at API 21.
+old=45bcd82d4a1a06294cf9945b8f5db35c5436cd02
+root=$(cd "$RUNTIME_SRC/../.." && pwd)
+echo "# the writer before issue 19 ($old)"
+if git -C "$root" cat-file -e "$old^{commit}" 2>/dev/null; then
+  mkdir -p "$dir/old/src" "$dir/old/classes"
+  git -C "$root" archive "$old" runtime/java | tar -x -C "$dir/old/src"
+  find "$dir/old/src" -name '*.java' >"$dir/old/files"
+  "$JAVAC" -nowarn -source 8 -target 8 -cp "$STUBS_JAR" -d "$dir/old/classes" @"$dir/old/files" \
+    2>"$dir/old/javac.log" || { cat "$dir/old/javac.log"; exit 1; }
+  "$JAR" cf "$dir/old.jar" -C "$dir/old/classes" .
+  expect_fail old 'JNI   sun/misc/Unsafe.putLong(JJ)V: native, not an ART intrinsic (API 24)  <-- a JNI call per event  <-- missing at the oldest API level'
+  # its recording thread in a message (its other branches left out): 5 JNI calls of 7
+  check --summary --skip com/tencent/matrix/trace/core/AppMethodBeat.other \
+    --skip com/tencent/matrix/trace/core/AppMethodBeat.iBuffer --skip com/tencent/matrix/trace/core/AppMethodBeat.oBuffer \
+    --skip com/tencent/matrix/trace/core/TraceCanary.beforeStart --skip com/tencent/matrix/trace/core/AppMethodBeat.clockMs \
+    "$dir/old.jar" "${roots[@]}" 2>&1 | grep 'calls per event' || true
+else
+  echo "# skipped: $old is not in this clone's history"
+fi

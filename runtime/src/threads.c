@@ -50,7 +50,8 @@ static void thread_ended(void *v)
 	                                        memory_order_relaxed);
 }
 
-/* Java addresses each ring through a ByteBuffer, whose size is an int. */
+/* A thread's Java staging ring is a long[] as large as its ring (its
+ * length an int), and the file's offsets stay below 2 GB. */
 #define THREAD_RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
 
 int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,

@@ -370,8 +370,11 @@ Test(all_threads, status_and_time_follow_the_context)
 	tc_threads_image_dispose(&img);
 }
 
-/* After tc_ctx_free the thread file's address stays mapped, zeroed: a Java
- * writer on another thread that still holds it reads "not recording". */
+/* After tc_ctx_free the thread file's address stays mapped, zeroed: a thread
+ * with a ring that ends later (its TLS destructor writes the ring's header)
+ * or a C writer racing the free touches memory that is still there, and
+ * reads "not recording". The Java writers hold no C memory (their staging
+ * rings are Java arrays). */
 Test(all_threads, a_freed_context_leaves_the_rings_mapped_and_inert)
 {
 	open_all(64, 4, NULL);

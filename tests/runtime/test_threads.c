@@ -285,6 +285,7 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
 	task_info c0 = task_named("tc-clock");
 	int kicks = 0;
+	int64_t first = -1, last = -1;
 	uint64_t start = mono_ms(), n = 0;
 	while (mono_ms() - start < 50) {
 		int64_t w = tc_clock_word(ctx);
@@ -292,6 +293,10 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 			w = tc_clock_kick(ctx);
 			kicks++;
 		}
+		cr_assert_geq(w, last, "the time an event reads never goes back");
+		if (first < 0)
+			first = w;
+		last = w;
 		uint64_t k = atomic_load_explicit(&staged_count, memory_order_relaxed);
 		atomic_store_explicit(&staged_slots[k & 63], tc_event_encode(true, 1, (uint64_t)w), memory_order_relaxed);
 		atomic_store_explicit(&staged_count, k + 1, memory_order_release);
@@ -306,6 +311,13 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 	cr_log_info("50 ms of events outside messages: %d kicks, tc-clock %ld wake-ups; then 300 ms idle: %ld",
 	            kicks, c1.switches - c0.switches, c2.switches - c1.switches);
 	cr_assert_geq(c1.switches - c0.switches, 3, "it ticked while events came");
+	/* the clock word moved with the time: 50 ms of events read at least 40 ms
+	 * between the first and the last (two ticks of 5 ms late at most), and a
+	 * kick came only after the word went stale (the first event, and a
+	 * preempted writer that saw the thread go to sleep) */
+	cr_assert_geq(last - first, 50 - 2 * (int64_t)c.clock_resolution_ms, "the events' times: %lld to %lld ms",
+	              (long long)first, (long long)last);
+	cr_assert_lt(kicks, 10, "%d kicks for 50 ms of events", kicks);
 	cr_assert_eq(c2.switches, c1.switches, "the clock thread woke up after the events stopped");
 }
 

@@ -7,6 +7,7 @@
  * upcalls) can be called; JNI_OnLoad registers the natives into our table.
  * Host only (it needs <jni.h>): not in the cross suite. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,12 +131,15 @@ static jobject JNICALL call_static_object(JNIEnv *env, jclass c, jmethodID m, ..
 	return (jobject)&dummy_string;
 }
 
+/* a thread's staging ring (Java: 8 longs, then a power of two of events),
+ * empty */
+static jlong staging[STAGE_SLOTS + 64];
+
 static jsize JNICALL get_array_length(JNIEnv *env, jarray a)
 {
 	(void)env;
-	(void)a;
 	enter("GetArrayLength");
-	return OPT_COUNT;
+	return a == (jarray)staging ? (jsize)(sizeof staging / sizeof staging[0]) : OPT_COUNT;
 }
 
 /* options a context can be made from: no threads of its own would be nicer,
@@ -145,6 +149,10 @@ static void JNICALL get_long_array_region(JNIEnv *env, jlongArray a, jsize start
 	(void)env;
 	(void)a;
 	enter("GetLongArrayRegion");
+	if (a == (jlongArray)staging) {
+		memcpy(buf, staging + start, (size_t)len * sizeof *buf);
+		return;
+	}
 	jlong o[OPT_COUNT] = { 0 };
 	o[OPT_CAPACITY] = 64;
 	o[OPT_RESOLUTION] = 1;
@@ -158,6 +166,20 @@ static void JNICALL get_long_array_region(JNIEnv *env, jlongArray a, jsize start
 	o[OPT_MAX_THREADS] = 2;
 	for (jsize i = 0; i < len; i++)
 		buf[i] = o[start + i];
+}
+
+static void JNICALL set_long_array_region(JNIEnv *env, jlongArray a, jsize start, jsize len, const jlong *buf)
+{
+	(void)env;
+	enter("SetLongArrayRegion");
+	cr_assert_eq(a, (jlongArray)staging, "only a staging ring is written");
+	memcpy(staging + start, buf, (size_t)len * sizeof *buf);
+}
+
+static void JNICALL delete_global_ref(JNIEnv *env, jobject o)
+{
+	(void)env;
+	(void)o; /* allowed with an exception pending */
 }
 
 static jclass JNICALL find_class(JNIEnv *env, const char *name)
@@ -241,6 +263,8 @@ static void setup(void)
 	fns.CallStaticObjectMethod = call_static_object;
 	fns.GetArrayLength = get_array_length;
 	fns.GetLongArrayRegion = get_long_array_region;
+	fns.SetLongArrayRegion = set_long_array_region;
+	fns.DeleteGlobalRef = delete_global_ref;
 	fns.FindClass = find_class;
 	fns.ThrowNew = throw_new;
 	fns.NewGlobalRef = new_global_ref;
@@ -334,6 +358,19 @@ Test(jni_glue, create_makes_no_context_from_a_path_it_could_not_read)
 	cr_assert_eq(violations, 0, "%s", violation);
 }
 
+typedef jlong (*attach_fn)(JNIEnv *, jclass, jlong, jstring, jlongArray);
+typedef struct attach_call {
+	attach_fn attach;
+	jlong h, token;
+} attach_call;
+
+static void *attach_elsewhere(void *p)
+{
+	attach_call *a = p;
+	a->token = a->attach(&env_obj, NULL, a->h, (jstring)&dummy_string, (jlongArray)staging);
+	return NULL;
+}
+
 /* Natives on the app's code paths (a scene from a lifecycle callback, a
  * traced call's thread ring, a section name): out of memory they skip their
  * work, and throw nothing into the app. */
@@ -343,6 +380,7 @@ Test(jni_glue, natives_on_the_app_s_paths_throw_nothing_when_a_string_cannot_be_
 	tc_config_init(&c);
 	c.threads = false;
 	c.record_threads = TC_THREADS_ALL;
+	c.thread_capacity = 64; /* the staging ring's: as large as the thread's ring */
 	tc_ctx *ctx = NULL;
 	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
 	jlong h = (jlong)(intptr_t)ctx;
@@ -356,5 +394,22 @@ Test(jni_glue, natives_on_the_app_s_paths_throw_nothing_when_a_string_cannot_be_
 	calls_utf_chars = 0;
 	cr_assert_eq(section_id(&env_obj, NULL, h, (jstring)&dummy_string), -1);
 	assert_clean("sectionId");
+	/* another thread's first traced call: its ring, named by the system */
+	calls_utf_chars = 0;
+	memset(staging, 0, sizeof staging);
+	attach_call a = { NATIVE(attach_fn, "threadAttach"), h, 0 };
+	pthread_t th;
+	cr_assert_eq(pthread_create(&th, NULL, attach_elsewhere, &a), 0);
+	pthread_join(th, NULL);
+	jlong token = a.token;
+	assert_clean("threadAttach");
+	cr_assert_gt(token, 0, "the thread records all the same (%lld)", (long long)token);
+	tc_threads_image img;
+	size_t size;
+	void *base = tc_threads_base(ctx, &size);
+	cr_assert_eq(tc_threads_decode(&img, base, size, NULL), TC_OK);
+	cr_assert_eq(img.count, 1);
+	cr_assert_str_neq(img.rings[0].thread_name, "a string", "not the name it could not read");
+	tc_threads_image_dispose(&img);
 	tc_ctx_free(ctx);
 }

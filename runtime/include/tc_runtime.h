@@ -88,6 +88,49 @@ typedef struct tc_clock {
 	void *user;
 } tc_clock;
 
+/* The clock word: what a writer that stores its own events (the Java writer)
+ * reads at each event instead of the clock, which may be a native call there.
+ * ms since the time base (>= 0) while the clock thread keeps it current (a
+ * message or an idle handler runs, or events keep coming: see tc_clock_kick),
+ * else one of these. */
+#define TC_CLOCK_STALE INT64_C(-1) /* no thread keeps the time: call tc_clock_kick */
+#define TC_CLOCK_OFF INT64_C(-2)   /* not recording (status < TC_STATUS_READY) */
+
+/* A writer that keeps a thread's events in memory of its own (the Java
+ * writer: a long[] on the Java heap, which C cannot address; tc_ringfile.h,
+ * "Staged writers"). The recording thread's writer holds the ring of record:
+ * the runtime reads the events there, writes its own (the message markers)
+ * there, and copies them into a ring file, if there is one, to outlive the
+ * process. Another thread's writer is copied into that thread's ring. Event e
+ * of the writer is event e of the ring. */
+typedef struct tc_feed {
+	/* the events written so far, read with acquire semantics: every event
+	 * below it is in the writer's memory */
+	uint64_t (*count)(void *user);
+	/* copies events [first, first + n) into out */
+	void (*copy)(void *user, uint64_t first, size_t n, uint64_t *out);
+	/* stores events [first, first + n) from in (the runtime's own, or events
+	 * moved from another feed); on the writer's thread, during a call it made
+	 * (so that it is not writing); NULL for a feed of another thread */
+	void (*store)(void *user, uint64_t first, size_t n, const uint64_t *in);
+	/* sets the count (every event below it is in the ring: copied too); on
+	 * the writer's thread, during a call it made */
+	void (*reset)(void *user, uint64_t count);
+	/* the runtime is done with it (called once; any thread) */
+	void (*release)(void *user);
+	/* the events below count are in the ring now (any thread; NULL for
+	 * none): a writer that keeps this need ask for a copy only when it falls
+	 * behind */
+	void (*copied)(void *user, uint64_t count);
+	/* events it holds (a power of two). The recording thread's: as many as
+	 * the ring's capacity or more (fewer are read as the ring's capacity).
+	 * Another thread's: as many as its ring in the thread file or more;
+	 * it is copied at every clock tick and need not wait for copies (one a
+	 * whole array behind leaves empty slots in the file) */
+	uint32_t capacity;
+	void *user;
+} tc_feed;
+
 typedef struct tc_device_info {
 	const char *machine;  /* static string: BEST HIGH MIDDLE LOW BAD UN_KNOW */
 	double cpu_app;       /* % of all CPU time used by this process */
@@ -199,6 +242,11 @@ typedef struct tc_config {
 	 * is written (Matrix's MethodEnterListener); NULL for none */
 	void (*on_method_enter)(void *user, uint32_t id);
 	void *enter_user;
+	/* the clock word changed (TC_CLOCK_*): any thread, one call at a time, in
+	 * the order of the changes; NULL for none. The JNI glue stores it where
+	 * the Java writer reads it. */
+	void (*on_clock_word)(void *user, int64_t word);
+	void *clock_word_user;
 
 	tc_clock clock;
 	tc_probe probe;
@@ -237,9 +285,11 @@ void tc_ctx_bind_thread(tc_ctx *ctx);
  * EXPIRED_START), called on the recording thread: a new ring is made (a file
  * is built under a temporary name, then renamed to buffer_path), the newest
  * events that fit are moved into it in order, the context's index records
- * follow them, the clock thread restarts at the new resolution, and the old
- * ring is freed. Its address (tc_ring_base) must not be held by a writer
- * then. After a start, or on another thread, the ring stays as it is and a
+ * follow them (with a staged writer attached, its memory keeps the events
+ * and their numbers, and a new ring file gets a copy of the newest), the
+ * clock thread restarts at the new resolution, and the old ring is freed. A
+ * larger ring is read as large as the staged writer's memory until it
+ * attaches a larger one. After a start, or on another thread, the ring stays as it is and a
  * warning is logged. An unchanged ring is kept as it is. Errors leave the
  * context as it was, but for TC_ETHREAD: the new ring and the settings are in
  * place, without a clock thread. Not concurrently with itself, tc_start or
@@ -259,20 +309,42 @@ bool tc_is_alive(const tc_ctx *ctx);       /* STARTED only (Matrix also said yes
  * recording thread only. */
 void tc_record(tc_ctx *ctx, uint32_t id, bool in);
 
-/* TC_THREADS_ALL, a thread other than the recording thread: its ring
- * (tc_ringfile.h layout, header_size 256), handed out as by tc_record, for a
- * writer that stores its events itself (the Java writer); *size its bytes.
- * NULL if the context records the recording thread only, or this thread
- * found every ring taken (it is counted; write its events nowhere). The
- * address stays valid for the life of the process: tc_ctx_free leaves the
- * thread file's address range mapped, as zero pages (status 0: not
- * recording), since other threads may still hold it. */
-void *tc_thread_ring(tc_ctx *ctx, const char *name, size_t *size);
+/* Attaches the calling thread's staged writer (tc_feed, copied). The
+ * recording thread's becomes the context's ring of record: the newest events
+ * of the ring (or of the feed it attached before, then released) are moved
+ * into it and its count set; a ring file is kept a copy of it at each clock
+ * tick, when tc_feed_pull asks and at tc_ctx_free.
+ * Another thread's (with TC_THREADS_ALL) feeds a ring of its own, handed out
+ * now as by tc_record and named name (NULL: the thread's system name), its
+ * count set to the ring's; the runtime copies it at each clock tick, when
+ * tc_feed_pull asks, and a last time once its thread ended (then the feed is
+ * released, and a later thread may get the ring).
+ * *token (if not NULL) names the ring for tc_feed_ended (0 for the
+ * recording thread's). TC_ENOSPC: every thread ring is in use (the thread is
+ * counted as refused; the feed is not kept: attach again later); TC_ESTATE:
+ * the context records the recording thread only. */
+int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_error *err);
+/* Another thread's writer says its thread is done (the Java thread ended;
+ * the native thread may still be ending, before its TLS destructor runs):
+ * its ring may go to the next thread that asks, after a last copy. token is
+ * what tc_feed_attach gave; a token of a ring handed out again since is
+ * ignored. Any thread. */
+void tc_feed_ended(tc_ctx *ctx, uint64_t token);
+/* Copies the calling thread's feed into its ring (the recording thread's:
+ * into the ring file, if there is one) now. */
+void tc_feed_pull(tc_ctx *ctx);
+/* A staged writer read TC_CLOCK_STALE: the clock thread ticks again until
+ * two ticks find no new event outside a message, and the word is current
+ * before this returns. Returns the time (ms since the time base), or
+ * TC_CLOCK_OFF while not recording. Any thread. */
+int64_t tc_clock_kick(tc_ctx *ctx);
+/* The clock word, as on_clock_word was last given it. */
+int64_t tc_clock_word(const tc_ctx *ctx);
 /* The thread file's region (its header: the clock word for other threads'
  * events, the counters; tc_ringfile.h), or NULL; valid as long. */
 void *tc_threads_base(const tc_ctx *ctx, size_t *size);
-/* Counts events that a writer of its own dropped because its thread got no
- * ring (tc_thread_ring returned NULL); tc_record counts its own. */
+/* Counts events that a staged writer dropped because its thread got no
+ * ring (tc_feed_attach said TC_ENOSPC); tc_record counts its own. */
 void tc_threads_dropped(tc_ctx *ctx, uint64_t events);
 /* Names the calling thread's ring (the recording thread's, or its own) as
  * tc-trace shows it; the default is the system's name of the thread. */
@@ -299,8 +371,11 @@ int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc
 uint64_t tc_now_ms(const tc_ctx *ctx);   /* the recording clock: ms since the time base */
 uint64_t tc_written(const tc_ctx *ctx);  /* events ever written into the current ring */
 
-/* The shared region Java writes into (tc_ringfile.h layout) and its size.
- * Valid until tc_reconfigure replaces the ring or tc_ctx_free. */
+/* The ring's region (tc_ringfile.h layout) and its size, for readers
+ * (tests, tools). With a staged writer attached the events are in its memory:
+ * the region is a copy of it as of the last copy if it is a file, else holds
+ * only the header. Valid until tc_reconfigure replaces the ring or
+ * tc_ctx_free. */
 void *tc_ring_base(const tc_ctx *ctx, size_t *size);
 
 /* Main looper, recording thread. Begin refreshes the clock, wakes the clock

@@ -14,14 +14,40 @@ uint64_t clock_default_now_ns(void *user)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t ms_of(const clock_thread *c, uint64_t now)
+{
+	return now > c->base_ns ? (now - c->base_ns) / 1000000u : 0;
+}
+
 static uint64_t refresh_at(clock_thread *c, uint64_t now)
 {
-	uint64_t ms = now > c->base_ns ? (now - c->base_ns) / 1000000u : 0;
+	uint64_t ms = ms_of(c, now);
 	ring_set_now(c->ring, ms);
 	_Atomic uint64_t *m = atomic_load_explicit(&c->mirror, memory_order_acquire);
 	if (m)
 		atomic_store_explicit(m, ms, memory_order_relaxed);
 	return ms;
+}
+
+/* Under mu. */
+static int64_t word_of(const clock_thread *c)
+{
+	if (atomic_load_explicit(c->status, memory_order_acquire) < TC_STATUS_READY)
+		return TC_CLOCK_OFF;
+	if (!c->running || (!c->busy && (!c->linger || c->settling)))
+		return TC_CLOCK_STALE;
+	return (int64_t)ring_now(c->ring);
+}
+
+/* Under mu, so that publications keep the order of the changes. */
+static void publish(clock_thread *c)
+{
+	int64_t w = word_of(c);
+	if (w == atomic_load_explicit(&c->word, memory_order_relaxed))
+		return;
+	atomic_store_explicit(&c->word, w, memory_order_relaxed);
+	if (c->on_word)
+		c->on_word(c->word_user, w);
 }
 
 void clock_mirror(clock_thread *c, _Atomic uint64_t *word)
@@ -40,75 +66,154 @@ static void *tick(void *arg)
 	thread_identify("tc-clock", THREAD_NICE_CLOCK);
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
-		while (!c->busy && !c->stopping)
+		while (!c->busy && !c->linger && !c->stopping)
 			pthread_cond_wait(&c->cv, &c->mu);
 		if (c->stopping)
 			break;
 		pthread_mutex_unlock(&c->mu);
 		uint64_t now = c->clock.now_ns(c->clock.user);
-		refresh_at(c, now);
-		c->on_tick(c->tick_user, now);
-		struct timespec ts = { (time_t)(c->resolution_ms / 1000), (long)(c->resolution_ms % 1000) * 1000000L };
-		nanosleep(&ts, NULL);
+		enum clock_tick found = c->on_tick(c->tick_user, now);
+		pthread_mutex_lock(&c->mu);
+		if (!c->busy && found == CLOCK_QUIET && !c->kicked) {
+			/* nothing runs and nothing was written since the last tick */
+			if (c->settling) {
+				/* and nothing since the word said stale: every later
+				 * event reads it and kicks, so sleep until a message or
+				 * a kick (no idle wake-ups) */
+				c->settling = false;
+				c->linger = false;
+				publish(c);
+				continue;
+			}
+			/* the word says stale first, and one more tick copies what
+			 * a writer stored after this one looked but before it could
+			 * read "stale" (else those events could wait in its memory,
+			 * not in the file, until the next message) */
+			c->settling = true;
+		} else {
+			c->settling = false;
+			refresh_at(c, now);
+		}
+		c->kicked = false;
+		publish(c);
+		pthread_mutex_unlock(&c->mu);
+		if (found != CLOCK_BEHIND) {
+			struct timespec ts = { (time_t)(c->resolution_ms / 1000),
+			                       (long)(c->resolution_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+		}
 		pthread_mutex_lock(&c->mu);
 	}
 	pthread_mutex_unlock(&c->mu);
 	return NULL;
 }
 
-int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
-                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err)
+int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word, void *word_user,
+               tc_error *err)
 {
 	memset(c, 0, sizeof *c);
-	c->ring = r;
-	c->clock = clock;
-	c->base_ns = base_ns;
-	c->resolution_ms = resolution_ms ? resolution_ms : 1;
-	c->on_tick = on_tick;
-	c->tick_user = tick_user;
-	clock_refresh(c);
-	if (!threaded)
-		return TC_OK;
+	c->status = status;
+	c->on_word = on_word;
+	c->word_user = word_user;
+	atomic_store(&c->word, TC_CLOCK_OFF);
 	if (pthread_mutex_init(&c->mu, NULL))
 		return tc_fail(err, TC_ETHREAD, "clock mutex");
 	if (pthread_cond_init(&c->cv, NULL)) {
 		pthread_mutex_destroy(&c->mu);
 		return tc_fail(err, TC_ETHREAD, "clock condition");
 	}
-	int rc = pthread_create(&c->thread, NULL, tick, c);
-	if (rc) {
-		pthread_cond_destroy(&c->cv);
-		pthread_mutex_destroy(&c->mu);
-		return tc_fail(err, TC_ETHREAD, "clock thread: %s", strerror(rc));
-	}
-	c->running = true;
 	return TC_OK;
+}
+
+void clock_dispose(clock_thread *c)
+{
+	if (!c->status)
+		return; /* never initialized */
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->mu);
+	c->status = NULL;
+}
+
+int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
+                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err)
+{
+	pthread_mutex_lock(&c->mu);
+	c->ring = r;
+	c->clock = clock;
+	c->base_ns = base_ns;
+	c->resolution_ms = resolution_ms ? resolution_ms : 1;
+	c->on_tick = on_tick;
+	c->tick_user = tick_user;
+	c->busy = c->linger = c->kicked = c->settling = c->stopping = false;
+	clock_refresh(c);
+	int rc = threaded ? pthread_create(&c->thread, NULL, tick, c) : 0;
+	c->running = threaded && rc == 0;
+	publish(c);
+	pthread_mutex_unlock(&c->mu);
+	return rc ? tc_fail(err, TC_ETHREAD, "clock thread: %s", strerror(rc)) : TC_OK;
 }
 
 void clock_stop(clock_thread *c)
 {
-	if (!c->running)
-		return;
 	pthread_mutex_lock(&c->mu);
+	bool running = c->running;
 	c->stopping = true;
 	pthread_cond_signal(&c->cv);
 	pthread_mutex_unlock(&c->mu);
-	pthread_join(c->thread, NULL);
-	pthread_cond_destroy(&c->cv);
-	pthread_mutex_destroy(&c->mu);
+	if (running)
+		pthread_join(c->thread, NULL);
+	pthread_mutex_lock(&c->mu);
 	c->running = false;
+	c->busy = c->linger = c->settling = false;
+	publish(c);
+	/* the ring may go now: a kick until the next start reads the clock alone */
+	c->ring = NULL;
+	pthread_mutex_unlock(&c->mu);
 }
 
 void clock_set_busy(clock_thread *c, bool busy)
 {
-	if (!c->running) {
-		c->busy = busy;
-		return;
-	}
 	pthread_mutex_lock(&c->mu);
 	c->busy = busy;
-	/* a begin wakes the thread if it sleeps; an end lets it notice at its next tick */
-	if (busy)
+	c->settling = false;
+	if (busy) {
+		/* a begin wakes the thread if it sleeps */
 		pthread_cond_signal(&c->cv);
+	} else {
+		/* an end lets it tick on until a tick finds no new event */
+		c->linger = true;
+	}
+	publish(c);
+	pthread_mutex_unlock(&c->mu);
+}
+
+int64_t clock_kick(clock_thread *c)
+{
+	pthread_mutex_lock(&c->mu);
+	int64_t ms = TC_CLOCK_OFF;
+	if (atomic_load_explicit(c->status, memory_order_acquire) >= TC_STATUS_READY) {
+		uint64_t now = c->clock.now_ns(c->clock.user);
+		ms = (int64_t)(c->ring ? refresh_at(c, now) : ms_of(c, now));
+		if (c->running) {
+			if (!c->busy && !c->linger)
+				pthread_cond_signal(&c->cv);
+			c->linger = true;
+			c->settling = false;
+			/* the writer stores its event after this returns: the next tick
+			 * may not see it yet, so it must not stop the thread */
+			c->kicked = true;
+		}
+		publish(c);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return ms;
+}
+
+void clock_publish(clock_thread *c)
+{
+	if (!c->status)
+		return;
+	pthread_mutex_lock(&c->mu);
+	publish(c);
 	pthread_mutex_unlock(&c->mu);
 }

@@ -1,12 +1,25 @@
-/* clock.h: the recording clock, and the watch over the running message.
+/* clock.h: the recording clock, the clock word, and the watch over the
+ * running message.
+ *
  * Events carry "ms since the time base", read from ring->now_ms, which a
- * thread refreshes every resolution_ms while the recording thread is busy in
- * a message (Matrix's matrix_time_update_thread) and sleeps otherwise: an
- * idle app costs no wake-up. A dispatch begin or end refreshes it directly,
- * so message markers are exact, and events outside messages read the clock
- * themselves. At every tick the thread also calls on_tick, the lag and ANR
- * watchdog: a message that runs long keeps it ticking, and it never waits for
- * the tracer thread, where reports are built and delivered. */
+ * thread refreshes every resolution_ms while it ticks (Matrix's
+ * matrix_time_update_thread) and sleeps otherwise: an idle app costs no
+ * wake-up. It ticks while the recording thread is busy (a message or an idle
+ * handler runs) and, after that or after a kick, until a tick finds no new
+ * event (on_tick says); a tick that finds a writer far ahead of the copies
+ * is followed by the next at once, so that the copying stays on this thread. A dispatch begin or end refreshes the time directly,
+ * so message markers are exact. At every tick the thread also calls
+ * on_tick: the lag and ANR watchdog and the copying of staged writers'
+ * events; a message that runs long keeps it ticking, and it never waits for
+ * the tracer thread, where reports are built and delivered.
+ *
+ * The clock word (tc_runtime.h, TC_CLOCK_*) tells staged writers, which
+ * cannot read the clock cheaply (the Java writer: a native call on ART),
+ * what to stamp: the time while the thread ticks, TC_CLOCK_STALE while it
+ * sleeps (such a writer kicks it: clock_kick), TC_CLOCK_OFF below status
+ * READY. Every change is published through on_word under the clock's mutex,
+ * so publications never cross: a status change and a tick racing end with
+ * the word the later state says. */
 #ifndef TC_CLOCK_H
 #define TC_CLOCK_H
 
@@ -18,9 +31,23 @@
 #include "ring.h"
 #include "tc_runtime.h"
 
-typedef void (*clock_tick_fn)(void *user, uint64_t now_ns);
+/* What a tick found (on_tick's answer). */
+enum clock_tick {
+	CLOCK_QUIET,   /* staged writers wrote nothing since the last tick */
+	CLOCK_ACTIVE,  /* they did */
+	CLOCK_BEHIND,  /* a writer is far ahead of the copies: tick again without sleeping */
+};
+typedef enum clock_tick (*clock_tick_fn)(void *user, uint64_t now_ns);
+typedef void (*clock_word_fn)(void *user, int64_t word);
 
 typedef struct clock_thread {
+	/* set once (clock_init) */
+	const _Atomic int *status;     /* the context's */
+	clock_word_fn on_word;
+	void *word_user;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* set by clock_start */
 	ring *ring;
 	tc_clock clock;
 	uint64_t base_ns;
@@ -28,24 +55,43 @@ typedef struct clock_thread {
 	clock_tick_fn on_tick;
 	void *tick_user;
 	_Atomic(_Atomic uint64_t *) mirror; /* a second clock word (the thread file's), or NULL */
-	bool running, busy, stopping;
 	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	/* under mu */
+	bool running, stopping;
+	bool busy;       /* a message or an idle handler runs */
+	bool linger;     /* not busy, but tick on until a tick finds no new event */
+	bool kicked;     /* a writer kicked since the last tick: that tick cannot judge */
+	bool settling;   /* a tick found nothing: the word says stale, one more tick
+	                  * copies what was stored meanwhile, then it sleeps */
+	_Atomic int64_t word; /* as last published (read without mu) */
 } clock_thread;
 
 uint64_t clock_default_now_ns(void *user);
 
-/* threaded false: no thread; clock_refresh is the only update and the
- * caller runs the watchdog (tc_ctx_poll). The thread starts idle. */
+/* The parts that live as long as the context: the mutex and the word. */
+int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word, void *word_user,
+               tc_error *err);
+void clock_dispose(clock_thread *c);
+
+/* threaded false: no thread; clock_refresh is the only update, the word
+ * stays TC_CLOCK_STALE (or OFF) and the caller runs the watchdog
+ * (tc_ctx_poll). The thread starts idle. */
 int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
                 clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err);
+/* Ends the thread; the word turns TC_CLOCK_STALE until it starts again. */
 void clock_stop(clock_thread *c);
 /* Keeps word up to date with the ring's now_ms too (NULL: stop). */
 void clock_mirror(clock_thread *c, _Atomic uint64_t *word);
 /* Sets now_ms from the clock and returns it. */
 uint64_t clock_refresh(clock_thread *c);
-/* Start or stop ticking (message begin and end). */
+/* Start or stop ticking (message or idle handler begin and end). At the
+ * end the thread lingers until a tick finds no new event; then the word says
+ * stale, and it sleeps after one more tick that finds none. */
 void clock_set_busy(clock_thread *c, bool busy);
+/* A staged writer found the word stale: refresh the time, tick until a tick
+ * finds no new event. Returns the time, or TC_CLOCK_OFF below READY. */
+int64_t clock_kick(clock_thread *c);
+/* The status changed: publish the word it gives. */
+void clock_publish(clock_thread *c);
 
 #endif

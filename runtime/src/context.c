@@ -96,6 +96,7 @@ static int change_status(tc_ctx *ctx, int from, int to)
 		thread_set *ts = tset_of(ctx);
 		if (ts)
 			threads_set_status(ts, to);
+		clock_publish(&ctx->clock);
 	}
 	pthread_mutex_unlock(&ctx->mu);
 	return was;
@@ -276,11 +277,118 @@ static void expire(tc_ctx *ctx, void *arg)
 		c.on_expire(c.expire_user);
 }
 
-/* The clock thread's tick (tc_ctx_poll's, without threads). */
-static void on_tick(void *user, uint64_t now_ns)
+/* The recording thread's events. With a staged writer attached, its memory
+ * is the ring of record (tc_feed): readers read there, the C writer writes
+ * its markers there, and a ring file is a copy of it, made at each clock
+ * tick, when tc_feed_pull asks and at tc_ctx_free, to outlive the process.
+ * A ring in memory then holds only the header (its slots are not touched). */
+static bool mirrored(const tc_ctx *ctx)
 {
-	anr_watch(user, now_ns);
-	idle_watch(user, now_ns);
+	return ctx->has_feed && ctx->ring.mem.kind == REGION_FILE;
+}
+
+/* The events the staged writer's memory is read as: the ring's capacity, or
+ * fewer while the writer's memory is smaller (after tc_reconfigure grew the
+ * ring, until the writer attaches a larger one). */
+static uint64_t record_capacity(const tc_ctx *ctx)
+{
+	return ctx->feed.capacity < ctx->ring.capacity ? ctx->feed.capacity : ctx->ring.capacity;
+}
+
+/* The count of the recording thread's events: under feed_mu, or on the
+ * recording thread (the feed changes only there). */
+static uint64_t record_count(const tc_ctx *ctx)
+{
+	return ctx->has_feed ? ctx->feed.count(ctx->feed.user) : ring_seq(&ctx->ring);
+}
+
+/* Under feed_mu (and ring_lock's shared side, off the recording thread):
+ * copies the staged writer's new events into the ring file. */
+static void pull_main(tc_ctx *ctx)
+{
+	if (!mirrored(ctx))
+		return;
+	uint64_t lost;
+	ring_pull(&ctx->ring, &ctx->feed, &lost);
+	if (lost)
+		atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+}
+
+/* The recording thread's events for reading on any thread: the ring shared
+ * against its replacement, the feed held against its. */
+static void read_begin(const tc_ctx *ctx)
+{
+	ring_share(ctx);
+	pthread_mutex_lock(&((tc_ctx *)ctx)->feed_mu);
+}
+
+static void read_end(const tc_ctx *ctx)
+{
+	pthread_mutex_unlock(&((tc_ctx *)ctx)->feed_mu);
+	ring_unshare(ctx);
+}
+
+/* Events a copy into the ring file takes while it holds the feed lock: 128
+ * KB, tens of microseconds, so that the recording thread (a marker) never
+ * waits long behind the clock thread's copy. */
+#define PULL_CHUNK 16384u
+
+/* The staged writer's events into the ring file, a chunk per hold of the
+ * lock (any thread). Returns the events copied. */
+static uint64_t pull_main_chunks(tc_ctx *ctx)
+{
+	uint64_t total = 0;
+	for (;;) {
+		ring_share(ctx);
+		pthread_mutex_lock(&ctx->feed_mu);
+		uint64_t n = 0, lost = 0;
+		if (mirrored(ctx))
+			n = ring_pull_some(&ctx->ring, &ctx->feed, PULL_CHUNK, &lost);
+		pthread_mutex_unlock(&ctx->feed_mu);
+		ring_unshare(ctx);
+		if (lost)
+			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+		total += n;
+		if (n < PULL_CHUNK)
+			return total;
+	}
+}
+
+/* Every staged writer's events into the ring files (clock thread). Says
+ * whether any were written since the last call, not counting the markers
+ * (the thread ticks on only while events come), and whether the recording
+ * thread's writer is so far ahead of the ring file (a quarter of its memory)
+ * that the next copy should come at once rather than a tick later. */
+static enum clock_tick pull_all(tc_ctx *ctx)
+{
+	uint64_t main = pull_main_chunks(ctx);
+	bool behind = false, active = false;
+	pthread_mutex_lock(&ctx->feed_mu);
+	if (ctx->has_feed) {
+		uint64_t c = ctx->feed.count(ctx->feed.user);
+		active = c != atomic_exchange_explicit(&ctx->count_seen, c, memory_order_relaxed);
+		behind = main >= ctx->feed.capacity / 4;
+	}
+	pthread_mutex_unlock(&ctx->feed_mu);
+	thread_set *ts = tset_of(ctx);
+	if (ts) {
+		uint64_t lost = 0;
+		if (threads_pull_all(ts, &lost))
+			active = true;
+		if (lost)
+			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
+	}
+	return behind ? CLOCK_BEHIND : active ? CLOCK_ACTIVE : CLOCK_QUIET;
+}
+
+/* The clock thread's tick (tc_ctx_poll's, without threads). */
+static enum clock_tick on_tick(void *user, uint64_t now_ns)
+{
+	tc_ctx *ctx = user;
+	enum clock_tick found = pull_all(ctx);
+	anr_watch(ctx, now_ns);
+	idle_watch(ctx, now_ns);
+	return found;
 }
 
 int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
@@ -307,6 +415,21 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
 		return tc_fail(err, TC_ETHREAD, "frames mutex");
+	}
+	if (pthread_mutex_init(&ctx->feed_mu, NULL)) {
+		pthread_mutex_destroy(&ctx->frames.mu);
+		pthread_rwlock_destroy(&ctx->ring_lock);
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return tc_fail(err, TC_ETHREAD, "feed mutex");
+	}
+	if (clock_init(&ctx->clock, &ctx->status, cfg->on_clock_word, cfg->clock_word_user, err) != TC_OK) {
+		pthread_mutex_destroy(&ctx->feed_mu);
+		pthread_mutex_destroy(&ctx->frames.mu);
+		pthread_rwlock_destroy(&ctx->ring_lock);
+		pthread_mutex_destroy(&ctx->mu);
+		free(ctx);
+		return TC_ETHREAD;
 	}
 	ctx->cfg = *cfg;
 	if (!ctx->cfg.clock.now_ns) {
@@ -379,6 +502,12 @@ void tc_ctx_free(tc_ctx *ctx)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
 	worker_stop(&ctx->worker);
+	if (ctx->has_feed) {
+		pull_main(ctx); /* the last events, into the file */
+		ctx->has_feed = false;
+		if (ctx->feed.release)
+			ctx->feed.release(ctx->feed.user);
+	}
 	ring_close(&ctx->ring);
 	thread_set *ts = tset_of(ctx);
 	if (ts) {
@@ -387,6 +516,8 @@ void tc_ctx_free(tc_ctx *ctx)
 	}
 	frame_free(ctx);
 	startup_free(ctx);
+	clock_dispose(&ctx->clock);
+	pthread_mutex_destroy(&ctx->feed_mu);
 	pthread_mutex_destroy(&ctx->frames.mu);
 	pthread_mutex_destroy(&ctx->mu);
 	pthread_rwlock_destroy(&ctx->ring_lock);
@@ -473,8 +604,27 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	free(file);
 	free(prev);
 	if (rc == TC_OK) {
-		*shift = ring_refill(&fresh, &ctx->ring);
-		*kept = ring_seq(&fresh);
+		pthread_mutex_lock(&ctx->feed_mu);
+		if (ctx->has_feed) {
+			/* the events stay in the staged writer's memory, numbered as
+			 * they are (it is this thread, in a call: it writes no more
+			 * meanwhile); a new ring file gets a copy of the newest */
+			uint64_t w = ctx->feed.count(ctx->feed.user), cap = record_capacity(ctx);
+			*kept = w < cap ? w : cap;
+			*kept = *kept < fresh.capacity ? *kept : fresh.capacity;
+			*shift = 0;
+			atomic_store_explicit(&fresh.hdr->seq, w - *kept, memory_order_relaxed);
+			if (fresh.mem.kind == REGION_FILE) {
+				uint64_t lost;
+				ring_pull(&fresh, &ctx->feed, &lost);
+			} else {
+				atomic_store_explicit(&fresh.hdr->seq, w, memory_order_relaxed);
+			}
+		} else {
+			*shift = ring_refill(&fresh, &ctx->ring);
+			*kept = ring_seq(&fresh);
+		}
+		pthread_mutex_unlock(&ctx->feed_mu);
 		if ((rc = ring_publish(&fresh, err)) != TC_OK)
 			ring_close(&fresh);
 	}
@@ -649,6 +799,24 @@ bool tc_is_alive(const tc_ctx *ctx)
 	return status_of(ctx) == TC_STATUS_STARTED;
 }
 
+/* The C writer's event, on the recording thread: into the ring, or with a
+ * staged writer attached (the same thread, in a call it made) into its
+ * memory, after its own events, and its count past it. A marker's own
+ * change of the count is no reason for the clock thread to tick on. */
+static void write_ring(tc_ctx *ctx, uint64_t ev)
+{
+	if (!ctx->has_feed) {
+		ring_write(&ctx->ring, ev);
+		return;
+	}
+	pthread_mutex_lock(&ctx->feed_mu);
+	uint64_t s = ctx->feed.count(ctx->feed.user);
+	ctx->feed.store(ctx->feed.user, s, 1, &ev);
+	ctx->feed.reset(ctx->feed.user, s + 1);
+	atomic_store_explicit(&ctx->count_seen, s + 1, memory_order_relaxed);
+	pthread_mutex_unlock(&ctx->feed_mu);
+}
+
 /* An event on the recording thread. In a message the clock thread keeps
  * the time; outside one (idle handlers, input, code before the first
  * message) it sleeps, and the event reads the clock itself. */
@@ -664,7 +832,7 @@ static void write_main(tc_ctx *ctx, uint32_t id, bool in, bool method)
 	if (method && in && ctx->cfg.on_method_enter)
 		ctx->cfg.on_method_enter(ctx->cfg.enter_user, id);
 	uint64_t now = ctx->in_dispatch && ctx->clock.running ? ring_now(&ctx->ring) : clock_refresh(&ctx->clock);
-	ring_write(&ctx->ring, tc_event_encode(in, id, now));
+	write_ring(ctx, tc_event_encode(in, id, now));
 	ctx->in_record = false;
 }
 
@@ -676,7 +844,7 @@ static thread_ring *other_ring(tc_ctx *ctx, thread_set **ts_out)
 	if (!ts)
 		return NULL;
 	thread_ring *tr = threads_here(ts, &ctx->status, NULL);
-	if (tr == &ts->refused) {
+	if (!tr) {
 		atomic_fetch_add_explicit(&ts->hdr->dropped, 1, memory_order_relaxed);
 		return NULL;
 	}
@@ -714,17 +882,67 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 		write_other(ctx, ts, tr, id, in);
 }
 
-void *tc_thread_ring(tc_ctx *ctx, const char *name, size_t *size)
+int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_error *err)
+{
+	uint64_t tok = 0;
+	if (token)
+		*token = 0;
+	if (on_record_thread(ctx)) {
+		if (!feed->store)
+			return tc_fail(err, TC_EINVAL, "the recording thread's feed must store the runtime's events");
+		pthread_mutex_lock(&ctx->feed_mu);
+		tc_feed old = ctx->feed;
+		bool had = ctx->has_feed;
+		/* the newest events move into it, numbered as they are */
+		if (had)
+			feed_fill(feed, NULL, &old, record_capacity(ctx));
+		else
+			feed_fill(feed, &ctx->ring, NULL, 0);
+		ctx->feed = *feed;
+		ctx->has_feed = true;
+		pthread_mutex_unlock(&ctx->feed_mu);
+		if (had && old.release)
+			old.release(old.user);
+		if (name)
+			ring_set_thread(&ctx->ring, ctx->ring.hdr->tid, name);
+		return TC_OK;
+	}
+	thread_set *ts = tset_of(ctx);
+	if (!ts)
+		return tc_fail(err, TC_ESTATE, "only the recording thread records");
+	if (!threads_attach(ts, &ctx->status, name, feed, &tok))
+		return tc_fail(err, TC_ENOSPC, "every one of the %u thread rings is in use", ts->max);
+	if (token)
+		*token = tok;
+	return TC_OK;
+}
+
+void tc_feed_ended(tc_ctx *ctx, uint64_t token)
 {
 	thread_set *ts = tset_of(ctx);
-	if (!ts || on_record_thread(ctx))
-		return NULL;
-	thread_ring *tr = threads_here(ts, &ctx->status, name);
-	if (tr == &ts->refused)
-		return NULL;
-	if (size)
-		*size = ring_bytes(TC_RING_HEADER_SIZE, ts->capacity);
-	return tr->ring.hdr;
+	if (ts)
+		threads_ended(ts, token);
+}
+
+void tc_feed_pull(tc_ctx *ctx)
+{
+	if (on_record_thread(ctx)) {
+		pull_main_chunks(ctx);
+		return;
+	}
+	thread_set *ts = tset_of(ctx);
+	if (ts)
+		threads_pull_here(ts);
+}
+
+int64_t tc_clock_kick(tc_ctx *ctx)
+{
+	return clock_kick(&ctx->clock);
+}
+
+int64_t tc_clock_word(const tc_ctx *ctx)
+{
+	return atomic_load_explicit(&ctx->clock.word, memory_order_relaxed);
 }
 
 void *tc_threads_base(const tc_ctx *ctx, size_t *size)
@@ -843,25 +1061,27 @@ void tc_section_end(tc_ctx *ctx)
 
 tc_index tc_mark(const tc_ctx *ctx)
 {
-	ring_share(ctx);
-	tc_index idx = { ring_seq(&ctx->ring) };
-	ring_unshare(ctx);
+	read_begin(ctx);
+	tc_index idx = { record_count(ctx) };
+	read_end(ctx);
 	return idx;
 }
 
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 {
-	ring_share(ctx);
-	bool valid = ring_index_valid(&ctx->ring, idx.seq);
-	ring_unshare(ctx);
+	read_begin(ctx);
+	bool valid = ctx->has_feed ? feed_index_valid(&ctx->feed, record_capacity(ctx), idx.seq)
+	                           : ring_index_valid(&ctx->ring, idx.seq);
+	read_end(ctx);
 	return valid;
 }
 
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
 {
-	ring_share(ctx);
-	int rc = ring_copy_since(&ctx->ring, idx.seq, out, n, err);
-	ring_unshare(ctx);
+	read_begin(ctx);
+	int rc = ctx->has_feed ? feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
+	                       : ring_copy_since(&ctx->ring, idx.seq, out, n, err);
+	read_end(ctx);
 	return rc;
 }
 
@@ -875,9 +1095,9 @@ uint64_t tc_now_ms(const tc_ctx *ctx)
 
 uint64_t tc_written(const tc_ctx *ctx)
 {
-	ring_share(ctx);
-	uint64_t w = ring_seq(&ctx->ring);
-	ring_unshare(ctx);
+	read_begin(ctx);
+	uint64_t w = record_count(ctx);
+	read_end(ctx);
 	return w;
 }
 
@@ -897,7 +1117,7 @@ void *tc_ring_base(const tc_ctx *ctx, size_t *size)
 static void write_marker(tc_ctx *ctx, bool in, uint64_t ms)
 {
 	if (on_record_thread(ctx) && status_of(ctx) >= TC_STATUS_READY)
-		ring_write(&ctx->ring, tc_event_encode(in, TC_ID_DISPATCH, ms));
+		write_ring(ctx, tc_event_encode(in, TC_ID_DISPATCH, ms));
 }
 
 /* A message costs no allocation and no wake-up of the tracer thread: the
@@ -916,7 +1136,7 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	write_marker(ctx, true, ms);
 	/* the ANR copy starts at the DISPATCH-in marker, the event before the mark */
 	atomic_store_explicit(&ctx->msg_begin_ns, now, memory_order_relaxed);
-	atomic_store_explicit(&ctx->msg_mark, ring_seq(&ctx->ring), memory_order_relaxed);
+	atomic_store_explicit(&ctx->msg_mark, record_count(ctx), memory_order_relaxed);
 	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token + 1, memory_order_release);
 	clock_set_busy(&ctx->clock, true);
 	/* other threads take the clock thread's time now: the time first */

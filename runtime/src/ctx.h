@@ -58,9 +58,22 @@ struct tc_ctx {
 	 * exclusively. */
 	ring ring;
 	pthread_rwlock_t ring_lock;
-	/* TC_STATUS_*. The ring header's status mirrors it for the Java writer
-	 * and the file; changes are made under mu, so mirror stores keep order. */
+	/* TC_STATUS_*. The ring header's status mirrors it for the file, the
+	 * clock word for staged writers; changes are made under mu, so mirror
+	 * stores keep order. */
 	_Atomic int status;
+	/* The recording thread's staged writer (tc_feed_attach), if any: the ring
+	 * of record then (context.c, mirrored). feed_mu is held by whoever uses
+	 * it off the recording thread (readers, the copy into a ring file) and
+	 * by the C writer; taken after ring_lock's shared side. feed and has_feed
+	 * change on the recording thread, under feed_mu. */
+	pthread_mutex_t feed_mu;
+	tc_feed feed;
+	bool has_feed;
+	/* the staged writer's count the clock thread saw last (its markers set
+	 * it too: they are no reason to tick on), and events lost because a
+	 * writer overran its memory before a copy */
+	_Atomic uint64_t count_seen, lost;
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
 	worker worker;

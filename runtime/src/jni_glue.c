@@ -20,18 +20,32 @@
  * no context from half a configuration and let the exception go to start(). */
 #include <jni.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc_ringfile.h"
 #include "tc_runtime.h"
 #include "thread.h"
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
 static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap, g_queue_late, g_error_state;
+static jclass g_beat;                 /* AppMethodBeat, global ref */
+static jfieldID g_now;                /* AppMethodBeat.sNow, the clock word */
 static pthread_key_t g_detach_key;
 
 #define NATIVE_CLASS "com/tencent/matrix/trace/core/Native"
+#define BEAT_CLASS "com/tencent/matrix/trace/core/AppMethodBeat"
+
+/* A staged writer's memory (AppMethodBeat, ThreadRing; tc_ringfile.h,
+ * "Staged writers"): a long[] whose element 0 is the count of events
+ * written, published with Unsafe.putOrderedLong after the event's
+ * Unsafe.putLong, element 1 the count the ring has (stored here after each
+ * copy), and event e in element STAGE_SLOTS + (e & (slots - 1)). */
+#define STAGE_SEQ 0
+#define STAGE_COPIED 1
+#define STAGE_SLOTS 8
 
 /* Option slots of Native.create(long[] ...); keep in step with Native.java. */
 enum {
@@ -178,6 +192,151 @@ static int error_state(void *user)
 	return (int)v;
 }
 
+/* The clock word into AppMethodBeat.sNow, a volatile field: the writers'
+ * only per-event view of the runtime. Any thread (attached here). */
+static void on_clock_word(void *user, int64_t word)
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	(*env)->SetStaticLongField(env, g_beat, g_now, (jlong)word);
+}
+
+/* ---- staged writers: tc_feed over a Java long[] ---- */
+
+static void throw_state(JNIEnv *env, const char *msg);
+
+typedef struct jfeed {
+	jlongArray arr;   /* global ref */
+	uint32_t mask;    /* slots - 1 */
+} jfeed;
+
+static uint64_t feed_count(void *user)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return 0; /* nothing to copy */
+	jlong v = 0;
+	(*env)->GetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
+	if (sizeof(void *) < 8) {
+		/* the writer stores the count whole (putOrderedLong: ART's atomic
+		 * 64-bit store, ldrexd/strexd or an atomic strd), but a 32-bit
+		 * JNI copy may read it as two halves, on either side of that
+		 * store (off by 2^32 where the low half wrapped): read until two
+		 * reads agree */
+		for (jlong again = ~v; again != v; ) {
+			again = v;
+			(*env)->GetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
+		}
+	}
+	clear_exception(env);
+	/* the count, then the events it counts: pairs with the writer's release
+	 * store (putOrderedLong) of the count after the event */
+	atomic_thread_fence(memory_order_acquire);
+	return (uint64_t)v;
+}
+
+static void feed_copy(void *user, uint64_t first, size_t n, uint64_t *out)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env) {
+		memset(out, 0, n * sizeof *out);
+		return;
+	}
+	while (n) {
+		uint32_t i = (uint32_t)(first & f->mask);
+		size_t k = f->mask + 1 - i;
+		if (k > n)
+			k = n;
+		(*env)->GetLongArrayRegion(env, f->arr, STAGE_SLOTS + (jsize)i, (jsize)k, (jlong *)out);
+		clear_exception(env);
+		out += k;
+		first += k;
+		n -= k;
+	}
+}
+
+static void feed_store(void *user, uint64_t first, size_t n, const uint64_t *in)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	while (n) {
+		uint32_t i = (uint32_t)(first & f->mask);
+		size_t k = f->mask + 1 - i;
+		if (k > n)
+			k = n;
+		(*env)->SetLongArrayRegion(env, f->arr, STAGE_SLOTS + (jsize)i, (jsize)k, (const jlong *)in);
+		clear_exception(env);
+		in += k;
+		first += k;
+		n -= k;
+	}
+}
+
+static void feed_reset(void *user, uint64_t count)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	/* the count, and copied: everything below it is in the ring */
+	jlong v[2] = { (jlong)count, (jlong)count };
+	(*env)->SetLongArrayRegion(env, f->arr, STAGE_SEQ, 2, v);
+	clear_exception(env);
+}
+
+/* Element 1: the events the ring has (the writer asks for a copy only when
+ * it falls behind). */
+static void feed_copied(void *user, uint64_t count)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (!env)
+		return;
+	jlong v = (jlong)count;
+	(*env)->SetLongArrayRegion(env, f->arr, STAGE_COPIED, 1, &v);
+	clear_exception(env);
+}
+
+static void feed_release(void *user)
+{
+	jfeed *f = user;
+	JNIEnv *env = env_here();
+	if (env)
+		(*env)->DeleteGlobalRef(env, f->arr);
+	free(f);
+}
+
+/* A feed over arr, or NULL (an exception pending) when arr is not a staging
+ * ring: STAGE_SLOTS plus a power of two of at least 2 elements. */
+static int make_feed(JNIEnv *env, jlongArray arr, tc_feed *out)
+{
+	jsize len = arr ? (*env)->GetArrayLength(env, arr) : 0;
+	uint32_t slots = len > STAGE_SLOTS ? (uint32_t)(len - STAGE_SLOTS) : 0;
+	if (slots < 2 || (slots & (slots - 1))) {
+		throw_state(env, "a staging ring is 8 + a power of two longs");
+		return -1;
+	}
+	jfeed *f = malloc(sizeof *f);
+	if (!f) {
+		throw_state(env, "out of memory");
+		return -1;
+	}
+	f->arr = (*env)->NewGlobalRef(env, arr);
+	if (!f->arr) {
+		free(f);
+		return -1;
+	}
+	f->mask = slots - 1;
+	*out = (tc_feed){ feed_count, feed_copy, feed_store, feed_reset, feed_release, feed_copied, slots, f };
+	return 0;
+}
+
 /* The defaults read /proc; only the Java heap needs the VM. */
 static void process_stat(void *user, tc_process_stat *out);
 
@@ -265,6 +424,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->probe.process_stat = process_stat;
 	c->probe.queue_head_late_ms = queue_head_late;
 	c->probe.error_state = error_state;
+	c->on_clock_word = on_clock_word;
 	return 0;
 }
 
@@ -312,10 +472,18 @@ static jobject JNICALL n_region(JNIEnv *env, jclass cls, jlong h)
 	return (*env)->NewDirectByteBuffer(env, base, (jlong)size);
 }
 
-static jlong JNICALL n_address(JNIEnv *env, jclass cls, jlong h)
+/* The recording thread's staging ring (AppMethodBeat). */
+static void JNICALL n_attach(JNIEnv *env, jclass cls, jlong h, jlongArray staging)
 {
-	(void)env; (void)cls;
-	return (jlong)(intptr_t)tc_ring_base(ctx_of(h), NULL);
+	(void)cls;
+	tc_feed f;
+	if (make_feed(env, staging, &f) != 0)
+		return;
+	tc_error err = { 0 };
+	if (tc_feed_attach(ctx_of(h), &f, NULL, NULL, &err) != TC_OK) {
+		f.release(f.user);
+		throw_state(env, err.message);
+	}
 }
 
 static jint JNICALL n_start(JNIEnv *env, jclass cls, jlong h)
@@ -358,29 +526,68 @@ static void JNICALL n_thread_name(JNIEnv *env, jclass cls, jlong h, jstring name
 	WITH_UTF(env, name, n, tc_thread_name(ctx_of(h), n));
 }
 
-static jlong JNICALL n_threads_address(JNIEnv *env, jclass cls, jlong h)
+/* The ring's capacity: the recording thread's staging ring holds as many. */
+static jint JNICALL n_capacity(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
-	return (jlong)(intptr_t)tc_threads_base(ctx_of(h), NULL);
+	uint64_t cap = 0;
+	memcpy(&cap, (const char *)tc_ring_base(ctx_of(h), NULL) + TC_RING_OFF_CAPACITY, sizeof cap);
+	return (jint)cap;
 }
 
-static jlong JNICALL n_thread_ring(JNIEnv *env, jclass cls, jlong h, jstring name)
+static jint JNICALL n_thread_capacity(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	const char *base = tc_threads_base(ctx_of(h), NULL);
+	uint64_t ring_size = 0;
+	if (base)
+		memcpy(&ring_size, base + TC_THREADS_OFF_RING_SIZE, sizeof ring_size);
+	return base ? (jint)((ring_size - TC_RING_HEADER_SIZE) / 8) : 0;
+}
+
+static jboolean JNICALL n_threads_on(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	return tc_threads_base(ctx_of(h), NULL) != NULL;
+}
+
+/* Another thread's staging ring (ThreadRing): its ring's token (> 0, for
+ * threadEnded), 0 every ring is in use (try again later), -1 the context
+ * records the recording thread only. */
+static jlong JNICALL n_thread_attach(JNIEnv *env, jclass cls, jlong h, jstring name, jlongArray staging)
 {
 	(void)cls;
+	tc_feed f;
+	if (make_feed(env, staging, &f) != 0)
+		return -1;
 	char *n;
 	if (dup_jstring(env, name, &n) != 0)
 		clear_exception(env); /* the app's thread, in a traced call: the system's name for it */
-	void *base = tc_thread_ring(ctx_of(h), n, NULL);
+	tc_error err = { 0 };
+	uint64_t token = 0;
+	int rc = tc_feed_attach(ctx_of(h), &f, n, &token, &err);
 	free(n);
-	return (jlong)(intptr_t)base;
+	if (rc != TC_OK)
+		f.release(f.user);
+	return rc == TC_OK ? (jlong)token : rc == TC_ENOSPC ? 0 : -1;
 }
 
-static jobject JNICALL n_thread_region(JNIEnv *env, jclass cls, jlong h)
+static void JNICALL n_thread_ended(JNIEnv *env, jclass cls, jlong h, jlong token)
 {
-	(void)cls;
-	size_t size = 0;
-	void *base = tc_thread_ring(ctx_of(h), NULL, &size);
-	return base ? (*env)->NewDirectByteBuffer(env, base, (jlong)size) : NULL;
+	(void)env; (void)cls;
+	tc_feed_ended(ctx_of(h), (uint64_t)token);
+}
+
+static void JNICALL n_pull(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	tc_feed_pull(ctx_of(h));
+}
+
+static jlong JNICALL n_kick(JNIEnv *env, jclass cls, jlong h)
+{
+	(void)env; (void)cls;
+	return (jlong)tc_clock_kick(ctx_of(h));
 }
 
 static void JNICALL n_threads_dropped(JNIEnv *env, jclass cls, jlong h, jlong n)
@@ -403,11 +610,10 @@ static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 	return rc == TC_OK ? (jint)id : -1;
 }
 
-static jlong JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
+static void JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
 	tc_dispatch_begin(ctx_of(h));
-	return (jlong)tc_written(ctx_of(h));
 }
 
 static void JNICALL n_idle_begin(JNIEnv *env, jclass cls, jlong h)
@@ -422,11 +628,10 @@ static void JNICALL n_idle_end(JNIEnv *env, jclass cls, jlong h)
 	tc_idle_end(ctx_of(h));
 }
 
-static jlong JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
+static void JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
 	tc_dispatch_end(ctx_of(h));
-	return (jlong)tc_written(ctx_of(h));
 }
 
 static void JNICALL n_vsync(JNIEnv *env, jclass cls, jlong h, jlong ns) { (void)env; (void)cls; tc_vsync(ctx_of(h), (uint64_t)ns); }
@@ -501,20 +706,24 @@ static const JNINativeMethod methods[] = {
 	N("create", "([JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J", n_create),
 	N("reconfigure", "(J[JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)V", n_reconfigure),
 	N("region", "(J)Ljava/nio/ByteBuffer;", n_region),
-	N("address", "(J)J", n_address),
+	N("attach", "(J[J)V", n_attach),
+	N("capacity", "(J)I", n_capacity),
 	N("start", "(J)I", n_start),
 	N("stop", "(J)V", n_stop),
 	N("release", "(J)V", n_release),
 	N("status", "(J)I", n_status),
 	N("bindThread", "(JLjava/lang/String;)V", n_bind),
 	N("threadName", "(JLjava/lang/String;)V", n_thread_name),
-	N("threadsAddress", "(J)J", n_threads_address),
-	N("threadRing", "(JLjava/lang/String;)J", n_thread_ring),
-	N("threadRegion", "(J)Ljava/nio/ByteBuffer;", n_thread_region),
+	N("threadsOn", "(J)Z", n_threads_on),
+	N("threadCapacity", "(J)I", n_thread_capacity),
+	N("threadAttach", "(JLjava/lang/String;[J)J", n_thread_attach),
+	N("threadEnded", "(JJ)V", n_thread_ended),
 	N("threadsDropped", "(JJ)V", n_threads_dropped),
+	N("pull", "(J)V", n_pull),
+	N("kick", "(J)J", n_kick),
 	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
-	N("dispatchBegin", "(J)J", n_dispatch_begin),
-	N("dispatchEnd", "(J)J", n_dispatch_end),
+	N("dispatchBegin", "(J)V", n_dispatch_begin),
+	N("dispatchEnd", "(J)V", n_dispatch_end),
 	N("idleBegin", "(J)V", n_idle_begin),
 	N("idleEnd", "(J)V", n_idle_end),
 	N("vsync", "(JJ)V", n_vsync),
@@ -552,6 +761,15 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_error_state = (*env)->GetStaticMethodID(env, c, "errorState", "()I");
 	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap || !g_queue_late ||
 	    !g_error_state)
+		return JNI_ERR;
+	/* the class that loaded the library is TraceCanary's: AppMethodBeat is
+	 * found through the same loader (and is initialized by the field lookup) */
+	jclass beat = (*env)->FindClass(env, BEAT_CLASS);
+	if (!beat)
+		return JNI_ERR;
+	g_beat = (*env)->NewGlobalRef(env, beat);
+	g_now = (*env)->GetStaticFieldID(env, beat, "sNow", "J");
+	if (!g_beat || !g_now)
 		return JNI_ERR;
 	if ((*env)->RegisterNatives(env, c, methods, (jint)(sizeof methods / sizeof methods[0])) != 0)
 		return JNI_ERR;

@@ -23,6 +23,8 @@ _Static_assert(offsetof(struct ring_header, seq) == TC_RING_OFF_SEQ, "seq offset
 _Static_assert(offsetof(struct ring_header, now_ms) == TC_RING_OFF_NOW, "now offset");
 _Static_assert(offsetof(struct ring_header, tid) == TC_RING_OFF_TID, "tid offset");
 _Static_assert(offsetof(struct ring_header, thread_name) == TC_RING_OFF_THREAD_NAME, "thread name offset");
+_Static_assert(offsetof(struct ring_header, generation) == TC_RING_OFF_GENERATION, "generation offset");
+_Static_assert(offsetof(struct ring_header, ended_ns) == TC_RING_OFF_ENDED, "ended offset");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
@@ -108,6 +110,76 @@ uint64_t ring_refill(ring *to, const ring *from)
 	return first;
 }
 
+/* Events [first, end) of f into their slots; end - first <= capacity. */
+static void copy_in(ring *r, const tc_feed *f, uint64_t first, uint64_t end)
+{
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	/* Straight into the slots: 8-byte aligned 64-bit words, which a 64-bit
+	 * CPU stores whole (ARMv8: aligned 64-bit accesses, and each half of a
+	 * 128-bit pair, are single-copy atomic), so a process killed in the
+	 * middle leaves whole events; one copy per contiguous run. The caller's
+	 * lock keeps every reader out: the slots are written as plain memory. */
+	while (first < end) {
+		uint64_t i = first % r->capacity;
+		uint64_t k = end - first < r->capacity - i ? end - first : r->capacity - i;
+		f->copy(f->user, first, (size_t)k, (uint64_t *)(void *)&r->slots[i]);
+		first += k;
+	}
+#else
+	/* 32-bit: a plain copy may store halves (two 32-bit stores); each slot
+	 * gets one 64-bit atomic store instead. */
+	uint64_t buf[256];
+	while (first < end) {
+		size_t k = end - first < 256 ? (size_t)(end - first) : 256;
+		f->copy(f->user, first, k, buf);
+		for (size_t i = 0; i < k; i++)
+			atomic_store_explicit(&r->slots[(first + i) % r->capacity], buf[i], memory_order_relaxed);
+		first += k;
+	}
+#endif
+}
+
+uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost)
+{
+	*lost = 0;
+	uint64_t w = f->count(f->user);
+	uint64_t s = atomic_load_explicit(&r->hdr->seq, memory_order_relaxed);
+	if (w <= s)
+		return 0; /* nothing new, or the runtime wrote last and reset the count */
+	uint64_t first = s;
+	if (w - s > f->capacity) {
+		/* the writer went round its memory before a copy: cannot happen
+		 * while it asks for one before half of it is uncopied */
+		first = w - f->capacity;
+		*lost = first - s;
+	}
+	uint64_t end = w - first > max ? first + max : w;
+	/* the slots of lost events among the newest capacity must not show the
+	 * older events they hold: empty (0) */
+	uint64_t lo = end > r->capacity ? end - r->capacity : 0;
+	for (uint64_t e = lo > s ? lo : s; e < first; e++)
+		atomic_store_explicit(&r->slots[e % r->capacity], 0, memory_order_relaxed);
+	if (end - first > r->capacity)
+		first = end - r->capacity; /* only the newest fit; nothing is lost by that */
+	copy_in(r, f, first, end);
+	/* release: whoever sees the count sees the events below it */
+	atomic_store_explicit(&r->hdr->seq, end, memory_order_release);
+	if (f->copied)
+		f->copied(f->user, end);
+	return end - s;
+}
+
+uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost)
+{
+	uint64_t moved = 0, n, l;
+	*lost = 0;
+	while ((n = ring_pull_some(r, f, UINT64_MAX, &l)) != 0) {
+		moved += n;
+		*lost += l;
+	}
+	return moved;
+}
+
 uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift)
 {
 	if (mark_seq == RING_SEQ_LOST)
@@ -124,44 +196,67 @@ static uint64_t first_of(uint64_t mark_seq)
 	return mark_seq ? mark_seq - 1 : 0;
 }
 
-int ring_index_valid(const ring *r, uint64_t mark_seq)
+/* Where a reader finds the events: a ring's slots, or the memory of a
+ * staged writer that holds the ring of record (tc_feed). */
+typedef struct source {
+	const ring *r;
+	const tc_feed *f;
+	uint64_t capacity;
+} source;
+
+static uint64_t source_seq(const source *s)
 {
-	uint64_t w = ring_seq(r);
+	return s->f ? s->f->count(s->f->user) : ring_seq(s->r);
+}
+
+static void source_copy(const source *s, uint64_t first, size_t n, uint64_t *out)
+{
+	if (s->f) {
+		s->f->copy(s->f->user, first, n, out);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = atomic_load_explicit(&s->r->slots[(first + i) % s->r->capacity], memory_order_relaxed);
+}
+
+static int index_valid(const source *src, uint64_t mark_seq)
+{
+	uint64_t w = source_seq(src);
 	/* Event k lives in slot k % capacity until event k + capacity is written.
 	 * A writer may be storing events up to w + RING_WRITER_AHEAD - 1 now, so
 	 * the events before w + RING_WRITER_AHEAD - capacity are already unsafe. */
-	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= r->capacity;
+	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= src->capacity;
 }
 
-int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
 {
 	*out = NULL;
 	*n = 0;
 	if (mark_seq == RING_SEQ_LOST)
 		return tc_fail(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
-	uint64_t w = ring_seq(r);
+	uint64_t w = source_seq(src);
 	if (mark_seq > w)
 		return tc_fail(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
-	if (w + RING_WRITER_AHEAD - start > r->capacity)
+	if (w + RING_WRITER_AHEAD - start > src->capacity)
 		return tc_fail(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
-		               (unsigned long long)r->capacity);
+		               (unsigned long long)src->capacity);
 	if (w == mark_seq)
 		return TC_OK; /* nothing since the mark */
 	size_t count = (size_t)(w - start);
 	uint64_t *buf = malloc(count * sizeof *buf);
 	if (!buf)
 		return tc_fail(err, TC_ENOMEM, "copy of %zu events", count);
-	for (size_t i = 0; i < count; i++)
-		buf[i] = atomic_load_explicit(&r->slots[(start + i) % r->capacity], memory_order_relaxed);
-	/* Pairs with the writer's fence before a slot store: if we read an
-	 * overwritten slot, this load sees the sequence number that overwrote it. */
+	source_copy(src, start, count, buf);
+	/* Pairs with the writer's fence before a slot store (the C writer's, or
+	 * the staged writer's release store of the count after its event): if we
+	 * read an overwritten slot, this load sees the count that overwrote it. */
 	atomic_thread_fence(memory_order_acquire);
-	uint64_t w2 = ring_seq(r);
-	if (w2 + RING_WRITER_AHEAD - start > r->capacity) {
-		uint64_t cut = w2 + RING_WRITER_AHEAD - r->capacity - start; /* events possibly overwritten */
+	uint64_t w2 = source_seq(src);
+	if (w2 + RING_WRITER_AHEAD - start > src->capacity) {
+		uint64_t cut = w2 + RING_WRITER_AHEAD - src->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
 			return tc_fail(err, TC_ESTALE, "index %llu overwritten while copying",
@@ -173,4 +268,46 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 	*out = buf;
 	*n = count;
 	return TC_OK;
+}
+
+int ring_index_valid(const ring *r, uint64_t mark_seq)
+{
+	source src = { r, NULL, r->capacity };
+	return index_valid(&src, mark_seq);
+}
+
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+{
+	source src = { r, NULL, r->capacity };
+	return copy_since(&src, mark_seq, out, n, err);
+}
+
+int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq)
+{
+	source src = { NULL, f, capacity };
+	return index_valid(&src, mark_seq);
+}
+
+int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+                    tc_error *err)
+{
+	source src = { NULL, f, capacity };
+	return copy_since(&src, mark_seq, out, n, err);
+}
+
+void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap)
+{
+	source src = { from, from_feed, from_feed ? from_cap : from->capacity };
+	uint64_t w = source_seq(&src);
+	uint64_t n = w < src.capacity ? w : src.capacity;
+	if (n > to->capacity)
+		n = to->capacity;
+	uint64_t buf[256];
+	for (uint64_t e = w - n; e < w;) {
+		size_t k = w - e < 256 ? (size_t)(w - e) : 256;
+		source_copy(&src, e, k, buf);
+		to->store(to->user, e, k, buf);
+		e += k;
+	}
+	to->reset(to->user, w);
 }

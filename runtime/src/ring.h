@@ -26,7 +26,10 @@ struct ring_header {
 	uint32_t tid;
 	_Atomic uint64_t seq;          /* offset 64 */
 	char thread_name[16];
-	char pad1[40];
+	uint32_t generation;           /* offset 88 */
+	uint32_t reserved;
+	_Atomic uint64_t ended_ns;     /* offset 96 */
+	char pad1[24];
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };
@@ -95,10 +98,23 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
 }
 
-/* How many events a writer may have stored beyond the count a reader sees
- * (tc_ringfile.h): the C writer (ring_write) fences before each slot store, so
- * only event seq may be in flight; the Java writer fences once per event,
- * between the slot and the count, so events seq and seq + 1 may be. */
+/* Copies what feed f wrote since the ring's count into the ring, oldest
+ * first, and publishes the new count with one release store, then tells the
+ * feed (copied). Events the feed no longer held, because its writer overran
+ * it, become empty slots: *lost says how many. The caller keeps every other
+ * writer and every reader of the slots out meanwhile (the context's feed
+ * lock, the thread set's lock). Returns the events the count moved by.
+ * ring_pull_some copies at most max events (a caller that lets go of its
+ * lock between calls keeps it a short time). */
+uint64_t ring_pull(ring *r, const tc_feed *f, uint64_t *lost);
+uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost);
+
+/* How many events a writer may have stored beyond the count a reader of the
+ * region sees (tc_ringfile.h): the C writer (ring_write) fences before each
+ * slot store, so only event seq is in flight; pulls are not raced by the
+ * runtime's readers (the feed lock). The margin stays two, as version 1's
+ * Java writer needed (it fenced once per event, between the slot and the
+ * count): a record is given up one event early, nothing more. */
 #define RING_WRITER_AHEAD 2u
 
 /* An index record whose events did not survive a ring replacement
@@ -121,5 +137,15 @@ int ring_index_valid(const ring *r, uint64_t mark_seq);
 /* See tc_copy_since. Safe against a concurrent writer: events overwritten
  * while copying are cut from the front, and TC_ESTALE if that reaches the mark. */
 int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err);
+/* The same for a ring of record a staged writer holds (tc_feed), of which
+ * capacity events are read as the ring (its own capacity, or fewer). */
+int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq);
+int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+                    tc_error *err);
+/* Moves the newest events of from (a ring, or with from_feed a feed read as
+ * capacity from_cap) into the staged writer to, at the same numbers, and
+ * sets its count: when a staged writer becomes the ring of record, or
+ * replaces another. */
+void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap);
 
 #endif

@@ -63,18 +63,35 @@ static void clean_text(char *s, size_t cap)
 	}
 }
 
-/* The slot at seq % capacity may hold an event written after the last seq
- * store (the writer stores the event first). Before the ring wraps that slot
- * is otherwise zero; after, it holds the oldest event, whose time is not
- * after the newest's, so a later time identifies the unannounced one. Equal
- * times are read as the old event: a guess either way, and the safe one. */
-static int has_unannounced(const uint64_t *slot, uint64_t cap, uint64_t seq)
+/* The slot at seq % capacity may hold an event stored after the last seq
+ * store (a writer stores the event first; a pull stores a batch, then the
+ * count). It is recovered only when it cannot be something else.
+ *
+ * Before the ring wraps, that slot is otherwise 0, and a writer that stored
+ * the event as two 32-bit halves and died between them left one half and a
+ * zero half. The high half holds the in/out bit and the id: without it there
+ * is no event to keep (an out of id 0 is given up with it). The low half
+ * holds the time's low 32 bits: without them the time falls before the
+ * newest event's, and a whole event's never does.
+ *
+ * After the wrap, the slot holds the oldest event unless it was overwritten,
+ * and the oldest event's time is not after the newest's: a later time
+ * identifies the new one (equal times are read as the old event: a guess
+ * either way, and the safe one). Half a new event over the oldest cannot be
+ * told from a whole one by its bytes when the new half is the low one (the
+ * old id shows with the new time): version 1 files may come from a writer
+ * that stores halves (the ByteBuffer path of 32-bit ARM), so they recover
+ * nothing past the wrap; from version 2 every writer stores whole slots
+ * (tc_ringfile.h). */
+static int has_unannounced(const uint64_t *slot, uint64_t cap, uint64_t seq, uint32_t version)
 {
-	uint64_t h = seq % cap;
+	uint64_t h = seq % cap, c = slot[h];
+	if (c == 0)
+		return 0;
+	uint64_t newest = seq ? tc_event_time(slot[(seq - 1) % cap]) : 0;
 	if (seq < cap)
-		return slot[h] != 0;
-	uint64_t newest = slot[(seq - 1) % cap];
-	return slot[h] != 0 && tc_event_time(slot[h]) > tc_event_time(newest);
+		return (c >> 32) != 0 && tc_event_time(c) >= newest;
+	return version >= 2 && tc_event_time(c) > newest;
 }
 
 int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *err)
@@ -93,7 +110,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 		return bad(&c, 16, byte_order == 0x04030201u ? "written with the other byte order"
 		                                              : "bad byte-order mark");
 	TRY(get_u32(&c, 8, &out->version));
-	if (out->version != TC_RING_VERSION)
+	if (out->version < 1 || out->version > TC_RING_VERSION)
 		return bad(&c, 8, "unsupported version");
 	TRY(get_u32(&c, 12, &header_size));
 	if (header_size < TC_RING_HEADER_SIZE || header_size % 8 != 0)
@@ -116,6 +133,10 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	TRY(get_u32(&c, TC_RING_OFF_TID, &out->tid));
 	TRY(get_bytes(&c, TC_RING_OFF_THREAD_NAME, out->thread_name, 16));
 	clean_text(out->thread_name, sizeof out->thread_name);
+	if (out->version >= 2) {
+		TRY(get_u32(&c, TC_RING_OFF_GENERATION, &out->generation));
+		TRY(get_u64(&c, TC_RING_OFF_ENDED, &out->ended_ns));
+	}
 	out->capacity = cap;
 	out->seq = seq;
 	if (header_size >= TC_RING_MAIN_HEADER_SIZE) {
@@ -136,7 +157,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	}
 	memcpy(slot, (const unsigned char *)data + header_size, (size_t)cap * 8);
 
-	int extra = seq != UINT64_MAX && has_unannounced(slot, cap, seq);
+	int extra = seq != UINT64_MAX && has_unannounced(slot, cap, seq, out->version);
 	uint64_t total = seq + (uint64_t)extra;        /* events that exist */
 	uint64_t count = total < cap ? total : cap;
 	uint64_t first = total - count;
@@ -231,7 +252,7 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 		return bad(&c, 16, byte_order == 0x04030201u ? "written with the other byte order"
 		                                              : "bad byte-order mark");
 	TRY(get_u32(&c, 8, &version));
-	if (version != TC_THREADS_VERSION)
+	if (version < 1 || version > TC_THREADS_VERSION)
 		return bad(&c, 8, "unsupported version");
 	TRY(get_u32(&c, 12, &header_size));
 	if (header_size < TC_THREADS_HEADER_SIZE || header_size % 8 != 0)
@@ -251,6 +272,12 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 		return bad(&c, TC_THREADS_OFF_USED, "more rings used than there are");
 	TRY(get_u64(&c, TC_THREADS_OFF_REFUSED, &out->refused));
 	TRY(get_u64(&c, TC_THREADS_OFF_DROPPED, &out->dropped));
+	out->handed = used;
+	if (version >= 2) {
+		TRY(get_u64(&c, TC_THREADS_OFF_HANDED, &out->handed));
+		if (out->handed < used)
+			return bad(&c, TC_THREADS_OFF_HANDED, "fewer rings handed out than used");
+	}
 	out->rings = calloc(used ? used : 1, sizeof *out->rings);
 	if (!out->rings)
 		return tc_fail(err, TC_ENOMEM, "%u thread rings", used);

@@ -1,11 +1,14 @@
 /* threads.h: the rings of the threads other than the recording thread
  * (threads = all; the thread file in tc_ringfile.h). One region, made once
  * for max rings of one capacity, never moved or unmapped while the process
- * lives: a thread's ring is handed out at its first event and its writers
- * (the Java writer of that thread) keep its address. So a thread's writes
- * take no lock and allocate nothing; handing a ring out takes the set's lock
- * once per thread. A thread that finds every ring taken is not recorded: it
- * and its events are counted in the header. */
+ * lives. A thread's ring is handed out at its first event (or when a staged
+ * writer attaches), and a thread's writes take no lock and allocate nothing;
+ * handing a ring out takes the set's lock once per thread. When a thread
+ * ends (a TLS destructor marks its ring), its ring can be handed out again:
+ * a thread that finds no ring free first takes the never-used ones, then the
+ * one whose thread ended longest ago, with a new generation. A thread that
+ * finds every ring in use is not recorded: it and its events are counted in
+ * the header. */
 #ifndef TC_THREADS_H
 #define TC_THREADS_H
 
@@ -39,18 +42,22 @@ struct thread_header {
 	_Atomic uint32_t used;
 	_Atomic uint64_t refused;
 	_Atomic uint64_t dropped;      /* offset 64 */
-	char pad1[56];
+	uint64_t handed;               /* offset 72 */
+	char pad1[48];
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	_Atomic uint32_t ticking;
 	char pad2[116];
 };
 
-/* One thread's ring, as its C writers (tc_record on that thread) use it. */
+/* One thread's ring, as its C writers (tc_record on that thread) and the
+ * set use it. */
 typedef struct thread_ring {
 	ring ring;                     /* a view on its part of the region */
 	bool in_record;                /* re-entrancy guard, its thread only */
 	section_stack sections;        /* its thread only */
-	struct thread_ring *next;
+	tc_feed feed;                  /* a staged writer's, under the set's mu */
+	bool has_feed;
+	uint64_t seen;                 /* its count at the clock thread's last look */
 } thread_ring;
 
 typedef struct thread_set {
@@ -59,11 +66,11 @@ typedef struct thread_set {
 	uint32_t max;
 	uint64_t capacity;             /* events per ring */
 	ring_params params;            /* what every ring's header says */
-	pthread_key_t key;             /* the calling thread's thread_ring */
+	pthread_key_t key;             /* the calling thread's ring header, or a mark for "refused" */
 	bool key_made;
-	pthread_mutex_t mu;            /* handing rings out; status changes */
-	thread_ring *list;             /* every ring handed out */
-	thread_ring refused;           /* the key's value for a thread that got none */
+	pthread_mutex_t mu;            /* handing rings out, feeds, status changes */
+	thread_ring *rings;            /* max of them: ring k is the region's k-th */
+	uint32_t used;                 /* rings handed out at least once (the header's used) */
 } thread_set;
 
 /* p gives the time base, pid and resolution of every ring (p->capacity and
@@ -79,8 +86,23 @@ void threads_close(thread_set *t);
 /* The calling thread's ring, handed out at its first call with the status
  * *status has then (the context's, read under the lock threads_set_status
  * takes) and named name (NULL: its system name; a later non-NULL name
- * renames it), or &t->refused when every ring is taken. */
+ * renames it), or NULL when every ring was in use at its first call (it
+ * stays refused unless a staged writer attaches again). */
 thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name);
+/* Attaches the calling thread's staged writer to its ring (tc_feed_attach),
+ * handing one out if it has none (or was refused); NULL if every ring is in
+ * use. A feed attached before is pulled a last time and released. */
+thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,
+                            uint64_t *token);
+/* The thread of ring token (threads_attach's) writes no more: the ring may
+ * be handed out again (tc_feed_ended). */
+void threads_ended(thread_set *t, uint64_t token);
+/* Copies the calling thread's feed (a thread file). */
+void threads_pull_here(thread_set *t);
+/* Copies every ring's feed (a thread file; in memory nothing reads them) and
+ * releases those whose thread ended. Returns how many rings' writers wrote
+ * since the last call; *lost adds the events writers overran. */
+uint64_t threads_pull_all(thread_set *t, uint64_t *lost);
 /* Every ring's status (the context's, mirrored). */
 void threads_set_status(thread_set *t, int status);
 

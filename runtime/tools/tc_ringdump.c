@@ -51,6 +51,8 @@ static int dump(const char *path, const tc_ring_image *img, int quiet, int stack
 	printf("time base: monotonic %" PRIu64 " ns, wall %" PRIu64 " ms\n", img->time_base_ns, img->wall_base_ms);
 	if (img->tid || img->thread_name[0])
 		printf("thread: %u %s\n", img->tid, img->thread_name);
+	if (img->generation) /* a thread's ring: which hand-out, and whether its thread ended */
+		printf("generation %u, %s\n", img->generation, img->ended_ns ? "ended" : "running");
 	for (uint32_t n = 0; img->names && n < TC_SECTION_MAX; n++)
 		if (img->names[n][0])
 			printf("section %u: %s\n", TC_ID_SECTION + n, img->names[n]);
@@ -120,8 +122,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tc-ringdump: %s\n", err.message);
 			return 1;
 		}
-		printf("thread file %s: %zu of %u rings used, pid %u, refused %" PRIu64 " threads, dropped %" PRIu64
-		       " events\n", path, ti.count, ti.max_threads, ti.pid, ti.refused, ti.dropped);
+		printf("thread file %s: %zu of %u rings used (%" PRIu64 " handed out), pid %u, refused %" PRIu64
+		       " threads, dropped %" PRIu64 " events\n", path, ti.count, ti.max_threads, ti.handed, ti.pid,
+		       ti.refused, ti.dropped);
 		int rc = 0;
 		for (size_t k = 0; k < ti.count && rc == 0; k++) {
 			char what[64];

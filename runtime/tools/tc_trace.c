@@ -429,6 +429,9 @@ static int parse_args(int argc, char **argv, opts *o)
 #define THREAD_NODE_ID UINT32_C(0x1000000)
 /* Chrome trace tids of the section tracks: beyond Linux's thread ids. */
 #define SECTION_TRACK_TID UINT32_C(0x40000000)
+/* ... and of a thread whose id an earlier thread of the recording had: a
+ * track of its own, not merged into that thread's */
+#define REUSED_TRACK_TID UINT32_C(0x20000000)
 
 typedef struct thread_input {
 	const tr_thread *t;
@@ -573,6 +576,17 @@ static const char *thread_name(const tr_thread *t)
 	return t->name[0] ? t->name : t->main ? "main" : "?";
 }
 
+/* "(tid N)", or "(tid N, generation G)" when another thread of the recording had
+ * that id: the thread name's suffix wherever threads are listed. */
+static const char *tid_text(const tr_thread *t, char *buf, size_t cap)
+{
+	if (t->shared_tid)
+		snprintf(buf, cap, "(tid %u, generation %u)", t->tid, t->generation);
+	else
+		snprintf(buf, cap, "(tid %u)", t->tid);
+	return buf;
+}
+
 static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
 {
 	for (size_t k = 0; k < r->n_sel; k++) {
@@ -601,8 +615,8 @@ static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, tr_error *e
 		const thread_input *ti = &r->th[r->sel[k]];
 		if (ti->slice.n == 0)
 			continue; /* nothing ran on it then: no node */
-		char name[96];
-		snprintf(name, sizeof name, "thread %s (tid %u)", thread_name(ti->t), ti->t->tid);
+		char name[128], tid[48];
+		snprintf(name, sizeof name, "thread %s %s", thread_name(ti->t), tid_text(ti->t, tid, sizeof tid));
 		spans[n] = &ti->slice;
 		ids[n] = THREAD_NODE_ID + (uint32_t)k;
 		rc = tr_mapping_name(m, ids[n], name, err);
@@ -619,8 +633,10 @@ static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, tr_error *e
 static void ring_what(const ring_input *r, const opts *o, char *buf, size_t cap)
 {
 	const tr_thread *t = &r->rec.thread[r->sel[0]];
+	char tid[48];
 	if (r->rec.n > 1 && r->n_sel == 1)
-		snprintf(buf, cap, "%s (pid %u), thread %s (tid %u)", o->ring, r->rec.pid, thread_name(t), t->tid);
+		snprintf(buf, cap, "%s (pid %u), thread %s %s", o->ring, r->rec.pid, thread_name(t),
+		         tid_text(t, tid, sizeof tid));
 	else
 		snprintf(buf, cap, "%s (pid %u)", o->ring, r->rec.pid);
 }
@@ -732,8 +748,12 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	sb_init(&sb);
 	for (size_t k = 0; k < r.n_sel; k++) {
 		const thread_input *ti = &r.th[r.sel[k]];
-		char who[64];
-		snprintf(who, sizeof who, "%.40s (%u)", thread_name(ti->t), ti->t->tid);
+		char who[80];
+		if (ti->t->shared_tid)
+			snprintf(who, sizeof who, "%.40s (%u, generation %u)", thread_name(ti->t), ti->t->tid,
+			         ti->t->generation);
+		else
+			snprintf(who, sizeof who, "%.40s (%u)", thread_name(ti->t), ti->t->tid);
 		for (size_t i = 0; i < ti->all.n_sect; i++) {
 			const tr_span *sp = &ti->all.sect[i];
 			sb.len = 0;
@@ -901,6 +921,15 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 			const thread_input *ti = &r.th[r.sel[k]];
 			uint32_t tid = ti->t->main ? co.pid : ti->t->tid;
 			snprintf(names[n], sizeof names[n], "%s", thread_name(ti->t));
+			for (size_t j = 0; j < r.sel[k] && !ti->t->main; j++) {
+				if (r.rec.thread[j].tid == ti->t->tid && !r.rec.thread[j].main) {
+					/* an earlier thread had this id: a track of its own */
+					tid = REUSED_TRACK_TID + (uint32_t)r.sel[k];
+					snprintf(names[n], sizeof names[n], "%.60s (tid %u, generation %u)", thread_name(ti->t),
+					         ti->t->tid, ti->t->generation);
+					break;
+				}
+			}
 			tracks[n] = (tr_chrome_track){ tid, names[n], &ti->slice, false };
 			n++;
 			if (ti->slice.n_sect) {
@@ -973,13 +1002,15 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 		ring_notes(&r, stderr, "tc-trace: note: ");
 	for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
 		const thread_input *ti = &r.th[r.sel[k]];
-		char name[96];
+		char name[128];
 		if (ti->t->main) /* the looper's thread, whatever the OS calls it */
 			snprintf(name, sizeof name, "main");
 		else if (!ti->t->tid)
 			snprintf(name, sizeof name, "%s", thread_name(ti->t));
-		else
-			snprintf(name, sizeof name, "%.60s (tid %u)", thread_name(ti->t), ti->t->tid);
+		else {
+			char tid[48];
+			snprintf(name, sizeof name, "%.60s %s", thread_name(ti->t), tid_text(ti->t, tid, sizeof tid));
+		}
 		rc = tr_html_add_thread(h, name, &ti->all, r.rec.wall_base_ms, err);
 	}
 	if (rc == TC_OK && o->reports) {

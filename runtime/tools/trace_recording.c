@@ -20,7 +20,7 @@ void tr_recording_dispose(tr_recording *r)
 
 static tr_thread thread_of(const tc_ring_image *img, int main)
 {
-	return (tr_thread){ img->tid, img->thread_name, main, img->events, img->count, img->seq };
+	return (tr_thread){ img->tid, img->thread_name, main, img->events, img->count, img->seq, img->generation, 0 };
 }
 
 int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, tr_error *err)
@@ -73,6 +73,10 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 	r->thread[r->n++] = thread_of(&r->ring, 1);
 	for (size_t k = 0; k < r->threads.count; k++)
 		r->thread[r->n++] = thread_of(&r->threads.rings[k], 0);
+	for (size_t a = 0; a < r->n; a++)
+		for (size_t b = a + 1; b < r->n; b++)
+			if (r->thread[a].tid && r->thread[a].tid == r->thread[b].tid)
+				r->thread[a].shared_tid = r->thread[b].shared_tid = 1;
 	return TC_OK;
 }
 

@@ -22,6 +22,9 @@ typedef struct tr_thread {
 	const uint64_t *events;  /* oldest first; 0 = empty slot */
 	size_t count;
 	uint64_t written;        /* events it ever wrote: more than count after a wrap */
+	uint32_t generation;     /* its ring's hand-out in the thread file (1 up), 0 for the ring file's */
+	int shared_tid;          /* another thread of the recording had the same id (the kernel gave
+	                            it again after that thread ended): they are told apart by generation */
 } tr_thread;
 
 typedef struct tr_recording {

@@ -13,7 +13,8 @@
 # loads shared libraries of its own (plthook/, built as tests/runtime/plthook/meson.build
 # builds them) and so is linked dynamically and run with the cross toolchain's libc
 # (qemu -L); lld's packed-relocation libraries for test_plthook_elf.c come from clang
-# for each target. jni_glue.c is left out there (it needs a JVM to run);
+# for each target. jni_glue.c is left out of the library there (it needs a JVM to run;
+# test_jni_glue.c includes it and runs it against a JNIEnv of its own);
 # a meson cross build for a host system "android" builds it, with the JDK's jni.h
 # standing in for the NDK's (runtime/cross/android.ini, which needs an NDK).
 set -euo pipefail
@@ -37,9 +38,12 @@ warn="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O1 -pthread -fno-strict-aliasing $warn"
 inc="-I$src/runtime/include -I$src/runtime/src"
 lib_src=$(ls "$src"/runtime/src/*.c | grep -v '/jni_glue\.c$')
-# test_jni_glue.c needs <jni.h>, as jni_glue.c does; the PLT hook test is linked
-# dynamically (below)
-tests=$(ls "$src"/tests/runtime/test_*.c | grep -v -e '/test_jni_glue\.c$' -e '/test_plthook\.c$')
+# test_jni_glue.c needs <jni.h>, as jni_glue.c does (the JDK's portable one: its
+# jni_md.h sizes jlong for 32-bit targets too; on those the test reads a count
+# in halves); the PLT hook test is linked dynamically (below)
+need_cmd javac default-jdk-headless
+jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+tests=$(ls "$src"/tests/runtime/test_*.c | grep -v -e '/test_plthook\.c$')
 ph=$src/tests/runtime/plthook
 
 # ninja_file CC CLANG_TARGET: the library with -Werror, the driver, one static test
@@ -72,7 +76,12 @@ NINJA
 	printf 'build obj/helpers.o: cc %s\n' "$src/tests/runtime/helpers.c"
 	for f in $tests; do
 		o=$(basename "$f" .c)
-		printf 'build obj/%s.o: cc %s\n  extra = -I%s\n' "$o" "$f" "$src/tests/runtime/minicrit"
+		if [ "$o" = test_jni_glue ]; then
+			printf 'build obj/%s.o: cc %s\n  extra = -I%s -I%s -I%s\n' "$o" "$f" "$src/tests/runtime/minicrit" \
+				"$jdk/include" "$jdk/include/linux"
+		else
+			printf 'build obj/%s.o: cc %s\n  extra = -I%s\n' "$o" "$f" "$src/tests/runtime/minicrit"
+		fi
 		printf 'build %s: link obj/%s.o obj/helpers.o obj/minicrit.o libtcruntime.a\n' "$o" "$o"
 		# test_alloc counts the runtime's allocations (tests/runtime/meson.build)
 		if [ "$o" = test_alloc ]; then
@@ -184,10 +193,8 @@ target musl musl-gcc x86_64-linux-musl -
 # The meson side of the Android build (runtime/cross/android.ini): host system android,
 # whose sysroot has <jni.h>. Without an NDK, the Debian aarch64 compiler and the JDK's
 # portable jni.h stand in: the JNI library and the jar must build, warnings as errors.
-need_cmd javac default-jdk-headless
 need_cmd meson meson
 start=$SECONDS
-jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 cat >"$work/android-like.ini" <<INI
 [binaries]
 c = 'aarch64-linux-gnu-gcc'

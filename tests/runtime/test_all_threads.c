@@ -112,7 +112,6 @@ Test(all_threads, main_only_by_default)
 	pthread_join(th, NULL);
 	cr_assert_eq(tc_written(ctx), 0, "another thread's events are not recorded");
 	cr_assert_null(tc_threads_base(ctx, NULL));
-	cr_assert_null(tc_thread_ring(ctx, NULL, NULL));
 }
 
 Test(all_threads, each_thread_records_into_its_own_ring)
@@ -130,7 +129,6 @@ Test(all_threads, each_thread_records_into_its_own_ring)
 	}
 	rec_out(ctx, 5);
 	cr_assert_eq(tc_written(ctx), 2, "the recording thread's events stay in the context's ring");
-	cr_assert_null(tc_thread_ring(ctx, NULL, NULL), "the recording thread has no ring of its own");
 
 	tc_threads_image img;
 	decode_threads(&img);
@@ -269,24 +267,81 @@ Test(all_threads, other_threads_take_the_ticking_clock)
 	tc_threads_image_dispose(&img);
 }
 
+/* Writers that stay alive until every one has made its first event: the
+ * threads past the cap find every ring in use. */
+typedef struct alive_arg {
+	writer_arg w;
+	pthread_barrier_t *all_started;
+} alive_arg;
+
+static void *writer_alive(void *p)
+{
+	alive_arg *a = p;
+	tc_record(ctx, id_of(a->w.t, 0), true);
+	pthread_barrier_wait(a->all_started);
+	for (uint64_t k = 1; k < a->w.n; k++)
+		tc_record(ctx, id_of(a->w.t, k), k % 2 == 0);
+	return NULL;
+}
+
 Test(all_threads, threads_past_the_cap_are_counted_not_recorded)
 {
 	open_all(64, 2, NULL);
-	atomic_int go = 1;
-	writer_arg w[4];
+	pthread_barrier_t all_started;
+	pthread_barrier_init(&all_started, NULL, 4);
+	alive_arg a[4];
 	pthread_t th[4];
 	for (int t = 0; t < 4; t++) {
-		w[t] = (writer_arg){ t, 100, &go, "" };
-		pthread_create(&th[t], NULL, writer, &w[t]);
-		pthread_join(th[t], NULL);
+		a[t] = (alive_arg){ { t, 100, NULL, "" }, &all_started };
+		pthread_create(&th[t], NULL, writer_alive, &a[t]);
 	}
+	for (int t = 0; t < 4; t++)
+		pthread_join(th[t], NULL);
+	pthread_barrier_destroy(&all_started);
 	tc_threads_image img;
 	decode_threads(&img);
 	cr_assert_eq(img.count, 2);
-	cr_assert_eq(img.refused, 2, "two threads found no ring");
+	cr_assert_eq(img.refused, 2, "two threads found every ring in use");
 	cr_assert_eq(img.dropped, 200, "and their events are counted");
 	cr_assert_eq(img.rings[0].seq, 100, "a wrapped ring counts every event");
 	cr_assert_eq(img.rings[0].count, 64, "and keeps the newest");
+	tc_threads_image_dispose(&img);
+}
+
+/* Defect: rings were never given back, so a pool that starts and ends
+ * threads used up the cap and every later thread went unrecorded. A ring
+ * whose thread ended goes to the next thread, with a new generation; the
+ * never-used ones first, then the one that ended longest ago. */
+Test(all_threads, a_churning_pool_keeps_recording_past_the_cap)
+{
+	open_all(64, 2, NULL);
+	atomic_int go = 1;
+	for (int t = 0; t < 10; t++) {
+		writer_arg w = { t, 20, &go, "" };
+		snprintf(w.name, sizeof w.name, "pool-%d", t);
+		pthread_t th;
+		pthread_create(&th, NULL, writer, &w);
+		pthread_join(th, NULL);
+	}
+	tc_threads_image img;
+	decode_threads(&img);
+	cr_assert_eq(img.refused, 0, "no thread went unrecorded (%llu refused)", (unsigned long long)img.refused);
+	cr_assert_eq(img.dropped, 0);
+	cr_assert_eq(img.count, 2);
+	cr_assert_eq(img.handed, 10, "ten rings handed out, eight of them again");
+	/* ring 0 went to threads 0, 2, 4, 6, 8; ring 1 to 1, 3, 5, 7, 9 */
+	for (int k = 0; k < 2; k++) {
+		tc_ring_image *r = &img.rings[k];
+		char want[16];
+		snprintf(want, sizeof want, "pool-%d", 8 + k);
+		cr_assert_str_eq(r->thread_name, want);
+		cr_assert_eq(r->generation, 9u + (uint32_t)k, "ring %d: generation %u", k, r->generation);
+		cr_assert_neq(r->ended_ns, 0, "its thread ended");
+		cr_assert_eq(r->seq, 20, "only the last thread's events");
+		for (uint64_t i = 0; i < 20; i++)
+			cr_assert_eq(r->events[i], event_of(8 + k, i, 0), "ring %d event %llu", k, (unsigned long long)i);
+		cr_assert_not(r->recovered, "no event of the thread before it");
+	}
 	tc_threads_image_dispose(&img);
 }
 
@@ -315,8 +370,11 @@ Test(all_threads, status_and_time_follow_the_context)
 	tc_threads_image_dispose(&img);
 }
 
-/* After tc_ctx_free the thread file's address stays mapped, zeroed: a Java
- * writer on another thread that still holds it reads "not recording". */
+/* After tc_ctx_free the thread file's address stays mapped, zeroed: a thread
+ * with a ring that ends later (its TLS destructor writes the ring's header)
+ * or a C writer racing the free touches memory that is still there, and
+ * reads "not recording". The Java writers hold no C memory (their staging
+ * rings are Java arrays). */
 Test(all_threads, a_freed_context_leaves_the_rings_mapped_and_inert)
 {
 	open_all(64, 4, NULL);

@@ -7,6 +7,7 @@
  * upcalls) can be called; JNI_OnLoad registers the natives into our table.
  * Host only (it needs <jni.h>): not in the cross suite. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,12 +131,17 @@ static jobject JNICALL call_static_object(JNIEnv *env, jclass c, jmethodID m, ..
 	return (jobject)&dummy_string;
 }
 
+/* a thread's staging ring (Java: 8 longs, then a power of two of events),
+ * empty */
+static jlong staging[STAGE_SLOTS + 64];
+static int torn_reads;   /* the next reads of the count that see it half stored */
+static jlong torn_count; /* what they see */
+
 static jsize JNICALL get_array_length(JNIEnv *env, jarray a)
 {
 	(void)env;
-	(void)a;
 	enter("GetArrayLength");
-	return OPT_COUNT;
+	return a == (jarray)staging ? (jsize)(sizeof staging / sizeof staging[0]) : OPT_COUNT;
 }
 
 /* options a context can be made from: no threads of its own would be nicer,
@@ -145,6 +151,16 @@ static void JNICALL get_long_array_region(JNIEnv *env, jlongArray a, jsize start
 	(void)env;
 	(void)a;
 	enter("GetLongArrayRegion");
+	if (a == (jlongArray)staging) {
+		memcpy(buf, staging + start, (size_t)len * sizeof *buf);
+		/* a 64-bit target copies an aligned long whole; a 32-bit one
+		 * may copy its halves on either side of the writer's store */
+		if (start == STAGE_SEQ && torn_reads > 0) {
+			torn_reads--;
+			buf[0] = torn_count;
+		}
+		return;
+	}
 	jlong o[OPT_COUNT] = { 0 };
 	o[OPT_CAPACITY] = 64;
 	o[OPT_RESOLUTION] = 1;
@@ -158,6 +174,20 @@ static void JNICALL get_long_array_region(JNIEnv *env, jlongArray a, jsize start
 	o[OPT_MAX_THREADS] = 2;
 	for (jsize i = 0; i < len; i++)
 		buf[i] = o[start + i];
+}
+
+static void JNICALL set_long_array_region(JNIEnv *env, jlongArray a, jsize start, jsize len, const jlong *buf)
+{
+	(void)env;
+	enter("SetLongArrayRegion");
+	cr_assert_eq(a, (jlongArray)staging, "only a staging ring is written");
+	memcpy(staging + start, buf, (size_t)len * sizeof *buf);
+}
+
+static void JNICALL delete_global_ref(JNIEnv *env, jobject o)
+{
+	(void)env;
+	(void)o; /* allowed with an exception pending */
 }
 
 static jclass JNICALL find_class(JNIEnv *env, const char *name)
@@ -194,6 +224,26 @@ static jmethodID JNICALL get_static_method_id(JNIEnv *env, jclass c, const char 
 	return (jmethodID)name;
 }
 
+static jfieldID JNICALL get_static_field_id(JNIEnv *env, jclass c, const char *name, const char *sig)
+{
+	(void)env;
+	(void)c;
+	(void)sig;
+	enter("GetStaticFieldID");
+	return (jfieldID)name;
+}
+
+static jlong clock_word; /* AppMethodBeat.sNow */
+
+static void JNICALL set_static_long_field(JNIEnv *env, jclass c, jfieldID f, jlong v)
+{
+	(void)env;
+	(void)c;
+	(void)f;
+	enter("SetStaticLongField");
+	clock_word = v;
+}
+
 static jint JNICALL register_natives(JNIEnv *env, jclass c, const JNINativeMethod *m, jint n)
 {
 	(void)env;
@@ -221,10 +271,14 @@ static void setup(void)
 	fns.CallStaticObjectMethod = call_static_object;
 	fns.GetArrayLength = get_array_length;
 	fns.GetLongArrayRegion = get_long_array_region;
+	fns.SetLongArrayRegion = set_long_array_region;
+	fns.DeleteGlobalRef = delete_global_ref;
 	fns.FindClass = find_class;
 	fns.ThrowNew = throw_new;
 	fns.NewGlobalRef = new_global_ref;
 	fns.GetStaticMethodID = get_static_method_id;
+	fns.GetStaticFieldID = get_static_field_id;
+	fns.SetStaticLongField = set_static_long_field;
 	fns.RegisterNatives = register_natives;
 	cr_assert_eq(JNI_OnLoad(&vm_obj, NULL), JNI_VERSION_1_6);
 	pending = false;
@@ -312,6 +366,19 @@ Test(jni_glue, create_makes_no_context_from_a_path_it_could_not_read)
 	cr_assert_eq(violations, 0, "%s", violation);
 }
 
+typedef jlong (*attach_fn)(JNIEnv *, jclass, jlong, jstring, jlongArray);
+typedef struct attach_call {
+	attach_fn attach;
+	jlong h, token;
+} attach_call;
+
+static void *attach_elsewhere(void *p)
+{
+	attach_call *a = p;
+	a->token = a->attach(&env_obj, NULL, a->h, (jstring)&dummy_string, (jlongArray)staging);
+	return NULL;
+}
+
 /* Natives on the app's code paths (a scene from a lifecycle callback, a
  * traced call's thread ring, a section name): out of memory they skip their
  * work, and throw nothing into the app. */
@@ -321,6 +388,7 @@ Test(jni_glue, natives_on_the_app_s_paths_throw_nothing_when_a_string_cannot_be_
 	tc_config_init(&c);
 	c.threads = false;
 	c.record_threads = TC_THREADS_ALL;
+	c.thread_capacity = 64; /* the staging ring's: as large as the thread's ring */
 	tc_ctx *ctx = NULL;
 	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
 	jlong h = (jlong)(intptr_t)ctx;
@@ -334,5 +402,48 @@ Test(jni_glue, natives_on_the_app_s_paths_throw_nothing_when_a_string_cannot_be_
 	calls_utf_chars = 0;
 	cr_assert_eq(section_id(&env_obj, NULL, h, (jstring)&dummy_string), -1);
 	assert_clean("sectionId");
+	/* another thread's first traced call: its ring, named by the system */
+	calls_utf_chars = 0;
+	memset(staging, 0, sizeof staging);
+	attach_call a = { NATIVE(attach_fn, "threadAttach"), h, 0 };
+	pthread_t th;
+	cr_assert_eq(pthread_create(&th, NULL, attach_elsewhere, &a), 0);
+	pthread_join(th, NULL);
+	jlong token = a.token;
+	assert_clean("threadAttach");
+	cr_assert_gt(token, 0, "the thread records all the same (%lld)", (long long)token);
+	tc_threads_image img;
+	size_t size;
+	void *base = tc_threads_base(ctx, &size);
+	cr_assert_eq(tc_threads_decode(&img, base, size, NULL), TC_OK);
+	cr_assert_eq(img.count, 1);
+	cr_assert_str_neq(img.rings[0].thread_name, "a string", "not the name it could not read");
+	tc_threads_image_dispose(&img);
 	tc_ctx_free(ctx);
+}
+
+/* Defect 8, 32-bit targets: the writer's count store is whole (ART's
+ * putOrderedLong on a long: ldrexd/strexd, or an atomic strd), but a JNI
+ * copy of it may take its halves on either side of it, the high half of
+ * 2^32 with the low half of 2^32 - 1 or the other way round (once: the
+ * next read comes after the store, and the next carry into the high half is
+ * 2^32 events away). The runtime must read the count the writer stored,
+ * never the mix (which would make it copy 2^32 events that
+ * are not there, or none). Meaningful on the cross suite's 32-bit targets
+ * (armhf, i686), where the fake copies halves as such a JNI would. */
+Test(jni_glue, a_count_read_in_halves_is_read_again)
+{
+	memset(staging, 0, sizeof staging);
+	staging[STAGE_SEQ] = (jlong)1 << 32; /* the writer's count: 2^32 */
+	jfeed f = { (jlongArray)staging, 63 };
+	const jlong mixes[] = { ((jlong)1 << 32) | 0xFFFFFFFF, 0 };
+	for (int k = 0; k < 2; k++) {
+		torn_count = mixes[k];
+		torn_reads = sizeof(void *) < 8; /* a count is torn once: by the carry into its high half */
+		uint64_t n = feed_count(&f);
+		cr_assert_eq(n, (uint64_t)1 << 32, "read %#llx for a count of 2^32 (mix %#llx)", (unsigned long long)n,
+		             (unsigned long long)mixes[k]);
+		cr_assert_eq(torn_reads, 0, "every torn read was read past");
+	}
+	assert_clean("feed_count");
 }

@@ -121,8 +121,8 @@ Test(ring, record_invalid_once_the_event_before_it_is_overwritten)
 	tc_index m = tc_mark(ctx); /* seq 5: the copy starts at event 4 */
 	write_seq(5, 5);           /* written 10: event 4 lives until event 12 is stored */
 	cr_assert(tc_index_valid(ctx, m));
-	/* written 11: a writer may be storing events 11 and 12 (RING_WRITER_AHEAD:
-	 * the Java writer fences once per event), and event 12 goes into event 4's slot */
+	/* written 11: readers give a writer a margin of two events in flight
+	 * (RING_WRITER_AHEAD), 11 and 12, and event 12 goes into event 4's slot */
 	write_seq(10, 1);
 	cr_assert_not(tc_index_valid(ctx, m));
 	uint64_t *ev;
@@ -489,6 +489,53 @@ Test(ring, decode_recovers_an_event_written_before_its_count_after_wrap)
 	free(b);
 }
 
+/* Defect: a writer that stores an event as two 32-bit halves (the ByteBuffer
+ * path on 32-bit ARM: Memory.pokeLong is two str there) and is killed between
+ * them leaves half an event in the slot past the count, and the decoder
+ * recovered it: an out of method 0, or the old event's id with the new time.
+ * The halves as a little-endian writer lays them out: low word at the lower
+ * address. */
+/* Decodes a ring of capacity cap with these slot times, count seq, version,
+ * and slot_value in the slot past the count: is it recovered (and *newest)? */
+static bool recovers(uint64_t cap, uint64_t seq, const uint64_t *times, uint64_t slot_value, uint32_t version,
+                     uint64_t *newest)
+{
+	size_t size;
+	unsigned char *b = image(cap, seq, times, &size);
+	memcpy(b + TC_RING_MAIN_HEADER_SIZE + (seq % cap) * 8, &slot_value, 8);
+	memcpy(b + 8, &version, 4);
+	tc_ring_image img;
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	bool r = img.recovered;
+	*newest = img.count ? img.events[img.count - 1] : 0;
+	tc_ring_image_dispose(&img);
+	free(b);
+	return r;
+}
+
+Test(ring, decode_never_recovers_half_an_event)
+{
+	uint64_t whole = tc_event_encode(true, 300, 5000), newest;
+	uint64_t lo = whole & 0xFFFFFFFFu, hi = whole & ~UINT64_C(0xFFFFFFFF);
+	/* before the wrap, next to events of time 4990..4992 */
+	uint64_t t[4] = { 4990, 4991, 4992, NONE };
+	cr_assert(recovers(4, 3, t, whole, 2, &newest), "a whole event is recovered");
+	cr_assert_eq(newest, whole);
+	cr_assert_not(recovers(4, 3, t, lo, 2, &newest), "the low half alone: method 0, out");
+	cr_assert_not(recovers(4, 3, t, lo, 1, &newest), "the low half alone (version 1)");
+	cr_assert_not(recovers(4, 3, t, hi, 1, &newest), "the high half alone: the time before the newest");
+	/* after the wrap: seq 7, the next slot (3) holds the oldest event, at 4980 */
+	uint64_t w[4] = { 4990, 4991, 4992, 4980 };
+	uint64_t old = tc_event_encode(false, 7, 4980);
+	uint64_t lo_new_hi_old = (old & ~UINT64_C(0xFFFFFFFF)) | lo, hi_new_lo_old = hi | (old & 0xFFFFFFFFu);
+	cr_assert(recovers(4, 7, w, whole, 2, &newest), "a whole event over the oldest (version 2)");
+	cr_assert_eq(newest, whole);
+	cr_assert_not(recovers(4, 7, w, hi_new_lo_old, 1, &newest), "the new high half over the oldest: the old time");
+	cr_assert_not(recovers(4, 7, w, lo_new_hi_old, 1, &newest),
+	              "the new low half over the oldest (the old id, the new time): a version 1 file recovers nothing "
+	              "past the wrap");
+}
+
 static void expect_format_error(unsigned char *b, size_t size, const char *what)
 {
 	tc_ring_image img;
@@ -513,10 +560,13 @@ Test(ring, decode_rejects_malformed_input)
 	expect_format_error(b, size, "other byte order");
 	bo = TC_RING_BYTE_ORDER;
 	memcpy(b + 16, &bo, 4);
-	uint32_t v = 2;
+	uint32_t v = TC_RING_VERSION + 1;
 	memcpy(b + 8, &v, 4);
 	expect_format_error(b, size, "version");
-	v = 1;
+	v = 0;
+	memcpy(b + 8, &v, 4);
+	expect_format_error(b, size, "version");
+	v = TC_RING_VERSION;
 	memcpy(b + 8, &v, 4);
 	uint64_t huge = UINT64_MAX / 4;
 	memcpy(b + TC_RING_OFF_CAPACITY, &huge, 8);

@@ -177,7 +177,7 @@ Test(ring_change, smaller_ring_keeps_the_newest_and_invalidates_older_marks)
 	cr_assert_eq(copy_count(ctx->st.app_mark, NULL), -1, "the start-up mark lost its events");
 	cr_assert_eq(copy_count(ctx->st.warm_mark, NULL), -1, "a mark whose event before was dropped");
 	/* as in any full ring, a mark needing one of the two oldest events is
-	 * stale: a writer may be storing the next two events over them
+	 * stale: readers give a writer a margin of two events in flight
 	 * (RING_WRITER_AHEAD) */
 	cr_assert_eq(copy_count(ctx->evil_mark, NULL), -1, "event 13 is the oldest but one");
 	cr_assert_eq(copy_count(ctx->first_mark, &t0), 6);

@@ -242,6 +242,87 @@ Test(threads, messages_wake_only_the_clock)
 	cr_assert_leq(busy_clock, busy_n * (busy_ms / (long)c.clock_resolution_ms + 2) + 2);
 }
 
+/* A staged writer (the Java writer) outside messages: its first event
+ * finds the clock word stale and kicks the clock thread, which ticks while
+ * events keep coming (keeping the time) and then sleeps: an
+ * app that stopped writing costs no wake-up. */
+static _Atomic uint64_t staged_count;
+static _Atomic uint64_t staged_slots[64];
+
+static uint64_t staged_read_count(void *u)
+{
+	(void)u;
+	return atomic_load_explicit(&staged_count, memory_order_acquire);
+}
+
+static void staged_copy(void *u, uint64_t first, size_t n, uint64_t *out)
+{
+	(void)u;
+	for (size_t i = 0; i < n; i++)
+		out[i] = atomic_load_explicit(&staged_slots[(first + i) & 63], memory_order_relaxed);
+}
+
+static void staged_store(void *u, uint64_t first, size_t n, const uint64_t *in)
+{
+	(void)u;
+	for (size_t i = 0; i < n; i++)
+		atomic_store_explicit(&staged_slots[(first + i) & 63], in[i], memory_order_relaxed);
+}
+
+static void staged_reset(void *u, uint64_t c)
+{
+	(void)u;
+	atomic_store_explicit(&staged_count, c, memory_order_relaxed);
+}
+
+Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_writes)
+{
+	tc_config c;
+	quiet_config(&c);
+	c.capacity = 64; /* the writer's memory is the ring: as large as the ring */
+	open_threaded(&c);
+	tc_feed fd = { staged_read_count, staged_copy, staged_store, staged_reset, NULL, NULL, 64, NULL };
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
+	task_info c0 = task_named("tc-clock");
+	int kicks = 0;
+	int64_t first = -1, last = -1;
+	uint64_t start = mono_ms(), n = 0;
+	while (mono_ms() - start < 50) {
+		int64_t w = tc_clock_word(ctx);
+		if (w < 0) {
+			w = tc_clock_kick(ctx);
+			kicks++;
+		}
+		cr_assert_geq(w, last, "the time an event reads never goes back");
+		if (first < 0)
+			first = w;
+		last = w;
+		uint64_t k = atomic_load_explicit(&staged_count, memory_order_relaxed);
+		atomic_store_explicit(&staged_slots[k & 63], tc_event_encode(true, 1, (uint64_t)w), memory_order_relaxed);
+		atomic_store_explicit(&staged_count, k + 1, memory_order_release);
+		n++;
+	}
+	await_parked();
+	task_info c1 = task_named("tc-clock");
+	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_STALE, "events stopped: the clock thread sleeps");
+	cr_assert_eq(tc_written(ctx), n);
+	sleep_ms(300);
+	task_info c2 = task_named("tc-clock");
+	cr_log_info("50 ms of events outside messages: %d kicks, tc-clock %ld wake-ups; then 300 ms idle: %ld",
+	            kicks, c1.switches - c0.switches, c2.switches - c1.switches);
+	cr_assert_geq(c1.switches - c0.switches, 3, "it ticked while events came");
+	/* the clock word moved with the time while events came (how far depends
+	 * on how often this loaded machine let the clock thread run: printed),
+	 * and a kick came only after the word went stale (the first event, and a
+	 * preempted writer that saw the thread go to sleep) */
+	cr_log_info("the events' times: %lld to %lld ms", (long long)first, (long long)last);
+	cr_assert_gt(last, first, "the clock thread kept the time after the kick");
+	/* the word goes stale only after a tick found no new event: a writer
+	 * that kept writing kicks at most once per tick of silence */
+	cr_assert_leq(kicks, 2 + 50 / (int)c.clock_resolution_ms, "%d kicks for 50 ms of events", kicks);
+	cr_assert_eq(c2.switches, c1.switches, "the clock thread woke up after the events stopped");
+}
+
 /* ---- a report file or listener that blocks ---- */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

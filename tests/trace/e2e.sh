@@ -180,8 +180,8 @@ malformed)
   expect "truncated ring: the size check at byte 24" fails_with 1 "$dir/short: ring at byte 24: capacity does not match the size" "$T" chrome --ring "$dir/short"
   head -c 100 "$r" >"$dir/tiny"
   expect "ring shorter than its header" fails_with 1 "$dir/tiny: ring at byte" "$T" tree --ring "$dir/tiny"
-  { head -c 8 "$r"; printf '\002\000\000\000'; tail -c +13 "$r"; } >"$dir/v2"
-  expect "unsupported version: byte 8" fails_with 1 "$dir/v2: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v2"
+  { head -c 8 "$r"; printf '\003\000\000\000'; tail -c +13 "$r"; } >"$dir/v3"
+  expect "unsupported version: byte 8" fails_with 1 "$dir/v3: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v3"
   : >"$dir/empty"
   expect "empty ring file" fails_with 1 "$dir/empty: ring at byte 0: truncated" "$T" flame --ring "$dir/empty"
   expect "missing ring" fails_with 1 "$dir/nope: No such file or directory" "$T" tree --ring "$dir/nope"
@@ -314,8 +314,32 @@ threads)
   expect "a ring without its thread file: the main thread's tree" \
     sh -c "grep -q onCreate '$dir/alone.txt' && ! grep -q 'fetch' '$dir/alone.txt'"
   ;;
+reused)
+  # Defect: tc-trace keyed tracks by thread id, so a thread whose id the kernel gave
+  # again after another ended shared that thread's track. io-1 and io-2 ran one after
+  # the other; io-2's ring then took io-1's id (trace_gen reused).
+  "$TRACE_GEN" reused "$dir" || exit 1
+  m=$dir/methodMapping.txt r=$dir/ring
+  tid=$("$TC_RINGDUMP" -q "$r-threads" | sed -n 's/^thread: \([0-9]*\) io-1$/\1/p')
+  expect "both rings have io-1's id" test "$("$TC_RINGDUMP" -q "$r-threads" | grep -c "^thread: $tid ")" -eq 2
+  "$T" chrome --ring "$r" --mapping "$m" -o "$dir/trace.json"
+  expect "chrome: json" json_ok "$dir/trace.json"
+  expect "chrome: io-1 on its id's track" \
+    grep -q "\"tid\":$tid,\"ts\":[0-9]*,\"name\":\"sample.Net.fetch\"" "$dir/trace.json"
+  expect "chrome: io-2 on a track of its own, not io-1's" \
+    sh -c "grep -o '\"tid\":[0-9]*,\"ts\":[0-9]*,\"name\":\"sample.Main.loadConfig\"' '$dir/trace.json' | grep -qv '\"tid\":$tid,'"
+  expect "chrome: its track named with the generation" \
+    grep -q "\"args\":{\"name\":\"io-2 (tid $tid, generation 2)\"}" "$dir/trace.json"
+  "$T" tree --ring "$r" --mapping "$m" -o "$dir/tree.txt"
+  cat "$dir/tree.txt"
+  expect "tree: a node each, told apart by generation" \
+    sh -c "grep -q 'thread io-1 (tid $tid, generation 1)' '$dir/tree.txt' && grep -q 'thread io-2 (tid $tid, generation 2)' '$dir/tree.txt'"
+  "$T" tree --ring "$r" --mapping "$m" --thread "$tid" -o "$dir/bytid.txt"
+  expect "tree --thread TID: both threads that had the id" \
+    sh -c "grep -q 'fetch' '$dir/bytid.txt' && grep -q 'loadConfig' '$dir/bytid.txt'"
+  ;;
 *)
-  echo "usage: e2e.sh sample|wrap|crash|malformed|threads" >&2; exit 2 ;;
+  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused" >&2; exit 2 ;;
 esac
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

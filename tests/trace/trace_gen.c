@@ -19,6 +19,9 @@
  *                          main thread in a section "cold start" starts two
  *                          threads, io-1 (a section "download" around a fetch)
  *                          and io-2, one after the other, inside a message
+ *   trace_gen reused DIR   the same, then io-2's ring given io-1's thread id, as
+ *                          when the kernel gives an ended thread's id again:
+ *                          two threads of one id, generations 1 and 2
  *
  * Exit status 0, or 1 with a message. */
 #include <pthread.h>
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tc_ringfile.h"
 #include "tc_runtime.h"
 
 typedef struct fake {
@@ -424,6 +428,25 @@ static int threads(const char *dir)
 	return 0;
 }
 
+/* io-2's ring (the thread file's second) takes io-1's thread id. */
+static int reuse_tid(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/ring-threads", dir);
+	FILE *f = fopen(path, "r+b");
+	if (!f)
+		return die(path, NULL);
+	uint64_t ring_size = 0;
+	uint32_t tid = 0;
+	int ok = fseek(f, TC_THREADS_OFF_RING_SIZE, SEEK_SET) == 0 && fread(&ring_size, 8, 1, f) == 1 &&
+	         fseek(f, TC_THREADS_HEADER_SIZE + TC_RING_OFF_TID, SEEK_SET) == 0 && fread(&tid, 4, 1, f) == 1 &&
+	         fseek(f, (long)(TC_THREADS_HEADER_SIZE + ring_size + TC_RING_OFF_TID), SEEK_SET) == 0 &&
+	         fwrite(&tid, 4, 1, f) == 1;
+	if (fclose(f) != 0 || !ok)
+		return die(path, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "big") == 0)
@@ -436,6 +459,8 @@ int main(int argc, char **argv)
 		return crash(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "threads") == 0)
 		return threads(argv[2]);
-	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR\n", stderr);
+	if (argc == 3 && strcmp(argv[1], "reused") == 0)
+		return threads(argv[2]) || reuse_tid(argv[2]);
+	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n", stderr);
 	return 2;
 }

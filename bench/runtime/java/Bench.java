@@ -103,8 +103,8 @@ public final class Bench {
             outside[r] = oursLoop(n / 4) / (double) n;
         }
         System.out.printf("micro peer_ns=%.3f ours_ns=%.3f jni_call_ns=%.3f loop_ns=%.3f ours_outside_ns=%.3f "
-                + "ours_events=%d raw=%b%n", median(peer), median(ours), median(jni), median(empty), median(outside),
-                TraceCanary.written(), JniCall.raw());
+                + "ours_events=%d%n", median(peer), median(ours), median(jni), median(empty), median(outside),
+                TraceCanary.written());
     }
 
     /** oursLoop(n) on a thread of its own (a ring of its own, its first event takes it),
@@ -141,8 +141,8 @@ public final class Bench {
             System.err.printf("round %d (threads = all): peer %.3f ours main %.3f ours second thread %.3f ns%n",
                     r, peer[r], main[r], other[r]);
         }
-        System.out.printf("micro-threads peer_ns=%.3f ours_main_ns=%.3f ours_thread_ns=%.3f raw=%b%n",
-                median(peer), median(main), median(other), JniCall.raw());
+        System.out.printf("micro-threads peer_ns=%.3f ours_main_ns=%.3f ours_thread_ns=%.3f%n",
+                median(peer), median(main), median(other));
     }
 
     /** Untraced, peer and ours in turn, passes times; medians of the second half. */

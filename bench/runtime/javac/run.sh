@@ -7,7 +7,8 @@
 #
 # usage: bench/runtime/javac/run.sh [BUILD_DIR] [JVMS] [ROUNDS]
 # BENCH_MESSAGE=1: ours records inside one main-looper message, as an app's code runs
-# (the clock thread keeps the time); without it every event of ours reads the clock.
+# (the clock thread keeps the time); without it ours' events come outside messages (the
+# first after a quiet spell kicks the clock thread, which keeps the time while they come).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)

@@ -1075,8 +1075,9 @@ public final class E2e {
     /**
      * Every thread records (THREADS_ALL): three workers write at once, each into a ring of
      * its own, while the main thread records into the context's ring; a section runs on the
-     * main thread around all of it and one on a worker; a fourth thread finds the rings
-     * taken and its events are counted. e2e.sh reads the ring file and the thread file.
+     * main thread around all of it and one on a worker; a fourth thread, started while
+     * the three live, finds the rings in use and its events are counted. e2e.sh reads the
+     * ring file and the thread file.
      */
     static void threads(String lib, String file) {
         Looper.prepareMainLooper();
@@ -1090,6 +1091,8 @@ public final class E2e {
             AppMethodBeat.i(10);
             Thread[] workers = new Thread[3];
             java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch looped = new java.util.concurrent.CountDownLatch(3);
+            java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
             for (int k = 0; k < workers.length; k++) {
                 final int id = 400 + k;
                 workers[k] = new Thread(() -> {
@@ -1108,12 +1111,22 @@ public final class E2e {
                     if (id == 400) {
                         TraceCanary.endSection();
                     }
+                    looped.countDown();
+                    try {
+                        end.await(); // alive, holding its ring, until the late thread ran
+                    } catch (InterruptedException e) {
+                        return;
+                    }
                 }, "worker-" + k);
                 workers[k].start();
             }
             go.countDown();
             busy(20);
-            join(workers);
+            try {
+                looped.await();
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            }
             Thread late = new Thread(() -> {
                 for (int n = 0; n < 256; n++) {
                     AppMethodBeat.i(499);
@@ -1122,6 +1135,8 @@ public final class E2e {
             }, "late");
             late.start();
             join(late);
+            end.countDown();
+            join(workers);
             AppMethodBeat.o(10);
             TraceCanary.endSection();
             Looper.getMainLooper().quit();
@@ -1129,6 +1144,55 @@ public final class E2e {
         Looper.loop();
         check(TraceCanary.written() > 4, "the main thread recorded into the context's ring");
         TraceCanary.release();
+    }
+
+    /**
+     * Defect: a pool that starts and ends threads used up the rings (maxThreads 2 here) and
+     * every later thread went unrecorded. Twelve threads, one after the other, each with
+     * 100 calls: a ring whose thread ended goes to the next. e2e.sh reads the thread file.
+     */
+    static void threadsChurn(String lib, String file) {
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096).threads(TraceCanary.THREADS_ALL);
+        c.tracers = 0;
+        c.maxThreads = 2;
+        c.threadCapacity = 1024;
+        TraceCanary.start(c, LISTENER);
+        for (int k = 0; k < 12; k++) {
+            final int id = 600 + k;
+            Thread t = new Thread(() -> {
+                for (int n = 0; n < 100; n++) {
+                    AppMethodBeat.i(id);
+                    AppMethodBeat.o(id);
+                }
+            }, "pool-" + k);
+            t.start();
+            join(t);
+        }
+        TraceCanary.release(); // copies what the last threads wrote
+        check(true, "twelve threads ran");
+    }
+
+    /**
+     * Killed while writing (e2e.sh crash-busy): traced calls without end, in a message or
+     * (outside) not; "MARK n" once n events were written. The runtime copies the staging
+     * ring at each clock tick, so the file holds them a tick later.
+     */
+    static void crashBusy(String lib, String file, boolean inMessage) {
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
+        c.tracers = 0;
+        TraceCanary.start(c, LISTENER);
+        if (inMessage) {
+            TraceCanary.dispatchBegin();
+        }
+        for (long n = 0;; ) {
+            AppMethodBeat.i(500);
+            AppMethodBeat.o(500);
+            n += 2;
+            if (n == 200_000) {
+                System.out.println("MARK " + n);
+                System.out.flush();
+            }
+        }
     }
 
     static void join(Thread... threads) {
@@ -1163,6 +1227,8 @@ public final class E2e {
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             case "threads": threads(lib, args[1]); break;
+            case "threads-churn": threadsChurn(lib, args[1]); break;
+            case "crash-busy": crashBusy(lib, args[1], args[2].equals("message")); return;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

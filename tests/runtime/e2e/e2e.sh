@@ -36,14 +36,17 @@
 #   crash:     E2e writes a file-backed ring and is killed with kill -9, twice
 #              with one path: the first launch's ring is FILE.prev, decoded
 #              with tc-ringdump and tc-trace; FILE is the second's.
-#   threads, threads-buffer: every thread records: workers writing at once
-#              into rings of their own, sections, a thread past the cap
-#              (tc-ringdump reads the ring file and the thread file; raw
-#              Unsafe stores, or the ByteBuffer path)
-#   lazy, lazy-buffer: the first traced call loads the library from
+#   crash-busy-message, crash-busy-outside: killed while it writes without end,
+#              in a message or outside one: the file holds what was written a
+#              clock tick before (the staging ring's copies).
+#   threads:   every thread records: workers writing at once into rings of
+#              their own, sections, a thread past the cap while they live
+#              (tc-ringdump reads the ring file and the thread file)
+#   threads-churn: twelve threads one after the other, two rings: each
+#              thread's ring goes to the next once it ended (generations)
+#   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
-#              asks for a file ring, which tc-ringdump then decodes (raw
-#              Unsafe stores, or with lazy-buffer the ByteBuffer path).
+#              asks for a file ring, which tc-ringdump then decodes.
 set -u
 mode=$1
 # A JNI library built with ASan needs the ASan runtime loaded first; the JVM
@@ -202,13 +205,45 @@ crash)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
-lazy|lazy-buffer)
+crash-busy-message|crash-busy-outside)
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   ring="$dir/ring"
-  raw=true
-  [ "$mode" = lazy-buffer ] && raw=false
-  "$JAVA" -Xcheck:jni -Xss4m -Dtc.raw=$raw -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
+  "$JAVA" -Xcheck:jni -Dtc.lib="$TC_LIB" -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e crash-busy "$ring" \
+    "${mode#crash-busy-}" >"$dir/out" 2>"$dir/err" &
+  pid=$!
+  i=0
+  until grep -q MARK "$dir/out" 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 600 ] || ! kill -0 $pid 2>/dev/null; then
+      echo "writer did not get to its mark"; cat "$dir/out" "$dir/err"; kill -9 $pid; exit 1
+    fi
+    sleep 0.05
+  done
+  # the writer goes on; the bound is one clock tick (5 ms by default) and the clock thread's turn
+  sleep 0.2
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  mark=$(sed -n 's/^MARK //p' "$dir/out")
+  "$TC_RINGDUMP" -q "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  head -1 "$dir/dump"
+  written=$(sed -n 's/.*, written \([0-9]*\),.*/\1/p' "$dir/dump")
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  expect "the file holds the $mark events written 200 ms before the kill ($written)" test "${written:-0}" -ge "$mark"
+  expect "and its newest events are the writer's, in and out in turn" \
+    sh -c "'$TC_RINGDUMP' '$ring' | grep -E '^[0-9]+ (in|out) ' | tail -4 | awk '{print \$3}' | uniq | grep -qx 500"
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
+lazy)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  ring="$dir/ring"
+  "$JAVA" -Xcheck:jni -Xss4m -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
     -cp "$CLASSPATH_E2E:$STUBS_JAR" E2e lazy "$ring" || exit 1
   "$TC_RINGDUMP" -s "$ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
   head -3 "$dir/dump"
@@ -228,12 +263,10 @@ lazy|lazy-buffer)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
-threads|threads-buffer)
+threads)
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
-  raw=true
-  [ "$mode" = threads-buffer ] && raw=false
-  run_java -Dtc.raw=$raw -- threads "$dir/ring" || exit 1
+  run_java -- threads "$dir/ring" || exit 1
   "$TC_RINGDUMP" "$dir/ring" >"$dir/main" || { echo "tc-ringdump failed"; exit 1; }
   "$TC_RINGDUMP" "$dir/ring-threads" >"$dir/threads" || { echo "tc-ringdump of the thread file failed"; exit 1; }
   grep '^thread\|^ring\|^section' "$dir/main" "$dir/threads"
@@ -245,7 +278,7 @@ threads|threads-buffer)
   # one ring's event lines, by its thread's name
   ring_of() { awk -v n="$1" '/^ring /{r=0} $1 == "thread:" && $3 == n {r=1; next} r && /^[0-9]+ (in|out) /' "$dir/threads"; }
   expect "three rings, the fourth thread refused and its 512 events counted" \
-    grep -q "3 of 3 rings used, pid [0-9]*, refused 1 threads, dropped 512 events" "$dir/threads"
+    grep -q "3 of 3 rings used (3 handed out), pid [0-9]*, refused 1 threads, dropped 512 events" "$dir/threads"
   for k in 0 1 2; do
     ring_of worker-$k >"$dir/w$k"
     n=$((2000 + (k == 0 ? 2 : 0)))
@@ -284,6 +317,33 @@ threads|threads-buffer)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
+threads-churn)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  run_java -- threads-churn "$dir/ring" || exit 1
+  "$TC_RINGDUMP" "$dir/ring-threads" >"$dir/threads" || { echo "tc-ringdump of the thread file failed"; exit 1; }
+  grep '^thread\|^ring\|rings used' "$dir/threads"
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  expect "pool-10 ended before pool-11 took the other ring" \
+    sh -c "grep -A1 '^thread: [0-9]* pool-10\$' '$dir/threads' | grep -q 'generation 11, ended'"
+  expect "two rings, twelve handed out, no thread refused, no event dropped" \
+    grep -q "2 of 2 rings used (12 handed out), pid [0-9]*, refused 0 threads, dropped 0 events" "$dir/threads"
+  # (pool-11's thread may still be ending when the runtime is released: ended or not)
+  for k in 10 11; do
+    expect "pool-$k, the last on its ring: generation $((k + 1)), its 200 events" \
+      sh -c "grep -A1 '^thread: [0-9]* pool-$k\$' '$dir/threads' | grep -q 'generation $((k + 1)), ' &&
+             test \$(awk -v n=pool-$k '/^ring /{r=0} \$1 == \"thread:\" && \$3 == n {r=1; next} r && / in $((600 + k)) /' '$dir/threads' | wc -l) -eq 100"
+  done
+  "$TC_TRACE" tree --ring "$dir/ring" >"$dir/tree" || { echo "tc-trace tree failed"; exit 1; }
+  expect "tc-trace tree: the last two threads, each with its calls" \
+    sh -c "grep -q 'thread pool-10 (tid' '$dir/tree' && grep -q 'thread pool-11 (tid' '$dir/tree' && grep -Eq ' 100 +#611\$' '$dir/tree'"
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
 *)
-  echo "usage: e2e.sh slow|anr|signal|idle-lag|idle-lag-api21|api21|startup|startup-hidden|api|idle-time|printer|printer-hidden|expire|frames|frame-metrics|crash|lazy|lazy-buffer|threads|threads-buffer" >&2; exit 2 ;;
+  echo "usage: e2e.sh slow|anr|signal|idle-lag|idle-lag-api21|message-queue-37|message-queue-37-legacy|api21|startup|startup-hidden|api|release-listener|zygote|idle-time|printer|printer-hidden|expire|frames|frame-metrics|frame-metrics-destroy|crash|crash-busy-message|crash-busy-outside|lazy|threads|threads-churn" >&2; exit 2 ;;
 esac

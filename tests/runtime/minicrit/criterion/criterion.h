@@ -71,6 +71,9 @@ _Noreturn void mc_fail(const char *file, int line, const char *expr, const char 
 #define MC_NNULL_(p, ...) MC_CHECK_((p) != NULL, #p " != NULL", __VA_ARGS__)
 #define cr_assert_str_eq(...) MC_STR_(__VA_ARGS__, "")
 #define MC_STR_(a, b, ...) MC_CHECK_(strcmp((a), (b)) == 0, "strcmp(" #a ", " #b ") == 0", __VA_ARGS__)
+#define cr_assert_str_neq(...) MC_STRN_(__VA_ARGS__, "")
+#define MC_STRN_(a, b, ...) MC_CHECK_(strcmp((a), (b)) != 0, "strcmp(" #a ", " #b ") != 0", __VA_ARGS__)
+#define cr_assert_fail(...) MC_CHECK_(0, "failed", __VA_ARGS__, "")
 #define cr_log_info(...) (fprintf(stderr, __VA_ARGS__), fputc('\n', stderr))
 
 #endif

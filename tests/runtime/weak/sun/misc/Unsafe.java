@@ -1,77 +1,68 @@
 package sun.misc;
 
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A weakly ordered CPU, for the runtime's Java writer (AppMethodBeat): this class is
- * patched over the JDK's sun.misc.Unsafe (java --patch-module jdk.unsupported=...) and
- * implements what the writer uses. Its raw-address stores do not reach memory at once:
- * they wait in a store buffer, which the writing thread reads through (a thread sees its
- * own stores), until a fence drains it in program order. settle() then lets what is left
- * reach memory in the worst order that ARM allows for stores no fence separates, the
- * newest first, and runs a check, as another thread would read memory, after each
- * store. Memory is read and written through the JDK's own jdk.internal.misc.Unsafe.
- * One writing thread; no other code may use this class meanwhile.
+ * A weakly ordered CPU, for the runtime's Java writers (AppMethodBeat, ThreadRing): this
+ * class is patched over the JDK's sun.misc.Unsafe (java --patch-module
+ * jdk.unsupported=...) and implements what the writers use. Their stores do not reach
+ * memory at once: they wait in a store buffer, which the writing thread reads through (a
+ * thread sees its own stores). A release store (putOrderedLong) first lets every earlier
+ * store reach memory, in program order, and then waits in the buffer itself. settle() lets
+ * what is left reach memory in the worst order ARM allows for stores no release
+ * separates, the newest first (a later store may pass a release store), and runs a check
+ * after each, as another thread reading memory would. Memory is read and written through
+ * the JDK's own jdk.internal.misc.Unsafe. One writing thread at a time; no other code may
+ * use this class meanwhile.
  */
 public final class Unsafe {
     private static final Unsafe theUnsafe = new Unsafe();
     private static final jdk.internal.misc.Unsafe MEMORY = jdk.internal.misc.Unsafe.getUnsafe();
-    private static final List<long[]> buffer = new ArrayList<>(); // {address, value}, oldest first
-    private static int fences;
 
-    static {
-        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            throw new AssertionError("getInt below assumes little-endian longs");
+    private static final class Store {
+        final Object o;
+        final long off, value;
+
+        Store(Object o, long off, long value) {
+            this.o = o;
+            this.off = off;
+            this.value = value;
         }
     }
+
+    private static final List<Store> buffer = new ArrayList<>(); // oldest first
+    private static int releases;
 
     private Unsafe() {}
 
-    public void putLong(long address, long value) {
-        buffer.add(new long[] {address, value});
+    public int arrayBaseOffset(Class<?> c) {
+        return MEMORY.arrayBaseOffset(c);
     }
 
-    public long getLong(long address) {
+    public void putLong(Object o, long off, long value) {
+        buffer.add(new Store(o, off, value));
+    }
+
+    public void putOrderedLong(Object o, long off, long value) {
+        releases++;
+        drain();
+        buffer.add(new Store(o, off, value));
+    }
+
+    public long getLong(Object o, long off) {
         for (int i = buffer.size() - 1; i >= 0; i--) {
-            if (buffer.get(i)[0] == address) {
-                return buffer.get(i)[1];
+            Store s = buffer.get(i);
+            if (s.o == o && s.off == off) {
+                return s.value;
             }
         }
-        return MEMORY.getLong(address);
-    }
-
-    public int getInt(long address) {
-        for (int i = buffer.size() - 1; i >= 0; i--) {
-            long[] s = buffer.get(i);
-            if (s[0] == address) {
-                return (int) s[1];
-            }
-            if (s[0] == address - 4) {
-                return (int) (s[1] >>> 32);
-            }
-        }
-        return MEMORY.getInt(address);
-    }
-
-    public void storeFence() {
-        fences++;
-        drain();
-    }
-
-    /** Loads are not reordered in this model (it buffers stores): nothing to do. */
-    public void loadFence() {
-    }
-
-    public void fullFence() {
-        fences++;
-        drain();
+        return MEMORY.getLong(o, off);
     }
 
     private static void drain() {
-        for (long[] s : buffer) {
-            MEMORY.putLong(s[0], s[1]);
+        for (Store s : buffer) {
+            MEMORY.putLong(s.o, s.off, s.value);
         }
         buffer.clear();
     }
@@ -81,19 +72,14 @@ public final class Unsafe {
     /** Lets the buffered stores reach memory, newest first, running check after each. */
     public static void settle(Runnable check) {
         while (!buffer.isEmpty()) {
-            long[] s = buffer.remove(buffer.size() - 1);
-            MEMORY.putLong(s[0], s[1]);
+            Store s = buffer.remove(buffer.size() - 1);
+            MEMORY.putLong(s.o, s.off, s.value);
             check.run();
         }
     }
 
-    /** A long as another thread reads it from memory, past the store buffer. */
-    public static long memoryLong(long address) {
-        return MEMORY.getLong(address);
-    }
-
-    /** Fences the writer has executed. */
-    public static int fences() {
-        return fences;
+    /** Release stores the writers have made. */
+    public static int releases() {
+        return releases;
     }
 }

@@ -2,266 +2,121 @@ package com.tencent.matrix.trace.core;
 
 import android.app.Activity;
 
-import java.lang.reflect.Field;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-
 /**
  * The class instrumented code calls: {@code i(id)} at method entry, {@code o(id)}
  * before each exit, {@code at(activity, hasFocus)} in Activity.onWindowFocusChanged.
  *
- * <p>Events go straight into the ring that the native runtime owns (see
- * runtime/include/tc_ringfile.h): the event into the next slot, then the
- * header's write count, with the time read from the header's clock word that
- * the native clock thread keeps current while a message runs; outside a
- * message (idle handlers, input events, code before the first message) that
- * thread sleeps, and the event reads the clock (System.nanoTime, the ring's
- * CLOCK_MONOTONIC) itself. A JNI call per event would cost
- * about 7 times more. Only the recording thread (the main thread) writes, so
- * plain stores suffice for the event; but other threads copy the ring while it
- * writes (the ANR check), and on a weakly ordered CPU (ARM) they could see the
- * new count before the event it counts: a store fence between the two gives
- * the count store release semantics, which is what tc_ringfile.h promises
- * readers. On VMs whose sun.misc.Unsafe has raw-address accessors and fences
- * (HotSpot, ART since 7.0) the stores are raw and the fence is
- * Unsafe.storeFence(); otherwise they go through a direct ByteBuffer over the
- * same memory, fenced by a volatile write and read.
+ * <p>An event costs what a store into a Java array costs, on ART as on HotSpot: it
+ * makes no JNI call and no call into native code. The recording thread's events go
+ * into a ring on the Java heap, a {@code long[]} as large as the runtime's ring: the
+ * event with {@code Unsafe.putLong(Object, long, long)}, then the count with {@code
+ * Unsafe.putOrderedLong} (a release store: a thread that reads the count sees the
+ * events below it), both compiler intrinsics on ART since Android 5.0 and on HotSpot.
+ * That array is the ring of record: the native runtime reads the events there (the
+ * tracers' copies), writes its message markers there, and, with a ring file, copies it
+ * into the file (which a killed process leaves behind) at every tick of its clock
+ * thread. The time is the clock word {@link #sNow}, which the clock thread keeps; when
+ * it is stale (the thread sleeps: no message ran and nothing was written for a tick)
+ * the event kicks it ({@link #slowNow}), once. The raw-address
+ * Unsafe accessors and System.nanoTime are JNI calls on ART, and Unsafe's fences came
+ * with Android 7.0; none is on this path (runtime/README.md, "The Java writer";
+ * tests/runtime/hotpath checks the compiled classes).
  *
- * <p>Only the recording thread touches the ring: the thread is checked before
- * anything is read from it. That thread alone lets go of the ring before it
- * is replaced (the first {@link TraceCanary#start}) or freed ({@link
- * TraceCanary#release}), so no other thread can read memory already freed.
- * When every thread records ({@link TraceCanary#THREADS_ALL}), the others write
- * into rings of their own ({@link ThreadRing}), which are never moved or
- * unmapped.
+ * <p>Only the recording thread (the main thread) writes into this ring. When every
+ * thread records ({@link TraceCanary#THREADS_ALL}), the others write into staging rings
+ * of their own ({@link ThreadRing}) the same way.
  *
- * <p>Before the runtime is started, the first {@code i()} starts recording
- * (as Matrix's AppMethodBeat does), so the application's own start is traced;
- * see {@link TraceCanary#configure}.
+ * <p>Before the runtime is started, the first {@code i()} starts recording (as Matrix's
+ * AppMethodBeat does), so the application's own start is traced; see {@link
+ * TraceCanary#configure}.
  */
 public final class AppMethodBeat {
     public static final int METHOD_ID_MAX = 0xFFFFF;
     public static final int METHOD_ID_DISPATCH = 0xFFFFE;
 
-    // tc_ringfile.h
-    static final int OFF_HEADER_SIZE = 12;
-    static final int OFF_CAPACITY = 24;
-    static final int OFF_TIME_BASE = 32;
-    static final int OFF_STATUS = 56;
-    static final int OFF_SEQ = 64;
-    static final int OFF_NOW = 128;
-    static final int STATUS_READY = 1;
-    private static final long IN = 1L << 63;
-    private static final long TIME_MASK = 0x7FFFFFFFFFFL;
+    static final long IN = 1L << 63;
+    /** The clock word (tc_runtime.h TC_CLOCK_*): a time (ms since the ring's time base,
+     *  >= 0) while the clock thread keeps it, else one of these. */
+    static final long CLOCK_STALE = -1, CLOCK_OFF = -2;
 
-    static final sun.misc.Unsafe U = unsafe();
-    /** Raw-address stores available: a constant, so the JIT keeps one branch. */
-    static final boolean RAW = U != null;
+    static final sun.misc.Unsafe U = Staging.unsafe();
+    /** Unsafe offsets of a staging ring's count, copied count and first event. */
+    static final long SEQ, COPIED, SLOT0;
 
-    /** Address of the ring header, 0 while there is none. Volatile: it publishes the fields below. */
-    static volatile long sHeader;
-    static long sSlot, sSlotsBase, sSlotsEnd;      // raw path: addresses
-    static ByteBuffer sBuf;                        // buffer path
-    static int sOff, sOffEnd, sHeaderSize;
-    static long sCapacity;
-    static long sTimeBase;                         // the ring's time 0, System.nanoTime() base
-    static boolean sInMessage;                     // a main-looper message runs (recording thread)
+    static {
+        long base = U != null ? U.arrayBaseOffset(long[].class) : 0;
+        SEQ = base + 8L * Staging.SEQ;
+        COPIED = base + 8L * Staging.COPIED;
+        SLOT0 = base + 8L * Staging.SLOTS;
+    }
+
+    /** The clock word, stored by the native runtime (jni_glue.c): the one thing an event
+     *  reads that another thread writes. */
+    static volatile long sNow = CLOCK_OFF;
+    static long[] sRing;                           // the recording thread's staging ring
+    static int sMask;                              // its events - 1 (a power of two)
     static Thread sThread;                         // the recording thread
-    static boolean sInside;                        // re-entrancy guard (recording thread)
+    static boolean sInside;                        // re-entrancy guard of the slow paths (recording thread)
     static boolean sThreadsOn;                     // every thread records (ThreadRing)
     static final int[] sSections = new int[ThreadRing.SECTION_DEPTH]; // open sections (recording thread)
     static int sSectionDepth;
-    private static volatile int sFence;            // fence() only
 
     private AppMethodBeat() {}
 
-    private static sun.misc.Unsafe unsafe() {
-        if ("false".equals(System.getProperty("tc.raw"))) {
-            return null; // -Dtc.raw=false: the ByteBuffer path, e.g. to measure it
-        }
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            sun.misc.Unsafe u = (sun.misc.Unsafe) f.get(null);
-            // ART before 7.0 lacks the raw-address accessors and the fences.
-            sun.misc.Unsafe.class.getMethod("putLong", long.class, long.class);
-            sun.misc.Unsafe.class.getMethod("getLong", long.class);
-            sun.misc.Unsafe.class.getMethod("getInt", long.class);
-            sun.misc.Unsafe.class.getMethod("storeFence");
-            sun.misc.Unsafe.class.getMethod("loadFence");
-            return u;
-        } catch (Throwable t) {
-            return null;
-        }
-    }
-
     public static void i(int methodId) {
-        if (!RAW) {
-            iBuffer(methodId);
+        Thread t = Thread.currentThread();
+        if (t != sThread) {
+            other(t, methodId, IN);
             return;
         }
-        long h = sHeader;
-        if (h == 0) {
-            TraceCanary.beforeStart(methodId);
+        if (methodId >= METHOD_ID_MAX) {
             return;
         }
-        if (Thread.currentThread() != sThread) {
-            if (sThreadsOn) {
-                other(methodId, IN);
-            }
+        long now = sNow;
+        if (now < 0 && (now = slowNow(now)) < 0) {
             return;
         }
-        if (methodId >= METHOD_ID_MAX || sInside || U.getInt(h + OFF_STATUS) < STATUS_READY) {
-            return;
-        }
-        sInside = true;
-        long p = sSlot;
-        U.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? U.getLong(h + OFF_NOW) : clockMs()) & TIME_MASK));
-        p += 8;
-        sSlot = p == sSlotsEnd ? sSlotsBase : p;
-        U.storeFence(); // the event before the count that publishes it (tc_ringfile.h)
-        U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
-        sInside = false;
+        long[] r = sRing;
+        long s = U.getLong(r, SEQ);
+        U.putLong(r, SLOT0 + ((s & sMask) << 3), IN | ((long) methodId << 43) | now);
+        U.putOrderedLong(r, SEQ, s + 1); // after the event: publishes it (tc_ringfile.h)
     }
 
     public static void o(int methodId) {
-        if (!RAW) {
-            oBuffer(methodId);
-            return;
-        }
-        long h = sHeader;
-        if (h == 0) {
-            return;
-        }
-        if (Thread.currentThread() != sThread) {
-            if (sThreadsOn) {
-                other(methodId, 0);
-            }
-            return;
-        }
-        if (methodId >= METHOD_ID_MAX || U.getInt(h + OFF_STATUS) < STATUS_READY) {
-            return;
-        }
-        long p = sSlot;
-        U.putLong(p, ((long) methodId << 43) | ((sInMessage ? U.getLong(h + OFF_NOW) : clockMs()) & TIME_MASK));
-        p += 8;
-        sSlot = p == sSlotsEnd ? sSlotsBase : p;
-        U.storeFence();
-        U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
-    }
-
-    /** An event of a thread other than the recording thread (inBit: IN or 0), into its
-     *  own ring; out of line, so that i() and o() stay small. */
-    private static void other(int methodId, long inBit) {
-        ThreadRing r = ThreadRing.here(Thread.currentThread());
-        long h = r.header;
-        if (h == 0) {
-            r.drop();
+        Thread t = Thread.currentThread();
+        if (t != sThread) {
+            other(t, methodId, 0);
             return;
         }
         if (methodId >= METHOD_ID_MAX) {
             return;
         }
-        if (U.getInt(h + OFF_STATUS) < STATUS_READY) {
-            r.idle();
+        long now = sNow;
+        if (now < 0 && (now = slowNow(now)) < 0) {
             return;
         }
-        long p = r.slot;
-        U.putLong(p, inBit | ((long) methodId << 43) | (r.nowRaw(U) & TIME_MASK));
-        p += 8;
-        r.slot = p == r.slotsEnd ? r.slotsBase : p;
-        U.storeFence();
-        U.putLong(h + OFF_SEQ, U.getLong(h + OFF_SEQ) + 1);
+        long[] r = sRing;
+        long s = U.getLong(r, SEQ);
+        U.putLong(r, SLOT0 + ((s & sMask) << 3), ((long) methodId << 43) | now);
+        U.putOrderedLong(r, SEQ, s + 1);
     }
 
-    private static void otherBuffer(int methodId, long inBit) {
-        ThreadRing r = ThreadRing.here(Thread.currentThread());
-        ByteBuffer b = r.buf;
-        if (b == null) {
-            r.drop();
-            return;
-        }
-        if (methodId >= METHOD_ID_MAX) {
-            return;
-        }
-        if (b.getInt(OFF_STATUS) < STATUS_READY) {
-            r.idle();
-            return;
-        }
-        int p = r.off;
-        b.putLong(p, inBit | ((long) methodId << 43) | (r.nowClock() & TIME_MASK));
-        p += 8;
-        r.off = p == r.offEnd ? r.headerSize : p;
-        r.fence();
-        b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
-    }
-
-    // The same through the ByteBuffer, out of line so that i() and o() stay
-    // small enough for the JIT to inline everywhere.
-    private static void iBuffer(int methodId) {
-        if (sHeader == 0) {
+    /** An event of a thread other than the recording thread (inBit: IN or 0): into its
+     *  own ring, or before any runtime the first i() on the main thread starts one. Out of
+     *  line, so that i() and o() stay small. */
+    private static void other(Thread t, int methodId, long inBit) {
+        if (sThreadsOn) {
+            ThreadRing.here(t).event(methodId, inBit);
+        } else if (sThread == null && inBit != 0) {
             TraceCanary.beforeStart(methodId);
-            return;
         }
-        if (Thread.currentThread() != sThread) {
-            if (sThreadsOn) {
-                otherBuffer(methodId, IN);
-            }
-            return;
-        }
-        if (methodId >= METHOD_ID_MAX || sInside) {
-            return;
-        }
-        ByteBuffer b = sBuf;
-        if (b.getInt(OFF_STATUS) < STATUS_READY) {
-            return;
-        }
-        sInside = true;
-        int p = sOff;
-        b.putLong(p, IN | ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
-        p += 8;
-        sOff = p == sOffEnd ? sHeaderSize : p;
-        fence();
-        b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
-        sInside = false;
     }
 
-    private static void oBuffer(int methodId) {
-        if (sHeader == 0) {
-            return;
-        }
-        if (Thread.currentThread() != sThread) {
-            if (sThreadsOn) {
-                otherBuffer(methodId, 0);
-            }
-            return;
-        }
-        if (methodId >= METHOD_ID_MAX) {
-            return;
-        }
-        ByteBuffer b = sBuf;
-        if (b.getInt(OFF_STATUS) < STATUS_READY) {
-            return;
-        }
-        int p = sOff;
-        b.putLong(p, ((long) methodId << 43) | ((sInMessage ? b.getLong(OFF_NOW) : clockMs()) & TIME_MASK));
-        p += 8;
-        sOff = p == sOffEnd ? sHeaderSize : p;
-        fence();
-        b.putLong(OFF_SEQ, b.getLong(OFF_SEQ) + 1);
-    }
-
-    /** Milliseconds since the ring's time base: the event time outside messages. */
-    private static long clockMs() {
-        return (System.nanoTime() - sTimeBase) / 1_000_000L;
-    }
-
-    /** The ByteBuffer path's fence, with Java 8 means: a volatile write, then a volatile
-     *  read (StoreLoad). Earlier stores cannot pass the write, later ones cannot pass the
-     *  read, and the two stay in order: ART and HotSpot emit a full barrier between them. */
-    private static void fence() {
-        sFence = 0;
-        int unused = sFence;
+    /** The clock word was negative: stale, so the clock thread is kicked and the time it
+     *  gives is used; or not recording (-1 back). */
+    @SlowPath("the first event after a tick of the clock thread found nothing written and no message running")
+    static long slowNow(long word) {
+        return word == CLOCK_STALE ? TraceCanary.kick() : -1;
     }
 
     /** A section begins (id, TraceCanary.sectionId) or the innermost ends, on the calling
@@ -305,27 +160,23 @@ public final class AppMethodBeat {
         TraceCanary.activityFocus(activity, isFocus);
     }
 
-    /** Points the writer at a ring; recording thread, before sHeader is published. */
-    static void attach(long address, ByteBuffer region, Thread recordThread) {
-        ByteBuffer b = region.order(ByteOrder.nativeOrder());
-        long cap = b.getLong(OFF_CAPACITY);
-        int hs = b.getInt(OFF_HEADER_SIZE);
-        sCapacity = cap;
-        sHeaderSize = hs;
-        sTimeBase = b.getLong(OFF_TIME_BASE);
-        sBuf = b;
-        sOffEnd = (int) (hs + cap * 8);
-        sSlotsBase = address + hs;
-        sSlotsEnd = sSlotsBase + cap * 8;
-        sThread = recordThread;
-        resync(b.getLong(OFF_SEQ));
-        sHeader = address; // volatile: publishes the fields above
+    /** A staging ring for a ring of this capacity (as many events or more: a power of
+     *  two). Under TraceCanary's lock. */
+    static long[] ring(int capacity) {
+        if (U == null) {
+            throw new IllegalStateException("no sun.misc.Unsafe: the writer cannot publish its events");
+        }
+        int slots = Staging.slotsFor(capacity);
+        return sRing != null && sRing.length == Staging.SLOTS + slots ? sRing : Staging.ring(slots);
     }
 
-    /** Forgets the ring; the caller frees or replaces it afterwards, on the recording thread. */
-    static void detach() {
-        sHeader = 0;
-        sBuf = null;
+    /** Records from now on for recordThread into r, which the runtime has attached: it moved
+     *  the events there and set its count (Native.attach). Under TraceCanary's lock, on the
+     *  recording thread. */
+    static void attach(Thread recordThread, long[] r) {
+        sRing = r;
+        sMask = r.length - Staging.SLOTS - 1;
+        sThread = recordThread;
     }
 
     /** Every thread records, or (false) only the recording thread; under TraceCanary's lock. */
@@ -335,13 +186,6 @@ public final class AppMethodBeat {
         }
         ThreadRing.reset();
         sThreadsOn = on;
-    }
-
-    /** The native side wrote events (message markers): move to seq's slot. */
-    static void resync(long seq) {
-        long slot = seq % sCapacity;
-        sSlot = sSlotsBase + slot * 8;
-        sOff = (int) (sHeaderSize + slot * 8);
     }
 
     /** Moves recording to the calling thread. */

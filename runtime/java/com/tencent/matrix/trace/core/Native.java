@@ -16,8 +16,15 @@ final class Native {
     static native long create(long[] opts, String bufferPath, String reportPath, String splash);
     /** May replace the ring: the Java writer must not hold its address (TraceCanary.reconfigure). */
     static native void reconfigure(long ctx, long[] opts, String bufferPath, String reportPath, String splash);
+    /** The ring as the runtime holds it (tests, tools): what a staging ring holds since its
+     *  last copy is not in it yet. */
     static native ByteBuffer region(long ctx);
-    static native long address(long ctx);
+    /** Attaches the calling (recording) thread's staging ring (Staging), as large as the
+     *  ring or larger: the ring of record from now on; the newest events move there and its
+     *  count is set. */
+    static native void attach(long ctx, long[] staging);
+    /** The ring's capacity (events). */
+    static native int capacity(long ctx);
     static native int start(long ctx);
     static native void stop(long ctx);
     static native void release(long ctx);
@@ -26,18 +33,27 @@ final class Native {
     static native void bindThread(long ctx, String name);
     /** Names the calling thread's ring as tc-trace shows it. */
     static native void threadName(long ctx, String name);
-    /** The thread file's header address (THREADS_ALL), or 0. */
-    static native long threadsAddress(long ctx);
-    /** The calling thread's own ring, named name, handed out at its first call; 0 if none. */
-    static native long threadRing(long ctx, String name);
-    /** The same ring as a direct buffer (the calling thread's; after threadRing). */
-    static native ByteBuffer threadRegion(long ctx);
+    /** Every thread records (THREADS_ALL): the thread file exists. */
+    static native boolean threadsOn(long ctx);
+    /** Events per thread's ring in the thread file (a thread's Java ring holds as many). */
+    static native int threadCapacity(long ctx);
+    /** Attaches the calling thread's staging ring to a ring of its own, named name: the
+     *  ring's token (> 0, for threadEnded); 0 when every ring is in use (counted; ask again
+     *  later); -1 without THREADS_ALL. */
+    static native long threadAttach(long ctx, String name, long[] staging);
+    /** The thread of that ring ended: the ring may go to the next thread. */
+    static native void threadEnded(long ctx, long token);
     static native void threadsDropped(long ctx, long events);
+    /** Copies the calling thread's staging ring now. */
+    static native void pull(long ctx);
+    /** The clock word was stale: the clock thread ticks again; returns the time (ms since
+     *  the time base), or -2 when not recording. */
+    static native long kick(long ctx);
     /** The event id of a section name, or -1 when the names are all taken. */
     static native int sectionId(long ctx, String name);
-    /** Both return the write count after the marker, to resync the Java writer. */
-    static native long dispatchBegin(long ctx);
-    static native long dispatchEnd(long ctx);
+    /** Both copy the staging ring, write the marker and reset its count. */
+    static native void dispatchBegin(long ctx);
+    static native void dispatchEnd(long ctx);
     static native void idleBegin(long ctx);
     static native void idleEnd(long ctx);
     static native void vsync(long ctx, long vsyncNanos);

@@ -1,144 +1,102 @@
 package com.tencent.matrix.trace.core;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-
 /**
  * The writer of the threads other than the recording thread, when every thread records
- * ({@link TraceCanary#THREADS_ALL}): each writes into a ring of its own in the thread file
- * (runtime/include/tc_ringfile.h), which the native runtime made once and never moves, so
- * a thread keeps its ring's address for good. A thread's first event asks the runtime for
- * its ring (a JNI call, under the class lock of TraceCanary); after that an event takes no
- * lock and allocates nothing: the thread finds its ring in a small table indexed by its
- * id (or, if another thread holds that entry, in a ThreadLocal), stores the event, a store
- * fence, then the count, as the recording thread does.
+ * ({@link TraceCanary#THREADS_ALL}): each writes, as the recording thread does
+ * (AppMethodBeat), into a ring of its own on the Java heap, as large as its ring in the
+ * thread file (runtime/include/tc_ringfile.h), of which that ring (in a file) is the copy
+ * the runtime makes at every clock tick. A thread's first event registers its ring (a JNI
+ * call, under TraceCanary's lock); after that an event takes no lock, allocates nothing and
+ * calls nothing native: the thread finds its ring in a small table indexed by its id (else,
+ * if another thread took that entry, through a ThreadLocal, on the slow path).
  *
- * <p>Time: while a main-looper message runs, the native clock thread keeps the thread
- * file's clock word current and says so ("ticking"); otherwise the event reads
- * System.nanoTime itself. On the ByteBuffer path (VMs without raw Unsafe accesses, Android
- * 5 and 6) it always reads the clock: a ByteBuffer read cannot be ordered after the ticking
- * flag's without a full fence.
- *
- * <p>A thread that finds every ring taken gets a ring object with no ring: its events are
- * counted (in batches, by the runtime) instead of recorded.
+ * <p>When a thread ends, the runtime copies its last events and may give its ring in the
+ * thread file to a later thread; its Java ring goes with it (the table's entry of a dead
+ * thread is dropped when the next thread registers). A thread that finds every ring in
+ * use gets a ThreadRing with no ring: its events are counted, in batches, and at each
+ * batch it asks again.
  */
 final class ThreadRing {
-    // tc_ringfile.h: the thread file's header
-    static final int OFF_T_NOW = 128;
-    static final int OFF_T_TICKING = 136;
     static final int DROP_BATCH = 256;
-    private static final int CACHE_SIZE = 256; // a power of two
     static final int SECTION_DEPTH = 32;
+    private static final int CACHE_SIZE = 256; // a power of two
 
     /** The recent rings by thread id (racy: an entry is checked against its tid, final). */
     private static final ThreadRing[] CACHE = new ThreadRing[CACHE_SIZE];
-    private static ThreadLocal<ThreadRing> sLocal = new ThreadLocal<>();
-    /** Bumped for each new thread file: rings of an older one are dropped when met. */
+    /** Bumped for each new thread file: a ring of an older one is registered again. */
     static int sGen;
 
     final long tid;
+    final Thread thread;
     final int gen;
-    final long header;                 // 0: this thread has no ring
-    final long threads;                // the thread file's header
-    final long timeBase;
-    final long slotsBase, slotsEnd;    // raw path
-    long slot;
-    final ByteBuffer buf;              // buffer path
-    final int headerSize, offEnd;
-    int off;
-    private volatile int fenceWord;
-    long dropped;                      // events not recorded, not yet counted by the runtime
+    final long[] ring;                 // null: this thread has no ring (every one was in use)
+    final int mask;                    // its events - 1 (a power of two)
+    final long token;                  // its ring's, for Native.threadEnded
+    int dropped;                       // events not recorded, not yet counted by the runtime
     final int[] sections = new int[SECTION_DEPTH];
     int depth;
 
-    private ThreadRing(long tid, int gen, long header, long threads, ByteBuffer b) {
-        this.tid = tid;
-        this.gen = gen;
-        this.header = header;
-        this.threads = threads;
-        if (b == null) {
-            timeBase = slotsBase = slotsEnd = 0;
-            buf = null;
-            headerSize = offEnd = 0;
-            return;
-        }
-        b.order(ByteOrder.nativeOrder());
-        long cap = b.getLong(AppMethodBeat.OFF_CAPACITY);
-        headerSize = b.getInt(AppMethodBeat.OFF_HEADER_SIZE);
-        timeBase = b.getLong(AppMethodBeat.OFF_TIME_BASE);
-        buf = b;
-        offEnd = (int) (headerSize + cap * 8);
-        slotsBase = header + headerSize;
-        slotsEnd = slotsBase + cap * 8;
-        long s = b.getLong(AppMethodBeat.OFF_SEQ) % cap; // events native code wrote first
-        slot = slotsBase + s * 8;
-        off = (int) (headerSize + s * 8);
+    ThreadRing(Thread t, long[] ring, long token) {
+        this.tid = t.getId();
+        this.thread = t;
+        this.gen = sGen;
+        this.ring = ring;
+        this.mask = ring != null ? ring.length - Staging.SLOTS - 1 : 0;
+        this.token = token;
     }
 
     /** The calling thread's ring. */
     static ThreadRing here(Thread t) {
-        long tid = t.getId();
-        ThreadRing r = CACHE[(int) tid & (CACHE_SIZE - 1)];
-        return r != null && r.tid == tid ? r : slow(t, tid);
+        long id = t.getId();
+        ThreadRing r = CACHE[(int) id & (CACHE_SIZE - 1)];
+        return r != null && r.tid == id ? r : TraceCanary.threadRing(t);
     }
 
-    private static ThreadRing slow(Thread t, long tid) {
-        ThreadRing r = sLocal.get();
-        if (r == null) {
-            r = TraceCanary.threadRing(t); // the first event: registers it
-            sLocal.set(r);
+    void event(int methodId, long inBit) {
+        if (methodId >= AppMethodBeat.METHOD_ID_MAX) {
+            return;
         }
-        CACHE[(int) tid & (CACHE_SIZE - 1)] = r;
-        return r;
+        long[] r = ring;
+        if (r == null) {
+            if (++dropped == DROP_BATCH) {
+                dropped = 0;
+                TraceCanary.threadEventsDropped(this);
+            }
+            return;
+        }
+        long now = AppMethodBeat.sNow;
+        if (now < 0 && (now = AppMethodBeat.slowNow(now)) < 0) {
+            return;
+        }
+        sun.misc.Unsafe u = AppMethodBeat.U;
+        long s = u.getLong(r, AppMethodBeat.SEQ);
+        u.putLong(r, AppMethodBeat.SLOT0 + ((s & mask) << 3), inBit | ((long) methodId << 43) | now);
+        u.putOrderedLong(r, AppMethodBeat.SEQ, s + 1);
     }
 
-    /** Under TraceCanary's lock: a ring object for thread t, from the runtime's answer. */
-    static ThreadRing make(Thread t, long address, ByteBuffer region, long threads) {
-        return new ThreadRing(t.getId(), sGen, address, threads, address != 0 ? region : null);
+    /** Under TraceCanary's lock: r is its thread's ring now. */
+    static void cache(ThreadRing r) {
+        CACHE[(int) r.tid & (CACHE_SIZE - 1)] = r;
+    }
+
+    /** Under TraceCanary's lock: an entry of a thread that has ended, taken out of the
+     *  table (its staging ring can go), or null when there is none. */
+    static ThreadRing takeEnded() {
+        for (int k = 0; k < CACHE_SIZE; k++) {
+            ThreadRing e = CACHE[k];
+            if (e != null && !e.thread.isAlive()) {
+                CACHE[k] = null;
+                return e;
+            }
+        }
+        return null;
     }
 
     /** A new thread file (or none): forget every ring of the old one. Under TraceCanary's lock. */
     static void reset() {
         sGen++;
-        Arrays.fill(CACHE, null);
-        sLocal = new ThreadLocal<>();
-    }
-
-    /** A ring that does not record now: its status is off, or it belongs to an older
-     *  thread file (then the thread asks again at its next event). */
-    void idle() {
-        if (gen != sGen) {
-            CACHE[(int) tid & (CACHE_SIZE - 1)] = null;
-            sLocal.remove();
+        for (int k = 0; k < CACHE_SIZE; k++) {
+            CACHE[k] = null;
         }
-    }
-
-    /** This thread has no ring: count its event, in batches. */
-    void drop() {
-        if (threads != 0 && ++dropped == DROP_BATCH) {
-            dropped = 0;
-            TraceCanary.threadEventsDropped(DROP_BATCH);
-        }
-        idle();
-    }
-
-    /** Milliseconds since the time base: the clock thread's while it ticks. */
-    long nowRaw(sun.misc.Unsafe u) {
-        if (u.getInt(threads + OFF_T_TICKING) != 0) {
-            u.loadFence(); // the clock word after the flag (set in that order, with release)
-            return u.getLong(threads + OFF_T_NOW);
-        }
-        return (System.nanoTime() - timeBase) / 1_000_000L;
-    }
-
-    long nowClock() {
-        return (System.nanoTime() - timeBase) / 1_000_000L;
-    }
-
-    /** The buffer path's fence (AppMethodBeat.fence), on a word of this thread's own. */
-    void fence() {
-        fenceWord = 0;
-        int unused = fenceWord;
     }
 }

@@ -3,7 +3,6 @@ package com.tencent.matrix.trace.core;
 import android.os.Handler;
 import android.os.Looper;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -267,8 +266,7 @@ public final class TraceCanary {
                 return;
             }
             busyCheck("release()");
-            AppMethodBeat.detach();
-            AppMethodBeat.allThreads(false); // the other threads' rings stay mapped, inert
+            AppMethodBeat.allThreads(false); // the writers see the clock word "off" once freed
             sectionIds.clear();
             h = ctx;
             ctx = 0;
@@ -343,20 +341,98 @@ public final class TraceCanary {
         return id;
     }
 
-    // ---- every thread (THREADS_ALL) ----
+    // ---- the writers' slow paths (AppMethodBeat, ThreadRing): now and then, never per event ----
 
-    /** A thread's first event: its ring (ThreadRing), or one that does not record. */
-    static synchronized ThreadRing threadRing(Thread t) {
-        long threads = ctx != 0 ? Native.threadsAddress(ctx) : 0;
-        long address = threads != 0 ? Native.threadRing(ctx, t.getName()) : 0;
-        ByteBuffer region = address != 0 ? Native.threadRegion(ctx) : null;
-        return ThreadRing.make(t, address, region, threads);
+    /** The clock word was stale: the clock thread ticks again. The time, or < 0 when not
+     *  recording. Any thread: under the lock that release() holds. */
+    @SlowPath("the first event after the clock thread went to sleep")
+    static synchronized long kick() {
+        return ctx != 0 ? Native.kick(ctx) : -1;
     }
 
-    /** Events of threads that found every ring taken. */
-    static synchronized void threadEventsDropped(long n) {
+    /** Copies the recording thread's events into the ring file now (tests). Recording
+     *  thread. */
+    static void pull() {
+        long c = ctx; // release() runs on the recording thread: not meanwhile
+        if (c != 0) {
+            Native.pull(c);
+        }
+    }
+
+    /** Copies the calling thread's events into the thread file now (tests). */
+    static synchronized void pullThread() {
         if (ctx != 0) {
-            Native.threadsDropped(ctx, n);
+            Native.pull(ctx);
+        }
+    }
+
+    // ---- every thread (THREADS_ALL) ----
+
+    private static final ThreadLocal<ThreadRing> threadRings = new ThreadLocal<>();
+    private static long[] spareRing; // a staging ring a refused thread did not keep
+
+    /** The calling thread t's ring: registered at its first event (its staging ring
+     *  attached to a ring of the thread file), or one that does not record. */
+    @SlowPath("a thread's first event, or the first after another thread took its entry in ThreadRing's table")
+    static synchronized ThreadRing threadRing(Thread t) {
+        ThreadRing r = threadRings.get();
+        if (r == null || r.gen != ThreadRing.sGen) {
+            threadsEnded();
+            r = attachThread(t);
+            threadRings.set(r);
+        }
+        ThreadRing.cache(r);
+        return r;
+    }
+
+    /** Under the lock: threads that ended write no more, so their rings may go to others
+     *  now (the runtime also learns it when their native threads end, a little later) and
+     *  the events a ringless one had not counted yet are counted. */
+    private static void threadsEnded() {
+        for (ThreadRing e; (e = ThreadRing.takeEnded()) != null; ) {
+            if (ctx == 0 || e.gen != ThreadRing.sGen) {
+                continue;
+            }
+            if (e.token > 0) {
+                Native.threadEnded(ctx, e.token);
+            } else if (e.dropped > 0) {
+                Native.threadsDropped(ctx, e.dropped);
+            }
+        }
+    }
+
+    /** Under the lock. */
+    private static ThreadRing attachThread(Thread t) {
+        if (ctx == 0 || !AppMethodBeat.sThreadsOn) {
+            return new ThreadRing(t, null, 0);
+        }
+        int slots = Staging.slotsFor(Native.threadCapacity(ctx));
+        long[] ring = spareRing != null && spareRing.length == Staging.SLOTS + slots ? spareRing
+                : Staging.ring(slots);
+        spareRing = null;
+        long token = Native.threadAttach(ctx, t.getName(), ring);
+        if (token > 0) {
+            return new ThreadRing(t, ring, token);
+        }
+        spareRing = ring;
+        return new ThreadRing(t, null, 0);
+    }
+
+    /** Events of a thread that found every ring in use: counted; and it asks again, as a
+     *  thread may have ended since. */
+    @SlowPath("every 256 events of a thread that has no ring")
+    static synchronized void threadEventsDropped(ThreadRing r) {
+        if (ctx == 0) {
+            return;
+        }
+        Native.threadsDropped(ctx, ThreadRing.DROP_BATCH);
+        if (r.gen == ThreadRing.sGen && r.thread == Thread.currentThread()) {
+            threadsEnded();
+            ThreadRing again = attachThread(r.thread);
+            if (again.ring != null) {
+                threadRings.set(again);
+                ThreadRing.cache(again);
+            }
         }
     }
 
@@ -366,8 +442,7 @@ public final class TraceCanary {
     public static void dispatchBegin() {
         long c = ctx;
         if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
-            AppMethodBeat.resync(Native.dispatchBegin(c));
-            AppMethodBeat.sInMessage = true; // the clock thread keeps the time now
+            Native.dispatchBegin(c);
         }
     }
 
@@ -391,8 +466,7 @@ public final class TraceCanary {
     public static void dispatchEnd() {
         long c = ctx;
         if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
-            AppMethodBeat.sInMessage = false;
-            AppMethodBeat.resync(Native.dispatchEnd(c));
+            Native.dispatchEnd(c);
         }
     }
 
@@ -504,6 +578,7 @@ public final class TraceCanary {
 
     /** The first i() before any runtime: start recording, as Matrix's realExecute, if it
      *  runs on the main thread: the one thread that records. */
+    @SlowPath("an i() before any runtime; once it is made (or failed) it returns at once")
     static void beforeStart(int methodId) {
         if (status != STATUS_DEFAULT || AppMethodBeat.sInside || !onMainThread()) {
             return;
@@ -525,30 +600,29 @@ public final class TraceCanary {
         AppMethodBeat.i(methodId);
     }
 
-    /** Applies c to the runtime. The native side may replace the ring and free the old
-     *  one, which it does only on the recording thread, the ring's one writer: here, on
-     *  that thread, the Java writer lets go of the address for the call (its traced calls
-     *  meanwhile are dropped) and takes the ring that is there afterwards. Other threads
-     *  never touch the ring (AppMethodBeat checks the thread first). */
+    /** Applies c to the runtime. The native side may replace the ring, which it does only
+     *  on the recording thread, the ring's one writer: its staging ring's events are copied
+     *  first and its count follows the new ring's (tc_reconfigure). */
     private static void reconfigure(long h, Config c) {
-        Thread writer = AppMethodBeat.sThread;
-        boolean onWriter = Thread.currentThread() == writer;
-        if (onWriter) {
-            AppMethodBeat.detach();
-        }
         try {
             Native.reconfigure(h, c.options(logListener != null), c.bufferPath, c.reportPath,
                     c.splashActivities);
         } finally {
-            if (onWriter) {
-                AppMethodBeat.attach(Native.address(h), Native.region(h), writer);
+            Thread writer = AppMethodBeat.sThread;
+            if (Thread.currentThread() == writer) {
+                // a ring of another capacity: a staging ring as large, the events moved there
+                long[] r = AppMethodBeat.ring(Native.capacity(h));
+                if (r != AppMethodBeat.sRing) {
+                    Native.attach(h, r);
+                    AppMethodBeat.attach(writer, r);
+                }
             }
         }
     }
 
     /** Every thread records once the runtime has the threads' rings. */
     private static void followThreads() {
-        boolean on = Native.threadsAddress(ctx) != 0;
+        boolean on = Native.threadsOn(ctx);
         if (on != AppMethodBeat.sThreadsOn) {
             AppMethodBeat.allThreads(on);
         }
@@ -601,9 +675,11 @@ public final class TraceCanary {
             }
             libraryLoaded = true;
         }
+        long[] ring = AppMethodBeat.ring(c.capacity); // first: it may refuse (no Unsafe)
         long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities);
         Native.threadName(h, recordThread.getName());
-        AppMethodBeat.attach(Native.address(h), Native.region(h), recordThread);
+        Native.attach(h, ring);
+        AppMethodBeat.attach(recordThread, ring);
         sectionIds.clear();
         ctx = h;
         status = STATUS_READY;

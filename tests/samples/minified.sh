@@ -61,7 +61,7 @@ run() {
 	if [ -n "${SAN_PRELOAD:-}" ]; then
 		[ -f "$SAN_PRELOAD" ] || { echo "SKIP: sanitizer runtime $SAN_PRELOAD not found"; exit 77; }
 		LD_PRELOAD=$SAN_PRELOAD \
-		ASAN_OPTIONS="detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:use_sigaltstack=0" \
+		ASAN_OPTIONS="detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:use_sigaltstack=0:suppressions=$src/tests/samples/hotspot-asan.supp" \
 			java -cp "$out/$1.jar:$rt/android-stubs.jar" -Dtc.lib="$rt/libtracecanary.so" \
 			-Dtc.reports="$out/$1.jsonl" sample.Launcher >"$out/$1.out" 2>&1
 	else

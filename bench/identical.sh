@@ -5,7 +5,9 @@
 # build's one-thread run; instrument-stats.json is compared too, without its "time_ms"
 # (wall times), "threads" and "cache" members. With --cache the second build also runs
 # with a fresh --cache twice (cold, then warm: the warm run must be served by the cache)
-# and those outputs must be the same bytes as well.
+# and those outputs must be the same bytes as well; the first build runs the same way,
+# and the cache counters of the statistics (entries read, written, inputs reused) must
+# agree between the two builds.
 #
 # Inputs:
 #   sample   samples/app compiled with javac (a class directory; its block list and the
@@ -155,6 +157,11 @@ cached() {
 print(c.get("entries_read", 0), c.get("run_reused", False), c.get("results_reused", 0))' "$1"
 }
 
+cache_stats() {
+	python3 -c 'import json,sys; c=json.load(open(sys.argv[1])).get("cache", {}); c.pop("dir", None)
+print(" ".join(f"{k}={v}" for k, v in sorted(c.items())))' "$1"
+}
+
 echo "identical.sh: A = $a"
 echo "identical.sh: B = $b"
 echo "identical.sh: work in $work"
@@ -173,6 +180,20 @@ for c in sample guava dex dex-more; do
 		run "$b" "$c" B-warm --threads "$threads" --cache="$work/cache/$c"
 		same "$c" A-j1 B-cold
 		same "$c" A-j1 B-warm
+		# A as well: the cache's own counters (entries read, written, reused) must agree
+		rm -rf "$work/cache/$c"
+		run "$a" "$c" A-cold --threads "$threads" --cache="$work/cache/$c"
+		run "$a" "$c" A-warm --threads "$threads" --cache="$work/cache/$c"
+		rm -rf "$work/cache/$c"
+		for k in cold warm; do
+			if cmp -s <(cache_stats "$work/out/$c/A-$k/mapping/instrument-stats.json") \
+				<(cache_stats "$work/out/$c/B-$k/mapping/instrument-stats.json"); then
+				echo "same    $c: B-$k's cache counters = A-$k's ($(cache_stats "$work/out/$c/B-$k/mapping/instrument-stats.json"))"
+			else
+				echo "DIFFERS $c: cache counters, B-$k: $(cache_stats "$work/out/$c/B-$k/mapping/instrument-stats.json"), A-$k: $(cache_stats "$work/out/$c/A-$k/mapping/instrument-stats.json")"
+				differ=1
+			fi
+		done
 		read -r hits reused results <<<"$(cached "$work/out/$c/B-warm/mapping/instrument-stats.json")"
 		if [ "$hits" -gt 0 ]; then
 			echo "cached  $c: the warm run read $hits cache entries (run reused: $reused, results reused: $results)"

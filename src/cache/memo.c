@@ -1,4 +1,6 @@
-/* The cache (cache.h) in the pipeline, per input, in two steps:
+/* The cache (cache.h) around the pipeline: tc_instrument() looks the whole run up
+ * (memo_run) and stores it (memo_save_run); the pipeline asks, through run.hooks, about
+ * each input in two steps:
  *
  *  facts   what phase 1 learns of an input (its units: names, kinds, the class
  *          hierarchy facts, every method's mapping line and verdict), keyed by the
@@ -120,6 +122,12 @@ static const char *r_str(rd *r)
 	return s;
 }
 
+static int memo_facts(run *r, input *in, bool *hit, cf_error *err);
+static void memo_save_facts(run *r, input *in);
+static int memo_result(run *r, input *in, bool *hit, cf_error *err);
+static void memo_save_result(run *r, input *in);
+static const pipeline_hooks memo_hooks = {memo_facts, memo_save_facts, memo_result, memo_save_result};
+
 /* --- keys ------------------------------------------------------------------------------ */
 
 static int hash_path_into(cache_hasher *h, const char *path, cf_error *err)
@@ -198,6 +206,9 @@ int memo_begin(run *r, cf_error *err)
 		rc = hash_path_into(h, o->proguard, err);
 	r->cache_env = cache_digest(h);
 	cache_hasher_free(h);
+	r->hooks = &memo_hooks;
+	/* a directory's rewritten files are kept with its result (memo_save_result) */
+	r->keep_dir_outs = true;
 	return rc;
 }
 
@@ -215,10 +226,11 @@ void memo_end(run *r)
 
 /* An input's facts key: its kind and content (a directory: every file's relative path
  * and bytes, in sorted order). */
-int memo_key(run *r, input *in, bool dir, cf_error *err)
+int memo_key(run *r, input *in, cf_error *err)
 {
 	if (!r->cache)
 		return CF_OK;
+	bool dir = in->dir;
 	cache_hasher *h = cache_hasher_new();
 	if (!h)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
@@ -369,7 +381,7 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 	return CF_OK;
 }
 
-int memo_facts(run *r, input *in, bool *hit, cf_error *err)
+static int memo_facts(run *r, input *in, bool *hit, cf_error *err)
 {
 	*hit = false;
 	if (!r->cache)
@@ -399,7 +411,7 @@ int memo_facts(run *r, input *in, bool *hit, cf_error *err)
 	return CF_OK;
 }
 
-void memo_save_facts(run *r, input *in)
+static void memo_save_facts(run *r, input *in)
 {
 	if (!r->cache || in->facts_hit)
 		return;
@@ -445,7 +457,7 @@ static bool one_file(const input *in)
 	return in->jar || in->dex;
 }
 
-int memo_result(run *r, input *in, bool *hit, cf_error *err)
+static int memo_result(run *r, input *in, bool *hit, cf_error *err)
 {
 	*hit = false;
 	if (!r->cache || in->classpath)
@@ -564,7 +576,7 @@ int memo_result(run *r, input *in, bool *hit, cf_error *err)
 	return CF_OK;
 }
 
-void memo_save_result(run *r, input *in)
+static void memo_save_result(run *r, input *in)
 {
 	if (!r->cache || in->classpath || in->result_hit)
 		return;
@@ -838,24 +850,25 @@ int memo_commit_run(run *r, cf_error *err)
 	return CF_OK;
 }
 
-void memo_save_mapping(run *r, int which, const char *path, uint64_t size, cache_key hash)
+/* A mapping file as written (output.c noted its size and hash), kept by content: a run
+ * that changed no method's line shares the copy. */
+static bool save_mapping(run *r, int which)
 {
-	if (!r->cache || !r->run_memo || r->replayed)
-		return;
-	/* by content: a run that changed no method's line shares the copy */
+	char path[4200];
+	map_path(r, which, path, sizeof path);
 	cf_error e;
 	cf_error_clear(&e);
-	if (!cache_has(r->cache, hash, MAP_KIND[which]) &&
-	    cache_put_file(r->cache, hash, MAP_KIND[which], path, &hash, NULL, &e) != CF_OK)
-		return;
-	r->map_hash[which] = hash;
-	r->map_size[which] = size;
-	r->map_known[which] = true;
+	return cache_has(r->cache, r->map_hash[which], MAP_KIND[which]) ||
+	       cache_put_file(r->cache, r->map_hash[which], MAP_KIND[which], path, &r->map_hash[which], NULL, &e) ==
+	               CF_OK;
 }
 
 void memo_save_run(run *r)
 {
 	if (!r->cache || !r->run_memo || r->replayed || !r->map_known[0] || !r->map_known[1])
+		return;
+	bool traced = save_mapping(r, 0), ignored = save_mapping(r, 1);
+	if (!traced || !ignored)
 		return;
 	cf_buf b;
 	buf_init(&b);

@@ -243,7 +243,7 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 		return out_write_file(w, in->stage, data, len, true, err);
 	if (!in->jar) {
 		/* a directory's rewritten files go with its cached result */
-		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
+		if (r->keep_dir_outs && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 		return out_dir_file(w, u, data, len, err);
 	}

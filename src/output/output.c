@@ -500,7 +500,10 @@ static int text_close(run *r, text_out *t, int which, cf_error *err)
 	}
 	if (t->same)
 		touch(t->path);
-	memo_save_mapping(r, which, t->path, t->size, hash);
+	/* what was written, for the cache (memo_save_run) */
+	r->map_hash[which] = hash;
+	r->map_size[which] = t->size;
+	r->map_known[which] = true;
 	return CF_OK;
 }
 

@@ -304,7 +304,7 @@ bool unit_wants_edit(const unit *u)
 static int restore_unit(run *r, unit *u, worker *w, cf_error *err)
 {
 	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
-		return CF_OK; /* one-file outputs are staged whole by memo_result */
+		return CF_OK; /* one-file outputs are staged whole by hooks->result */
 	if (u->changed && u->out)
 		return out_dir_file(w, u, u->out, u->out_len, err);
 	char in[4200];
@@ -355,7 +355,7 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	u->out_size = len;
 	if (!u->in->jar) {
 		/* a directory's rewritten classes go with its cached result */
-		if (r->cache && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
+		if (r->keep_dir_outs && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
 			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
 		return out_dir_file(w, u, data, len, err);
 	}
@@ -490,12 +490,11 @@ static int setup(run *r, cf_error *err)
 		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
 	r->keep_limit = KEEP_LIMIT;
 	atomic_init(&r->kept_bytes, 0);
-	return memo_begin(r, err);
+	return CF_OK;
 }
 
 static void teardown(run *r)
 {
-	memo_end(r); /* after a failure: nothing was stored, the cache is only trimmed */
 	for (size_t i = 0; i < r->nunits; i++)
 		if (r->units[i].kind == UNIT_DEX)
 			dexin_free(r->units[i].dex);
@@ -542,52 +541,45 @@ static bool sniff_dex(const char *path)
 	return dex_is_dex(head, n) || (ends_with(path, ".dex") && !(n >= 2 && head[0] == 'P' && head[1] == 'K'));
 }
 
-/* Each input's kind and facts key; then, the whole run from the cache (*replayed), or
- * every input's units, from the cache or listed. */
-static int read_inputs(run *r, bool *replayed, cf_error *err)
+/* Input i of the options: its paths and kind (a directory, a dex file, else a jar). */
+static int classify_input(run *r, size_t i, cf_error *err)
 {
 	const tc_options *o = r->opt;
-	*replayed = false;
-	bool *dirs = calloc(r->ninputs ? r->ninputs : 1, sizeof *dirs);
-	if (!dirs)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	input *in = &r->inputs[i];
+	in->classpath = i >= o->npairs;
+	in->in = in->classpath ? o->classpath[i - o->npairs] : o->pairs[i].in;
+	in->out = in->classpath ? NULL : o->pairs[i].out;
+	struct stat st;
+	if (stat(in->in, &st) != 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
+	in->dir = S_ISDIR(st.st_mode);
+	if (!in->dir && !S_ISREG(st.st_mode)) {
+		/* a FIFO would block the run, a device never end */
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
+		               file_kind(st.st_mode));
+	}
+	if (!in->dir) {
+		in->dex = sniff_dex(in->in);
+		in->jar = !in->dex;
+	}
+	return CF_OK;
+}
+
+/* Every input's units: known already (run.hooks), or listed. */
+static int list_inputs(run *r, cf_error *err)
+{
 	int rc = CF_OK;
 	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
 		input *in = &r->inputs[i];
-		in->classpath = i >= o->npairs;
-		in->in = in->classpath ? o->classpath[i - o->npairs] : o->pairs[i].in;
-		in->out = in->classpath ? NULL : o->pairs[i].out;
-		struct stat st;
-		if (stat(in->in, &st) != 0) {
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
-			break;
-		}
-		dirs[i] = S_ISDIR(st.st_mode);
-		if (!dirs[i] && !S_ISREG(st.st_mode)) {
-			/* a FIFO would block the run, a device never end */
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
-			             file_kind(st.st_mode));
-			break;
-		}
-		if (!dirs[i]) {
-			in->dex = sniff_dex(in->in);
-			in->jar = !in->dex;
-		}
-		rc = memo_key(r, in, dirs[i], err);
-	}
-	if (rc == CF_OK)
-		rc = memo_run(r, replayed, err);
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK && !*replayed; i++) {
-		input *in = &r->inputs[i];
 		in->first = r->nunits;
-		bool hit;
-		if ((rc = memo_facts(r, in, &hit, err)) != CF_OK)
+		bool hit = false;
+		if (r->hooks && (rc = r->hooks->facts(r, in, &hit, err)) != CF_OK)
 			break;
 		if (hit) {
 			in->count = r->nunits - in->first;
 			continue;
 		}
-		if (dirs[i]) {
+		if (in->dir) {
 			rc = list_dir(r, in, err);
 		} else if (in->dex) {
 			const char *base = strrchr(in->in, '/');
@@ -598,7 +590,6 @@ static int read_inputs(run *r, bool *replayed, cf_error *err)
 		}
 		in->count = r->nunits - in->first;
 	}
-	free(dirs);
 	return rc;
 }
 
@@ -724,58 +715,33 @@ static int trace_batch(run *r, size_t first, size_t end, size_t *items, cf_error
 			}
 		}
 	}
-	for (size_t i = first; i < end && rc == CF_OK; i++)
-		memo_save_result(r, &r->inputs[i]);
+	for (size_t i = first; i < end && rc == CF_OK && r->hooks; i++)
+		r->hooks->save_result(r, &r->inputs[i]);
 	return rc;
 }
 
-/* A run replayed from the cache: its outputs and mapping files are staged or in place. */
-static int finish_replay(run *r, double t0, cf_error *err)
+/* The pipeline, from listing the inputs (classified, run.hooks set) to the mapping
+ * files and the summary: every output committed, nothing of the cache but run.hooks. */
+static int run_pipeline(run *r, double t0, cf_error *err)
 {
-	int rc = CF_OK;
-	r->t_read = now() - t0;
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
-		if (!r->inputs[i].classpath)
-			rc = out_commit(r, &r->inputs[i], err);
-	if (rc == CF_OK)
-		rc = memo_commit_run(r, err);
-	memo_end(r);
-	if (rc == CF_OK)
-		rc = out_write_stats(r, now() - t0, err);
-	return rc;
-}
-
-int tc_instrument(const tc_options *o, cf_error *err)
-{
-	double t0 = now();
-	run r = {.opt = o};
-	if (tc_check_paths(o, err) != CF_OK)
-		return err->code;
-	int rc = setup(&r, err);
+	const tc_options *o = r->opt;
 	size_t *items = NULL;
-	bool replayed = false;
-	if (rc == CF_OK)
-		rc = read_inputs(&r, &replayed, err);
-	if (rc == CF_OK && replayed) {
-		rc = finish_replay(&r, t0, err);
-		teardown(&r);
-		return rc;
-	}
-	if (rc == CF_OK && !(items = malloc((r.nunits ? r.nunits : 1) * sizeof *items)))
+	int rc = list_inputs(r, err);
+	if (rc == CF_OK && !(items = malloc((r->nunits ? r->nunits : 1) * sizeof *items)))
 		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
 	double t1 = now();
-	r.t_read = t1 - t0;
+	r->t_read = t1 - t0;
 
 	size_t first = 0, end = 0;
-	while (rc == CF_OK && next_batch(&r, &first, &end)) {
-		size_t n = select_units(&r, first, end, to_collect, items);
-		largest_first(&r, items, n);
-		rc = run_phase(&r, items, n, phase1, err);
-		release_batch(&r, first, end, false);
+	while (rc == CF_OK && next_batch(r, &first, &end)) {
+		size_t n = select_units(r, first, end, to_collect, items);
+		largest_first(r, items, n);
+		rc = run_phase(r, items, n, phase1, err);
+		release_batch(r, first, end, false);
 	}
 	if (rc == CF_OK && o->strict) {
-		for (size_t i = 0; i < r.nunits; i++) {
-			const unit *u = &r.units[i];
+		for (size_t i = 0; i < r->nunits; i++) {
+			const unit *u = &r->units[i];
 			if (u->state == US_MALFORMED && !u->in->classpath) {
 				/* a dex file on its own is named by the file */
 				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
@@ -785,28 +751,28 @@ int tc_instrument(const tc_options *o, cf_error *err)
 			}
 		}
 	}
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
-		memo_save_facts(&r, &r.inputs[i]);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK && r->hooks; i++)
+		r->hooks->save_facts(r, &r->inputs[i]);
 	double t2 = now();
-	r.t_collect = t2 - t1;
+	r->t_collect = t2 - t1;
 	if (rc == CF_OK)
-		rc = decide(&r, err);
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
-		input *in = &r.inputs[i];
-		bool hit;
-		if ((rc = memo_result(&r, in, &hit, err)) != CF_OK)
+		rc = decide(r, err);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
+		bool hit = false;
+		if (r->hooks && !in->classpath && (rc = r->hooks->result(r, in, &hit, err)) != CF_OK)
 			break;
 		/* an input known from its facts alone, to be computed: its jar is needed now */
 		if (!hit && in->jar && !in->zip && !in->classpath)
 			rc = jar_open(&in->zip, in->in, err);
 	}
 	double t3 = now();
-	r.t_decide = t3 - t2;
+	r->t_decide = t3 - t2;
 
 	if (rc == CF_OK)
-		rc = out_mapping_dir(&r, err);
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++) {
-		input *in = &r.inputs[i];
+		rc = out_mapping_dir(r, err);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
 		if (!in->jar && !in->dex)
@@ -815,27 +781,67 @@ int tc_instrument(const tc_options *o, cf_error *err)
 			rc = out_stage_file(in, err);
 	}
 	first = end = 0;
-	while (rc == CF_OK && next_batch(&r, &first, &end)) {
-		rc = trace_batch(&r, first, end, items, err);
-		release_batch(&r, first, end, true);
+	while (rc == CF_OK && next_batch(r, &first, &end)) {
+		rc = trace_batch(r, first, end, items, err);
+		release_batch(r, first, end, true);
 	}
 	double t4 = now();
-	r.t_trace = t4 - t3;
+	r->t_trace = t4 - t3;
 	/* Every output is complete before the first one appears. */
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
-		if (!r.inputs[i].classpath)
-			rc = out_commit(&r, &r.inputs[i], err);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+		if (!r->inputs[i].classpath)
+			rc = out_commit(r, &r->inputs[i], err);
 	double t5 = now();
-	r.t_write = t5 - t4;
+	r->t_write = t5 - t4;
 	if (rc == CF_OK)
-		rc = out_write_mappings(&r, err);
-	if (rc == CF_OK && (rc = out_summarize(&r, err)) == CF_OK)
+		rc = out_write_mappings(r, err);
+	if (rc == CF_OK)
+		rc = out_summarize(r, err);
+	r->t_map = now() - t5;
+	free(items);
+	return rc;
+}
+
+/* A run replayed from the cache (memo_run): its outputs and mapping files are staged
+ * or in place, and go into place. */
+static int commit_replay(run *r, double t0, cf_error *err)
+{
+	int rc = CF_OK;
+	r->t_read = now() - t0;
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+		if (!r->inputs[i].classpath)
+			rc = out_commit(r, &r->inputs[i], err);
+	if (rc == CF_OK)
+		rc = memo_commit_run(r, err);
+	return rc;
+}
+
+/* The cache wraps the pipeline: the inputs' keys, the whole run looked up, and either
+ * replayed or run (the pipeline asks run.hooks about each input) and stored. */
+int tc_instrument(const tc_options *o, cf_error *err)
+{
+	double t0 = now();
+	run r = {.opt = o};
+	if (tc_check_paths(o, err) != CF_OK)
+		return err->code;
+	int rc = setup(&r, err);
+	if (rc == CF_OK)
+		rc = memo_begin(&r, err);
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
+		if ((rc = classify_input(&r, i, err)) == CF_OK)
+			rc = memo_key(&r, &r.inputs[i], err);
+	bool replayed = false;
+	if (rc == CF_OK)
+		rc = memo_run(&r, &replayed, err);
+	if (rc == CF_OK)
+		rc = replayed ? commit_replay(&r, t0, err) : run_pipeline(&r, t0, err);
+	double tm = now();
+	if (rc == CF_OK)
 		memo_save_run(&r);
-	memo_end(&r);
-	r.t_map = now() - t5;
+	memo_end(&r); /* after a failure: nothing was stored, the cache is only trimmed */
+	r.t_map += replayed ? 0 : now() - tm;
 	if (rc == CF_OK)
 		rc = out_write_stats(&r, now() - t0, err);
-	free(items);
 	teardown(&r);
 	return rc;
 }

@@ -66,6 +66,7 @@ typedef struct input {
 	bool dex;               /* a dex file itself (a unit of its own) */
 	bool apk;               /* a jar that is an APK: aligned, its signature dropped */
 	bool classpath;
+	bool dir;               /* a directory (else a file: jar, APK or dex) */
 	bool facts_hit;         /* its units came from the cache */
 	bool result_hit;        /* and its output and counters too */
 	bool out_same;          /* its output already held the result: left in place */
@@ -178,8 +179,13 @@ typedef struct worker {
 	char made_dir[4096];   /* last directory created, to skip repeated mkdirs */
 } worker;
 
+struct pipeline_hooks;
+
 typedef struct run {
 	const tc_options *opt;
+	/* Where an input's work may be known already (cache/memo.c), or NULL. */
+	const struct pipeline_hooks *hooks;
+	bool keep_dir_outs;    /* a directory's rewritten files stay in their units (u->out) */
 	tc_rules *rules;
 	pg_map *pg;
 	mapping *base;
@@ -206,7 +212,7 @@ typedef struct run {
 	bool run_memo;         /* the whole run can be cached: every output is one file */
 	bool replayed;         /* and it was: no facts, no decide, outputs from the cache */
 	cache_key run_key;
-	bool map_known[2];     /* methodMapping.txt, ignoreMethodMapping.txt as written: */
+	bool map_known[2];     /* methodMapping.txt, ignoreMethodMapping.txt as written (output.c): */
 	cache_key map_hash[2]; /* their cache_hash_bytes, */
 	uint64_t map_size[2];  /* sizes */
 	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
@@ -274,26 +280,34 @@ int out_write_stats(run *r, double total, cf_error *err);
 /* Whether the regular file at path has this size and cache_hash_bytes. */
 bool out_holds(const char *path, uint64_t size, cache_key hash);
 
-/* memo.c: the cache in the pipeline. memo_facts (reading the inputs): an input whose
- * facts are cached gets its units from them (*hit); memo_save_facts after phase 1.
- * memo_result (after decide): an input whose result is cached gets its output staged
- * and its counters (*hit); memo_save_result once the outputs are in place. */
+/* The pipeline's two seams where an input's work may be known from an earlier run
+ * (run.hooks; cache/memo.c fills them, the pipeline knows no more of the cache):
+ * facts (reading the inputs): an input whose facts are known gets its units from them
+ * (*hit, in->facts_hit), and phase 1 skips it; save_facts after phase 1.
+ * result (after decide): an input whose result is known gets its output staged and its
+ * counters (*hit, in->result_hit), and phases 2 and 3 skip it; save_result once its
+ * output is staged. */
+typedef struct pipeline_hooks {
+	int (*facts)(run *r, input *in, bool *hit, cf_error *err);
+	void (*save_facts)(run *r, input *in);
+	int (*result)(run *r, input *in, bool *hit, cf_error *err);
+	void (*save_result)(run *r, input *in);
+} pipeline_hooks;
+
+/* memo.c: the cache around the pipeline (tc_instrument). memo_begin opens it (with
+ * --cache; else every memo_ call does nothing) and sets run.hooks; memo_key gives each
+ * input its facts key (its kind and bytes); memo_run looks the whole run up (every
+ * input's facts key, the base mapping, the options): on a hit every output and both
+ * mapping files are staged (or found already in place) and run.sum is read, so that
+ * only memo_commit_run and the statistics are left (*hit). Otherwise the pipeline runs,
+ * and memo_save_run keeps the mapping files and the summary. memo_end closes the cache
+ * (trimming it) and takes its statistics. */
 int memo_begin(run *r, cf_error *err);
 void memo_end(run *r);
-/* An input's facts key (its kind and bytes), before memo_facts and memo_run. */
-int memo_key(run *r, input *in, bool dir, cf_error *err);
-/* The whole run (every input's facts key, the base mapping, the options): on a hit every
- * output and both mapping files are staged (or found already in place) and run.sum is
- * read, so that only memo_commit_run and the statistics are left (*hit). */
+int memo_key(run *r, input *in, cf_error *err);
 int memo_run(run *r, bool *hit, cf_error *err);
 int memo_commit_run(run *r, cf_error *err);
-/* After a run that wrote everything: the mapping files' copies and the summary. */
-void memo_save_mapping(run *r, int which, const char *path, uint64_t size, cache_key hash);
 void memo_save_run(run *r);
-int memo_facts(run *r, input *in, bool *hit, cf_error *err);
-void memo_save_facts(run *r, input *in);
-int memo_result(run *r, input *in, bool *hit, cf_error *err);
-void memo_save_result(run *r, input *in);
 
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
  * source entry was stored), kept in the worker's arena until the jar is written. */

@@ -11,7 +11,7 @@
 
 #include "classfile.h"
 #include "code.h"
-#include "walk.h"
+#include "containers/walk.h"
 
 typedef struct corpus {
 	uint8_t **data;

@@ -11,8 +11,8 @@
 #include "dex_op.h"
 #include "dexbuild.h"
 #include "dex_verify.h"
-#include "instrument.h"
-#include "pipeline.h"
+#include "pipeline/instrument.h"
+#include "pipeline/pipeline.h"
 
 static arena A, A2;
 static cf_buf B;

@@ -89,10 +89,11 @@ if [ "$compiler" = dex ]; then
     compiler=
 elif [ -n "$compiler" ]; then
     lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c)"
-    for f in "$root"/src/*.c; do
-        case "$f" in */tc_instrument.c|*/tc_dump.c) ;; *) lib="$lib $f" ;; esac
+    # src/'s rooms, without the programs (tc-instrument/, tc-dump/: their mains)
+    for f in "$root"/src/*/*.c; do
+        case "$f" in */src/tc-instrument/*|*/src/tc-dump/*) ;; *) lib="$lib $f" ;; esac
     done
-    headers="$headers $root/dex/*.h $root/rules/*.h $root/src/*.h"
+    headers="$headers $root/dex/*.h $root/rules/*.h $root/src/*/*.h"
 fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \

@@ -25,7 +25,7 @@
 
 #include "classfile.h"
 #include "code.h"
-#include "walk.h"
+#include "containers/walk.h"
 
 typedef struct stress {
 	const char *in, *outdir, *probe;

@@ -29,7 +29,7 @@
 
 #include "arena.h"
 #include "classfile.h"
-#include "instrument.h"
+#include "pipeline/instrument.h"
 #include "../../fuzz/fuzz.h"
 
 

@@ -1,4 +1,4 @@
-/* libFuzzer target for the jar module (src/jar.c): any input is opened as a zip; when
+/* libFuzzer target for the jar module (src/containers/jar.c): any input is opened as a zip; when
  * it opens, every entry is read (an error is fine, a crash is not) and the archive is
  * copied through the writer. Invariants, any of which aborts:
  *   - a failed open or read returns a negative status equal to err.code, with a
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <zip.h>
 
-#include "jar.h"
+#include "containers/jar.h"
 #include "../../fuzz/fuzz.h"
 
 static char out_path[256];

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mapping.h"
-#include "proguard.h"
+#include "mapping/mapping.h"
+#include "mapping/proguard.h"
 #include "rules.h"
 #include "../../fuzz/fuzz.h"
 

@@ -30,8 +30,8 @@
 
 #include "dex.h"
 #include "fuzz.h"
-#include "instrument.h"
-#include "jar.h"
+#include "pipeline/instrument.h"
+#include "containers/jar.h"
 
 static char root[256];
 

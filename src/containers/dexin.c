@@ -1,0 +1,251 @@
+/* Dex inputs: a dex file (alone, in a directory, or a classes*.dex entry of a jar or an
+ * APK) is one UNIT_DEX unit followed by one UNIT_DEXCLASS unit per class it defines.
+ * Its classes are collected and edited like class files (collect.c, inject_dex.c); the
+ * ids the edits call are added once per dex between the phases (dexin_prepare), and
+ * the dex is written whole at the end (dexin_write). A dex whose new ids would not fit
+ * the format, or whose rewrite fails the writer's own re-read, is left as it was, with
+ * every method that was to be traced reported. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dex.h"
+#include "pipeline/pipeline.h"
+#include "containers/walk.h"
+
+void dexin_free(dexin *x)
+{
+	if (!x)
+		return;
+	arena_free(&x->a);
+	free(x->bytes);
+	free(x);
+}
+
+int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err)
+{
+	dexin *x = calloc(1, sizeof *x);
+	if (!x) {
+		free(bytes);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+	}
+	arena_init_sized(&x->a, len > ((size_t)1 << 20) ? len * 3 : 0);
+	/* the model is bounded like the bytes: a hostile dex can make many small items */
+	x->a.limit = (size_t)r->max_input;
+	x->bytes = bytes;
+	x->len = len;
+	x->beat_i = x->beat_o = x->beat_at = DEX_NO_INDEX;
+	unit *u = unit_new(r, in, name, err);
+	if (!u) {
+		dexin_free(x);
+		return err->code;
+	}
+	size_t ui = (size_t)(u - r->units);
+	u->kind = UNIT_DEX;
+	u->entry = entry;
+	u->dex = x;
+	u->in_size = len;
+	cf_error perr;
+	cf_error_clear(&perr);
+	if (dex_parse(&x->d, &x->a, bytes, len, &perr) != CF_OK) {
+		char msg[1200];
+		if (perr.code == CF_ENOMEM) {
+			cf_error_clear(&perr);
+			cf_fail(&perr, CF_ENOMEM, CF_NO_OFFSET, "dex",
+			        "no memory for its model (the input limit is %llu MB, --max-input-mb)",
+			        (unsigned long long)(r->max_input >> 20));
+		}
+		cf_error_format(&perr, msg, sizeof msg);
+		u->state = US_MALFORMED;
+		u->error = keep_str(&r->workers[0], msg, strlen(msg));
+		return CF_OK;
+	}
+	x->parsed = true;
+	for (uint32_t k = 0; k < x->d.nclasses; k++) {
+		unit *c = unit_new(r, in, r->units[ui].name, err);
+		if (!c)
+			return err->code;
+		c->kind = UNIT_DEXCLASS;
+		c->entry = entry;
+		c->dex = x;
+		c->dex_class = k;
+	}
+	return CF_OK;
+}
+
+/* The units of the classes of the dex unit u: u + 1 .. u + n. */
+static uint32_t classes_of(const unit *u)
+{
+	return u->dex->parsed ? u->dex->d.nclasses : 0;
+}
+
+/* The same counted from the units, within its input (the dex need not be parsed). */
+static uint32_t classes_of_units(const run *r, const unit *u)
+{
+	size_t i = (size_t)(u - r->units), end = u->in->first + u->in->count;
+	uint32_t n = 0;
+	while (i + n + 1 < end && r->units[i + n + 1].kind == UNIT_DEXCLASS && r->units[i + n + 1].dex == u->dex)
+		n++;
+	return n;
+}
+
+/* The dex stays as it was: what was to be traced in it is counted as not instrumented
+ * (before the edits: every method to trace; after them: what they changed). */
+static void leave(run *r, unit *u, const char *why, bool edited)
+{
+	u->dex->left = true;
+	for (uint32_t k = 1; k <= classes_of(u); k++) {
+		unit *c = u + k;
+		if (edited) {
+			c->skipped += c->instrumented;
+		} else {
+			for (uint32_t j = 0; j < c->nmethods; j++)
+				c->skipped += c->methods[j].verdict == V_TRACE;
+		}
+		c->instrumented = c->focus_added = c->focus_injected = 0;
+		c->changed = false;
+	}
+	unit_report(u, &r->workers[0], "dex left unchanged: %s", why);
+}
+
+int dexin_load(run *r, unit *u, cf_error *err)
+{
+	dexin *x = u->dex;
+	if (!x->pending)
+		return CF_OK;
+	x->pending = false;
+	input *in = u->in;
+	cf_buf b;
+	buf_init(&b);
+	int rc;
+	if (in->jar) {
+		if (!in->zip && (rc = jar_open(&in->zip, in->in, err)) != CF_OK)
+			return rc;
+		rc = jar_read(in->zip, u->entry, &b, r->max_input, NULL, err);
+	} else {
+		char path[4200];
+		if (in->dex)
+			snprintf(path, sizeof path, "%s", in->in);
+		else
+			path_join(path, sizeof path, in->in, "/", u->name);
+		rc = read_file(path, &b, r->max_input, err);
+	}
+	if (rc != CF_OK) {
+		buf_free(&b);
+		return rc;
+	}
+	x->bytes = buf_take(&b, &x->len);
+	cf_error perr;
+	cf_error_clear(&perr);
+	/* the cache said it parsed: the same bytes parse the same */
+	if (dex_parse(&x->d, &x->a, x->bytes, x->len, &perr) != CF_OK || x->d.nclasses != classes_of_units(r, u))
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "changed since it was cached");
+	x->parsed = true;
+	return CF_OK;
+}
+
+int dexin_prepare(run *r, unit *u, cf_error *err)
+{
+	dexin *x = u->dex;
+	if (u->in->classpath || u->in->result_hit)
+		return CF_OK;
+	if (x->pending && dexin_load(r, u, err) != CF_OK)
+		return err->code;
+	if (!x->parsed)
+		return CF_OK;
+	bool any = false, activity = false;
+	for (uint32_t k = 1; k <= classes_of(u); k++) {
+		any |= unit_wants_edit(u + k);
+		activity |= u[k].activity;
+	}
+	if (!any)
+		return CF_OK;
+	dex_file *d = &x->d;
+	char beat[1100];
+	snprintf(beat, sizeof beat, "L%s;", r->opt->beat);
+	dex_mark m;
+	dex_mark_ids(d, &m);
+	cf_error e;
+	cf_error_clear(&e);
+	if (dex_intern_method(d, beat, "i", "(I)V", &x->beat_i, &e) != CF_OK ||
+	    dex_intern_method(d, beat, "o", "(I)V", &x->beat_o, &e) != CF_OK ||
+	    (activity && dex_intern_method(d, beat, "at", "(Landroid/app/Activity;Z)V", &x->beat_at, &e) != CF_OK))
+		return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.msg);
+	if (!dex_ids_fit(d)) {
+		dex_rollback_ids(d, &m);
+		leave(r, u, "the calls' ids do not fit: a dex holds at most 65,536 method ids", false);
+		return CF_OK;
+	}
+	for (uint32_t k = 1; k <= classes_of(u); k++) {
+		unit *c = u + k;
+		if (!c->add_focus)
+			continue;
+		char cls[1100], sup[1100];
+		snprintf(cls, sizeof cls, "L%s;", c->cls);
+		snprintf(sup, sizeof sup, "L%s;", c->super ? c->super : "java/lang/Object");
+		dex_mark_ids(d, &m);
+		if (dex_intern_method(d, cls, "onWindowFocusChanged", "(Z)V", &c->focus_method, &e) != CF_OK ||
+		    dex_intern_method(d, sup, "onWindowFocusChanged", "(Z)V", &c->focus_super, &e) != CF_OK)
+			return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.msg);
+		if (!dex_ids_fit(d)) {
+			dex_rollback_ids(d, &m);
+			c->add_focus = false;
+			unit_report(c, &r->workers[0], "class %s: onWindowFocusChanged not added: its method ids do not "
+			            "fit in the dex (65,536 at most)", c->cls);
+		}
+	}
+	/* the method checker's facts, once the ids are final (the workers only read them);
+	 * with --strict-monitors' rule: a probe must not leave a lock held */
+	if (dvfy_file_init(&x->vfy, d, &x->a) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	x->vfy.strict_monitors = true;
+	return CF_OK;
+}
+
+int dexin_write(run *r, unit *u, worker *w, cf_error *err)
+{
+	dexin *x = u->dex;
+	const uint8_t *data = x->bytes;
+	size_t len = x->len;
+	bool changed = false;
+	for (uint32_t k = 1; k <= classes_of(u); k++)
+		changed |= u[k].changed;
+	if (changed && !x->left) {
+		cf_error e;
+		cf_error_clear(&e);
+		buf_clear(&w->out);
+		if (dex_write(&x->d, &w->out, &e) == CF_OK && w->out.err)
+			cf_fail(&e, CF_ENOMEM, CF_NO_OFFSET, "dex writer", "no memory");
+		if (e.code == CF_OK) {
+			/* The writer's output read back by the reader, which checks what ART's
+			 * file verifier checks: a dex we got wrong never reaches a build. */
+			arena check;
+			arena_init(&check);
+			dex_file again;
+			dex_parse(&again, &check, w->out.data, w->out.len, &e);
+			arena_free(&check);
+		}
+		if (e.code == CF_ENOMEM)
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		if (e.code != CF_OK) {
+			char msg[1200];
+			cf_error_format(&e, msg, sizeof msg);
+			leave(r, u, msg, true);
+		} else {
+			data = w->out.data;
+			len = w->out.len;
+			u->changed = true;
+		}
+	}
+	u->out_size = len;
+	input *in = u->in;
+	if (in->dex)
+		return out_write_file(w, in->stage, data, len, true, err);
+	if (!in->jar) {
+		/* a directory's rewritten files go with its cached result */
+		if (r->keep_dir_outs && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		return out_dir_file(w, u, data, len, err);
+	}
+	return u->changed ? out_jar_entry(r, u, w, data, len, err) : CF_OK;
+}

@@ -1,0 +1,954 @@
+/* MAP_POPULATE is not POSIX. */
+#define _DEFAULT_SOURCE
+#include "containers/jar.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zip.h>
+
+#include "containers/zlib_io.h"
+
+/* APPNOTE.TXT 4.3: signatures and fixed header sizes. */
+#define SIG_LOCAL 0x04034b50u
+#define SIG_CENTRAL 0x02014b50u
+#define SIG_END 0x06054b50u
+#define SIG_END64 0x06064b50u
+#define SIG_LOCATOR64 0x07064b50u
+#define LOCAL_LEN 30
+#define CENTRAL_LEN 46
+#define END_LEN 22
+#define END64_LEN 56
+#define LOCATOR64_LEN 20
+#define FLAG_ENCRYPTED 0x0001u
+#define FLAG_DEFLATE_OPTS 0x0006u /* 4.4.4 bits 1-2: the level a deflater used */
+#define FLAG_DESCRIPTOR 0x0008u   /* sizes and CRC follow the data (4.3.9) */
+#define EXTRA_ZIP64 0x0001u
+#define MAX16 0xFFFFu
+#define MAX32 0xFFFFFFFFu
+#define VERSION_DEFLATE 20
+#define VERSION_ZIP64 45
+/* Archives up to this size are read in at once when mapped (see load). */
+#define POPULATE_MAX ((uint64_t)64 << 20)
+/* Entries copied from a mapped archive are written in pieces of this size, each given
+ * back once written (add_entry). */
+#define RELEASE_PIECE ((uint64_t)8 << 20)
+/* Deflate expands at most about 1032:1 (RFC 1951 maximum match of 258 bytes per
+ * 2-bit code); an entry that claims more is corrupt, and would only make us allocate. */
+#define MAX_RATIO 1100
+
+typedef struct entry {
+	const char *name;
+	const uint8_t *cextra, *lextra, *comment;
+	uint16_t name_len, cextra_len, lextra_len, comment_len;
+	uint16_t made_by, needed, flags, method, time, date, iattr;
+	uint32_t eattr, crc;
+	uint64_t csize, usize;
+	uint64_t local, data; /* offsets of the local header and of the bytes */
+} entry;
+
+struct tc_jar {
+	const uint8_t *base;
+	size_t len;
+	void *map;        /* the mapped file, or NULL */
+	uint8_t *owned;   /* the file read into memory when it could not be mapped */
+	entry *e;
+	uint64_t n;
+	char *names;      /* all names, each NUL-terminated */
+	const uint8_t *comment;
+	uint16_t comment_len;
+	zip_t *za;        /* libzip, opened on first use for other compression methods */
+	char label[1024];
+};
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint32_t at(uint64_t off)
+{
+	return off < CF_NO_OFFSET ? (uint32_t)off : CF_NO_OFFSET;
+}
+
+static void entry_label(const tc_jar *jar, uint64_t i, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s!%s", jar->label, jar->e[i].name);
+}
+
+/* Finds field `id` in an extra block (4.5.1: id, length, data), or NULL. A block that
+ * does not parse as such has no field. */
+static const uint8_t *find_extra(const uint8_t *x, size_t len, uint16_t id, uint16_t *flen)
+{
+	size_t p = 0;
+	while (len - p >= 4) {
+		uint16_t fid = le16(x + p), n = le16(x + p + 2);
+		if (n > len - p - 4)
+			return NULL;
+		if (fid == id) {
+			*flen = n;
+			return x + p + 4;
+		}
+		p += 4 + (size_t)n;
+	}
+	return NULL;
+}
+
+/* --- reading ------------------------------------------------------------------------- */
+
+typedef struct dir {
+	uint64_t offset, size, count;
+	uint64_t end;       /* where the end records start: the directory must end before */
+	bool zip64;
+} dir;
+
+/* The end record at p (4.3.16) and, when a Zip64 locator precedes it (4.3.15), the
+ * Zip64 end record it points at (4.3.14), which then holds the real sizes. */
+static int read_end(tc_jar *jar, size_t p, dir *d, cf_error *err)
+{
+	const uint8_t *b = jar->base, *e = b + p;
+	if (le16(e + 4) != 0 || le16(e + 6) != 0 || le16(e + 8) != le16(e + 10))
+		return cf_fail(err, CF_EUNSUPPORTED, at(p), jar->label, "a multi-disk archive");
+	d->count = le16(e + 10);
+	d->size = le32(e + 12);
+	d->offset = le32(e + 16);
+	d->end = p;
+	d->zip64 = false;
+	if (p >= LOCATOR64_LEN && le32(e - LOCATOR64_LEN) == SIG_LOCATOR64) {
+		const uint8_t *l = e - LOCATOR64_LEN;
+		uint64_t z = le64(l + 8);
+		if (le32(l + 4) != 0 || le32(l + 16) > 1)
+			return cf_fail(err, CF_EUNSUPPORTED, at(p - LOCATOR64_LEN), jar->label, "a multi-disk archive");
+		if (z > p - LOCATOR64_LEN || p - LOCATOR64_LEN - z < END64_LEN || le32(b + z) != SIG_END64)
+			return cf_fail(err, CF_EFORMAT, at(p - LOCATOR64_LEN), jar->label,
+			               "the Zip64 locator points at no Zip64 end record (%llu)", (unsigned long long)z);
+		const uint8_t *z64 = b + z;
+		if (le32(z64 + 16) != 0 || le32(z64 + 20) != 0 || le64(z64 + 24) != le64(z64 + 32))
+			return cf_fail(err, CF_EUNSUPPORTED, at(z), jar->label, "a multi-disk archive");
+		d->count = le64(z64 + 32);
+		d->size = le64(z64 + 40);
+		d->offset = le64(z64 + 48);
+		d->end = z;
+		d->zip64 = true;
+	}
+	if (d->offset > d->end || d->size > d->end - d->offset)
+		return cf_fail(err, CF_EFORMAT, at(p), jar->label,
+		               "the central directory (%llu bytes at %llu) lies outside the archive of %zu bytes",
+		               (unsigned long long)d->size, (unsigned long long)d->offset, jar->len);
+	return CF_OK;
+}
+
+/* The end record is the last thing in the archive but its comment, found by searching
+ * backwards. A record counts when the central directory it gives starts with a central
+ * header (or is empty); like the JDK's ZipFile, one whose comment does not reach
+ * exactly the end of the file (bytes appended to the archive) counts only when that
+ * directory also ends right at it. Otherwise the search goes on: the bytes found were
+ * part of a comment or of appended data. */
+static int find_dir(tc_jar *jar, dir *d, cf_error *err)
+{
+	const uint8_t *b = jar->base;
+	size_t len = jar->len;
+	if (len < END_LEN)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, jar->label,
+		               "not a jar: %zu bytes, no zip end record", len);
+	size_t lo = len - END_LEN > MAX16 ? len - END_LEN - MAX16 : 0;
+	cf_error first; /* why the record that reaches the end of the file was refused */
+	cf_error_clear(&first);
+	for (size_t p = len - END_LEN + 1; p-- > lo;) {
+		if (b[p] != 'P' || le32(b + p) != SIG_END || p + END_LEN + le16(b + p + 20) > len)
+			continue;
+		bool exact = p + END_LEN + le16(b + p + 20) == len;
+		cf_error probe;
+		cf_error_clear(&probe);
+		if (read_end(jar, p, d, &probe) != CF_OK) {
+			if (exact && !first.code)
+				first = probe;
+			continue;
+		}
+		bool empty = d->count == 0 && d->size == 0;
+		if (!(exact && empty) && (d->size < CENTRAL_LEN || le32(b + d->offset) != SIG_CENTRAL ||
+		                          (!exact && d->offset + d->size != d->end)))
+			continue;
+		jar->comment = b + p + END_LEN;
+		jar->comment_len = le16(b + p + 20);
+		return CF_OK;
+	}
+	if (first.code) {
+		*err = first;
+		return first.code;
+	}
+	return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, jar->label, "not a jar: no zip end record");
+}
+
+/* 4.5.3: the Zip64 extra field holds, in this order, each of the sizes and offset whose
+ * header field is all ones. */
+static int zip64_fields(tc_jar *jar, entry *e, uint64_t pos, uint16_t disk, cf_error *err)
+{
+	bool need_u = e->usize == MAX32, need_c = e->csize == MAX32, need_l = e->local == MAX32;
+	if (!need_u && !need_c && !need_l && disk != MAX16)
+		return CF_OK;
+	uint16_t n = 0;
+	const uint8_t *x = find_extra(e->cextra, e->cextra_len, EXTRA_ZIP64, &n);
+	size_t want = 8u * (need_u + need_c + need_l);
+	if (!x || n < want)
+		return cf_fail(err, CF_EFORMAT, at(pos), jar->label,
+		               "entry %s: its Zip64 extra field is missing or short", e->name);
+	if (need_u)
+		e->usize = le64(x), x += 8;
+	if (need_c)
+		e->csize = le64(x), x += 8;
+	if (need_l)
+		e->local = le64(x), x += 8;
+	if (disk == MAX16 && (n < want + 4 || le32(x) != 0))
+		return cf_fail(err, CF_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
+	return CF_OK;
+}
+
+/* 4.3.7: the local header must agree with the central directory (the name, the
+ * method and, without a data descriptor, the CRC and sizes), and the bytes must lie
+ * before the central directory. */
+static int check_local(tc_jar *jar, entry *e, const dir *d, cf_error *err)
+{
+	const uint8_t *b = jar->base;
+	char label[1600];
+	if (e->local > d->offset || d->offset - e->local < LOCAL_LEN || le32(b + e->local) != SIG_LOCAL) {
+		entry_label(jar, (uint64_t)(e - jar->e), label, sizeof label);
+		return cf_fail(err, CF_EFORMAT, at(e->local), label, "no local header where the central directory says");
+	}
+	const uint8_t *l = b + e->local;
+	uint16_t nlen = le16(l + 26), xlen = le16(l + 28);
+	uint64_t data = e->local + LOCAL_LEN + nlen + xlen;
+	const char *why = NULL;
+	if (data > d->offset)
+		why = "the local header runs into the central directory";
+	else if (nlen != e->name_len || memcmp(l + LOCAL_LEN, e->name, nlen) != 0)
+		why = "the local header names another entry (inconsistent archive)";
+	else if (le16(l + 8) != e->method)
+		why = "the local header gives another compression method (inconsistent archive)";
+	else if (!(e->flags & FLAG_DESCRIPTOR) &&
+	         (le32(l + 14) != e->crc || (le32(l + 18) != MAX32 && le32(l + 18) != e->csize) ||
+	          (le32(l + 22) != MAX32 && le32(l + 22) != e->usize)))
+		why = "the local header gives another CRC or size (inconsistent archive)";
+	else if (e->csize > d->offset - data)
+		why = "the entry's bytes run past the start of the central directory (cut off?)";
+	if (why) {
+		entry_label(jar, (uint64_t)(e - jar->e), label, sizeof label);
+		return cf_fail(err, CF_EFORMAT, at(e->local), label, "%s", why);
+	}
+	e->lextra = l + LOCAL_LEN + nlen;
+	e->lextra_len = xlen;
+	e->data = data;
+	return CF_OK;
+}
+
+static int index_dir(tc_jar *jar, cf_error *err)
+{
+	dir d = {0};
+	if (find_dir(jar, &d, err) != CF_OK)
+		return err->code;
+	const uint8_t *b = jar->base;
+	/* Every record takes at least CENTRAL_LEN bytes, which bounds what a damaged count
+	 * could make us allocate. */
+	uint64_t cap = d.size / CENTRAL_LEN;
+	if (!(jar->e = calloc(cap ? cap : 1, sizeof *jar->e)) || !(jar->names = malloc(d.size + 1)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, jar->label, "no memory for the central directory");
+	char *names = jar->names;
+	uint64_t pos = d.offset, end = d.offset + d.size, n = 0;
+	while (pos < end) {
+		const uint8_t *c = b + pos;
+		if (end - pos < CENTRAL_LEN || le32(c) != SIG_CENTRAL)
+			return cf_fail(err, CF_EFORMAT, at(pos), jar->label, "central directory record %llu is damaged",
+			               (unsigned long long)n);
+		entry *e = &jar->e[n];
+		e->made_by = le16(c + 4);
+		e->needed = le16(c + 6);
+		e->flags = le16(c + 8);
+		e->method = le16(c + 10);
+		e->time = le16(c + 12);
+		e->date = le16(c + 14);
+		e->crc = le32(c + 16);
+		e->csize = le32(c + 20);
+		e->usize = le32(c + 24);
+		e->name_len = le16(c + 28);
+		e->cextra_len = le16(c + 30);
+		e->comment_len = le16(c + 32);
+		uint16_t disk = le16(c + 34);
+		e->iattr = le16(c + 36);
+		e->eattr = le32(c + 38);
+		e->local = le32(c + 42);
+		uint64_t rec = (uint64_t)CENTRAL_LEN + e->name_len + e->cextra_len + e->comment_len;
+		if (rec > end - pos)
+			return cf_fail(err, CF_EFORMAT, at(pos), jar->label,
+			               "central directory record %llu runs past the directory", (unsigned long long)n);
+		const uint8_t *name = c + CENTRAL_LEN;
+		if (memchr(name, 0, e->name_len))
+			return cf_fail(err, CF_EFORMAT, at(pos), jar->label, "entry %llu: its name holds a NUL byte",
+			               (unsigned long long)n);
+		memcpy(names, name, e->name_len);
+		names[e->name_len] = '\0';
+		e->name = names;
+		names += e->name_len + 1;
+		e->cextra = name + e->name_len;
+		e->comment = e->cextra + e->cextra_len;
+		if (zip64_fields(jar, e, pos, disk, err) != CF_OK)
+			return err->code;
+		if (disk != 0 && disk != MAX16)
+			return cf_fail(err, CF_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
+		if (check_local(jar, e, &d, err) != CF_OK)
+			return err->code;
+		pos += rec;
+		n++;
+	}
+	/* Writers without Zip64 give the count modulo 65536 (the JDK reads such jars). */
+	if (n != d.count && (d.zip64 || (n & MAX16) != d.count))
+		return cf_fail(err, CF_EFORMAT, at(d.end), jar->label,
+		               "the end record counts %llu entries, the central directory holds %llu",
+		               (unsigned long long)d.count, (unsigned long long)n);
+	jar->n = n;
+	return CF_OK;
+}
+
+static tc_jar *new_jar(const char *label)
+{
+	tc_jar *jar = calloc(1, sizeof *jar);
+	if (jar)
+		snprintf(jar->label, sizeof jar->label, "%s", label);
+	return jar;
+}
+
+/* The file mapped read-only (one system call, no copy); read into memory when it
+ * cannot be mapped. Only a regular file: a FIFO would block, a device never end. */
+static int load(tc_jar *jar, const char *path, cf_error *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	struct stat st;
+	int rc = CF_OK;
+	if (fstat(fd, &st) != 0) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "is a directory, not a jar");
+	} else if (!S_ISREG(st.st_mode)) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file, not a jar");
+	} else if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+		int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+		/* one fault-in up front, for an archive read whole anyway; a large one (an APK
+		 * with big assets, or no archive at all) is paged in as it is read instead, and
+		 * given back as it is copied */
+		if ((uint64_t)st.st_size <= POPULATE_MAX)
+			flags |= MAP_POPULATE;
+#endif
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
+		if (m != MAP_FAILED) {
+			jar->map = m;
+			jar->base = m;
+			jar->len = (size_t)st.st_size;
+		}
+	}
+	if (rc == CF_OK && !jar->map) {
+		cf_buf buf;
+		buf_init(&buf);
+		uint8_t chunk[65536];
+		ssize_t got;
+		while ((got = read(fd, chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR))
+			if (got > 0)
+				buf_bytes(&buf, chunk, (size_t)got);
+		if (got < 0)
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read: %s", strerror(errno));
+		else if (buf.err)
+			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+		size_t len = 0;
+		jar->owned = buf_take(&buf, &len);
+		jar->base = jar->owned;
+		jar->len = len;
+		buf_free(&buf);
+	}
+	close(fd);
+	return rc;
+}
+
+int jar_open(tc_jar **out, const char *path, cf_error *err)
+{
+	*out = NULL;
+	tc_jar *jar = new_jar(path);
+	if (!jar)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	int rc = load(jar, path, err);
+	if (rc == CF_OK)
+		rc = index_dir(jar, err);
+	if (rc != CF_OK) {
+		jar_close(jar);
+		return rc;
+	}
+	*out = jar;
+	return CF_OK;
+}
+
+int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *label, cf_error *err)
+{
+	*out = NULL;
+	tc_jar *jar = new_jar(label);
+	if (!jar)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+	jar->base = data;
+	jar->len = len;
+	int rc = index_dir(jar, err);
+	if (rc != CF_OK) {
+		jar_close(jar);
+		return rc;
+	}
+	*out = jar;
+	return CF_OK;
+}
+
+void jar_release(tc_jar *jar)
+{
+	if (jar && jar->map)
+		madvise(jar->map, jar->len, MADV_DONTNEED);
+}
+
+void jar_close(tc_jar *jar)
+{
+	if (!jar)
+		return;
+	if (jar->za)
+		zip_discard(jar->za);
+	if (jar->map)
+		munmap(jar->map, jar->len);
+	free(jar->owned);
+	free(jar->e);
+	free(jar->names);
+	free(jar);
+}
+
+uint64_t jar_count(const tc_jar *jar)
+{
+	return jar->n;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c = memcmp(x->name, y->name, n);
+	if (c)
+		return c;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	return x < y ? -1 : x > y; /* the earlier record first */
+}
+
+int jar_check_unique(const tc_jar *jar, cf_error *err)
+{
+	if (jar->n < 2)
+		return CF_OK;
+	const entry **v = malloc(jar->n * sizeof *v);
+	if (!v)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, jar->label, "no memory");
+	for (uint64_t i = 0; i < jar->n; i++)
+		v[i] = &jar->e[i];
+	qsort(v, jar->n, sizeof *v, by_name);
+	int rc = CF_OK;
+	for (uint64_t i = 1; i < jar->n && rc == CF_OK; i++) {
+		if (v[i]->name_len != v[i - 1]->name_len || memcmp(v[i]->name, v[i - 1]->name, v[i]->name_len))
+			continue;
+		char label[1600];
+		entry_label(jar, (uint64_t)(v[i] - jar->e), label, sizeof label);
+		rc = cf_fail(err, CF_EFORMAT, at(v[i]->local), label,
+		             "the archive holds this name twice (local headers at %llu and %llu)",
+		             (unsigned long long)v[i - 1]->local, (unsigned long long)v[i]->local);
+	}
+	free(v);
+	return rc;
+}
+
+const char *jar_name(const tc_jar *jar, uint64_t i)
+{
+	return i < jar->n ? jar->e[i].name : NULL;
+}
+
+bool jar_is_dir(const tc_jar *jar, uint64_t i)
+{
+	const entry *e = &jar->e[i];
+	return e->name_len > 0 && e->name[e->name_len - 1] == '/';
+}
+
+void jar_stat(const tc_jar *jar, uint64_t i, jar_info *out)
+{
+	const entry *e = &jar->e[i];
+	out->size = e->usize;
+	out->comp_size = e->csize;
+	out->crc = e->crc;
+	out->method = e->method;
+	out->encrypted = (e->flags & FLAG_ENCRYPTED) != 0;
+}
+
+const uint8_t *jar_raw(const tc_jar *jar, uint64_t i)
+{
+	return jar->base + jar->e[i].data;
+}
+
+static int zfail(cf_error *err, int code, const char *label, const char *what, zip_error_t *ze)
+{
+	return cf_fail(err, code, CF_NO_OFFSET, label, "%s: %s", what, zip_error_strerror(ze));
+}
+
+/* Other compression methods (bzip2, LZMA, ...): libzip, on the same bytes. */
+static int read_other(tc_jar *jar, uint64_t i, cf_buf *buf, const char *label, cf_error *err)
+{
+	if (!jar->za) {
+		zip_error_t ze;
+		zip_error_init(&ze);
+		zip_source_t *src = zip_source_buffer_create(jar->base, jar->len, 0, &ze);
+		if (src && !(jar->za = zip_open_from_source(src, ZIP_RDONLY, &ze)))
+			zip_source_free(src);
+		int rc = jar->za ? CF_OK : zfail(err, CF_EFORMAT, label, "libzip cannot read the jar", &ze);
+		zip_error_fini(&ze);
+		if (rc != CF_OK)
+			return rc;
+	}
+	const char *name = zip_get_name(jar->za, i, ZIP_FL_ENC_RAW);
+	if (!name || strcmp(name, jar->e[i].name) != 0)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "libzip reads this jar differently");
+	zip_file_t *f = zip_fopen_index(jar->za, i, 0);
+	if (!f)
+		return zfail(err, CF_EUNSUPPORTED, label, "cannot open entry", zip_get_error(jar->za));
+	uint64_t size = jar->e[i].usize;
+	/* One byte past the declared size shows an entry longer than its header says;
+	 * libzip checks the CRC at the end. */
+	zip_int64_t got = zip_fread(f, buf->data, size + 1);
+	int rc = CF_OK;
+	if (got < 0)
+		rc = zfail(err, CF_EFORMAT, label, "corrupt entry", zip_file_get_error(f));
+	else if ((uint64_t)got != size)
+		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "entry holds %lld bytes, header says %llu",
+		             (long long)got, (unsigned long long)size);
+	zip_fclose(f);
+	buf->len = rc == CF_OK ? (size_t)size : 0;
+	return rc;
+}
+
+int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, zio_inflater *z,
+             cf_error *err)
+{
+	const entry *e = &jar->e[i];
+	char label[1600];
+	entry_label(jar, i, label, sizeof label);
+	buf_clear(buf);
+	if (e->flags & FLAG_ENCRYPTED)
+		return cf_fail(err, CF_EUNSUPPORTED, at(e->local), label, "encrypted entry");
+	if (e->usize > max_size)
+		return cf_fail(err, CF_ELIMIT, at(e->local), label,
+		               "%llu bytes once inflated, more than the input limit of %llu MB (--max-input-mb)",
+		               (unsigned long long)e->usize, (unsigned long long)(max_size >> 20));
+	const uint8_t *raw = jar->base + e->data;
+	if (e->method == 8) {
+		if (e->usize / MAX_RATIO > e->csize + 1)
+			return cf_fail(err, CF_EFORMAT, at(e->local), label,
+			               "%llu bytes cannot inflate to the %llu the header says",
+			               (unsigned long long)e->csize, (unsigned long long)e->usize);
+		return zio_inflate(z, raw, (size_t)e->csize, (size_t)e->usize, e->crc, buf, label, err);
+	}
+	if (!buf_reserve(buf, (size_t)e->usize + 1))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory for %llu bytes",
+		               (unsigned long long)e->usize);
+	if (e->method != 0)
+		return read_other(jar, i, buf, label, err);
+	if (e->csize != e->usize)
+		return cf_fail(err, CF_EFORMAT, at(e->local), label, "stored entry of %llu bytes, header says %llu",
+		               (unsigned long long)e->csize, (unsigned long long)e->usize);
+	if (zio_crc32(raw, (size_t)e->usize) != e->crc)
+		return cf_fail(err, CF_EFORMAT, at(e->data), label, "CRC-32 mismatch: corrupt entry");
+	buf_bytes(buf, raw, (size_t)e->usize);
+	return CF_OK;
+}
+
+/* --- writing ------------------------------------------------------------------------- */
+
+typedef struct wentry {
+	const entry *src;
+	uint16_t needed, flags, method;
+	uint32_t crc;
+	uint64_t csize, usize, local;
+} wentry;
+
+struct tc_jar_writer {
+	char *path, *tmp;
+	FILE *f;
+	uint64_t pos;
+	int ioerr;        /* errno of the first failed write; later writes are skipped */
+	wentry *e;
+	size_t n, cap;
+	const uint8_t *comment;
+	uint16_t comment_len;
+	uint32_t align, so_align; /* of stored entries' data; 0: none */
+	uint8_t extra[MAX16 + 1]; /* an extra block being rewritten */
+};
+
+void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align)
+{
+	w->align = align;
+	w->so_align = so_align;
+}
+
+
+static void put(tc_jar_writer *w, const void *p, size_t n)
+{
+	if (!w->ioerr && n && fwrite(p, 1, n, w->f) != n)
+		w->ioerr = errno ? errno : EIO;
+	w->pos += n;
+}
+
+static void set16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void set32(uint8_t *p, uint32_t v)
+{
+	set16(p, (uint16_t)v);
+	set16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void set64(uint8_t *p, uint64_t v)
+{
+	set32(p, (uint32_t)v);
+	set32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t low32(uint64_t v)
+{
+	return v >= MAX32 ? MAX32 : (uint32_t)v;
+}
+
+#define EXTRA_ALIGN 0xd935 /* Android's (apksigner, zipalign -p): u16 alignment, then zeros */
+
+/* An extra block rebuilt for the new archive (4.5.1: fields of id, length, data), into
+ * w->extra: the source's fields without its Zip64 field (this writer adds its own where
+ * needed, its values would be stale), then the `nz64` values z64 as a new Zip64 field.
+ * With `align`, also without an alignment field or the empty fields of id 0 that old
+ * zipalign's zero padding parses as (the caller adds a new alignment field). What does
+ * not parse as fields (a field longer than the block, or 1 to 3 bytes left: old
+ * zipalign's padding) is kept as it is when nothing follows it, and dropped when a
+ * field would follow: behind it, the new field would be read as part of a field of
+ * the old bytes (`unzip -t`: "bad extra-field entry"). Returns the length, or -1 when
+ * the result would pass 65,535 bytes. */
+static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const uint64_t *z64,
+                          int nz64, bool align)
+{
+	size_t out = 0, p = 0;
+	while (len - p >= 4) {
+		uint16_t id = le16(x + p);
+		size_t n = 4 + (size_t)le16(x + p + 2);
+		if (n > len - p)
+			break;
+		if (id != EXTRA_ZIP64 && !(align && (id == EXTRA_ALIGN || (id == 0 && n == 4)))) {
+			memcpy(w->extra + out, x + p, n);
+			out += n;
+		}
+		p += n;
+	}
+	if (p < len && nz64 == 0 && !align) {
+		memcpy(w->extra + out, x + p, len - p);
+		out += len - p;
+	}
+	if (nz64 > 0) {
+		if (out + 4 + 8 * (size_t)nz64 > MAX16)
+			return -1;
+		set16(w->extra + out, EXTRA_ZIP64);
+		set16(w->extra + out + 2, (uint16_t)(8 * nz64));
+		out += 4;
+		for (int k = 0; k < nz64; k++, out += 8)
+			set64(w->extra + out, z64[k]);
+	}
+	return (long)out;
+}
+
+int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
+{
+	*out = NULL;
+	tc_jar_writer *w = calloc(1, sizeof *w);
+	size_t n = strlen(path) + 32;
+	if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(n))) {
+		if (w)
+			free(w->path);
+		free(w);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	}
+	/* O_EXCL on a name of our own; mode 0666 lets the umask decide, as for any file
+	 * the build creates. */
+	int fd = -1;
+	for (int k = 0; k < 100 && fd < 0; k++) {
+		snprintf(w->tmp, n, "%s.tc-tmp%d", path, k);
+		fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
+		int rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create %s: %s", w->tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			remove(w->tmp);
+		}
+		free(w->tmp);
+		free(w->path);
+		free(w);
+		return rc;
+	}
+	setvbuf(w->f, NULL, _IOFBF, (size_t)1 << 20);
+	*out = w;
+	return CF_OK;
+}
+
+/* 4.3.7: the local header; sizes and CRC in place (no data descriptor), in a Zip64
+ * field when they do not fit in 32 bits. */
+static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool mapped, const char *label,
+                     cf_error *err)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 256;
+		wentry *e = realloc(w->e, cap * sizeof *e);
+		if (!e)
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+		w->e = e;
+		w->cap = cap;
+	}
+	const entry *s = we->src;
+	we->local = w->pos;
+	we->flags &= (uint16_t)~FLAG_DESCRIPTOR;
+	bool z64 = we->usize >= MAX32 || we->csize >= MAX32;
+	uint64_t v[2] = {we->usize, we->csize};
+	bool align = w->align && we->method == 0;
+	long xlen = rebuild_extra(w, s->lextra, s->lextra_len, v, z64 ? 2 : 0, align);
+	if (xlen < 0)
+		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for a Zip64 extra field");
+	if (z64 && we->needed < VERSION_ZIP64)
+		we->needed = VERSION_ZIP64;
+	if (align) {
+		/* the padding goes inside an alignment field of at least 6 bytes (id, size,
+		 * u16 alignment), as apksigner writes it: zeros outside a field would be read
+		 * as the header of one */
+		uint32_t a = w->align;
+		size_t nlen = s->name_len;
+		if (w->so_align && nlen > 3 && !memcmp(s->name + nlen - 3, ".so", 3))
+			a = w->so_align;
+		uint64_t at = w->pos + LOCAL_LEN + nlen + (uint64_t)xlen;
+		size_t pad = (size_t)((a - (at + 6) % a) % a) + 6;
+		if ((size_t)xlen + pad > MAX16)
+			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for an alignment field");
+		set16(w->extra + xlen, EXTRA_ALIGN);
+		set16(w->extra + xlen + 2, (uint16_t)(pad - 4));
+		set16(w->extra + xlen + 4, (uint16_t)a);
+		memset(w->extra + xlen + 6, 0, pad - 6);
+		xlen += (long)pad;
+	}
+	uint8_t h[LOCAL_LEN];
+	set32(h, SIG_LOCAL);
+	set16(h + 4, we->needed);
+	set16(h + 6, we->flags);
+	set16(h + 8, we->method);
+	set16(h + 10, s->time);
+	set16(h + 12, s->date);
+	set32(h + 14, we->crc);
+	set32(h + 18, z64 ? MAX32 : (uint32_t)we->csize);
+	set32(h + 22, z64 ? MAX32 : (uint32_t)we->usize);
+	set16(h + 26, s->name_len);
+	set16(h + 28, (uint16_t)xlen);
+	put(w, h, sizeof h);
+	put(w, s->name, s->name_len);
+	put(w, w->extra, (size_t)xlen);
+	/* Bytes from a mapped archive are written a piece at a time, each piece's pages
+	 * given back once written (they stay in the page cache): copying a large asset
+	 * does not hold it all. */
+	for (uint64_t done = 0, piece; done < we->csize; done += piece) {
+		piece = we->csize - done < RELEASE_PIECE ? we->csize - done : RELEASE_PIECE;
+		put(w, data + done, (size_t)piece);
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t a = ((uintptr_t)(data + done) + page - 1) & ~(page - 1);
+		uintptr_t b = ((uintptr_t)(data + done) + (uintptr_t)piece) & ~(page - 1);
+		if (mapped && we->csize > RELEASE_PIECE && b > a)
+			madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
+	}
+	w->e[w->n++] = *we;
+	if (w->ioerr)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
+	return CF_OK;
+}
+
+int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *err)
+{
+	const entry *s = &src->e[i];
+	wentry we = {s, s->needed, s->flags, s->method, s->crc, s->csize, s->usize, 0};
+	char label[1600];
+	entry_label(src, i, label, sizeof label);
+	return add_entry(w, &we, src->base + s->data, src->map != NULL, label, err);
+}
+
+int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
+                       const uint8_t *data, size_t len, uint64_t size, uint32_t crc,
+                       cf_error *err)
+{
+	const entry *s = &src->e[i];
+	char label[1600];
+	entry_label(src, i, label, sizeof label);
+	if ((method != 0 && method != 8) || (method == 0 && len != size))
+		return cf_fail(err, CF_EARG, CF_NO_OFFSET, label, "cannot write method %u", method);
+	uint16_t needed = s->needed < VERSION_DEFLATE ? VERSION_DEFLATE : s->needed;
+	/* Bits 1-2 describe the source's deflater, and bit 0 its encryption: neither
+	 * holds for the new bytes. */
+	uint16_t flags = s->flags & (uint16_t)~(FLAG_DEFLATE_OPTS | FLAG_ENCRYPTED);
+	wentry we = {s, needed, flags, method, crc, len, size, 0};
+	return add_entry(w, &we, data, false, label, err);
+}
+
+int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, cf_error *err)
+{
+	/* Readers find the end record by searching backwards from the end of the file,
+	 * through the comment: a signature in it could pass for the record. */
+	static const uint8_t sig[4] = {'P', 'K', 5, 6};
+	for (size_t k = 0; k + 4 <= src->comment_len; k++)
+		if (memcmp(src->comment + k, sig, 4) == 0)
+			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, src->label,
+			               "the jar comment holds an end-record signature: zip readers could take it for the end of the archive");
+	w->comment = src->comment;
+	w->comment_len = src->comment_len;
+	return CF_OK;
+}
+
+/* 4.3.12 central directory records, then 4.3.14-16 the end records (Zip64 ones when
+ * the count, a size or an offset does not fit). */
+static int put_directory(tc_jar_writer *w, cf_error *err)
+{
+	uint64_t start = w->pos;
+	for (size_t k = 0; k < w->n && !w->ioerr; k++) {
+		const wentry *we = &w->e[k];
+		const entry *s = we->src;
+		uint64_t v[3];
+		int nv = 0;
+		if (we->usize >= MAX32)
+			v[nv++] = we->usize;
+		if (we->csize >= MAX32)
+			v[nv++] = we->csize;
+		if (we->local >= MAX32)
+			v[nv++] = we->local;
+		long xlen = rebuild_extra(w, s->cextra, s->cextra_len, v, nv, false);
+		if (xlen < 0)
+			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, w->path,
+			               "entry %s: no room for a Zip64 extra field", s->name);
+		uint16_t needed = nv > 0 && we->needed < VERSION_ZIP64 ? VERSION_ZIP64 : we->needed;
+		uint8_t h[CENTRAL_LEN];
+		set32(h, SIG_CENTRAL);
+		set16(h + 4, s->made_by);
+		set16(h + 6, needed);
+		set16(h + 8, we->flags);
+		set16(h + 10, we->method);
+		set16(h + 12, s->time);
+		set16(h + 14, s->date);
+		set32(h + 16, we->crc);
+		set32(h + 20, low32(we->csize));
+		set32(h + 24, low32(we->usize));
+		set16(h + 28, s->name_len);
+		set16(h + 30, (uint16_t)xlen);
+		set16(h + 32, s->comment_len);
+		set16(h + 34, 0);
+		set16(h + 36, s->iattr);
+		set32(h + 38, s->eattr);
+		set32(h + 42, low32(we->local));
+		put(w, h, sizeof h);
+		put(w, s->name, s->name_len);
+		put(w, w->extra, (size_t)xlen);
+		put(w, s->comment, s->comment_len);
+	}
+	uint64_t size = w->pos - start;
+	if (w->n >= MAX16 || size >= MAX32 || start >= MAX32) {
+		uint64_t at64 = w->pos;
+		uint8_t z[END64_LEN + LOCATOR64_LEN];
+		set32(z, SIG_END64);
+		set64(z + 4, END64_LEN - 12); /* the record's size after this field */
+		set16(z + 12, VERSION_ZIP64);
+		set16(z + 14, VERSION_ZIP64);
+		set32(z + 16, 0);
+		set32(z + 20, 0);
+		set64(z + 24, w->n);
+		set64(z + 32, w->n);
+		set64(z + 40, size);
+		set64(z + 48, start);
+		uint8_t *l = z + END64_LEN;
+		set32(l, SIG_LOCATOR64);
+		set32(l + 4, 0);
+		set64(l + 8, at64);
+		set32(l + 16, 1);
+		put(w, z, sizeof z);
+	}
+	uint8_t e[END_LEN];
+	uint16_t count = w->n >= MAX16 ? MAX16 : (uint16_t)w->n;
+	set32(e, SIG_END);
+	set16(e + 4, 0);
+	set16(e + 6, 0);
+	set16(e + 8, count);
+	set16(e + 10, count);
+	set32(e + 12, low32(size));
+	set32(e + 16, low32(start));
+	set16(e + 20, w->comment_len);
+	put(w, e, sizeof e);
+	put(w, w->comment, w->comment_len);
+	return CF_OK;
+}
+
+static void writer_free(tc_jar_writer *w)
+{
+	free(w->e);
+	free(w->tmp);
+	free(w->path);
+	free(w);
+}
+
+int jar_writer_finish(tc_jar_writer *w, cf_error *err)
+{
+	int rc = put_directory(w, err);
+	if (rc != CF_OK) {
+		jar_writer_abort(w);
+		return rc;
+	}
+	if (!w->ioerr && fflush(w->f) != 0)
+		w->ioerr = errno;
+	if (fclose(w->f) != 0 && !w->ioerr)
+		w->ioerr = errno;
+	w->f = NULL;
+	if (!w->ioerr && rename(w->tmp, w->path) != 0)
+		w->ioerr = errno;
+	if (w->ioerr) {
+		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
+		remove(w->tmp);
+	}
+	writer_free(w);
+	return rc;
+}
+
+void jar_writer_abort(tc_jar_writer *w)
+{
+	if (!w)
+		return;
+	if (w->f)
+		fclose(w->f);
+	remove(w->tmp);
+	writer_free(w);
+}

@@ -1,0 +1,256 @@
+/* d_type and DT_* in <dirent.h> are not POSIX; glibc, musl and the BSDs have them. */
+#define _DEFAULT_SOURCE
+
+#include "containers/walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "containers/jar.h"
+
+const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err)
+{
+	/* O_NONBLOCK: opening a FIFO nobody writes to would wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file (%s)", file_kind(st.st_mode));
+	} else if ((uint64_t)st.st_size > max) {
+		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path,
+		        "%llu bytes, more than the input limit of %llu MB (--max-input-mb)",
+		        (unsigned long long)st.st_size, (unsigned long long)(max >> 20));
+	} else {
+		*size = (uint64_t)st.st_size;
+		return fd;
+	}
+	close(fd);
+	return err->code;
+}
+
+int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err)
+{
+	buf_clear(buf);
+	uint64_t size;
+	int fd = open_regular(path, max, &size, err);
+	if (fd < 0)
+		return fd;
+	int rc = CF_OK;
+	if (!buf_reserve(buf, (size_t)size + 1)) {
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory for %llu bytes", (unsigned long long)size);
+		goto done;
+	}
+	/* the size it had when opened: a file that grows meanwhile is not read past it */
+	while (buf->len < size) {
+		ssize_t got = read(fd, buf->data + buf->len, (size_t)size - buf->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read: %s", strerror(errno));
+			goto done;
+		}
+		if (got == 0)
+			break;
+		buf->len += (size_t)got;
+	}
+done:
+	close(fd);
+	return rc;
+}
+
+size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b)
+{
+	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b), n = la + ls + lb;
+	if (size == 0)
+		return n;
+	size_t k = 0;
+	const char *parts[3] = {a, sep, b};
+	size_t lens[3] = {la, ls, lb};
+	for (int i = 0; i < 3 && k + 1 < size; i++) {
+		size_t c = lens[i] < size - 1 - k ? lens[i] : size - 1 - k;
+		memcpy(dst + k, parts[i], c);
+		k += c;
+	}
+	dst[k] = '\0';
+	return n;
+}
+
+typedef struct list {
+	char **items;
+	size_t n, cap;
+} list;
+
+static int push(list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		char **p = realloc(l->items, cap * sizeof *p);
+		if (!p)
+			return -1;
+		l->items = p;
+		l->cap = cap;
+	}
+	if (!(l->items[l->n] = strdup(s)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+static int scan(const char *root, const char *rel, list *l, cf_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
+	DIR *d = opendir(path);
+	if (!d)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open directory: %s",
+		               strerror(errno));
+	int rc = CF_OK;
+	struct dirent *e;
+	while ((e = readdir(d)) && rc == CF_OK) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[4096];
+		size_t w = path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name);
+		if (w >= sizeof sub) {
+			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path, "path too long under it");
+			break;
+		}
+		/* d_type saves a stat per file; some file systems leave it unknown. */
+		bool dir = e->d_type == DT_DIR, reg = e->d_type == DT_REG;
+		if (e->d_type == DT_UNKNOWN || e->d_type == DT_LNK) {
+			char full[8192];
+			snprintf(full, sizeof full, "%s/%s", root, sub);
+			struct stat st;
+			if (stat(full, &st) != 0) {
+				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, full, "cannot stat: %s", strerror(errno));
+				break;
+			}
+			dir = S_ISDIR(st.st_mode);
+			reg = S_ISREG(st.st_mode);
+		}
+		if (dir)
+			rc = scan(root, sub, l, err);
+		else if (reg && push(l, sub) != 0)
+			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	}
+	closedir(d);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int list_files(const char *dir, char ***out, size_t *n, cf_error *err)
+{
+	list l = {0};
+	int rc = scan(dir, "", &l, err);
+	if (rc != CF_OK) {
+		free_list(l.items, l.n);
+		return rc;
+	}
+	qsort(l.items, l.n, sizeof *l.items, cmp_str);
+	*out = l.items;
+	*n = l.n;
+	return CF_OK;
+}
+
+void free_list(char **items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+/* Whether a file or entry is one the walk delivers. */
+static bool wanted(const char *name, bool dex)
+{
+	return ends_with(name, ".class") || (dex && ends_with(name, ".dex"));
+}
+
+static int walk_jar(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err)
+{
+	tc_jar *jar;
+	if (jar_open(&jar, path, err) != CF_OK)
+		return err->code;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = CF_OK;
+	for (uint64_t i = 0; i < jar_count(jar) && rc == CF_OK; i++) {
+		const char *name = jar_name(jar, i);
+		if (!name || !wanted(name, dex) || jar_is_dir(jar, i))
+			continue;
+		if ((rc = jar_read(jar, i, &buf, TC_MAX_INPUT_BYTES, NULL, err)) != CF_OK)
+			break;
+		char label[4096];
+		snprintf(label, sizeof label, "%s!%s", path, name);
+		rc = fn(ctx, label, buf.data, buf.len);
+	}
+	buf_free(&buf);
+	jar_close(jar);
+	return rc;
+}
+
+static int walk(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = CF_OK;
+	if (S_ISDIR(st.st_mode)) {
+		char **files;
+		size_t n;
+		if ((rc = list_files(path, &files, &n, err)) != CF_OK)
+			return rc;
+		for (size_t i = 0; i < n && rc == CF_OK; i++) {
+			if (!wanted(files[i], dex))
+				continue;
+			char full[8192];
+			snprintf(full, sizeof full, "%s/%s", path, files[i]);
+			if ((rc = read_file(full, &buf, TC_MAX_INPUT_BYTES, err)) == CF_OK)
+				rc = fn(ctx, full, buf.data, buf.len);
+		}
+		free_list(files, n);
+	} else if (wanted(path, dex)) {
+		if ((rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err)) == CF_OK)
+			rc = fn(ctx, path, buf.data, buf.len);
+	} else {
+		rc = walk_jar(path, dex, fn, ctx, err);
+	}
+	buf_free(&buf);
+	return rc;
+}
+
+int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
+{
+	return walk(path, false, fn, ctx, err);
+}
+
+int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err)
+{
+	return walk(path, true, fn, ctx, err);
+}

@@ -1,0 +1,43 @@
+/* Class files named on a command line: a .class file, a directory (walked recursively,
+ * in byte order of the relative paths, so output does not depend on the file system)
+ * or a jar (its .class entries in archive order). */
+#ifndef TC_WALK_H
+#define TC_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bytes.h"
+#include "cf_error.h"
+#include "pipeline/instrument.h"
+
+/* Called once per class file with a label ("dir/a/B.class" or "x.jar!a/B.class").
+ * A non-zero return stops the walk and is returned. */
+typedef int (*walk_fn)(void *ctx, const char *label, const uint8_t *data, size_t len);
+
+/* Walks path. I/O and archive errors are reported through err and returned; errors
+ * inside one class are the callback's business. */
+int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err);
+/* The same, with dex files too (*.dex files, entries and a file named on its own). */
+int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err);
+
+/* dst = a + sep + b (sep may be ""), truncated to size; returns the length it needed.
+ * For the paths built per file, where printf's parsing costs more than the copy. */
+size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
+
+/* Opens a regular file for reading, never blocking (a FIFO is refused, not waited on),
+ * whose size is at most max bytes (CF_ELIMIT beyond, naming --max-input-mb). Returns
+ * the descriptor and its size, or a negative status with err set. */
+int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err);
+/* "a FIFO", "a directory", ... for messages. */
+const char *file_kind(mode_t mode);
+/* Reads a whole regular file of at most max bytes into buf (open_regular's rules). */
+int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err);
+
+/* Lists regular files under dir (relative paths, '/'-separated), sorted by strcmp.
+ * *out is a malloc'd array of malloc'd strings; free with free_list. */
+int list_files(const char *dir, char ***out, size_t *n, cf_error *err);
+void free_list(char **list, size_t n);
+
+#endif

@@ -1,0 +1,190 @@
+/* Phase 2 for one dex class: the same calls as inject.c puts into class files, through
+ * dex/'s entry and exit hooks (dex_hook.h):
+ *
+ *   entry (constructors: right after this/super init):  const vS, #id; invoke-static i(I)V
+ *   onWindowFocusChanged of an Activity, after that:     invoke-static {p0, p1}, at
+ *   before every return:                                 const vS, #id; invoke-static o(I)V
+ *   a catch-all over the rest, rethrowing:               const vS, #id; invoke-static o(I)V
+ *
+ * The edited code comes from the worker's keep arena and replaces the method's code in
+ * the dex model; the model's ids were added before the phase (dexin_prepare), so
+ * workers only read it. Every rewritten method is checked first with ART's method
+ * verifier rules (dex_verify.h, in the final model, with --strict-monitors' rule too:
+ * a probe must not leave a lock held): a rewrite that breaks one is not used. A method
+ * the editor refuses, or whose rewrite fails the check, stays as it was, reported with
+ * the rule; when the input method already breaks the rules, the report says so rather
+ * than blame the rewrite. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dex.h"
+#include "dex_edit.h"
+#include "dex_hook.h"
+#include "dex_op.h"
+#include "dex_verify.h"
+#include "pipeline/pipeline.h"
+
+static bool is_focus(const dex_file *d, const dex_emethod *m)
+{
+	char desc[8];
+	const dex_mid *mid = &d->methods.v[m->idx];
+	return !(m->flags & DACC_STATIC) && dex_str_eq(d, mid->name, "onWindowFocusChanged") &&
+	       dex_proto_desc(d, mid->proto, desc, sizeof desc) && !strcmp(desc, "(Z)V");
+}
+
+/* Checks code c as method m of class k (flags and index of m, c for its code) into r;
+ * CF_ENOMEM or CF_OK. */
+static int check(const dvfy_file *f, arena *scratch, const dex_class *k, const dex_emethod *m, dex_code *c,
+                 dvfy_result *r)
+{
+	dex_emethod as = {m->idx, m->flags, c};
+	arena_reset(scratch);
+	return dvfy_method(f, k, &as, scratch, r) == 0 ? CF_OK : CF_ENOMEM;
+}
+
+/* The verdict r as an error: the rule's place as the part, its message as the message. */
+static int refuse(const dvfy_result *r, const char *what, cf_error *err)
+{
+	bool hard = r->failed;
+	char part[200];
+	if (hard && !r->at_insn)
+		snprintf(part, sizeof part, "%s", what);
+	else
+		snprintf(part, sizeof part, "%s, at code unit %u (%s)", what, hard ? r->pc : r->lock_pc,
+		         dop_table[hard ? r->op : r->lock_op].name);
+	return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, part, "%s", hard ? r->msg : r->lock_msg);
+}
+
+int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+                      dex_code *c, cf_error *err)
+{
+	dvfy_result r;
+	if (check(f, scratch, k, m, c, &r) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	u->checked++;
+	if (!r.failed && !r.locking)
+		return CF_OK;
+	dvfy_result before = {0};
+	if (m->code && check(f, scratch, k, m, m->code, &before) != CF_OK)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (before.failed || before.locking) {
+		u->input_fails++;
+		return refuse(&before, "the input method already breaks ART's verifier rules (left as it was)", err);
+	}
+	u->check_refused++;
+	return refuse(&r, "the rewritten code would break ART's verifier rules (left as it was)", err);
+}
+
+static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emethod *m, uint32_t id, bool focus,
+                cf_error *err)
+{
+	const dex_file *d = &x->d;
+	arena_reset(&w->scratch);
+	dhook h = {.entry = id ? x->beat_i : DEX_NO_INDEX,
+	           .exit = id ? x->beat_o : DEX_NO_INDEX,
+	           .value = (int32_t)id,
+	           .after_init = id && dex_str_eq(d, d->methods.v[m->idx].name, "<init>"),
+	           .extra = focus ? x->beat_at : DEX_NO_INDEX,
+	           .extra_words = 2};
+	dedit *e;
+	dex_code *c;
+	if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, &w->scratch, err) != CF_OK ||
+	    dedit_hook(e, &h, err) != CF_OK || dedit_commit(e, &w->keep, &c, err) != CF_OK ||
+	    inject_dex_accept(&x->vfy, &w->scratch, u, k, m, c, err) != CF_OK)
+		return err->code;
+	m->code = c;
+	return CF_OK;
+}
+
+/* public void onWindowFocusChanged(boolean z) { super.onWindowFocusChanged(z); at(this, z); }
+ * as two registers (this, z) and three instructions. */
+static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error *err)
+{
+	dex_cdata *cd = k->data;
+	uint32_t nv = cd ? cd->nvmethods : 0;
+	for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
+		const dex_emethod *m = dex_cdata_method(cd, i);
+		if (m->idx == u->focus_method)
+			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "class",
+			               "a static onWindowFocusChanged(Z)V is in the way");
+	}
+	dop seq[3] = {{.op = DOP_INVOKE_SUPER, .fmt = DF_35c, .idx = u->focus_super, .nargs = 2, .args = {0, 1}},
+	              {.op = DOP_INVOKE_STATIC, .fmt = DF_35c, .idx = x->beat_at, .nargs = 2, .args = {0, 1}},
+	              {.op = DOP_RETURN_VOID, .fmt = DF_10x}};
+	dex_code *c = arena_zalloc(&w->keep, sizeof *c);
+	uint8_t *insns = arena_alloc(&w->keep, 2 * 7);
+	dex_emethod *vm = arena_array(&w->keep, nv + 1, sizeof *vm);
+	if (!c || !insns || !vm || (!cd && !(cd = arena_zalloc(&w->keep, sizeof *cd))))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	uint8_t *p = insns;
+	for (int i = 0; i < 3; i++) {
+		dop_encode(&seq[i], p);
+		p += 2 * dop_fmt_size(seq[i].fmt);
+	}
+	*c = (dex_code){.regs = 2, .ins = 2, .outs = 2, .ninsns = 7, .insns = insns};
+	dex_emethod added = {u->focus_method, DACC_PUBLIC, NULL};
+	if (inject_dex_accept(&x->vfy, &w->scratch, u, k, &added, c, err) != CF_OK)
+		return err->code;
+	if (nv)
+		memcpy(vm, cd->vmethods, nv * sizeof *vm);
+	/* the writer puts it in its place by method index */
+	vm[nv] = (dex_emethod){u->focus_method, DACC_PUBLIC, c};
+	cd->vmethods = vm;
+	cd->nvmethods = nv + 1;
+	k->data = cd;
+	return CF_OK;
+}
+
+static void skipped(unit *u, worker *w, const dex_file *d, uint32_t method, const cf_error *e)
+{
+	char label[600];
+	dex_method_label(d, method, label, sizeof label);
+	unit_skip(u, w, label, e);
+}
+
+int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
+{
+	(void)r;
+	dexin *x = u->dex;
+	if (x->left)
+		return CF_OK;
+	dex_file *d = &x->d;
+	dex_class *k = &d->classes[u->dex_class];
+	dex_cdata *cd = k->data;
+	if (u->nmethods != dex_cdata_nmethods(cd))
+		return cf_fail(err, CF_EARG, CF_NO_OFFSET, u->name, "class changed between the phases");
+	cf_error e;
+	for (uint32_t i = 0; i < u->nmethods; i++) {
+		dex_emethod *m = dex_cdata_method(cd, i);
+		uint32_t id = u->methods[i].verdict == V_TRACE ? u->methods[i].id : 0;
+		bool focus = u->activity && m->code && is_focus(d, m);
+		if ((!id && !focus) || !m->code)
+			continue;
+		cf_error_clear(&e);
+		if (edit(x, u, w, k, m, id, focus, &e) != CF_OK) {
+			if (e.code == CF_ENOMEM)
+				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+			skipped(u, w, d, m->idx, &e);
+			continue;
+		}
+		u->changed = true;
+		u->instrumented += id != 0;
+		u->focus_injected += focus;
+	}
+	if (u->add_focus) {
+		cf_error_clear(&e);
+		if (add_focus(x, u, w, k, &e) != CF_OK) {
+			if (e.code == CF_ENOMEM)
+				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+			char msg[900];
+			cf_error_format(&e, msg, sizeof msg);
+			unit_report(u, w, "class %s: onWindowFocusChanged not added: %s", u->cls, msg);
+		} else {
+			u->changed = true;
+			u->focus_added = 1;
+		}
+	}
+	if (u->focus_refused)
+		unit_report(u, w, "class %s: onWindowFocusChanged not added: a super class declares it final", u->cls);
+	return CF_OK;
+}

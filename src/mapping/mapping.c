@@ -1,0 +1,190 @@
+#include "mapping/mapping.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "containers/walk.h"
+
+typedef struct entry {
+	UT_hash_handle hh;
+	uint32_t id;
+	uint32_t line;
+	char key[];
+} entry;
+
+struct mapping {
+	entry *by_key;
+	entry **order; /* in file order */
+	size_t n, cap;
+	uint32_t max_id;
+};
+
+void mapping_free(mapping *m)
+{
+	if (!m)
+		return;
+	HASH_CLEAR(hh, m->by_key);
+	for (size_t i = 0; i < m->n; i++)
+		free(m->order[i]);
+	free(m->order);
+	free(m);
+}
+
+static int parse_u32(const char *s, size_t n, uint32_t *out)
+{
+	if (n == 0 || n > 10)
+		return -1;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const char *path,
+                    cf_error *err)
+{
+	const char *c1 = memchr(s, ',', n);
+	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
+	uint32_t id, access;
+	if (!c2 || parse_u32(s, (size_t)(c1 - s), &id) != 0 ||
+	    parse_u32(c1 + 1, (size_t)(c2 - c1 - 1), &access) != 0 || id == 0)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
+		               "line %u: expected \"id,accessFlags,class method desc\", got \"%.*s\"", line,
+		               (int)(n > 80 ? 80 : n), s);
+	/* Matrix's ids are below METHOD_ID_MAX (0xFFFFF): a larger one is no id of its, and
+	 * continuing after it would wrap to 0 */
+	if (id >= TC_METHOD_ID_MAX)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
+		               "line %u: id %u is not below Matrix's METHOD_ID_MAX (%u)", line, id, TC_METHOD_ID_MAX);
+	const char *key = c2 + 1;
+	size_t klen = n - (size_t)(key - s);
+	/* Keys are looked up as C strings: a NUL inside one would make a method differ
+	 * from itself (found by fuzz_text.c). */
+	if (memchr(key, '\0', klen))
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: NUL byte in the method name",
+		               line);
+	const char *sp = memchr(key, ' ', klen);
+	if (!sp || sp == key || sp + 1 == key + klen)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
+		               "line %u: expected \"class method [desc]\" after the id and flags", line);
+	entry *e = NULL;
+	HASH_FIND(hh, m->by_key, key, klen, e);
+	if (e)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: method listed before on line %u",
+		               line, e->line);
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		entry **o = realloc(m->order, cap * sizeof *o);
+		if (!o)
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+		m->order = o;
+		m->cap = cap;
+	}
+	if (!(e = malloc(sizeof *e + klen + 1)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+	e->id = id;
+	e->line = line;
+	memcpy(e->key, key, klen);
+	e->key[klen] = '\0';
+	HASH_ADD_KEYPTR(hh, m->by_key, e->key, klen, e);
+	m->order[m->n++] = e;
+	if (id != TC_METHOD_ID_DISPATCH && id > m->max_id)
+		m->max_id = id;
+	return CF_OK;
+}
+
+int mapping_parse(mapping **out, const char *t, size_t len, const char *label, cf_error *err)
+{
+	*out = NULL;
+	mapping *m = calloc(1, sizeof *m);
+	if (!m)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+	uint32_t line = 0;
+	int rc = CF_OK;
+	for (size_t pos = 0; pos < len && rc == CF_OK;) {
+		size_t end = pos;
+		while (end < len && t[end] != '\n')
+			end++;
+		line++;
+		size_t n = end - pos;
+		const char *s = t + pos;
+		pos = end + 1;
+		while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
+			n--;
+		if (n == 0 || s[0] == '#')
+			continue;
+		rc = add_line(m, s, n, line, label, err);
+	}
+	if (rc != CF_OK) {
+		mapping_free(m);
+		return rc;
+	}
+	*out = m;
+	return CF_OK;
+}
+
+int mapping_load(mapping **out, const char *path, cf_error *err)
+{
+	*out = NULL;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
+	if (rc == CF_OK)
+		rc = mapping_parse(out, (const char *)buf.data, buf.len, path, err);
+	buf_free(&buf);
+	return rc;
+}
+
+uint32_t mapping_id(const mapping *m, const char *key)
+{
+	entry *e = NULL;
+	HASH_FIND(hh, m->by_key, key, strlen(key), e);
+	return e ? e->id : 0;
+}
+
+uint32_t mapping_max_id(const mapping *m)
+{
+	return m->max_id;
+}
+
+size_t mapping_size(const mapping *m)
+{
+	return m->n;
+}
+
+int mapping_diff(const mapping *old, const mapping *new_, FILE *out, size_t *changed, cf_error *err)
+{
+	(void)err;
+	size_t ch = 0, added = 0, removed = 0, same = 0;
+	for (size_t i = 0; i < new_->n; i++) {
+		const entry *e = new_->order[i];
+		uint32_t was = mapping_id(old, e->key);
+		if (!was) {
+			fprintf(out, "added %u %s\n", e->id, e->key);
+			added++;
+		} else if (was != e->id) {
+			fprintf(out, "changed %u -> %u %s\n", was, e->id, e->key);
+			ch++;
+		} else {
+			same++;
+		}
+	}
+	for (size_t i = 0; i < old->n; i++) {
+		const entry *e = old->order[i];
+		if (!mapping_id(new_, e->key)) {
+			fprintf(out, "removed %u %s\n", e->id, e->key);
+			removed++;
+		}
+	}
+	fprintf(out, "%zu unchanged, %zu changed, %zu added, %zu removed\n", same, ch, added, removed);
+	*changed = ch;
+	return CF_OK;
+}

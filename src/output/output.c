@@ -1,0 +1,777 @@
+/* Everything tc-instrument writes: class files in directories, jars, the two mapping
+ * files and the statistics. Each file is written beside its destination under a
+ * temporary name and renamed into place, so a reader never sees half a file. */
+/* nftw is an XSI function. */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output/json.h"
+#include "containers/walk.h"
+#include "pipeline/pipeline.h"
+#include "containers/zlib_io.h"
+
+static int mkdirs(worker *w, const char *path, cf_error *err)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return CF_OK;
+	size_t n = (size_t)(slash - path);
+	if (n == 0 || n >= sizeof dir)
+		return n == 0 ? CF_OK : cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "path too long");
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (w && strcmp(w->made_dir, dir) == 0)
+		return CF_OK;
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, dir, "cannot create directory: %s",
+			               strerror(errno));
+		*p = c;
+		if (!c)
+			break;
+	}
+	if (w)
+		snprintf(w->made_dir, sizeof w->made_dir, "%s", dir);
+	return CF_OK;
+}
+
+/* A file left as it is because it already holds what would be written gets a new
+ * modification time all the same, as if written: tools that compare times (make) see
+ * it as new. */
+static void touch(const char *path)
+{
+	utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+/* Whether the regular file at path holds exactly data[0..len). */
+static bool holds(const char *path, const uint8_t *data, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == len;
+	if (same && len) {
+		void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		same = p != MAP_FAILED && memcmp(p, data, len) == 0;
+		if (p != MAP_FAILED)
+			munmap(p, len);
+	}
+	close(fd);
+	return same;
+}
+
+bool out_holds(const char *path, uint64_t size, cache_key hash)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size)
+		return false;
+	cache_key k;
+	uint64_t n;
+	cf_error e;
+	cf_error_clear(&e);
+	return cache_hash_file(path, &k, &n, &e) == CF_OK && n == size && k.lo == hash.lo && k.hi == hash.hi;
+}
+
+int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+                   cf_error *err)
+{
+	if (mkdirs(w, path, err) != CF_OK)
+		return err->code;
+	/* an unchanged file is not written again (a warm run over an existing directory) */
+	if (!fresh && holds(path, data, len)) {
+		touch(path);
+		return CF_OK;
+	}
+	char tmp[4200];
+	if (fresh)
+		path_join(tmp, sizeof tmp, path, "", "");
+	else
+		snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld.%p", path, (long)getpid(), (void *)w);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = errno;
+			close(fd);
+			unlink(tmp);
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) != 0 || (!fresh && rename(tmp, path) != 0)) {
+		int e = errno;
+		unlink(tmp);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+	}
+	return CF_OK;
+}
+
+/* in->stage: "OUT.tc-tmp.PID" beside the output (without the trailing slashes of
+ * "DIR/", which would put it inside). */
+static int stage_name(input *in, cf_error *err)
+{
+	size_t len = strlen(in->out);
+	while (len > 1 && in->out[len - 1] == '/')
+		len--;
+	size_t n = len + 64;
+	if (!(in->stage = malloc(n)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
+	snprintf(in->stage, n, "%.*s.tc-tmp.%ld", (int)len, in->out, (long)getpid());
+	return CF_OK;
+}
+
+int out_stage_file(input *in, cf_error *err)
+{
+	if (in->stage)
+		return CF_OK;
+	if (mkdirs(NULL, in->out, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(in->out, &st) == 0 && S_ISDIR(st.st_mode))
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "is a directory, the output of a %s must be a file",
+		               in->dex ? "dex file" : "jar");
+	return stage_name(in, err);
+}
+
+/* A directory output is built beside it and moved into place at the end. One that does
+ * not exist yet appears at once, with one rename, each file created only once; into an
+ * existing one the files that changed are moved one by one (each atomically) and
+ * nothing else in it is touched. Either way a run that fails leaves it as it was. */
+int out_stage_dir(input *in, cf_error *err)
+{
+	struct stat st;
+	if (stat(in->out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "exists and is not a directory");
+		in->merge = true;
+	} else if (errno != ENOENT) {
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot stat: %s", strerror(errno));
+	}
+	if (stage_name(in, err) != CF_OK)
+		return err->code;
+	char probe[4200];
+	snprintf(probe, sizeof probe, "%s/.", in->stage);
+	if (mkdirs(NULL, probe, err) != CF_OK) {
+		free(in->stage);
+		in->stage = NULL;
+		return err->code;
+	}
+	return CF_OK;
+}
+
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err)
+{
+	char path[4200];
+	if (u->in->merge) {
+		/* an unchanged file is not written again (a warm run over an existing directory) */
+		path_join(path, sizeof path, u->in->out, "/", u->name);
+		if ((u->out_same = holds(path, data, len)))
+			return CF_OK;
+	}
+	path_join(path, sizeof path, u->in->stage, "/", u->name);
+	return out_write_file(w, path, data, len, true, err);
+}
+
+/* Moves the files under stage/rel into out/rel, making the directories they need. */
+static int merge(const char *stage, const char *out, const char *rel, cf_error *err)
+{
+	char from[4200], to[4200];
+	path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
+	DIR *d = opendir(from);
+	if (!d)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, from, "cannot open directory: %s", strerror(errno));
+	int rc = CF_OK;
+	struct dirent *e;
+	while (rc == CF_OK && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[4200];
+		struct stat st;
+		if (path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
+		    path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
+		    path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
+			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, out, "path too long under it");
+		} else if (lstat(from, &st) != 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, from, "cannot stat: %s", strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			if (mkdir(to, 0777) != 0 && errno != EEXIST)
+				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, to, "cannot create directory: %s", strerror(errno));
+			else
+				rc = merge(stage, out, sub, err);
+		} else if (rename(from, to) != 0) {
+			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, to, "cannot move %s into place: %s", from, strerror(errno));
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int out_commit(run *r, input *in, cf_error *err)
+{
+	if (in->out_same)
+		touch(in->out);
+	if (!in->stage)
+		return CF_OK;
+	if (in->merge) {
+		if (merge(in->stage, in->out, "", err) != CF_OK)
+			return err->code;
+		out_abort(in); /* the stage's directories, now empty */
+		/* files that already held their bytes get a new time all the same (make) */
+		char path[4200];
+		for (size_t k = in->first; k < in->first + in->count; k++)
+			if (r->units[k].out_same) {
+				path_join(path, sizeof path, in->out, "/", r->units[k].name);
+				touch(path);
+			}
+		return CF_OK;
+	}
+	if (rename(in->stage, in->out) != 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot rename %s into place: %s",
+		               in->stage, strerror(errno));
+	free(in->stage);
+	in->stage = NULL;
+	return CF_OK;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void out_abort(input *in)
+{
+	if (!in->stage)
+		return;
+	nftw(in->stage, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(in->stage);
+	in->stage = NULL;
+}
+
+int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, cf_error *err)
+{
+	u->out_crc = zio_crc32(data, len);
+	u->out_size = len;
+	/* A stored entry stays stored; any other is deflated. */
+	u->out_method = u->info.method == 0 ? 0 : 8;
+	if (u->out_method == 8) {
+		char label[4200];
+		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
+		if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start deflate");
+		if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != CF_OK)
+			return err->code;
+		data = w->zout.data;
+		len = w->zout.len;
+	}
+	/* Held until the jar is written, in the worker's arena. */
+	u->out_len = len;
+	if (!(u->out = arena_dup(&w->outs, data, len)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	return CF_OK;
+}
+
+/* An APK's v1 signature files: stale once a dex changes, so dropped (apksigner makes
+ * new ones; the v2+ signing block is not an entry and goes with the old archive). */
+static bool is_signature(const char *name)
+{
+	if (strncmp(name, "META-INF/", 9) || strchr(name + 9, '/'))
+		return false;
+	const char *dot = strrchr(name, '.');
+	return !strcmp(name + 9, "MANIFEST.MF") ||
+	       (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") || !strcmp(dot, ".EC")));
+}
+
+int out_write_jar(run *r, input *in, cf_error *err)
+{
+	if (out_stage_file(in, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	tc_jar_writer *jw;
+	if (jar_writer_open(&jw, in->stage, err) != CF_OK)
+		return err->code;
+	if (in->apk)
+		jar_writer_align(jw, 4, 4096); /* what zipalign -p 4 makes */
+	if (jar_writer_copy_comment(jw, in->zip, err) != CF_OK) {
+		jar_writer_abort(jw);
+		return err->code;
+	}
+	for (size_t i = in->first; i < in->first + in->count; i++) {
+		unit *u = &r->units[i];
+		int rc;
+		if (u->kind == UNIT_DEXCLASS || (in->apk && is_signature(u->name)))
+			continue;
+		if (u->changed && u->out) {
+			rc = jar_writer_replace(jw, in->zip, u->entry, u->out_method, u->out, u->out_len,
+			                        u->out_size, u->out_crc, err);
+		} else {
+			rc = jar_writer_copy(jw, in->zip, u->entry, err);
+		}
+		if (rc != CF_OK) {
+			jar_writer_abort(jw);
+			return rc;
+		}
+	}
+	if (jar_writer_finish(jw, err) != CF_OK)
+		return err->code;
+	if (stat(in->stage, &st) == 0)
+		in->bytes_out = (uint64_t)st.st_size;
+	return CF_OK;
+}
+
+int out_mapping_dir(run *r, cf_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
+	if (mkdirs(NULL, path, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(r->opt->mapping_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, r->opt->mapping_dir, "is not a directory");
+	return CF_OK;
+}
+
+static void put_str(cf_buf *b, const char *s)
+{
+	buf_bytes(b, s, strlen(s));
+}
+
+static void put_uint(cf_buf *b, uint32_t v)
+{
+	char d[10];
+	size_t n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < sizeof d);
+	while (n)
+		buf_u1(b, (uint8_t)d[--n]);
+}
+
+/* A mapping file written a megabyte at a time (for a large class path it is tens of MB,
+ * which should not sit in memory whole), hashed as it goes, and compared with the file
+ * already there: while they agree nothing is written, so that an unchanged mapping is
+ * left as it is. */
+typedef struct text_out {
+	char path[4096], tmp[4200];
+	cf_buf b;
+	cache_hasher *h;
+	uint64_t size;
+	const uint8_t *old; /* the existing file, mapped, or NULL */
+	size_t old_len;
+	bool same;          /* the bytes so far equal the existing file's */
+	int fd;             /* the temporary file, once they differ */
+	bool failed;
+	int err;
+} text_out;
+
+enum { TEXT_CHUNK = 1 << 20 };
+
+static bool text_write(text_out *t, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(t->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			t->err = errno;
+			return false;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Starts the temporary file with the part that agreed with the old one; false on failure. */
+static bool text_diverge(text_out *t)
+{
+	t->same = false;
+	snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
+	t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
+		t->err = errno;
+		t->failed = true;
+		return false;
+	}
+	return true;
+}
+
+static void text_flush(text_out *t)
+{
+	const uint8_t *p = t->b.data;
+	size_t n = t->b.len;
+	t->b.len = 0;
+	if (t->failed || !n)
+		return;
+	cache_hash(t->h, p, n);
+	if (t->same && t->old && t->size + n <= t->old_len && !memcmp(t->old + t->size, p, n)) {
+		t->size += n;
+		return;
+	}
+	/* the first difference: the file is written from here on */
+	if (t->same && !text_diverge(t))
+		return;
+	if (!text_write(t, p, n))
+		t->failed = true;
+	t->size += n;
+}
+
+static void text_need(text_out *t)
+{
+	if (t->b.len >= TEXT_CHUNK)
+		text_flush(t);
+}
+
+static int text_open(run *r, text_out *t, int which, cf_error *err)
+{
+	memset(t, 0, sizeof *t);
+	t->fd = -1;
+	t->same = true;
+	/* the directory exists: out_mapping_dir ran before any output */
+	snprintf(t->path, sizeof t->path, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
+	buf_init(&t->b);
+	if (!buf_reserve(&t->b, TEXT_CHUNK + 8192) || !(t->h = cache_hasher_new())) {
+		buf_free(&t->b);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory");
+	}
+	int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			t->old = p;
+			t->old_len = (size_t)st.st_size;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return CF_OK;
+}
+
+static int text_close(run *r, text_out *t, int which, cf_error *err)
+{
+	text_flush(t);
+	bool nomem = t->b.err;
+	buf_free(&t->b);
+	cache_key hash = cache_digest(t->h);
+	cache_hasher_free(t->h);
+	/* a prefix of the existing file, or a new empty one: written after all */
+	if (t->same && (t->size != t->old_len || !t->old))
+		text_diverge(t);
+	if (t->old)
+		munmap((void *)t->old, t->old_len);
+	if (t->fd >= 0 && close(t->fd) != 0 && !t->failed) {
+		t->err = errno;
+		t->failed = true;
+	}
+	if (!t->same && !t->failed && rename(t->tmp, t->path) != 0) {
+		t->err = errno;
+		t->failed = true;
+	}
+	if (nomem || t->failed) {
+		if (!t->same)
+			unlink(t->tmp);
+		return nomem ? cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory")
+		             : cf_fail(err, CF_EIO, CF_NO_OFFSET, t->path, "cannot write: %s", strerror(t->err));
+	}
+	if (t->same)
+		touch(t->path);
+	/* what was written, for the cache (memo_save_run) */
+	r->map_hash[which] = hash;
+	r->map_size[which] = t->size;
+	r->map_known[which] = true;
+	return CF_OK;
+}
+
+const char *const out_mapping_names[2] = {"methodMapping.txt", "ignoreMethodMapping.txt"};
+
+int out_write_mappings(run *r, cf_error *err)
+{
+	text_out t;
+	if (text_open(r, &t, 0, err) != CF_OK)
+		return err->code;
+	for (size_t i = 0; i < r->ntraced; i++) {
+		const meth *m = r->traced[i];
+		put_uint(&t.b, m->id);
+		buf_u1(&t.b, ',');
+		put_uint(&t.b, m->access);
+		buf_u1(&t.b, ',');
+		buf_bytes(&t.b, m->cls, m->class_len);
+		buf_u1(&t.b, ' ');
+		buf_bytes(&t.b, m->rest, m->rest_len);
+		buf_u1(&t.b, '\n');
+		text_need(&t);
+	}
+	put_str(&t.b, TC_DISPATCH_LINE "\n");
+	if (text_close(r, &t, 0, err) != CF_OK || text_open(r, &t, 1, err) != CF_OK)
+		return err->code;
+	put_str(&t.b, "ignore methods:\n");
+	for (size_t i = 0; i < r->nignored; i++) {
+		const meth *m = r->ignored[i];
+		buf_bytes(&t.b, m->cls, m->class_len);
+		buf_u1(&t.b, ' ');
+		buf_bytes(&t.b, m->rest, m->rest_len);
+		buf_u1(&t.b, '\n');
+		text_need(&t);
+	}
+	return text_close(r, &t, 1, err);
+}
+
+int out_summarize(run *r, cf_error *err)
+{
+	if (r->replayed)
+		return CF_OK;
+	summary *s = &r->sum;
+	free(s->problems);
+	memset(s, 0, sizeof *s);
+	size_t cap = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (u->in->classpath)
+			continue;
+		bool bad = u->state == US_MALFORMED;
+		for (const report *p = u->reports; p; p = p->next)
+			cap++;
+		cap += bad;
+		if (u->kind == UNIT_DEX) {
+			s->dex_files++;
+			s->dex_changed += u->changed;
+			s->dex_left += u->dex->left;
+			s->dex_malformed += bad;
+		}
+		if (u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS)
+			continue;
+		s->classes++;
+		s->instrumented += u->changed;
+		s->malformed += bad;
+		s->by_name += !u->candidate;
+		s->modules += u->state == US_OK && (u->access & 0x8000);
+		s->abstract += u->state == US_OK && u->candidate && !(u->access & 0x8000) &&
+		               (u->access & (0x0200 | 0x0400));
+		s->blocked += u->traceable && u->blocked;
+		s->activities += u->activity;
+		s->focus_added += u->focus_added;
+		s->focus_injected += u->focus_injected;
+		s->focus_refused += u->focus_refused;
+		s->methods_instrumented += u->instrumented;
+		s->methods_skipped += u->skipped;
+		s->dex_checked += u->checked;
+		s->dex_check_refused += u->check_refused;
+		s->dex_input_fails += u->input_fails;
+	}
+	s->traced = r->ntraced;
+	s->ignored = r->nignored;
+	for (size_t i = 0; i < r->nignored; i++)
+		s->by_verdict[r->ignored[i]->verdict]++;
+	if (cap && !(s->problems = malloc(cap * sizeof *s->problems)))
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "statistics", "no memory");
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (u->in->classpath)
+			continue;
+		size_t in = (size_t)(u->in - r->inputs);
+		if (u->state == US_MALFORMED)
+			s->problems[s->nproblems++] = (problem){in, u->name,
+			                                        u->kind == UNIT_DEX ? "malformed dex, copied unchanged"
+			                                                            : "malformed class, copied unchanged",
+			                                        u->error};
+		for (const report *p = u->reports; p; p = p->next)
+			s->problems[s->nproblems++] = (problem){in, u->name, p->text, NULL};
+	}
+	return CF_OK;
+}
+
+static uint64_t outputs_same(const run *r)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < r->ninputs; i++)
+		n += r->inputs[i].out_same;
+	return n;
+}
+
+int out_write_stats(run *r, double total, cf_error *err)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
+	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	const summary *s = &r->sum;
+	uint64_t bytes_in = 0, bytes_out = 0;
+	bool apk = false;
+	json j;
+	json_init(&j, f);
+	json_begin(&j, NULL, '{');
+	json_str(&j, "tool", "tc-instrument");
+	json_u64(&j, "threads", (uint64_t)r->nworkers);
+	json_begin(&j, "inputs", '[');
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		apk |= in->apk;
+		bytes_in += in->bytes_in;
+		bytes_out += in->bytes_out;
+		json_begin(&j, NULL, '{');
+		json_str(&j, "in", in->in);
+		json_str(&j, "out", in->out);
+		json_str(&j, "kind", in->apk ? "apk" : in->jar ? "jar" : in->dex ? "dex" : "directory");
+		json_u64(&j, "entries", in->count);
+		json_u64(&j, "bytes_in", in->bytes_in);
+		json_u64(&j, "bytes_out", in->bytes_out);
+		json_end(&j, '}');
+	}
+	json_end(&j, ']');
+	json_begin(&j, "classes", '{');
+	json_u64(&j, "total", s->classes);
+	json_u64(&j, "instrumented", s->instrumented);
+	json_u64(&j, "unchanged", s->classes - s->instrumented);
+	json_u64(&j, "malformed", s->malformed);
+	json_u64(&j, "skipped_by_name", s->by_name);
+	json_u64(&j, "abstract_or_interface", s->abstract);
+	json_u64(&j, "module_info", s->modules);
+	json_u64(&j, "blocked", s->blocked);
+	json_u64(&j, "activities", s->activities);
+	json_u64(&j, "focus_method_added", s->focus_added);
+	json_u64(&j, "focus_method_instrumented", s->focus_injected);
+	json_u64(&j, "focus_method_refused", s->focus_refused);
+	json_end(&j, '}');
+	if (r->opt->cache_dir) {
+		uint64_t facts = 0, results = 0, inputs = 0;
+		for (size_t i = 0; i < r->ninputs; i++) {
+			inputs += !r->inputs[i].classpath;
+			facts += r->inputs[i].facts_hit;
+			results += r->inputs[i].result_hit;
+		}
+		json_begin(&j, "cache", '{');
+		json_str(&j, "dir", r->opt->cache_dir);
+		json_u64(&j, "inputs", inputs);
+		json_bool(&j, "run_reused", r->replayed);
+		json_u64(&j, "facts_reused", facts);
+		json_u64(&j, "results_reused", results);
+		json_u64(&j, "outputs_in_place", outputs_same(r));
+		json_u64(&j, "entries_read", r->cache_stats.hits);
+		json_u64(&j, "entries_missing", r->cache_stats.misses);
+		json_u64(&j, "entries_damaged", r->cache_stats.damaged);
+		json_u64(&j, "entries_written", r->cache_stats.writes);
+		json_u64(&j, "entries_evicted", r->cache_stats.evicted);
+		json_end(&j, '}');
+	}
+	json_begin(&j, "dex", '{');
+	json_u64(&j, "files", s->dex_files);
+	json_u64(&j, "rewritten", s->dex_changed);
+	json_u64(&j, "left_unchanged", s->dex_left);
+	json_u64(&j, "malformed", s->dex_malformed);
+	json_u64(&j, "methods_checked", s->dex_checked);
+	json_u64(&j, "methods_refused_by_check", s->dex_check_refused);
+	json_u64(&j, "methods_failing_before", s->dex_input_fails);
+	json_end(&j, '}');
+	json_begin(&j, "methods", '{');
+	json_u64(&j, "traced", s->traced);
+	json_u64(&j, "ignored", s->ignored);
+	json_begin(&j, "ignored_by_reason", '{');
+	json_u64(&j, "empty", s->by_verdict[V_EMPTY]);
+	json_u64(&j, "getset", s->by_verdict[V_GETSET]);
+	json_u64(&j, "single", s->by_verdict[V_SINGLE]);
+	json_u64(&j, "blocked", s->by_verdict[V_BLOCKED]);
+	json_u64(&j, "keepmethod", s->by_verdict[V_KEEPMETHOD]);
+	json_end(&j, '}');
+	json_u64(&j, "instrumented", s->methods_instrumented);
+	json_u64(&j, "skipped", s->methods_skipped);
+	json_end(&j, '}');
+	json_begin(&j, "problems", '[');
+	for (size_t i = 0; i < s->nproblems; i++) {
+		const problem *p = &s->problems[i];
+		const input *in = &r->inputs[p->input];
+		char where[4200];
+		if (in->dex)
+			snprintf(where, sizeof where, "%s", in->in);
+		else
+			path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
+		json_begin(&j, NULL, '{');
+		json_str(&j, "file", where);
+		json_str(&j, "problem", p->what);
+		if (p->detail)
+			json_str(&j, "detail", p->detail);
+		json_end(&j, '}');
+	}
+	json_end(&j, ']');
+	json_begin(&j, "bytes", '{');
+	json_u64(&j, "in", bytes_in);
+	json_u64(&j, "out", bytes_out);
+	json_end(&j, '}');
+	json_begin(&j, "time_ms", '{');
+	json_num(&j, "read", r->t_read * 1e3);
+	json_num(&j, "collect", r->t_collect * 1e3);
+	json_num(&j, "decide", r->t_decide * 1e3);
+	json_num(&j, "trace", r->t_trace * 1e3);
+	json_num(&j, "write", r->t_write * 1e3);
+	json_num(&j, "mappings", r->t_map * 1e3);
+	json_num(&j, "total", total * 1e3);
+	json_end(&j, '}');
+	json_end(&j, '}');
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");
+	}
+	/* A whole dex copied as it was is news the build must not miss (its classes run
+	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
+	for (size_t i = 0; i < s->nproblems; i++) {
+		const problem *p = &s->problems[i];
+		const input *in = &r->inputs[p->input];
+		if (strncmp(p->what, "malformed dex", 13) && strncmp(p->what, "dex left unchanged", 18))
+			continue;
+		if (in->dex)
+			fprintf(stderr, "tc-instrument: %s: %s%s%s\n", in->in, p->what, p->detail ? ": " : "",
+			        p->detail ? p->detail : "");
+		else
+			fprintf(stderr, "tc-instrument: %s%s%s: %s%s%s\n", in->in, in->jar ? "!" : "/", p->name, p->what,
+			        p->detail ? ": " : "", p->detail ? p->detail : "");
+	}
+	if (!r->opt->quiet) {
+		char dex[160] = "";
+		if (s->dex_files)
+			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
+			         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
+			         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
+		char kept[64] = "";
+		if (s->by_verdict[V_KEEPMETHOD])
+			snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
+			         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
+		fprintf(stderr,
+		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
+		        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
+		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
+		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
+		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
+		if (apk)
+			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
+			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
+	}
+	return CF_OK;
+}

@@ -1,0 +1,609 @@
+/* Phase 1 (what each class is, which of its methods are traced) and the decisions made
+ * between the phases (Activities, method ids, the mapping lists). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "classfile.h"
+#include "dex.h"
+#include "filter.h"
+#include "pipeline/pipeline.h"
+
+#define ASM_ACC_DEPRECATED 0x20000u
+
+static const char FOCUS_NAME[] = "onWindowFocusChanged";
+static const char FOCUS_DESC[] = "(Z)V";
+
+/* Matrix's Activity roots (TraceBuildConstants). */
+static const char *const ACTIVITY_ROOTS[] = {
+	"android/app/Activity",
+	"android/support/v4/app/FragmentActivity",
+	"android/support/v7/app/AppCompatActivity",
+	"androidx/appcompat/app/AppCompatActivity",
+};
+
+static void dotted(char *s)
+{
+	for (; *s; s++)
+		if (*s == '/')
+			*s = '.';
+}
+
+/* A constant-pool string as a C string in arena a (the keep arena for what lasts the
+ * run, the class's for what only builds a line); NULL if it holds a NUL byte (modified
+ * UTF-8 never does) or memory runs out. */
+static const char *utf8_str(arena *a, const cf_class *cls, uint16_t idx)
+{
+	uint32_t len;
+	const uint8_t *s = cp_utf8(&cls->cp, idx, &len);
+	if (!s || memchr(s, 0, len))
+		return NULL;
+	char *p = arena_alloc(a, len + 1);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+/* FNV-1a over the whole mapping key: the workers hash each one once; decide() uses the value. */
+static uint32_t fnv(uint32_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static uint32_t key_hash(const meth *m)
+{
+	uint32_t h = fnv(2166136261u, m->cls, m->class_len);
+	h = fnv(h, " ", 1);
+	return fnv(h, m->rest, m->rest_len);
+}
+
+bool meth_line(const meth *m, char *buf, size_t size)
+{
+	if (meth_line_len(m) >= size)
+		return false;
+	memcpy(buf, m->cls, m->class_len);
+	buf[m->class_len] = ' ';
+	memcpy(buf + m->class_len + 1, m->rest, m->rest_len);
+	buf[meth_line_len(m)] = '\0';
+	return true;
+}
+
+static void malformed(unit *u, worker *w, const cf_error *cerr)
+{
+	char msg[600];
+	cf_error e = *cerr;
+	cf_error_format(&e, msg, sizeof msg);
+	u->state = US_MALFORMED;
+	u->error = keep_str(w, msg, strlen(msg));
+}
+
+/* x's mapping key: the class (ocls, the class's original dotted name, kept once), the
+ * method's name and its descriptor with dots, in original names when a ProGuard
+ * mapping retraces them. */
+static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t olen, const char *name,
+                    const char *desc, meth *x, cf_error *cerr)
+{
+	char obuf[1024], dbuf[4096];
+	const char *oname = name, *odesc = desc;
+	if (r->pg) {
+		if (!pg_method(r->pg, u->cls, name, desc, obuf, sizeof obuf, dbuf, sizeof dbuf))
+			return cf_fail(cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name or descriptor too long");
+		oname = obuf;
+		odesc = dbuf;
+	}
+	size_t nlen = strlen(oname), dlen = strlen(odesc);
+	if (nlen > UINT16_MAX)
+		return cf_fail(cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name too long");
+	char *rest = arena_alloc(&w->keep, nlen + dlen + 2);
+	if (!rest)
+		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+	memcpy(rest, oname, nlen);
+	rest[nlen] = ' ';
+	char *d = rest + nlen + 1;
+	for (size_t k = 0; k < dlen; k++)
+		d[k] = odesc[k] == '/' ? '.' : odesc[k];
+	d[dlen] = '\0';
+	x->cls = ocls;
+	x->class_len = (uint16_t)olen;
+	x->rest = rest;
+	x->rest_len = (uint32_t)(nlen + 1 + dlen);
+	x->name_len = (uint16_t)nlen;
+	x->hash = key_hash(x);
+	return CF_OK;
+}
+
+/* The filter's verdict, then the -keepmethod rules on the mapping key and the
+ * -keepregex rules on "a.b.C.name(desc)". */
+static void set_verdict(run *r, meth *x, enum filter_verdict fv)
+{
+	static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
+	                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
+	x->verdict = map[fv];
+	if (x->verdict == V_TRACE && rules_have_keepmethod(r->rules)) {
+		char key[6144];
+		if (meth_line(x, key, sizeof key) && rules_blocks_method_key(r->rules, key, meth_line_len(x)))
+			x->verdict = V_KEEPMETHOD;
+	}
+	if (x->verdict != V_TRACE || !rules_have_regex(r->rules))
+		return;
+	/* the key with its first space a dot and its second dropped: "a.b.C.name(desc)" */
+	char subject[6144];
+	if (meth_line_len(x) >= sizeof subject)
+		return;
+	memcpy(subject, x->cls, x->class_len);
+	subject[x->class_len] = '.';
+	memcpy(subject + x->class_len + 1, x->rest, x->name_len);
+	size_t k = x->class_len + 1 + x->name_len;
+	memcpy(subject + k, x->rest + x->name_len + 1, x->rest_len - x->name_len - 1);
+	k += x->rest_len - x->name_len - 1;
+	subject[k] = '\0';
+	if (rules_blocks_method(r->rules, subject, k))
+		x->verdict = V_BLOCKED;
+}
+
+/* The class's name as the mapping files and the rules see it: original, dotted (at
+ * most 1023 bytes); *kept is its copy in the keep arena, for the methods' keys. */
+static size_t original_class(run *r, const unit *u, worker *w, char *buf, size_t size, const char **kept)
+{
+	const char *orig = r->pg ? pg_class(r->pg, u->cls) : NULL;
+	snprintf(buf, size, "%s", orig ? orig : u->cls);
+	dotted(buf);
+	size_t n = strlen(buf);
+	*kept = keep_str(w, buf, n);
+	return n;
+}
+
+static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
+{
+	char oclass[1024];
+	const char *ocls;
+	size_t olen = original_class(r, u, w, oclass, sizeof oclass, &ocls);
+	if (!ocls)
+		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+	u->blocked = rules_blocks_class(r->rules, oclass);
+	u->nmethods = cls->nmethods;
+	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(meth));
+	if (!u->methods)
+		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+	for (uint32_t i = 0; i < cls->nmethods; i++) {
+		const cf_member *m = &cls->methods[i];
+		meth *x = &u->methods[i];
+		memset(x, 0, sizeof *x);
+		x->index = (uint16_t)i;
+		x->access = m->access;
+		/* Matrix writes the flags ASM reports, which fold two attributes in: Synthetic
+		 * as ACC_SYNTHETIC and Deprecated as ASM's pseudo-flag 0x20000. */
+		if (cf_find_attr(cls, m->attrs, m->nattrs, "Synthetic"))
+			x->access |= ACC_SYNTHETIC;
+		if (cf_find_attr(cls, m->attrs, m->nattrs, "Deprecated"))
+			x->access |= ASM_ACC_DEPRECATED;
+		const char *name = utf8_str(&w->cls, cls, m->name), *desc = utf8_str(&w->cls, cls, m->desc);
+		if (!name || !desc)
+			return cf_fail(cerr, CF_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
+		if (set_line(r, w, u, ocls, olen, name, desc, x, cerr) != CF_OK)
+			return cerr->code;
+		if (u->blocked) {
+			x->verdict = V_BLOCKED;
+			continue;
+		}
+		enum filter_verdict fv;
+		if (filter_method(cls, m, &fv, cerr) != CF_OK) {
+			char label[1024];
+			cf_member_label(cls, m, label, sizeof label);
+			cf_error_context(cerr, NULL, NULL, label);
+			return cerr->code;
+		}
+		set_verdict(r, x, fv);
+	}
+	return CF_OK;
+}
+
+int collect_unit(run *r, unit *u, worker *w, cf_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
+		return err->code;
+	arena_reset(&w->cls);
+	cf_error cerr;
+	cf_error_clear(&cerr);
+	cf_class cls;
+	if (cf_parse(&cls, &w->cls, data, len, &cerr) != CF_OK) {
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	u->access = cls.access;
+	u->major = cls.major;
+	u->cls = utf8_str(&w->keep, &cls, cls.cp.e[cls.this_class].a);
+	u->super = cls.super_class ? utf8_str(&w->keep, &cls, cls.cp.e[cls.super_class].a) : NULL;
+	if (!u->cls || (cls.super_class && !u->super)) {
+		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class header", "class name holds a NUL byte");
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	for (uint32_t i = 0; i < cls.nmethods; i++) {
+		const cf_member *m = &cls.methods[i];
+		if (!(m->access & ACC_STATIC) && cp_utf8_eq(&cls.cp, m->name, FOCUS_NAME) &&
+		    cp_utf8_eq(&cls.cp, m->desc, FOCUS_DESC)) {
+			u->focus_declared = true;
+			u->focus_final = (m->access & ACC_FINAL) != 0;
+		}
+	}
+	if (u->in->classpath || !u->candidate ||
+	    (cls.access & (ACC_INTERFACE | ACC_ABSTRACT | ACC_MODULE)))
+		return CF_OK;
+	u->traceable = true;
+	if (collect_methods(r, u, w, &cls, &cerr) != CF_OK) {
+		if (cerr.code == CF_ENOMEM)
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		u->traceable = false;
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	/* Keep the class for phase 2 when it fits the budget: no second read or inflate.
+	 * The arena goes back once every kept class has been used. */
+	if (!u->data) {
+		size_t before = atomic_fetch_add(&r->kept_bytes, len);
+		if (before + len <= r->keep_limit && (u->data = arena_dup(&w->kept, data, len)))
+			u->data_len = len;
+		else
+			atomic_fetch_sub(&r->kept_bytes, len);
+	}
+	return CF_OK;
+}
+
+/* --- dex classes ---------------------------------------------------------------------- */
+
+/* A type descriptor "La/b/C;" as an internal name "a/b/C" in the keep arena. */
+static const char *internal_of(worker *w, const dex_file *d, uint32_t type)
+{
+	uint32_t len;
+	const uint8_t *s = dex_type_desc(d, type, &len);
+	if (!s || len < 3 || s[0] != 'L' || s[len - 1] != ';')
+		return NULL;
+	return keep_str(w, (const char *)s + 1, len - 2);
+}
+
+static bool is_dex_focus(const dex_file *d, const dex_emethod *m)
+{
+	char desc[8];
+	return !(m->flags & DACC_STATIC) && dex_str_eq(d, d->methods.v[m->idx].name, FOCUS_NAME) &&
+	       dex_proto_desc(d, d->methods.v[m->idx].proto, desc, sizeof desc) && !strcmp(desc, FOCUS_DESC);
+}
+
+/* The flags as Matrix prints them for the same method compiled to a class file: dex's
+ * declared-synchronized is the class file's synchronized; the constructor flag has no
+ * class-file twin; @Deprecated stands for the Deprecated attribute (ASM's 0x20000). */
+static uint32_t matrix_flags(const dex_file *d, const dex_class *k, const dex_emethod *m)
+{
+	uint32_t f = m->flags & 0xffff;
+	if (m->flags & DACC_DECLARED_SYNCHRONIZED)
+		f |= DACC_SYNCHRONIZED;
+	if (dex_member_annotated(d, k, m->idx, false, "Ljava/lang/Deprecated;"))
+		f |= ASM_ACC_DEPRECATED;
+	return f;
+}
+
+int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
+{
+	const dex_file *d = &u->dex->d;
+	const dex_class *k = &d->classes[u->dex_class];
+	cf_error cerr;
+	cf_error_clear(&cerr);
+	u->cls = internal_of(w, d, k->type);
+	u->super = k->super != DEX_NO_INDEX ? internal_of(w, d, k->super) : NULL;
+	if (!u->cls || (k->super != DEX_NO_INDEX && !u->super)) {
+		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class_defs", "class %u is not a class type", u->dex_class);
+		malformed(u, w, &cerr);
+		return CF_OK;
+	}
+	u->access = (uint16_t)k->flags;
+	char fname[1100];
+	snprintf(fname, sizeof fname, "%s.class", u->cls);
+	u->candidate = filter_file(fname);
+	const dex_cdata *cd = k->data;
+	uint32_t nv = cd ? cd->nvmethods : 0;
+	for (uint32_t i = 0; i < nv; i++)
+		if (is_dex_focus(d, &cd->vmethods[i])) {
+			u->focus_declared = true;
+			u->focus_final = (cd->vmethods[i].flags & DACC_FINAL) != 0;
+		}
+	if (u->in->classpath || !u->candidate || (k->flags & (DACC_INTERFACE | DACC_ABSTRACT)))
+		return CF_OK;
+	u->traceable = true;
+	char oclass[1024];
+	const char *ocls;
+	size_t olen = original_class(r, u, w, oclass, sizeof oclass, &ocls);
+	if (!ocls)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	u->blocked = rules_blocks_class(r->rules, oclass);
+	u->nmethods = dex_cdata_nmethods(cd);
+	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(meth));
+	if (!u->methods)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	/* direct methods, then virtual ones: inject_dex.c walks them in the same order */
+	for (uint32_t i = 0; i < u->nmethods; i++) {
+		const dex_emethod *m = dex_cdata_method(cd, i);
+		meth *x = &u->methods[i];
+		memset(x, 0, sizeof *x);
+		x->index = (uint16_t)i;
+		x->access = matrix_flags(d, k, m);
+		const dex_mid *mid = &d->methods.v[m->idx];
+		const dex_str *name = dex_string(d, mid->name);
+		char desc[4096];
+		if (!dex_proto_desc(d, mid->proto, desc, sizeof desc) || name->len >= 1024) {
+			cf_fail(&cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name or descriptor too long");
+		} else {
+			char nbuf[1024];
+			memcpy(nbuf, name->data, name->len);
+			nbuf[name->len] = '\0';
+			set_line(r, w, u, ocls, olen, nbuf, desc, x, &cerr);
+		}
+		if (cerr.code == CF_OK && u->blocked) {
+			x->verdict = V_BLOCKED;
+			continue;
+		}
+		enum filter_verdict fv = FILTER_TRACE;
+		if (cerr.code == CF_OK)
+			filter_dex_method(d, m, &fv, &cerr);
+		if (cerr.code != CF_OK) {
+			if (cerr.code == CF_ENOMEM)
+				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+			char label[1024];
+			dex_method_label(d, m->idx, label, sizeof label);
+			cf_error_context(&cerr, NULL, NULL, label);
+			u->traceable = false;
+			malformed(u, w, &cerr);
+			return CF_OK;
+		}
+		set_verdict(r, x, fv);
+	}
+	return CF_OK;
+}
+
+/* --- between the phases -------------------------------------------------------------- */
+
+typedef struct cls_entry {
+	UT_hash_handle hh;
+	const char *name;
+	unit *u;
+} cls_entry;
+
+/* A set of mapping lines: open addressing over the methods of an array (slot: index + 1,
+ * 0 empty), by the hash the workers computed. 4 bytes a slot where uthash took 64 an
+ * entry: on 600,000 methods, 8 MB rather than 40. */
+typedef struct line_set {
+	uint32_t *slots;
+	size_t mask;
+	meth **v; /* the members, in the order they were added */
+} line_set;
+
+static bool set_init(line_set *s, meth **v, size_t n)
+{
+	size_t size = 16;
+	while (size < 2 * n)
+		size *= 2;
+	s->slots = calloc(size, sizeof *s->slots);
+	s->mask = size - 1;
+	s->v = v;
+	return s->slots != NULL;
+}
+
+/* The member with m's line, or the slot where it goes (*slot). */
+static meth *set_find(const line_set *s, const meth *m, uint32_t **slot)
+{
+	for (size_t i = m->hash & s->mask;; i = (i + 1) & s->mask) {
+		uint32_t k = s->slots[i];
+		if (!k) {
+			*slot = &s->slots[i];
+			return NULL;
+		}
+		const meth *x = s->v[k - 1];
+		if (x->hash == m->hash && x->class_len == m->class_len && x->rest_len == m->rest_len &&
+		    (x->cls == m->cls || !memcmp(x->cls, m->cls, m->class_len)) &&
+		    !memcmp(x->rest, m->rest, m->rest_len))
+			return s->v[k - 1];
+	}
+}
+
+static unit *lookup(cls_entry *map, const char *name)
+{
+	cls_entry *e = NULL;
+	HASH_FIND_STR(map, name, e);
+	return e ? e->u : NULL;
+}
+
+static bool is_root(const char *name)
+{
+	for (size_t i = 0; i < sizeof ACTIVITY_ROOTS / sizeof ACTIVITY_ROOTS[0]; i++)
+		if (!strcmp(name, ACTIVITY_ROOTS[i]))
+			return true;
+	return false;
+}
+
+/* Walks the super classes seen in the inputs and the class path (Matrix:
+ * isActivityOrSubClass). A cycle in malformed input ends the walk. */
+static bool is_activity(cls_entry *map, const char *name)
+{
+	for (int depth = 0; name && depth < 1000; depth++) {
+		if (is_root(name))
+			return true;
+		unit *u = lookup(map, name);
+		if (!u)
+			return false;
+		name = u->super;
+	}
+	return false;
+}
+
+/* Whether an ancestor declares onWindowFocusChanged final: then no override can be
+ * added (it would fail to load). Matrix added one regardless. */
+static bool focus_final_above(cls_entry *map, const char *super)
+{
+	for (int depth = 0; super && depth < 1000; depth++) {
+		unit *u = lookup(map, super);
+		if (!u)
+			return false;
+		if (u->focus_declared)
+			return u->focus_final;
+		super = u->super;
+	}
+	return false;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = (*(meth *const *)a)->id, y = (*(meth *const *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* By class name only, as Matrix sorts the ignore list; ties keep input order, which
+ * `order` records because qsort is not stable. */
+static int cmp_class(const void *a, const void *b)
+{
+	const meth *x = *(meth *const *)a, *y = *(meth *const *)b;
+	size_t n = x->class_len < y->class_len ? x->class_len : y->class_len;
+	int c = memcmp(x->cls, y->cls, n);
+	if (c)
+		return c;
+	if (x->class_len != y->class_len)
+		return x->class_len < y->class_len ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool sorted(meth **v, size_t n, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
+/* m's id in the base mapping, 0 if none. */
+static uint32_t base_id(const mapping *base, const meth *m)
+{
+	char buf[8192], *line = buf;
+	size_t n = meth_line_len(m) + 1;
+	if (n > sizeof buf && !(line = malloc(n)))
+		return 0;
+	meth_line(m, line, n);
+	uint32_t id = mapping_id(base, line);
+	if (line != buf)
+		free(line);
+	return id;
+}
+
+int decide(run *r, cf_error *err)
+{
+	int rc = CF_OK;
+	cls_entry *map = NULL;
+	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
+	line_set traced_set = {0}, ignored_set = {0};
+	uint8_t *used = calloc(TC_METHOD_ID_MAX / 8 + 1, 1);
+	size_t ntrace = 0, nother = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++)
+			*(u->methods[k].verdict == V_TRACE ? &ntrace : &nother) += 1;
+	}
+	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
+	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);
+	if (!entries || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
+	    !set_init(&ignored_set, r->ignored, nother)) {
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "decide", "no memory");
+		goto done;
+	}
+
+	/* The class hierarchy: inputs first, then the class path; the first class of a
+	 * name wins, as on a class path. */
+	size_t ne = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < r->nunits; i++) {
+			unit *u = &r->units[i];
+			if ((u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS) || u->state != US_OK || !u->cls ||
+			    u->in->classpath != (pass == 1))
+				continue;
+			if (lookup(map, u->cls))
+				continue;
+			entries[ne] = (cls_entry){.name = u->cls, .u = u};
+			HASH_ADD_KEYPTR(hh, map, u->cls, strlen(u->cls), &entries[ne]);
+			ne++;
+		}
+	}
+	for (size_t i = 0; i < r->nunits; i++) {
+		unit *u = &r->units[i];
+		if (!u->traceable || u->blocked || u->state != US_OK || !is_activity(map, u->cls))
+			continue;
+		u->activity = true;
+		if (!u->focus_declared) {
+			if (focus_final_above(map, u->super))
+				u->focus_refused = 1;
+			else
+				u->add_focus = true;
+		}
+	}
+
+	/* Ids: base mapping first, then new ones in input order (input, entry, method). */
+	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
+	for (size_t i = 0; i < r->nunits; i++) {
+		unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++) {
+			meth *m = &u->methods[k];
+			uint32_t *slot;
+			r->by_verdict[m->verdict]++;
+			if (m->verdict != V_TRACE) {
+				if (!set_find(&ignored_set, m, &slot)) {
+					m->order = (uint32_t)r->nignored;
+					r->ignored[r->nignored++] = m;
+					*slot = (uint32_t)r->nignored;
+				}
+				continue;
+			}
+			const meth *e = set_find(&traced_set, m, &slot);
+			if (e) { /* the same method again (another input, a multi-release copy) */
+				m->id = e->id;
+				continue;
+			}
+			uint32_t id = r->base ? base_id(r->base, m) : 0;
+			if (id >= TC_METHOD_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
+				id = 0; /* reserved, or given to another method by a corrupt base */
+			if (!id) {
+				while (next < TC_METHOD_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
+					next++;
+				if (next >= TC_METHOD_ID_DISPATCH) {
+					rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "method ids",
+					             "more traced methods than the %u ids below the reserved ones",
+					             TC_METHOD_ID_DISPATCH - 1);
+					goto done;
+				}
+				id = next++;
+			}
+			used[id / 8] |= (uint8_t)(1u << (id % 8));
+			m->id = id;
+			r->traced[r->ntraced++] = m;
+			*slot = (uint32_t)r->ntraced;
+		}
+	}
+	/* Without a base mapping the ids are already in order; directory inputs often
+	 * list classes in name order too. Sort only what is not sorted. */
+	if (!sorted(r->traced, r->ntraced, cmp_id))
+		qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
+	if (!sorted(r->ignored, r->nignored, cmp_class))
+		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
+done:
+	HASH_CLEAR(hh, map);
+	free(traced_set.slots);
+	free(ignored_set.slots);
+	free(entries);
+	free(used);
+	return rc;
+}

@@ -1,0 +1,847 @@
+/* tc-instrument's phases; see pipeline.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "classfile.h"
+#include "dex.h"
+#include "filter.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/pool.h"
+#include "containers/walk.h"
+#include "containers/zlib_io.h"
+
+/* Decompressed jar classes kept between the phases, at most (then inflated twice): a
+ * bound, since they cannot be freed one by one. */
+#define KEEP_LIMIT ((size_t)16 << 20)
+/* Inputs are worked on in batches of about this many bytes: what a batch reads, and
+ * what it writes until its outputs are on disk, is given back before the next. */
+#define BATCH_BYTES ((uint64_t)16 << 20)
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char *keep_str(worker *w, const char *s, size_t len)
+{
+	char *p = arena_alloc(&w->keep, len + 1);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+void unit_report(unit *u, worker *w, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	report *r = arena_zalloc(&w->keep, sizeof *r);
+	if (!r || !(r->text = keep_str(w, msg, strlen(msg))))
+		return;
+	report **tail = &u->reports;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = r;
+}
+
+void unit_skip(unit *u, worker *w, const char *label, const cf_error *e)
+{
+	char msg[900];
+	cf_error c = *e;
+	c.member[0] = '\0'; /* the label names the method */
+	cf_error_format(&c, msg, sizeof msg);
+	unit_report(u, w, "%s: not instrumented: %s", label, msg);
+	u->skipped++;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+/* Whether workers read the unit's bytes themselves (a file, or a stored or deflated
+ * jar entry); otherwise they were read once, on the main thread, into u->data. */
+static bool worker_reads(const unit *u)
+{
+	return !u->in->jar || u->info.method == 0 || u->info.method == 8;
+}
+
+unit *unit_new(run *r, input *in, const char *name, cf_error *err)
+{
+	if (r->nunits == r->capunits) {
+		size_t cap = r->capunits ? r->capunits * 2 : 4096;
+		unit *u = realloc(r->units, cap * sizeof *u);
+		if (!u) {
+			cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+			return NULL;
+		}
+		r->units = u;
+		r->capunits = cap;
+	}
+	unit *u = &r->units[r->nunits];
+	memset(u, 0, sizeof *u);
+	u->in = in;
+	if (!(u->name = keep_str(&r->workers[0], name, strlen(name)))) {
+		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+		return NULL;
+	}
+	r->nunits++;
+	return u;
+}
+
+/* Dex files an input's listing takes for dex: "classes.dex", "classes2.dex", ... as d8
+ * names them (other .dex files, e.g. in an APK's assets, are copied as they are). */
+static bool is_dex_name(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	return !strncmp(base, "classes", 7) && ends_with(base, ".dex");
+}
+
+
+static int add_dex_file(run *r, input *in, const char *path, const char *name, cf_error *err)
+{
+	cf_buf b;
+	buf_init(&b);
+	if (read_file(path, &b, r->max_input, err) != CF_OK) {
+		buf_free(&b);
+		return err->code;
+	}
+	size_t len;
+	uint8_t *bytes = buf_take(&b, &len);
+	return dexin_add(r, in, name, 0, bytes, len, err);
+}
+
+static int list_dir(run *r, input *in, cf_error *err)
+{
+	char **files;
+	size_t n;
+	if (list_files(in->in, &files, &n, err) != CF_OK)
+		return err->code;
+	int rc = CF_OK;
+	for (size_t i = 0; i < n && rc == CF_OK; i++) {
+		if (is_dex_name(files[i])) {
+			char path[4200];
+			path_join(path, sizeof path, in->in, "/", files[i]);
+			rc = add_dex_file(r, in, path, files[i], err);
+			continue;
+		}
+		unit *u = unit_new(r, in, files[i], err);
+		if (!u) {
+			rc = err->code;
+			break;
+		}
+		u->kind = ends_with(files[i], ".class") ? UNIT_CLASS : UNIT_FILE;
+		u->candidate = u->kind == UNIT_CLASS && filter_file(files[i]);
+	}
+	free_list(files, n);
+	return rc;
+}
+
+static int list_jar(run *r, input *in, cf_error *err)
+{
+	if (jar_open(&in->zip, in->in, err) != CF_OK)
+		return err->code;
+	struct stat st;
+	if (stat(in->in, &st) == 0)
+		in->bytes_in = (uint64_t)st.st_size;
+	cf_buf buf;
+	buf_init(&buf);
+	int rc = CF_OK;
+	uint64_t n = jar_count(in->zip);
+	bool manifest = false, dex = false;
+	for (uint64_t i = 0; i < n; i++) {
+		const char *name = jar_name(in->zip, i);
+		manifest |= name && !strcmp(name, "AndroidManifest.xml");
+		dex |= name && !strchr(name, '/') && is_dex_name(name);
+	}
+	/* An APK: by its name, or by what it holds (a renamed one) */
+	in->apk = ends_with(in->in, ".apk") || (manifest && dex);
+	if (in->apk && (rc = jar_check_unique(in->zip, err)) != CF_OK)
+		return rc;
+	struct zio_inflater *z = NULL;
+	for (uint64_t i = 0; i < n && rc == CF_OK; i++) {
+		const char *name = jar_name(in->zip, i);
+		if (!name) {
+			rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, in->in, "entry %llu has no readable name",
+			             (unsigned long long)i);
+			break;
+		}
+		if (!strchr(name, '/') && is_dex_name(name) && !jar_is_dir(in->zip, i)) {
+			/* read here, on this thread: the dex's classes become units */
+			if (!z && !(z = zio_inflater_new())) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "cannot start inflate");
+				break;
+			}
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, z, err)) != CF_OK)
+				break;
+			size_t len, at = r->nunits;
+			uint8_t *bytes = buf_take(&buf, &len);
+			if (!bytes) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+				break;
+			}
+			if ((rc = dexin_add(r, in, name, i, bytes, len, err)) == CF_OK)
+				jar_stat(in->zip, i, &r->units[at].info);
+			continue;
+		}
+		unit *u = unit_new(r, in, name, err);
+		if (!u) {
+			rc = err->code;
+			break;
+		}
+		u->entry = i;
+		if (jar_is_dir(in->zip, i)) {
+			u->kind = UNIT_DIR;
+			continue;
+		}
+		if (!ends_with(name, ".class")) {
+			u->kind = UNIT_FILE;
+			continue;
+		}
+		u->kind = UNIT_CLASS;
+		u->candidate = filter_file(name);
+		/* jar_read refuses encrypted entries and sizes past the input limit, in the workers
+		 * or here. */
+		jar_stat(in->zip, i, &u->info);
+		if (!worker_reads(u)) {
+			/* Another compression method: libzip decompresses it here, on this thread. */
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, NULL, err)) != CF_OK)
+				break;
+			/* workers[0] is this thread's until the phases start. */
+			u->data_len = buf.len;
+			if (!(u->data = arena_dup(&r->workers[0].keep, buf.data, buf.len))) {
+				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+				break;
+			}
+		}
+	}
+	buf_free(&buf);
+	zio_inflater_free(z);
+	/* listing read every local header: give the pages back until the jar's batch */
+	jar_release(in->zip);
+	return rc;
+}
+
+int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err)
+{
+	if (u->data) {
+		*data = u->data;
+		*len = u->data_len;
+		return CF_OK;
+	}
+	if (u->in->jar) {
+		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
+		if (!w->inflater && !(w->inflater = zio_inflater_new()))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "cannot start inflate");
+		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != CF_OK)
+			return err->code;
+	} else {
+		char path[4200];
+		path_join(path, sizeof path, u->in->in, "/", u->name);
+		if (read_file(path, &w->in, r->max_input, err) != CF_OK)
+			return err->code;
+	}
+	*data = w->in.data;
+	*len = w->in.len;
+	return CF_OK;
+}
+
+static void drop_data(run *r, unit *u)
+{
+	/* Kept from phase 1 (in an arena); for a jar entry with an unusual method it is the
+	 * only copy. */
+	if (u->data && worker_reads(u)) {
+		atomic_fetch_sub(&r->kept_bytes, u->data_len);
+		u->data = NULL;
+	}
+}
+
+/* --- the phases ------------------------------------------------------------------------ */
+
+typedef struct job {
+	run *r;
+	size_t *items;
+	cf_error *errs; /* per worker */
+} job;
+
+static int phase1(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	unit *u = &j->r->units[j->items[i]];
+	worker *w = &j->r->workers[wk];
+	if (u->kind == UNIT_DEXCLASS)
+		return collect_dex_class(j->r, u, w, &j->errs[wk]) != CF_OK;
+	return collect_unit(j->r, u, w, &j->errs[wk]) != CF_OK;
+}
+
+bool unit_wants_edit(const unit *u)
+{
+	if (u->state != US_OK || !u->traceable || u->blocked)
+		return false;
+	if (u->activity)
+		return true;
+	for (uint32_t k = 0; k < u->nmethods; k++)
+		if (u->methods[k].verdict == V_TRACE)
+			return true;
+	return false;
+}
+
+/* A unit of a directory whose result came from the cache: its rewritten bytes from the
+ * cache, or the input file as it is. */
+static int restore_unit(run *r, unit *u, worker *w, cf_error *err)
+{
+	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
+		return CF_OK; /* one-file outputs are staged whole by hooks->result */
+	if (u->changed && u->out)
+		return out_dir_file(w, u, u->out, u->out_len, err);
+	char in[4200];
+	path_join(in, sizeof in, u->in->in, "/", u->name);
+	if (read_file(in, &w->in, r->max_input, err) != CF_OK)
+		return err->code;
+	return out_dir_file(w, u, w->in.data, w->in.len, err);
+}
+
+static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
+{
+	if (u->in->result_hit)
+		return restore_unit(r, u, w, err);
+	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
+		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
+	if (u->kind == UNIT_DEXCLASS)
+		return unit_wants_edit(u) ? inject_dex_class(r, u, w, err) : CF_OK;
+	if (u->kind == UNIT_FILE) {
+		char in[4200];
+		path_join(in, sizeof in, u->in->in, "/", u->name);
+		if (read_file(in, &w->in, r->max_input, err) != CF_OK)
+			return err->code;
+		u->in_size = u->out_size = w->in.len;
+		return out_dir_file(w, u, w->in.data, w->in.len, err);
+	}
+	const uint8_t *data;
+	size_t len;
+	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
+		return err->code;
+	u->in_size = len;
+	if (unit_wants_edit(u)) {
+		arena_reset(&w->cls);
+		cf_class cls;
+		cf_error perr;
+		cf_error_clear(&perr);
+		if (cf_parse(&cls, &w->cls, data, len, &perr) != CF_OK)
+			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "class changed between the phases");
+		if (inject_class(r, u, w, &cls, err) != CF_OK)
+			return err->code;
+		if (u->changed) {
+			buf_clear(&w->out);
+			if (cf_write(&cls, &w->out, err) != CF_OK)
+				return err->code;
+			data = w->out.data;
+			len = w->out.len;
+		}
+	}
+	u->out_size = len;
+	if (!u->in->jar) {
+		/* a directory's rewritten classes go with its cached result */
+		if (r->keep_dir_outs && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
+			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		return out_dir_file(w, u, data, len, err);
+	}
+	if (u->changed && out_jar_entry(r, u, w, data, len, err) != CF_OK)
+		return err->code;
+	return CF_OK;
+}
+
+static int phase2(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	unit *u = &j->r->units[j->items[i]];
+	int rc = trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]);
+	drop_data(j->r, u);
+	return rc != CF_OK;
+}
+
+static int phase3(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	unit *u = &j->r->units[j->items[i]];
+	return dexin_write(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+}
+
+typedef struct sized {
+	uint64_t size;
+	size_t index;
+} sized;
+
+static int by_size_desc(const void *a, const void *b)
+{
+	const sized *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Hands out the largest classes first (their sizes are known for jar entries), so that
+ * the workers do not end a phase with one of them busy on a large class and the other
+ * idle. Outputs do not depend on this order: every unit's result stays in its unit. */
+static void largest_first(run *r, size_t *items, size_t n)
+{
+	sized *s = malloc((n ? n : 1) * sizeof *s);
+	if (!s)
+		return; /* only a slower schedule */
+	for (size_t i = 0; i < n; i++) {
+		const unit *u = &r->units[items[i]];
+		s[i].size = u->kind == UNIT_CLASS && u->in->jar ? u->info.size : u->kind == UNIT_DEX ? u->dex->len : 0;
+		s[i].index = items[i];
+	}
+	qsort(s, n, sizeof *s, by_size_desc);
+	for (size_t i = 0; i < n; i++)
+		items[i] = s[i].index;
+	free(s);
+}
+
+/* Runs fn over the selected units; on failure copies the first worker error out. */
+static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, cf_error *err)
+{
+	cf_error *errs = calloc((size_t)r->nworkers, sizeof *errs);
+	if (!errs)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	for (int i = 0; i < r->nworkers; i++)
+		cf_error_clear(&errs[i]);
+	job j = {r, items, errs};
+	int rc = pool_run(r->nworkers, n, fn, &j);
+	if (rc) {
+		for (int i = 0; i < r->nworkers; i++)
+			if (errs[i].code) {
+				*err = errs[i];
+				break;
+			}
+		if (!err->code)
+			cf_fail(err, CF_EIO, CF_NO_OFFSET, "tc-instrument", "a worker failed");
+	}
+	free(errs);
+	return rc ? err->code : CF_OK;
+}
+
+static int setup(run *r, cf_error *err)
+{
+	const tc_options *o = r->opt;
+	if (rules_new(&r->rules, err) != CF_OK)
+		return err->code;
+	/* The beat class's own package is never instrumented: it would call itself. */
+	char pkg[1024];
+	snprintf(pkg, sizeof pkg, "%s", o->beat);
+	char *slash = strrchr(pkg, '/');
+	if (slash) {
+		slash[1] = '\0';
+		if (rules_block_package(r->rules, pkg, err) != CF_OK)
+			return err->code;
+	} else {
+		char rule[1100];
+		int n = snprintf(rule, sizeof rule, "-keepclass %s\n", o->beat);
+		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != CF_OK)
+			return err->code;
+	}
+	/* the side files through read_file: regular files, within the input limit */
+	r->max_input = o->max_input ? o->max_input : TC_MAX_INPUT_BYTES;
+	cf_buf text;
+	buf_init(&text);
+	int rc = CF_OK;
+	if (o->blocklist && (rc = read_file(o->blocklist, &text, r->max_input, err)) == CF_OK)
+		rc = rules_parse(r->rules, (const char *)text.data, text.len, o->blocklist, err);
+	if (rc == CF_OK && o->proguard && (rc = read_file(o->proguard, &text, r->max_input, err)) == CF_OK)
+		rc = pg_parse(&r->pg, (const char *)text.data, text.len, o->proguard, err);
+	if (rc == CF_OK && o->base_mapping && (rc = read_file(o->base_mapping, &text, r->max_input, err)) == CF_OK)
+		rc = mapping_parse(&r->base, (const char *)text.data, text.len, o->base_mapping, err);
+	buf_free(&text);
+	if (rc != CF_OK)
+		return rc;
+	r->nworkers = o->threads > 0 ? o->threads : pool_cpus();
+	r->workers = calloc((size_t)r->nworkers, sizeof *r->workers);
+	if (!r->workers)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	for (int i = 0; i < r->nworkers; i++) {
+		worker *w = &r->workers[i];
+		/* keep holds every kept class and rewritten entry: megabytes at once. */
+		arena_init_sized(&w->keep, (size_t)4 << 20);
+		arena_init(&w->kept);
+		arena_init(&w->cls);
+		arena_init(&w->scratch);
+		arena_init(&w->outs);
+		buf_init(&w->in);
+		buf_init(&w->out);
+		buf_init(&w->zout);
+	}
+	r->ninputs = o->npairs + o->nclasspath;
+	r->inputs = calloc(r->ninputs ? r->ninputs : 1, sizeof *r->inputs);
+	if (!r->inputs)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	r->keep_limit = KEEP_LIMIT;
+	atomic_init(&r->kept_bytes, 0);
+	return CF_OK;
+}
+
+static void teardown(run *r)
+{
+	for (size_t i = 0; i < r->nunits; i++)
+		if (r->units[i].kind == UNIT_DEX)
+			dexin_free(r->units[i].dex);
+	free(r->units);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
+		jar_close(r->inputs[i].zip);
+	}
+
+	free(r->inputs);
+	for (int i = 0; i < r->nworkers; i++) {
+		worker *w = &r->workers[i];
+		arena_free(&w->keep);
+		arena_free(&w->kept);
+		arena_free(&w->cls);
+		arena_free(&w->scratch);
+		arena_free(&w->outs);
+		buf_free(&w->in);
+		buf_free(&w->out);
+		buf_free(&w->zout);
+		zio_deflater_free(w->deflater);
+		zio_inflater_free(w->inflater);
+	}
+	free(r->workers);
+	free(r->traced);
+	free(r->ignored);
+	free(r->sum.problems);
+	rules_free(r->rules);
+	pg_free(r->pg);
+	mapping_free(r->base);
+}
+
+/* Whether the file at path is a dex file: it starts like one, or it is named *.dex and
+ * is no zip (which starts "PK"): a damaged or cut-off dex is a malformed dex, not "not
+ * a jar". */
+static bool sniff_dex(const char *path)
+{
+	uint8_t head[8];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return dex_is_dex(head, n) || (ends_with(path, ".dex") && !(n >= 2 && head[0] == 'P' && head[1] == 'K'));
+}
+
+/* Input i of the options: its paths and kind (a directory, a dex file, else a jar). */
+static int classify_input(run *r, size_t i, cf_error *err)
+{
+	const tc_options *o = r->opt;
+	input *in = &r->inputs[i];
+	in->classpath = i >= o->npairs;
+	in->in = in->classpath ? o->classpath[i - o->npairs] : o->pairs[i].in;
+	in->out = in->classpath ? NULL : o->pairs[i].out;
+	struct stat st;
+	if (stat(in->in, &st) != 0)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
+	in->dir = S_ISDIR(st.st_mode);
+	if (!in->dir && !S_ISREG(st.st_mode)) {
+		/* a FIFO would block the run, a device never end */
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
+		               file_kind(st.st_mode));
+	}
+	if (!in->dir) {
+		in->dex = sniff_dex(in->in);
+		in->jar = !in->dex;
+	}
+	return CF_OK;
+}
+
+/* Every input's units: known already (run.hooks), or listed. */
+static int list_inputs(run *r, cf_error *err)
+{
+	int rc = CF_OK;
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
+		in->first = r->nunits;
+		bool hit = false;
+		if (r->hooks && (rc = r->hooks->facts(r, in, &hit, err)) != CF_OK)
+			break;
+		if (hit) {
+			in->count = r->nunits - in->first;
+			continue;
+		}
+		if (in->dir) {
+			rc = list_dir(r, in, err);
+		} else if (in->dex) {
+			const char *base = strrchr(in->in, '/');
+			if ((rc = add_dex_file(r, in, in->in, base ? base + 1 : in->in, err)) == CF_OK)
+				in->bytes_in = r->units[in->first].in_size;
+		} else {
+			rc = list_jar(r, in, err);
+		}
+		in->count = r->nunits - in->first;
+	}
+	return rc;
+}
+
+/* An input's size, for batching: a file's bytes; a directory's count as one batch. */
+static uint64_t input_size(const input *in)
+{
+	return in->jar || in->dex ? in->bytes_in : BATCH_BYTES;
+}
+
+/* The inputs [*first, *end) of the next batch. */
+static bool next_batch(const run *r, size_t *first, size_t *end)
+{
+	*first = *end;
+	if (*first >= r->ninputs)
+		return false;
+	uint64_t total = 0;
+	size_t i = *first;
+	do
+		total += input_size(&r->inputs[i++]);
+	while (i < r->ninputs && total + input_size(&r->inputs[i]) <= BATCH_BYTES);
+	*end = i;
+	return true;
+}
+
+/* The units of inputs [first, end) that sel picks, into items. */
+static size_t select_units(const run *r, size_t first, size_t end, bool (*sel)(const unit *), size_t *items)
+{
+	size_t n = 0;
+	for (size_t i = first; i < end; i++)
+		for (size_t k = r->inputs[i].first; k < r->inputs[i].first + r->inputs[i].count; k++)
+			if (sel(&r->units[k]))
+				items[n++] = k;
+	return n;
+}
+
+static bool to_collect(const unit *u)
+{
+	return (u->kind == UNIT_CLASS || u->kind == UNIT_DEXCLASS) && !u->in->facts_hit;
+}
+
+static bool to_trace(const unit *u)
+{
+	return !u->in->classpath;
+}
+
+static bool dex_to_write(const unit *u)
+{
+	return u->kind == UNIT_DEX && !u->in->classpath && !u->in->result_hit;
+}
+
+/* After a batch: its jars' pages, rewritten entries and dex models are given back. */
+static void release_batch(run *r, size_t first, size_t end, bool done)
+{
+	for (size_t i = first; i < end; i++) {
+		input *in = &r->inputs[i];
+		jar_release(in->zip);
+		if (done && in->jar && !in->classpath) {
+			/* written: its index and mapping are not needed again */
+			jar_close(in->zip);
+			in->zip = NULL;
+		}
+		for (size_t k = in->first; done && k < in->first + in->count; k++) {
+			unit *u = &r->units[k];
+			if (u->kind == UNIT_DEX && u->dex->parsed) {
+				arena_free(&u->dex->a);
+				free(u->dex->bytes);
+				u->dex->bytes = NULL;
+				u->dex->parsed = false;
+			}
+			if (u->out && !u->in->result_hit) {
+				u->out = NULL; /* in a worker's out arena, reset below */
+				u->out_len = 0;
+			}
+		}
+	}
+	/* freed, not reset: a reset keeps the largest chunk, a batch's worth of output */
+	for (int k = 0; done && k < r->nworkers; k++) {
+		arena_free(&r->workers[k].outs);
+		arena_init(&r->workers[k].outs);
+	}
+	/* every class kept from phase 1 has been used: their memory goes back */
+	if (done && atomic_load(&r->kept_bytes) == 0) {
+		for (int k = 0; k < r->nworkers; k++) {
+			arena_free(&r->workers[k].kept);
+			arena_init(&r->workers[k].kept);
+		}
+	}
+}
+
+/* Phases 2 and 3 of one batch, its outputs staged and its results cached. */
+static int trace_batch(run *r, size_t first, size_t end, size_t *items, cf_error *err)
+{
+	int rc = CF_OK;
+	for (size_t i = first; i < end && rc == CF_OK; i++) {
+		const input *in = &r->inputs[i];
+		for (size_t k = in->first; k < in->first + in->count && rc == CF_OK; k++)
+			if (r->units[k].kind == UNIT_DEX)
+				rc = dexin_prepare(r, &r->units[k], err);
+	}
+	if (rc != CF_OK)
+		return rc;
+	size_t n = select_units(r, first, end, to_trace, items);
+	largest_first(r, items, n);
+	if ((rc = run_phase(r, items, n, phase2, err)) != CF_OK)
+		return rc;
+	/* phase 3: each dex file whole, once its classes are edited */
+	n = select_units(r, first, end, dex_to_write, items);
+	largest_first(r, items, n);
+	if ((rc = run_phase(r, items, n, phase3, err)) != CF_OK)
+		return rc;
+	for (size_t i = first; i < end && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
+		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
+			continue;
+		if (in->jar) {
+			rc = out_write_jar(r, in, err);
+		} else if (in->dex) {
+			in->bytes_out = r->units[in->first].out_size;
+		} else {
+			for (size_t k = in->first; k < in->first + in->count; k++) {
+				in->bytes_in += r->units[k].in_size;
+				in->bytes_out += r->units[k].out_size;
+			}
+		}
+	}
+	for (size_t i = first; i < end && rc == CF_OK && r->hooks; i++)
+		r->hooks->save_result(r, &r->inputs[i]);
+	return rc;
+}
+
+/* The pipeline, from listing the inputs (classified, run.hooks set) to the mapping
+ * files and the summary: every output committed, nothing of the cache but run.hooks. */
+static int run_pipeline(run *r, double t0, cf_error *err)
+{
+	const tc_options *o = r->opt;
+	size_t *items = NULL;
+	int rc = list_inputs(r, err);
+	if (rc == CF_OK && !(items = malloc((r->nunits ? r->nunits : 1) * sizeof *items)))
+		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	double t1 = now();
+	r->t_read = t1 - t0;
+
+	size_t first = 0, end = 0;
+	while (rc == CF_OK && next_batch(r, &first, &end)) {
+		size_t n = select_units(r, first, end, to_collect, items);
+		largest_first(r, items, n);
+		rc = run_phase(r, items, n, phase1, err);
+		release_batch(r, first, end, false);
+	}
+	if (rc == CF_OK && o->strict) {
+		for (size_t i = 0; i < r->nunits; i++) {
+			const unit *u = &r->units[i];
+			if (u->state == US_MALFORMED && !u->in->classpath) {
+				/* a dex file on its own is named by the file */
+				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
+				             u->error);
+				cf_error_context(err, u->in->in, NULL, NULL);
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK && r->hooks; i++)
+		r->hooks->save_facts(r, &r->inputs[i]);
+	double t2 = now();
+	r->t_collect = t2 - t1;
+	if (rc == CF_OK)
+		rc = decide(r, err);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
+		bool hit = false;
+		if (r->hooks && !in->classpath && (rc = r->hooks->result(r, in, &hit, err)) != CF_OK)
+			break;
+		/* an input known from its facts alone, to be computed: its jar is needed now */
+		if (!hit && in->jar && !in->zip && !in->classpath)
+			rc = jar_open(&in->zip, in->in, err);
+	}
+	double t3 = now();
+	r->t_decide = t3 - t2;
+
+	if (rc == CF_OK)
+		rc = out_mapping_dir(r, err);
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+		input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		if (!in->jar && !in->dex)
+			rc = out_stage_dir(in, err);
+		else if (in->dex && !in->result_hit)
+			rc = out_stage_file(in, err);
+	}
+	first = end = 0;
+	while (rc == CF_OK && next_batch(r, &first, &end)) {
+		rc = trace_batch(r, first, end, items, err);
+		release_batch(r, first, end, true);
+	}
+	double t4 = now();
+	r->t_trace = t4 - t3;
+	/* Every output is complete before the first one appears. */
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+		if (!r->inputs[i].classpath)
+			rc = out_commit(r, &r->inputs[i], err);
+	double t5 = now();
+	r->t_write = t5 - t4;
+	if (rc == CF_OK)
+		rc = out_write_mappings(r, err);
+	if (rc == CF_OK)
+		rc = out_summarize(r, err);
+	r->t_map = now() - t5;
+	free(items);
+	return rc;
+}
+
+/* A run replayed from the cache (memo_run): its outputs and mapping files are staged
+ * or in place, and go into place. */
+static int commit_replay(run *r, double t0, cf_error *err)
+{
+	int rc = CF_OK;
+	r->t_read = now() - t0;
+	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+		if (!r->inputs[i].classpath)
+			rc = out_commit(r, &r->inputs[i], err);
+	if (rc == CF_OK)
+		rc = memo_commit_run(r, err);
+	return rc;
+}
+
+/* The cache wraps the pipeline: the inputs' keys, the whole run looked up, and either
+ * replayed or run (the pipeline asks run.hooks about each input) and stored. */
+int tc_instrument(const tc_options *o, cf_error *err)
+{
+	double t0 = now();
+	run r = {.opt = o};
+	if (tc_check_paths(o, err) != CF_OK)
+		return err->code;
+	int rc = setup(&r, err);
+	if (rc == CF_OK)
+		rc = memo_begin(&r, err);
+	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
+		if ((rc = classify_input(&r, i, err)) == CF_OK)
+			rc = memo_key(&r, &r.inputs[i], err);
+	bool replayed = false;
+	if (rc == CF_OK)
+		rc = memo_run(&r, &replayed, err);
+	if (rc == CF_OK)
+		rc = replayed ? commit_replay(&r, t0, err) : run_pipeline(&r, t0, err);
+	double tm = now();
+	if (rc == CF_OK)
+		memo_save_run(&r);
+	memo_end(&r); /* after a failure: nothing was stored, the cache is only trimmed */
+	r.t_map += replayed ? 0 : now() - tm;
+	if (rc == CF_OK)
+		rc = out_write_stats(&r, now() - t0, err);
+	teardown(&r);
+	return rc;
+}

@@ -1,0 +1,330 @@
+/* Internals of tc-instrument shared by instrument.c (the phases), collect.c (what each
+ * class is and which methods are traced), inject.c (editing one class) and output.c
+ * (writing directories, jars, mappings and statistics). Not a public header.
+ *
+ * Phases: read the inputs' listings (main thread); collect every class (workers);
+ * decide Activities and assign ids in a fixed order (main thread); rewrite classes
+ * (workers); write jars, mapping files and statistics (main thread). */
+#ifndef TC_PIPELINE_H
+#define TC_PIPELINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "bytes.h"
+#include "cache/cache.h"
+#include "cf_error.h"
+#include "dex.h"
+#include "dex_verify.h"
+#include "pipeline/instrument.h"
+#include "containers/jar.h"
+#include "mapping/mapping.h"
+#include "mapping/proguard.h"
+#include "rules.h"
+
+enum verdict {
+	V_TRACE,
+	V_EMPTY,   /* filter: no instruction */
+	V_GETSET,  /* filter: accessor or trivial constructor */
+	V_SINGLE,  /* filter: calls nothing */
+	V_BLOCKED, /* block list: class or -keepregex */
+	V_KEEPMETHOD, /* block list: -keepmethod (e.g. tc-trace hot's list) */
+	V_COUNT
+};
+
+typedef struct meth {
+	/* The mapping key "a.b.C name desc", in original names, is cls + ' ' + rest: the
+	 * class part is shared by the class's methods (a long class path has 600,000). */
+	const char *cls;   /* "a.b.C" */
+	const char *rest;  /* "name desc" */
+	uint32_t hash;     /* of the whole key, computed by the workers so that decide() only looks up */
+	uint32_t access;   /* as Matrix prints it (see collect.c) */
+	uint32_t id;       /* for V_TRACE, once assigned */
+	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
+	uint32_t rest_len;
+	uint16_t class_len; /* of cls (collect.c caps original names at 1023 bytes) */
+	uint16_t index;    /* in the class's method table */
+	uint16_t name_len; /* of the name part of rest */
+	uint8_t verdict;
+} meth;
+
+/* The whole key's length, and the key itself into buf (NUL-terminated; false when it
+ * does not fit). */
+static inline size_t meth_line_len(const meth *m)
+{
+	return (size_t)m->class_len + 1 + m->rest_len;
+}
+bool meth_line(const meth *m, char *buf, size_t size);
+
+typedef struct input {
+	const char *in, *out;   /* out is NULL for class-path entries */
+	char *stage;            /* the output is built here, then renamed to out (or, merge, moved into it) */
+	bool merge;             /* out is an existing directory: the stage's files are moved into it */
+	bool jar;
+	bool dex;               /* a dex file itself (a unit of its own) */
+	bool apk;               /* a jar that is an APK: aligned, its signature dropped */
+	bool classpath;
+	bool dir;               /* a directory (else a file: jar, APK or dex) */
+	bool facts_hit;         /* its units came from the cache */
+	bool result_hit;        /* and its output and counters too */
+	bool out_same;          /* its output already held the result: left in place */
+	cache_key facts_key, result_key;
+	bool out_known;         /* out_hash and out_size are set */
+	cache_key out_hash;     /* a one-file output's cache_hash_bytes */
+	uint64_t out_size;
+	tc_jar *zip;
+	size_t first, count;    /* its units */
+	uint64_t bytes_in, bytes_out;
+} input;
+
+/* A dex file is a unit of kind UNIT_DEX (it is read, written and copied as a whole),
+ * followed by one UNIT_DEXCLASS unit per class it defines (collected and edited like
+ * class files, in parallel). */
+enum unit_kind { UNIT_CLASS, UNIT_FILE, UNIT_DIR, UNIT_DEX, UNIT_DEXCLASS };
+
+/* A dex file of the inputs: its bytes, its model, and what the run adds to it. */
+typedef struct dexin {
+	arena a;               /* the model */
+	uint8_t *bytes;        /* the file (malloc), which the model borrows */
+	size_t len;
+	dex_file d;
+	bool parsed;
+	bool pending;          /* its units came from the cache: read and parse it if edited */
+	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
+	dvfy_file vfy;         /* the method checker's facts, once the ids are final */
+	bool left;             /* written unchanged (limits or a failed write): see reports */
+} dexin;
+enum unit_state { US_OK, US_MALFORMED };
+
+typedef struct report {
+	struct report *next;
+	char *text;
+} report;
+
+typedef struct unit {
+	input *in;
+	uint64_t entry;        /* jar entry index */
+	const char *name;      /* relative path or entry name */
+	uint8_t kind;
+	bool candidate;        /* a class file that the name filter keeps */
+	jar_info info;
+	dexin *dex;            /* UNIT_DEX and UNIT_DEXCLASS: the dex file */
+	uint32_t dex_class;    /* UNIT_DEXCLASS: its class_def index */
+	uint8_t *data;         /* decompressed class kept from phase 1 to phase 2 (arena) */
+	size_t data_len;
+
+	/* phase 1 */
+	uint8_t state;
+	char *error;           /* what was wrong, when malformed */
+	const char *cls, *super; /* internal names; super NULL for Object and module-info */
+	uint16_t access, major;
+	bool traceable;        /* an input class, concrete, not a module, kept by the name filter */
+	bool blocked;
+	bool focus_declared;   /* declares onWindowFocusChanged(Z)V */
+	uint32_t focus_method; /* dex: the model index of the onWindowFocusChanged to add */
+	uint32_t focus_super;  /* dex: the super class's, which it calls */
+	bool focus_final;
+	meth *methods;
+	uint32_t nmethods;
+
+	/* between the phases */
+	bool activity;         /* traceable, not blocked, and an Activity */
+	bool add_focus;        /* must receive an onWindowFocusChanged */
+
+	/* phase 2 */
+	bool changed;
+	uint8_t *out;          /* jar entries: the new class as it goes into the jar (arena) */
+	uint16_t out_method;   /* of out: 0 stored, 8 deflated */
+	size_t out_len, out_size;
+	size_t in_size;        /* bytes read in phase 2 (directories' statistics) */
+	bool out_same;         /* a directory's file already held its bytes: only touched at the commit */
+	uint32_t out_crc;
+	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
+	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
+	 * left as they were because the rewrite broke a rule, or because the input method
+	 * already did */
+	uint32_t checked, check_refused, input_fails;
+	report *reports;       /* methods or the class left unchanged, and why */
+} unit;
+
+/* What the statistics report: summed from the units (out_summarize), or, when the
+ * whole run was replayed from the cache, read from it. */
+typedef struct problem {
+	size_t input;          /* index in run.inputs */
+	const char *name;      /* the unit's (entry or relative path) */
+	const char *what, *detail; /* detail may be NULL */
+} problem;
+
+typedef struct summary {
+	uint64_t classes, instrumented, malformed, by_name, abstract, modules, blocked, activities,
+	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
+	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
+	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
+	uint64_t dex_checked, dex_check_refused, dex_input_fails;
+	problem *problems;     /* malloc */
+	size_t nproblems;
+} summary;
+
+typedef struct worker {
+	arena keep;            /* strings that live until the end of the run */
+	arena kept;            /* classes kept from phase 1 for phase 2 (run.kept_bytes) */
+	arena outs;            /* rewritten entries, until their batch of inputs is written */
+	arena cls;             /* one class at a time */
+	arena scratch;         /* one method at a time */
+	cf_buf in, out, zout;
+	struct zio_deflater *deflater; /* made on first use, */
+	struct zio_inflater *inflater; /* likewise */
+	char made_dir[4096];   /* last directory created, to skip repeated mkdirs */
+} worker;
+
+struct pipeline_hooks;
+
+typedef struct run {
+	const tc_options *opt;
+	/* Where an input's work may be known already (cache/memo.c), or NULL. */
+	const struct pipeline_hooks *hooks;
+	bool keep_dir_outs;    /* a directory's rewritten files stay in their units (u->out) */
+	tc_rules *rules;
+	pg_map *pg;
+	mapping *base;
+	input *inputs;
+	size_t ninputs;
+	unit *units;
+	size_t nunits, capunits;
+	worker *workers;
+	int nworkers;
+	uint64_t max_input;    /* the input limit in bytes (tc_options.max_input) */
+	atomic_size_t kept_bytes; /* decompressed classes held between the phases */
+	size_t keep_limit;
+	/* results */
+	meth **traced;         /* unique traced methods, by id */
+	size_t ntraced;
+	meth **ignored;        /* unique ignored methods, by class */
+	size_t nignored;
+	uint64_t by_verdict[V_COUNT];
+	double t_read, t_collect, t_decide, t_trace, t_write, t_map;
+	summary sum;
+	tc_cache *cache;       /* memo.c */
+	cache_key cache_env;   /* the tool, the block list, the ProGuard mapping, the beat class */
+	cache_stats cache_stats;
+	bool run_memo;         /* the whole run can be cached: every output is one file */
+	bool replayed;         /* and it was: no facts, no decide, outputs from the cache */
+	cache_key run_key;
+	bool map_known[2];     /* methodMapping.txt, ignoreMethodMapping.txt as written (output.c): */
+	cache_key map_hash[2]; /* their cache_hash_bytes, */
+	uint64_t map_size[2];  /* sizes */
+	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
+} run;
+
+/* collect.c */
+int collect_unit(run *r, unit *u, worker *w, cf_error *err);
+int decide(run *r, cf_error *err);
+
+/* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
+struct cf_class;
+int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err);
+
+/* dexin.c: dex inputs. dexin_add reads a dex file's bytes (taking them) and adds its
+ * units; a dex that does not parse is one malformed unit, copied unchanged.
+ * dexin_prepare adds the ids the edits need (main thread, between the phases);
+ * dexin_write writes an edited dex (phase 3, workers). */
+int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
+int dexin_prepare(run *r, unit *u, cf_error *err);
+/* A dex whose units came from the cache: its bytes read and parsed, for editing. */
+int dexin_load(run *r, unit *u, cf_error *err);
+int dexin_write(run *r, unit *u, worker *w, cf_error *err);
+void dexin_free(dexin *x);
+/* collect.c */
+int collect_dex_class(run *r, unit *u, worker *w, cf_error *err);
+/* inject_dex.c: edits the methods of one dex class (phase 2). */
+int inject_dex_class(run *r, unit *u, worker *w, cf_error *err);
+/* Accepts c, the new code of method m of class k (m->code: the input's,
+ * or NULL for a method the run adds), when it passes ART's method verifier rules (f);
+ * otherwise fails (CF_EUNSUPPORTED) naming the rule, and says the input method breaks
+ * it already when it does. Counts in u->checked, check_refused, input_fails. Scratch
+ * memory from scratch (reset). */
+int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+                      dex_code *c, cf_error *err);
+
+/* output.c */
+/* Writes a file: in place under a temporary name then renamed (atomic), or, with
+ * fresh set, directly (the path lies in a staging directory nobody else sees). */
+int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+                   cf_error *err);
+/* Outputs are staged beside their final path (in->stage), so that nothing of a run that
+ * fails reaches them: a jar or dex written whole, a new directory built whole, or, for
+ * an existing directory, the files that change (in->merge). out_commit renames the
+ * stage into place (a merge stage's files one by one, each atomically, leaving the
+ * directory's other files as they are) once every output is staged; out_abort removes
+ * it after a failure. */
+int out_stage_dir(input *in, cf_error *err);
+/* The file of unit u in its directory output: into the stage, unless the existing
+ * output already holds these bytes (then it is only touched at the commit). */
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err);
+/* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
+int out_stage_file(input *in, cf_error *err);
+int out_write_jar(run *r, input *in, cf_error *err);
+int out_commit(run *r, input *in, cf_error *err);
+void out_abort(input *in);
+/* Creates the mapping directory, so that a run that could not write its mappings
+ * fails before it writes anything else; the two below rely on it having run. */
+int out_mapping_dir(run *r, cf_error *err);
+int out_write_mappings(run *r, cf_error *err);
+/* The mapping files' names in the mapping directory, by index (run.map_hash). */
+extern const char *const out_mapping_names[2];
+/* Sums the units into run.sum (unless replayed), for memo_save_run and the statistics. */
+int out_summarize(run *r, cf_error *err);
+int out_write_stats(run *r, double total, cf_error *err);
+/* Whether the regular file at path has this size and cache_hash_bytes. */
+bool out_holds(const char *path, uint64_t size, cache_key hash);
+
+/* The pipeline's two seams where an input's work may be known from an earlier run
+ * (run.hooks; cache/memo.c fills them, the pipeline knows no more of the cache):
+ * facts (reading the inputs): an input whose facts are known gets its units from them
+ * (*hit, in->facts_hit), and phase 1 skips it; save_facts after phase 1.
+ * result (after decide): an input whose result is known gets its output staged and its
+ * counters (*hit, in->result_hit), and phases 2 and 3 skip it; save_result once its
+ * output is staged. */
+typedef struct pipeline_hooks {
+	int (*facts)(run *r, input *in, bool *hit, cf_error *err);
+	void (*save_facts)(run *r, input *in);
+	int (*result)(run *r, input *in, bool *hit, cf_error *err);
+	void (*save_result)(run *r, input *in);
+} pipeline_hooks;
+
+/* memo.c: the cache around the pipeline (tc_instrument). memo_begin opens it (with
+ * --cache; else every memo_ call does nothing) and sets run.hooks; memo_key gives each
+ * input its facts key (its kind and bytes); memo_run looks the whole run up (every
+ * input's facts key, the base mapping, the options): on a hit every output and both
+ * mapping files are staged (or found already in place) and run.sum is read, so that
+ * only memo_commit_run and the statistics are left (*hit). Otherwise the pipeline runs,
+ * and memo_save_run keeps the mapping files and the summary. memo_end closes the cache
+ * (trimming it) and takes its statistics. */
+int memo_begin(run *r, cf_error *err);
+void memo_end(run *r);
+int memo_key(run *r, input *in, cf_error *err);
+int memo_run(run *r, bool *hit, cf_error *err);
+int memo_commit_run(run *r, cf_error *err);
+void memo_save_run(run *r);
+
+/* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
+ * source entry was stored), kept in the worker's arena until the jar is written. */
+int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, cf_error *err);
+
+/* instrument.c */
+unit *unit_new(run *r, input *in, const char *name, cf_error *err);
+/* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
+bool unit_wants_edit(const unit *u);
+int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err);
+void unit_report(unit *u, worker *w, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+char *keep_str(worker *w, const char *s, size_t len);
+/* A method left as it was: "label: not instrumented: why" reported and counted. */
+void unit_skip(unit *u, worker *w, const char *label, const cf_error *e);
+
+#endif

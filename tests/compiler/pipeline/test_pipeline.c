@@ -1,0 +1,395 @@
+/* tc_instrument() (src/pipeline/instrument.h) on small classes assembled by hand, where every
+ * method, id and byte offset is known in advance: ids, the block list in original
+ * names, -keepregex subjects, malformed classes and base mappings. The command line
+ * and real javac / ProGuard output are covered by the cli suite. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "ctest.h"
+#include "pipeline/instrument.h"
+
+#define BEAT "com/tencent/matrix/trace/core/AppMethodBeat"
+
+static char *dir;
+
+static void setup(void)
+{
+	dir = ct_tmpdir();
+}
+
+static void teardown(void)
+{
+	ct_rm_rf(dir);
+	free(dir);
+}
+
+TestSuite(pipeline, .init = setup, .fini = teardown);
+
+enum { ALOAD_0 = 0x2a, ILOAD_0 = 0x1a, IRETURN = 0xac, RETURN = 0xb1, INVOKESTATIC = 0xb8,
+       INVOKESPECIAL = 0xb7, POP2 = 0x58, GETFIELD = 0xb4 };
+
+/* A concrete class `name` (internal form) whose methods all call System.nanoTime (so
+ * they are traced) except "get" methods (accessors); methods named in `names`, with
+ * descriptor "()V" unless the name holds '(' ("m(I)V"). */
+static void write_class(const char *rel, const char *name, const char *const *names, size_t n)
+{
+	bld *b = bld_new(52, 0);
+	bld_this(b, bld_class(b, name));
+	uint16_t nano = bld_methodref(b, "java/lang/System", "nanoTime", "()J");
+	uint16_t f = bld_fieldref(b, name, "v", "I");
+	bld_field(b, 0x0002, "v", "I");
+	for (size_t i = 0; i < n; i++) {
+		char mname[128], desc[128] = "()V";
+		snprintf(mname, sizeof mname, "%s", names[i]);
+		char *paren = strchr(mname, '(');
+		if (paren) {
+			snprintf(desc, sizeof desc, "%s", paren);
+			*paren = '\0';
+		}
+		uint16_t args = 4; /* this and a few arguments: enough for the tests */
+		if (!strncmp(mname, "get", 3))
+			bld_method_code(b, 0x0001, mname, desc, 1, args,
+			                BYTES(ALOAD_0, GETFIELD, U2(f), IRETURN));
+		else
+			bld_method_code(b, 0x0001, mname, desc, 2, args,
+			                BYTES(INVOKESTATIC, U2(nano), POP2, RETURN));
+	}
+	size_t len;
+	uint8_t *bytes = bld_finish(b, &len);
+	bld_free(b);
+	char *path = ct_path(dir, rel);
+	ct_write(path, bytes, len);
+	free(path);
+	free(bytes);
+}
+
+typedef struct job {
+	const char *in, *out;
+	const char *blocklist, *proguard, *base;
+	bool strict;
+	int threads;
+} job;
+
+static int run(job j, cf_error *err)
+{
+	char *in = ct_path(dir, j.in), *out = ct_path(dir, j.out), *map = ct_path(dir, "map");
+	char *bl = j.blocklist ? ct_path(dir, j.blocklist) : NULL;
+	char *pg = j.proguard ? ct_path(dir, j.proguard) : NULL;
+	char *base = j.base ? ct_path(dir, j.base) : NULL;
+	tc_pair pair = {in, out};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = map, .blocklist = bl,
+	                .proguard = pg, .base_mapping = base, .beat = BEAT,
+	                .threads = j.threads ? j.threads : 1, .deflate_level = 6, .strict = j.strict,
+	                .quiet = true};
+	cf_error_clear(err);
+	int rc = tc_instrument(&o, err);
+	free(in);
+	free(out);
+	free(map);
+	free(bl);
+	free(pg);
+	free(base);
+	return rc;
+}
+
+static void run_ok(job j)
+{
+	cf_error err;
+	int rc = run(j, &err);
+	cr_assert_eq(rc, CF_OK, "tc_instrument: %s", ct_err(&err));
+}
+
+static char *read_rel(const char *rel)
+{
+	char *p = ct_path(dir, rel);
+	char *text = ct_read(p, NULL);
+	cr_assert(text, "cannot read %s", p);
+	free(p);
+	return text;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+#define expect_line(text, line) cr_expect(has_line((text), (line)), "no line \"%s\" in:\n%s", (line), (text))
+#define expect_no_line(text, line) cr_expect(!has_line((text), (line)), "unexpected line \"%s\" in:\n%s", (line), (text))
+
+Test(pipeline, ids_are_dense_in_input_order)
+{
+	/* Directory order is byte order of the relative paths: p/A, p/B, q/A. */
+	write_class("in/q/A.class", "q/A", (const char *[]){"z", "a"}, 2);
+	write_class("in/p/B.class", "p/B", (const char *[]){"one", "getX()I", "two(I)V"}, 3);
+	write_class("in/p/A.class", "p/A", (const char *[]){"m", "n"}, 2);
+	run_ok((job){.in = "in", .out = "out"});
+	char *mm = read_rel("map/methodMapping.txt");
+	const char *want = "1,1,p.A m ()V\n"
+	                   "2,1,p.A n ()V\n"
+	                   "3,1,p.B one ()V\n"
+	                   "4,1,p.B two (I)V\n"
+	                   "5,1,q.A z ()V\n"
+	                   "6,1,q.A a ()V\n"
+	                   "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n";
+	cr_expect_str_eq(mm, want);
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	cr_expect_str_eq(ig, "ignore methods:\np.B getX ()I\n");
+	free(mm);
+	free(ig);
+}
+
+Test(pipeline, same_ids_for_any_thread_count)
+{
+	for (int c = 0; c < 40; c++) {
+		char rel[64], name[32];
+		snprintf(rel, sizeof rel, "in/c%02d/K.class", c);
+		snprintf(name, sizeof name, "c%02d/K", c);
+		write_class(rel, name, (const char *[]){"a", "b", "c"}, 3);
+	}
+	run_ok((job){.in = "in", .out = "out1", .threads = 1});
+	char *one = read_rel("map/methodMapping.txt");
+	for (int t = 2; t <= 8; t *= 2) {
+		char out[16];
+		snprintf(out, sizeof out, "out%d", t);
+		run_ok((job){.in = "in", .out = out, .threads = t});
+		char *other = read_rel("map/methodMapping.txt");
+		cr_expect_str_eq(other, one, "threads %d", t);
+		free(other);
+	}
+	cr_expect(has_line(one, "1,1,c00.K a ()V"));
+	cr_expect(has_line(one, "120,1,c39.K c ()V"));
+	free(one);
+}
+
+Test(pipeline, base_mapping_keeps_ids_and_continues_after_the_largest)
+{
+	write_class("in/p/A.class", "p/A", (const char *[]){"old", "fresh", "other"}, 3);
+	char *base = ct_path(dir, "base.txt");
+	ct_write_str(base, "# an earlier build\n"
+	                   "17,1,p.A old ()V\n"
+	                   "40,1,p.A removed ()V\n"
+	                   "3,1,p.A other ()V\n"
+	                   "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n");
+	free(base);
+	run_ok((job){.in = "in", .out = "out", .base = "base.txt"});
+	char *mm = read_rel("map/methodMapping.txt");
+	expect_line(mm, "17,1,p.A old ()V");
+	expect_line(mm, "3,1,p.A other ()V");
+	expect_line(mm, "41,1,p.A fresh ()V");
+	free(mm);
+}
+
+Test(pipeline, keepregex_subject_has_a_dotted_descriptor)
+{
+	write_class("in/p/A.class", "p/A",
+	            (const char *[]){"log(Ljava/lang/String;)V", "log(I)V", "keep(Ljava/lang/String;)V"}, 3);
+	char *bl = ct_path(dir, "block.txt");
+	ct_write_str(bl, "-keepregex p\\.A\\.log\\(Ljava\\.lang\\.String;\\)V\n");
+	free(bl);
+	run_ok((job){.in = "in", .out = "out", .blocklist = "block.txt"});
+	char *mm = read_rel("map/methodMapping.txt");
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	expect_line(ig, "p.A log (Ljava.lang.String;)V");
+	expect_no_line(mm, "1,1,p.A log (Ljava.lang.String;)V");
+	expect_line(mm, "1,1,p.A log (I)V");
+	expect_line(mm, "2,1,p.A keep (Ljava.lang.String;)V");
+	free(mm);
+	free(ig);
+}
+
+Test(pipeline, keepmethod_keeps_out_exactly_the_listed_methods_and_counts_them)
+{
+	write_class("in/p/A.class", "p/A",
+	            (const char *[]){"log(Ljava/lang/String;)V", "log(I)V", "run", "getV()I"}, 4);
+	char *bl = ct_path(dir, "hot.rules");
+	/* an accessor is ignored by the filter first: the rule does not count it */
+	ct_write_str(bl, "# hot\n-keepmethod p.A log (Ljava.lang.String;)V\n-keepmethod p/A run ()V\n"
+	                 "-keepmethod p.A getV ()I\n-keepmethod p.Gone run ()V\n");
+	free(bl);
+	run_ok((job){.in = "in", .out = "out", .blocklist = "hot.rules"});
+	char *mm = read_rel("map/methodMapping.txt");
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	char *st = read_rel("map/instrument-stats.json");
+	expect_line(mm, "1,1,p.A log (I)V");
+	expect_line(ig, "p.A log (Ljava.lang.String;)V");
+	expect_line(ig, "p.A run ()V");
+	cr_expect(strstr(st, "\"keepmethod\": 2"), "%s", st);
+	cr_expect(strstr(st, "\"getset\": 1"), "%s", st);
+	free(mm);
+	free(ig);
+	free(st);
+}
+
+Test(pipeline, block_list_and_mappings_use_original_names)
+{
+	/* Obfuscated classes a (com.x.Secret), b (com.x.Open) and c$a (com.x.Open$In). */
+	write_class("in/a.class", "a", (const char *[]){"a", "b(La;)V"}, 2);
+	write_class("in/b.class", "b", (const char *[]){"a", "b(Lb;)La;"}, 2);
+	write_class("in/c$a.class", "c$a", (const char *[]){"a"}, 1);
+	char *p = ct_path(dir, "mapping.txt");
+	ct_write_str(p, "# compiler: R8\n"
+	                "com.x.Secret -> a:\n"
+	                "    1:1:void hidden():3:3 -> a\n"
+	                "    1:1:void take(com.x.Secret):5 -> b\n"
+	                "com.x.Open -> b:\n"
+	                "    1:1:void visible():3:3 -> a\n"
+	                "    void link(com.x.Open) -> c\n"
+	                "com.x.Open$In -> c$a:\n"
+	                "    void run() -> a\n");
+	free(p);
+	p = ct_path(dir, "block.txt");
+	ct_write_str(p, "-keepclass com.x.Secret\n");
+	free(p);
+	run_ok((job){.in = "in", .out = "out", .blocklist = "block.txt", .proguard = "mapping.txt"});
+	char *mm = read_rel("map/methodMapping.txt");
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	expect_line(ig, "com.x.Secret hidden ()V");
+	expect_line(ig, "com.x.Secret take (Lcom.x.Secret;)V");
+	/* b's method b(Lb;)La; is not in the mapping: its name stays, its types retrace. */
+	expect_line(mm, "1,1,com.x.Open visible ()V");
+	expect_line(mm, "2,1,com.x.Open b (Lcom.x.Open;)Lcom.x.Secret;");
+	/* c$a has its own class line. */
+	expect_line(mm, "3,1,com.x.Open$In run ()V");
+	cr_expect_null(strstr(mm, "Secret hidden"), "%s", mm);
+	free(mm);
+	free(ig);
+	/* The blocked class is copied unchanged. */
+	size_t la, lb;
+	char *pa = ct_path(dir, "in/a.class"), *pb = ct_path(dir, "out/a.class");
+	char *a = ct_read(pa, &la), *b = ct_read(pb, &lb);
+	cr_assert(a && b);
+	cr_expect(la == lb && !memcmp(a, b, la), "the blocked class was rewritten");
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
+}
+
+Test(pipeline, beat_class_package_is_blocked)
+{
+	write_class("in/x/y/Beat.class", "x/y/Beat", (const char *[]){"i(I)V", "o(I)V"}, 2);
+	write_class("in/x/y/z/Log.class", "x/y/z/Log", (const char *[]){"w"}, 1);
+	write_class("in/x/yz/App.class", "x/yz/App", (const char *[]){"run"}, 1);
+	char *in = ct_path(dir, "in"), *out = ct_path(dir, "out"), *map = ct_path(dir, "map");
+	tc_pair pair = {in, out};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = map, .beat = "x/y/Beat",
+	                .threads = 1, .deflate_level = 6, .quiet = true};
+	cf_error err;
+	cf_error_clear(&err);
+	cr_assert_eq(tc_instrument(&o, &err), CF_OK, "%s", ct_err(&err));
+	char *mm = read_rel("map/methodMapping.txt");
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	expect_line(mm, "1,1,x.yz.App run ()V");
+	expect_line(ig, "x.y.Beat i (I)V");
+	expect_line(ig, "x.y.Beat o (I)V");
+	expect_line(ig, "x.y.z.Log w ()V");
+	cr_expect_eq(ct_lines(mm), 2, "%s", mm);
+	free(mm);
+	free(ig);
+	free(in);
+	free(out);
+	free(map);
+}
+
+/* A malformed class is copied unchanged and reported with its file and byte offset. */
+Test(pipeline, malformed_class_is_copied_and_reported_with_its_offset)
+{
+	write_class("in/p/Good.class", "p/Good", (const char *[]){"m"}, 1);
+	/* Constant-pool entry 4 has the undefined tag 2. */
+	bld *b = bld_new(52, 0);
+	bld_this(b, bld_class(b, "p/Bad"));
+	bld_utf8(b, "x");
+	uint8_t bad_tag[] = {2, 0, 0};
+	uint16_t idx = bld_cp_raw(b, bad_tag, sizeof bad_tag, 1);
+	bld_default_init(b);
+	size_t len;
+	uint8_t *bytes = bld_finish(b, &len);
+	size_t tag_off = bld_last_layout(b)->cp_entry[idx];
+	bld_free(b);
+	char *p = ct_path(dir, "in/p/Bad.class");
+	ct_write(p, bytes, len);
+	free(p);
+	run_ok((job){.in = "in", .out = "out"});
+
+	p = ct_path(dir, "out/p/Bad.class");
+	size_t olen;
+	char *copy = ct_read(p, &olen);
+	cr_assert(copy, "the malformed class was not copied");
+	cr_expect(olen == len && !memcmp(copy, bytes, len), "the malformed class was changed");
+	free(copy);
+	free(p);
+	char *stats = read_rel("map/instrument-stats.json");
+	const char *at = strstr(stats, "\"problems\"");
+	cr_assert(at, "%s", stats);
+	cr_expect(strstr(at, "p/Bad.class"), "the file is not named:\n%s", at);
+	char want[64];
+	snprintf(want, sizeof want, "offset %zu", tag_off);
+	cr_expect(strstr(at, want), "no \"%s\" in:\n%s", want, at);
+	cr_expect(strstr(stats, "\"malformed\": 1"), "%s", stats);
+	char *mm = read_rel("map/methodMapping.txt");
+	expect_line(mm, "1,1,p.Good m ()V");
+	free(mm);
+	free(stats);
+	free(bytes);
+}
+
+Test(pipeline, truncated_class_is_reported_within_its_bounds)
+{
+	bld *b = bld_new(52, 0);
+	bld_this(b, bld_class(b, "p/Cut"));
+	uint16_t nano = bld_methodref(b, "java/lang/System", "nanoTime", "()J");
+	bld_method_code(b, 0x0001, "a", "()V", 2, 1, BYTES(INVOKESTATIC, U2(nano), POP2, RETURN));
+	bld_method_code(b, 0x0001, "b", "()V", 2, 1, BYTES(INVOKESTATIC, U2(nano), POP2, RETURN));
+	size_t len;
+	uint8_t *bytes = bld_finish(b, &len);
+	size_t m1 = bld_last_layout(b)->method[1];
+	bld_free(b);
+	size_t cut = m1 + 3; /* inside the second method's header */
+	char *p = ct_path(dir, "in/p/Cut.class");
+	ct_write(p, bytes, cut);
+	free(p);
+	run_ok((job){.in = "in", .out = "out"});
+	char *stats = read_rel("map/instrument-stats.json");
+	const char *at = strstr(stats, "p/Cut.class");
+	cr_assert(at, "the truncated class is not reported:\n%s", stats);
+	const char *off = strstr(at, "offset ");
+	cr_assert(off, "no offset in:\n%s", at);
+	unsigned long o = strtoul(off + 7, NULL, 10);
+	cr_expect(o >= m1 && o <= cut, "offset %lu is outside the cut method header [%zu, %zu]", o, m1,
+	          cut);
+	free(stats);
+	free(bytes);
+}
+
+Test(pipeline, strict_makes_a_malformed_class_fatal_and_writes_nothing)
+{
+	write_class("in/p/Good.class", "p/Good", (const char *[]){"m"}, 1);
+	char *p = ct_path(dir, "in/p/Bad.class");
+	ct_write(p, "\xca\xfe\xba\xbe\x00\x00", 6);
+	free(p);
+	cf_error err;
+	int rc = run((job){.in = "in", .out = "out", .strict = true}, &err);
+	cr_expect_lt(rc, 0);
+	cr_expect(strstr(ct_err(&err), "Bad.class"), "%s", ct_err(&err));
+	p = ct_path(dir, "out");
+	cr_expect_not(ct_exists(p), "an output was written");
+	free(p);
+	p = ct_path(dir, "map/methodMapping.txt");
+	cr_expect_not(ct_exists(p), "a mapping was written");
+	free(p);
+}
+
+Test(pipeline, missing_input_names_the_path)
+{
+	cf_error err;
+	int rc = run((job){.in = "nothing-here", .out = "out"}, &err);
+	cr_expect_lt(rc, 0);
+	cr_expect(strstr(ct_err(&err), "nothing-here"), "%s", ct_err(&err));
+}

@@ -13,7 +13,7 @@
 #     another revision, e.g. main's: see below), its per-event costs too,
 #     JVMs of the two builds alternating, medians over 3 JVMs each.
 #  2. calls per event: the invokes on each writer's per-event path, counted
-#     in the class files by tc-hotpath (src/tc_hotpath.c), with what they
+#     in the class files by tc-hotpath (src/tc-hotpath/tc_hotpath.c), with what they
 #     are on ART (intrinsic, Java, JNI), and the per-event check's verdict
 #     (tests/runtime/hotpath: no JNI call, nothing API 21 lacks)
 #  3. end-to-end: java/Workload.java (a small compiler pipeline, every method

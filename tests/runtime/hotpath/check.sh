@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check.sh: the per-event check of the runtime's writers (tc-hotpath, src/tc_hotpath.c)
+# check.sh: the per-event check of the runtime's writers (tc-hotpath, src/tc-hotpath/tc_hotpath.c)
 # on the runtime jar as built: AppMethodBeat.i and o, and everything they call per event
 # in the runtime's classes, make no JNI call on ART and use nothing Android 5.0 (API 21)
 # lacks. Then on two copies of AppMethodBeat that break each rule (a clock read with

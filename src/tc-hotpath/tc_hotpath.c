@@ -26,7 +26,7 @@
 #include "arena.h"
 #include "bytes.h"
 #include "classfile.h"
-#include "jar.h"
+#include "containers/jar.h"
 #include "opcodes.h"
 
 #define SLOW_PATH "Lcom/tencent/matrix/trace/core/SlowPath;"

@@ -69,9 +69,18 @@ if [ -z "$CLANG" ]; then
         if command -v "$c" >/dev/null 2>&1; then CLANG=$c; break; fi
     done
 fi
-if [ -z "$CLANG" ]; then
-    echo "run.sh: no clang; skipped" >&2
+# A missing clang or libFuzzer skips (meson's 77), or fails under TC_REQUIRE_TOOLS=1
+# (scripts/test.sh), as tests/lib/need.sh does.
+missing() { # missing WHAT PACKAGE
+    if [ "${TC_REQUIRE_TOOLS:-0}" = 1 ]; then
+        echo "run.sh: FAIL: $1 is missing (Debian package $2); scripts/deps.sh test should install it" >&2
+        exit 1
+    fi
+    echo "run.sh: $1 is missing (Debian package $2); skipped" >&2
     exit 77
+}
+if [ -z "$CLANG" ]; then
+    missing clang clang
 fi
 PYTHON=${PYTHON:-python3}
 
@@ -89,9 +98,10 @@ if [ "$compiler" = dex ]; then
     compiler=
 elif [ -n "$compiler" ]; then
     lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c)"
-    # src/'s rooms, without the programs (tc-instrument/, tc-dump/: their mains)
+    # src/'s rooms, without the programs' (src/tc-*/: each has a main, and libFuzzer
+    # brings its own)
     for f in "$root"/src/*/*.c; do
-        case "$f" in */src/tc-instrument/*|*/src/tc-dump/*) ;; *) lib="$lib $f" ;; esac
+        case "$f" in */src/tc-*/*) ;; *) lib="$lib $f" ;; esac
     done
     headers="$headers $root/dex/*.h $root/rules/*.h $root/src/*/*.h"
 fi
@@ -123,9 +133,10 @@ done
 # shellcheck disable=SC2086
 if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib libdeflate libxxhash) \
     -lpthread -o "$bin.tmp" 2>>"$work/build.log"; then
-    if grep -qi 'fuzzer' "$work/build.log"; then
-        echo "run.sh: clang cannot link libFuzzer (see $work/build.log); skipped" >&2
-        exit 77
+    # Only the fuzzer runtime itself missing is a skip; any other link error (two mains,
+    # a symbol missing) is a failure, even when FuzzerMain is named in it.
+    if grep -Eqi 'cannot find .*fuzzer|libclang_rt\.fuzzer[^ ]*: No such file' "$work/build.log"; then
+        missing "libFuzzer (clang's -fsanitize=fuzzer runtime; see $work/build.log)" libfuzzer-14-dev
     fi
     cat "$work/build.log" >&2
     exit 1

@@ -123,9 +123,10 @@ cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM HUP
 	if [ -n "$ns_pid" ] && kill -0 "$ns_pid" 2>/dev/null; then
-		# unshare dies of it, --kill-child then SIGKILLs the namespace's first process,
-		# and its end kills every other process of the namespace.
-		kill -TERM "$ns_pid" 2>/dev/null || true
+		# SIGKILL: unshare --fork ignores SIGTERM and SIGINT while it waits (a TERM left
+		# this cleanup waiting for ever). It dies of KILL, --kill-child then SIGKILLs the
+		# namespace's first process, and its end kills every other process of the namespace.
+		kill -KILL "$ns_pid" 2>/dev/null || true
 		wait "$ns_pid" 2>/dev/null || true
 	fi
 	if [ -n "$(mounted_below "$root")" ]; then

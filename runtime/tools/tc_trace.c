@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "json.h"
-#include "strbuf.h"
+#include "bytes.h"
 #include "tc_analysis.h"
 #include "tc_ringfile.h"
 #include "trace_chrome.h"
@@ -744,8 +744,8 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 		total += r.th[r.sel[k]].all.n_sect;
 	fprintf(out, "# sections of %s (pid %u): %zu\n", o->ring, r.rec.pid, total);
 	fprintf(out, "%-24s %10s %10s  %s\n", "thread", "start ms", "ms", "section");
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	for (size_t k = 0; k < r.n_sel; k++) {
 		const thread_input *ti = &r.th[r.sel[k]];
 		char who[80];
@@ -759,12 +759,12 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 			sb.len = 0;
 			tr_name_put(&sb, m, sp->id, TR_NAME_FULL);
 			fprintf(out, "%-24s %10" PRIu64 " %10" PRIu64 "  %*s%s%s\n", who, sp->start_ms, sp->end_ms - sp->start_ms,
-			        (int)(2 * sp->depth), "", sb.buf && !sb.failed ? sb.buf : "?",
+			        (int)(2 * sp->depth), "", sb.str && !sb.err ? sb.str : "?",
 			        sp->flags & TR_SPAN_OPEN ? "  [no end: still open at the end]"
 			        : sp->flags & TR_SPAN_CUT ? "  [no end: closed with the section around it]" : "");
 		}
 	}
-	sb_dispose(&sb);
+	buf_free(&sb);
 	ring_close(&r);
 	return TC_OK;
 }
@@ -815,7 +815,7 @@ typedef struct instant_src {
 	const char *file;
 	const tr_mapping *m;
 	uint64_t wall_base_ms, from_ms, to_ms;
-	strbuf name, args;
+	cf_buf name, args;
 	size_t outside;
 } instant_src;
 
@@ -840,45 +840,45 @@ static int next_instant(void *user, tr_instant *out, tr_error *err)
 		}
 		const tr_jval *tag = tr_json_get(&doc.root, "tag"), *detail = tr_json_get(&doc.root, "detail");
 		src->name.len = 0;
-		sb_puts(&src->name, tag && tag->type == TR_JSTR ? tag->s : "report");
+		buf_puts(&src->name, tag && tag->type == TR_JSTR ? tag->s : "report");
 		if (detail && detail->type == TR_JSTR) {
-			sb_putc(&src->name, ' ');
-			sb_puts(&src->name, detail->s);
+			buf_putc(&src->name, ' ');
+			buf_puts(&src->name, detail->s);
 		}
 		/* args: the report's scalar members, its line, and the decoded key */
 		src->args.len = 0;
-		sb_printf(&src->args, "{\"line\":%llu", (unsigned long long)src->lr.line_no);
+		buf_printf(&src->args, "{\"line\":%llu", (unsigned long long)src->lr.line_no);
 		for (size_t i = 0; i < doc.root.n; i++) {
 			const tr_jmember *mb = &doc.root.members[i];
 			if (mb->val.type == TR_JOBJ || mb->val.type == TR_JARR)
 				continue;
-			sb_putc(&src->args, ',');
+			buf_putc(&src->args, ',');
 			json_escape(&src->args, mb->key);
-			sb_putc(&src->args, ':');
+			buf_putc(&src->args, ':');
 			tr_json_put(&src->args, &mb->val);
 		}
 		const tr_jval *key = tr_json_get(&doc.root, "stackKey");
 		uint32_t *ids = NULL;
 		size_t nids = 0, bad;
 		if (key && key->type == TR_JSTR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK && nids) {
-			strbuf k;
-			sb_init(&k);
+			cf_buf k;
+			buf_init(&k);
 			for (size_t i = 0; i < nids; i++) {
 				tr_name_put(&k, src->m, ids[i], TR_NAME_FULL);
-				sb_putc(&k, '|');
+				buf_putc(&k, '|');
 			}
-			sb_puts(&src->args, ",\"stackKeyDecoded\":");
-			json_escape(&src->args, k.buf ? k.buf : "");
-			sb_dispose(&k);
+			buf_puts(&src->args, ",\"stackKeyDecoded\":");
+			json_escape(&src->args, k.str ? k.str : "");
+			buf_free(&k);
 		}
 		free(ids);
-		sb_putc(&src->args, '}');
+		buf_putc(&src->args, '}');
 		tr_json_dispose(&doc);
-		if (src->name.failed || src->args.failed)
+		if (src->name.err || src->args.err)
 			return tr_fail(err, TC_ENOMEM, "%s: out of memory", src->file);
 		out->ts_ms = (uint64_t)wall - src->wall_base_ms;
-		out->name = src->name.buf;
-		out->args_json = src->args.buf;
+		out->name = src->name.str;
+		out->args_json = src->args.str;
 		return 1;
 	}
 	return rc;
@@ -973,8 +973,8 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	}
 	if (in) {
 		tr_lines_dispose(&src.lr);
-		sb_dispose(&src.name);
-		sb_dispose(&src.args);
+		buf_free(&src.name);
+		buf_free(&src.args);
 		close_reports(in);
 	}
 	free(tracks);

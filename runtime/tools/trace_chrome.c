@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "json.h"
-#include "strbuf.h"
+#include "bytes.h"
 
 typedef struct writer {
 	FILE *out;
@@ -16,7 +16,7 @@ typedef struct writer {
 	uint32_t tid;         /* the track being written */
 	const char *category; /* its slices' (NULL: methods and messages) */
 	tr_chrome_dropped drop; /* spans shorter than o->min_us */
-	strbuf name;
+	cf_buf name;
 	int first;
 	int rc;
 	tr_error *err;
@@ -49,7 +49,7 @@ static const char *name_of(writer *w, uint32_t id, tr_name_style style)
 {
 	w->name.len = 0;
 	tr_name_put(&w->name, w->m, id, style);
-	return w->name.failed || !w->name.buf ? "" : w->name.buf;
+	return w->name.err || !w->name.str ? "" : w->name.str;
 }
 
 static void begin(writer *w, const tr_span *sp)
@@ -123,7 +123,7 @@ static void instant(writer *w, const tr_instant *in)
 	if (in->args_json) {
 		/* splice the args object in as it is */
 		json_key(&j, "args");
-		sb_puts(&j.sb, in->args_json);
+		buf_puts(&j.sb, in->args_json);
 		j.after_key = false;
 	}
 	json_end_object(&j);
@@ -168,8 +168,8 @@ static void slices(writer *w, const tr_span *v, size_t n, size_t *open, bool sho
 int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
                            const tr_chrome_opts *o, tr_chrome_dropped *dropped, tr_error *err)
 {
-	writer w = { out, m, o, n ? tracks[0].tid : o->tid, NULL, { 0 }, { 0 }, 1, TC_OK, err };
-	sb_init(&w.name);
+	writer w = { .out = out, .m = m, .o = o, .tid = n ? tracks[0].tid : o->tid, .first = 1, .rc = TC_OK, .err = err };
+	buf_init(&w.name);
 	size_t most = 1;
 	for (size_t k = 0; k < n; k++) {
 		size_t c = tracks[k].sections ? tracks[k].spans->n_sect : tracks[k].spans->n;
@@ -238,7 +238,7 @@ int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, c
 		json_dispose(&j);
 	}
 	free(open);
-	sb_dispose(&w.name);
+	buf_free(&w.name);
 	if (dropped)
 		*dropped = w.drop;
 	return w.rc;

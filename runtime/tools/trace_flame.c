@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "bytes.h"
 #include "tc_event.h"
 
 #define FRAME_H 16
@@ -17,26 +17,26 @@
 #define MIN_W 0.25     /* px: narrower frames are left out */
 #define MAX_ROWS 4096  /* deeper frames (a runaway recursion) are left out */
 
-void tr_xml_escape(strbuf *sb, const char *str)
+void tr_xml_escape(cf_buf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	while (*s) {
 		unsigned char c = *s;
 		switch (c) {
-		case '&': sb_puts(sb, "&amp;"); s++; continue;
-		case '<': sb_puts(sb, "&lt;"); s++; continue;
-		case '>': sb_puts(sb, "&gt;"); s++; continue;
-		case '"': sb_puts(sb, "&quot;"); s++; continue;
-		case '\'': sb_puts(sb, "&apos;"); s++; continue;
+		case '&': buf_puts(sb, "&amp;"); s++; continue;
+		case '<': buf_puts(sb, "&lt;"); s++; continue;
+		case '>': buf_puts(sb, "&gt;"); s++; continue;
+		case '"': buf_puts(sb, "&quot;"); s++; continue;
+		case '\'': buf_puts(sb, "&apos;"); s++; continue;
 		default: break;
 		}
 		if (c < 0x20 || c == 0x7F) {
-			sb_putc(sb, '?');
+			buf_putc(sb, '?');
 			s++;
 			continue;
 		}
 		if (c < 0x80) {
-			sb_putc(sb, (char)c);
+			buf_putc(sb, (char)c);
 			s++;
 			continue;
 		}
@@ -48,11 +48,11 @@ void tr_xml_escape(strbuf *sb, const char *str)
 		static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
 		if (n == 0 || i < n || cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
 		    cp == 0xFFFE || cp == 0xFFFF) {
-			sb_puts(sb, "\xEF\xBF\xBD"); /* U+FFFD */
+			buf_puts(sb, "\xEF\xBF\xBD"); /* U+FFFD */
 			s++;
 			continue;
 		}
-		sb_putn(sb, (const char *)s, n);
+		buf_putn(sb, (const char *)s, n);
 		s += n;
 	}
 }
@@ -75,48 +75,48 @@ static void colour(const char *name, uint32_t id, int *r, int *g, int *b)
 	*b = (int)((h >> 16) % 55);
 }
 
-static int flush(FILE *out, strbuf *sb, tr_error *err)
+static int flush(FILE *out, cf_buf *sb, tr_error *err)
 {
-	if (sb->failed)
+	if (sb->err)
 		return tr_fail(err, TC_ENOMEM, "flame: out of memory");
-	if (sb->len && fwrite(sb->buf, 1, sb->len, out) != sb->len)
+	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
 		return tr_fail(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
 }
 
-static void frame(strbuf *sb, strbuf *name, const tr_tree *t, size_t i, const tr_mapping *m, double x, double w,
+static void frame(cf_buf *sb, cf_buf *name, const tr_tree *t, size_t i, const tr_mapping *m, double x, double w,
                   double y)
 {
 	const tr_node *nd = &t->v[i];
 	uint64_t whole = t->v[0].total_ms;
 	name->len = 0;
 	if (i == 0)
-		sb_puts(name, "all");
+		buf_puts(name, "all");
 	else
 		tr_name_put(name, m, nd->id, TR_NAME_FULL);
-	const char *full = name->failed || !name->buf ? "" : name->buf;
+	const char *full = name->err || !name->str ? "" : name->str;
 	int r = 160, g = 160, b = 160;
 	if (i != 0)
 		colour(full, nd->id, &r, &g, &b);
-	sb_puts(sb, "<g><title>");
+	buf_puts(sb, "<g><title>");
 	tr_xml_escape(sb, full);
-	sb_printf(sb, " (%" PRIu64 " ms, %.2f%%, self %" PRIu64 " ms, %" PRIu64 " call%s)</title>", nd->total_ms,
+	buf_printf(sb, " (%" PRIu64 " ms, %.2f%%, self %" PRIu64 " ms, %" PRIu64 " call%s)</title>", nd->total_ms,
 	          whole ? 100.0 * (double)nd->total_ms / (double)whole : 0.0, nd->self_ms, nd->calls,
 	          nd->calls == 1 ? "" : "s");
-	sb_printf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>", x, y,
+	buf_printf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>", x, y,
 	          w, FRAME_H - 1, r, g, b);
 	/* the label: as much of the short name as fits */
 	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
 	if (fit >= 3) {
 		name->len = 0;
 		if (i == 0)
-			sb_puts(name, "all");
+			buf_puts(name, "all");
 		else
 			tr_name_put(name, m, nd->id, TR_NAME_SHORT);
-		const char *label = name->failed || !name->buf ? "" : name->buf;
+		const char *label = name->err || !name->str ? "" : name->str;
 		size_t len = strlen(label);
-		sb_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 4);
+		buf_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 4);
 		if (len <= fit) {
 			tr_xml_escape(sb, label);
 		} else {
@@ -124,13 +124,13 @@ static void frame(strbuf *sb, strbuf *name, const tr_tree *t, size_t i, const tr
 			size_t cut = fit - 2;
 			while (cut > 0 && ((unsigned char)label[cut] & 0xC0) == 0x80)
 				cut--;
-			name->buf[cut] = '\0';
+			name->str[cut] = '\0';
 			tr_xml_escape(sb, label);
-			sb_puts(sb, "..");
+			buf_puts(sb, "..");
 		}
-		sb_puts(sb, "</text>");
+		buf_puts(sb, "</text>");
 	}
-	sb_puts(sb, "</g>\n");
+	buf_puts(sb, "</g>\n");
 }
 
 int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, tr_error *err)
@@ -164,10 +164,10 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 		}
 	}
 	unsigned height = TOP + (unsigned)(depth_max + 1) * FRAME_H + BOTTOM;
-	strbuf sb, name;
-	sb_init(&sb);
-	sb_init(&name);
-	sb_printf(&sb,
+	cf_buf sb, name;
+	buf_init(&sb);
+	buf_init(&name);
+	buf_printf(&sb,
 	          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
 	          "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" height=\"%u\" "
 	          "viewBox=\"0 0 %u %u\">\n"
@@ -175,18 +175,18 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 	          ".title{font-size:16px;text-anchor:middle}.sub{fill:#555}rect{stroke:#fff;stroke-width:0.5}</style>\n"
 	          "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f8f8f0\" style=\"stroke:none\"/>\n",
 	          width, height, width, height, FONT_PX, width, height);
-	sb_printf(&sb, "<text class=\"title\" x=\"%u\" y=\"20\">", width / 2);
+	buf_printf(&sb, "<text class=\"title\" x=\"%u\" y=\"20\">", width / 2);
 	tr_xml_escape(&sb, o->title ? o->title : "Flame graph");
-	sb_puts(&sb, "</text>\n");
-	sb_printf(&sb, "<text class=\"sub\" x=\"%d\" y=\"38\">", PAD);
+	buf_puts(&sb, "</text>\n");
+	buf_printf(&sb, "<text class=\"sub\" x=\"%d\" y=\"38\">", PAD);
 	if (o->subtitle) {
 		tr_xml_escape(&sb, o->subtitle);
-		sb_puts(&sb, "; ");
+		buf_puts(&sb, "; ");
 	}
-	sb_printf(&sb, "total %" PRIu64 " ms; width is time, hover a frame for details</text>\n", whole);
+	buf_printf(&sb, "total %" PRIu64 " ms; width is time, hover a frame for details</text>\n", whole);
 	int rc = TC_OK;
 	if (!whole) {
-		sb_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded</text>\n", PAD,
+		buf_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded</text>\n", PAD,
 		          TOP + FRAME_H);
 	} else {
 		for (size_t i = 0; i < t->n && rc == TC_OK; i++) {
@@ -198,11 +198,11 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 				rc = flush(out, &sb, err);
 		}
 	}
-	sb_puts(&sb, "</svg>\n");
+	buf_puts(&sb, "</svg>\n");
 	if (rc == TC_OK)
 		rc = flush(out, &sb, err);
-	sb_dispose(&sb);
-	sb_dispose(&name);
+	buf_free(&sb);
+	buf_free(&name);
 	free(xs);
 	free(ws);
 	return rc;

@@ -24,6 +24,6 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 
 /* Appends s with XML's five special characters escaped, control
  * characters and invalid UTF-8 replaced (XML 1.0 forbids them). */
-void tr_xml_escape(strbuf *sb, const char *s);
+void tr_xml_escape(cf_buf *sb, const char *s);
 
 #endif

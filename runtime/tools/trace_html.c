@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "strbuf.h"
+#include "bytes.h"
 #include "trace_agg.h"
 #include "trace_flame.h"
 #include "trace_report.h"
@@ -16,8 +16,8 @@
 
 struct tr_html {
 	const tr_mapping *m;
-	strbuf title, source;
-	strbuf threads, reports; /* JSON array items, comma-separated */
+	cf_buf title, source;
+	cf_buf threads, reports; /* JSON array items, comma-separated */
 	size_t nthreads, nreports;
 	uint32_t *ids;           /* ids seen, for the names */
 	size_t nids, cap_ids;
@@ -34,13 +34,13 @@ int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const cha
 	if (!h)
 		return oom(err);
 	h->m = m;
-	sb_init(&h->title);
-	sb_init(&h->source);
-	sb_init(&h->threads);
-	sb_init(&h->reports);
+	buf_init(&h->title);
+	buf_init(&h->source);
+	buf_init(&h->threads);
+	buf_init(&h->reports);
 	json_escape(&h->title, title ? title : "tracecanary");
 	json_escape(&h->source, source ? source : "");
-	if (h->title.failed || h->source.failed) {
+	if (h->title.err || h->source.err) {
 		tr_html_free(h);
 		return oom(err);
 	}
@@ -52,10 +52,10 @@ void tr_html_free(tr_html *h)
 {
 	if (!h)
 		return;
-	sb_dispose(&h->title);
-	sb_dispose(&h->source);
-	sb_dispose(&h->threads);
-	sb_dispose(&h->reports);
+	buf_free(&h->title);
+	buf_free(&h->source);
+	buf_free(&h->threads);
+	buf_free(&h->reports);
 	free(h->ids);
 	free(h);
 }
@@ -79,45 +79,45 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 	tr_agg a;
 	TR_TRY(tr_agg_build(&a, s, err));
 	int rc = TC_OK;
-	strbuf *b = &h->threads;
+	cf_buf *b = &h->threads;
 	if (h->nthreads++)
-		sb_putc(b, ',');
-	sb_puts(b, "{\"name\":");
+		buf_putc(b, ',');
+	buf_puts(b, "{\"name\":");
 	json_escape(b, name);
-	sb_printf(b,
+	buf_printf(b,
 	          ",\"first\":%llu,\"last\":%llu,\"wallBase\":%llu,\"busy\":%llu,\"grain\":%llu,\"grouped\":%s,"
 	          "\"spans\":%zu,\"messages\":%zu",
 	          (unsigned long long)s->first_ms, (unsigned long long)s->last_ms, (unsigned long long)wall_base_ms,
 	          (unsigned long long)a.busy_ms, (unsigned long long)a.grain_ms, a.grouped ? "true" : "false", s->n,
 	          s->messages);
 	/* paths 1..n-1 as parent,id pairs; a parent is always an earlier node */
-	sb_puts(b, ",\"paths\":[");
+	buf_puts(b, ",\"paths\":[");
 	for (size_t i = 1; i < a.tree.n && rc == TC_OK; i++) {
-		sb_printf(b, "%s%zu,%u", i > 1 ? "," : "", a.tree.v[i].parent, (unsigned)a.tree.v[i].id);
+		buf_printf(b, "%s%zu,%u", i > 1 ? "," : "", a.tree.v[i].parent, (unsigned)a.tree.v[i].id);
 		rc = see_id(h, a.tree.v[i].id, err);
 	}
-	sb_puts(b, "],\"segs\":[");
+	buf_puts(b, "],\"segs\":[");
 	for (size_t k = 0; k < a.nsegs; k++)
-		sb_printf(b, "%s%llu,%llu,%zu", k ? "," : "", (unsigned long long)a.segs[k].from_ms,
+		buf_printf(b, "%s%llu,%llu,%zu", k ? "," : "", (unsigned long long)a.segs[k].from_ms,
 		          (unsigned long long)a.segs[k].to_ms, a.segs[k].n);
 	/* entries in segment order: a segment's are the next n */
-	sb_puts(b, "],\"ent\":[");
+	buf_puts(b, "],\"ent\":[");
 	for (size_t e = 0; e < a.nent; e++)
-		sb_printf(b, "%s%u,%u,%llu", e ? "," : "", (unsigned)a.ent[e].path, (unsigned)a.ent[e].calls,
+		buf_printf(b, "%s%u,%u,%llu", e ? "," : "", (unsigned)a.ent[e].path, (unsigned)a.ent[e].calls,
 		          (unsigned long long)a.ent[e].ms);
-	sb_puts(b, "],\"msgs\":[");
+	buf_puts(b, "],\"msgs\":[");
 	for (size_t i = 0; i < a.nmsgs; i++)
-		sb_printf(b, "%s%llu,%llu,%zu,%zu", i ? "," : "", (unsigned long long)a.msgs[i].start_ms,
+		buf_printf(b, "%s%llu,%llu,%zu,%zu", i ? "," : "", (unsigned long long)a.msgs[i].start_ms,
 		          (unsigned long long)a.msgs[i].end_ms, a.msgs[i].seg0, a.msgs[i].seg1);
-	sb_puts(b, "]}");
+	buf_puts(b, "]}");
 	tr_agg_dispose(&a);
-	if (rc == TC_OK && b->failed)
+	if (rc == TC_OK && b->err)
 		rc = oom(err);
 	return rc;
 }
 
 /* The flame graph of a stack, as SVG text appended as a JSON string. */
-static int put_flame(strbuf *b, const tc_stack *st, const tr_mapping *m, const char *title, tr_error *err)
+static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const char *title, tr_error *err)
 {
 	tr_tree t = { 0 };
 	char *svg = NULL;
@@ -151,43 +151,43 @@ int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint
 	tc_stack st = { 0 };
 	TR_TRY(tr_report_stack(&st, report, file, line, err));
 	int rc = TC_OK;
-	strbuf *b = &h->reports;
+	cf_buf *b = &h->reports;
 	if (h->nreports++)
-		sb_putc(b, ',');
-	sb_printf(b, "{\"line\":%llu,\"r\":", (unsigned long long)line);
+		buf_putc(b, ',');
+	buf_printf(b, "{\"line\":%llu,\"r\":", (unsigned long long)line);
 	tr_json_put(b, report);
 	/* the stack as [depth, id, count, ms] rows, and its flame graph */
-	sb_puts(b, ",\"stack\":[");
+	buf_puts(b, ",\"stack\":[");
 	for (size_t i = 0; i < st.len && rc == TC_OK; i++) {
 		const tc_method_item *it = &st.items[i];
-		sb_printf(b, "%s[%d,%u,%d,%lld]", i ? "," : "", (int)it->depth, (unsigned)it->id, (int)it->count,
+		buf_printf(b, "%s[%d,%u,%d,%lld]", i ? "," : "", (int)it->depth, (unsigned)it->id, (int)it->count,
 		          (long long)it->dur_ms);
 		rc = see_id(h, (uint32_t)it->id, err);
 	}
-	sb_putc(b, ']');
+	buf_putc(b, ']');
 	const tr_jval *key = tr_json_get(report, "stackKey");
 	uint32_t *ids = NULL;
 	size_t nids = 0, bad;
 	if (rc == TC_OK && key && key->type == TR_JSTR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK) {
-		sb_puts(b, ",\"key\":[");
+		buf_puts(b, ",\"key\":[");
 		for (size_t i = 0; i < nids && rc == TC_OK; i++) {
-			sb_printf(b, "%s%u", i ? "," : "", (unsigned)ids[i]);
+			buf_printf(b, "%s%u", i ? "," : "", (unsigned)ids[i]);
 			rc = see_id(h, ids[i], err);
 		}
-		sb_putc(b, ']');
+		buf_putc(b, ']');
 	}
 	free(ids);
 	if (rc == TC_OK && st.len) {
-		sb_puts(b, ",\"flame\":");
+		buf_puts(b, ",\"flame\":");
 		const tr_jval *tag = tr_json_get(report, "tag"), *detail = tr_json_get(report, "detail");
 		char title[160];
 		snprintf(title, sizeof title, "%s %s (line %llu)", tag && tag->type == TR_JSTR ? tag->s : "report",
 		         detail && detail->type == TR_JSTR ? detail->s : "", (unsigned long long)line);
 		rc = put_flame(b, &st, h->m, title, err);
 	}
-	sb_putc(b, '}');
+	buf_putc(b, '}');
 	tc_stack_dispose(&st);
-	if (rc == TC_OK && b->failed)
+	if (rc == TC_OK && b->err)
 		rc = oom(err);
 	return rc;
 }
@@ -199,9 +199,9 @@ static int cmp_u32(const void *x, const void *y)
 }
 
 /* Writes s with every '<' as \u003c: '<' only occurs inside JSON strings. */
-static void put_data(FILE *out, const strbuf *s)
+static void put_data(FILE *out, const cf_buf *s)
 {
-	const char *p = s->buf ? s->buf : "", *end = p + s->len;
+	const char *p = s->str ? s->str : "", *end = p + s->len;
 	while (p < end) {
 		const char *lt = memchr(p, '<', (size_t)(end - p));
 		size_t n = lt ? (size_t)(lt - p) : (size_t)(end - p);
@@ -215,34 +215,34 @@ static void put_data(FILE *out, const strbuf *s)
 
 int tr_html_write(tr_html *h, FILE *out, tr_error *err)
 {
-	strbuf d;
-	sb_init(&d);
-	sb_puts(&d, "{\"title\":");
-	sb_putn(&d, h->title.buf, h->title.len);
-	sb_puts(&d, ",\"source\":");
-	sb_putn(&d, h->source.buf, h->source.len);
-	sb_puts(&d, ",\"threads\":[");
+	cf_buf d;
+	buf_init(&d);
+	buf_puts(&d, "{\"title\":");
+	buf_putn(&d, h->title.str, h->title.len);
+	buf_puts(&d, ",\"source\":");
+	buf_putn(&d, h->source.str, h->source.len);
+	buf_puts(&d, ",\"threads\":[");
 	if (h->threads.len)
-		sb_putn(&d, h->threads.buf, h->threads.len);
-	sb_puts(&d, "],\"reports\":[");
+		buf_putn(&d, h->threads.str, h->threads.len);
+	buf_puts(&d, "],\"reports\":[");
 	if (h->reports.len)
-		sb_putn(&d, h->reports.buf, h->reports.len);
-	sb_puts(&d, "],\"names\":{");
+		buf_putn(&d, h->reports.str, h->reports.len);
+	buf_puts(&d, "],\"names\":{");
 	if (h->nids)
 		qsort(h->ids, h->nids, sizeof *h->ids, cmp_u32);
-	strbuf name;
-	sb_init(&name);
+	cf_buf name;
+	buf_init(&name);
 	for (size_t i = 0, k = 0; i < h->nids; i++) {
 		if (i && h->ids[i] == h->ids[i - 1])
 			continue;
 		name.len = 0;
 		tr_name_put(&name, h->m, h->ids[i], TR_NAME_FULL);
-		sb_printf(&d, "%s\"%u\":", k++ ? "," : "", (unsigned)h->ids[i]);
-		json_escape(&d, name.buf ? name.buf : "");
+		buf_printf(&d, "%s\"%u\":", k++ ? "," : "", (unsigned)h->ids[i]);
+		json_escape(&d, name.str ? name.str : "");
 	}
-	sb_puts(&d, "}}");
+	buf_puts(&d, "}}");
 	int rc = TC_OK;
-	if (d.failed || name.failed || h->threads.failed || h->reports.failed)
+	if (d.err || name.err || h->threads.err || h->reports.err)
 		rc = oom(err);
 	if (rc == TC_OK) {
 		static const char mark[] = "<!--TC-DATA-->";
@@ -255,7 +255,7 @@ int tr_html_write(tr_html *h, FILE *out, tr_error *err)
 			fputs(at + sizeof mark - 1, out);
 		}
 	}
-	sb_dispose(&d);
-	sb_dispose(&name);
+	buf_free(&d);
+	buf_free(&name);
 	return rc;
 }

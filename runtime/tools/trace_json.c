@@ -15,13 +15,13 @@
 typedef struct reader {
 	const unsigned char *base;
 	size_t pos, end;
-	tr_arena *arena;
+	arena *arena;
 	/* scratch: values (arrays) and members (objects) of open containers */
 	tr_jval *vals;
 	size_t nvals, capvals;
 	tr_jmember *mems;
 	size_t nmems, capmems;
-	strbuf str; /* the string being decoded */
+	cf_buf str; /* the string being decoded */
 	size_t err_off;
 	char *why;
 	size_t why_cap;
@@ -99,29 +99,29 @@ static int hex4(reader *r, uint32_t *out)
 	return TC_OK;
 }
 
-static void put_utf8(strbuf *sb, uint32_t cp)
+static void put_utf8(cf_buf *sb, uint32_t cp)
 {
 	char b[4];
 	if (cp == 0) { /* modified UTF-8, see the header */
-		sb_putn(sb, "\xC0\x80", 2);
+		buf_putn(sb, "\xC0\x80", 2);
 	} else if (cp < 0x80) {
 		b[0] = (char)cp;
-		sb_putn(sb, b, 1);
+		buf_putn(sb, b, 1);
 	} else if (cp < 0x800) {
 		b[0] = (char)(0xC0 | (cp >> 6));
 		b[1] = (char)(0x80 | (cp & 0x3F));
-		sb_putn(sb, b, 2);
+		buf_putn(sb, b, 2);
 	} else if (cp < 0x10000) {
 		b[0] = (char)(0xE0 | (cp >> 12));
 		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
 		b[2] = (char)(0x80 | (cp & 0x3F));
-		sb_putn(sb, b, 3);
+		buf_putn(sb, b, 3);
 	} else {
 		b[0] = (char)(0xF0 | (cp >> 18));
 		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
 		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
 		b[3] = (char)(0x80 | (cp & 0x3F));
-		sb_putn(sb, b, 4);
+		buf_putn(sb, b, 4);
 	}
 }
 
@@ -154,7 +154,7 @@ static int string(reader *r, const char **out, size_t *len)
 {
 	size_t start = r->pos++;
 	r->str.len = 0;
-	r->str.failed = 0;
+	r->str.err = 0;
 	for (;;) {
 		if (r->pos >= r->end)
 			return fail(r, start, "%s", "unterminated string");
@@ -172,14 +172,14 @@ static int string(reader *r, const char **out, size_t *len)
 			       r->base[run] != '\\')
 				run++;
 			if (run > r->pos) {
-				sb_putn(&r->str, (const char *)r->base + r->pos, run - r->pos);
+				buf_putn(&r->str, (const char *)r->base + r->pos, run - r->pos);
 				r->pos = run;
 				continue;
 			}
 			size_t n = utf8_seq(r->base + r->pos, r->base + r->end);
 			if (n == 0)
 				return fail(r, r->pos, "%s", "invalid UTF-8 in a string");
-			sb_putn(&r->str, (const char *)r->base + r->pos, n);
+			buf_putn(&r->str, (const char *)r->base + r->pos, n);
 			r->pos += n;
 			continue;
 		}
@@ -188,14 +188,14 @@ static int string(reader *r, const char **out, size_t *len)
 			return fail(r, start, "%s", "unterminated string");
 		c = r->base[r->pos++];
 		switch (c) {
-		case '"': sb_putc(&r->str, '"'); break;
-		case '\\': sb_putc(&r->str, '\\'); break;
-		case '/': sb_putc(&r->str, '/'); break;
-		case 'b': sb_putc(&r->str, '\b'); break;
-		case 'f': sb_putc(&r->str, '\f'); break;
-		case 'n': sb_putc(&r->str, '\n'); break;
-		case 'r': sb_putc(&r->str, '\r'); break;
-		case 't': sb_putc(&r->str, '\t'); break;
+		case '"': buf_putc(&r->str, '"'); break;
+		case '\\': buf_putc(&r->str, '\\'); break;
+		case '/': buf_putc(&r->str, '/'); break;
+		case 'b': buf_putc(&r->str, '\b'); break;
+		case 'f': buf_putc(&r->str, '\f'); break;
+		case 'n': buf_putc(&r->str, '\n'); break;
+		case 'r': buf_putc(&r->str, '\r'); break;
+		case 't': buf_putc(&r->str, '\t'); break;
 		case 'u': {
 			uint32_t cp;
 			TR_TRY(hex4(r, &cp));
@@ -218,9 +218,9 @@ static int string(reader *r, const char **out, size_t *len)
 			return fail(r, esc, "%s", "invalid escape in a string");
 		}
 	}
-	if (r->str.failed)
+	if (r->str.err)
 		return oom(r);
-	char *s = tr_arena_strndup(r->arena, r->str.len ? r->str.buf : "", r->str.len);
+	char *s = arena_strndup(r->arena, r->str.len ? r->str.str : "", r->str.len);
 	if (!s)
 		return oom(r);
 	*out = s;
@@ -262,7 +262,7 @@ static int number(reader *r, tr_jval *v)
 	}
 	v->type = TR_JNUM;
 	v->len = r->pos - start;
-	v->s = tr_arena_strndup(r->arena, (const char *)b + start, v->len);
+	v->s = arena_strndup(r->arena, (const char *)b + start, v->len);
 	return v->s ? TC_OK : oom(r);
 }
 
@@ -361,7 +361,7 @@ static int array(reader *r, tr_jval *v, int depth)
 	v->type = TR_JARR;
 	v->n = r->nvals - mark;
 	if (v->n) {
-		v->items = tr_arena_alloc(r->arena, v->n * sizeof *v->items);
+		v->items = arena_array(r->arena, v->n, sizeof *v->items);
 		if (!v->items)
 			return oom(r);
 		memcpy(v->items, r->vals + mark, v->n * sizeof *v->items);
@@ -407,7 +407,7 @@ static int object(reader *r, tr_jval *v, int depth)
 	v->n = r->nmems - mark;
 	if (v->n) {
 		TR_TRY(check_unique(r, r->mems + mark, v->n, start));
-		v->members = tr_arena_alloc(r->arena, v->n * sizeof *v->members);
+		v->members = arena_array(r->arena, v->n, sizeof *v->members);
 		if (!v->members)
 			return oom(r);
 		memcpy(v->members, r->mems + mark, v->n * sizeof *v->members);
@@ -447,7 +447,7 @@ int tr_json_parse(tr_jdoc *doc, const char *text, size_t n, size_t *err_off, cha
 	r.arena = &doc->arena;
 	r.why = why;
 	r.why_cap = cap;
-	sb_init(&r.str);
+	buf_init(&r.str);
 	if (cap)
 		why[0] = '\0';
 	skip_ws(&r);
@@ -459,7 +459,7 @@ int tr_json_parse(tr_jdoc *doc, const char *text, size_t n, size_t *err_off, cha
 	}
 	free(r.vals);
 	free(r.mems);
-	sb_dispose(&r.str);
+	buf_free(&r.str);
 	if (rc != TC_OK) {
 		if (err_off)
 			*err_off = r.err_off;
@@ -470,7 +470,7 @@ int tr_json_parse(tr_jdoc *doc, const char *text, size_t n, size_t *err_off, cha
 
 void tr_json_dispose(tr_jdoc *doc)
 {
-	tr_arena_dispose(&doc->arena);
+	arena_free(&doc->arena);
 	memset(&doc->root, 0, sizeof doc->root);
 }
 
@@ -500,32 +500,32 @@ bool tr_json_int(const tr_jval *v, int64_t *out)
 
 /* Depth-first with an explicit stack would be needed only past
  * TR_JSON_MAX_DEPTH, which the reader refuses; recursion is bounded. */
-void tr_json_put(strbuf *sb, const tr_jval *v)
+void tr_json_put(cf_buf *sb, const tr_jval *v)
 {
 	switch (v->type) {
-	case TR_JNULL: sb_puts(sb, "null"); break;
-	case TR_JBOOL: sb_puts(sb, v->b ? "true" : "false"); break;
-	case TR_JNUM: sb_putn(sb, v->s, v->len); break;
+	case TR_JNULL: buf_puts(sb, "null"); break;
+	case TR_JBOOL: buf_puts(sb, v->b ? "true" : "false"); break;
+	case TR_JNUM: buf_putn(sb, v->s, v->len); break;
 	case TR_JSTR: json_escape(sb, v->s); break;
 	case TR_JARR:
-		sb_putc(sb, '[');
+		buf_putc(sb, '[');
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
-				sb_putc(sb, ',');
+				buf_putc(sb, ',');
 			tr_json_put(sb, &v->items[i]);
 		}
-		sb_putc(sb, ']');
+		buf_putc(sb, ']');
 		break;
 	case TR_JOBJ:
-		sb_putc(sb, '{');
+		buf_putc(sb, '{');
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
-				sb_putc(sb, ',');
+				buf_putc(sb, ',');
 			json_escape(sb, v->members[i].key);
-			sb_putc(sb, ':');
+			buf_putc(sb, ':');
 			tr_json_put(sb, &v->members[i].val);
 		}
-		sb_putc(sb, '}');
+		buf_putc(sb, '}');
 		break;
 	}
 }

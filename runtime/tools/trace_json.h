@@ -18,8 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
-#include "trace_arena.h"
+#include "bytes.h"
+#include "arena.h"
+#include "tc_runtime.h" /* TC_E* codes */
 
 #define TR_JSON_MAX_DEPTH 64
 
@@ -46,7 +47,7 @@ struct tr_jmember {
 
 typedef struct tr_jdoc {
 	tr_jval root;
-	tr_arena arena;
+	arena arena;
 } tr_jdoc;
 
 /* Parses text[0..n). On error returns TC_EFORMAT (or TC_ENOMEM), with the
@@ -62,6 +63,6 @@ const tr_jval *tr_json_get(const tr_jval *obj, const char *key);
 bool tr_json_int(const tr_jval *v, int64_t *out);
 
 /* Appends v as JSON (compact; numbers as they were written). */
-void tr_json_put(strbuf *sb, const tr_jval *v);
+void tr_json_put(cf_buf *sb, const tr_jval *v);
 
 #endif

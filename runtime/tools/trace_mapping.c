@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tc_event.h"
-#include "trace_arena.h"
+#include "arena.h"
 #include "trace_lines.h"
 
 typedef struct entry {
@@ -22,7 +22,7 @@ struct tr_mapping {
 	size_t n, cap;
 	entry *extra;    /* tr_mapping_name's, few: looked up in turn */
 	size_t n_extra;
-	tr_arena names;
+	arena names;
 };
 
 void tr_mapping_free(tr_mapping *m)
@@ -31,7 +31,7 @@ void tr_mapping_free(tr_mapping *m)
 		return;
 	free(m->v);
 	free(m->extra);
-	tr_arena_dispose(&m->names);
+	arena_free(&m->names);
 	free(m);
 }
 
@@ -87,7 +87,7 @@ static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, ui
 		m->v = v;
 		m->cap = cap;
 	}
-	const char *k = tr_arena_strndup(&m->names, key, klen);
+	const char *k = arena_strndup(&m->names, key, klen);
 	if (!k)
 		return tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
 	m->v[m->n++] = (entry){ (uint32_t)id, line, k };
@@ -170,7 +170,7 @@ const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id)
 
 int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err)
 {
-	const char *k = tr_arena_strndup(&m->names, name, strlen(name));
+	const char *k = arena_strndup(&m->names, name, strlen(name));
 	if (!k)
 		return tr_fail(err, TC_ENOMEM, "names: out of memory");
 	for (size_t i = 0; i < m->n_extra; i++) {
@@ -187,29 +187,29 @@ int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err)
 	return TC_OK;
 }
 
-void tr_name_put(strbuf *sb, const tr_mapping *m, uint32_t id, tr_name_style style)
+void tr_name_put(cf_buf *sb, const tr_mapping *m, uint32_t id, tr_name_style style)
 {
 	for (size_t i = 0; m && i < m->n_extra; i++) {
 		if (m->extra[i].id == id) {
-			sb_puts(sb, m->extra[i].key);
+			buf_puts(sb, m->extra[i].key);
 			return;
 		}
 	}
 	const char *key = tr_mapping_lookup(m, id);
 	if (!key) {
-		sb_printf(sb, "#%u", id);
+		buf_printf(sb, "#%u", id);
 		return;
 	}
 	/* "class method desc" -> "class.method desc" (or without the desc) */
 	const char *sp = strchr(key, ' ');
 	const char *sp2 = strchr(sp + 1, ' ');
-	sb_putn(sb, key, (size_t)(sp - key));
-	sb_putc(sb, '.');
+	buf_putn(sb, key, (size_t)(sp - key));
+	buf_putc(sb, '.');
 	if (!sp2) {
-		sb_puts(sb, sp + 1);
+		buf_puts(sb, sp + 1);
 		return;
 	}
-	sb_putn(sb, sp + 1, (size_t)(sp2 - sp - 1));
+	buf_putn(sb, sp + 1, (size_t)(sp2 - sp - 1));
 	if (style == TR_NAME_FULL)
-		sb_puts(sb, sp2);
+		buf_puts(sb, sp2);
 }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "strbuf.h"
+#include "bytes.h"
 #include "trace_error.h"
 
 typedef struct tr_mapping tr_mapping;
@@ -39,6 +39,6 @@ int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err)
 const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id);
 /* Appends the method's display name, or "#id" for an id with no entry
  * (m may be NULL). */
-void tr_name_put(strbuf *sb, const tr_mapping *m, uint32_t id, tr_name_style style);
+void tr_name_put(cf_buf *sb, const tr_mapping *m, uint32_t id, tr_name_style style);
 
 #endif

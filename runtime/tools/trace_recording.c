@@ -113,13 +113,13 @@ int tr_recording_select(const tr_recording *r, const char *which, size_t *sel, s
 	}
 	if (*n)
 		return TC_OK;
-	strbuf names;
-	sb_init(&names);
+	cf_buf names;
+	buf_init(&names);
 	for (size_t k = 0; k < r->n; k++)
-		sb_printf(&names, "%s%s (%u)", k ? ", " : "", r->thread[k].name[0] ? r->thread[k].name : "?",
+		buf_printf(&names, "%s%s (%u)", k ? ", " : "", r->thread[k].name[0] ? r->thread[k].name : "?",
 		          r->thread[k].tid);
 	int rc = tr_fail(err, TC_EINVAL, "no thread \"%s\": the recording has %s", which,
-	                 names.buf && !names.failed ? names.buf : "?");
-	sb_dispose(&names);
+	                 names.str && !names.err ? names.str : "?");
+	buf_free(&names);
 	return rc;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "strbuf.h"
+#include "bytes.h"
 #include "tc_event.h"
 
 /* A decimal field of a stack line; '-' allowed only where neg is set. */
@@ -145,32 +145,32 @@ static int report_key(uint32_t **ids, size_t *n, const tr_jval *r, const char *f
 	return TC_OK;
 }
 
-static void put_name_json(strbuf *sb, const tr_mapping *m, uint32_t id)
+static void put_name_json(cf_buf *sb, const tr_mapping *m, uint32_t id)
 {
-	strbuf name;
-	sb_init(&name);
+	cf_buf name;
+	buf_init(&name);
 	tr_name_put(&name, m, id, TR_NAME_FULL);
-	json_escape(sb, name.buf ? name.buf : "");
-	sb_dispose(&name);
+	json_escape(sb, name.str ? name.str : "");
+	buf_free(&name);
 }
 
-static void put_stack_json(strbuf *sb, const tc_stack *st, const tr_mapping *m)
+static void put_stack_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m)
 {
-	sb_putc(sb, '[');
+	buf_putc(sb, '[');
 	for (size_t i = 0; i < st->len; i++) {
 		const tc_method_item *it = &st->items[i];
-		sb_printf(sb, "%s{\"depth\":%d,\"id\":%u,\"name\":", i ? "," : "", (int)it->depth, it->id);
+		buf_printf(sb, "%s{\"depth\":%d,\"id\":%u,\"name\":", i ? "," : "", (int)it->depth, it->id);
 		put_name_json(sb, m, it->id);
-		sb_printf(sb, ",\"count\":%d,\"durMs\":%d}", (int)it->count, (int)it->dur_ms);
+		buf_printf(sb, ",\"count\":%d,\"durMs\":%d}", (int)it->count, (int)it->dur_ms);
 	}
-	sb_putc(sb, ']');
+	buf_putc(sb, ']');
 }
 
-static void put_key_names(strbuf *sb, const uint32_t *ids, size_t n, const tr_mapping *m)
+static void put_key_names(cf_buf *sb, const uint32_t *ids, size_t n, const tr_mapping *m)
 {
 	for (size_t i = 0; i < n; i++) {
 		tr_name_put(sb, m, ids[i], TR_NAME_FULL);
-		sb_putc(sb, '|');
+		buf_putc(sb, '|');
 	}
 }
 
@@ -179,10 +179,10 @@ static int key_is(const tr_jmember *mb, const char *k)
 	return mb->key_len == strlen(k) && memcmp(mb->key, k, mb->key_len) == 0;
 }
 
-static void write_json(strbuf *sb, const tr_jval *r, const tc_stack *st, const uint32_t *ids, size_t nids,
+static void write_json(cf_buf *sb, const tr_jval *r, const tc_stack *st, const uint32_t *ids, size_t nids,
                        const tr_mapping *m)
 {
-	sb_putc(sb, '{');
+	buf_putc(sb, '{');
 	int first = 1;
 	for (size_t i = 0; i < r->n; i++) {
 		const tr_jmember *mb = &r->members[i];
@@ -190,24 +190,24 @@ static void write_json(strbuf *sb, const tr_jval *r, const tc_stack *st, const u
 		if (key_is(mb, "stackDecoded") || key_is(mb, "stackKeyDecoded"))
 			continue;
 		if (!first)
-			sb_putc(sb, ',');
+			buf_putc(sb, ',');
 		first = 0;
 		json_escape(sb, mb->key);
-		sb_putc(sb, ':');
+		buf_putc(sb, ':');
 		tr_json_put(sb, &mb->val);
 		if (key_is(mb, "stack")) {
-			sb_puts(sb, ",\"stackDecoded\":");
+			buf_puts(sb, ",\"stackDecoded\":");
 			put_stack_json(sb, st, m);
 		} else if (key_is(mb, "stackKey")) {
-			strbuf names;
-			sb_init(&names);
+			cf_buf names;
+			buf_init(&names);
 			put_key_names(&names, ids, nids, m);
-			sb_puts(sb, ",\"stackKeyDecoded\":");
-			json_escape(sb, names.buf ? names.buf : "");
-			sb_dispose(&names);
+			buf_puts(sb, ",\"stackKeyDecoded\":");
+			json_escape(sb, names.str ? names.str : "");
+			buf_free(&names);
 		}
 	}
-	sb_puts(sb, "}\n");
+	buf_puts(sb, "}\n");
 }
 
 /* Device keys every report starts with: noise when reading. */
@@ -216,70 +216,70 @@ static int is_device_key(const tr_jmember *mb)
 	return key_is(mb, "machine") || key_is(mb, "cpu_app") || key_is(mb, "mem") || key_is(mb, "mem_free");
 }
 
-static void put_indented(strbuf *sb, const char *text, const char *indent)
+static void put_indented(cf_buf *sb, const char *text, const char *indent)
 {
 	const char *s = text;
 	while (*s) {
 		const char *nl = strchr(s, '\n');
 		size_t n = nl ? (size_t)(nl - s) : strlen(s);
 		if (n) {
-			sb_puts(sb, indent);
-			sb_putn(sb, s, n);
-			sb_putc(sb, '\n');
+			buf_puts(sb, indent);
+			buf_putn(sb, s, n);
+			buf_putc(sb, '\n');
 		}
 		s += n + (nl ? 1 : 0);
 	}
 }
 
-void tr_stack_put_text(strbuf *sb, const tc_stack *st, const tr_mapping *m, const char *indent)
+void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent)
 {
-	sb_printf(sb, "%s%8s %6s  %s\n", indent, "ms", "calls", "method");
+	buf_printf(sb, "%s%8s %6s  %s\n", indent, "ms", "calls", "method");
 	for (size_t i = 0; i < st->len; i++) {
 		const tc_method_item *it = &st->items[i];
-		sb_printf(sb, "%s%8d %6d  ", indent, (int)it->dur_ms, (int)it->count);
+		buf_printf(sb, "%s%8d %6d  ", indent, (int)it->dur_ms, (int)it->count);
 		for (int32_t d = 0; d < it->depth && d < 64; d++)
-			sb_puts(sb, "  ");
+			buf_puts(sb, "  ");
 		tr_name_put(sb, m, it->id, TR_NAME_FULL);
-		sb_putc(sb, '\n');
+		buf_putc(sb, '\n');
 	}
 }
 
-static void write_text(strbuf *sb, const tr_jval *r, const tc_stack *st, const uint32_t *ids, size_t nids,
+static void write_text(cf_buf *sb, const tr_jval *r, const tc_stack *st, const uint32_t *ids, size_t nids,
                        const tr_mapping *m, const char *file, uint64_t line)
 {
 	const tr_jval *tag = tr_json_get(r, "tag"), *detail = tr_json_get(r, "detail");
-	sb_printf(sb, "%s:%llu: %s", file, (unsigned long long)line, tag && tag->type == TR_JSTR ? tag->s : "(no tag)");
+	buf_printf(sb, "%s:%llu: %s", file, (unsigned long long)line, tag && tag->type == TR_JSTR ? tag->s : "(no tag)");
 	if (detail && detail->type == TR_JSTR)
-		sb_printf(sb, " %s", detail->s);
-	sb_putc(sb, '\n');
+		buf_printf(sb, " %s", detail->s);
+	buf_putc(sb, '\n');
 	for (size_t i = 0; i < r->n; i++) {
 		const tr_jmember *mb = &r->members[i];
 		if (is_device_key(mb) || key_is(mb, "tag") || key_is(mb, "detail") || key_is(mb, "stack") ||
 		    key_is(mb, "stackKey") || key_is(mb, "threadStack") || key_is(mb, "stackDecoded") ||
 		    key_is(mb, "stackKeyDecoded"))
 			continue;
-		sb_printf(sb, "  %s: ", mb->key);
+		buf_printf(sb, "  %s: ", mb->key);
 		if (mb->val.type == TR_JSTR)
-			sb_puts(sb, mb->val.s);
+			buf_puts(sb, mb->val.s);
 		else
 			tr_json_put(sb, &mb->val);
-		sb_putc(sb, '\n');
+		buf_putc(sb, '\n');
 	}
 	if (tr_json_get(r, "stackKey")) {
-		sb_puts(sb, "  stackKey: ");
+		buf_puts(sb, "  stackKey: ");
 		put_key_names(sb, ids, nids, m);
-		sb_putc(sb, '\n');
+		buf_putc(sb, '\n');
 	}
 	if (tr_json_get(r, "stack")) {
-		sb_printf(sb, "  stack: %zu items\n", st->len);
+		buf_printf(sb, "  stack: %zu items\n", st->len);
 		tr_stack_put_text(sb, st, m, "    ");
 	}
 	const tr_jval *ts = tr_json_get(r, "threadStack");
 	if (ts && ts->type == TR_JSTR) {
-		sb_puts(sb, "  threadStack:\n");
+		buf_puts(sb, "  threadStack:\n");
 		put_indented(sb, ts->s, "    ");
 	}
-	sb_putc(sb, '\n');
+	buf_putc(sb, '\n');
 }
 
 int tr_report_write(FILE *out, const tr_jval *r, const char *file, uint64_t line, const tr_report_opts *o,
@@ -291,8 +291,8 @@ int tr_report_write(FILE *out, const tr_jval *r, const char *file, uint64_t line
 	tc_stack st = { 0 };
 	uint32_t *ids = NULL;
 	size_t nids = 0;
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	int rc = tr_report_stack(&st, r, file, line, err);
 	if (rc == TC_OK)
 		rc = report_key(&ids, &nids, r, file, line, err);
@@ -301,12 +301,12 @@ int tr_report_write(FILE *out, const tr_jval *r, const char *file, uint64_t line
 			write_text(&sb, r, &st, ids, nids, o->map, file, line);
 		else
 			write_json(&sb, r, &st, ids, nids, o->map);
-		if (sb.failed)
+		if (sb.err)
 			rc = tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", file, (unsigned long long)line);
-		else if (fwrite(sb.buf, 1, sb.len, out) != sb.len)
+		else if (fwrite(sb.str, 1, sb.len, out) != sb.len)
 			rc = tr_fail(err, TC_EIO, "write failed");
 	}
-	sb_dispose(&sb);
+	buf_free(&sb);
 	free(ids);
 	tc_stack_dispose(&st);
 	return rc;

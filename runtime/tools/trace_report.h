@@ -40,7 +40,7 @@ int tr_report_write(FILE *out, const tr_jval *report, const char *file, uint64_t
                     tr_error *err);
 
 /* Appends a stack as text: "ms calls method" rows, indented by depth. */
-void tr_stack_put_text(strbuf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
+void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
 
 /* Reads a report line's stack into items (none if it has no "stack"). */
 int tr_report_stack(tc_stack *out, const tr_jval *report, const char *file, uint64_t line, tr_error *err);

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "strbuf.h"
+#include "bytes.h"
 
 static const char *mark(uint32_t flags)
 {
@@ -16,11 +16,11 @@ static const char *mark(uint32_t flags)
 	return "";
 }
 
-static int flush(FILE *out, strbuf *sb, tr_error *err)
+static int flush(FILE *out, cf_buf *sb, tr_error *err)
 {
-	if (sb->failed)
+	if (sb->err)
 		return tr_fail(err, TC_ENOMEM, "out of memory");
-	if (sb->len && fwrite(sb->buf, 1, sb->len, out) != sb->len)
+	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
 		return tr_fail(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
@@ -31,10 +31,10 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
 	size_t *stack = malloc(t->n * sizeof *stack);
 	if (!stack)
 		return tr_fail(err, TC_ENOMEM, "tree: out of memory");
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	uint64_t whole = t->v[0].total_ms;
-	sb_printf(&sb, "%10s %6s %10s %8s  %s\n", "total ms", "%", "self ms", "calls", "method");
+	buf_printf(&sb, "%10s %6s %10s %8s  %s\n", "total ms", "%", "self ms", "calls", "method");
 	size_t sp = 0;
 	/* push children last-first so that the first pops first */
 	size_t mark_sp = sp;
@@ -49,13 +49,13 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
 		if (nd->total_ms < o->min_ms || (o->max_depth && nd->depth > o->max_depth))
 			continue;
 		double pct = whole ? 100.0 * (double)nd->total_ms / (double)whole : 0.0;
-		sb_printf(&sb, "%10" PRIu64 " %6.1f %10" PRIu64 " %8" PRIu64 "  ", nd->total_ms, pct, nd->self_ms,
+		buf_printf(&sb, "%10" PRIu64 " %6.1f %10" PRIu64 " %8" PRIu64 "  ", nd->total_ms, pct, nd->self_ms,
 		          nd->calls);
 		for (size_t d = 1; d < nd->depth; d++)
-			sb_puts(&sb, "  ");
+			buf_puts(&sb, "  ");
 		tr_name_put(&sb, m, nd->id, TR_NAME_FULL);
-		sb_puts(&sb, mark(nd->flags));
-		sb_putc(&sb, '\n');
+		buf_puts(&sb, mark(nd->flags));
+		buf_putc(&sb, '\n');
 		mark_sp = sp;
 		for (size_t c = nd->first_child; c != TR_NONE; c = t->v[c].next_sibling)
 			stack[sp++] = c;
@@ -67,16 +67,16 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
 	}
 	if (rc == TC_OK)
 		rc = flush(out, &sb, err);
-	sb_dispose(&sb);
+	buf_free(&sb);
 	free(stack);
 	return rc;
 }
 
 int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tr_error *err)
 {
-	strbuf sb;
-	sb_init(&sb);
-	sb_printf(&sb, "%8s %10s %10s  %s\n", "message", "start ms", "ms", "heaviest call");
+	cf_buf sb;
+	buf_init(&sb);
+	buf_printf(&sb, "%8s %10s %10s  %s\n", "message", "start ms", "ms", "heaviest call");
 	int rc = TC_OK;
 	for (size_t i = 0; i < s->n && rc == TC_OK; i++) {
 		const tr_span *msg = &s->v[i];
@@ -88,22 +88,22 @@ int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tr_erro
 			if (s->v[j].parent == i &&
 			    (best == TR_NONE || s->v[j].end_ms - s->v[j].start_ms > s->v[best].end_ms - s->v[best].start_ms))
 				best = j;
-		sb_printf(&sb, "%8zu %10" PRIu64 " %10" PRIu64 "  ", msg->message, msg->start_ms,
+		buf_printf(&sb, "%8zu %10" PRIu64 " %10" PRIu64 "  ", msg->message, msg->start_ms,
 		          msg->end_ms - msg->start_ms);
 		if (best != TR_NONE) {
 			tr_name_put(&sb, m, s->v[best].id, TR_NAME_FULL);
-			sb_printf(&sb, " (%" PRIu64 " ms)", s->v[best].end_ms - s->v[best].start_ms);
+			buf_printf(&sb, " (%" PRIu64 " ms)", s->v[best].end_ms - s->v[best].start_ms);
 		} else {
-			sb_puts(&sb, "-");
+			buf_puts(&sb, "-");
 		}
-		sb_puts(&sb, mark(msg->flags));
-		sb_putc(&sb, '\n');
+		buf_puts(&sb, mark(msg->flags));
+		buf_putc(&sb, '\n');
 		if (sb.len > 65536)
 			rc = flush(out, &sb, err);
 	}
 	if (rc == TC_OK)
 		rc = flush(out, &sb, err);
-	sb_dispose(&sb);
+	buf_free(&sb);
 	return rc;
 }
 

@@ -81,8 +81,8 @@ bin="$work/fuzz_$target"
 # The libraries are compiled once into OBJDIR (-L, shared by the targets), then linked.
 objdir=${objdir:-$work/obj}
 mkdir -p "$objdir"
-lib="$(ls "$root"/classfile/*.c)"
-headers="$root/classfile/*.h"
+lib="$(ls "$root"/base/*.c "$root"/classfile/*.c)"
+headers="$root/base/*.h $root/classfile/*.h"
 if [ "$compiler" = dex ]; then
     lib="$lib $(ls "$root"/dex/*.c)"
     headers="$headers $root/dex/*.h"
@@ -98,7 +98,7 @@ fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/classfile -I$root/dex -I$root/rules -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
+    -I$root/base -I$root/classfile -I$root/dex -I$root/rules -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
 build() { # build SOURCE OBJECT
     if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
         # shellcheck disable=SC2086

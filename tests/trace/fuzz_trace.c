@@ -44,11 +44,11 @@ static void mapping(const char *s, size_t n)
 	tr_mapping *m = NULL;
 	tr_error err;
 	if (n && tr_mapping_read(&m, f, "m", &err) == TC_OK) {
-		strbuf sb;
-		sb_init(&sb);
+		cf_buf sb;
+		buf_init(&sb);
 		for (uint32_t id = 0; id < 64; id++)
 			tr_name_put(&sb, m, id, id % 2 ? TR_NAME_FULL : TR_NAME_SHORT);
-		sb_dispose(&sb);
+		buf_free(&sb);
 	}
 	tr_mapping_free(m);
 	fclose(f);

@@ -23,10 +23,10 @@ static int parse(const char *s)
 
 static char *put(const tr_jval *v)
 {
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	tr_json_put(&sb, v);
-	return sb_take(&sb);
+	return buf_take_str(&sb);
 }
 
 static void teardown(void)

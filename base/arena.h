@@ -1,6 +1,8 @@
-/* A bump allocator: everything parsed from one class lives in one arena and is freed at
- * once. arena_reset keeps the memory for the next class, so a worker thread allocates
- * from the system only while its largest class grows. Not thread-safe: one per thread. */
+/* A bump allocator: everything parsed from one class (one report line, one mapping
+ * file) lives in one arena and is freed at once. arena_reset keeps the memory for the
+ * next class, so a worker thread allocates from the system only while its largest class
+ * grows. Not thread-safe: one per thread. A zeroed arena is empty and valid, and so is
+ * one after arena_free. */
 #ifndef TC_ARENA_H
 #define TC_ARENA_H
 
@@ -27,6 +29,8 @@ void *arena_zalloc(arena *a, size_t size);
 /* n * size with overflow check. */
 void *arena_array(arena *a, size_t n, size_t size);
 void *arena_dup(arena *a, const void *src, size_t size);
+/* A copy of s[0..n) with a terminating NUL, or NULL. */
+char *arena_strndup(arena *a, const char *s, size_t n);
 /* Grows an array owned by the arena: copies the old contents; the old block is not reused. */
 void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size);
 /* Frees all but the largest chunk, which is kept for reuse. */

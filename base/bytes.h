@@ -1,4 +1,4 @@
-/* Big-endian cursor over untrusted input, and a growable output buffer.
+/* Big-endian cursor over untrusted input, and the growable byte buffer.
  *
  * A reader is {base, pos, end}: base stays the start of the whole class file, so every
  * offset in an error is absolute even inside a sub-reader limited to one attribute.
@@ -133,11 +133,19 @@ static inline void put_u4(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* Output buffer with a sticky error: after a failure the contents are undefined and
- * the caller reports the error once. Memory comes from malloc (not an arena)
- * because the buffer usually outlives the class it holds. */
+/* The growable byte buffer, for binary output (class files, dex files, jar entries) and
+ * text (reports, JSON, tc-trace's outputs), with a sticky error: after a failure the
+ * contents are undefined and the caller reports the error once. Memory comes from malloc
+ * (not an arena) because the buffer usually outlives the input it was made from.
+ *
+ * Text written with buf_putn/puts/putc/printf is NUL-terminated at len (str), so a
+ * builder may read it as a C string at any point; the binary writers (buf_u1...) do not
+ * keep that terminator. An empty buffer has data == str == NULL. */
 typedef struct cf_buf {
-	uint8_t *data;
+	union {
+		uint8_t *data;
+		char *str;
+	};
 	size_t len;
 	size_t cap;
 	size_t limit; /* 0 = none; growing past it fails (tests of error paths) */
@@ -149,10 +157,24 @@ void buf_init(cf_buf *b);
  * cap sets CF_ENOMEM. Do not buf_free it. */
 void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap);
 void buf_free(cf_buf *b);
+/* Empties the buffer and clears its error; keeps the memory. */
 void buf_clear(cf_buf *b);
 bool buf_reserve(cf_buf *b, size_t more);
 /* Takes the bytes; the buffer is empty afterwards. The caller frees the result. */
 uint8_t *buf_take(cf_buf *b, size_t *len);
+
+/* Text: appends and keeps a NUL after the text. */
+void buf_putn(cf_buf *b, const char *s, size_t n);
+void buf_puts(cf_buf *b, const char *s);
+void buf_putc(cf_buf *b, char c);
+void buf_printf(cf_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* Hands over the text, malloc'd ("" for an empty buffer), or NULL after an error; the
+ * buffer is empty afterwards. */
+char *buf_take_str(cf_buf *b);
 
 static inline void buf_u1(cf_buf *b, uint8_t v)
 {

@@ -1,5 +1,7 @@
 #include "bytes.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void buf_init(cf_buf *b)
@@ -60,4 +62,62 @@ uint8_t *buf_take(cf_buf *b, size_t *len)
 	*len = b->len;
 	buf_init(b);
 	return p;
+}
+
+void buf_putn(cf_buf *b, const char *s, size_t n)
+{
+	if (n == SIZE_MAX || !buf_reserve(b, n + 1))
+		return;
+	if (n)
+		memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->str[b->len] = '\0';
+}
+
+void buf_puts(cf_buf *b, const char *s)
+{
+	buf_putn(b, s, strlen(s));
+}
+
+void buf_putc(cf_buf *b, char c)
+{
+	buf_putn(b, &c, 1);
+}
+
+void buf_printf(cf_buf *b, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		if (!b->err)
+			b->err = CF_EARG;
+		return;
+	}
+	if ((size_t)n < sizeof small) {
+		buf_putn(b, small, (size_t)n);
+		return;
+	}
+	if (!buf_reserve(b, (size_t)n + 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->str + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+char *buf_take_str(cf_buf *b)
+{
+	if (b->err)
+		return NULL;
+	if (!b->data) {
+		if (!buf_reserve(b, 1))
+			return NULL;
+		b->str[0] = '\0';
+	}
+	char *s = b->str;
+	buf_init(b);
+	return s;
 }

@@ -18,13 +18,26 @@
 void json_init(json *j)
 {
 	memset(j, 0, sizeof *j);
-	sb_init(&j->sb);
+	buf_init(&j->sb);
+}
+
+void json_init_pretty(json *j)
+{
+	json_init(j);
+	j->pretty = true;
 }
 
 void json_dispose(json *j)
 {
-	sb_dispose(&j->sb);
+	buf_free(&j->sb);
 	json_init(j);
+}
+
+static void newline(json *j, int depth)
+{
+	buf_putc(&j->sb, '\n');
+	for (int i = 0; i < depth; i++)
+		buf_puts(&j->sb, "  ");
 }
 
 static void value_prefix(json *j)
@@ -35,33 +48,45 @@ static void value_prefix(json *j)
 	}
 	if (j->depth > 0) {
 		if (j->need_comma[j->depth])
-			sb_putc(&j->sb, ',');
+			buf_putc(&j->sb, ',');
 		j->need_comma[j->depth] = true;
+		if (j->pretty)
+			newline(j, j->depth);
 	}
 }
 
-void json_begin_object(json *j)
+static void begin(json *j, char open)
 {
 	value_prefix(j);
 	assert(j->depth + 1 < JSON_MAX_DEPTH);
-	sb_putc(&j->sb, '{');
+	buf_putc(&j->sb, open);
 	j->depth++;
 	j->need_comma[j->depth] = false;
 }
 
-void json_end_object(json *j)
+static void end(json *j, char close)
 {
 	assert(j->depth > 0 && !j->after_key);
+	bool empty = !j->need_comma[j->depth];
 	j->depth--;
-	sb_putc(&j->sb, '}');
+	if (j->pretty && !empty)
+		newline(j, j->depth);
+	buf_putc(&j->sb, close);
+	if (j->pretty && j->depth == 0)
+		buf_putc(&j->sb, '\n');
 }
+
+void json_begin_object(json *j) { begin(j, '{'); }
+void json_end_object(json *j) { end(j, '}'); }
+void json_begin_array(json *j) { begin(j, '['); }
+void json_end_array(json *j) { end(j, ']'); }
 
 void json_key(json *j, const char *key)
 {
 	assert(j->depth > 0 && !j->after_key);
 	value_prefix(j);
 	json_escape(&j->sb, key);
-	sb_putc(&j->sb, ':');
+	buf_puts(&j->sb, j->pretty ? ": " : ":");
 	j->after_key = true;
 }
 
@@ -100,54 +125,54 @@ static size_t utf8_len(const unsigned char *s, uint32_t *cp_out)
 	return n;
 }
 
-void json_escape(strbuf *sb, const char *str)
+void json_escape(cf_buf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	sb_putc(sb, '"');
+	buf_putc(sb, '"');
 	while (*s) {
 		unsigned char c = *s;
 		switch (c) {
-		case '"': sb_puts(sb, "\\\""); s++; continue;
-		case '\\': sb_puts(sb, "\\\\"); s++; continue;
-		case '\n': sb_puts(sb, "\\n"); s++; continue;
-		case '\r': sb_puts(sb, "\\r"); s++; continue;
-		case '\t': sb_puts(sb, "\\t"); s++; continue;
-		case '\b': sb_puts(sb, "\\b"); s++; continue;
-		case '\f': sb_puts(sb, "\\f"); s++; continue;
+		case '"': buf_puts(sb, "\\\""); s++; continue;
+		case '\\': buf_puts(sb, "\\\\"); s++; continue;
+		case '\n': buf_puts(sb, "\\n"); s++; continue;
+		case '\r': buf_puts(sb, "\\r"); s++; continue;
+		case '\t': buf_puts(sb, "\\t"); s++; continue;
+		case '\b': buf_puts(sb, "\\b"); s++; continue;
+		case '\f': buf_puts(sb, "\\f"); s++; continue;
 		default: break;
 		}
 		if (c < 0x20 || c == 0x7F) {
-			sb_printf(sb, "\\u%04x", c);
+			buf_printf(sb, "\\u%04x", c);
 			s++;
 			continue;
 		}
 		if (c == 0xC0 && s[1] == 0x80) { /* modified UTF-8 NUL */
-			sb_puts(sb, "\\u0000");
+			buf_puts(sb, "\\u0000");
 			s += 2;
 			continue;
 		}
 		uint32_t hi = surrogate_at(s), lo = hi ? surrogate_at(s + 3) : 0;
 		if (hi >= 0xD800 && hi <= 0xDBFF && lo >= 0xDC00 && lo <= 0xDFFF) {
-			sb_printf(sb, "\\u%04x\\u%04x", (unsigned)hi, (unsigned)lo);
+			buf_printf(sb, "\\u%04x\\u%04x", (unsigned)hi, (unsigned)lo);
 			s += 6;
 			continue;
 		}
 		uint32_t cp;
 		size_t n = utf8_len(s, &cp);
 		if (n == 0) {
-			sb_puts(sb, "\\ufffd");
+			buf_puts(sb, "\\ufffd");
 			s++;
 			continue;
 		}
 		if (n == 4) { /* outside the BMP: a surrogate pair of escapes */
 			cp -= 0x10000;
-			sb_printf(sb, "\\u%04x\\u%04x", (unsigned)(0xD800 + (cp >> 10)), (unsigned)(0xDC00 + (cp & 0x3FF)));
+			buf_printf(sb, "\\u%04x\\u%04x", (unsigned)(0xD800 + (cp >> 10)), (unsigned)(0xDC00 + (cp & 0x3FF)));
 		} else {
-			sb_putn(sb, (const char *)s, n);
+			buf_putn(sb, (const char *)s, n);
 		}
 		s += n;
 	}
-	sb_putc(sb, '"');
+	buf_putc(sb, '"');
 }
 
 void json_string(json *j, const char *s)
@@ -156,50 +181,76 @@ void json_string(json *j, const char *s)
 	if (s)
 		json_escape(&j->sb, s);
 	else
-		sb_puts(&j->sb, "null");
+		buf_puts(&j->sb, "null");
 }
 
 void json_int(json *j, int64_t v)
 {
 	value_prefix(j);
-	sb_printf(&j->sb, "%lld", (long long)v);
+	buf_printf(&j->sb, "%lld", (long long)v);
+}
+
+void json_uint(json *j, uint64_t v)
+{
+	value_prefix(j);
+	buf_printf(&j->sb, "%llu", (unsigned long long)v);
+}
+
+/* %f and %g follow LC_NUMERIC; a host app may have set a locale with a decimal comma.
+ * JSON wants a point. */
+static void point(char *s)
+{
+	for (; *s; s++)
+		if (*s == ',')
+			*s = '.';
+}
+
+void json_fixed(json *j, double v, int decimals)
+{
+	value_prefix(j);
+	if (!isfinite(v)) {
+		buf_puts(&j->sb, "null");
+		return;
+	}
+	char buf[400];
+	snprintf(buf, sizeof buf, "%.*f", decimals, v);
+	point(buf);
+	buf_puts(&j->sb, buf);
 }
 
 void json_double(json *j, double v)
 {
 	value_prefix(j);
 	if (!isfinite(v)) {
-		sb_puts(&j->sb, "null");
+		buf_puts(&j->sb, "null");
 		return;
 	}
 	char buf[64];
 	snprintf(buf, sizeof buf, "%.10g", v);
-	/* %g follows LC_NUMERIC; a host app may have set a locale with a
-	 * decimal comma. JSON wants a point. */
-	for (char *p = buf; *p; p++)
-		if (*p == ',')
-			*p = '.';
+	point(buf);
 	/* keep it a floating-point literal, as Java's JSONObject writes a float */
 	if (!strpbrk(buf, ".eEn"))
 		strcat(buf, ".0");
-	sb_puts(&j->sb, buf);
+	buf_puts(&j->sb, buf);
 }
 
 void json_bool(json *j, bool v)
 {
 	value_prefix(j);
-	sb_puts(&j->sb, v ? "true" : "false");
+	buf_puts(&j->sb, v ? "true" : "false");
 }
 
 void json_kv_string(json *j, const char *k, const char *s) { json_key(j, k); json_string(j, s); }
 void json_kv_int(json *j, const char *k, int64_t v) { json_key(j, k); json_int(j, v); }
+void json_kv_uint(json *j, const char *k, uint64_t v) { json_key(j, k); json_uint(j, v); }
+void json_kv_fixed(json *j, const char *k, double v, int decimals) { json_key(j, k); json_fixed(j, v, decimals); }
 void json_kv_double(json *j, const char *k, double v) { json_key(j, k); json_double(j, v); }
 void json_kv_bool(json *j, const char *k, bool v) { json_key(j, k); json_bool(j, v); }
 
 char *json_take(json *j)
 {
 	assert(j->depth == 0);
-	char *s = sb_take(&j->sb);
+	char *s = buf_take_str(&j->sb);
 	json_init(j);
 	return s;
 }

@@ -142,6 +142,19 @@ void *arena_dup(arena *a, const void *src, size_t size)
 	return p;
 }
 
+char *arena_strndup(arena *a, const char *s, size_t n)
+{
+	if (n == SIZE_MAX)
+		return NULL;
+	char *p = arena_alloc(a, n + 1);
+	if (p) {
+		if (n)
+			memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
 void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size)
 {
 	if (new_size <= old_size && old)

@@ -167,11 +167,7 @@ uint8_t *buf_take(cf_buf *b, size_t *len);
 void buf_putn(cf_buf *b, const char *s, size_t n);
 void buf_puts(cf_buf *b, const char *s);
 void buf_putc(cf_buf *b, char c);
-void buf_printf(cf_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
+void buf_printf(cf_buf *b, const char *fmt, ...) CF_PRINTF(2, 3);
 /* Hands over the text, malloc'd ("" for an empty buffer), or NULL after an error; the
  * buffer is empty afterwards. */
 char *buf_take_str(cf_buf *b);

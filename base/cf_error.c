@@ -23,7 +23,7 @@ void cf_error_clear(cf_error *err)
 		return;
 	err->code = CF_OK;
 	err->offset = CF_NO_OFFSET;
-	err->part[0] = err->msg[0] = err->member[0] = err->cls[0] = err->file[0] = '\0';
+	err->part[0] = err->message[0] = err->member[0] = err->cls[0] = err->file[0] = '\0';
 }
 
 int cf_fail(cf_error *err, int code, uint32_t offset, const char *part, const char *fmt, ...)
@@ -35,8 +35,23 @@ int cf_fail(cf_error *err, int code, uint32_t offset, const char *part, const ch
 	copy(err->part, sizeof err->part, part);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
 	va_end(ap);
+	return code;
+}
+
+int cf_set(cf_error *err, int code, const char *fmt, ...)
+{
+	if (!err)
+		return code;
+	char message[sizeof err->message];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	cf_error_clear(err);
+	err->code = code;
+	memcpy(err->message, message, sizeof message);
 	return code;
 }
 
@@ -76,7 +91,7 @@ size_t cf_error_format(const cf_error *err, char *buf, size_t size)
 		PUT("%sat offset %u", err->part[0] ? " " : "", err->offset);
 	if (err->part[0] || err->offset != CF_NO_OFFSET)
 		PUT(": ");
-	PUT("%s", err->msg[0] ? err->msg : cf_strerror(err->code));
+	PUT("%s", err->message[0] ? err->message : cf_strerror(err->code));
 #undef PUT
 	return n < size ? n : (size ? size - 1 : 0);
 }

@@ -1,8 +1,10 @@
-/* Error values shared by every layer: a status code plus where it happened.
+/* The one error record of every layer: a status code plus where it happened.
  *
- * A fallible function returns 0 or a negative CF_E* code and fills a caller-owned
- * cf_error. Lower layers set the offset and part; upper layers add the member, class
- * and file without rewording the message (see cf_error_context). No global state. */
+ * A fallible function returns 0 or a negative code and fills a caller-owned cf_error.
+ * The codes are the caller's layer's: CF_E* below for the formats and the compiler,
+ * TC_E* (tc_runtime.h) for the runtime and tc-trace, whose public header calls this
+ * record tc_error. Lower layers set the offset and part; upper layers add the member,
+ * class and file without rewording the message (see cf_error_context). No global state. */
 #ifndef TC_CF_ERROR_H
 #define TC_CF_ERROR_H
 
@@ -26,11 +28,18 @@ enum {
 
 #define CF_NO_OFFSET UINT32_MAX
 
+/* printf-style checking of a function's format (argument a) and arguments (from b). */
+#if defined(__GNUC__)
+#define CF_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CF_PRINTF(a, b)
+#endif
+
 typedef struct cf_error {
 	int code;
 	uint32_t offset;  /* byte offset in the class file, or CF_NO_OFFSET */
 	char part[512];   /* what was being read: "constant pool #12", "Code of m(I)V", "a.jar!entry" */
-	char msg[192];    /* one line, no trailing period */
+	char message[512]; /* one line, no trailing period */
 	char member[160]; /* "name(desc)" when inside a method or field, else "" */
 	char cls[160];    /* class name when known, else "" */
 	char file[1024];  /* file path, "jar!entry" or "" */
@@ -41,11 +50,16 @@ void cf_error_clear(cf_error *err);
 /* The one funnel: records code, offset and a formatted message; returns code. The first
  * error wins: a later call on an error already set is ignored, so callers may stack
  * cleanup paths without losing the precise cause. */
-int cf_fail(cf_error *err, int code, uint32_t offset, const char *part, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
+int cf_fail(cf_error *err, int code, uint32_t offset, const char *part, const char *fmt, ...) CF_PRINTF(5, 6);
+
+/* The other funnel, for callers whose message already says where (the runtime, tc-trace:
+ * "FILE:LINE: ...", "ring at byte N: ..."): sets code and message, clears the rest and
+ * replaces an error already set (the runtime reuses one record across calls). err may be
+ * NULL, and fmt's arguments may be read from err itself. Returns code. */
+int cf_set(cf_error *err, int code, const char *fmt, ...) CF_PRINTF(3, 4);
+
+/* Returns from the calling function when expr is negative: the one propagation macro. */
+#define TRY(expr) do { int try_rc_ = (expr); if (try_rc_ < 0) return try_rc_; } while (0)
 
 /* Fills member/class/file if still empty (upper layers add context, never reword). */
 void cf_error_context(cf_error *err, const char *file, const char *cls, const char *member);

@@ -168,7 +168,7 @@ typedef struct opts {
 	uint64_t min_us;
 } opts;
 
-static int bad_usage(const char *fmt, ...) TR_PRINTF(1, 2);
+static int bad_usage(const char *fmt, ...) CF_PRINTF(1, 2);
 
 static int bad_usage(const char *fmt, ...)
 {
@@ -459,7 +459,7 @@ static void ring_close(ring_input *r)
 }
 
 /* The times section `name` ran, on any thread. */
-static int section_times(const ring_input *r, const char *name, tr_interval **out, size_t *n, tr_error *err)
+static int section_times(const ring_input *r, const char *name, tr_interval **out, size_t *n, cf_error *err)
 {
 	*out = NULL;
 	*n = 0;
@@ -474,11 +474,11 @@ static int section_times(const ring_input *r, const char *name, tr_interval **ou
 		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
 			count += r->th[k].all.sect[i].id == id;
 	if (count == 0)
-		return tr_fail(err, TC_EINVAL, "no section \"%s\" in %s (tc-trace sections lists them)", name,
+		return cf_set(err, TC_EINVAL, "no section \"%s\" in %s (tc-trace sections lists them)", name,
 		               r->rec.ring.names ? "the recording" : "the recording (it names no section)");
 	tr_interval *iv = malloc(count * sizeof *iv);
 	if (!iv)
-		return tr_fail(err, TC_ENOMEM, "out of memory");
+		return cf_set(err, TC_ENOMEM, "out of memory");
 	for (size_t k = 0; k < r->rec.n; k++)
 		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
 			if (r->th[k].all.sect[i].id == id)
@@ -489,12 +489,12 @@ static int section_times(const ring_input *r, const char *name, tr_interval **ou
 
 /* Slices the selected threads. A message slice is the recording thread's
  * messages; on the other threads, the time they took. */
-static int ring_slice(ring_input *r, const opts *o, tr_error *err)
+static int ring_slice(ring_input *r, const opts *o, cf_error *err)
 {
 	if (o->section) {
 		tr_interval *iv;
 		size_t n;
-		TR_TRY(section_times(r, o->section, &iv, &n, err));
+		TRY(section_times(r, o->section, &iv, &n, err));
 		int rc = TC_OK;
 		for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
 			thread_input *ti = &r->th[r->sel[k]];
@@ -508,17 +508,17 @@ static int ring_slice(ring_input *r, const opts *o, tr_error *err)
 	if (o->slice.kind != TR_SLICE_MESSAGES) {
 		for (size_t k = 0; k < r->n_sel; k++) {
 			thread_input *ti = &r->th[r->sel[k]];
-			TR_TRY(tr_spans_slice(&ti->slice, &ti->all, &o->slice, err));
+			TRY(tr_spans_slice(&ti->slice, &ti->all, &o->slice, err));
 		}
 		return TC_OK;
 	}
 	thread_input *main_th = &r->th[0];
-	TR_TRY(tr_spans_slice(&main_th->slice, &main_th->all, &o->slice, err));
+	TRY(tr_spans_slice(&main_th->slice, &main_th->all, &o->slice, err));
 	tr_interval iv = { main_th->slice.first_ms, main_th->slice.last_ms };
 	for (size_t k = 0; k < r->n_sel; k++) {
 		thread_input *ti = &r->th[r->sel[k]];
 		if (ti != main_th)
-			TR_TRY(tr_spans_slice_times(&ti->slice, &ti->all, &iv, main_th->slice.n ? 1 : 0, err));
+			TRY(tr_spans_slice_times(&ti->slice, &ti->all, &iv, main_th->slice.n ? 1 : 0, err));
 	}
 	return TC_OK;
 }
@@ -542,7 +542,7 @@ static void prev_note(const char *path)
 	free(prev);
 }
 
-static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tr_error *err)
+static int ring_open(ring_input *r, const opts *o, tr_mapping *m, cf_error *err)
 {
 	memset(r, 0, sizeof *r);
 	char note[512];
@@ -555,7 +555,7 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tr_error *err)
 	r->th = calloc(r->rec.n, sizeof *r->th);
 	r->sel = malloc(r->rec.n * sizeof *r->sel);
 	if (!r->th || !r->sel)
-		rc = tr_fail(err, TC_ENOMEM, "out of memory");
+		rc = cf_set(err, TC_ENOMEM, "out of memory");
 	if (rc == TC_OK)
 		rc = tr_recording_name_sections(&r->rec, m, err);
 	if (rc == TC_OK)
@@ -603,13 +603,13 @@ static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
 /* The call tree of the selected threads: one as it is, several under a
  * node each (named "thread NAME (tid N)"); a thread with nothing in the
  * slice has no node. */
-static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, tr_error *err)
+static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, cf_error *err)
 {
 	if (r->n_sel == 1)
 		return tr_tree_from_spans(t, &r->th[r->sel[0]].slice, err);
 	const tr_spans **spans = malloc(r->n_sel * sizeof *spans);
 	uint32_t *ids = malloc(r->n_sel * sizeof *ids);
-	int rc = spans && ids ? TC_OK : tr_fail(err, TC_ENOMEM, "out of memory");
+	int rc = spans && ids ? TC_OK : cf_set(err, TC_ENOMEM, "out of memory");
 	size_t n = 0;
 	for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
 		const thread_input *ti = &r->th[r->sel[k]];
@@ -641,13 +641,13 @@ static void ring_what(const ring_input *r, const opts *o, char *buf, size_t cap)
 		snprintf(buf, cap, "%s (pid %u)", o->ring, r->rec.pid);
 }
 
-static FILE *open_reports(const char *path, tr_error *err)
+static FILE *open_reports(const char *path, cf_error *err)
 {
 	if (strcmp(path, "-") == 0)
 		return stdin;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		tr_fail(err, TC_EIO, "%s: %s", path, strerror(errno));
+		cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
 	return f;
 }
 
@@ -658,16 +658,16 @@ static void close_reports(FILE *f)
 }
 
 /* Parses one report line; "FILE:LINE:COL: ..." on error. */
-static int parse_report(tr_jdoc *doc, const char *s, size_t n, const char *file, uint64_t line, tr_error *err)
+static int parse_report(tr_jdoc *doc, const char *s, size_t n, const char *file, uint64_t line, cf_error *err)
 {
 	size_t off = 0;
 	char why[128];
 	int rc = tr_json_parse(doc, s, n, &off, why, sizeof why);
 	if (rc != TC_OK)
-		return tr_fail(err, rc, "%s:%llu:%zu: %s", file, (unsigned long long)line, off + 1, why);
+		return cf_set(err, rc, "%s:%llu:%zu: %s", file, (unsigned long long)line, off + 1, why);
 	if (doc->root.type != TR_JOBJ) {
 		tr_json_dispose(doc);
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
+		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
 		               (unsigned long long)line);
 	}
 	return TC_OK;
@@ -683,7 +683,7 @@ static int is_blank(const char *s, size_t n)
 
 /* ---- commands ---- */
 
-static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	ring_input r;
 	tr_tree t = { 0 };
@@ -721,7 +721,7 @@ static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	return rc;
 }
 
-static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	ring_input r;
 	int rc = ring_open(&r, o, m, err);
@@ -733,7 +733,7 @@ static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	return rc;
 }
 
-static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	ring_input r;
 	int rc = ring_open(&r, o, m, err);
@@ -769,7 +769,7 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	return TC_OK;
 }
 
-static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, tr_error *err, int *skipped)
+static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *err, int *skipped)
 {
 	FILE *in = open_reports(o->reports, err);
 	if (!in)
@@ -819,7 +819,7 @@ typedef struct instant_src {
 	size_t outside;
 } instant_src;
 
-static int next_instant(void *user, tr_instant *out, tr_error *err)
+static int next_instant(void *user, tr_instant *out, cf_error *err)
 {
 	instant_src *src = user;
 	const char *s;
@@ -829,7 +829,7 @@ static int next_instant(void *user, tr_instant *out, tr_error *err)
 		if (is_blank(s, n))
 			continue;
 		tr_jdoc doc;
-		TR_TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
+		TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
 		int64_t wall;
 		if (!tr_json_int(tr_json_get(&doc.root, "time"), &wall) || wall < 0 ||
 		    (uint64_t)wall < src->wall_base_ms || (uint64_t)wall - src->wall_base_ms < src->from_ms ||
@@ -875,7 +875,7 @@ static int next_instant(void *user, tr_instant *out, tr_error *err)
 		buf_putc(&src->args, '}');
 		tr_json_dispose(&doc);
 		if (src->name.err || src->args.err)
-			return tr_fail(err, TC_ENOMEM, "%s: out of memory", src->file);
+			return cf_set(err, TC_ENOMEM, "%s: out of memory", src->file);
 		out->ts_ms = (uint64_t)wall - src->wall_base_ms;
 		out->name = src->name.str;
 		out->args_json = src->args.str;
@@ -884,7 +884,7 @@ static int next_instant(void *user, tr_instant *out, tr_error *err)
 	return rc;
 }
 
-static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	ring_input r;
 	instant_src src;
@@ -898,7 +898,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 			rc = err->code;
 	}
 	if (rc == TC_OK && !(tracks = malloc(2 * r.n_sel * sizeof *tracks)))
-		rc = tr_fail(err, TC_ENOMEM, "out of memory");
+		rc = cf_set(err, TC_ENOMEM, "out of memory");
 	if (rc == TC_OK) {
 		char pname[64];
 		snprintf(pname, sizeof pname, "tracecanary (pid %u)", r.rec.pid);
@@ -915,7 +915,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 		 * Android's main thread), and one for its sections if it has any */
 		char (*names)[96] = calloc(2 * r.n_sel, sizeof *names);
 		if (!names)
-			rc = tr_fail(err, TC_ENOMEM, "out of memory");
+			rc = cf_set(err, TC_ENOMEM, "out of memory");
 		size_t n = 0, first_slices = 0, last_slices = 0;
 		for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
 			const thread_input *ti = &r.th[r.sel[k]];
@@ -982,7 +982,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	return rc;
 }
 
-static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	ring_input r;
 	tr_html *h = NULL;
@@ -1049,7 +1049,7 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 }
 
 /* The report on line `line` of the reports file: its stack as a tree. */
-static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_error *err)
+static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, cf_error *err)
 {
 	FILE *in = open_reports(o->reports, err);
 	if (!in)
@@ -1063,7 +1063,7 @@ static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_err
 	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0 && lr.line_no < o->report_line)
 		;
 	if (rc == 0)
-		rc = tr_fail(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
+		rc = cf_set(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
 		             (unsigned long long)o->report_line, (unsigned long long)lr.line_no);
 	if (rc > 0) {
 		tr_jdoc doc;
@@ -1072,7 +1072,7 @@ static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_err
 		if (rc == TC_OK)
 			rc = tr_report_stack(&st, &doc.root, file, lr.line_no, err);
 		if (rc == TC_OK && !tr_json_get(&doc.root, "stack"))
-			rc = tr_fail(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
+			rc = cf_set(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
 			             (unsigned long long)lr.line_no);
 		if (rc == TC_OK)
 			rc = tr_tree_from_stack(t, st.items, st.len, err);
@@ -1090,7 +1090,7 @@ static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, tr_err
 	return rc;
 }
 
-static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	tr_tree t = { 0 };
 	char what[600];
@@ -1121,7 +1121,7 @@ static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
 	return rc;
 }
 
-static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tr_error *err)
+static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 {
 	ring_input r;
 	tr_method_stats st = { 0 };
@@ -1174,7 +1174,7 @@ int main(int argc, char **argv)
 	if (u)
 		return u == 3 ? 0 : u;
 
-	tr_error err = { 0 };
+	cf_error err = { 0 };
 	tr_mapping *m = NULL;
 	/* (the views add the recording's names to the mapping: sections, thread nodes) */
 	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);

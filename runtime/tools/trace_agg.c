@@ -23,22 +23,22 @@ typedef struct builder {
 	uint64_t first_ms;
 	bool open;            /* the last segment may take more units */
 	uint64_t open_cell;
-	tr_error *err;
+	cf_error *err;
 } builder;
 
-static int grow(void **v, size_t *cap, size_t want, size_t size, tr_error *err)
+static int grow(void **v, size_t *cap, size_t want, size_t size, cf_error *err)
 {
 	if (want <= *cap)
 		return TC_OK;
 	size_t c = *cap ? *cap : 256;
 	while (c < want) {
 		if (c > SIZE_MAX / 2 / size)
-			return tr_fail(err, TC_ENOMEM, "aggregates: out of memory");
+			return cf_set(err, TC_ENOMEM, "aggregates: out of memory");
 		c *= 2;
 	}
 	void *p = realloc(*v, c * size);
 	if (!p)
-		return tr_fail(err, TC_ENOMEM, "aggregates: out of memory");
+		return cf_set(err, TC_ENOMEM, "aggregates: out of memory");
 	*v = p;
 	*cap = c;
 	return TC_OK;
@@ -47,7 +47,7 @@ static int grow(void **v, size_t *cap, size_t want, size_t size, tr_error *err)
 static int new_seg(builder *b, uint64_t from, uint64_t to)
 {
 	tr_agg *a = b->a;
-	TR_TRY(grow((void **)&a->segs, &b->cap_segs, a->nsegs + 1, sizeof *a->segs, b->err));
+	TRY(grow((void **)&a->segs, &b->cap_segs, a->nsegs + 1, sizeof *a->segs, b->err));
 	a->segs[a->nsegs++] = (tr_agg_seg){ from, to, 0, 0 };
 	return TC_OK;
 }
@@ -66,7 +66,7 @@ static int cmp_entry(const void *x, const void *y)
 	return (a->e.path > b->e.path) - (a->e.path < b->e.path);
 }
 
-int tr_agg_build(tr_agg *out, const tr_spans *s, tr_error *err)
+int tr_agg_build(tr_agg *out, const tr_spans *s, cf_error *err)
 {
 	memset(out, 0, sizeof *out);
 	size_t *node_of = malloc((s->n ? s->n : 1) * sizeof *node_of);
@@ -76,7 +76,7 @@ int tr_agg_build(tr_agg *out, const tr_spans *s, tr_error *err)
 	builder b = { out, 0, 0, s->first_ms, false, 0, err };
 	int rc = TC_OK;
 	if (!node_of || !seg_of) {
-		rc = tr_fail(err, TC_ENOMEM, "aggregates: out of memory");
+		rc = cf_set(err, TC_ENOMEM, "aggregates: out of memory");
 		goto cleanup;
 	}
 	if ((rc = tr_tree_from_spans_map(&out->tree, s, node_of, err)) != TC_OK)
@@ -171,7 +171,7 @@ int tr_agg_build(tr_agg *out, const tr_spans *s, tr_error *err)
 	/* messages: the segments from the one its start is in to the one its end is in */
 	out->msgs = malloc((s->messages ? s->messages : 1) * sizeof *out->msgs);
 	if (!out->msgs) {
-		rc = tr_fail(err, TC_ENOMEM, "aggregates: out of memory");
+		rc = cf_set(err, TC_ENOMEM, "aggregates: out of memory");
 		goto cleanup;
 	}
 	for (size_t i = 0; i < s->n; i++) {

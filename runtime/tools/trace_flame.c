@@ -75,12 +75,12 @@ static void colour(const char *name, uint32_t id, int *r, int *g, int *b)
 	*b = (int)((h >> 16) % 55);
 }
 
-static int flush(FILE *out, cf_buf *sb, tr_error *err)
+static int flush(FILE *out, cf_buf *sb, cf_error *err)
 {
 	if (sb->err)
-		return tr_fail(err, TC_ENOMEM, "flame: out of memory");
+		return cf_set(err, TC_ENOMEM, "flame: out of memory");
 	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
-		return tr_fail(err, TC_EIO, "write failed");
+		return cf_set(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
 }
@@ -133,7 +133,7 @@ static void frame(cf_buf *sb, cf_buf *name, const tr_tree *t, size_t i, const tr
 	buf_puts(sb, "</g>\n");
 }
 
-int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, tr_error *err)
+int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, cf_error *err)
 {
 	unsigned width = o->width ? o->width : 1200;
 	if (width < 200)
@@ -143,7 +143,7 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 	if (!xs || !ws) {
 		free(xs);
 		free(ws);
-		return tr_fail(err, TC_ENOMEM, "flame: out of memory");
+		return cf_set(err, TC_ENOMEM, "flame: out of memory");
 	}
 	uint64_t whole = t->v[0].total_ms;
 	double scale = whole ? (double)(width - 2 * PAD) / (double)whole : 0.0;

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "trace_error.h"
+#include "tc_runtime.h"
 #include "trace_mapping.h"
 #include "trace_tree.h"
 
@@ -20,7 +20,7 @@ typedef struct tr_flame_opts {
 	unsigned width;        /* pixels; 0: 1200 */
 } tr_flame_opts;
 
-int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, tr_error *err);
+int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, cf_error *err);
 
 /* Appends s with XML's five special characters escaped, control
  * characters and invalid UTF-8 replaced (XML 1.0 forbids them). */

@@ -11,7 +11,7 @@ void tr_method_stats_dispose(tr_method_stats *st)
 	memset(st, 0, sizeof *st);
 }
 
-int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, tr_error *err)
+int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, cf_error *err)
 {
 	memset(out, 0, sizeof *out);
 	/* by id while counting; open[]: the spans on the current path, active[id]:
@@ -22,7 +22,7 @@ int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, tr_error *err
 	size_t *open = malloc((s->n ? s->n : 1) * sizeof *open);
 	int rc = TC_OK;
 	if (!by_id || !active || !open) {
-		rc = tr_fail(err, TC_ENOMEM, "hot: out of memory");
+		rc = cf_set(err, TC_ENOMEM, "hot: out of memory");
 		goto cleanup;
 	}
 	size_t top = 0, n = 0;
@@ -48,7 +48,7 @@ int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, tr_error *err
 	}
 	out->v = malloc((n ? n : 1) * sizeof *out->v);
 	if (!out->v) {
-		rc = tr_fail(err, TC_ENOMEM, "hot: out of memory");
+		rc = cf_set(err, TC_ENOMEM, "hot: out of memory");
 		goto cleanup;
 	}
 	for (uint32_t id = 0; id <= TC_ID_MAX; id++)
@@ -70,12 +70,12 @@ static int by_calls(const void *a, const void *b)
 }
 
 int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, const tr_hot_opts *o, size_t *listed,
-                 size_t *unnamed, tr_error *err)
+                 size_t *unnamed, cf_error *err)
 {
 	*listed = *unnamed = 0;
 	const tr_method_stat **hot = malloc((st->n ? st->n : 1) * sizeof *hot);
 	if (!hot)
-		return tr_fail(err, TC_ENOMEM, "hot: out of memory");
+		return cf_set(err, TC_ENOMEM, "hot: out of memory");
 	size_t n = 0;
 	uint64_t calls = 0, all_calls = 0;
 	for (size_t i = 0; i < st->n; i++) {
@@ -108,6 +108,6 @@ int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, cons
 	free(hot);
 	*listed = n;
 	if (ferror(out))
-		return tr_fail(err, TC_EIO, "write failed");
+		return cf_set(err, TC_EIO, "write failed");
 	return TC_OK;
 }

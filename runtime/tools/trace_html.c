@@ -23,12 +23,12 @@ struct tr_html {
 	size_t nids, cap_ids;
 };
 
-static int oom(tr_error *err)
+static int oom(cf_error *err)
 {
-	return tr_fail(err, TC_ENOMEM, "html: out of memory");
+	return cf_set(err, TC_ENOMEM, "html: out of memory");
 }
 
-int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, tr_error *err)
+int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, cf_error *err)
 {
 	tr_html *h = calloc(1, sizeof *h);
 	if (!h)
@@ -60,7 +60,7 @@ void tr_html_free(tr_html *h)
 	free(h);
 }
 
-static int see_id(tr_html *h, uint32_t id, tr_error *err)
+static int see_id(tr_html *h, uint32_t id, cf_error *err)
 {
 	if (h->nids == h->cap_ids) {
 		size_t c = h->cap_ids ? h->cap_ids * 2 : 256;
@@ -74,10 +74,10 @@ static int see_id(tr_html *h, uint32_t id, tr_error *err)
 	return TC_OK;
 }
 
-int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, tr_error *err)
+int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err)
 {
 	tr_agg a;
-	TR_TRY(tr_agg_build(&a, s, err));
+	TRY(tr_agg_build(&a, s, err));
 	int rc = TC_OK;
 	cf_buf *b = &h->threads;
 	if (h->nthreads++)
@@ -117,7 +117,7 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 }
 
 /* The flame graph of a stack, as SVG text appended as a JSON string. */
-static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const char *title, tr_error *err)
+static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const char *title, cf_error *err)
 {
 	tr_tree t = { 0 };
 	char *svg = NULL;
@@ -146,10 +146,10 @@ static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const c
 	return rc;
 }
 
-int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint64_t line, tr_error *err)
+int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint64_t line, cf_error *err)
 {
 	tc_stack st = { 0 };
-	TR_TRY(tr_report_stack(&st, report, file, line, err));
+	TRY(tr_report_stack(&st, report, file, line, err));
 	int rc = TC_OK;
 	cf_buf *b = &h->reports;
 	if (h->nreports++)
@@ -213,7 +213,7 @@ static void put_data(FILE *out, const cf_buf *s)
 	}
 }
 
-int tr_html_write(tr_html *h, FILE *out, tr_error *err)
+int tr_html_write(tr_html *h, FILE *out, cf_error *err)
 {
 	cf_buf d;
 	buf_init(&d);
@@ -248,7 +248,7 @@ int tr_html_write(tr_html *h, FILE *out, tr_error *err)
 		static const char mark[] = "<!--TC-DATA-->";
 		const char *at = strstr(tr_report_page, mark);
 		if (!at) {
-			rc = tr_fail(err, TC_EINVAL, "html: the page template has no %s", mark);
+			rc = cf_set(err, TC_EINVAL, "html: the page template has no %s", mark);
 		} else {
 			fwrite(tr_report_page, 1, (size_t)(at - tr_report_page), out);
 			put_data(out, &d);

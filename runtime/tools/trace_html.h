@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace_error.h"
+#include "tc_runtime.h"
 #include "trace_json.h"
 #include "trace_mapping.h"
 #include "trace_spans.h"
@@ -21,16 +21,16 @@
 typedef struct tr_html tr_html;
 
 /* m is borrowed until tr_html_free; title and source are copied. */
-int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, tr_error *err);
+int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, cf_error *err);
 void tr_html_free(tr_html *h);
 
 /* A thread's spans (all of them: the page selects). The ring's time base:
  * wall clock ms at time 0, to place reports on the thread's timeline. */
-int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, tr_error *err);
+int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err);
 
 /* One report line (a parsed JSON object); file and line name it in errors. */
-int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint64_t line, tr_error *err);
+int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint64_t line, cf_error *err);
 
-int tr_html_write(tr_html *h, FILE *out, tr_error *err);
+int tr_html_write(tr_html *h, FILE *out, cf_error *err);
 
 #endif

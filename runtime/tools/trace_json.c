@@ -10,7 +10,7 @@
 
 #include "json.h"
 #include "tc_runtime.h"
-#include "trace_error.h"
+#include "tc_runtime.h"
 
 typedef struct reader {
 	const unsigned char *base;
@@ -198,7 +198,7 @@ static int string(reader *r, const char **out, size_t *len)
 		case 't': buf_putc(&r->str, '\t'); break;
 		case 'u': {
 			uint32_t cp;
-			TR_TRY(hex4(r, &cp));
+			TRY(hex4(r, &cp));
 			if (cp >= 0xDC00 && cp <= 0xDFFF)
 				return fail(r, esc, "%s", "lone low surrogate in \\u escape");
 			if (cp >= 0xD800 && cp <= 0xDBFF) {
@@ -206,7 +206,7 @@ static int string(reader *r, const char **out, size_t *len)
 				if (r->end - r->pos < 2 || r->base[r->pos] != '\\' || r->base[r->pos + 1] != 'u')
 					return fail(r, esc, "%s", "high surrogate not followed by a low one");
 				r->pos += 2;
-				TR_TRY(hex4(r, &lo));
+				TRY(hex4(r, &lo));
 				if (lo < 0xDC00 || lo > 0xDFFF)
 					return fail(r, esc, "%s", "high surrogate not followed by a low one");
 				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -344,8 +344,8 @@ static int array(reader *r, tr_jval *v, int depth)
 		for (;;) {
 			tr_jval item;
 			skip_ws(r);
-			TR_TRY(value(r, &item, depth + 1));
-			TR_TRY(push_val(r, &item));
+			TRY(value(r, &item, depth + 1));
+			TRY(push_val(r, &item));
 			skip_ws(r);
 			if (r->pos < r->end && r->base[r->pos] == ',') {
 				r->pos++;
@@ -383,14 +383,14 @@ static int object(reader *r, tr_jval *v, int depth)
 			skip_ws(r);
 			if (r->pos >= r->end || r->base[r->pos] != '"')
 				return unexpected(r, "a key string");
-			TR_TRY(string(r, &m.key, &m.key_len));
+			TRY(string(r, &m.key, &m.key_len));
 			skip_ws(r);
 			if (r->pos >= r->end || r->base[r->pos] != ':')
 				return unexpected(r, "':'");
 			r->pos++;
 			skip_ws(r);
-			TR_TRY(value(r, &m.val, depth + 1));
-			TR_TRY(push_mem(r, &m));
+			TRY(value(r, &m.val, depth + 1));
+			TRY(push_mem(r, &m));
 			skip_ws(r);
 			if (r->pos < r->end && r->base[r->pos] == ',') {
 				r->pos++;
@@ -406,7 +406,7 @@ static int object(reader *r, tr_jval *v, int depth)
 	v->type = TR_JOBJ;
 	v->n = r->nmems - mark;
 	if (v->n) {
-		TR_TRY(check_unique(r, r->mems + mark, v->n, start));
+		TRY(check_unique(r, r->mems + mark, v->n, start));
 		v->members = arena_array(r->arena, v->n, sizeof *v->members);
 		if (!v->members)
 			return oom(r);

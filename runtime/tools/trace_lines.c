@@ -23,10 +23,10 @@ void tr_lines_dispose(tr_lines *lr)
 	lr->len = lr->cap = lr->blk_pos = lr->blk_len = 0;
 }
 
-static int append(tr_lines *lr, const unsigned char *p, size_t n, tr_error *err)
+static int append(tr_lines *lr, const unsigned char *p, size_t n, cf_error *err)
 {
 	if (n > lr->max_len - lr->len)
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: line longer than %zu bytes", lr->name,
+		return cf_set(err, TC_EFORMAT, "%s:%llu: line longer than %zu bytes", lr->name,
 		               (unsigned long long)lr->line_no, lr->max_len);
 	if (lr->len + n + 1 > lr->cap) {
 		size_t cap = lr->cap ? lr->cap : 256;
@@ -34,7 +34,7 @@ static int append(tr_lines *lr, const unsigned char *p, size_t n, tr_error *err)
 			cap *= 2; /* bounded by max_len + 1 times two */
 		char *q = realloc(lr->line, cap);
 		if (!q)
-			return tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", lr->name,
+			return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", lr->name,
 			               (unsigned long long)lr->line_no);
 		lr->line = q;
 		lr->cap = cap;
@@ -45,15 +45,15 @@ static int append(tr_lines *lr, const unsigned char *p, size_t n, tr_error *err)
 	return TC_OK;
 }
 
-int tr_lines_next(tr_lines *lr, const char **s, size_t *n, tr_error *err)
+int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err)
 {
 	if (!lr->blk && !(lr->blk = malloc(BLOCK)))
-		return tr_fail(err, TC_ENOMEM, "%s: out of memory", lr->name);
+		return cf_set(err, TC_ENOMEM, "%s: out of memory", lr->name);
 	lr->len = 0;
 	lr->line_no++;
 	lr->offset = lr->next_offset;
 	int any = 0;
-	TR_TRY(append(lr, (const unsigned char *)"", 0, err));
+	TRY(append(lr, (const unsigned char *)"", 0, err));
 	for (;;) {
 		if (lr->blk_pos == lr->blk_len) {
 			if (lr->eof)
@@ -62,7 +62,7 @@ int tr_lines_next(tr_lines *lr, const char **s, size_t *n, tr_error *err)
 			lr->blk_pos = 0;
 			if (lr->blk_len == 0) {
 				if (ferror(lr->f))
-					return tr_fail(err, TC_EIO, "%s: read: %s", lr->name, strerror(errno));
+					return cf_set(err, TC_EIO, "%s: read: %s", lr->name, strerror(errno));
 				lr->eof = 1;
 				break;
 			}
@@ -72,7 +72,7 @@ int tr_lines_next(tr_lines *lr, const char **s, size_t *n, tr_error *err)
 		size_t avail = lr->blk_len - lr->blk_pos;
 		const unsigned char *nl = memchr(p, '\n', avail);
 		size_t take = nl ? (size_t)(nl - p) : avail;
-		TR_TRY(append(lr, p, take, err));
+		TRY(append(lr, p, take, err));
 		lr->blk_pos += take + (nl ? 1 : 0);
 		lr->next_offset += take + (nl ? 1 : 0);
 		if (nl)

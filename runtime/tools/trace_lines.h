@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace_error.h"
+#include "tc_runtime.h"
 
 #define TR_LINE_MAX_DEFAULT ((size_t)64 << 20)
 
@@ -30,7 +30,7 @@ typedef struct tr_lines {
 void tr_lines_init(tr_lines *lr, FILE *f, const char *name, size_t max_len);
 /* 1 with the next line in *s / *n (valid until the next call), 0 at the
  * end of the file, or a negative code (read error, line too long). */
-int tr_lines_next(tr_lines *lr, const char **s, size_t *n, tr_error *err);
+int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err);
 void tr_lines_dispose(tr_lines *lr);
 
 #endif

@@ -35,10 +35,10 @@ void tr_mapping_free(tr_mapping *m)
 	free(m);
 }
 
-int tr_mapping_empty(tr_mapping **out, tr_error *err)
+int tr_mapping_empty(tr_mapping **out, cf_error *err)
 {
 	*out = calloc(1, sizeof **out);
-	return *out ? TC_OK : tr_fail(err, TC_ENOMEM, "mapping: out of memory");
+	return *out ? TC_OK : cf_set(err, TC_ENOMEM, "mapping: out of memory");
 }
 
 static int parse_dec(const char *s, size_t n, uint64_t limit, uint64_t *out)
@@ -57,39 +57,39 @@ static int parse_dec(const char *s, size_t n, uint64_t limit, uint64_t *out)
 	return 0;
 }
 
-static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, uint64_t line, tr_error *err)
+static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, uint64_t line, cf_error *err)
 {
 	const char *c1 = memchr(s, ',', n);
 	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
 	uint64_t id, access;
 	if (!c2 || parse_dec(s, (size_t)(c1 - s), UINT32_MAX, &id) != 0 ||
 	    parse_dec(c1 + 1, (size_t)(c2 - c1 - 1), UINT32_MAX, &access) != 0)
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: expected \"id,accessFlags,class method desc\", got \"%.*s\"",
+		return cf_set(err, TC_EFORMAT, "%s:%llu: expected \"id,accessFlags,class method desc\", got \"%.*s\"",
 		               name, (unsigned long long)line, (int)(n > 80 ? 80 : n), s);
 	/* Events carry 20-bit ids, and i()/o() ignore TC_ID_MAX itself. */
 	if (id == 0 || id >= TC_ID_MAX)
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: method id %llu is outside 1..%u", name,
+		return cf_set(err, TC_EFORMAT, "%s:%llu: method id %llu is outside 1..%u", name,
 		               (unsigned long long)line, (unsigned long long)id, TC_ID_MAX - 1);
 	const char *key = c2 + 1;
 	size_t klen = n - (size_t)(key - s);
 	const char *sp = memchr(key, ' ', klen);
 	if (!sp || sp == key || sp + 1 == key + klen || sp[1] == ' ')
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: expected \"class method desc\" after the id and flags",
+		return cf_set(err, TC_EFORMAT, "%s:%llu: expected \"class method desc\" after the id and flags",
 		               name, (unsigned long long)line);
 	if (memchr(key, '\0', klen))
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: NUL byte in the method name", name,
+		return cf_set(err, TC_EFORMAT, "%s:%llu: NUL byte in the method name", name,
 		               (unsigned long long)line);
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024;
 		entry *v = cap > SIZE_MAX / sizeof *v ? NULL : realloc(m->v, cap * sizeof *v);
 		if (!v)
-			return tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
+			return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
 		m->v = v;
 		m->cap = cap;
 	}
 	const char *k = arena_strndup(&m->names, key, klen);
 	if (!k)
-		return tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
+		return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
 	m->v[m->n++] = (entry){ (uint32_t)id, line, k };
 	return TC_OK;
 }
@@ -102,11 +102,11 @@ static int by_id(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tr_error *err)
+int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
 {
 	*out = NULL;
 	tr_mapping *m;
-	TR_TRY(tr_mapping_empty(&m, err));
+	TRY(tr_mapping_empty(&m, err));
 	tr_lines lr;
 	tr_lines_init(&lr, f, name, 1u << 20);
 	int rc;
@@ -125,7 +125,7 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tr_error *err)
 		qsort(m->v, m->n, sizeof *m->v, by_id);
 		for (size_t i = 1; i < m->n && rc == 0; i++)
 			if (m->v[i].id == m->v[i - 1].id)
-				rc = tr_fail(err, TC_EFORMAT, "%s:%llu: method id %u was listed before on line %llu", name,
+				rc = cf_set(err, TC_EFORMAT, "%s:%llu: method id %u was listed before on line %llu", name,
 				             (unsigned long long)m->v[i].line, m->v[i].id,
 				             (unsigned long long)m->v[i - 1].line);
 	}
@@ -137,12 +137,12 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tr_error *err)
 	return TC_OK;
 }
 
-int tr_mapping_load(tr_mapping **out, const char *path, tr_error *err)
+int tr_mapping_load(tr_mapping **out, const char *path, cf_error *err)
 {
 	*out = NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return tr_fail(err, TC_EIO, "%s: %s", path, strerror(errno));
+		return cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
 	int rc = tr_mapping_read(out, f, path, err);
 	fclose(f);
 	return rc;
@@ -168,11 +168,11 @@ const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id)
 	return lo < m->n && m->v[lo].id == id ? m->v[lo].key : NULL;
 }
 
-int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err)
+int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, cf_error *err)
 {
 	const char *k = arena_strndup(&m->names, name, strlen(name));
 	if (!k)
-		return tr_fail(err, TC_ENOMEM, "names: out of memory");
+		return cf_set(err, TC_ENOMEM, "names: out of memory");
 	for (size_t i = 0; i < m->n_extra; i++) {
 		if (m->extra[i].id == id) {
 			m->extra[i].key = k;
@@ -181,7 +181,7 @@ int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err)
 	}
 	entry *v = realloc(m->extra, (m->n_extra + 1) * sizeof *v);
 	if (!v)
-		return tr_fail(err, TC_ENOMEM, "names: out of memory");
+		return cf_set(err, TC_ENOMEM, "names: out of memory");
 	m->extra = v;
 	m->extra[m->n_extra++] = (entry){ id, 0, k };
 	return TC_OK;

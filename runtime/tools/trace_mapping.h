@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "bytes.h"
-#include "trace_error.h"
+#include "tc_runtime.h"
 
 typedef struct tr_mapping tr_mapping;
 
@@ -23,18 +23,18 @@ typedef enum tr_name_style {
 	TR_NAME_SHORT, /* com.example.Main.slowWork */
 } tr_name_style;
 
-int tr_mapping_load(tr_mapping **out, const char *path, tr_error *err);
+int tr_mapping_load(tr_mapping **out, const char *path, cf_error *err);
 /* Reads from f; name is used in messages. */
-int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tr_error *err);
+int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err);
 /* An empty mapping (every id shows as #id). */
-int tr_mapping_empty(tr_mapping **out, tr_error *err);
+int tr_mapping_empty(tr_mapping **out, cf_error *err);
 void tr_mapping_free(tr_mapping *m);
 
 size_t tr_mapping_size(const tr_mapping *m);
 /* Names a pseudo-method the recording defines (a section, a thread's node in
  * a tree of all threads): shown as given in either style, before any entry
  * of the file with that id. name is copied; naming an id again renames it. */
-int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tr_error *err);
+int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, cf_error *err);
 /* "class method desc" as the file has it, or NULL. */
 const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id);
 /* Appends the method's display name, or "#id" for an id with no entry

@@ -112,23 +112,23 @@ int tr_key_parse(uint32_t **ids, size_t *n, const char *s, size_t len, size_t *b
 	return TC_OK;
 }
 
-int tr_report_stack(tc_stack *out, const tr_jval *r, const char *file, uint64_t line, tr_error *err)
+int tr_report_stack(tc_stack *out, const tr_jval *r, const char *file, uint64_t line, cf_error *err)
 {
 	out->len = 0;
 	const tr_jval *st = tr_json_get(r, "stack");
 	if (!st)
 		return TC_OK;
 	if (st->type != TR_JSTR)
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: \"stack\" is not a string", file, (unsigned long long)line);
+		return cf_set(err, TC_EFORMAT, "%s:%llu: \"stack\" is not a string", file, (unsigned long long)line);
 	size_t bad;
 	char why[160];
 	int rc = tr_stack_parse(out, st->s, st->len, &bad, why, sizeof why);
 	if (rc != TC_OK)
-		return tr_fail(err, rc, "%s:%llu: \"stack\" line %zu: %s", file, (unsigned long long)line, bad, why);
+		return cf_set(err, rc, "%s:%llu: \"stack\" line %zu: %s", file, (unsigned long long)line, bad, why);
 	return TC_OK;
 }
 
-static int report_key(uint32_t **ids, size_t *n, const tr_jval *r, const char *file, uint64_t line, tr_error *err)
+static int report_key(uint32_t **ids, size_t *n, const tr_jval *r, const char *file, uint64_t line, cf_error *err)
 {
 	*ids = NULL;
 	*n = 0;
@@ -136,11 +136,11 @@ static int report_key(uint32_t **ids, size_t *n, const tr_jval *r, const char *f
 	if (!k)
 		return TC_OK;
 	if (k->type != TR_JSTR)
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: \"stackKey\" is not a string", file, (unsigned long long)line);
+		return cf_set(err, TC_EFORMAT, "%s:%llu: \"stackKey\" is not a string", file, (unsigned long long)line);
 	size_t bad;
 	int rc = tr_key_parse(ids, n, k->s, k->len, &bad);
 	if (rc != TC_OK)
-		return tr_fail(err, rc, "%s:%llu: \"stackKey\" at character %zu: expected \"methodId|\"", file,
+		return cf_set(err, rc, "%s:%llu: \"stackKey\" at character %zu: expected \"methodId|\"", file,
 		               (unsigned long long)line, bad + 1);
 	return TC_OK;
 }
@@ -283,10 +283,10 @@ static void write_text(cf_buf *sb, const tr_jval *r, const tc_stack *st, const u
 }
 
 int tr_report_write(FILE *out, const tr_jval *r, const char *file, uint64_t line, const tr_report_opts *o,
-                    tr_error *err)
+                    cf_error *err)
 {
 	if (r->type != TR_JOBJ)
-		return tr_fail(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
+		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
 		               (unsigned long long)line);
 	tc_stack st = { 0 };
 	uint32_t *ids = NULL;
@@ -302,9 +302,9 @@ int tr_report_write(FILE *out, const tr_jval *r, const char *file, uint64_t line
 		else
 			write_json(&sb, r, &st, ids, nids, o->map);
 		if (sb.err)
-			rc = tr_fail(err, TC_ENOMEM, "%s:%llu: out of memory", file, (unsigned long long)line);
+			rc = cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", file, (unsigned long long)line);
 		else if (fwrite(sb.str, 1, sb.len, out) != sb.len)
-			rc = tr_fail(err, TC_EIO, "write failed");
+			rc = cf_set(err, TC_EIO, "write failed");
 	}
 	buf_free(&sb);
 	free(ids);

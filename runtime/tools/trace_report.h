@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "tc_analysis.h"
-#include "trace_error.h"
+#include "tc_runtime.h"
 #include "trace_json.h"
 #include "trace_mapping.h"
 
@@ -37,12 +37,12 @@ typedef struct tr_report_opts {
 /* Writes one parsed report line. file and line name it in errors and in
  * the text output. */
 int tr_report_write(FILE *out, const tr_jval *report, const char *file, uint64_t line, const tr_report_opts *o,
-                    tr_error *err);
+                    cf_error *err);
 
 /* Appends a stack as text: "ms calls method" rows, indented by depth. */
 void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
 
 /* Reads a report line's stack into items (none if it has no "stack"). */
-int tr_report_stack(tc_stack *out, const tr_jval *report, const char *file, uint64_t line, tr_error *err);
+int tr_report_stack(tc_stack *out, const tr_jval *report, const char *file, uint64_t line, cf_error *err);
 
 #endif

@@ -16,21 +16,21 @@ static const char *mark(uint32_t flags)
 	return "";
 }
 
-static int flush(FILE *out, cf_buf *sb, tr_error *err)
+static int flush(FILE *out, cf_buf *sb, cf_error *err)
 {
 	if (sb->err)
-		return tr_fail(err, TC_ENOMEM, "out of memory");
+		return cf_set(err, TC_ENOMEM, "out of memory");
 	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
-		return tr_fail(err, TC_EIO, "write failed");
+		return cf_set(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
 }
 
-int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, tr_error *err)
+int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, cf_error *err)
 {
 	size_t *stack = malloc(t->n * sizeof *stack);
 	if (!stack)
-		return tr_fail(err, TC_ENOMEM, "tree: out of memory");
+		return cf_set(err, TC_ENOMEM, "tree: out of memory");
 	cf_buf sb;
 	buf_init(&sb);
 	uint64_t whole = t->v[0].total_ms;
@@ -72,7 +72,7 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
 	return rc;
 }
 
-int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tr_error *err)
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_error *err)
 {
 	cf_buf sb;
 	buf_init(&sb);

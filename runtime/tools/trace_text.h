@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace_error.h"
+#include "tc_runtime.h"
 #include "trace_mapping.h"
 #include "trace_spans.h"
 #include "trace_tree.h"
@@ -18,11 +18,11 @@ typedef struct tr_text_opts {
 /* One row per node, pre-order in the tree's child order: total ms, % of
  * the whole, self ms, calls, then the name indented two spaces a level,
  * marked when a call had no out event. */
-int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, tr_error *err);
+int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, cf_error *err);
 
 /* One row per message (TC_ID_DISPATCH span): number, start, duration, and
  * its heaviest direct callee. */
-int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tr_error *err);
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_error *err);
 
 /* A line saying what the span builder had to repair, or nothing. */
 void tr_spans_write_notes(FILE *out, const char *prefix, const tr_spans *s);

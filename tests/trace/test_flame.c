@@ -10,7 +10,7 @@
 static tr_spans s;
 static tr_tree t;
 static tr_mapping *m;
-static tr_error err;
+static cf_error err;
 static char *out;
 static size_t out_len;
 

@@ -17,7 +17,7 @@ static const char map[] = "10,1,a.B run ()V\n"
 
 static char *page(const char *report_line, size_t *len)
 {
-	tr_error err = { 0 };
+	cf_error err = { 0 };
 	tr_mapping *m = NULL;
 	FILE *f = fmemopen((void *)map, sizeof map - 1, "rb");
 	cr_assert_eq(tr_mapping_read(&m, f, "map", &err), TC_OK, "%s", err.message);

@@ -7,7 +7,7 @@
 #include "trace_mapping.h"
 
 static tr_mapping *m;
-static tr_error err;
+static cf_error err;
 
 static int load_text(const char *text, size_t n)
 {

@@ -21,7 +21,7 @@
 static void failed(int rc, const cf_error *err)
 {
 	CHECK(rc < 0 && rc == err->code);
-	CHECK(err->msg[0] != '\0');
+	CHECK(err->message[0] != '\0');
 }
 
 /* Words of the text (runs of non-space bytes, at most 300), NUL-terminated in buf. */

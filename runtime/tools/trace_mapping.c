@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tc_event.h"
 #include "arena.h"
+#include "method_mapping.h"
 #include "trace_lines.h"
 
 typedef struct entry {
@@ -41,44 +41,12 @@ int tr_mapping_empty(tr_mapping **out, cf_error *err)
 	return *out ? TC_OK : cf_set(err, TC_ENOMEM, "mapping: out of memory");
 }
 
-static int parse_dec(const char *s, size_t n, uint64_t limit, uint64_t *out)
-{
-	if (n == 0 || n > 10)
-		return -1;
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (v > limit)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, uint64_t line, cf_error *err)
 {
-	const char *c1 = memchr(s, ',', n);
-	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
-	uint64_t id, access;
-	if (!c2 || parse_dec(s, (size_t)(c1 - s), UINT32_MAX, &id) != 0 ||
-	    parse_dec(c1 + 1, (size_t)(c2 - c1 - 1), UINT32_MAX, &access) != 0)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: expected \"id,accessFlags,class method desc\", got \"%.*s\"",
-		               name, (unsigned long long)line, (int)(n > 80 ? 80 : n), s);
-	/* Events carry 20-bit ids, and i()/o() ignore TC_ID_MAX itself. */
-	if (id == 0 || id >= TC_ID_MAX)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: method id %llu is outside 1..%u", name,
-		               (unsigned long long)line, (unsigned long long)id, TC_ID_MAX - 1);
-	const char *key = c2 + 1;
-	size_t klen = n - (size_t)(key - s);
-	const char *sp = memchr(key, ' ', klen);
-	if (!sp || sp == key || sp + 1 == key + klen || sp[1] == ' ')
-		return cf_set(err, TC_EFORMAT, "%s:%llu: expected \"class method desc\" after the id and flags",
-		               name, (unsigned long long)line);
-	if (memchr(key, '\0', klen))
-		return cf_set(err, TC_EFORMAT, "%s:%llu: NUL byte in the method name", name,
-		               (unsigned long long)line);
+	mm_line l;
+	char why[160];
+	if (mm_parse_line(&l, s, n, why, sizeof why) != 0)
+		return cf_set(err, TC_EFORMAT, "%s:%llu: %s", name, (unsigned long long)line, why);
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024;
 		entry *v = cap > SIZE_MAX / sizeof *v ? NULL : realloc(m->v, cap * sizeof *v);
@@ -87,10 +55,10 @@ static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, ui
 		m->v = v;
 		m->cap = cap;
 	}
-	const char *k = arena_strndup(&m->names, key, klen);
+	const char *k = arena_strndup(&m->names, l.key, l.key_len);
 	if (!k)
 		return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
-	m->v[m->n++] = (entry){ (uint32_t)id, line, k };
+	m->v[m->n++] = (entry){ l.id, line, k };
 	return TC_OK;
 }
 
@@ -113,9 +81,7 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
 	const char *s;
 	size_t n;
 	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
-		while (n && s[n - 1] == ' ')
-			n--;
-		if (n == 0 || s[0] == '#')
+		if ((n = mm_line_len(s, n)) == 0)
 			continue;
 		if ((rc = add_line(m, s, n, name, lr.line_no, err)) < 0)
 			break;

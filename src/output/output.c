@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "method_mapping.h"
 #include "containers/walk.h"
 #include "pipeline/pipeline.h"
 #include "containers/zlib_io.h"
@@ -360,17 +361,6 @@ static void put_str(cf_buf *b, const char *s)
 	buf_bytes(b, s, strlen(s));
 }
 
-static void put_uint(cf_buf *b, uint32_t v)
-{
-	char d[10];
-	size_t n = 0;
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) && n < sizeof d);
-	while (n)
-		buf_u1(b, (uint8_t)d[--n]);
-}
-
 /* A mapping file written a megabyte at a time (for a large class path it is tens of MB,
  * which should not sit in memory whole), hashed as it goes, and compared with the file
  * already there: while they agree nothing is written, so that an unchanged mapping is
@@ -516,26 +506,16 @@ int out_write_mappings(run *r, cf_error *err)
 		return err->code;
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const meth *m = r->traced[i];
-		put_uint(&t.b, m->id);
-		buf_u1(&t.b, ',');
-		put_uint(&t.b, m->access);
-		buf_u1(&t.b, ',');
-		buf_bytes(&t.b, m->cls, m->class_len);
-		buf_u1(&t.b, ' ');
-		buf_bytes(&t.b, m->rest, m->rest_len);
-		buf_u1(&t.b, '\n');
+		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
-	put_str(&t.b, TC_DISPATCH_LINE "\n");
+	put_str(&t.b, MM_DISPATCH_LINE "\n");
 	if (text_close(r, &t, 0, err) != CF_OK || text_open(r, &t, 1, err) != CF_OK)
 		return err->code;
-	put_str(&t.b, "ignore methods:\n");
+	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
 		const meth *m = r->ignored[i];
-		buf_bytes(&t.b, m->cls, m->class_len);
-		buf_u1(&t.b, ' ');
-		buf_bytes(&t.b, m->rest, m->rest_len);
-		buf_u1(&t.b, '\n');
+		mm_put_ignored(&t.b, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
 	return text_close(r, &t, 1, err);

@@ -20,7 +20,7 @@ import shutil
 import sys
 import tempfile
 
-FOLDERS = ['base', 'classfile', 'dex', 'rules', 'src', 'runtime']
+FOLDERS = ['base', 'classfile', 'dex', 'rules', 'mapping', 'src', 'runtime']
 # What each layer may include, itself aside. base/ includes nothing of ours; everyone
 # may include base/; runtime/ stands alone (it ships in apps) and takes only base/.
 ALLOWED = {
@@ -28,9 +28,15 @@ ALLOWED = {
     'classfile': {'base'},
     'dex': {'base'},
     'rules': {'base', 'classfile', 'dex'},
-    'src': {'base', 'classfile', 'dex', 'rules'},
+    'mapping': {'base'},
+    'src': {'base', 'classfile', 'dex', 'rules', 'mapping'},
     'runtime': {'base'},
+    # tc-trace, a host program still in runtime/tools/: the runtime's public headers (the
+    # ring-file format), base/ and mapping/
+    'trace': {'base', 'mapping', 'runtime'},
 }
+# Rooms of a folder that are a layer of their own.
+SUBLAYERS = {'runtime/tools/': 'trace'}
 # Folders never scanned (generated or third-party code would live there).
 SKIP_DIRS = {'build', '.git'}
 
@@ -39,6 +45,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 def layer_of(rel):
     """The layer of a repository-relative path, or None for a file outside the layers."""
+    for prefix, layer in SUBLAYERS.items():
+        if rel.startswith(prefix):
+            return layer
     top = rel.split('/', 1)[0]
     return top if top in FOLDERS else None
 
@@ -127,6 +136,8 @@ def self_test():
         'runtime/src/json.h': '',
         'runtime/src/ring.h': '#include "json.h"\n#include "tc_runtime.h"\n',
         'runtime/include/tc_runtime.h': '',
+        'mapping/method_mapping.h': '#include "cf_error.h"\n',
+        'runtime/tools/trace_mapping.c': '#include "method_mapping.h"\n#include "tc_runtime.h"\n',
     }
     planted = [
         ('classfile/cp.c', '#include "rules.h"\n', 'classfile/ must not include rules/'),
@@ -138,6 +149,9 @@ def self_test():
         ('src/pipeline/x.c', '#include "tc_runtime.h"\n', 'src/ must not include runtime/'),
         ('runtime/src/x.c', '#include "classfile.h"\n', 'runtime/ must not include classfile/'),
         ('runtime/src/x.c', '#include "pipeline/pipeline.h"\n', 'runtime/ must not include src/'),
+        ('runtime/src/x.c', '#include "method_mapping.h"\n', 'runtime/ must not include mapping/'),
+        ('mapping/x.c', '#include "rules.h"\n', 'mapping/ must not include rules/'),
+        ('runtime/tools/x.c', '#include "rules.h"\n', 'trace/ must not include rules/'),
         ('base/arena.h', '#include "classfile.h"\n', 'base/ must not include classfile/'),
         ('base/x.h', '#include "dex.h"\n', 'base/ must not include dex/'),
         ('rules/rules.c', '#include "json.h"\n', 'could be any of'),

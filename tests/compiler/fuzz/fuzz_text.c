@@ -112,7 +112,7 @@ static void fuzz_mapping(const char *text, size_t len, char **w, size_t nw)
 	}
 	for (size_t i = 0; i < nw; i++)
 		(void)mapping_id(m, w[i]);
-	CHECK(mapping_max_id(m) != TC_METHOD_ID_DISPATCH);
+	CHECK(mapping_max_id(m) != MM_ID_DISPATCH);
 	FILE *out = fopen("/dev/null", "w");
 	CHECK(out);
 	size_t changed = 1;

@@ -13,7 +13,8 @@
 # builds with the same exit code and the same standard error.
 #
 # usage: bench/identical_trace.sh [--gen TRACE_GEN] [--work DIR] A B
-#   A, B   tc-trace binaries, or meson build directories (BUILD/runtime/tc-trace)
+#   A, B   tc-trace binaries, or meson build directories (BUILD/trace/tc-trace, or
+#          BUILD/runtime/tc-trace in a build from before tc-trace left runtime/)
 #   --gen  the trace-gen that writes the recordings; default: B's
 #          (BUILD/tests/trace/trace-gen, so B must be a build with tests)
 # Prints one line per comparison and a verdict; exit 0 when everything is identical.
@@ -32,10 +33,10 @@ done
 
 tool() {
 	if [ -d "$1" ]; then
-		for p in runtime/tc-trace trace/tc-trace; do
+		for p in trace/tc-trace runtime/tc-trace; do
 			[ -x "$1/$p" ] && { echo "$(cd "$1" && pwd)/$p"; return; }
 		done
-		echo "$1/runtime/tc-trace"
+		echo "$1/trace/tc-trace"
 	else
 		echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 	fi

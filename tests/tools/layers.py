@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Layers point down: fails when an #include "..." in one top-level folder reaches a
-folder it must not (see the READMEs of classfile/, dex/, rules/, src/, runtime/).
+folder it must not (see the READMEs of base/, classfile/, dex/, rules/, mapping/, src/,
+runtime/, trace/).
 
     tests/tools/layers.py [ROOT]       check the tree at ROOT (default: this repository)
     tests/tools/layers.py --self-test  check that planted bad includes are caught
@@ -20,7 +21,7 @@ import shutil
 import sys
 import tempfile
 
-FOLDERS = ['base', 'classfile', 'dex', 'rules', 'mapping', 'src', 'runtime']
+FOLDERS = ['base', 'classfile', 'dex', 'rules', 'mapping', 'src', 'runtime', 'trace']
 # What each layer may include, itself aside. base/ includes nothing of ours; everyone
 # may include base/; runtime/ stands alone (it ships in apps) and takes only base/.
 ALLOWED = {
@@ -31,12 +32,14 @@ ALLOWED = {
     'mapping': {'base'},
     'src': {'base', 'classfile', 'dex', 'rules', 'mapping'},
     'runtime': {'base'},
-    # tc-trace, a host program still in runtime/tools/: the runtime's public headers (the
-    # ring-file format), base/ and mapping/
+    # the runtime's internals (runtime/src/): its public headers besides
+    'runtime/src': {'base', 'runtime'},
+    # tc-trace and tc-ringdump: the runtime's public headers (the ring-file format, the
+    # analysis), never its internals; base/ and mapping/
     'trace': {'base', 'mapping', 'runtime'},
 }
-# Rooms of a folder that are a layer of their own.
-SUBLAYERS = {'runtime/tools/': 'trace'}
+# Rooms of a folder that are a layer of their own, above the rest of the folder.
+SUBLAYERS = {'runtime/src/': 'runtime/src'}
 # Folders never scanned (generated or third-party code would live there).
 SKIP_DIRS = {'build', '.git'}
 
@@ -137,7 +140,7 @@ def self_test():
         'runtime/src/ring.h': '#include "json.h"\n#include "tc_runtime.h"\n',
         'runtime/include/tc_runtime.h': '',
         'mapping/method_mapping.h': '#include "cf_error.h"\n',
-        'runtime/tools/trace_mapping.c': '#include "method_mapping.h"\n#include "tc_runtime.h"\n',
+        'trace/trace_mapping.h': '#include "method_mapping.h"\n#include "tc_runtime.h"\n',
     }
     planted = [
         ('classfile/cp.c', '#include "rules.h"\n', 'classfile/ must not include rules/'),
@@ -147,11 +150,14 @@ def self_test():
         ('rules/rules.c', '#include "containers/jar.h"\n', 'rules/ must not include src/'),
         ('src/pipeline/x.c', '#include "ring.h"\n', 'src/ must not include runtime/'),
         ('src/pipeline/x.c', '#include "tc_runtime.h"\n', 'src/ must not include runtime/'),
-        ('runtime/src/x.c', '#include "classfile.h"\n', 'runtime/ must not include classfile/'),
-        ('runtime/src/x.c', '#include "pipeline/pipeline.h"\n', 'runtime/ must not include src/'),
-        ('runtime/src/x.c', '#include "method_mapping.h"\n', 'runtime/ must not include mapping/'),
+        ('runtime/src/x.c', '#include "classfile.h"\n', 'runtime/src/ must not include classfile/'),
+        ('runtime/src/x.c', '#include "pipeline/pipeline.h"\n', 'runtime/src/ must not include src/'),
+        ('runtime/src/x.c', '#include "method_mapping.h"\n', 'runtime/src/ must not include mapping/'),
         ('mapping/x.c', '#include "rules.h"\n', 'mapping/ must not include rules/'),
-        ('runtime/tools/x.c', '#include "rules.h"\n', 'trace/ must not include rules/'),
+        ('trace/x.c', '#include "rules.h"\n', 'trace/ must not include rules/'),
+        ('runtime/src/x.c', '#include "trace_mapping.h"\n', 'runtime/src/ must not include trace/'),
+        ('trace/x.c', '#include "ring.h"\n', 'trace/ must not include runtime/src/'),
+        ('runtime/include/x.h', '#include "ring.h"\n', 'runtime/ must not include runtime/src/'),
         ('base/arena.h', '#include "classfile.h"\n', 'base/ must not include classfile/'),
         ('base/x.h', '#include "dex.h"\n', 'base/ must not include dex/'),
         ('rules/rules.c', '#include "json.h"\n', 'could be any of'),

@@ -122,6 +122,9 @@ for m in threads reused; do
 	run $m.hot hot --ring "$t/ring" --mapping "$t/methodMapping.txt"
 	run $m.html html --ring "$t/ring" --mapping "$t/methodMapping.txt"
 done
+# the note on the ring of the run before (FILE.prev), on stderr
+cp "$s/ring" "$work/prev-ring" && cp "$s/ring" "$work/prev-ring.prev"
+run prev.note tree --ring "$work/prev-ring"
 # errors: a missing ring, a malformed mapping line, a report line that is not JSON
 printf '1,1,a.B c ()V\nnot a mapping line\n' >"$work/bad-mapping.txt"
 printf '{"tag":"Trace_EvilMethod",\n' >"$work/bad-reports.jsonl"

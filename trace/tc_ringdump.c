@@ -16,24 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "tc_analysis.h"
 #include "tc_ringfile.h"
+#include "trace_io.h"
 
-/* FILE.prev: the ring of the run before FILE's (kept when FILE's run began). */
 static void prev_note(const char *path)
 {
-	size_t n = strlen(path);
-	if (n >= 5 && strcmp(path + n - 5, ".prev") == 0)
-		return;
-	char *prev = malloc(n + sizeof ".prev");
-	if (!prev)
-		return;
-	memcpy(prev, path, n);
-	memcpy(prev + n, ".prev", sizeof ".prev");
-	struct stat st;
-	if (stat(prev, &st) == 0)
+	char *prev = tr_prev_ring(path);
+	if (prev)
 		fprintf(stderr, "tc-ringdump: %s holds the ring of the run before this one\n", prev);
 	free(prev);
 }

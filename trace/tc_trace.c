@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "json.h"
 #include "bytes.h"
@@ -523,20 +522,10 @@ static int ring_slice(ring_input *r, const opts *o, cf_error *err)
 	return TC_OK;
 }
 
-/* The launch after a run keeps that run's ring as PATH.prev (runtime/README.md): say
- * so, since the run a user looks for (a killed one) may be that one. */
 static void prev_note(const char *path)
 {
-	size_t n = strlen(path);
-	if (n >= 5 && strcmp(path + n - 5, ".prev") == 0)
-		return;
-	char *prev = malloc(n + sizeof ".prev");
-	if (!prev)
-		return;
-	memcpy(prev, path, n);
-	memcpy(prev + n, ".prev", sizeof ".prev");
-	struct stat st;
-	if (stat(prev, &st) == 0)
+	char *prev = tr_prev_ring(path);
+	if (prev)
 		fprintf(stderr, "tc-trace: note: %s holds the ring of the run before this one: --ring %s reads it\n", prev,
 		        prev);
 	free(prev);

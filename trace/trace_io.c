@@ -129,3 +129,21 @@ void tr_output_abort(tr_output *o)
 	free(o->tmp);
 	o->path = o->tmp = NULL;
 }
+
+char *tr_prev_ring(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 5 && strcmp(path + n - 5, ".prev") == 0)
+		return NULL;
+	char *prev = malloc(n + sizeof ".prev");
+	if (!prev)
+		return NULL;
+	memcpy(prev, path, n);
+	memcpy(prev + n, ".prev", sizeof ".prev");
+	struct stat st;
+	if (stat(prev, &st) != 0) {
+		free(prev);
+		return NULL;
+	}
+	return prev;
+}

@@ -13,6 +13,12 @@
  * Errors name the file: "PATH: ring at byte N: ...". */
 int tr_ring_read(tc_ring_image *img, const char *path, cf_error *err);
 
+/* The launch after a run keeps that run's ring as PATH.prev (runtime/README.md, "The ring
+ * and its file format"): PATH.prev, malloc'd, when it exists and path is not itself a
+ * .prev; else NULL. The programs say so, since the run a user looks for (a killed one)
+ * may be that one. */
+char *tr_prev_ring(const char *path);
+
 typedef struct tr_output {
 	FILE *f;
 	char *path;       /* NULL for standard output */

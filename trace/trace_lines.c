@@ -17,31 +17,20 @@ void tr_lines_init(tr_lines *lr, FILE *f, const char *name, size_t max_len)
 void tr_lines_dispose(tr_lines *lr)
 {
 	free(lr->blk);
-	free(lr->line);
+	buf_free(&lr->line);
 	lr->blk = NULL;
-	lr->line = NULL;
-	lr->len = lr->cap = lr->blk_pos = lr->blk_len = 0;
+	lr->blk_pos = lr->blk_len = 0;
 }
 
 static int append(tr_lines *lr, const unsigned char *p, size_t n, cf_error *err)
 {
-	if (n > lr->max_len - lr->len)
+	if (n > lr->max_len - lr->line.len)
 		return cf_set(err, TC_EFORMAT, "%s:%llu: line longer than %zu bytes", lr->name,
 		               (unsigned long long)lr->line_no, lr->max_len);
-	if (lr->len + n + 1 > lr->cap) {
-		size_t cap = lr->cap ? lr->cap : 256;
-		while (cap < lr->len + n + 1)
-			cap *= 2; /* bounded by max_len + 1 times two */
-		char *q = realloc(lr->line, cap);
-		if (!q)
-			return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", lr->name,
-			               (unsigned long long)lr->line_no);
-		lr->line = q;
-		lr->cap = cap;
-	}
-	memcpy(lr->line + lr->len, p, n);
-	lr->len += n;
-	lr->line[lr->len] = '\0';
+	buf_putn(&lr->line, (const char *)p, n);
+	if (lr->line.err)
+		return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", lr->name,
+		               (unsigned long long)lr->line_no);
 	return TC_OK;
 }
 
@@ -49,7 +38,7 @@ int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err)
 {
 	if (!lr->blk && !(lr->blk = malloc(BLOCK)))
 		return cf_set(err, TC_ENOMEM, "%s: out of memory", lr->name);
-	lr->len = 0;
+	lr->line.len = 0;
 	lr->line_no++;
 	lr->offset = lr->next_offset;
 	int any = 0;
@@ -82,9 +71,9 @@ int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err)
 		lr->line_no--;
 		return 0;
 	}
-	if (lr->len && lr->line[lr->len - 1] == '\r')
-		lr->line[--lr->len] = '\0';
-	*s = lr->line;
-	*n = lr->len;
+	if (lr->line.len && lr->line.str[lr->line.len - 1] == '\r')
+		lr->line.str[--lr->line.len] = '\0';
+	*s = lr->line.str;
+	*n = lr->line.len;
 	return 1;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bytes.h"
 #include "tc_runtime.h"
 
 #define TR_LINE_MAX_DEFAULT ((size_t)64 << 20)
@@ -19,8 +20,7 @@ typedef struct tr_lines {
 	size_t max_len;
 	unsigned char *blk;   /* read-ahead block */
 	size_t blk_pos, blk_len;
-	char *line;           /* the current line, NUL-terminated */
-	size_t len, cap;
+	cf_buf line;          /* the current line, NUL-terminated (line.str) */
 	uint64_t line_no;     /* of the current line, 1-based */
 	uint64_t offset;      /* byte offset of the current line's start */
 	uint64_t next_offset;

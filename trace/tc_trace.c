@@ -22,7 +22,7 @@
 #include "trace_hot.h"
 #include "trace_html.h"
 #include "trace_io.h"
-#include "trace_json.h"
+#include "json_read.h"
 #include "trace_lines.h"
 #include "trace_mapping.h"
 #include "trace_recording.h"
@@ -647,15 +647,16 @@ static void close_reports(FILE *f)
 }
 
 /* Parses one report line; "FILE:LINE:COL: ..." on error. */
-static int parse_report(tr_jdoc *doc, const char *s, size_t n, const char *file, uint64_t line, cf_error *err)
+static int parse_report(json_doc *doc, const char *s, size_t n, const char *file, uint64_t line, cf_error *err)
 {
 	size_t off = 0;
 	char why[128];
-	int rc = tr_json_parse(doc, s, n, &off, why, sizeof why);
-	if (rc != TC_OK)
-		return cf_set(err, rc, "%s:%llu:%zu: %s", file, (unsigned long long)line, off + 1, why);
-	if (doc->root.type != TR_JOBJ) {
-		tr_json_dispose(doc);
+	int rc = json_parse(doc, s, n, &off, why, sizeof why);
+	if (rc != CF_OK) /* base's codes, as tc-trace's */
+		return cf_set(err, rc == CF_ENOMEM ? TC_ENOMEM : TC_EFORMAT, "%s:%llu:%zu: %s", file,
+		              (unsigned long long)line, off + 1, why);
+	if (doc->root.type != JSON_OBJ) {
+		json_doc_dispose(doc);
 		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
 		               (unsigned long long)line);
 	}
@@ -773,18 +774,18 @@ static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *
 	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
 		if (is_blank(s, n))
 			continue;
-		tr_jdoc doc;
+		json_doc doc;
 		rc = parse_report(&doc, s, n, file, lr.line_no, err);
 		if (rc == TC_OK && o->tag) {
-			const tr_jval *tag = tr_json_get(&doc.root, "tag");
-			if (!tag || tag->type != TR_JSTR || strcmp(tag->s, o->tag) != 0) {
-				tr_json_dispose(&doc);
+			const json_val *tag = json_get(&doc.root, "tag");
+			if (!tag || tag->type != JSON_STR || strcmp(tag->s, o->tag) != 0) {
+				json_doc_dispose(&doc);
 				continue;
 			}
 		}
 		if (rc == TC_OK)
 			rc = tr_report_write(out, &doc.root, file, lr.line_no, &ro, err);
-		tr_json_dispose(&doc);
+		json_doc_dispose(&doc);
 		if (rc == TC_EFORMAT && o->keep_going) {
 			fprintf(stderr, "tc-trace: skipped: %s\n", err->message);
 			(*skipped)++;
@@ -817,20 +818,20 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 	while ((rc = tr_lines_next(&src->lr, &s, &n, err)) > 0) {
 		if (is_blank(s, n))
 			continue;
-		tr_jdoc doc;
+		json_doc doc;
 		TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
 		int64_t wall;
-		if (!tr_json_int(tr_json_get(&doc.root, "time"), &wall) || wall < 0 ||
+		if (!json_get_int(json_get(&doc.root, "time"), &wall) || wall < 0 ||
 		    (uint64_t)wall < src->wall_base_ms || (uint64_t)wall - src->wall_base_ms < src->from_ms ||
 		    (uint64_t)wall - src->wall_base_ms > src->to_ms) {
 			src->outside++;
-			tr_json_dispose(&doc);
+			json_doc_dispose(&doc);
 			continue;
 		}
-		const tr_jval *tag = tr_json_get(&doc.root, "tag"), *detail = tr_json_get(&doc.root, "detail");
+		const json_val *tag = json_get(&doc.root, "tag"), *detail = json_get(&doc.root, "detail");
 		src->name.len = 0;
-		buf_puts(&src->name, tag && tag->type == TR_JSTR ? tag->s : "report");
-		if (detail && detail->type == TR_JSTR) {
+		buf_puts(&src->name, tag && tag->type == JSON_STR ? tag->s : "report");
+		if (detail && detail->type == JSON_STR) {
 			buf_putc(&src->name, ' ');
 			buf_puts(&src->name, detail->s);
 		}
@@ -838,18 +839,18 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 		src->args.len = 0;
 		buf_printf(&src->args, "{\"line\":%llu", (unsigned long long)src->lr.line_no);
 		for (size_t i = 0; i < doc.root.n; i++) {
-			const tr_jmember *mb = &doc.root.members[i];
-			if (mb->val.type == TR_JOBJ || mb->val.type == TR_JARR)
+			const json_member *mb = &doc.root.members[i];
+			if (mb->val.type == JSON_OBJ || mb->val.type == JSON_ARR)
 				continue;
 			buf_putc(&src->args, ',');
 			json_escape(&src->args, mb->key);
 			buf_putc(&src->args, ':');
-			tr_json_put(&src->args, &mb->val);
+			json_put(&src->args, &mb->val);
 		}
-		const tr_jval *key = tr_json_get(&doc.root, "stackKey");
+		const json_val *key = json_get(&doc.root, "stackKey");
 		uint32_t *ids = NULL;
 		size_t nids = 0, bad;
-		if (key && key->type == TR_JSTR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK && nids) {
+		if (key && key->type == JSON_STR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK && nids) {
 			cf_buf k;
 			buf_init(&k);
 			for (size_t i = 0; i < nids; i++) {
@@ -862,7 +863,7 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 		}
 		free(ids);
 		buf_putc(&src->args, '}');
-		tr_json_dispose(&doc);
+		json_doc_dispose(&doc);
 		if (src->name.err || src->args.err)
 			return cf_set(err, TC_ENOMEM, "%s: out of memory", src->file);
 		out->ts_ms = (uint64_t)wall - src->wall_base_ms;
@@ -1016,11 +1017,11 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 		while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
 			if (is_blank(s, n))
 				continue;
-			tr_jdoc doc;
+			json_doc doc;
 			rc = parse_report(&doc, s, n, file, lr.line_no, err);
 			if (rc == TC_OK)
 				rc = tr_html_add_report(h, &doc.root, file, lr.line_no, err);
-			tr_json_dispose(&doc);
+			json_doc_dispose(&doc);
 			if (rc < 0)
 				break;
 		}
@@ -1055,24 +1056,24 @@ static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, cf_err
 		rc = cf_set(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
 		             (unsigned long long)o->report_line, (unsigned long long)lr.line_no);
 	if (rc > 0) {
-		tr_jdoc doc;
+		json_doc doc;
 		tc_stack st = { 0 };
 		rc = parse_report(&doc, s, n, file, lr.line_no, err);
 		if (rc == TC_OK)
 			rc = tr_report_stack(&st, &doc.root, file, lr.line_no, err);
-		if (rc == TC_OK && !tr_json_get(&doc.root, "stack"))
+		if (rc == TC_OK && !json_get(&doc.root, "stack"))
 			rc = cf_set(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
 			             (unsigned long long)lr.line_no);
 		if (rc == TC_OK)
 			rc = tr_tree_from_stack(t, st.items, st.len, err);
 		if (rc == TC_OK) {
-			const tr_jval *tag = tr_json_get(&doc.root, "tag"), *detail = tr_json_get(&doc.root, "detail");
+			const json_val *tag = json_get(&doc.root, "tag"), *detail = json_get(&doc.root, "detail");
 			snprintf(what, cap, "%s line %llu: %s %s", file, (unsigned long long)lr.line_no,
-			         tag && tag->type == TR_JSTR ? tag->s : "report",
-			         detail && detail->type == TR_JSTR ? detail->s : "");
+			         tag && tag->type == JSON_STR ? tag->s : "report",
+			         detail && detail->type == JSON_STR ? detail->s : "");
 		}
 		tc_stack_dispose(&st);
-		tr_json_dispose(&doc);
+		json_doc_dispose(&doc);
 	}
 	tr_lines_dispose(&lr);
 	close_reports(in);

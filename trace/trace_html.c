@@ -146,7 +146,7 @@ static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const c
 	return rc;
 }
 
-int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint64_t line, cf_error *err)
+int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, cf_error *err)
 {
 	tc_stack st = { 0 };
 	TRY(tr_report_stack(&st, report, file, line, err));
@@ -155,7 +155,7 @@ int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint
 	if (h->nreports++)
 		buf_putc(b, ',');
 	buf_printf(b, "{\"line\":%llu,\"r\":", (unsigned long long)line);
-	tr_json_put(b, report);
+	json_put(b, report);
 	/* the stack as [depth, id, count, ms] rows, and its flame graph */
 	buf_puts(b, ",\"stack\":[");
 	for (size_t i = 0; i < st.len && rc == TC_OK; i++) {
@@ -165,10 +165,10 @@ int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint
 		rc = see_id(h, (uint32_t)it->id, err);
 	}
 	buf_putc(b, ']');
-	const tr_jval *key = tr_json_get(report, "stackKey");
+	const json_val *key = json_get(report, "stackKey");
 	uint32_t *ids = NULL;
 	size_t nids = 0, bad;
-	if (rc == TC_OK && key && key->type == TR_JSTR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK) {
+	if (rc == TC_OK && key && key->type == JSON_STR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK) {
 		buf_puts(b, ",\"key\":[");
 		for (size_t i = 0; i < nids && rc == TC_OK; i++) {
 			buf_printf(b, "%s%u", i ? "," : "", (unsigned)ids[i]);
@@ -179,10 +179,10 @@ int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint
 	free(ids);
 	if (rc == TC_OK && st.len) {
 		buf_puts(b, ",\"flame\":");
-		const tr_jval *tag = tr_json_get(report, "tag"), *detail = tr_json_get(report, "detail");
+		const json_val *tag = json_get(report, "tag"), *detail = json_get(report, "detail");
 		char title[160];
-		snprintf(title, sizeof title, "%s %s (line %llu)", tag && tag->type == TR_JSTR ? tag->s : "report",
-		         detail && detail->type == TR_JSTR ? detail->s : "", (unsigned long long)line);
+		snprintf(title, sizeof title, "%s %s (line %llu)", tag && tag->type == JSON_STR ? tag->s : "report",
+		         detail && detail->type == JSON_STR ? detail->s : "", (unsigned long long)line);
 		rc = put_flame(b, &st, h->m, title, err);
 	}
 	buf_putc(b, '}');

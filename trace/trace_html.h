@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "tc_runtime.h"
-#include "trace_json.h"
+#include "json_read.h"
 #include "trace_mapping.h"
 #include "trace_spans.h"
 
@@ -29,7 +29,7 @@ void tr_html_free(tr_html *h);
 int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err);
 
 /* One report line (a parsed JSON object); file and line name it in errors. */
-int tr_html_add_report(tr_html *h, const tr_jval *report, const char *file, uint64_t line, cf_error *err);
+int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, cf_error *err);
 
 int tr_html_write(tr_html *h, FILE *out, cf_error *err);
 

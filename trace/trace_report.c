@@ -112,13 +112,13 @@ int tr_key_parse(uint32_t **ids, size_t *n, const char *s, size_t len, size_t *b
 	return TC_OK;
 }
 
-int tr_report_stack(tc_stack *out, const tr_jval *r, const char *file, uint64_t line, cf_error *err)
+int tr_report_stack(tc_stack *out, const json_val *r, const char *file, uint64_t line, cf_error *err)
 {
 	out->len = 0;
-	const tr_jval *st = tr_json_get(r, "stack");
+	const json_val *st = json_get(r, "stack");
 	if (!st)
 		return TC_OK;
-	if (st->type != TR_JSTR)
+	if (st->type != JSON_STR)
 		return cf_set(err, TC_EFORMAT, "%s:%llu: \"stack\" is not a string", file, (unsigned long long)line);
 	size_t bad;
 	char why[160];
@@ -128,14 +128,14 @@ int tr_report_stack(tc_stack *out, const tr_jval *r, const char *file, uint64_t 
 	return TC_OK;
 }
 
-static int report_key(uint32_t **ids, size_t *n, const tr_jval *r, const char *file, uint64_t line, cf_error *err)
+static int report_key(uint32_t **ids, size_t *n, const json_val *r, const char *file, uint64_t line, cf_error *err)
 {
 	*ids = NULL;
 	*n = 0;
-	const tr_jval *k = tr_json_get(r, "stackKey");
+	const json_val *k = json_get(r, "stackKey");
 	if (!k)
 		return TC_OK;
-	if (k->type != TR_JSTR)
+	if (k->type != JSON_STR)
 		return cf_set(err, TC_EFORMAT, "%s:%llu: \"stackKey\" is not a string", file, (unsigned long long)line);
 	size_t bad;
 	int rc = tr_key_parse(ids, n, k->s, k->len, &bad);
@@ -174,18 +174,18 @@ static void put_key_names(cf_buf *sb, const uint32_t *ids, size_t n, const tr_ma
 	}
 }
 
-static int key_is(const tr_jmember *mb, const char *k)
+static int key_is(const json_member *mb, const char *k)
 {
 	return mb->key_len == strlen(k) && memcmp(mb->key, k, mb->key_len) == 0;
 }
 
-static void write_json(cf_buf *sb, const tr_jval *r, const tc_stack *st, const uint32_t *ids, size_t nids,
+static void write_json(cf_buf *sb, const json_val *r, const tc_stack *st, const uint32_t *ids, size_t nids,
                        const tr_mapping *m)
 {
 	buf_putc(sb, '{');
 	int first = 1;
 	for (size_t i = 0; i < r->n; i++) {
-		const tr_jmember *mb = &r->members[i];
+		const json_member *mb = &r->members[i];
 		/* a file that went through tc-trace already: decode afresh */
 		if (key_is(mb, "stackDecoded") || key_is(mb, "stackKeyDecoded"))
 			continue;
@@ -194,7 +194,7 @@ static void write_json(cf_buf *sb, const tr_jval *r, const tc_stack *st, const u
 		first = 0;
 		json_escape(sb, mb->key);
 		buf_putc(sb, ':');
-		tr_json_put(sb, &mb->val);
+		json_put(sb, &mb->val);
 		if (key_is(mb, "stack")) {
 			buf_puts(sb, ",\"stackDecoded\":");
 			put_stack_json(sb, st, m);
@@ -211,7 +211,7 @@ static void write_json(cf_buf *sb, const tr_jval *r, const tc_stack *st, const u
 }
 
 /* Device keys every report starts with: noise when reading. */
-static int is_device_key(const tr_jmember *mb)
+static int is_device_key(const json_member *mb)
 {
 	return key_is(mb, "machine") || key_is(mb, "cpu_app") || key_is(mb, "mem") || key_is(mb, "mem_free");
 }
@@ -244,48 +244,48 @@ void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, cons
 	}
 }
 
-static void write_text(cf_buf *sb, const tr_jval *r, const tc_stack *st, const uint32_t *ids, size_t nids,
+static void write_text(cf_buf *sb, const json_val *r, const tc_stack *st, const uint32_t *ids, size_t nids,
                        const tr_mapping *m, const char *file, uint64_t line)
 {
-	const tr_jval *tag = tr_json_get(r, "tag"), *detail = tr_json_get(r, "detail");
-	buf_printf(sb, "%s:%llu: %s", file, (unsigned long long)line, tag && tag->type == TR_JSTR ? tag->s : "(no tag)");
-	if (detail && detail->type == TR_JSTR)
+	const json_val *tag = json_get(r, "tag"), *detail = json_get(r, "detail");
+	buf_printf(sb, "%s:%llu: %s", file, (unsigned long long)line, tag && tag->type == JSON_STR ? tag->s : "(no tag)");
+	if (detail && detail->type == JSON_STR)
 		buf_printf(sb, " %s", detail->s);
 	buf_putc(sb, '\n');
 	for (size_t i = 0; i < r->n; i++) {
-		const tr_jmember *mb = &r->members[i];
+		const json_member *mb = &r->members[i];
 		if (is_device_key(mb) || key_is(mb, "tag") || key_is(mb, "detail") || key_is(mb, "stack") ||
 		    key_is(mb, "stackKey") || key_is(mb, "threadStack") || key_is(mb, "stackDecoded") ||
 		    key_is(mb, "stackKeyDecoded"))
 			continue;
 		buf_printf(sb, "  %s: ", mb->key);
-		if (mb->val.type == TR_JSTR)
+		if (mb->val.type == JSON_STR)
 			buf_puts(sb, mb->val.s);
 		else
-			tr_json_put(sb, &mb->val);
+			json_put(sb, &mb->val);
 		buf_putc(sb, '\n');
 	}
-	if (tr_json_get(r, "stackKey")) {
+	if (json_get(r, "stackKey")) {
 		buf_puts(sb, "  stackKey: ");
 		put_key_names(sb, ids, nids, m);
 		buf_putc(sb, '\n');
 	}
-	if (tr_json_get(r, "stack")) {
+	if (json_get(r, "stack")) {
 		buf_printf(sb, "  stack: %zu items\n", st->len);
 		tr_stack_put_text(sb, st, m, "    ");
 	}
-	const tr_jval *ts = tr_json_get(r, "threadStack");
-	if (ts && ts->type == TR_JSTR) {
+	const json_val *ts = json_get(r, "threadStack");
+	if (ts && ts->type == JSON_STR) {
 		buf_puts(sb, "  threadStack:\n");
 		put_indented(sb, ts->s, "    ");
 	}
 	buf_putc(sb, '\n');
 }
 
-int tr_report_write(FILE *out, const tr_jval *r, const char *file, uint64_t line, const tr_report_opts *o,
+int tr_report_write(FILE *out, const json_val *r, const char *file, uint64_t line, const tr_report_opts *o,
                     cf_error *err)
 {
-	if (r->type != TR_JOBJ)
+	if (r->type != JSON_OBJ)
 		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
 		               (unsigned long long)line);
 	tc_stack st = { 0 };

@@ -18,7 +18,7 @@
 
 #include "tc_analysis.h"
 #include "tc_runtime.h"
-#include "trace_json.h"
+#include "json_read.h"
 #include "trace_mapping.h"
 
 /* Parses a stack text into items. On a malformed line returns TC_EFORMAT
@@ -36,13 +36,13 @@ typedef struct tr_report_opts {
 
 /* Writes one parsed report line. file and line name it in errors and in
  * the text output. */
-int tr_report_write(FILE *out, const tr_jval *report, const char *file, uint64_t line, const tr_report_opts *o,
+int tr_report_write(FILE *out, const json_val *report, const char *file, uint64_t line, const tr_report_opts *o,
                     cf_error *err);
 
 /* Appends a stack as text: "ms calls method" rows, indented by depth. */
 void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
 
 /* Reads a report line's stack into items (none if it has no "stack"). */
-int tr_report_stack(tc_stack *out, const tr_jval *report, const char *file, uint64_t line, cf_error *err);
+int tr_report_stack(tc_stack *out, const json_val *report, const char *file, uint64_t line, cf_error *err);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "trace_chrome.h"
 #include "trace_flame.h"
-#include "trace_json.h"
+#include "json_read.h"
 #include "trace_mapping.h"
 #include "trace_report.h"
 #include "trace_spans.h"
@@ -21,10 +21,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 static void json_and_report(const char *s, size_t n)
 {
-	tr_jdoc doc;
+	json_doc doc;
 	size_t off;
 	char why[128];
-	if (tr_json_parse(&doc, s, n, &off, why, sizeof why) == TC_OK) {
+	if (json_parse(&doc, s, n, &off, why, sizeof why) == TC_OK) {
 		FILE *null = fopen("/dev/null", "w");
 		tr_report_opts o = { NULL, 0 };
 		cf_error err;
@@ -33,7 +33,7 @@ static void json_and_report(const char *s, size_t n)
 		tr_report_write(null, &doc.root, "f", 1, &o, &err);
 		fclose(null);
 	}
-	tr_json_dispose(&doc);
+	json_doc_dispose(&doc);
 }
 
 static void mapping(const char *s, size_t n)

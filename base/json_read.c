@@ -1,7 +1,7 @@
-/* trace_json.c: a recursive-descent reader over {base, pos, end}. Children
+/* json_read.c: a recursive-descent reader over {base, pos, end}. Children
  * of an open container are collected on one scratch stack and copied into
  * the arena when it closes, so each container is one exact allocation. */
-#include "trace_json.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,17 +9,15 @@
 #include <string.h>
 
 #include "json.h"
-#include "tc_runtime.h"
-#include "tc_runtime.h"
 
 typedef struct reader {
 	const unsigned char *base;
 	size_t pos, end;
 	arena *arena;
 	/* scratch: values (arrays) and members (objects) of open containers */
-	tr_jval *vals;
+	json_val *vals;
 	size_t nvals, capvals;
-	tr_jmember *mems;
+	json_member *mems;
 	size_t nmems, capmems;
 	cf_buf str; /* the string being decoded */
 	size_t err_off;
@@ -32,7 +30,7 @@ static int fail(reader *r, size_t off, const char *fmt, const char *arg)
 	r->err_off = off;
 	if (r->why_cap)
 		snprintf(r->why, r->why_cap, fmt, arg ? arg : "");
-	return TC_EFORMAT;
+	return CF_EFORMAT;
 }
 
 static int oom(reader *r)
@@ -40,7 +38,7 @@ static int oom(reader *r)
 	r->err_off = r->pos;
 	if (r->why_cap)
 		snprintf(r->why, r->why_cap, "out of memory");
-	return TC_ENOMEM;
+	return CF_ENOMEM;
 }
 
 static void skip_ws(reader *r)
@@ -78,7 +76,7 @@ static int literal(reader *r, const char *word)
 	if (r->end - r->pos < n || memcmp(r->base + r->pos, word, n) != 0)
 		return unexpected(r, "a value");
 	r->pos += n;
-	return TC_OK;
+	return CF_OK;
 }
 
 static int hex4(reader *r, uint32_t *out)
@@ -96,7 +94,7 @@ static int hex4(reader *r, uint32_t *out)
 	}
 	r->pos += 4;
 	*out = v;
-	return TC_OK;
+	return CF_OK;
 }
 
 static void put_utf8(cf_buf *sb, uint32_t cp)
@@ -225,10 +223,10 @@ static int string(reader *r, const char **out, size_t *len)
 		return oom(r);
 	*out = s;
 	*len = r->str.len;
-	return TC_OK;
+	return CF_OK;
 }
 
-static int number(reader *r, tr_jval *v)
+static int number(reader *r, json_val *v)
 {
 	size_t start = r->pos;
 	const unsigned char *b = r->base;
@@ -260,59 +258,59 @@ static int number(reader *r, tr_jval *v)
 		while (r->pos < r->end && b[r->pos] >= '0' && b[r->pos] <= '9')
 			r->pos++;
 	}
-	v->type = TR_JNUM;
+	v->type = JSON_NUM;
 	v->len = r->pos - start;
 	v->s = arena_strndup(r->arena, (const char *)b + start, v->len);
-	return v->s ? TC_OK : oom(r);
+	return v->s ? CF_OK : oom(r);
 }
 
-static int push_val(reader *r, const tr_jval *v)
+static int push_val(reader *r, const json_val *v)
 {
 	if (r->nvals == r->capvals) {
 		size_t cap = r->capvals ? r->capvals * 2 : 64;
-		tr_jval *p = cap > SIZE_MAX / sizeof *p ? NULL : realloc(r->vals, cap * sizeof *p);
+		json_val *p = cap > SIZE_MAX / sizeof *p ? NULL : realloc(r->vals, cap * sizeof *p);
 		if (!p)
 			return oom(r);
 		r->vals = p;
 		r->capvals = cap;
 	}
 	r->vals[r->nvals++] = *v;
-	return TC_OK;
+	return CF_OK;
 }
 
-static int push_mem(reader *r, const tr_jmember *m)
+static int push_mem(reader *r, const json_member *m)
 {
 	if (r->nmems == r->capmems) {
 		size_t cap = r->capmems ? r->capmems * 2 : 64;
-		tr_jmember *p = cap > SIZE_MAX / sizeof *p ? NULL : realloc(r->mems, cap * sizeof *p);
+		json_member *p = cap > SIZE_MAX / sizeof *p ? NULL : realloc(r->mems, cap * sizeof *p);
 		if (!p)
 			return oom(r);
 		r->mems = p;
 		r->capmems = cap;
 	}
 	r->mems[r->nmems++] = *m;
-	return TC_OK;
+	return CF_OK;
 }
 
 static int cmp_member(const void *a, const void *b)
 {
-	const tr_jmember *x = *(const tr_jmember *const *)a, *y = *(const tr_jmember *const *)b;
+	const json_member *x = *(const json_member *const *)a, *y = *(const json_member *const *)b;
 	size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
 	int c = memcmp(x->key, y->key, n);
 	return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
 }
 
 /* Duplicate keys: pairwise for small objects, by sorting for large ones. */
-static int check_unique(reader *r, const tr_jmember *m, size_t n, size_t obj_off)
+static int check_unique(reader *r, const json_member *m, size_t n, size_t obj_off)
 {
-	const tr_jmember *dup = NULL;
+	const json_member *dup = NULL;
 	if (n <= 16) {
 		for (size_t i = 1; i < n && !dup; i++)
 			for (size_t j = 0; j < i && !dup; j++)
 				if (m[i].key_len == m[j].key_len && memcmp(m[i].key, m[j].key, m[i].key_len) == 0)
 					dup = &m[i];
 	} else {
-		const tr_jmember **p = malloc(n * sizeof *p);
+		const json_member **p = malloc(n * sizeof *p);
 		if (!p)
 			return oom(r);
 		for (size_t i = 0; i < n; i++)
@@ -328,12 +326,12 @@ static int check_unique(reader *r, const tr_jmember *m, size_t n, size_t obj_off
 		snprintf(msg, sizeof msg, "duplicate key \"%.60s\" in an object", dup->key);
 		return fail(r, obj_off, "%s", msg);
 	}
-	return TC_OK;
+	return CF_OK;
 }
 
-static int value(reader *r, tr_jval *v, int depth);
+static int value(reader *r, json_val *v, int depth);
 
-static int array(reader *r, tr_jval *v, int depth)
+static int array(reader *r, json_val *v, int depth)
 {
 	size_t mark = r->nvals;
 	r->pos++; /* '[' */
@@ -342,7 +340,7 @@ static int array(reader *r, tr_jval *v, int depth)
 		r->pos++;
 	} else {
 		for (;;) {
-			tr_jval item;
+			json_val item;
 			skip_ws(r);
 			TRY(value(r, &item, depth + 1));
 			TRY(push_val(r, &item));
@@ -358,7 +356,7 @@ static int array(reader *r, tr_jval *v, int depth)
 			return unexpected(r, "',' or ']'");
 		}
 	}
-	v->type = TR_JARR;
+	v->type = JSON_ARR;
 	v->n = r->nvals - mark;
 	if (v->n) {
 		v->items = arena_array(r->arena, v->n, sizeof *v->items);
@@ -367,10 +365,10 @@ static int array(reader *r, tr_jval *v, int depth)
 		memcpy(v->items, r->vals + mark, v->n * sizeof *v->items);
 	}
 	r->nvals = mark;
-	return TC_OK;
+	return CF_OK;
 }
 
-static int object(reader *r, tr_jval *v, int depth)
+static int object(reader *r, json_val *v, int depth)
 {
 	size_t mark = r->nmems, start = r->pos;
 	r->pos++; /* '{' */
@@ -379,7 +377,7 @@ static int object(reader *r, tr_jval *v, int depth)
 		r->pos++;
 	} else {
 		for (;;) {
-			tr_jmember m = { 0 };
+			json_member m = { 0 };
 			skip_ws(r);
 			if (r->pos >= r->end || r->base[r->pos] != '"')
 				return unexpected(r, "a key string");
@@ -403,7 +401,7 @@ static int object(reader *r, tr_jval *v, int depth)
 			return unexpected(r, "',' or '}'");
 		}
 	}
-	v->type = TR_JOBJ;
+	v->type = JSON_OBJ;
 	v->n = r->nmems - mark;
 	if (v->n) {
 		TRY(check_unique(r, r->mems + mark, v->n, start));
@@ -413,24 +411,24 @@ static int object(reader *r, tr_jval *v, int depth)
 		memcpy(v->members, r->mems + mark, v->n * sizeof *v->members);
 	}
 	r->nmems = mark;
-	return TC_OK;
+	return CF_OK;
 }
 
-static int value(reader *r, tr_jval *v, int depth)
+static int value(reader *r, json_val *v, int depth)
 {
 	memset(v, 0, sizeof *v);
 	if (r->pos >= r->end)
 		return unexpected(r, "a value");
 	unsigned char c = r->base[r->pos];
-	if ((c == '{' || c == '[') && depth >= TR_JSON_MAX_DEPTH)
+	if ((c == '{' || c == '[') && depth >= JSON_READ_MAX_DEPTH)
 		return fail(r, r->pos, "nested deeper than %s levels", "64");
 	switch (c) {
 	case '{': return object(r, v, depth);
 	case '[': return array(r, v, depth);
-	case '"': v->type = TR_JSTR; return string(r, &v->s, &v->len);
-	case 't': v->type = TR_JBOOL; v->b = true; return literal(r, "true");
-	case 'f': v->type = TR_JBOOL; v->b = false; return literal(r, "false");
-	case 'n': v->type = TR_JNULL; return literal(r, "null");
+	case '"': v->type = JSON_STR; return string(r, &v->s, &v->len);
+	case 't': v->type = JSON_BOOL; v->b = true; return literal(r, "true");
+	case 'f': v->type = JSON_BOOL; v->b = false; return literal(r, "false");
+	case 'n': v->type = JSON_NULL; return literal(r, "null");
 	default:
 		if (c == '-' || (c >= '0' && c <= '9'))
 			return number(r, v);
@@ -438,7 +436,7 @@ static int value(reader *r, tr_jval *v, int depth)
 	}
 }
 
-int tr_json_parse(tr_jdoc *doc, const char *text, size_t n, size_t *err_off, char *why, size_t cap)
+int json_parse(json_doc *doc, const char *text, size_t n, size_t *err_off, char *why, size_t cap)
 {
 	memset(doc, 0, sizeof *doc);
 	reader r = { 0 };
@@ -452,7 +450,7 @@ int tr_json_parse(tr_jdoc *doc, const char *text, size_t n, size_t *err_off, cha
 		why[0] = '\0';
 	skip_ws(&r);
 	int rc = value(&r, &doc->root, 0);
-	if (rc == TC_OK) {
+	if (rc == CF_OK) {
 		skip_ws(&r);
 		if (r.pos < r.end)
 			rc = unexpected(&r, "the end of the line after the value");
@@ -460,23 +458,23 @@ int tr_json_parse(tr_jdoc *doc, const char *text, size_t n, size_t *err_off, cha
 	free(r.vals);
 	free(r.mems);
 	buf_free(&r.str);
-	if (rc != TC_OK) {
+	if (rc != CF_OK) {
 		if (err_off)
 			*err_off = r.err_off;
-		tr_json_dispose(doc);
+		json_doc_dispose(doc);
 	}
 	return rc;
 }
 
-void tr_json_dispose(tr_jdoc *doc)
+void json_doc_dispose(json_doc *doc)
 {
 	arena_free(&doc->arena);
 	memset(&doc->root, 0, sizeof doc->root);
 }
 
-const tr_jval *tr_json_get(const tr_jval *obj, const char *key)
+const json_val *json_get(const json_val *obj, const char *key)
 {
-	if (!obj || obj->type != TR_JOBJ)
+	if (!obj || obj->type != JSON_OBJ)
 		return NULL;
 	size_t n = strlen(key);
 	for (size_t i = 0; i < obj->n; i++)
@@ -485,9 +483,9 @@ const tr_jval *tr_json_get(const tr_jval *obj, const char *key)
 	return NULL;
 }
 
-bool tr_json_int(const tr_jval *v, int64_t *out)
+bool json_get_int(const json_val *v, int64_t *out)
 {
-	if (!v || v->type != TR_JNUM || strpbrk(v->s, ".eE"))
+	if (!v || v->type != JSON_NUM || strpbrk(v->s, ".eE"))
 		return false;
 	errno = 0;
 	char *end;
@@ -499,31 +497,31 @@ bool tr_json_int(const tr_jval *v, int64_t *out)
 }
 
 /* Depth-first with an explicit stack would be needed only past
- * TR_JSON_MAX_DEPTH, which the reader refuses; recursion is bounded. */
-void tr_json_put(cf_buf *sb, const tr_jval *v)
+ * JSON_READ_MAX_DEPTH, which the reader refuses; recursion is bounded. */
+void json_put(cf_buf *sb, const json_val *v)
 {
 	switch (v->type) {
-	case TR_JNULL: buf_puts(sb, "null"); break;
-	case TR_JBOOL: buf_puts(sb, v->b ? "true" : "false"); break;
-	case TR_JNUM: buf_putn(sb, v->s, v->len); break;
-	case TR_JSTR: json_escape(sb, v->s); break;
-	case TR_JARR:
+	case JSON_NULL: buf_puts(sb, "null"); break;
+	case JSON_BOOL: buf_puts(sb, v->b ? "true" : "false"); break;
+	case JSON_NUM: buf_putn(sb, v->s, v->len); break;
+	case JSON_STR: json_escape(sb, v->s); break;
+	case JSON_ARR:
 		buf_putc(sb, '[');
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
 				buf_putc(sb, ',');
-			tr_json_put(sb, &v->items[i]);
+			json_put(sb, &v->items[i]);
 		}
 		buf_putc(sb, ']');
 		break;
-	case TR_JOBJ:
+	case JSON_OBJ:
 		buf_putc(sb, '{');
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
 				buf_putc(sb, ',');
 			json_escape(sb, v->members[i].key);
 			buf_putc(sb, ':');
-			tr_json_put(sb, &v->members[i].val);
+			json_put(sb, &v->members[i].val);
 		}
 		buf_putc(sb, '}');
 		break;

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	cf_error err;
 	cf_error_clear(&err);
 	if (walk_classes(argv[first], add, &c, &err) != CF_OK) {
-		fprintf(stderr, "%s: %s\n", argv[first], err.msg);
+		fprintf(stderr, "%s: %s\n", argv[first], err.message);
 		return 1;
 	}
 	printf("corpus classes=%zu bytes=%zu mode=%s\n", c.n, c.bytes, deep ? "deep" : "shallow");

@@ -11,8 +11,8 @@ build=$(cd "${1:-build}" && pwd)
 runs=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export TC_TRACE=$build/runtime/tc-trace TRACE_GEN=$build/tests/trace/trace-gen
-ninja -C "$build" runtime/tc-trace tests/trace/trace-gen >/dev/null
+export TC_TRACE=$build/trace/tc-trace TRACE_GEN=$build/tests/trace/trace-gen
+ninja -C "$build" trace/tc-trace tests/trace/trace-gen >/dev/null
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 html=() render=() driver=()
 for ((i = 0; i < runs; i++)); do

@@ -282,7 +282,7 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 	cf_insn in;
 	for (uint32_t off = 0; off < len; off += in.len) {
 		if (insn_decode(bytes, len, off, 0, &in, &scratch) != CF_OK)
-			return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.msg), -1;
+			return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		bool last = off + in.len == len;
 		unsigned banned = OPF_BRANCH | OPF_STORE | OPF_JSR | OPF_RET;
 		if (!handler || !last)
@@ -300,7 +300,7 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 			int rc = check_cp(ed, &in);
 			ed->err = saved;
 			if (rc != CF_OK)
-				return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.msg), -1;
+				return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		}
 		int pop, push;
 		if (!insn_stack_effect(&ed->cls->cp, &in, &pop, &push))

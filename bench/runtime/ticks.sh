@@ -20,7 +20,7 @@ shift $(( $# < 3 ? $# : 3 ))
 ticks=${*:-1 2 5 10}
 [ -f "$build/build.ninja" ] || meson setup "$build" "$root" -Dcompiler=disabled -Dtests=disabled \
   -Dbuildtype=release >/dev/null
-ninja -C "$build" runtime/tracecanary-runtime.jar runtime/libtracecanary.so runtime/tc-ringdump >/dev/null
+ninja -C "$build" runtime/tracecanary-runtime.jar runtime/libtracecanary.so trace/tc-ringdump >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp="$build/runtime/tracecanary-runtime.jar:$build/runtime/android-stubs.jar"
@@ -35,7 +35,7 @@ for t in $ticks; do
     rm -f "$work/ring" "$work/ring.prev"
     java -Dtc.lib="$build/runtime/libtracecanary.so" -cp "$work:$cp" Ticks "$t" "$seconds" "$work/ring" "$work/true" \
       >"$work/out" 2>"$work/err" || { cat "$work/out" "$work/err" >&2; exit 1; }
-    "$build/runtime/tc-ringdump" "$work/ring" >"$work/dump"
+    "$build/trace/tc-ringdump" "$work/ring" >"$work/dump"
     # "seq in|out id ms": each step's recorded ms, in order, beside its true ns
     awk '$3 == 900 && $2 == "in" {t = $4} $3 == 900 && $2 == "out" {print $4 - t}' "$work/dump" >"$work/rec"
     n_rec=$(wc -l <"$work/rec"); n_true=$(wc -l <"$work/true")

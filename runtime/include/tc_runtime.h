@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cf_error.h"
 #include "tc_event.h"
 
 #ifdef __cplusplus
@@ -42,10 +43,9 @@ enum {
 	TC_ENOSPC = -9,   /* no room to reserve a ring file (full disk, quota, file size limit) */
 };
 
-typedef struct tc_error {
-	int code;
-	char message[160];
-} tc_error;
+/* The record is base's one error record (cf_error.h: code, message, and where, which
+ * the runtime puts in the message); tc_error is its name in this API. */
+typedef cf_error tc_error;
 
 /* Status, as Matrix's AppMethodBeat (values kept; DEFAULT only exists in
  * the Java layer, before a context is created). Events are recorded while

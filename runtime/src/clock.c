@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "error.h"
+#include "tc_runtime.h"
 #include "thread.h"
 
 uint64_t clock_default_now_ns(void *user)
@@ -117,10 +117,10 @@ int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word
 	c->word_user = word_user;
 	atomic_store(&c->word, TC_CLOCK_OFF);
 	if (pthread_mutex_init(&c->mu, NULL))
-		return tc_fail(err, TC_ETHREAD, "clock mutex");
+		return cf_set(err, TC_ETHREAD, "clock mutex");
 	if (pthread_cond_init(&c->cv, NULL)) {
 		pthread_mutex_destroy(&c->mu);
-		return tc_fail(err, TC_ETHREAD, "clock condition");
+		return cf_set(err, TC_ETHREAD, "clock condition");
 	}
 	return TC_OK;
 }
@@ -150,7 +150,7 @@ int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint
 	c->running = threaded && rc == 0;
 	publish(c);
 	pthread_mutex_unlock(&c->mu);
-	return rc ? tc_fail(err, TC_ETHREAD, "clock thread: %s", strerror(rc)) : TC_OK;
+	return rc ? cf_set(err, TC_ETHREAD, "clock thread: %s", strerror(rc)) : TC_OK;
 }
 
 void clock_stop(clock_thread *c)

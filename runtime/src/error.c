@@ -1,19 +1,6 @@
-#include "error.h"
-
-#include <stdarg.h>
-#include <stdio.h>
-
-int tc_fail(tc_error *err, int code, const char *fmt, ...)
-{
-	if (err) {
-		va_list ap;
-		va_start(ap, fmt);
-		err->code = code;
-		vsnprintf(err->message, sizeof err->message, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
+/* error.c: the names of the runtime's codes (TC_E*, tc_runtime.h). Errors themselves
+ * go through base's funnel cf_set (cf_error.h). */
+#include "tc_runtime.h"
 
 const char *tc_strerror(int code)
 {

@@ -53,7 +53,7 @@
 #include <sys/system_properties.h>
 #endif
 
-#include "error.h"
+#include "tc_runtime.h"
 #include "plthook_elf.h"
 
 #define MAX_NAME 256        /* a pattern or symbol, with its NUL */
@@ -334,7 +334,7 @@ static int check_list(const char *list, const char *what, tc_error *err)
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ";");
 		if (n >= MAX_NAME)
-			return tc_fail(err, TC_EINVAL, "PLT hook: a pattern of %s is longer than %d bytes", what,
+			return cf_set(err, TC_EINVAL, "PLT hook: a pattern of %s is longer than %d bytes", what,
 			               MAX_NAME - 1);
 		p += n;
 		if (*p == ';')
@@ -355,7 +355,7 @@ static int page_prot(uintptr_t addr, int *prot, tc_error *err)
 		fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
-		return tc_fail(err, TC_EIO, "PLT hook: open /proc/self/maps: %s", strerror(errno));
+		return cf_set(err, TC_EIO, "PLT hook: open /proc/self/maps: %s", strerror(errno));
 	char buf[4096], head[96];
 	size_t hn = 0;
 	bool found = false;
@@ -390,7 +390,7 @@ static int page_prot(uintptr_t addr, int *prot, tc_error *err)
 	}
 	close(fd);
 	if (!found)
-		return tc_fail(err, TC_EIO, "PLT hook: %#lx is not in /proc/self/maps", (unsigned long)addr);
+		return cf_set(err, TC_EIO, "PLT hook: %#lx is not in /proc/self/maps", (unsigned long)addr);
 	return TC_OK;
 }
 
@@ -412,7 +412,7 @@ static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_
 	}
 	bool ro = !(pc->prot & PROT_WRITE);
 	if (ro && mprotect((void *)page, g_pagesz, pc->prot | PROT_WRITE) != 0)
-		return tc_fail(err, TC_EIO, "PLT hook: mprotect(%#lx, +PROT_WRITE): %s", (unsigned long)page,
+		return cf_set(err, TC_EIO, "PLT hook: mprotect(%#lx, +PROT_WRITE): %s", (unsigned long)page,
 		               strerror(errno));
 	__atomic_store_n((uintptr_t *)slot, value, __ATOMIC_SEQ_CST);
 	/* A GOT word is data, fetched by a load: no instruction-cache
@@ -421,7 +421,7 @@ static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_
 	 * is rewritten; a no-op on x86. */
 	__builtin___clear_cache((char *)slot, (char *)(slot + sizeof(uintptr_t)));
 	if (ro && mprotect((void *)page, g_pagesz, pc->prot) != 0)
-		return tc_fail(err, TC_EIO, "PLT hook: mprotect(%#lx) back: %s (the slot is written, the page left writable)",
+		return cf_set(err, TC_EIO, "PLT hook: mprotect(%#lx) back: %s (the slot is written, the page left writable)",
 		               (unsigned long)page, strerror(errno));
 	return TC_OK;
 }
@@ -544,7 +544,7 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 {
 	uint32_t idx[MAX_SYMS];
 	size_t n;
-	tc_error e = { TC_OK, "" };
+	tc_error e = { 0 };
 	struct cands c = { NULL, 0, 0 };
 	int r = pe_lookup(pe, h->symbol, idx, MAX_SYMS, &n, &e);
 	if (r == TC_OK)
@@ -762,7 +762,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	forget_if_reloaded(ob);
 	pe_object pe;
-	tc_error e = { TC_OK, "" };
+	tc_error e = { 0 };
 	int opened = 1; /* 1: not yet */
 	for (size_t i = 0; i < g_nhooks; i++) {
 		struct hook *h = &g_hooks[i];
@@ -846,7 +846,7 @@ static int apply_all(tc_error *err)
 		}
 		free(p.lazy);
 		if (rc < 0)
-			return tc_fail(err, rc, "PLT hook: out of memory");
+			return cf_set(err, rc, "PLT hook: out of memory");
 		if (!progress)
 			return TC_OK;
 	}
@@ -894,17 +894,17 @@ static struct hook *hook_new(const char *libs, const char *ignore, const char *s
 int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 {
 	if (!spec || !id || !spec->libs || !spec->symbol || !spec->symbol[0] || !spec->replacement || !spec->orig)
-		return tc_fail(err, TC_EINVAL, "PLT hook: libs, symbol, replacement and orig are required");
+		return cf_set(err, TC_EINVAL, "PLT hook: libs, symbol, replacement and orig are required");
 	if (strlen(spec->symbol) >= MAX_NAME)
-		return tc_fail(err, TC_EINVAL, "PLT hook: symbol name longer than %d bytes", MAX_NAME - 1);
+		return cf_set(err, TC_EINVAL, "PLT hook: symbol name longer than %d bytes", MAX_NAME - 1);
 	TRY(check_list(spec->libs, "libs", err));
 	if (spec->ignore)
 		TRY(check_list(spec->ignore, "ignore", err));
 	if (!PE_SUPPORTED)
-		return tc_fail(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
+		return cf_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
 	for (size_t i = 0; i < NMONITORS; i++)
 		if (strcmp(spec->symbol, monitors[i].symbol) == 0)
-			return tc_fail(err, TC_EBUSY, "PLT hook: %s is the engine's own (it watches new libraries)",
+			return cf_set(err, TC_EBUSY, "PLT hook: %s is the engine's own (it watches new libraries)",
 			               spec->symbol);
 	pthread_once(&g_once, init);
 
@@ -918,14 +918,14 @@ int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 		int other = h->id;
 		pthread_mutex_unlock(&g_mu);
 		if (!again)
-			return tc_fail(err, TC_EBUSY, "PLT hook: %s already has another hook (%d)", spec->symbol, other);
+			return cf_set(err, TC_EBUSY, "PLT hook: %s already has another hook (%d)", spec->symbol, other);
 		*id = other;
 		return TC_OK;
 	}
 	struct hook *h = hook_new(spec->libs, spec->ignore, spec->symbol, spec->replacement, spec->orig, false);
 	if (!h) {
 		pthread_mutex_unlock(&g_mu);
-		return tc_fail(err, TC_ENOMEM, "PLT hook: out of memory");
+		return cf_set(err, TC_ENOMEM, "PLT hook: out of memory");
 	}
 	*id = h->id;
 	if (g_users++ == 0) {
@@ -934,7 +934,7 @@ int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 			if (monitor_wanted(&monitors[i]) &&
 			    !hook_new("*", NULL, monitors[i].symbol, monitors[i].proxy, monitors[i].orig, true)) {
 				pthread_mutex_unlock(&g_mu);
-				return tc_fail(err, TC_ENOMEM, "PLT hook: out of memory");
+				return cf_set(err, TC_ENOMEM, "PLT hook: out of memory");
 			}
 	}
 	pthread_mutex_unlock(&g_mu);
@@ -949,7 +949,7 @@ int tc_plthook_remove(int id, tc_error *err)
 	struct hook *h = hook_by_id(id);
 	if (!h || h->internal) {
 		pthread_mutex_unlock(&g_mu);
-		return tc_fail(err, TC_EINVAL, "PLT hook: no hook %d", id);
+		return cf_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
 	}
 	if (!h->active) {
 		pthread_mutex_unlock(&g_mu);
@@ -1008,7 +1008,7 @@ int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_error *err)
 	struct hook *h = hook_by_id(id);
 	if (!h || h->internal) {
 		pthread_mutex_unlock(&g_mu);
-		return tc_fail(err, TC_EINVAL, "PLT hook: no hook %d", id);
+		return cf_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
 	}
 	for (size_t i = 0; i < g_nobjs; i++) {
 		bool any = false;

@@ -7,12 +7,12 @@
 #include <stdalign.h>
 #include <string.h>
 
-#include "error.h"
+#include "tc_runtime.h"
 
 #define WORD_BITS (sizeof(uintptr_t) * 8)
 
 /* One funnel for malformed tables. */
-#define BAD(err, ...) tc_fail(err, TC_EFORMAT, "ELF: " __VA_ARGS__)
+#define BAD(err, ...) cf_set(err, TC_EFORMAT, "ELF: " __VA_ARGS__)
 
 bool pe_inside(const pe_object *o, uintptr_t addr, size_t len, unsigned flags)
 {
@@ -114,7 +114,7 @@ int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, 
 	o->phdr = phdr;
 	o->phnum = phnum;
 	if (!PE_SUPPORTED)
-		return tc_fail(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
+		return cf_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
 	const ElfW(Phdr) *dynph = NULL;
 	o->lo = UINTPTR_MAX;
 	for (size_t i = 0; i < phnum; i++) {

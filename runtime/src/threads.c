@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "error.h"
+#include "tc_runtime.h"
 #include "thread.h"
 
 _Static_assert(sizeof(struct thread_header) == TC_THREADS_HEADER_SIZE, "thread header is 256 bytes");
@@ -60,27 +60,27 @@ int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacit
 	memset(t, 0, sizeof *t);
 	t->mem.fd = t->mem.claim_fd = -1;
 	if (max == 0 || max > 4096)
-		return tc_fail(err, TC_EINVAL, "max threads %u not in [1, 4096]", max);
+		return cf_set(err, TC_EINVAL, "max threads %u not in [1, 4096]", max);
 	if (capacity < 2 || capacity > THREAD_RING_MAX_CAPACITY)
-		return tc_fail(err, TC_EINVAL, "thread ring capacity %llu not in [2, %llu]",
+		return cf_set(err, TC_EINVAL, "thread ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)capacity, (unsigned long long)THREAD_RING_MAX_CAPACITY);
 	size_t ring_size = ring_bytes(TC_RING_HEADER_SIZE, capacity);
 	if (ring_size > (SIZE_MAX - TC_THREADS_HEADER_SIZE) / max)
-		return tc_fail(err, TC_EINVAL, "%u thread rings of %llu events do not fit in memory", max,
+		return cf_set(err, TC_EINVAL, "%u thread rings of %llu events do not fit in memory", max,
 		               (unsigned long long)capacity);
 	t->rings = calloc(max, sizeof *t->rings);
 	if (!t->rings)
-		return tc_fail(err, TC_ENOMEM, "%u thread rings", max);
+		return cf_set(err, TC_ENOMEM, "%u thread rings", max);
 	if (pthread_mutex_init(&t->mu, NULL)) {
 		free(t->rings);
 		t->rings = NULL;
-		return tc_fail(err, TC_ETHREAD, "thread set mutex");
+		return cf_set(err, TC_ETHREAD, "thread set mutex");
 	}
 	if (pthread_key_create(&t->key, thread_ended)) {
 		pthread_mutex_destroy(&t->mu);
 		free(t->rings);
 		t->rings = NULL;
-		return tc_fail(err, TC_ETHREAD, "thread set key");
+		return cf_set(err, TC_ETHREAD, "thread set key");
 	}
 	t->key_made = true;
 	/* anonymous pages, not the heap: threads_close retires them */

@@ -85,19 +85,19 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "ANR check ran %lld ms after the message began: dropped",
 		        (long long)cost);
 	} else {
-		strbuf b;
-		sb_init(&b);
-		sb_printf(&b, "\n>>>>>>>>>>>>>>>>>>>>>>> maybe happens ANR(%lld ms)! <<<<<<<<<<<<<<<<<<<<<<<\n",
+		cf_buf b;
+		buf_init(&b);
+		buf_printf(&b, "\n>>>>>>>>>>>>>>>>>>>>>>> maybe happens ANR(%lld ms)! <<<<<<<<<<<<<<<<<<<<<<<\n",
 		          (long long)cost);
-		sb_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n",
+		buf_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n",
 		          scene, job->foreground ? "true" : "false", (long long)ps->priority, (long long)ps->nice);
-		sb_printf(&b, "|* [Memory]\n|*\t\tDalvikHeap: %lldkb\n|*\t\tNativeHeap: %lldkb\n|*\t\tVmSize: %lldkb\n",
+		buf_printf(&b, "|* [Memory]\n|*\t\tDalvikHeap: %lldkb\n|*\t\tNativeHeap: %lldkb\n|*\t\tVmSize: %lldkb\n",
 		          (long long)ps->dalvik_heap_kb, (long long)ps->native_heap_kb, (long long)ps->vm_size_kb);
-		sb_printf(&b, "|* [Thread]\n|*\t\tStack: %s\n|* [Trace]\n", thread_stack);
+		buf_printf(&b, "|* [Thread]\n|*\t\tStack: %s\n|* [Trace]\n", thread_stack);
 		if (st.len)
-			sb_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
-		sb_puts(&b, "=========================================================================");
-		char *block = sb_take(&b);
+			buf_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
+		buf_puts(&b, "=========================================================================");
+		char *block = buf_take_str(&b);
 		if (block)
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "%s", block);
 		free(block);

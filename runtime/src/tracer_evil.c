@@ -43,20 +43,20 @@ static void analyse(tc_ctx *ctx, void *arg)
 	char key[32];
 	tc_stack_key(&st, cost, key, sizeof key);
 
-	strbuf b;
-	sb_init(&b);
-	sb_printf(&b, "-\n>>>>>>>>>>>>>>>>>>>>> maybe happens Jankiness!(%lldms) <<<<<<<<<<<<<<<<<<<<<\n",
+	cf_buf b;
+	buf_init(&b);
+	buf_printf(&b, "-\n>>>>>>>>>>>>>>>>>>>>> maybe happens Jankiness!(%lldms) <<<<<<<<<<<<<<<<<<<<<\n",
 	          (long long)cost);
-	sb_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n"
+	buf_printf(&b, "|* [Status]\n|*\t\tScene: %s\n|*\t\tForeground: %s\n|*\t\tPriority: %lld\tNice: %lld\n"
 	          "|*\t\tis64BitRuntime: %s\n",
 	          job->scene ? job->scene : "", job->foreground ? "true" : "false", (long long)ps.priority,
 	          (long long)ps.nice, sizeof(void *) == 8 ? "true" : "false");
 	if (st.len)
-		sb_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
+		buf_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
 	else
-		sb_puts(&b, "AppMethodBeat is close[true].\n");
-	sb_puts(&b, "=========================================================================");
-	char *block = sb_take(&b);
+		buf_puts(&b, "AppMethodBeat is close[true].\n");
+	buf_puts(&b, "=========================================================================");
+	char *block = buf_take_str(&b);
 	if (block)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.EvilMethodTracer", "%s", block);
 	free(block);

@@ -35,7 +35,7 @@ java -cp "$out/instrumented:$cp" -Dtc.lib="$rt/libtracecanary.so" \
 
 echo
 echo "== what the runtime found (tc-trace)"
-trace=$build/runtime/tc-trace
+trace=$build/trace/tc-trace
 map=$out/mapping/methodMapping.txt
 "$trace" html --ring "$out/trace.ring" --mapping "$map" --reports "$out/reports.jsonl" \
 	--title "tracecanary sample" -o "$out/report.html" 2>/dev/null

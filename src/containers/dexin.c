@@ -170,7 +170,7 @@ int dexin_prepare(run *r, unit *u, cf_error *err)
 	if (dex_intern_method(d, beat, "i", "(I)V", &x->beat_i, &e) != CF_OK ||
 	    dex_intern_method(d, beat, "o", "(I)V", &x->beat_o, &e) != CF_OK ||
 	    (activity && dex_intern_method(d, beat, "at", "(Landroid/app/Activity;Z)V", &x->beat_at, &e) != CF_OK))
-		return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.msg);
+		return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.message);
 	if (!dex_ids_fit(d)) {
 		dex_rollback_ids(d, &m);
 		leave(r, u, "the calls' ids do not fit: a dex holds at most 65,536 method ids", false);
@@ -186,7 +186,7 @@ int dexin_prepare(run *r, unit *u, cf_error *err)
 		dex_mark_ids(d, &m);
 		if (dex_intern_method(d, cls, "onWindowFocusChanged", "(Z)V", &c->focus_method, &e) != CF_OK ||
 		    dex_intern_method(d, sup, "onWindowFocusChanged", "(Z)V", &c->focus_super, &e) != CF_OK)
-			return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.msg);
+			return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.message);
 		if (!dex_ids_fit(d)) {
 			dex_rollback_ids(d, &m);
 			c->add_focus = false;

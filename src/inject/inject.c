@@ -216,7 +216,7 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
 		if (add_focus_method(w, cls, &rf, &e) != CF_OK) {
 			if (e.code == CF_ENOMEM)
 				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-			unit_report(u, w, "onWindowFocusChanged not added: %s", e.msg);
+			unit_report(u, w, "onWindowFocusChanged not added: %s", e.message);
 		} else {
 			u->changed = true;
 			u->focus_added = 1;

@@ -32,49 +32,16 @@ void mapping_free(mapping *m)
 	free(m);
 }
 
-static int parse_u32(const char *s, size_t n, uint32_t *out)
-{
-	if (n == 0 || n > 10)
-		return -1;
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const char *path,
                     cf_error *err)
 {
-	const char *c1 = memchr(s, ',', n);
-	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
-	uint32_t id, access;
-	if (!c2 || parse_u32(s, (size_t)(c1 - s), &id) != 0 ||
-	    parse_u32(c1 + 1, (size_t)(c2 - c1 - 1), &access) != 0 || id == 0)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
-		               "line %u: expected \"id,accessFlags,class method desc\", got \"%.*s\"", line,
-		               (int)(n > 80 ? 80 : n), s);
-	/* Matrix's ids are below METHOD_ID_MAX (0xFFFFF): a larger one is no id of its, and
-	 * continuing after it would wrap to 0 */
-	if (id >= TC_METHOD_ID_MAX)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
-		               "line %u: id %u is not below Matrix's METHOD_ID_MAX (%u)", line, id, TC_METHOD_ID_MAX);
-	const char *key = c2 + 1;
-	size_t klen = n - (size_t)(key - s);
-	/* Keys are looked up as C strings: a NUL inside one would make a method differ
-	 * from itself (found by fuzz_text.c). */
-	if (memchr(key, '\0', klen))
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: NUL byte in the method name",
-		               line);
-	const char *sp = memchr(key, ' ', klen);
-	if (!sp || sp == key || sp + 1 == key + klen)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path,
-		               "line %u: expected \"class method [desc]\" after the id and flags", line);
+	mm_line l;
+	char why[160];
+	if (mm_parse_line(&l, s, n, why, sizeof why) != 0)
+		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: %s", line, why);
+	uint32_t id = l.id;
+	const char *key = l.key;
+	size_t klen = l.key_len;
 	entry *e = NULL;
 	HASH_FIND(hh, m->by_key, key, klen, e);
 	if (e)
@@ -96,7 +63,7 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 	e->key[klen] = '\0';
 	HASH_ADD_KEYPTR(hh, m->by_key, e->key, klen, e);
 	m->order[m->n++] = e;
-	if (id != TC_METHOD_ID_DISPATCH && id > m->max_id)
+	if (id != MM_ID_DISPATCH && id > m->max_id)
 		m->max_id = id;
 	return CF_OK;
 }
@@ -114,12 +81,10 @@ int mapping_parse(mapping **out, const char *t, size_t len, const char *label, c
 		while (end < len && t[end] != '\n')
 			end++;
 		line++;
-		size_t n = end - pos;
 		const char *s = t + pos;
+		size_t n = mm_line_len(s, end - pos);
 		pos = end + 1;
-		while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
-			n--;
-		if (n == 0 || s[0] == '#')
+		if (n == 0)
 			continue;
 		rc = add_line(m, s, n, line, label, err);
 	}

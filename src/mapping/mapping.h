@@ -1,6 +1,5 @@
-/* methodMapping.txt in Matrix's format: "id,accessFlags,class method desc" per line,
- * names with '.' ("5,4,sample.MainActivity onResume ()V"); '#' lines are comments.
- * The key of a method is the part after the second comma. */
+/* An earlier build's methodMapping.txt, by key ("class method desc"), for
+ * --base-mapping and `tc-instrument diff`. Its lines are read by mapping/ (the format). */
 #ifndef TC_MAPPING_H
 #define TC_MAPPING_H
 
@@ -8,17 +7,13 @@
 #include <stdio.h>
 
 #include "cf_error.h"
-
-/* Matrix's reserved ids (see shared/reference/matrix-runtime.md). */
-#define TC_METHOD_ID_MAX 0xFFFFFu
-#define TC_METHOD_ID_DISPATCH 0xFFFFEu
-#define TC_DISPATCH_LINE "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V"
+#include "method_mapping.h"
 
 typedef struct mapping mapping;
 
 /* Reads a mapping (a regular file of at most TC_MAX_INPUT_MB). Malformed lines are
  * errors naming the line (Matrix silently stopped reading there), as are a key listed
- * twice and an id of 0 or at least TC_METHOD_ID_MAX. */
+ * twice and an id of 0 or at least MM_ID_MAX. */
 int mapping_load(mapping **out, const char *path, cf_error *err);
 /* The same from text in memory; label names it in errors. */
 int mapping_parse(mapping **out, const char *text, size_t len, const char *label, cf_error *err);

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output/json.h"
+#include "json.h"
+#include "method_mapping.h"
 #include "containers/walk.h"
 #include "pipeline/pipeline.h"
 #include "containers/zlib_io.h"
@@ -360,17 +361,6 @@ static void put_str(cf_buf *b, const char *s)
 	buf_bytes(b, s, strlen(s));
 }
 
-static void put_uint(cf_buf *b, uint32_t v)
-{
-	char d[10];
-	size_t n = 0;
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) && n < sizeof d);
-	while (n)
-		buf_u1(b, (uint8_t)d[--n]);
-}
-
 /* A mapping file written a megabyte at a time (for a large class path it is tens of MB,
  * which should not sit in memory whole), hashed as it goes, and compared with the file
  * already there: while they agree nothing is written, so that an unchanged mapping is
@@ -516,26 +506,16 @@ int out_write_mappings(run *r, cf_error *err)
 		return err->code;
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const meth *m = r->traced[i];
-		put_uint(&t.b, m->id);
-		buf_u1(&t.b, ',');
-		put_uint(&t.b, m->access);
-		buf_u1(&t.b, ',');
-		buf_bytes(&t.b, m->cls, m->class_len);
-		buf_u1(&t.b, ' ');
-		buf_bytes(&t.b, m->rest, m->rest_len);
-		buf_u1(&t.b, '\n');
+		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
-	put_str(&t.b, TC_DISPATCH_LINE "\n");
+	put_str(&t.b, MM_DISPATCH_LINE "\n");
 	if (text_close(r, &t, 0, err) != CF_OK || text_open(r, &t, 1, err) != CF_OK)
 		return err->code;
-	put_str(&t.b, "ignore methods:\n");
+	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
 		const meth *m = r->ignored[i];
-		buf_bytes(&t.b, m->cls, m->class_len);
-		buf_u1(&t.b, ' ');
-		buf_bytes(&t.b, m->rest, m->rest_len);
-		buf_u1(&t.b, '\n');
+		mm_put_ignored(&t.b, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
 	return text_close(r, &t, 1, err);
@@ -625,11 +605,12 @@ int out_write_stats(run *r, double total, cf_error *err)
 	uint64_t bytes_in = 0, bytes_out = 0;
 	bool apk = false;
 	json j;
-	json_init(&j, f);
-	json_begin(&j, NULL, '{');
-	json_str(&j, "tool", "tc-instrument");
-	json_u64(&j, "threads", (uint64_t)r->nworkers);
-	json_begin(&j, "inputs", '[');
+	json_init_pretty(&j);
+	json_begin_object(&j);
+	json_kv_string(&j, "tool", "tc-instrument");
+	json_kv_uint(&j, "threads", (uint64_t)r->nworkers);
+	json_key(&j, "inputs");
+	json_begin_array(&j);
 	for (size_t i = 0; i < r->ninputs; i++) {
 		const input *in = &r->inputs[i];
 		if (in->classpath)
@@ -637,30 +618,31 @@ int out_write_stats(run *r, double total, cf_error *err)
 		apk |= in->apk;
 		bytes_in += in->bytes_in;
 		bytes_out += in->bytes_out;
-		json_begin(&j, NULL, '{');
-		json_str(&j, "in", in->in);
-		json_str(&j, "out", in->out);
-		json_str(&j, "kind", in->apk ? "apk" : in->jar ? "jar" : in->dex ? "dex" : "directory");
-		json_u64(&j, "entries", in->count);
-		json_u64(&j, "bytes_in", in->bytes_in);
-		json_u64(&j, "bytes_out", in->bytes_out);
-		json_end(&j, '}');
+		json_begin_object(&j);
+		json_kv_string(&j, "in", in->in);
+		json_kv_string(&j, "out", in->out ? in->out : "");
+		json_kv_string(&j, "kind", in->apk ? "apk" : in->jar ? "jar" : in->dex ? "dex" : "directory");
+		json_kv_uint(&j, "entries", in->count);
+		json_kv_uint(&j, "bytes_in", in->bytes_in);
+		json_kv_uint(&j, "bytes_out", in->bytes_out);
+		json_end_object(&j);
 	}
-	json_end(&j, ']');
-	json_begin(&j, "classes", '{');
-	json_u64(&j, "total", s->classes);
-	json_u64(&j, "instrumented", s->instrumented);
-	json_u64(&j, "unchanged", s->classes - s->instrumented);
-	json_u64(&j, "malformed", s->malformed);
-	json_u64(&j, "skipped_by_name", s->by_name);
-	json_u64(&j, "abstract_or_interface", s->abstract);
-	json_u64(&j, "module_info", s->modules);
-	json_u64(&j, "blocked", s->blocked);
-	json_u64(&j, "activities", s->activities);
-	json_u64(&j, "focus_method_added", s->focus_added);
-	json_u64(&j, "focus_method_instrumented", s->focus_injected);
-	json_u64(&j, "focus_method_refused", s->focus_refused);
-	json_end(&j, '}');
+	json_end_array(&j);
+	json_key(&j, "classes");
+	json_begin_object(&j);
+	json_kv_uint(&j, "total", s->classes);
+	json_kv_uint(&j, "instrumented", s->instrumented);
+	json_kv_uint(&j, "unchanged", s->classes - s->instrumented);
+	json_kv_uint(&j, "malformed", s->malformed);
+	json_kv_uint(&j, "skipped_by_name", s->by_name);
+	json_kv_uint(&j, "abstract_or_interface", s->abstract);
+	json_kv_uint(&j, "module_info", s->modules);
+	json_kv_uint(&j, "blocked", s->blocked);
+	json_kv_uint(&j, "activities", s->activities);
+	json_kv_uint(&j, "focus_method_added", s->focus_added);
+	json_kv_uint(&j, "focus_method_instrumented", s->focus_injected);
+	json_kv_uint(&j, "focus_method_refused", s->focus_refused);
+	json_end_object(&j);
 	if (r->opt->cache_dir) {
 		uint64_t facts = 0, results = 0, inputs = 0;
 		for (size_t i = 0; i < r->ninputs; i++) {
@@ -668,43 +650,48 @@ int out_write_stats(run *r, double total, cf_error *err)
 			facts += r->inputs[i].facts_hit;
 			results += r->inputs[i].result_hit;
 		}
-		json_begin(&j, "cache", '{');
-		json_str(&j, "dir", r->opt->cache_dir);
-		json_u64(&j, "inputs", inputs);
-		json_bool(&j, "run_reused", r->replayed);
-		json_u64(&j, "facts_reused", facts);
-		json_u64(&j, "results_reused", results);
-		json_u64(&j, "outputs_in_place", outputs_same(r));
-		json_u64(&j, "entries_read", r->cache_stats.hits);
-		json_u64(&j, "entries_missing", r->cache_stats.misses);
-		json_u64(&j, "entries_damaged", r->cache_stats.damaged);
-		json_u64(&j, "entries_written", r->cache_stats.writes);
-		json_u64(&j, "entries_evicted", r->cache_stats.evicted);
-		json_end(&j, '}');
+		json_key(&j, "cache");
+		json_begin_object(&j);
+		json_kv_string(&j, "dir", r->opt->cache_dir ? r->opt->cache_dir : "");
+		json_kv_uint(&j, "inputs", inputs);
+		json_kv_bool(&j, "run_reused", r->replayed);
+		json_kv_uint(&j, "facts_reused", facts);
+		json_kv_uint(&j, "results_reused", results);
+		json_kv_uint(&j, "outputs_in_place", outputs_same(r));
+		json_kv_uint(&j, "entries_read", r->cache_stats.hits);
+		json_kv_uint(&j, "entries_missing", r->cache_stats.misses);
+		json_kv_uint(&j, "entries_damaged", r->cache_stats.damaged);
+		json_kv_uint(&j, "entries_written", r->cache_stats.writes);
+		json_kv_uint(&j, "entries_evicted", r->cache_stats.evicted);
+		json_end_object(&j);
 	}
-	json_begin(&j, "dex", '{');
-	json_u64(&j, "files", s->dex_files);
-	json_u64(&j, "rewritten", s->dex_changed);
-	json_u64(&j, "left_unchanged", s->dex_left);
-	json_u64(&j, "malformed", s->dex_malformed);
-	json_u64(&j, "methods_checked", s->dex_checked);
-	json_u64(&j, "methods_refused_by_check", s->dex_check_refused);
-	json_u64(&j, "methods_failing_before", s->dex_input_fails);
-	json_end(&j, '}');
-	json_begin(&j, "methods", '{');
-	json_u64(&j, "traced", s->traced);
-	json_u64(&j, "ignored", s->ignored);
-	json_begin(&j, "ignored_by_reason", '{');
-	json_u64(&j, "empty", s->by_verdict[V_EMPTY]);
-	json_u64(&j, "getset", s->by_verdict[V_GETSET]);
-	json_u64(&j, "single", s->by_verdict[V_SINGLE]);
-	json_u64(&j, "blocked", s->by_verdict[V_BLOCKED]);
-	json_u64(&j, "keepmethod", s->by_verdict[V_KEEPMETHOD]);
-	json_end(&j, '}');
-	json_u64(&j, "instrumented", s->methods_instrumented);
-	json_u64(&j, "skipped", s->methods_skipped);
-	json_end(&j, '}');
-	json_begin(&j, "problems", '[');
+	json_key(&j, "dex");
+	json_begin_object(&j);
+	json_kv_uint(&j, "files", s->dex_files);
+	json_kv_uint(&j, "rewritten", s->dex_changed);
+	json_kv_uint(&j, "left_unchanged", s->dex_left);
+	json_kv_uint(&j, "malformed", s->dex_malformed);
+	json_kv_uint(&j, "methods_checked", s->dex_checked);
+	json_kv_uint(&j, "methods_refused_by_check", s->dex_check_refused);
+	json_kv_uint(&j, "methods_failing_before", s->dex_input_fails);
+	json_end_object(&j);
+	json_key(&j, "methods");
+	json_begin_object(&j);
+	json_kv_uint(&j, "traced", s->traced);
+	json_kv_uint(&j, "ignored", s->ignored);
+	json_key(&j, "ignored_by_reason");
+	json_begin_object(&j);
+	json_kv_uint(&j, "empty", s->by_verdict[V_EMPTY]);
+	json_kv_uint(&j, "getset", s->by_verdict[V_GETSET]);
+	json_kv_uint(&j, "single", s->by_verdict[V_SINGLE]);
+	json_kv_uint(&j, "blocked", s->by_verdict[V_BLOCKED]);
+	json_kv_uint(&j, "keepmethod", s->by_verdict[V_KEEPMETHOD]);
+	json_end_object(&j);
+	json_kv_uint(&j, "instrumented", s->methods_instrumented);
+	json_kv_uint(&j, "skipped", s->methods_skipped);
+	json_end_object(&j);
+	json_key(&j, "problems");
+	json_begin_array(&j);
 	for (size_t i = 0; i < s->nproblems; i++) {
 		const problem *p = &s->problems[i];
 		const input *in = &r->inputs[p->input];
@@ -713,28 +700,38 @@ int out_write_stats(run *r, double total, cf_error *err)
 			snprintf(where, sizeof where, "%s", in->in);
 		else
 			path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
-		json_begin(&j, NULL, '{');
-		json_str(&j, "file", where);
-		json_str(&j, "problem", p->what);
+		json_begin_object(&j);
+		json_kv_string(&j, "file", where);
+		json_kv_string(&j, "problem", p->what);
 		if (p->detail)
-			json_str(&j, "detail", p->detail);
-		json_end(&j, '}');
+			json_kv_string(&j, "detail", p->detail);
+		json_end_object(&j);
 	}
-	json_end(&j, ']');
-	json_begin(&j, "bytes", '{');
-	json_u64(&j, "in", bytes_in);
-	json_u64(&j, "out", bytes_out);
-	json_end(&j, '}');
-	json_begin(&j, "time_ms", '{');
-	json_num(&j, "read", r->t_read * 1e3);
-	json_num(&j, "collect", r->t_collect * 1e3);
-	json_num(&j, "decide", r->t_decide * 1e3);
-	json_num(&j, "trace", r->t_trace * 1e3);
-	json_num(&j, "write", r->t_write * 1e3);
-	json_num(&j, "mappings", r->t_map * 1e3);
-	json_num(&j, "total", total * 1e3);
-	json_end(&j, '}');
-	json_end(&j, '}');
+	json_end_array(&j);
+	json_key(&j, "bytes");
+	json_begin_object(&j);
+	json_kv_uint(&j, "in", bytes_in);
+	json_kv_uint(&j, "out", bytes_out);
+	json_end_object(&j);
+	json_key(&j, "time_ms");
+	json_begin_object(&j);
+	json_kv_fixed(&j, "read", r->t_read * 1e3, 3);
+	json_kv_fixed(&j, "collect", r->t_collect * 1e3, 3);
+	json_kv_fixed(&j, "decide", r->t_decide * 1e3, 3);
+	json_kv_fixed(&j, "trace", r->t_trace * 1e3, 3);
+	json_kv_fixed(&j, "write", r->t_write * 1e3, 3);
+	json_kv_fixed(&j, "mappings", r->t_map * 1e3, 3);
+	json_kv_fixed(&j, "total", total * 1e3, 3);
+	json_end_object(&j);
+	json_end_object(&j);
+	char *text = json_take(&j);
+	if (!text) {
+		fclose(f);
+		unlink(tmp);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "out of memory");
+	}
+	fputs(text, f);
+	free(text);
 	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
 		unlink(tmp);
 		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");

@@ -504,7 +504,7 @@ int decide(run *r, cf_error *err)
 	cls_entry *map = NULL;
 	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
 	line_set traced_set = {0}, ignored_set = {0};
-	uint8_t *used = calloc(TC_METHOD_ID_MAX / 8 + 1, 1);
+	uint8_t *used = calloc(MM_ID_MAX / 8 + 1, 1);
 	size_t ntrace = 0, nother = 0;
 	for (size_t i = 0; i < r->nunits; i++) {
 		const unit *u = &r->units[i];
@@ -574,15 +574,15 @@ int decide(run *r, cf_error *err)
 				continue;
 			}
 			uint32_t id = r->base ? base_id(r->base, m) : 0;
-			if (id >= TC_METHOD_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
+			if (id >= MM_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
 				id = 0; /* reserved, or given to another method by a corrupt base */
 			if (!id) {
-				while (next < TC_METHOD_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
+				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
 					next++;
-				if (next >= TC_METHOD_ID_DISPATCH) {
+				if (next >= MM_ID_DISPATCH) {
 					rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "method ids",
 					             "more traced methods than the %u ids below the reserved ones",
-					             TC_METHOD_ID_DISPATCH - 1);
+					             MM_ID_DISPATCH - 1);
 					goto done;
 				}
 				id = next++;

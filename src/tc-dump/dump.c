@@ -294,7 +294,7 @@ static int dump_code(FILE *out, cf_class *cls, cf_member *m, arena *scratch)
 			uint32_t nf;
 			if (smt_initial(cls, m, scratch, &init, &ninit, &err) != CF_OK ||
 			    smt_decode(cls, at, c->len, init, ninit, scratch, &f, &nf, &err) != CF_OK) {
-				fprintf(out, "    ! error: %s\n", err.msg);
+				fprintf(out, "    ! error: %s\n", err.message);
 				return 1;
 			}
 			fprintf(out, "    StackMapTable: %u\n", nf);

@@ -21,7 +21,7 @@ void tc_build(tcls *t, bld *b)
 	uint8_t *bytes = bld_finish(b, &len);
 	bld_free(b);
 	int rc = tc_parse(t, bytes, len);
-	cr_assert_eq(rc, CF_OK, "built class does not parse: %s (%s at %u)", t->err.msg, t->err.part,
+	cr_assert_eq(rc, CF_OK, "built class does not parse: %s (%s at %u)", t->err.message, t->err.part,
 	             t->err.offset);
 }
 
@@ -59,7 +59,7 @@ uint8_t *tc_write(tcls *t, size_t *len)
 	cf_error err;
 	cf_error_clear(&err);
 	int rc = cf_write(&t->cls, &out, &err);
-	cr_assert_eq(rc, CF_OK, "write failed: %s", err.msg);
+	cr_assert_eq(rc, CF_OK, "write failed: %s", err.message);
 	return buf_take(&out, len);
 }
 
@@ -68,7 +68,7 @@ void tc_reparse(tcls *t, tcls *out)
 	size_t len;
 	uint8_t *bytes = tc_write(t, &len);
 	int rc = tc_parse(out, bytes, len);
-	cr_assert_eq(rc, CF_OK, "written class does not parse: %s (%s at %u)", out->err.msg,
+	cr_assert_eq(rc, CF_OK, "written class does not parse: %s (%s at %u)", out->err.message,
 	             out->err.part, out->err.offset);
 }
 
@@ -77,7 +77,7 @@ code_editor *tc_open(tcls *t, arena *scratch, const char *name)
 	code_editor *ed = NULL;
 	cf_error_clear(&t->err);
 	int rc = code_open(&ed, &t->cls, tc_method(t, name), scratch, &t->err);
-	cr_assert_eq(rc, CF_OK, "code_open(%s): %s (%s at %u)", name, t->err.msg, t->err.part,
+	cr_assert_eq(rc, CF_OK, "code_open(%s): %s (%s at %u)", name, t->err.message, t->err.part,
 	             t->err.offset);
 	return ed;
 }
@@ -95,7 +95,7 @@ uint32_t tc_frames(tcls *t, arena *scratch, const char *name, smt_frame **frames
 	cf_error_clear(&err);
 	cr_assert_eq(smt_initial(&t->cls, m, scratch, &init, &ninit, &err), CF_OK);
 	int rc = smt_decode(&t->cls, at, c.len, init, ninit, scratch, frames, &n, &err);
-	cr_assert_eq(rc, CF_OK, "frames of %s: %s", name, err.msg);
+	cr_assert_eq(rc, CF_OK, "frames of %s: %s", name, err.message);
 	return n;
 }
 
@@ -108,7 +108,7 @@ cf_code tc_code(tcls *t, const char *name)
 	cf_error err;
 	cf_error_clear(&err);
 	int rc = cf_code_parse(&t->cls, ca, &c, &err);
-	cr_assert_eq(rc, CF_OK, "Code of %s: %s", name, err.msg);
+	cr_assert_eq(rc, CF_OK, "Code of %s: %s", name, err.message);
 	return c;
 }
 

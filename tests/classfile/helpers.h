@@ -53,17 +53,17 @@ uint8_t *tc_read_file(const char *path, size_t *len);
 
 #define expect_ok(rc, err)                                                                 \
 	cr_assert_eq((rc), CF_OK, "expected success, got %d: %s (part %s, offset %u)", (rc), \
-	             (err).msg, (err).part, (err).offset)
+	             (err).message, (err).part, (err).offset)
 
 #define expect_err(rc, err, code_, part_, off_)                                                 \
 	do {                                                                                        \
 		cr_assert_eq((rc), (code_), "status %d, want %d (%s; part '%s' offset %u)", (rc),   \
-		             (code_), (err).msg, (err).part, (err).offset);                         \
+		             (code_), (err).message, (err).part, (err).offset);                         \
 		cr_assert_eq((err).code, (code_));                                                  \
 		cr_assert_str_eq((err).part, (part_), "part '%s', want '%s' (%s)", (err).part, \
-		                 (part_), (err).msg);                                               \
+		                 (part_), (err).message);                                               \
 		cr_assert_eq((err).offset, (uint32_t)(off_), "offset %u, want %u (%s)",             \
-		             (err).offset, (uint32_t)(off_), (err).msg);                            \
+		             (err).offset, (uint32_t)(off_), (err).message);                            \
 	} while (0)
 
 #endif

@@ -27,7 +27,7 @@ static void open_m(bld *b, opened *o)
 	for (int k = 0; k < 8; k++)
 		o->attr[k] = L->code_attr[1][k];
 	bld_free(b);
-	cr_assert_eq(tc_parse(&o->t, bytes, len), CF_OK, "%s", o->t.err.msg);
+	cr_assert_eq(tc_parse(&o->t, bytes, len), CF_OK, "%s", o->t.err.message);
 	arena_init(&o->s);
 	cf_error_clear(&o->t.err);
 	o->rc = code_open(&o->ed, &o->t.cls, tc_method(&o->t, "m"), &o->s, &o->t.err);
@@ -456,7 +456,7 @@ Test(code_check, constant_pool_operand_kinds)
 		opened o;
 		open_m(b, &o);
 		if (cases[k].ok)
-			cr_assert_eq(o.rc, CF_OK, "%s: %s", cases[k].what, o.t.err.msg);
+			cr_assert_eq(o.rc, CF_OK, "%s: %s", cases[k].what, o.t.err.message);
 		else
 			expect_err(o.rc, o.t.err, CF_EFORMAT, "Code", o.code0 + 1);
 		close_m(&o);

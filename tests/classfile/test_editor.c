@@ -387,7 +387,7 @@ Test(editor, handler_refusals)
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 		cf_error_clear(&e.err);
 		int rc = code_add_handler(e.ed, bad[k].from, bad[k].to, bad[k].type, bad[k].code, bad[k].len, &e.err);
-		cr_assert_eq(rc, CF_EARG, "case %zu: %d %s", k, rc, e.err.msg);
+		cr_assert_eq(rc, CF_EARG, "case %zu: %d %s", k, rc, e.err.message);
 		cr_assert_eq(e.err.offset, CF_NO_OFFSET, "case %zu", k);
 	}
 	/* nothing was added */
@@ -432,9 +432,9 @@ Test(editor, insertion_refusals)
 			cf_error_clear(&e.err);
 			int rc = code_insert(e.ed, 1, where ? CODE_AT_TARGET : CODE_FALLTHROUGH, bad[k].code, bad[k].len,
 			                     &e.err);
-			cr_assert_eq(rc, CF_EARG, "case %zu: %d %s", k, rc, e.err.msg);
+			cr_assert_eq(rc, CF_EARG, "case %zu: %d %s", k, rc, e.err.message);
 			cr_assert_eq(e.err.code, CF_EARG);
-			cr_assert_eq(e.err.offset, CF_NO_OFFSET, "case %zu: offset %u (%s)", k, e.err.offset, e.err.msg);
+			cr_assert_eq(e.err.offset, CF_NO_OFFSET, "case %zu: offset %u (%s)", k, e.err.offset, e.err.message);
 		}
 	}
 	cf_error_clear(&e.err);
@@ -610,8 +610,8 @@ Test(editor, this_init_refusals)
 		cf_error err;
 		cf_error_clear(&err);
 		int rc = code_this_init(ed, &init, &err);
-		cr_assert_eq(rc, CF_EUNSUPPORTED, "%s: %d %s", names[k], rc, err.msg);
-		cr_assert(strstr(err.msg, why[k]), "%s: %s", names[k], err.msg);
+		cr_assert_eq(rc, CF_EUNSUPPORTED, "%s: %d %s", names[k], rc, err.message);
+		cr_assert(strstr(err.message, why[k]), "%s: %s", names[k], err.message);
 		arena_free(&s);
 	}
 	tc_drop(&t);
@@ -1082,7 +1082,7 @@ Test(editor, method_past_65535_bytes_refused_and_untouched)
 	expect_ok(code_insert(ed, 2, CODE_AT_TARGET, BYTES(OP_NOP), &err), err);
 	cf_error_clear(&err);
 	int rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.msg);
+	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ca->data == data && ca->len == len);
 	/* widening alone: the ifeq in its long form is 5 bytes longer */
 	arena_reset(&s);
@@ -1090,7 +1090,7 @@ Test(editor, method_past_65535_bytes_refused_and_untouched)
 	code_force_long_branches(ed, 1);
 	cf_error_clear(&err);
 	rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.msg);
+	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ca->data == data && ca->len == len);
 	/* a small method that receives 65535 bytes */
 	arena_reset(&s);
@@ -1129,8 +1129,8 @@ Test(editor, old_format_max_stack_limit)
 	expect_ok(code_insert(ed, 255, CODE_AT_TARGET, BYTES(OP_ICONST_0, OP_POP), &err), err);
 	cf_error_clear(&err);
 	int rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.msg);
-	cr_assert(strstr(err.msg, "256"), "%s", err.msg);
+	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
+	cr_assert(strstr(err.message, "256"), "%s", err.message);
 	unchanged(&t);
 	/* at depth 254 it fits */
 	arena_reset(&s);

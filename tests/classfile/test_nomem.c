@@ -94,7 +94,7 @@ static bool run(const uint8_t *bytes, size_t len, size_t class_limit, size_t scr
 	cf_class cls;
 	bool ok = false;
 	int rc = cf_parse(&cls, &a, bytes, len, &err);
-	cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: parse %d %s", what, rc, err.msg);
+	cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: parse %d %s", what, rc, err.message);
 	cr_assert_eq(rc, err.code, "%s: parse status %d, record %d", what, rc, err.code);
 	if (rc != CF_OK)
 		goto done;
@@ -107,8 +107,8 @@ static bool run(const uint8_t *bytes, size_t len, size_t class_limit, size_t scr
 		arena_reset(&s);
 		cf_error_clear(&err);
 		rc = edit(&cls, m, &s, longb, &err);
-		cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: method %u: %d %s", what, i, rc, err.msg);
-		cr_assert_eq(rc, err.code, "%s: method %u: status %d, record %d (%s)", what, i, rc, err.code, err.msg);
+		cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: method %u: %d %s", what, i, rc, err.message);
+		cr_assert_eq(rc, err.code, "%s: method %u: status %d, record %d (%s)", what, i, rc, err.code, err.message);
 		if (rc != CF_OK) {
 			all = false;
 			cr_assert(ca->data == data && ca->len == alen, "%s: method %u changed by a failed edit", what, i);
@@ -128,7 +128,7 @@ static bool run(const uint8_t *bytes, size_t len, size_t class_limit, size_t scr
 		cf_class again;
 		cf_error e2;
 		cf_error_clear(&e2);
-		cr_assert_eq(cf_parse(&again, &c, out.data, out.len, &e2), CF_OK, "%s: %s", what, e2.msg);
+		cr_assert_eq(cf_parse(&again, &c, out.data, out.len, &e2), CF_OK, "%s: %s", what, e2.message);
 		arena_free(&c);
 		ok = all;
 	}
@@ -153,7 +153,7 @@ static void needs(const uint8_t *bytes, size_t len, size_t *class_total, size_t 
 		arena_reset(&s);
 		cf_error_clear(&err);
 		int rc = edit(&cls, &cls.methods[i], &s, true, &err);
-		cr_assert_eq(rc, CF_OK, "method %u: %s", i, err.msg);
+		cr_assert_eq(rc, CF_OK, "method %u: %s", i, err.message);
 	}
 	*class_total = a.total;
 	*scratch_peak = s.peak;
@@ -236,7 +236,7 @@ Test(nomem, parse_every_limit)
 		a.limit = lim;
 		cf_error_clear(&err);
 		int rc = cf_parse(&cls, &a, bytes, len, &err);
-		cr_assert_eq(rc, CF_ENOMEM, "limit %zu of %zu: %d %s", lim, need, rc, err.msg);
+		cr_assert_eq(rc, CF_ENOMEM, "limit %zu of %zu: %d %s", lim, need, rc, err.message);
 		cr_assert_neq(err.part[0], 0);
 		arena_free(&a);
 	}

@@ -230,7 +230,7 @@ static cf_insn dec(const uint8_t *code, uint32_t len, uint32_t off)
 	cf_error err;
 	cf_error_clear(&err);
 	int rc = insn_decode(code, len, off, 100, &in, &err);
-	cr_assert_eq(rc, CF_OK, "decode at %u: %s", off, err.msg);
+	cr_assert_eq(rc, CF_OK, "decode at %u: %s", off, err.message);
 	return in;
 }
 

@@ -161,7 +161,7 @@ Test(reader, versions_45_to_69_accepted)
 			bld_free(b);
 			tcls t;
 			int rc = tc_parse(&t, bytes, len);
-			cr_assert_eq(rc, CF_OK, "%u.%u: %s", major, minors[k], t.err.msg);
+			cr_assert_eq(rc, CF_OK, "%u.%u: %s", major, minors[k], t.err.message);
 			cr_assert(t.cls.major == major && t.cls.minor == minors[k]);
 			size_t n;
 			uint8_t *out = tc_write(&t, &n);
@@ -280,7 +280,7 @@ Test(reader, every_prefix_is_truncated)
 		cf_error err;
 		arena_reset(&a);
 		int rc = parse_bytes(copy, k, &err, &a, &cls);
-		cr_assert_eq(rc, CF_ETRUNC, "prefix %zu: %d %s", k, rc, err.msg);
+		cr_assert_eq(rc, CF_ETRUNC, "prefix %zu: %d %s", k, rc, err.message);
 		cr_assert_eq(err.code, CF_ETRUNC);
 		/* The offset is where the structure that does not fit starts: inside the
 		 * prefix, at most 4 bytes before its end unless a declared length (Utf8
@@ -342,9 +342,9 @@ Test(reader, truncation_points)
 		int rc = parse_bytes(bytes, cuts[i].at, &err, &a, &cls);
 		cr_assert_eq(rc, CF_ETRUNC, "cut %zu at %zu", i, cuts[i].at);
 		cr_assert_str_eq(err.part, cuts[i].part, "cut %zu at %zu: part '%s' (%s)", i, cuts[i].at,
-		                 err.part, err.msg);
+		                 err.part, err.message);
 		cr_assert_eq(err.offset, cuts[i].off, "cut %zu at %zu: offset %u, want %zu (%s)", i,
-		             cuts[i].at, err.offset, cuts[i].off, err.msg);
+		             cuts[i].at, err.offset, cuts[i].off, err.message);
 	}
 	arena_free(&a);
 	bld_free(b);
@@ -381,7 +381,7 @@ Test(reader, bad_tags)
 		char part[48];
 		snprintf(part, sizeof part, "constant pool #%u", bad);
 		expect_err(rc, t.err, CF_EFORMAT, part, off);
-		cr_assert(strstr(t.err.msg, "unknown tag"), "%s", t.err.msg);
+		cr_assert(strstr(t.err.message, "unknown tag"), "%s", t.err.message);
 		tc_drop(&t);
 	}
 }
@@ -462,7 +462,7 @@ Test(reader, bad_indices_inside_the_pool)
 		bld_free(b);
 		tcls t;
 		int rc = tc_parse(&t, bytes, len);
-		cr_assert_eq(rc, CF_EFORMAT, "%s: %d %s", cases[k].what, rc, t.err.msg);
+		cr_assert_eq(rc, CF_EFORMAT, "%s: %d %s", cases[k].what, rc, t.err.message);
 		cr_assert_str_eq(t.err.part, "constant pool #7", "%s: %s", cases[k].what, t.err.part);
 		cr_assert_eq(t.err.offset, off, "%s: offset %u want %zu", cases[k].what, t.err.offset, off);
 		tc_drop(&t);
@@ -593,7 +593,7 @@ static void code_class(tcls *t, uint16_t major, const uint8_t *body, size_t len,
 	uint8_t *bytes = bld_finish(b, &n);
 	*body_off = bld_last_layout(b)->code[1];
 	bld_free(b);
-	cr_assert_eq(tc_parse(t, bytes, n), CF_OK, "%s", t->err.msg);
+	cr_assert_eq(tc_parse(t, bytes, n), CF_OK, "%s", t->err.message);
 }
 
 static int parse_code(tcls *t, cf_code *c)

@@ -131,7 +131,7 @@ static void with_table(tcls *t, const uint8_t *smt, size_t len, size_t *body)
 	if (body)
 		*body = bld_last_layout(b)->code_attr[1][0];
 	bld_free(b);
-	cr_assert_eq(tc_parse(t, bytes, n), CF_OK, "%s", t->err.msg);
+	cr_assert_eq(tc_parse(t, bytes, n), CF_OK, "%s", t->err.message);
 }
 
 static uint16_t str_index(tcls *t)
@@ -309,7 +309,7 @@ Test(smt, malformed_tables)
 		uint32_t n;
 		cf_error err;
 		int rc = decode(&t, &a, &f, &n, &err);
-		cr_assert_eq(rc, cases[k].code, "%s: %d %s", cases[k].what, rc, err.msg);
+		cr_assert_eq(rc, cases[k].code, "%s: %d %s", cases[k].what, rc, err.message);
 		cr_assert_str_eq(err.part, cases[k].part, "%s: %s", cases[k].what, err.part);
 		cr_assert_eq(err.offset, body + cases[k].rel, "%s: offset %u, want %zu", cases[k].what, err.offset,
 		             body + cases[k].rel);

@@ -215,7 +215,7 @@ static uint16_t full_pool(tcls *t, uint32_t count, const char *name)
 	size_t len;
 	uint8_t *bytes = bld_finish(b, &len);
 	bld_free(b);
-	cr_assert_eq(tc_parse(t, bytes, len), CF_OK, "%s", t->err.msg);
+	cr_assert_eq(tc_parse(t, bytes, len), CF_OK, "%s", t->err.message);
 	cr_assert_eq(t->cls.cp.count, count);
 	return first;
 }
@@ -285,7 +285,7 @@ Test(cp, full_pool_edit_refused_method_untouched)
 	/* the handler's frame names java/lang/Throwable, which is not in the pool */
 	expect_ok(code_add_handler(ed, 0, code_ninsns(ed), 0, BYTES(OP_ATHROW), &err), err);
 	int rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.msg);
+	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ca->data == data && ca->len == len);
 	/* insertions alone need no entry and succeed */
 	arena_reset(&s);
@@ -302,7 +302,7 @@ Test(cp, full_pool_edit_refused_method_untouched)
 	data = ga->data;
 	expect_ok(code_add_handler(ed, 0, 1, 0, BYTES(OP_ATHROW), &err), err);
 	rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.msg);
+	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ga->data == data);
 	tcls u;
 	tc_reparse(&t, &u);
@@ -366,7 +366,7 @@ Test(errors, first_error_wins_and_context_fills_blanks)
 	cr_assert_eq(err.code, CF_ETRUNC);
 	cr_assert_eq(err.offset, 12);
 	cr_assert_str_eq(err.part, "constant pool #3");
-	cr_assert_str_eq(err.msg, "needs 2 more bytes");
+	cr_assert_str_eq(err.message, "needs 2 more bytes");
 	cf_error_context(&err, "a.jar!p/C.class", "p/C", NULL);
 	cf_error_context(&err, "other.jar", "q/D", "m()V");
 	cr_assert_str_eq(err.file, "a.jar!p/C.class");

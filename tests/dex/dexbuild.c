@@ -6,7 +6,7 @@
 
 static void ok(int rc, const cf_error *e)
 {
-	cr_assert_eq(rc, CF_OK, "%s", e->msg);
+	cr_assert_eq(rc, CF_OK, "%s", e->message);
 }
 
 void db_init(dex_file *d, arena *a)

@@ -44,7 +44,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 }
 
 typedef struct reason {
-	char msg[200];
+	char msg[512]; /* a cf_error message */
 	unsigned n;
 } reason;
 
@@ -99,8 +99,8 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, run *x)
 			if (e.code == CF_ENOMEM)
 				return e.code;
 			/* "reason (code unit N)": counted without the position */
-			char msg[192];
-			snprintf(msg, sizeof msg, "%s", e.msg);
+			char msg[sizeof e.message];
+			snprintf(msg, sizeof msg, "%s", e.message);
 			char *at = strstr(msg, " (code unit");
 			if (at)
 				*at = '\0';

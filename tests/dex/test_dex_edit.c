@@ -42,7 +42,7 @@ static dedit *open_code(uint32_t method, dex_code *c, bool is_static)
 	cf_error e;
 	cf_error_clear(&e);
 	dedit *ed;
-	cr_assert_eq(dedit_open(&ed, &D, c, method, is_static, &S, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_open(&ed, &D, c, method, is_static, &S, &e), CF_OK, "%s", e.message);
 	return ed;
 }
 
@@ -51,7 +51,7 @@ static dex_code *commit(dedit *ed)
 	cf_error e;
 	cf_error_clear(&e);
 	dex_code *c;
-	cr_assert_eq(dedit_commit(ed, &K, &c, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_commit(ed, &K, &c, &e), CF_OK, "%s", e.message);
 	return c;
 }
 
@@ -67,7 +67,7 @@ static void insert(dedit *ed, uint32_t i, enum dedit_where w, const dop *seq, ui
 {
 	cf_error e;
 	cf_error_clear(&e);
-	cr_assert_eq(dedit_insert(ed, i, w, seq, n, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_insert(ed, i, w, seq, n, &e), CF_OK, "%s", e.message);
 }
 
 /* n copies of const/16 v0, #k (2 units each) */
@@ -121,7 +121,7 @@ Test(dex_edit, nothing_goes_between_an_invoke_and_its_move_result)
 	cf_error e;
 	cf_error_clear(&e);
 	cr_expect_eq(dedit_insert(ed, 1, DEDIT_FALLTHROUGH, &probe, 1, &e), CF_EUNSUPPORTED);
-	cr_expect(strstr(e.msg, "move-result") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "move-result") != NULL, "%s", e.message);
 }
 
 Test(dex_edit, gotos_grow_to_16_then_32_bits)
@@ -262,7 +262,7 @@ Test(dex_edit, the_catch_all_joins_typed_lists_and_leaves_catch_alls_alone)
 		dedit *ed = open_code(m, c, true);
 		cf_error e;
 		cf_error_clear(&e);
-		cr_assert_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_OK, "%s", e.msg);
+		cr_assert_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_OK, "%s", e.message);
 		dex_code *out = commit(ed);
 		/* the handler block is appended after the original code (6 units) */
 		cr_expect_eq(at(out, 6).op, DOP_MOVE_EXCEPTION);
@@ -296,7 +296,7 @@ Test(dex_edit, a_monitor_held_without_a_catch_all_is_refused)
 	cf_error e;
 	cf_error_clear(&e);
 	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_EUNSUPPORTED);
-	cr_expect(strstr(e.msg, "invoke-static") && strstr(e.msg, "monitor"), "%s", e.msg);
+	cr_expect(strstr(e.message, "invoke-static") && strstr(e.message, "monitor"), "%s", e.message);
 }
 
 Test(dex_edit, the_d8_shape_of_synchronized_is_accepted)
@@ -320,7 +320,7 @@ Test(dex_edit, the_d8_shape_of_synchronized_is_accepted)
 	dedit *ed = open_code(m, c, true);
 	cf_error e;
 	cf_error_clear(&e);
-	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_OK, "%s", e.msg);
+	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_OK, "%s", e.message);
 }
 
 Test(dex_edit, scratch_registers_move_every_parameter_back)
@@ -332,7 +332,7 @@ Test(dex_edit, scratch_registers_move_every_parameter_back)
 	cf_error e;
 	cf_error_clear(&e);
 	uint32_t first;
-	cr_assert_eq(dedit_scratch(ed, 2, &first, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_scratch(ed, 2, &first, &e), CF_OK, "%s", e.message);
 	cr_expect_eq(first, 4u);
 	dex_code *out = commit(ed);
 	cr_expect_eq(out->regs, 6);
@@ -373,7 +373,7 @@ Test(dex_edit, the_init_call_of_a_constructor_is_found_on_this_only)
 	uint32_t m = db_method(&D, CLS, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, c);
 	dedit *ed = open_code(m, c, false);
 	uint32_t after;
-	cr_assert_eq(dedit_after_this_init(ed, &after, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_after_this_init(ed, &after, &e), CF_OK, "%s", e.message);
 	cr_expect_eq(after, 4u, "right after the call on the copy of this");
 	/* this(...) on one path, super() on another: no single call */
 	arena_reset(&S);
@@ -386,7 +386,7 @@ Test(dex_edit, the_init_call_of_a_constructor_is_found_on_this_only)
 	ed = open_code(m2, c2, false);
 	cf_error_clear(&e);
 	cr_expect_eq(dedit_after_this_init(ed, &after, &e), CF_EUNSUPPORTED);
-	cr_expect(strstr(e.msg, "more than one") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "more than one") != NULL, "%s", e.message);
 }
 
 Test(dex_edit, debug_positions_move_with_their_instructions)
@@ -441,7 +441,7 @@ Test(dex_hook, entry_returns_and_the_catch_all_use_dead_registers)
 	uint32_t m = db_method(&D, CLS, "id", "(I)I", DACC_PUBLIC, c);
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = in, .exit = out_m, .value = 40000, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 5, "no register added: v0 is free at entry");
 	cr_expect_eq(o->outs, 1);
@@ -476,7 +476,7 @@ Test(dex_hook, constructors_get_the_entry_after_super_with_two_new_registers)
 	uint32_t m = db_method(&D, CLS, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, c);
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = in, .exit = out_m, .value = 3, .after_init = true, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 3);
 	dop mv = at(o, 0), call = at(o, 3), k = at(o, 6), i = at(o, 8);
@@ -508,7 +508,7 @@ Test(dex_hook, the_probe_before_a_wide_return_in_a_tight_frame_stays_in_the_fram
 	uint32_t m = db_method(&D, CLS, "readLong", "(Landroid/os/Parcel;I)J", DACC_PUBLIC | DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
 	dhook h = {.entry = in, .exit = out_m, .value = 0x18a0, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 3, "v0 is free at entry and before the return: no register added");
 	/* i() at 0..5, the invoke at 5, move-result-wide at 8, the probe at 9 and 11 */
@@ -532,7 +532,7 @@ Test(dex_hook, the_probe_before_a_wide_return_from_v0_takes_the_register_after_t
 	uint32_t m = db_method(&D, CLS, "first", "(JI)J", DACC_PUBLIC | DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
 	dhook h = {.entry = DEX_NO_INDEX, .exit = out_m, .value = 7, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 3);
 	dop k = at(o, 0);
@@ -602,7 +602,7 @@ static dex_code *hook_ctor(const ctor_ids *k, dex_code *c, const char *desc, int
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = k->in, .exit = k->out, .value = 5, .after_init = true, .extra = DEX_NO_INDEX};
 	int rc = dedit_hook(ed, &h, &e);
-	cr_assert_eq(rc, expect, "%s", e.msg);
+	cr_assert_eq(rc, expect, "%s", e.message);
 	return rc == CF_OK ? commit(ed) : NULL;
 }
 
@@ -691,5 +691,5 @@ Test(dex_hook, a_throw_shared_by_code_before_and_after_the_init_call_is_refused)
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = k.in, .exit = k.out, .value = 5, .after_init = true, .extra = DEX_NO_INDEX};
 	cr_expect_eq(dedit_hook(ed, &h, &e), CF_EUNSUPPORTED);
-	cr_expect(strstr(e.msg, "before and after the init call") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "before and after the init call") != NULL, "%s", e.message);
 }

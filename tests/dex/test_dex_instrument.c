@@ -53,7 +53,7 @@ static void save(dex_file *d, const char *file)
 	cf_error e;
 	cf_error_clear(&e);
 	buf_clear(&B);
-	cr_assert_eq(dex_write(d, &B, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dex_write(d, &B, &e), CF_OK, "%s", e.message);
 	FILE *f = fopen(path(file), "wb");
 	cr_assert(f && fwrite(B.data, 1, B.len, f) == B.len && !fclose(f));
 }
@@ -79,7 +79,7 @@ static void instrument(const char *in, const char *out)
 	                .quiet = true};
 	cf_error e;
 	cf_error_clear(&e);
-	cr_assert_eq(tc_instrument(&o, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(tc_instrument(&o, &e), CF_OK, "%s", e.message);
 }
 
 static char *stats(void)
@@ -174,7 +174,7 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 	size_t len;
 	uint8_t *b = load("act-out.dex", &len);
 	dex_file out;
-	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.message);
 	char seq[512];
 	const dex_code *c;
 	ops(&out, "Lp/Declares;", "onWindowFocusChanged", seq, sizeof seq, &c);
@@ -237,7 +237,7 @@ Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
 	size_t len;
 	uint8_t *b = load("bad-out.dex", &len);
 	dex_file out;
-	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.msg);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.message);
 	const dex_code *was = code_of(&d, "Lp/Bad;", "broken", "()I"), *now = code_of(&out, "Lp/Bad;", "broken", "()I");
 	/* the same instructions (the call's method index moves: the writer sorts the ids in) */
 	dop w0, w1, n0, n1;
@@ -291,7 +291,7 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	dex_emethod m = {idx, flags, db_code(&d, 3, 2, 1, orig, 3)};
 	unit u = {.name = "classes.dex"};
 	cr_expect_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, right, 5), &e), CF_OK,
-	             "%s", e.msg);
+	             "%s", e.message);
 	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, wrong, 5), &e),
 	             CF_EUNSUPPORTED);
 	char msg[1024];

@@ -114,7 +114,7 @@ Test(dex_rw, strings_added_in_any_order_land_in_utf16_order)
 	cf_error_clear(&e);
 	for (size_t i = 0; i < sizeof add / sizeof add[0]; i++) {
 		uint32_t x;
-		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &x, &e), CF_OK, "%s", e.msg);
+		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &x, &e), CF_OK, "%s", e.message);
 		uint32_t y;
 		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &y, &e), CF_OK);
 		cr_expect_eq(x, y, "interning twice gives the same index");
@@ -143,7 +143,7 @@ Test(dex_rw, ids_past_the_limits_are_refused_and_can_be_taken_back)
 	}
 	cr_expect(!dex_ids_fit(&d), "65,537 method ids");
 	cr_expect_eq(dex_write(&d, &B, &e), CF_ELIMIT);
-	cr_expect(strstr(e.msg, "method") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "method") != NULL, "%s", e.message);
 	dex_rollback_ids(&d, &m);
 	cr_expect(dex_ids_fit(&d));
 	dex_file again;
@@ -218,14 +218,14 @@ Test(dex_rw, damaged_files_are_errors_with_their_offsets)
 	p[len - 1] ^= 1;
 	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
 	cr_expect_eq(e.offset, 8u);
-	cr_expect(strstr(e.msg, "checksum") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "checksum") != NULL, "%s", e.message);
 	p[len - 1] ^= 1;
 	/* cut short */
 	cr_expect_neq(parse(p, len - 10, &e), CF_OK);
 	/* not a dex file, and the versions we refuse */
 	static const uint8_t zip[128] = "PK\3\4abcd";
 	cr_expect_eq(parse(zip, sizeof zip, &e), CF_EFORMAT);
-	cr_expect(strstr(e.msg, "bad magic") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "bad magic") != NULL, "%s", e.message);
 	memcpy(p + 4, "041", 3);
 	cr_expect_eq(parse(p, len, &e), CF_EUNSUPPORTED);
 	memcpy(p + 4, "036", 3);
@@ -240,7 +240,7 @@ Test(dex_rw, damaged_files_are_errors_with_their_offsets)
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
 	cr_expect_eq(e.offset, h.class_defs_off + 24);
-	cr_expect(strstr(e.msg, "class_data_item") != NULL, "%s", e.msg);
+	cr_expect(strstr(e.message, "class_data_item") != NULL, "%s", e.message);
 	le_put4(cd, le_u4(cd) - 1);
 	/* a type index out of range in type_ids */
 	le_put4(p + h.type_ids_off, 0xffff);
@@ -458,7 +458,7 @@ Test(dex_rw, art_file_verifier_rules_on_names_classes_and_code)
 		cf_error e;
 		cf_error_clear(&e);
 		buf_clear(&B);
-		cr_assert_eq(dex_write(&d, &B, &e), CF_OK, "%s: the writer: %s", bad_cases[i].what, e.msg);
+		cr_assert_eq(dex_write(&d, &B, &e), CF_OK, "%s: the writer: %s", bad_cases[i].what, e.message);
 		if (bad_cases[i].from) {
 			size_t n = strlen(bad_cases[i].from), at = 0;
 			while (at + n <= B.len && memcmp(B.data + at, bad_cases[i].from, n))
@@ -468,9 +468,9 @@ Test(dex_rw, art_file_verifier_rules_on_names_classes_and_code)
 			refix(B.data, B.len);
 		}
 		int rc = parse(B.data, B.len, &e);
-		cr_expect_eq(rc, CF_EFORMAT, "%s: refused (got %d: %s)", bad_cases[i].what, rc, e.msg);
-		cr_expect(strstr(e.msg, bad_cases[i].msg), "%s: \"%s\" wanted in \"%s\"", bad_cases[i].what,
-		          bad_cases[i].msg, e.msg);
+		cr_expect_eq(rc, CF_EFORMAT, "%s: refused (got %d: %s)", bad_cases[i].what, rc, e.message);
+		cr_expect(strstr(e.message, bad_cases[i].msg), "%s: \"%s\" wanted in \"%s\"", bad_cases[i].what,
+		          bad_cases[i].msg, e.message);
 		cr_expect_neq(e.offset, CF_NO_OFFSET, "%s: an offset", bad_cases[i].what);
 	}
 	/* the same names are fine where the rules allow them */
@@ -504,7 +504,7 @@ Test(dex_rw, a_map_count_past_its_section_is_refused_before_allocating)
 	le_put4(p + at + 4, 0x7fffffff);
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
-	cr_expect(strstr(e.msg, "2147483647 items of at least 2 bytes do not fit"), "%s", e.msg);
+	cr_expect(strstr(e.message, "2147483647 items of at least 2 bytes do not fit"), "%s", e.message);
 	cr_expect_eq(e.offset, le_u4(p + at + 8));
 	free(p);
 }
@@ -514,9 +514,9 @@ Test(dex_rw, a_dex_shorter_than_its_header_says_so)
 	cf_error e;
 	static const uint8_t seven[7] = "dex\n038";
 	cr_expect_eq(parse(seven, 7, &e), CF_ETRUNC);
-	cr_expect_str_eq(e.msg, "dex file too short (7 bytes, header is 112)");
+	cr_expect_str_eq(e.message, "dex file too short (7 bytes, header is 112)");
 	cr_expect_eq(parse(seven, 0, &e), CF_ETRUNC);
-	cr_expect_str_eq(e.msg, "dex file too short (0 bytes, header is 112)");
+	cr_expect_str_eq(e.message, "dex file too short (0 bytes, header is 112)");
 }
 
 Test(dex_rw, overlapping_sections_are_refused)
@@ -536,7 +536,7 @@ Test(dex_rw, overlapping_sections_are_refused)
 			le_put4(p + h.map_off + 8 + 12 * i, h.string_ids_size + 1);
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
-	cr_expect(strstr(e.msg, "past the start of section 0x0002"), "%s", e.msg);
+	cr_expect(strstr(e.message, "past the start of section 0x0002"), "%s", e.message);
 	cr_expect_eq(e.offset, h.type_ids_off);
 	free(p);
 }

@@ -90,25 +90,25 @@ bin="$work/fuzz_$target"
 # The libraries are compiled once into OBJDIR (-L, shared by the targets), then linked.
 objdir=${objdir:-$work/obj}
 mkdir -p "$objdir"
-lib="$(ls "$root"/classfile/*.c)"
-headers="$root/classfile/*.h"
+lib="$(ls "$root"/base/*.c "$root"/classfile/*.c)"
+headers="$root/base/*.h $root/classfile/*.h"
 if [ "$compiler" = dex ]; then
     lib="$lib $(ls "$root"/dex/*.c)"
     headers="$headers $root/dex/*.h"
     compiler=
 elif [ -n "$compiler" ]; then
-    lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c)"
+    lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c) $(ls "$root"/mapping/*.c)"
     # src/'s rooms, without the programs' (src/tc-*/: each has a main, and libFuzzer
     # brings its own)
     for f in "$root"/src/*/*.c; do
         case "$f" in */src/tc-*/*) ;; *) lib="$lib $f" ;; esac
     done
-    headers="$headers $root/dex/*.h $root/rules/*.h $root/src/*/*.h"
+    headers="$headers $root/dex/*.h $root/rules/*.h $root/mapping/*.h $root/src/*/*.h"
 fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/classfile -I$root/dex -I$root/rules -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
+    -I$root/base -I$root/classfile -I$root/dex -I$root/rules -I$root/mapping -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
 build() { # build SOURCE OBJECT
     if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
         # shellcheck disable=SC2086

@@ -36,8 +36,8 @@ rm -rf "$work"
 mkdir -p "$work"
 warn="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wno-unused-parameter"
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O1 -pthread -fno-strict-aliasing $warn"
-inc="-I$src/runtime/include -I$src/runtime/src"
-lib_src=$(ls "$src"/runtime/src/*.c | grep -v '/jni_glue\.c$')
+inc="-I$src/base -I$src/runtime/include -I$src/runtime/src"
+lib_src=$(ls "$src"/base/*.c "$src"/runtime/src/*.c | grep -v '/jni_glue\.c$')
 # test_jni_glue.c needs <jni.h>, as jni_glue.c does (the JDK's portable one: its
 # jni_md.h sizes jlong for 32-bit targets too; on those the test reads a count
 # in halves); the PLT hook test is linked dynamically (below)

@@ -6,10 +6,10 @@
 
 static char *escaped(const char *s)
 {
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	json_escape(&sb, s);
-	return sb_take(&sb);
+	return buf_take_str(&sb);
 }
 
 Test(json, escapes_quotes_backslashes_and_controls)

@@ -149,7 +149,7 @@ static void lookup_is(const pe_object *o, const char *name, size_t n, uint32_t f
 {
 	uint32_t idx[8];
 	size_t got = 99;
-	tc_error e = { 0, "" };
+	tc_error e = { 0 };
 	cr_assert_eq(pe_lookup(o, name, idx, 8, &got, &e), TC_OK, "%s: %s", name, e.message);
 	cr_assert_eq(got, n, "%s", name);
 	if (n)
@@ -173,7 +173,7 @@ static struct seen slots_of(const pe_object *o, const char *name)
 {
 	uint32_t idx[8];
 	size_t n;
-	tc_error e = { 0, "" };
+	tc_error e = { 0 };
 	struct seen v = { .n = 0 };
 	cr_assert_eq(pe_lookup(o, name, idx, 8, &n, &e), TC_OK, "%s", e.message);
 	cr_assert_eq(pe_each_slot(o, idx, n, keep, &v, &e), TC_OK, "%s", e.message);
@@ -206,7 +206,7 @@ Test(plthook_elf, every_hash_table_finds_imports_and_definitions)
 	for (size_t k = 0; k < 4; k++) {
 		build(kinds[k], true, false);
 		pe_object o;
-		tc_error e = { 0, "" };
+		tc_error e = { 0 };
 		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
 		cr_assert_eq(o.nsyms, kinds[k] ? 4u : 0u, "hash tables %d", kinds[k]);
 		lookup_is(&o, "foo", 1, 1);
@@ -222,7 +222,7 @@ Test(plthook_elf, slots_of_each_kind_from_rela_and_rel)
 	for (int rela = 0; rela < 2; rela++) {
 		build(GNUH, rela, false);
 		pe_object o;
-		tc_error e = { 0, "" };
+		tc_error e = { 0 };
 		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
 		expect_foo_slots(&o, rela);
 	}
@@ -235,7 +235,7 @@ Test(plthook_elf, dynamic_entries_as_offsets_or_as_addresses)
 	for (int abs = 0; abs < 2; abs++) {
 		build(SYSV, true, abs);
 		pe_object o;
-		tc_error e = { 0, "" };
+		tc_error e = { 0 };
 		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
 		cr_assert_eq(o.symtab, B() + SYMS);
 		cr_assert_eq(o.jmprel.addr, B() + PLT);
@@ -246,7 +246,7 @@ Test(plthook_elf, dynamic_entries_as_offsets_or_as_addresses)
 static void refused(const char *what, const char *needle)
 {
 	pe_object o;
-	tc_error e = { 0, "" };
+	tc_error e = { 0 };
 	int rc = open_im(&o, &e);
 	if (rc == TC_OK) {
 		uint32_t idx[8];
@@ -401,7 +401,7 @@ Test(plthook_elf, aps2_groups_decode_as_bionic_reads_them)
 	put(&s, 0x100), put(&s, (intmax_t)PE_R_INFO(3, PE_R_ABS)), put(&s, 5);
 	put(&s, -0x300), put(&s, (intmax_t)PE_R_INFO(0, 8)), put(&s, -5);
 	struct rels v = { .n = 0 };
-	tc_error e = { 0, "" };
+	tc_error e = { 0 };
 	cr_assert_eq(pe_aps2_each(s.b, s.n, true, 100, keep_rel, &v, &e), TC_OK, "%s", e.message);
 	const pe_rel want[] = {
 		{ 0x1008, PE_R_INFO(1, PE_R_ABS), 16 }, { 0x1010, PE_R_INFO(1, PE_R_ABS), 16 },
@@ -434,7 +434,7 @@ Test(plthook_elf, aps2_groups_decode_as_bionic_reads_them)
 static void aps2_refused(const struct stream *s, bool rela, size_t max, const char *needle)
 {
 	struct rels v = { .n = 0 };
-	tc_error e = { 0, "" };
+	tc_error e = { 0 };
 	cr_assert_eq(pe_aps2_each(s->b, s->n, rela, max, keep_rel, &v, &e), TC_EFORMAT, "%s", needle);
 	cr_assert(strstr(e.message, needle), "'%s' lacks '%s'", e.message, needle);
 }
@@ -493,7 +493,7 @@ Test(plthook_elf, slots_in_packed_tables)
 		set_dyn(rela ? PE_DT_ANDROID_RELA : PE_DT_ANDROID_REL, ptr(PACKED));
 		set_dyn(rela ? PE_DT_ANDROID_RELASZ : PE_DT_ANDROID_RELSZ, s.n);
 		pe_object o;
-		tc_error e = { 0, "" };
+		tc_error e = { 0 };
 		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
 		struct seen v = slots_of(&o, "foo");
 		cr_assert_eq(v.n, 3);
@@ -596,7 +596,7 @@ Test(plthook_elf, lld_packed_relocations_give_the_same_slots)
 		return;
 	}
 	pe_object po, uo;
-	tc_error e = { 0, "" };
+	tc_error e = { 0 };
 	cr_assert_eq(pe_open(&po, (uintptr_t)P.mem, P.ph, P.phnum, &e), TC_OK, "%s", e.message);
 	cr_assert_eq(pe_open(&uo, (uintptr_t)U.mem, U.ph, U.phnum, &e), TC_OK, "%s", e.message);
 	cr_assert_gt(po.android_rela.size + po.android_rel.size, 0, "lld packed nothing");

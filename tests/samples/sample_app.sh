@@ -6,7 +6,7 @@ set -euo pipefail
 build=$1 out=$2 src=$3
 bash "$src/samples/app/run.sh" "$build" "$out" >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
 # Every span, for check_sample.py to compare with trace.json (spans of 1 ms and more).
-"$build/runtime/tc-trace" chrome --ring "$out/trace.ring" --mapping "$out/mapping/methodMapping.txt" --events x \
+"$build/trace/tc-trace" chrome --ring "$out/trace.ring" --mapping "$out/mapping/methodMapping.txt" --events x \
 	--min-us 0 -o "$out/trace-all.json" 2>/dev/null
 # The hot list as the next build's block list, after the app's own.
 cat "$src/samples/app/blocklist.txt" "$out/hot.rules" >"$out/hot-blocklist.txt"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Layers point down: fails when an #include "..." in one top-level folder reaches a
-folder it must not (see the READMEs of classfile/, dex/, rules/, src/, runtime/).
+folder it must not (see the READMEs of base/, classfile/, dex/, rules/, mapping/, src/,
+runtime/, trace/).
 
     tests/tools/layers.py [ROOT]       check the tree at ROOT (default: this repository)
     tests/tools/layers.py --self-test  check that planted bad includes are caught
@@ -11,9 +12,8 @@ folders' roots and trees. A name found in no folder of ours is a system or gener
 header and is not judged. A name that could be two folders' header is an error: the
 include must say which.
 
-The rule table is by layer, bottom first. The base layer is, for now, the three files of
-classfile/ that dex/ already shares (arena, byte buffer, error); when base/ exists, its
-files are the base layer and those three names leave BASE_FILES.
+The rule table is by layer, bottom first; base/ is the bottom layer (error record,
+arena, byte buffer), which every other layer may include.
 """
 import os
 import re
@@ -21,7 +21,7 @@ import shutil
 import sys
 import tempfile
 
-FOLDERS = ['base', 'classfile', 'dex', 'rules', 'src', 'runtime']
+FOLDERS = ['base', 'classfile', 'dex', 'rules', 'mapping', 'src', 'runtime', 'trace']
 # What each layer may include, itself aside. base/ includes nothing of ours; everyone
 # may include base/; runtime/ stands alone (it ships in apps) and takes only base/.
 ALLOWED = {
@@ -29,11 +29,17 @@ ALLOWED = {
     'classfile': {'base'},
     'dex': {'base'},
     'rules': {'base', 'classfile', 'dex'},
-    'src': {'base', 'classfile', 'dex', 'rules'},
+    'mapping': {'base'},
+    'src': {'base', 'classfile', 'dex', 'rules', 'mapping'},
     'runtime': {'base'},
+    # the runtime's internals (runtime/src/): its public headers besides
+    'runtime/src': {'base', 'runtime'},
+    # tc-trace and tc-ringdump: the runtime's public headers (the ring-file format, the
+    # analysis), never its internals; base/ and mapping/
+    'trace': {'base', 'mapping', 'runtime'},
 }
-# Files that belong to the base layer although they live elsewhere today.
-BASE_FILES = {'classfile/arena.h', 'classfile/bytes.h', 'classfile/cf_error.h'}
+# Rooms of a folder that are a layer of their own, above the rest of the folder.
+SUBLAYERS = {'runtime/src/': 'runtime/src'}
 # Folders never scanned (generated or third-party code would live there).
 SKIP_DIRS = {'build', '.git'}
 
@@ -42,8 +48,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 def layer_of(rel):
     """The layer of a repository-relative path, or None for a file outside the layers."""
-    if rel in BASE_FILES:
-        return 'base'
+    for prefix, layer in SUBLAYERS.items():
+        if rel.startswith(prefix):
+            return layer
     top = rel.split('/', 1)[0]
     return top if top in FOLDERS else None
 
@@ -121,8 +128,8 @@ def check(root):
 def self_test():
     """A small tree, checked clean, then with each kind of bad include planted."""
     good = {
-        'classfile/arena.h': '',
-        'classfile/cf_error.h': '',
+        'base/arena.h': '',
+        'base/cf_error.h': '',
         'classfile/classfile.h': '#include "arena.h"\n',
         'dex/dex.h': '#include "arena.h"\n#include "cf_error.h"\n',
         'rules/rules.h': '#include "classfile.h"\n#include "dex.h"\n',
@@ -132,6 +139,8 @@ def self_test():
         'runtime/src/json.h': '',
         'runtime/src/ring.h': '#include "json.h"\n#include "tc_runtime.h"\n',
         'runtime/include/tc_runtime.h': '',
+        'mapping/method_mapping.h': '#include "cf_error.h"\n',
+        'trace/trace_mapping.h': '#include "method_mapping.h"\n#include "tc_runtime.h"\n',
     }
     planted = [
         ('classfile/cp.c', '#include "rules.h"\n', 'classfile/ must not include rules/'),
@@ -141,9 +150,15 @@ def self_test():
         ('rules/rules.c', '#include "containers/jar.h"\n', 'rules/ must not include src/'),
         ('src/pipeline/x.c', '#include "ring.h"\n', 'src/ must not include runtime/'),
         ('src/pipeline/x.c', '#include "tc_runtime.h"\n', 'src/ must not include runtime/'),
-        ('runtime/src/x.c', '#include "classfile.h"\n', 'runtime/ must not include classfile/'),
-        ('runtime/src/x.c', '#include "pipeline/pipeline.h"\n', 'runtime/ must not include src/'),
-        ('classfile/arena.h', '#include "classfile.h"\n', 'base/ must not include classfile/'),
+        ('runtime/src/x.c', '#include "classfile.h"\n', 'runtime/src/ must not include classfile/'),
+        ('runtime/src/x.c', '#include "pipeline/pipeline.h"\n', 'runtime/src/ must not include src/'),
+        ('runtime/src/x.c', '#include "method_mapping.h"\n', 'runtime/src/ must not include mapping/'),
+        ('mapping/x.c', '#include "rules.h"\n', 'mapping/ must not include rules/'),
+        ('trace/x.c', '#include "rules.h"\n', 'trace/ must not include rules/'),
+        ('runtime/src/x.c', '#include "trace_mapping.h"\n', 'runtime/src/ must not include trace/'),
+        ('trace/x.c', '#include "ring.h"\n', 'trace/ must not include runtime/src/'),
+        ('runtime/include/x.h', '#include "ring.h"\n', 'runtime/ must not include runtime/src/'),
+        ('base/arena.h', '#include "classfile.h"\n', 'base/ must not include classfile/'),
         ('base/x.h', '#include "dex.h"\n', 'base/ must not include dex/'),
         ('rules/rules.c', '#include "json.h"\n', 'could be any of'),
     ]

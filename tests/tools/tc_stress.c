@@ -174,7 +174,7 @@ static int on_class(void *ctx, const char *label, const uint8_t *data, size_t le
 	snprintf(path, sizeof path, "%s/%s", s->outdir, rel);
 	if (cf_parse(&cls, &s->ca, data, len, &err) != CF_OK) {
 		s->class_errors++;
-		fprintf(stderr, "%s: %s\n", label, err.msg);
+		fprintf(stderr, "%s: %s\n", label, err.message);
 		return write_out(path, data, len);
 	}
 	uint16_t ref_i = cp_add_methodref(&cls.cp, s->probe, "i", "(I)V", false, &err);
@@ -211,7 +211,7 @@ static int on_class(void *ctx, const char *label, const uint8_t *data, size_t le
 	}
 	buf_clear(&s->out);
 	if (cf_write(&cls, &s->out, &err) != CF_OK)
-		return fprintf(stderr, "%s: write: %s\n", label, err.msg), 1;
+		return fprintf(stderr, "%s: write: %s\n", label, err.message), 1;
 	if (write_out(path, s->out.data, s->out.len) != 0)
 		return fprintf(stderr, "%s: cannot write %s\n", label, path), 1;
 	return 0;
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 	cf_error_clear(&err);
 	int rc = walk_classes(s.in, on_class, &s, &err);
 	if (rc != 0 && err.code)
-		fprintf(stderr, "%s: %s\n", s.in, err.msg);
+		fprintf(stderr, "%s: %s\n", s.in, err.message);
 	printf("classes %lu methods %lu edited %lu refused-limit %lu refused-unsupported %lu "
 	       "refused-other %lu class-errors %lu\n",
 	       s.classes, s.methods, s.edited, s.refused[-CF_ELIMIT], s.refused[-CF_EUNSUPPORTED],

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_json.h"
+#include "json_read.h"
 
 typedef struct ev {
 	int64_t pid, tid, ts, dur;
@@ -39,18 +39,18 @@ static int cmp_x(const void *a, const void *b)
 int chrome_check(const char *text, size_t n, chrome_stats *st, char *why, size_t cap)
 {
 	memset(st, 0, sizeof *st);
-	tr_jdoc doc;
+	json_doc doc;
 	size_t off;
 	char jwhy[128];
 	int rc = 0;
 	ev *evs = NULL, *xs = NULL;
 	int64_t *stack = NULL;
-	if (tr_json_parse(&doc, text, n, &off, jwhy, sizeof jwhy) != 0) {
+	if (json_parse(&doc, text, n, &off, jwhy, sizeof jwhy) != 0) {
 		snprintf(why, cap, "not JSON: byte %zu: %s", off, jwhy);
 		return -1;
 	}
-	const tr_jval *arr = tr_json_get(&doc.root, "traceEvents");
-	if (!arr || arr->type != TR_JARR)
+	const json_val *arr = json_get(&doc.root, "traceEvents");
+	if (!arr || arr->type != JSON_ARR)
 		FAIL("no traceEvents array");
 	evs = calloc(arr->n + 1, sizeof *evs);
 	xs = calloc(arr->n + 1, sizeof *xs);
@@ -59,33 +59,33 @@ int chrome_check(const char *text, size_t n, chrome_stats *st, char *why, size_t
 		FAIL("out of memory");
 	size_t k = 0;
 	for (size_t i = 0; i < arr->n; i++) {
-		const tr_jval *e = &arr->items[i];
-		const tr_jval *ph = tr_json_get(e, "ph");
+		const json_val *e = &arr->items[i];
+		const json_val *ph = json_get(e, "ph");
 		int64_t pid, tid, ts = 0, dur = 0;
-		if (!ph || ph->type != TR_JSTR || ph->len != 1)
+		if (!ph || ph->type != JSON_STR || ph->len != 1)
 			FAIL("event %zu: no ph", i);
-		if (!tr_json_int(tr_json_get(e, "pid"), &pid) || !tr_json_int(tr_json_get(e, "tid"), &tid))
+		if (!json_get_int(json_get(e, "pid"), &pid) || !json_get_int(json_get(e, "tid"), &tid))
 			FAIL("event %zu: no integer pid/tid", i);
 		char c = ph->s[0];
 		if (c == 'M') {
 			st->metadata++;
-			const tr_jval *name = tr_json_get(e, "name"), *args = tr_json_get(e, "args");
-			if (name && name->type == TR_JSTR && strcmp(name->s, "thread_name") == 0) {
-				const tr_jval *tn = tr_json_get(args, "name");
-				if (!tn || tn->type != TR_JSTR)
+			const json_val *name = json_get(e, "name"), *args = json_get(e, "args");
+			if (name && name->type == JSON_STR && strcmp(name->s, "thread_name") == 0) {
+				const json_val *tn = json_get(args, "name");
+				if (!tn || tn->type != JSON_STR)
 					FAIL("event %zu: thread_name without args.name", i);
 				st->thread_names++;
 			}
 			continue;
 		}
-		if (!tr_json_int(tr_json_get(e, "ts"), &ts))
+		if (!json_get_int(json_get(e, "ts"), &ts))
 			FAIL("event %zu: no integer ts", i);
 		if (c == 'i' || c == 'I') {
 			st->instants++;
 			continue;
 		}
 		if (c == 'X') {
-			if (!tr_json_int(tr_json_get(e, "dur"), &dur) || dur < 0)
+			if (!json_get_int(json_get(e, "dur"), &dur) || dur < 0)
 				FAIL("event %zu: X without a dur >= 0", i);
 			st->completes++;
 		} else if (c == 'B') {
@@ -96,8 +96,8 @@ int chrome_check(const char *text, size_t n, chrome_stats *st, char *why, size_t
 			FAIL("event %zu: unexpected ph '%c'", i, c);
 		}
 		if (c != 'E') {
-			const tr_jval *name = tr_json_get(e, "name");
-			if (!name || name->type != TR_JSTR)
+			const json_val *name = json_get(e, "name");
+			if (!name || name->type != JSON_STR)
 				FAIL("event %zu: no name", i);
 		}
 		evs[k++] = (ev){ pid, tid, ts, dur, c, i };
@@ -150,6 +150,6 @@ done:
 	free(evs);
 	free(xs);
 	free(stack);
-	tr_json_dispose(&doc);
+	json_doc_dispose(&doc);
 	return rc;
 }

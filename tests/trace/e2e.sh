@@ -127,6 +127,21 @@ sample)
   "$T" flame --reports "$rep" --report "$line" --mapping "$m" -o "$dir/report.svg"
   expect "flame --report: the slow message's stack" has "$dir/report.svg" "<title>sample.Parser.parse (Ljava.lang.String;)Ljava.lang.Object; (30 ms"
   expect "flame --report: well-formed XML" xml_ok "$dir/report.svg"
+
+  # the ring the run before left (FILE.prev) is named on stderr, by both programs, and
+  # not when FILE.prev is itself read
+  "$T" tree --ring "$r" --mapping "$m" >/dev/null 2>"$dir/noprev.err"
+  expect "no FILE.prev: no note" test ! -s "$dir/noprev.err"
+  cp "$r" "$r.prev"
+  "$T" tree --ring "$r" --mapping "$m" >/dev/null 2>"$dir/prev.err"
+  expect "FILE.prev: tc-trace names it" has "$dir/prev.err" "tc-trace: note: $r.prev holds the ring of the run before this one: --ring $r.prev reads it"
+  "$T" tree --ring "$r.prev" --mapping "$m" >/dev/null 2>"$dir/prev2.err"
+  expect "reading FILE.prev: no note" test ! -s "$dir/prev2.err"
+  if [ -n "${TC_RINGDUMP:-}" ]; then
+    "$TC_RINGDUMP" -q "$r" >/dev/null 2>"$dir/dump.err"
+    expect "FILE.prev: tc-ringdump names it" has "$dir/dump.err" "tc-ringdump: $r.prev holds the ring of the run before this one"
+  fi
+  rm -f "$r.prev"
   ;;
 wrap)
   "$TRACE_GEN" wrap "$dir" || exit 1

@@ -10,7 +10,7 @@
 static tr_spans s;
 static tr_tree t;
 static tr_mapping *m;
-static tr_error err;
+static cf_error err;
 static char *out;
 static size_t out_len;
 
@@ -92,10 +92,10 @@ Test(flame, nothing_to_draw)
 
 Test(flame, xml_escape_replaces_what_xml_forbids)
 {
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	tr_xml_escape(&sb, "a\x01" "b\x7f" "\xff" "c\xc3\xa9" "\xe2\x82" "d\xef\xbf\xbe" "\xf0\x9f\x98\x80");
-	cr_assert_str_eq(sb.buf, "a?b?\xEF\xBF\xBD" "c\xc3\xa9" "\xEF\xBF\xBD\xEF\xBF\xBD" "d\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+	cr_assert_str_eq(sb.str, "a?b?\xEF\xBF\xBD" "c\xc3\xa9" "\xEF\xBF\xBD\xEF\xBF\xBD" "d\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
 	                         "\xf0\x9f\x98\x80");
-	sb_dispose(&sb);
+	buf_free(&sb);
 }

@@ -11,7 +11,7 @@
 static tr_spans s;
 static tr_method_stats st;
 static tr_mapping *m;
-static tr_error err;
+static cf_error err;
 static char *text;
 static size_t text_len;
 

@@ -17,7 +17,7 @@ static const char map[] = "10,1,a.B run ()V\n"
 
 static char *page(const char *report_line, size_t *len)
 {
-	tr_error err = { 0 };
+	cf_error err = { 0 };
 	tr_mapping *m = NULL;
 	FILE *f = fmemopen((void *)map, sizeof map - 1, "rb");
 	cr_assert_eq(tr_mapping_read(&m, f, "map", &err), TC_OK, "%s", err.message);
@@ -29,12 +29,12 @@ static char *page(const char *report_line, size_t *len)
 	cr_assert_eq(tr_html_new(&h, m, "t<i>tle", "src", &err), TC_OK);
 	cr_assert_eq(tr_html_add_thread(h, "main", &s, 1000, &err), TC_OK, "%s", err.message);
 	if (report_line) {
-		tr_jdoc doc;
+		json_doc doc;
 		size_t off;
 		char why[64];
-		cr_assert_eq(tr_json_parse(&doc, report_line, strlen(report_line), &off, why, sizeof why), TC_OK, "%s", why);
+		cr_assert_eq(json_parse(&doc, report_line, strlen(report_line), &off, why, sizeof why), TC_OK, "%s", why);
 		cr_assert_eq(tr_html_add_report(h, &doc.root, "r.jsonl", 1, &err), TC_OK, "%s", err.message);
-		tr_json_dispose(&doc);
+		json_doc_dispose(&doc);
 	}
 	char *out = NULL;
 	FILE *o = open_memstream(&out, len);

@@ -5,15 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_json.h"
+#include "json_read.h"
 
-static tr_jdoc doc;
+static json_doc doc;
 static size_t off;
 static char why[128];
 
 static int parse_n(const char *s, size_t n)
 {
-	return tr_json_parse(&doc, s, n, &off, why, sizeof why);
+	return json_parse(&doc, s, n, &off, why, sizeof why);
 }
 
 static int parse(const char *s)
@@ -21,17 +21,17 @@ static int parse(const char *s)
 	return parse_n(s, strlen(s));
 }
 
-static char *put(const tr_jval *v)
+static char *put(const json_val *v)
 {
-	strbuf sb;
-	sb_init(&sb);
-	tr_json_put(&sb, v);
-	return sb_take(&sb);
+	cf_buf sb;
+	buf_init(&sb);
+	json_put(&sb, v);
+	return buf_take_str(&sb);
 }
 
 static void teardown(void)
 {
-	tr_json_dispose(&doc);
+	json_doc_dispose(&doc);
 }
 
 TestSuite(json, .fini = teardown);
@@ -41,26 +41,26 @@ Test(json, a_report_line)
 	const char *line = "{\"machine\":\"HIGH\",\"cpu_app\":1.5,\"mem\":6442450944,\"detail\":\"NORMAL\",\"cost\":720,"
 	                   "\"stack\":\"0,1048574,1,720\\n1,100,1,720\\n\",\"stackKey\":\"100|\",\"ok\":true,"
 	                   "\"none\":null,\"memory\":{\"vm_size\":8192},\"list\":[1,-2,3e5,[]]}";
-	cr_assert_eq(parse(line), TC_OK, "%s at %zu", why, off);
-	cr_assert_eq(doc.root.type, TR_JOBJ);
+	cr_assert_eq(parse(line), CF_OK, "%s at %zu", why, off);
+	cr_assert_eq(doc.root.type, JSON_OBJ);
 	cr_assert_eq(doc.root.n, 11);
-	const tr_jval *st = tr_json_get(&doc.root, "stack");
+	const json_val *st = json_get(&doc.root, "stack");
 	cr_assert_str_eq(st->s, "0,1048574,1,720\n1,100,1,720\n");
 	cr_assert_eq(st->len, 28);
 	int64_t v;
-	cr_assert(tr_json_int(tr_json_get(&doc.root, "mem"), &v));
+	cr_assert(json_get_int(json_get(&doc.root, "mem"), &v));
 	cr_assert_eq(v, INT64_C(6442450944));
-	cr_assert_not(tr_json_int(tr_json_get(&doc.root, "cpu_app"), &v));
-	cr_assert_str_eq(tr_json_get(&doc.root, "cpu_app")->s, "1.5");
-	cr_assert(tr_json_get(&doc.root, "ok")->b);
-	cr_assert_eq(tr_json_get(&doc.root, "none")->type, TR_JNULL);
-	cr_assert(tr_json_int(tr_json_get(tr_json_get(&doc.root, "memory"), "vm_size"), &v));
+	cr_assert_not(json_get_int(json_get(&doc.root, "cpu_app"), &v));
+	cr_assert_str_eq(json_get(&doc.root, "cpu_app")->s, "1.5");
+	cr_assert(json_get(&doc.root, "ok")->b);
+	cr_assert_eq(json_get(&doc.root, "none")->type, JSON_NULL);
+	cr_assert(json_get_int(json_get(json_get(&doc.root, "memory"), "vm_size"), &v));
 	cr_assert_eq(v, 8192);
-	const tr_jval *list = tr_json_get(&doc.root, "list");
+	const json_val *list = json_get(&doc.root, "list");
 	cr_assert_eq(list->n, 4);
 	cr_assert_str_eq(list->items[2].s, "3e5");
-	cr_assert_eq(list->items[3].type, TR_JARR);
-	cr_assert_null(tr_json_get(&doc.root, "missing"));
+	cr_assert_eq(list->items[3].type, JSON_ARR);
+	cr_assert_null(json_get(&doc.root, "missing"));
 	char *back = put(&doc.root);
 	cr_assert_str_eq(back, line); /* compact input comes back byte for byte */
 	free(back);
@@ -68,7 +68,7 @@ Test(json, a_report_line)
 
 Test(json, whitespace_around_and_inside)
 {
-	cr_assert_eq(parse(" \t{ \"a\" : [ 1 , 2 ] ,\r\n\"b\":{} }\n "), TC_OK, "%s", why);
+	cr_assert_eq(parse(" \t{ \"a\" : [ 1 , 2 ] ,\r\n\"b\":{} }\n "), CF_OK, "%s", why);
 	char *back = put(&doc.root);
 	cr_assert_str_eq(back, "{\"a\":[1,2],\"b\":{}}");
 	free(back);
@@ -76,19 +76,19 @@ Test(json, whitespace_around_and_inside)
 
 Test(json, scalars_at_the_top)
 {
-	cr_assert_eq(parse("42"), TC_OK);
-	cr_assert_eq(doc.root.type, TR_JNUM);
-	tr_json_dispose(&doc);
-	cr_assert_eq(parse("\"x\""), TC_OK);
+	cr_assert_eq(parse("42"), CF_OK);
+	cr_assert_eq(doc.root.type, JSON_NUM);
+	json_doc_dispose(&doc);
+	cr_assert_eq(parse("\"x\""), CF_OK);
 	cr_assert_str_eq(doc.root.s, "x");
-	tr_json_dispose(&doc);
-	cr_assert_eq(parse("-0.5e-3"), TC_OK);
+	json_doc_dispose(&doc);
+	cr_assert_eq(parse("-0.5e-3"), CF_OK);
 	cr_assert_str_eq(doc.root.s, "-0.5e-3");
 }
 
 Test(json, escapes_decode_to_utf8)
 {
-	cr_assert_eq(parse("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20ac\\ud83d\\ude00\""), TC_OK, "%s", why);
+	cr_assert_eq(parse("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20ac\\ud83d\\ude00\""), CF_OK, "%s", why);
 	cr_assert_str_eq(doc.root.s, "a\"b\\c/d\b\f\n\r\t\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
 	char *back = put(&doc.root);
 	/* written back by the runtime's escaper: the pair as escapes */
@@ -98,8 +98,8 @@ Test(json, escapes_decode_to_utf8)
 
 Test(json, nul_in_a_string_survives)
 {
-	cr_assert_eq(parse("{\"k\\u0000\":\"a\\u0000b\"}"), TC_OK, "%s", why);
-	const tr_jmember *mb = &doc.root.members[0];
+	cr_assert_eq(parse("{\"k\\u0000\":\"a\\u0000b\"}"), CF_OK, "%s", why);
+	const json_member *mb = &doc.root.members[0];
 	cr_assert_eq(mb->key_len, 3);
 	cr_assert_eq(memcmp(mb->key, "k\xC0\x80", 3), 0);
 	cr_assert_eq(mb->val.len, 4);
@@ -110,7 +110,7 @@ Test(json, nul_in_a_string_survives)
 
 Test(json, raw_utf8_is_kept)
 {
-	cr_assert_eq(parse("\"\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\""), TC_OK, "%s", why);
+	cr_assert_eq(parse("\"\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\""), CF_OK, "%s", why);
 	cr_assert_str_eq(doc.root.s, "\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80");
 }
 
@@ -119,11 +119,11 @@ Test(json, sixty_four_levels_but_not_sixty_five)
 	char buf[200];
 	memset(buf, '[', 64);
 	memset(buf + 64, ']', 64);
-	cr_assert_eq(parse_n(buf, 128), TC_OK, "%s", why);
-	tr_json_dispose(&doc);
+	cr_assert_eq(parse_n(buf, 128), CF_OK, "%s", why);
+	json_doc_dispose(&doc);
 	memset(buf, '[', 65);
 	memset(buf + 65, ']', 65);
-	cr_assert_eq(parse_n(buf, 130), TC_EFORMAT);
+	cr_assert_eq(parse_n(buf, 130), CF_EFORMAT);
 	cr_assert_eq(off, 64);
 	cr_assert(strstr(why, "nested deeper than 64"), "%s", why);
 }
@@ -181,18 +181,18 @@ Test(json, malformed_input_names_the_offset)
 		{ "/* c */ 1", 0, "expected a value, found '/'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		cr_assert_eq(parse(cases[i].text), TC_EFORMAT, "case %zu: %s", i, cases[i].text);
+		cr_assert_eq(parse(cases[i].text), CF_EFORMAT, "case %zu: %s", i, cases[i].text);
 		cr_expect_eq(off, cases[i].off, "case %zu (%s): offset %zu", i, cases[i].text, off);
 		cr_expect(strstr(why, cases[i].why), "case %zu (%s): %s", i, cases[i].text, why);
-		cr_assert_eq(doc.root.type, TR_JNULL);
-		tr_json_dispose(&doc);
+		cr_assert_eq(doc.root.type, JSON_NULL);
+		json_doc_dispose(&doc);
 	}
 }
 
 Test(json, nul_byte_inside_the_line)
 {
 	static const char text[] = "{\"a\":1}\0";
-	cr_assert_eq(parse_n(text, sizeof text - 1), TC_EFORMAT);
+	cr_assert_eq(parse_n(text, sizeof text - 1), CF_EFORMAT);
 	cr_assert_eq(off, 7);
 	cr_assert(strstr(why, "byte 0x00"), "%s", why);
 }
@@ -205,7 +205,7 @@ Test(json, duplicate_keys_in_a_large_object)
 	for (int i = 0; i < 100; i++)
 		len += (size_t)sprintf(text + len, "%s\"k%d\":%d", i ? "," : "", i == 77 ? 5 : i, i);
 	text[len++] = '}';
-	cr_assert_eq(parse_n(text, len), TC_EFORMAT);
+	cr_assert_eq(parse_n(text, len), CF_EFORMAT);
 	cr_assert(strstr(why, "duplicate key \"k5\""), "%s", why);
 	free(text);
 }
@@ -221,8 +221,8 @@ Test(json, prefixes_and_mutations_never_crash)
 		char *copy = malloc(k ? k : 1); /* exact size, so ASan sees any overread */
 		memcpy(copy, line, k);
 		int rc = parse_n(copy, k);
-		cr_assert_eq(rc, TC_EFORMAT, "prefix %zu", k);
-		tr_json_dispose(&doc);
+		cr_assert_eq(rc, CF_EFORMAT, "prefix %zu", k);
+		json_doc_dispose(&doc);
 		free(copy);
 	}
 	unsigned seed = 12345;
@@ -236,17 +236,17 @@ Test(json, prefixes_and_mutations_never_crash)
 			seed = seed * 1103515245u + 12345u;
 			copy[at] = alphabet[(seed >> 8) % (sizeof alphabet - 1)];
 		}
-		if (parse_n(copy, n) == TC_OK) {
+		if (parse_n(copy, n) == CF_OK) {
 			char *back = put(&doc.root);
-			tr_jdoc again;
+			json_doc again;
 			size_t o2;
 			char w2[128];
 			/* what the reader accepted, the writer writes as valid JSON */
-			cr_assert_eq(tr_json_parse(&again, back, strlen(back), &o2, w2, sizeof w2), TC_OK, "%s: %s", back, w2);
-			tr_json_dispose(&again);
+			cr_assert_eq(json_parse(&again, back, strlen(back), &o2, w2, sizeof w2), CF_OK, "%s: %s", back, w2);
+			json_doc_dispose(&again);
 			free(back);
 		}
-		tr_json_dispose(&doc);
+		json_doc_dispose(&doc);
 		free(copy);
 	}
 }

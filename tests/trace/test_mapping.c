@@ -7,7 +7,7 @@
 #include "trace_mapping.h"
 
 static tr_mapping *m;
-static tr_error err;
+static cf_error err;
 
 static int load_text(const char *text, size_t n)
 {
@@ -26,11 +26,11 @@ static int load(const char *text)
 static char *name(uint32_t id, tr_name_style style)
 {
 	static char buf[256];
-	strbuf sb;
-	sb_init(&sb);
+	cf_buf sb;
+	buf_init(&sb);
 	tr_name_put(&sb, m, id, style);
-	snprintf(buf, sizeof buf, "%s", sb.buf ? sb.buf : "");
-	sb_dispose(&sb);
+	snprintf(buf, sizeof buf, "%s", sb.str ? sb.str : "");
+	buf_free(&sb);
 	return buf;
 }
 

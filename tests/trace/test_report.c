@@ -8,7 +8,7 @@
 
 static tc_stack st;
 static tr_mapping *m;
-static tr_error err;
+static cf_error err;
 static char why[160];
 static size_t bad;
 
@@ -97,17 +97,17 @@ Test(report, stack_keys)
 
 static char *write_line(const char *line, int text, int expect_rc)
 {
-	tr_jdoc doc;
+	json_doc doc;
 	size_t off;
 	char w[128];
-	cr_assert_eq(tr_json_parse(&doc, line, strlen(line), &off, w, sizeof w), TC_OK, "%s", w);
+	cr_assert_eq(json_parse(&doc, line, strlen(line), &off, w, sizeof w), TC_OK, "%s", w);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	tr_report_opts o = { m, text };
 	cr_assert_eq(tr_report_write(f, &doc.root, "r.jsonl", 7, &o, &err), expect_rc, "%s", err.message);
 	fclose(f);
-	tr_json_dispose(&doc);
+	json_doc_dispose(&doc);
 	return buf;
 }
 

@@ -8,7 +8,7 @@
 #include "trace_spans.h"
 
 static tr_spans s, sl;
-static tr_error err;
+static cf_error err;
 
 static void teardown(void)
 {

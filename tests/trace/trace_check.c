@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "chrome_check.h"
-#include "trace_json.h"
+#include "json_read.h"
 #include "trace_lines.h"
 
 static char *slurp(const char *path, size_t *n)
@@ -71,17 +71,17 @@ int main(int argc, char **argv)
 		const char *s;
 		size_t n, count = 0;
 		int rc, bad = 0;
-		tr_error err;
+		cf_error err;
 		while ((rc = tr_lines_next(&lr, &s, &n, &err)) > 0 && !bad) {
-			tr_jdoc doc;
+			json_doc doc;
 			size_t off;
 			char why[128];
-			if (tr_json_parse(&doc, s, n, &off, why, sizeof why) != 0 || doc.root.type != TR_JOBJ) {
+			if (json_parse(&doc, s, n, &off, why, sizeof why) != 0 || doc.root.type != JSON_OBJ) {
 				printf("%s:%llu:%zu: %s\n", argv[2], (unsigned long long)lr.line_no, off + 1,
 				       why[0] ? why : "not an object");
 				bad = 1;
 			}
-			tr_json_dispose(&doc);
+			json_doc_dispose(&doc);
 			count++;
 		}
 		tr_lines_dispose(&lr);

@@ -9,10 +9,10 @@ javac_setup() {
 	build=$(cd "$1" && pwd)
 	work=$2
 	mkdir -p "$work"
-	ninja -C "$build" src/tc-instrument runtime/tc-trace runtime/tracecanary-runtime.jar \
+	ninja -C "$build" src/tc-instrument trace/tc-trace runtime/tracecanary-runtime.jar \
 		runtime/libtracecanary.so >/dev/null
 	tc_instrument=$build/src/tc-instrument
-	tc_trace=$build/runtime/tc-trace
+	tc_trace=$build/trace/tc-trace
 	rt=$build/runtime
 	mods=$work/jdk
 	[ -d "$mods/jdk.compiler" ] || bash "$root/tests/extract_jdk.sh" "$mods" "$mods.stamp" >/dev/null

@@ -455,7 +455,7 @@ Test(jar_read, damaged_archives_are_errors_with_offsets)
 		tc_jar *jar = open_buf(&b, &err);
 		cr_assert_null(jar, "%s: opened", damages[k].what);
 		cr_assert_eq(err.code, damages[k].code, "%s: %s", damages[k].what, ct_err(&err));
-		cr_assert(strstr(err.msg, damages[k].words), "%s: %s", damages[k].what, ct_err(&err));
+		cr_assert(strstr(err.message, damages[k].words), "%s: %s", damages[k].what, ct_err(&err));
 		cr_assert(strstr(err.part, "t.jar"), "%s: %s", damages[k].what, ct_err(&err));
 		int at = damages[k].at;
 		uint32_t want = at == -1 ? CF_NO_OFFSET
@@ -481,7 +481,7 @@ Test(jar_read, corrupt_bytes_are_found_when_read)
 	cf_buf got;
 	buf_init(&got);
 	cr_assert_eq(jar_read(jar, 2, &got, 1 << 20, NULL, &err), CF_EFORMAT);
-	cr_assert(strstr(err.msg, "CRC-32"), "%s", ct_err(&err));
+	cr_assert(strstr(err.message, "CRC-32"), "%s", ct_err(&err));
 	cr_assert(strstr(err.part, "t.jar!res/stored.txt"), "%s", ct_err(&err));
 	cf_error_clear(&err);
 	cr_assert_eq(jar_read(jar, 1, &got, 1 << 20, NULL, &err), CF_EFORMAT);
@@ -507,7 +507,7 @@ Test(jar_read, sizes_deflate_cannot_reach)
 	cf_buf got;
 	buf_init(&got);
 	cr_assert_eq(jar_read(jar, 3, &got, 1 << 30, NULL, &err), CF_EFORMAT);
-	cr_assert(strstr(err.msg, "cannot inflate"), "%s", ct_err(&err));
+	cr_assert(strstr(err.message, "cannot inflate"), "%s", ct_err(&err));
 	cr_assert_eq(got.cap, 0, "nothing was allocated for the claimed size");
 	buf_free(&got);
 	jar_close(jar);
@@ -776,7 +776,7 @@ Test(jar_write, comment_that_could_pass_for_an_end_record, .init = setup, .fini 
 	tc_jar_writer *w;
 	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
 	cr_assert_eq(jar_writer_copy_comment(w, src, &err), CF_EFORMAT);
-	cr_assert(strstr(err.msg, "end-record signature"), "%s", ct_err(&err));
+	cr_assert(strstr(err.message, "end-record signature"), "%s", ct_err(&err));
 	jar_writer_abort(w);
 	cr_assert_not(ct_exists(out));
 	jar_close(src);
@@ -936,7 +936,7 @@ Test(jar_read, a_name_twice_is_found_by_jar_check_unique)
 	cr_expect_eq(jar_check_unique(jar, &err), CF_EFORMAT);
 	cr_expect_eq(err.offset, w.local[3], "at the second one");
 	cr_expect(strstr(err.part, "t.jar!b"), "%s", ct_err(&err));
-	cr_expect(strstr(err.msg, "twice (local headers at"), "%s", ct_err(&err));
+	cr_expect(strstr(err.message, "twice (local headers at"), "%s", ct_err(&err));
 	jar_close(jar);
 	buf_free(&b);
 	zb_build(&b, twice, 3, NULL, NULL);

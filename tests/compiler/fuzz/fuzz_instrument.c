@@ -201,7 +201,7 @@ static int run(const char *in, const char *out, unsigned mode, cf_error *err)
 	CHECK(rc == CF_OK || (rc < 0 && rc >= CF_EARG));
 	CHECK(rc == err->code);
 	if (rc != CF_OK)
-		CHECK(err->msg[0] != '\0');
+		CHECK(err->message[0] != '\0');
 	return rc;
 }
 
@@ -229,7 +229,7 @@ static void one(const char *in, const char *out, const char *out_class, const ui
 			cf_error perr;
 			cf_error_clear(&perr);
 			if (cf_parse(&cls, &a, got, len, &perr) != CF_OK) {
-				fprintf(stderr, "rewritten class does not parse: %s at %u\n", perr.msg,
+				fprintf(stderr, "rewritten class does not parse: %s at %u\n", perr.message,
 				        perr.offset);
 				abort();
 			}

@@ -27,7 +27,7 @@ static char out_path[256];
 static void check_failure(int rc, const cf_error *err)
 {
 	CHECK(rc < 0 && rc == err->code);
-	CHECK(err->msg[0] != '\0');
+	CHECK(err->message[0] != '\0');
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(jar_writer_open(&w, out_path, &err) == CF_OK);
 	if (jar_writer_copy_comment(w, jar, &err) != CF_OK) {
 		check_failure(err.code, &err);
-		CHECK(strstr(err.msg, "end-record signature") != NULL);
+		CHECK(strstr(err.message, "end-record signature") != NULL);
 		jar_writer_abort(w);
 		goto done;
 	}
@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cf_error_clear(&err);
 	rc = jar_open(&copy, out_path, &err);
 	if (rc != CF_OK)
-		fprintf(stderr, "the copy does not open: %s\n", err.msg);
+		fprintf(stderr, "the copy does not open: %s\n", err.message);
 	CHECK(rc == CF_OK);
 	CHECK(jar_count(copy) == n);
 	for (uint64_t i = 0; i < n; i++) {

@@ -21,7 +21,7 @@
 static void failed(int rc, const cf_error *err)
 {
 	CHECK(rc < 0 && rc == err->code);
-	CHECK(err->msg[0] != '\0');
+	CHECK(err->message[0] != '\0');
 }
 
 /* Words of the text (runs of non-space bytes, at most 300), NUL-terminated in buf. */
@@ -112,7 +112,7 @@ static void fuzz_mapping(const char *text, size_t len, char **w, size_t nw)
 	}
 	for (size_t i = 0; i < nw; i++)
 		(void)mapping_id(m, w[i]);
-	CHECK(mapping_max_id(m) != TC_METHOD_ID_DISPATCH);
+	CHECK(mapping_max_id(m) != MM_ID_DISPATCH);
 	FILE *out = fopen("/dev/null", "w");
 	CHECK(out);
 	size_t changed = 1;

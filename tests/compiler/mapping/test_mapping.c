@@ -112,7 +112,7 @@ Test(mapping, empty_and_dispatch_only)
 	cr_expect_eq(mapping_size(m), 0);
 	cr_expect_eq(mapping_max_id(m), 0);
 	mapping_free(m);
-	m = load("d.txt", TC_DISPATCH_LINE "\n");
+	m = load("d.txt", MM_DISPATCH_LINE "\n");
 	cr_expect_eq(mapping_size(m), 1);
 	cr_expect_eq(mapping_max_id(m), 0, "the dispatch id is ignored");
 	mapping_free(m);
@@ -201,12 +201,12 @@ Test(mapping, diff_reports_changed_added_removed)
 	                           "2,1,a.B moved ()V\n"
 	                           "3,1,a.B gone ()V\n"
 	                           "4,1,a.B also ()V\n"
-	                           TC_DISPATCH_LINE "\n");
+	                           MM_DISPATCH_LINE "\n");
 	mapping *b = load("b.txt", "1,1,a.B keep ()V\n"
 	                           "5,1,a.B moved ()V\n"
 	                           "4,1,a.B also ()V\n"
 	                           "6,1,a.B fresh ()V\n"
-	                           TC_DISPATCH_LINE "\n");
+	                           MM_DISPATCH_LINE "\n");
 	size_t changed = 99;
 	char *out = diff(a, b, &changed);
 	cr_expect_eq(changed, 1);

@@ -144,7 +144,7 @@ static int run(const char *in, const char *out, bool two_threads, cf_error *err)
 	CHECK(rc == CF_OK || (rc < 0 && rc >= CF_EARG));
 	CHECK(rc == err->code);
 	if (rc != CF_OK)
-		CHECK(err->msg[0] != '\0');
+		CHECK(err->message[0] != '\0');
 	return rc;
 }
 
@@ -164,7 +164,7 @@ static void check_dex(const uint8_t *got, size_t len, const uint8_t *was, size_t
 	cf_error e;
 	cf_error_clear(&e);
 	if (dex_parse(&d, &a, got, len, &e) != CF_OK) {
-		fprintf(stderr, "a written dex does not read back: %s at %u\n", e.msg, e.offset);
+		fprintf(stderr, "a written dex does not read back: %s at %u\n", e.message, e.offset);
 		abort();
 	}
 	arena_free(&a);

@@ -1,0 +1,205 @@
+/* Big-endian cursor over untrusted input, and the growable byte buffer.
+ *
+ * A reader is {base, pos, end}: base stays the start of the whole class file, so every
+ * offset in an error is absolute even inside a sub-reader limited to one attribute.
+ * Readers never read past end; on a short read they set the error and return 0, so a
+ * parse can check once per structure (rd_ok) instead of per byte. */
+#ifndef TC_BYTES_H
+#define TC_BYTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cf_error.h"
+
+typedef struct cf_reader {
+	const uint8_t *base;
+	const uint8_t *pos;
+	const uint8_t *end;
+	cf_error *err;
+	const char *part; /* what is being read, for the error message */
+} cf_reader;
+
+static inline cf_reader rd_init(const uint8_t *data, size_t len, cf_error *err)
+{
+	cf_reader r = {data, data, data + len, err, "class file"};
+	return r;
+}
+
+static inline uint32_t rd_off(const cf_reader *r)
+{
+	return (uint32_t)(r->pos - r->base);
+}
+
+static inline size_t rd_left(const cf_reader *r)
+{
+	return (size_t)(r->end - r->pos);
+}
+
+static inline bool rd_ok(const cf_reader *r)
+{
+	return r->err->code == CF_OK;
+}
+
+static inline bool rd_need(cf_reader *r, size_t n)
+{
+	if (rd_left(r) >= n)
+		return true;
+	if (r->err->code == CF_OK)
+		cf_fail(r->err, CF_ETRUNC, rd_off(r), r->part,
+		        "needs %zu more bytes, %zu left", n, rd_left(r));
+	r->pos = r->end;
+	return false;
+}
+
+static inline uint8_t rd_u1(cf_reader *r)
+{
+	if (!rd_need(r, 1))
+		return 0;
+	return *r->pos++;
+}
+
+static inline uint16_t rd_u2(cf_reader *r)
+{
+	if (!rd_need(r, 2))
+		return 0;
+	uint16_t v = (uint16_t)(r->pos[0] << 8 | r->pos[1]);
+	r->pos += 2;
+	return v;
+}
+
+static inline uint32_t rd_u4(cf_reader *r)
+{
+	if (!rd_need(r, 4))
+		return 0;
+	uint32_t v = (uint32_t)r->pos[0] << 24 | (uint32_t)r->pos[1] << 16 |
+	             (uint32_t)r->pos[2] << 8 | r->pos[3];
+	r->pos += 4;
+	return v;
+}
+
+/* Returns a pointer to n bytes in the input and skips them, or NULL when short. */
+static inline const uint8_t *rd_bytes(cf_reader *r, size_t n)
+{
+	if (!rd_need(r, n))
+		return NULL;
+	const uint8_t *p = r->pos;
+	r->pos += n;
+	return p;
+}
+
+/* A reader over the next n bytes (an attribute body); the parent skips them. */
+static inline cf_reader rd_sub(cf_reader *r, size_t n, const char *part)
+{
+	cf_reader s = *r;
+	s.part = part;
+	if (!rd_need(r, n)) {
+		s.pos = s.end = r->end;
+		return s;
+	}
+	s.end = r->pos + n;
+	r->pos += n;
+	return s;
+}
+
+static inline uint16_t get_u2(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline int16_t get_s2(const uint8_t *p)
+{
+	return (int16_t)get_u2(p);
+}
+
+static inline uint32_t get_u4(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void put_u2(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void put_u4(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* The growable byte buffer, for binary output (class files, dex files, jar entries) and
+ * text (reports, JSON, tc-trace's outputs), with a sticky error: after a failure the
+ * contents are undefined and the caller reports the error once. Memory comes from malloc
+ * (not an arena) because the buffer usually outlives the input it was made from.
+ *
+ * Text written with buf_putn/puts/putc/printf is NUL-terminated at len (str), so a
+ * builder may read it as a C string at any point; the binary writers (buf_u1...) do not
+ * keep that terminator. An empty buffer has data == str == NULL. */
+typedef struct cf_buf {
+	union {
+		uint8_t *data;
+		char *str;
+	};
+	size_t len;
+	size_t cap;
+	size_t limit; /* 0 = none; growing past it fails (tests of error paths) */
+	int err;      /* CF_OK or CF_ENOMEM */
+} cf_buf;
+
+void buf_init(cf_buf *b);
+/* A buffer over caller-owned memory (e.g. an arena) that never grows: writing past
+ * cap sets CF_ENOMEM. Do not buf_free it. */
+void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap);
+void buf_free(cf_buf *b);
+/* Empties the buffer and clears its error; keeps the memory. */
+void buf_clear(cf_buf *b);
+bool buf_reserve(cf_buf *b, size_t more);
+/* Takes the bytes; the buffer is empty afterwards. The caller frees the result. */
+uint8_t *buf_take(cf_buf *b, size_t *len);
+
+/* Text: appends and keeps a NUL after the text. */
+void buf_putn(cf_buf *b, const char *s, size_t n);
+void buf_puts(cf_buf *b, const char *s);
+void buf_putc(cf_buf *b, char c);
+void buf_printf(cf_buf *b, const char *fmt, ...) CF_PRINTF(2, 3);
+/* Hands over the text, malloc'd ("" for an empty buffer), or NULL after an error; the
+ * buffer is empty afterwards. */
+char *buf_take_str(cf_buf *b);
+
+static inline void buf_u1(cf_buf *b, uint8_t v)
+{
+	if (b->len < b->cap || buf_reserve(b, 1))
+		b->data[b->len++] = v;
+}
+
+static inline void buf_u2(cf_buf *b, uint16_t v)
+{
+	if (b->cap - b->len >= 2 || buf_reserve(b, 2)) {
+		put_u2(b->data + b->len, v);
+		b->len += 2;
+	}
+}
+
+static inline void buf_u4(cf_buf *b, uint32_t v)
+{
+	if (b->cap - b->len >= 4 || buf_reserve(b, 4)) {
+		put_u4(b->data + b->len, v);
+		b->len += 4;
+	}
+}
+
+static inline void buf_bytes(cf_buf *b, const void *p, size_t n)
+{
+	if (n && (b->cap - b->len >= n || buf_reserve(b, n))) {
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+	}
+}
+
+#endif

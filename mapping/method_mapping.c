@@ -1,0 +1,91 @@
+#include "method_mapping.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t mm_line_len(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
+		n--;
+	return n == 0 || s[0] == '#' ? 0 : n;
+}
+
+/* Decimal digits only, at most ten, no sign: what Matrix's plugin writes. */
+static int parse_u32(const char *s, size_t n, uint32_t *out)
+{
+	if (n == 0 || n > 10)
+		return -1;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int mm_parse_line(mm_line *out, const char *s, size_t n, char *why, size_t cap)
+{
+	const char *c1 = memchr(s, ',', n);
+	const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
+	if (!c2 || parse_u32(s, (size_t)(c1 - s), &out->id) != 0 ||
+	    parse_u32(c1 + 1, (size_t)(c2 - c1 - 1), &out->access) != 0) {
+		snprintf(why, cap, "expected \"id,accessFlags,class method desc\", got \"%.*s\"",
+		         (int)(n > 80 ? 80 : n), s);
+		return -1;
+	}
+	/* 0 is no id, and an id at METHOD_ID_MAX or above is none of Matrix's (continuing
+	 * after it would wrap to 0) */
+	if (out->id == 0 || out->id >= MM_ID_MAX) {
+		snprintf(why, cap, "method id %u is outside 1..%u", out->id, MM_ID_MAX - 1);
+		return -1;
+	}
+	const char *key = c2 + 1;
+	size_t klen = n - (size_t)(key - s);
+	const char *sp = memchr(key, ' ', klen);
+	if (!sp || sp == key || sp + 1 == key + klen || sp[1] == ' ') {
+		snprintf(why, cap, "expected \"class method desc\" after the id and flags");
+		return -1;
+	}
+	/* Keys are looked up and shown as C strings: a NUL inside one would make a method
+	 * differ from itself (found by fuzz_text.c). */
+	if (memchr(key, '\0', klen)) {
+		snprintf(why, cap, "NUL byte in the method name");
+		return -1;
+	}
+	out->key = key;
+	out->key_len = klen;
+	return 0;
+}
+
+static void put_uint(cf_buf *b, uint32_t v)
+{
+	char d[10];
+	size_t n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		buf_u1(b, (uint8_t)d[--n]);
+}
+
+void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
+                  const char *rest, size_t rest_len)
+{
+	put_uint(b, id);
+	buf_u1(b, ',');
+	put_uint(b, access);
+	buf_u1(b, ',');
+	mm_put_ignored(b, cls, cls_len, rest, rest_len);
+}
+
+void mm_put_ignored(cf_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len)
+{
+	buf_bytes(b, cls, cls_len);
+	buf_u1(b, ' ');
+	buf_bytes(b, rest, rest_len);
+	buf_u1(b, '\n');
+}

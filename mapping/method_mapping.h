@@ -1,0 +1,47 @@
+/* Matrix's mapping formats, one reader and one writer for tc-instrument (which writes them
+ * and reads an earlier build's), `tc-instrument diff` and tc-trace (which decodes ids).
+ *
+ * methodMapping.txt: one "id,accessFlags,class method desc" per line, names with '.'
+ * ("5,4,sample.MainActivity onResume ()V"), '#' comment lines and blank lines; the key of
+ * a method is the part after the second comma. ignoreMethodMapping.txt: the line
+ * "ignore methods:", then one "class method desc" per method left untraced.
+ *
+ * Only the lines: what a program keeps of them (by key, by id) is its own. */
+#ifndef TC_METHOD_MAPPING_H
+#define TC_METHOD_MAPPING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+
+/* Matrix's reserved ids (see shared/reference/matrix-runtime.md): ids are below
+ * METHOD_ID_MAX (events carry 20 bits, and AppMethodBeat.i/o ignore METHOD_ID_MAX
+ * itself); the dispatch pseudo-method has the one below it. */
+#define MM_ID_MAX 0xFFFFFu
+#define MM_ID_DISPATCH 0xFFFFEu
+#define MM_DISPATCH_LINE "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V"
+#define MM_IGNORE_HEADER "ignore methods:"
+
+typedef struct mm_line {
+	uint32_t id;
+	uint32_t access;
+	const char *key; /* "class method desc", borrowed from the line */
+	size_t key_len;
+} mm_line;
+
+/* The length of line s[0..n) (without its "\n") once trailing spaces and '\r' are
+ * dropped; 0 for a line that holds no entry (blank, or a '#' comment). */
+size_t mm_line_len(const char *s, size_t n);
+/* Reads one entry line (as mm_line_len left it). Returns 0, or -1 with why (cap bytes)
+ * saying what is wrong, for the caller to put after its file and line. */
+int mm_parse_line(mm_line *out, const char *s, size_t n, char *why, size_t cap);
+
+/* Appends "id,access,cls rest\n" (rest: "method desc"). */
+void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
+                  const char *rest, size_t rest_len);
+/* Appends "cls rest\n", a line of ignoreMethodMapping.txt. */
+void mm_put_ignored(cf_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len);
+
+#endif

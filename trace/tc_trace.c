@@ -1,0 +1,1199 @@
+/* tc-trace: makes what the runtime recorded readable. Reads a ring file
+ * (tc_ringfile.h; also one left by a killed process) and the thread file
+ * next to it (threads = all), the report lines (reportPath) and
+ * methodMapping.txt, and writes a call tree, the reports with decoded stacks,
+ * Chrome Trace Event JSON or an SVG flame graph, for one thread or all.
+ * See `tc-trace --help` and runtime/README.md.
+ *
+ * Exit status: 0 ok, 1 an input could not be read or decoded, 2 usage. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "bytes.h"
+#include "tc_analysis.h"
+#include "tc_ringfile.h"
+#include "trace_chrome.h"
+#include "trace_flame.h"
+#include "trace_hot.h"
+#include "trace_html.h"
+#include "trace_io.h"
+#include "json_read.h"
+#include "trace_lines.h"
+#include "trace_mapping.h"
+#include "trace_recording.h"
+#include "trace_report.h"
+#include "trace_spans.h"
+#include "trace_text.h"
+#include "trace_tree.h"
+
+enum {
+	C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_HTML = 64,
+	C_SECTIONS = 128, C_ALL = 255
+};
+#define C_VIEWS (C_TREE | C_CHROME | C_FLAME)
+
+static const struct command {
+	const char *name;
+	int bit;
+	const char *summary;
+	const char *usage;
+} commands[] = {
+	{ "tree", C_TREE, "the call tree of a ring (or of a slice): self and total ms, calls",
+	  "tc-trace tree --ring FILE [--mapping FILE] [SLICE] [--thread T] [--sort total|call|calls]\n"
+	  "              [--min-ms N] [--max-depth N] [-o OUT]" },
+	{ "messages", C_MESSAGES, "the messages (dispatch markers) of a ring, numbered for --message",
+	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [-o OUT]" },
+	{ "sections", C_SECTIONS, "the sections (named intervals) of every thread, for --section",
+	  "tc-trace sections --ring FILE [--thread T] [--end MS] [-o OUT]" },
+	{ "reports", C_REPORTS, "the report lines with their stack and stackKey decoded",
+	  "tc-trace reports --reports FILE [--mapping FILE] [--format json|text] [--tag TAG]\n"
+	  "                 [--keep-going] [-o OUT]" },
+	{ "chrome", C_CHROME, "Chrome Trace Event JSON of a ring (ui.perfetto.dev, chrome://tracing)",
+	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--thread T] [--reports FILE]\n"
+	  "                [--events be|x] [--names short|full] [--min-us US] [-o OUT]" },
+	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
+	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--thread T] [--title T] [--width PX]\n"
+	  "               [-o OUT]\n"
+	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
+	{ "hot", C_HOT, "the often-called short methods, as a block list for tc-instrument",
+	  "tc-trace hot --ring FILE --mapping FILE [SLICE] [--min-calls N] [--max-avg-us U]\n"
+	  "             [--keep-ms T] [-o OUT]" },
+	{ "html", C_HTML, "one self-contained HTML report: threads, methods, call stacks, reports",
+	  "tc-trace html --ring FILE [--mapping FILE] [--reports FILE] [--end MS] [--title T]\n"
+	  "              [-o OUT]" },
+};
+
+static const char help_text[] =
+	"\n"
+	"Inputs:\n"
+	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
+	"                       as #id (and all of them do without this option)\n"
+	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process;\n"
+	"                       with threads = all, the thread file FILE-threads is read with it.\n"
+	"                       Each launch keeps the ring the run before left as FILE.prev (with\n"
+	"                       FILE.prev-threads): --ring FILE.prev reads it\n"
+	"  --thread T           all (default), main (the recording thread), a thread id or a\n"
+	"                       thread's name: a tree or flame graph of several threads has a\n"
+	"                       node per thread, a Chrome trace a track per thread\n"
+	"  --reports FILE       report lines (Config.reportPath); '-' reads standard input\n"
+	"  -o, --output FILE    write here ('-': standard output, the default); written to a\n"
+	"                       temporary file and renamed into place on success\n"
+	"\n"
+	"SLICE (tree, chrome, flame; default: the whole ring):\n"
+	"  --from MS, --to MS   the methods running between these times (ms since the ring's\n"
+	"                       time base, as `messages` and the tree show them), clipped to them\n"
+	"  --message N[..M]     message N (from 0, see `messages`) or messages N to M, with all\n"
+	"                       they called (other threads: what ran meanwhile)\n"
+	"  --section NAME       the times section NAME ran (see `sections`; on any thread), and\n"
+	"                       on each thread what ran then\n"
+	"  --end MS             close methods still running at MS (default: the last event's\n"
+	"                       time; a process killed mid-message leaves such methods)\n"
+	"\n"
+	"tree:     --sort total|call|calls (default total: heaviest first), --min-ms N (leave\n"
+	"          out shorter nodes), --max-depth N\n"
+	"reports:  --format json (default: each line with \"stackDecoded\" and \"stackKeyDecoded\"\n"
+	"          added) | text, --tag TAG (only these), --keep-going (skip bad lines, with a\n"
+	"          warning, instead of stopping)\n"
+	"chrome:   --events be (B/E pairs, default) | x (complete events), --names short (default:\n"
+	"          class.method) | full (with the descriptor), --reports FILE (mark each report\n"
+	"          as an instant event at its time), --min-us US (leave out spans shorter than\n"
+	"          this, default 1000: the ring's clock ticks in ms; 0 keeps every span); ts are\n"
+	"          microseconds on the ring's clock (CLOCK_MONOTONIC), to line up with a system trace\n"
+	"flame:    --report LINE (the stack of the report on that line of --reports instead of a\n"
+	"          ring), --title TEXT, --width PX (default 1200), --sort call|total\n"
+	"hot:      the methods called at least --min-calls N times (default 1000) for less than\n"
+	"          --max-avg-us U microseconds on average (default 20), leaving out any whose\n"
+	"          total time reached --keep-ms T ms (default: none left out), as -keepmethod\n"
+	"          rules, most called first (tc-instrument --blocklist reads them)\n"
+	"html:     one HTML file, its CSS and JS inline (it opens from file:// without a network):\n"
+	"          busy time per thread, the methods of a thread or under a method (calls, total\n"
+	"          and self ms, in call order or by cost), every call stack that reached a method,\n"
+	"          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
+	"          charts, the start-up phases; a time window or a message is chosen in the page\n"
+	"\n"
+	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
+	"the line, or the byte offset in a ring); 2 usage.\n";
+
+/* Prints a command's usage lines, the first after `first`, the others
+ * after as many spaces. */
+static void put_usage(FILE *f, const char *first, const char *usage)
+{
+	size_t pad = strlen(first);
+	for (const char *s = usage; *s;) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+		fprintf(f, "%*s%.*s\n", (int)pad, s == usage ? first : "", n, s);
+		s += n + (nl ? 1 : 0);
+	}
+}
+
+static void usage_all(FILE *f, int full)
+{
+	fputs("usage: tc-trace COMMAND [OPTIONS]   (tc-trace help COMMAND for one command)\n\nCommands:\n", f);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	if (!full)
+		return;
+	fputs("\nUsage:\n", f);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		put_usage(f, "  ", commands[i].usage);
+	fputs(help_text, f);
+}
+
+typedef struct opts {
+	const struct command *cmd;
+	const char *mapping, *ring, *reports, *output, *thread, *section;
+	tr_slice slice;
+	uint64_t end_ms;
+	tr_order order;
+	int order_set;
+	uint64_t min_ms;
+	size_t max_depth;
+	int text;
+	const char *tag;
+	int keep_going;
+	int complete;
+	tr_name_style names;
+	uint64_t report_line;
+	const char *title;
+	unsigned width;
+	int from_set, to_set;
+	tr_hot_opts hot;
+	uint64_t min_us;
+} opts;
+
+static int bad_usage(const char *fmt, ...) CF_PRINTF(1, 2);
+
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("tc-trace: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n(tc-trace --help for usage)\n", stderr);
+	va_end(ap);
+	return 2;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "N" or "N..M" (also "N-M") */
+static int parse_range(const char *s, size_t *first, size_t *last)
+{
+	char buf[64];
+	if (strlen(s) >= sizeof buf)
+		return -1;
+	strcpy(buf, s);
+	char *sep = strstr(buf, "..");
+	size_t skip = 2;
+	if (!sep) {
+		sep = strchr(buf, '-');
+		skip = 1;
+	}
+	uint64_t a, b;
+	if (sep) {
+		*sep = '\0';
+		if (parse_u64(buf, &a) || parse_u64(sep + skip, &b))
+			return -1;
+	} else {
+		if (parse_u64(buf, &a))
+			return -1;
+		b = a;
+	}
+	if (a > SIZE_MAX || b > SIZE_MAX)
+		return -1;
+	*first = (size_t)a;
+	*last = (size_t)b;
+	return 0;
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->end_ms = TR_NO_TIME;
+	o->order = TR_ORDER_TOTAL;
+	o->names = TR_NAME_SHORT;
+	o->slice.kind = TR_SLICE_ALL;
+	o->slice.to_ms = TR_NO_TIME;
+	o->hot.min_calls = 1000;
+	o->hot.max_avg_us = 20;
+	o->min_us = 1000;
+	o->cmd = find_command(argv[1]);
+	if (!o->cmd)
+		return bad_usage("unknown command \"%s\"", argv[1]);
+	for (int i = 2; i < argc; i++) {
+		char *a = argv[i];
+		char *val = NULL;
+		char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+		char name[32];
+		if (eq) {
+			size_t n = (size_t)(eq - a);
+			if (n >= sizeof name)
+				return bad_usage("unknown option %s", a);
+			memcpy(name, a, n);
+			name[n] = '\0';
+			val = eq + 1;
+		} else {
+			if (strlen(a) >= sizeof name)
+				return bad_usage("unknown option %s", a);
+			strcpy(name, a);
+		}
+		static const struct {
+			const char *l, *s;
+			int arg, cmds;
+		} table[] = {
+			{ "--mapping", "-m", 1, C_ALL },
+			{ "--ring", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
+			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME | C_HTML },
+			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_VIEWS | C_HOT },
+			{ "--to", NULL, 1, C_VIEWS | C_HOT },  { "--message", NULL, 1, C_VIEWS | C_HOT },
+			{ "--section", NULL, 1, C_VIEWS },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
+			{ "--end", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
+			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
+			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
+			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
+			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME },
+			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML },
+			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
+			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
+			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
+		};
+		int k = -1;
+		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
+			if (strcmp(name, table[t].l) == 0 || (table[t].s && !eq && strcmp(name, table[t].s) == 0))
+				k = t;
+		if (k < 0)
+			return bad_usage("unknown option %s", a);
+		if (!(table[k].cmds & o->cmd->bit))
+			return bad_usage("option %s does not apply to %s", table[k].l, o->cmd->name);
+		if (table[k].arg && !val) {
+			if (i + 1 >= argc)
+				return bad_usage("option %s needs a value", table[k].l);
+			val = argv[++i];
+		} else if (!table[k].arg && val) {
+			return bad_usage("option %s takes no value", table[k].l);
+		}
+		const char *l = table[k].l;
+		uint64_t u;
+		if (strcmp(l, "--help") == 0) {
+			put_usage(stdout, "usage: ", o->cmd->usage);
+			fputs(help_text, stdout);
+			return 3;
+		} else if (strcmp(l, "--mapping") == 0) {
+			o->mapping = val;
+		} else if (strcmp(l, "--ring") == 0) {
+			o->ring = val;
+		} else if (strcmp(l, "--reports") == 0) {
+			o->reports = val;
+		} else if (strcmp(l, "--output") == 0) {
+			o->output = val;
+		} else if (strcmp(l, "--thread") == 0) {
+			o->thread = val;
+		} else if (strcmp(l, "--section") == 0) {
+			if (o->slice.kind != TR_SLICE_ALL)
+				return bad_usage("--section, --from/--to and --message are exclusive");
+			o->section = val;
+		} else if (strcmp(l, "--from") == 0 || strcmp(l, "--to") == 0) {
+			if (parse_u64(val, &u))
+				return bad_usage("%s needs milliseconds, got \"%s\"", l, val);
+			if (o->slice.kind == TR_SLICE_MESSAGES || o->section)
+				return bad_usage("--section, --from/--to and --message are exclusive");
+			o->slice.kind = TR_SLICE_TIME;
+			if (l[2] == 'f') {
+				o->slice.from_ms = u;
+				o->from_set = 1;
+			} else {
+				o->slice.to_ms = u;
+				o->to_set = 1;
+			}
+		} else if (strcmp(l, "--message") == 0) {
+			if (o->slice.kind == TR_SLICE_TIME || o->section)
+				return bad_usage("--section, --from/--to and --message are exclusive");
+			if (parse_range(val, &o->slice.first_msg, &o->slice.last_msg))
+				return bad_usage("--message needs N or N..M, got \"%s\"", val);
+			o->slice.kind = TR_SLICE_MESSAGES;
+		} else if (strcmp(l, "--end") == 0) {
+			if (parse_u64(val, &o->end_ms) || o->end_ms == TR_NO_TIME)
+				return bad_usage("--end needs milliseconds, got \"%s\"", val);
+		} else if (strcmp(l, "--sort") == 0) {
+			if (strcmp(val, "total") == 0)
+				o->order = TR_ORDER_TOTAL;
+			else if (strcmp(val, "call") == 0)
+				o->order = TR_ORDER_CALL;
+			else if (strcmp(val, "calls") == 0)
+				o->order = TR_ORDER_CALLS;
+			else
+				return bad_usage("--sort is total, call or calls, not \"%s\"", val);
+			o->order_set = 1;
+		} else if (strcmp(l, "--min-ms") == 0) {
+			if (parse_u64(val, &o->min_ms))
+				return bad_usage("--min-ms needs milliseconds, got \"%s\"", val);
+		} else if (strcmp(l, "--max-depth") == 0) {
+			if (parse_u64(val, &u) || u > SIZE_MAX)
+				return bad_usage("--max-depth needs a number, got \"%s\"", val);
+			o->max_depth = (size_t)u;
+		} else if (strcmp(l, "--format") == 0) {
+			if (strcmp(val, "json") && strcmp(val, "text"))
+				return bad_usage("--format is json or text, not \"%s\"", val);
+			o->text = strcmp(val, "text") == 0;
+		} else if (strcmp(l, "--tag") == 0) {
+			o->tag = val;
+		} else if (strcmp(l, "--keep-going") == 0) {
+			o->keep_going = 1;
+		} else if (strcmp(l, "--events") == 0) {
+			if (strcmp(val, "be") && strcmp(val, "x"))
+				return bad_usage("--events is be or x, not \"%s\"", val);
+			o->complete = strcmp(val, "x") == 0;
+		} else if (strcmp(l, "--names") == 0) {
+			if (strcmp(val, "short") && strcmp(val, "full"))
+				return bad_usage("--names is short or full, not \"%s\"", val);
+			o->names = strcmp(val, "full") == 0 ? TR_NAME_FULL : TR_NAME_SHORT;
+		} else if (strcmp(l, "--report") == 0) {
+			if (parse_u64(val, &o->report_line) || o->report_line == 0)
+				return bad_usage("--report needs a line number (from 1), got \"%s\"", val);
+		} else if (strcmp(l, "--title") == 0) {
+			o->title = val;
+		} else if (strcmp(l, "--min-calls") == 0 || strcmp(l, "--max-avg-us") == 0 || strcmp(l, "--keep-ms") == 0) {
+			if (parse_u64(val, &u) || u > UINT32_MAX)
+				return bad_usage("%s needs a number, got \"%s\"", l, val);
+			*(l[3] == 'i' ? &o->hot.min_calls : l[3] == 'a' ? &o->hot.max_avg_us : &o->hot.keep_ms) = u;
+		} else if (strcmp(l, "--min-us") == 0) {
+			if (parse_u64(val, &o->min_us) || o->min_us > UINT32_MAX)
+				return bad_usage("--min-us needs microseconds, got \"%s\"", val);
+		} else if (strcmp(l, "--width") == 0) {
+			if (parse_u64(val, &u) || u < 200 || u > 100000)
+				return bad_usage("--width needs 200..100000 pixels, got \"%s\"", val);
+			o->width = (unsigned)u;
+		}
+	}
+	if (o->slice.kind == TR_SLICE_TIME && o->from_set && o->to_set && o->slice.from_ms > o->slice.to_ms)
+		return bad_usage("--from is after --to");
+	switch (o->cmd->bit) {
+	case C_REPORTS:
+		if (!o->reports)
+			return bad_usage("reports needs --reports FILE");
+		break;
+	case C_FLAME:
+		if (o->report_line) {
+			if (!o->reports || o->ring)
+				return bad_usage("flame --report LINE reads --reports FILE, not a ring");
+			if (o->slice.kind != TR_SLICE_ALL || o->section || o->thread)
+				return bad_usage("a slice or a thread applies to a ring, not to --report");
+		} else if (!o->ring) {
+			return bad_usage("flame needs --ring FILE, or --reports FILE --report LINE");
+		} else if (o->reports) {
+			return bad_usage("flame --reports needs --report LINE");
+		}
+		break;
+	case C_HOT:
+		if (!o->ring || !o->mapping)
+			return bad_usage("hot needs --ring FILE and --mapping FILE (a rule names a method)");
+		break;
+	default:
+		if (!o->ring)
+			return bad_usage("%s needs --ring FILE", o->cmd->name);
+		break;
+	}
+	return 0;
+}
+
+/* ---- inputs ---- */
+
+/* Pseudo-method ids of the thread nodes in a tree of several threads:
+ * beyond the events' 20 bits. */
+#define THREAD_NODE_ID UINT32_C(0x1000000)
+/* Chrome trace tids of the section tracks: beyond Linux's thread ids. */
+#define SECTION_TRACK_TID UINT32_C(0x40000000)
+/* ... and of a thread whose id an earlier thread of the recording had: a
+ * track of its own, not merged into that thread's */
+#define REUSED_TRACK_TID UINT32_C(0x20000000)
+
+typedef struct thread_input {
+	const tr_thread *t;
+	tr_spans all, slice;
+} thread_input;
+
+/* The recording, every thread's spans, and the slice of the selected ones. */
+typedef struct ring_input {
+	tr_recording rec;
+	thread_input *th;     /* per thread of the recording */
+	size_t *sel, n_sel;   /* the selected threads */
+	char slice_text[128];
+} ring_input;
+
+static void ring_close(ring_input *r)
+{
+	for (size_t k = 0; r->th && k < r->rec.n; k++) {
+		tr_spans_dispose(&r->th[k].all);
+		tr_spans_dispose(&r->th[k].slice);
+	}
+	free(r->th);
+	free(r->sel);
+	tr_recording_dispose(&r->rec);
+	memset(r, 0, sizeof *r);
+}
+
+/* The times section `name` ran, on any thread. */
+static int section_times(const ring_input *r, const char *name, tr_interval **out, size_t *n, cf_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	uint32_t id = 0;
+	for (uint32_t k = 0; k < TC_SECTION_MAX && !id; k++) {
+		const char *s = tr_recording_section(&r->rec, TC_ID_SECTION + k);
+		if (s && strcmp(s, name) == 0)
+			id = TC_ID_SECTION + k;
+	}
+	size_t count = 0;
+	for (size_t k = 0; id && k < r->rec.n; k++)
+		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
+			count += r->th[k].all.sect[i].id == id;
+	if (count == 0)
+		return cf_set(err, TC_EINVAL, "no section \"%s\" in %s (tc-trace sections lists them)", name,
+		               r->rec.ring.names ? "the recording" : "the recording (it names no section)");
+	tr_interval *iv = malloc(count * sizeof *iv);
+	if (!iv)
+		return cf_set(err, TC_ENOMEM, "out of memory");
+	for (size_t k = 0; k < r->rec.n; k++)
+		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
+			if (r->th[k].all.sect[i].id == id)
+				iv[(*n)++] = (tr_interval){ r->th[k].all.sect[i].start_ms, r->th[k].all.sect[i].end_ms };
+	*out = iv;
+	return TC_OK;
+}
+
+/* Slices the selected threads. A message slice is the recording thread's
+ * messages; on the other threads, the time they took. */
+static int ring_slice(ring_input *r, const opts *o, cf_error *err)
+{
+	if (o->section) {
+		tr_interval *iv;
+		size_t n;
+		TRY(section_times(r, o->section, &iv, &n, err));
+		int rc = TC_OK;
+		for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
+			thread_input *ti = &r->th[r->sel[k]];
+			rc = tr_spans_slice_times(&ti->slice, &ti->all, iv, n, err);
+		}
+		free(iv);
+		snprintf(r->slice_text, sizeof r->slice_text, "section %.80s (%zu times)", o->section, n);
+		return rc;
+	}
+	tr_slice_describe(&o->slice, r->slice_text, sizeof r->slice_text);
+	if (o->slice.kind != TR_SLICE_MESSAGES) {
+		for (size_t k = 0; k < r->n_sel; k++) {
+			thread_input *ti = &r->th[r->sel[k]];
+			TRY(tr_spans_slice(&ti->slice, &ti->all, &o->slice, err));
+		}
+		return TC_OK;
+	}
+	thread_input *main_th = &r->th[0];
+	TRY(tr_spans_slice(&main_th->slice, &main_th->all, &o->slice, err));
+	tr_interval iv = { main_th->slice.first_ms, main_th->slice.last_ms };
+	for (size_t k = 0; k < r->n_sel; k++) {
+		thread_input *ti = &r->th[r->sel[k]];
+		if (ti != main_th)
+			TRY(tr_spans_slice_times(&ti->slice, &ti->all, &iv, main_th->slice.n ? 1 : 0, err));
+	}
+	return TC_OK;
+}
+
+static void prev_note(const char *path)
+{
+	char *prev = tr_prev_ring(path);
+	if (prev)
+		fprintf(stderr, "tc-trace: note: %s holds the ring of the run before this one: --ring %s reads it\n", prev,
+		        prev);
+	free(prev);
+}
+
+static int ring_open(ring_input *r, const opts *o, tr_mapping *m, cf_error *err)
+{
+	memset(r, 0, sizeof *r);
+	char note[512];
+	int rc = tr_recording_read(&r->rec, o->ring, note, sizeof note, err);
+	if (rc != TC_OK)
+		return rc;
+	if (note[0])
+		fprintf(stderr, "tc-trace: note: %s\n", note);
+	prev_note(o->ring);
+	r->th = calloc(r->rec.n, sizeof *r->th);
+	r->sel = malloc(r->rec.n * sizeof *r->sel);
+	if (!r->th || !r->sel)
+		rc = cf_set(err, TC_ENOMEM, "out of memory");
+	if (rc == TC_OK)
+		rc = tr_recording_name_sections(&r->rec, m, err);
+	if (rc == TC_OK)
+		rc = tr_recording_select(&r->rec, o->thread ? o->thread : "all", r->sel, &r->n_sel, err);
+	for (size_t k = 0; k < r->rec.n && rc == TC_OK; k++) {
+		r->th[k].t = &r->rec.thread[k];
+		rc = tr_spans_build(&r->th[k].all, r->th[k].t->events, r->th[k].t->count, o->end_ms, err);
+	}
+	if (rc == TC_OK)
+		rc = ring_slice(r, o, err);
+	if (rc != TC_OK)
+		ring_close(r);
+	return rc;
+}
+
+static const char *thread_name(const tr_thread *t)
+{
+	return t->name[0] ? t->name : t->main ? "main" : "?";
+}
+
+/* "(tid N)", or "(tid N, generation G)" when another thread of the recording had
+ * that id: the thread name's suffix wherever threads are listed. */
+static const char *tid_text(const tr_thread *t, char *buf, size_t cap)
+{
+	if (t->shared_tid)
+		snprintf(buf, cap, "(tid %u, generation %u)", t->tid, t->generation);
+	else
+		snprintf(buf, cap, "(tid %u)", t->tid);
+	return buf;
+}
+
+static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
+{
+	for (size_t k = 0; k < r->n_sel; k++) {
+		const thread_input *ti = &r->th[r->sel[k]];
+		char p[96];
+		if (r->rec.n > 1)
+			snprintf(p, sizeof p, "%sthread %.40s: ", prefix, thread_name(ti->t));
+		else
+			snprintf(p, sizeof p, "%s", prefix);
+		tr_spans_write_notes(out, p, &ti->all);
+	}
+}
+
+/* The call tree of the selected threads: one as it is, several under a
+ * node each (named "thread NAME (tid N)"); a thread with nothing in the
+ * slice has no node. */
+static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, cf_error *err)
+{
+	if (r->n_sel == 1)
+		return tr_tree_from_spans(t, &r->th[r->sel[0]].slice, err);
+	const tr_spans **spans = malloc(r->n_sel * sizeof *spans);
+	uint32_t *ids = malloc(r->n_sel * sizeof *ids);
+	int rc = spans && ids ? TC_OK : cf_set(err, TC_ENOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
+		const thread_input *ti = &r->th[r->sel[k]];
+		if (ti->slice.n == 0)
+			continue; /* nothing ran on it then: no node */
+		char name[128], tid[48];
+		snprintf(name, sizeof name, "thread %s %s", thread_name(ti->t), tid_text(ti->t, tid, sizeof tid));
+		spans[n] = &ti->slice;
+		ids[n] = THREAD_NODE_ID + (uint32_t)k;
+		rc = tr_mapping_name(m, ids[n], name, err);
+		n++;
+	}
+	if (rc == TC_OK)
+		rc = tr_tree_from_threads(t, spans, ids, n, err);
+	free(spans);
+	free(ids);
+	return rc;
+}
+
+/* "RING (pid N)", and the thread when one of several is shown */
+static void ring_what(const ring_input *r, const opts *o, char *buf, size_t cap)
+{
+	const tr_thread *t = &r->rec.thread[r->sel[0]];
+	char tid[48];
+	if (r->rec.n > 1 && r->n_sel == 1)
+		snprintf(buf, cap, "%s (pid %u), thread %s %s", o->ring, r->rec.pid, thread_name(t),
+		         tid_text(t, tid, sizeof tid));
+	else
+		snprintf(buf, cap, "%s (pid %u)", o->ring, r->rec.pid);
+}
+
+static FILE *open_reports(const char *path, cf_error *err)
+{
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+static void close_reports(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}
+
+/* Parses one report line; "FILE:LINE:COL: ..." on error. */
+static int parse_report(json_doc *doc, const char *s, size_t n, const char *file, uint64_t line, cf_error *err)
+{
+	size_t off = 0;
+	char why[128];
+	int rc = json_parse(doc, s, n, &off, why, sizeof why);
+	if (rc != CF_OK) /* base's codes, as tc-trace's */
+		return cf_set(err, rc == CF_ENOMEM ? TC_ENOMEM : TC_EFORMAT, "%s:%llu:%zu: %s", file,
+		              (unsigned long long)line, off + 1, why);
+	if (doc->root.type != JSON_OBJ) {
+		json_doc_dispose(doc);
+		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
+		               (unsigned long long)line);
+	}
+	return TC_OK;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* ---- commands ---- */
+
+static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	ring_input r;
+	tr_tree t = { 0 };
+	int rc = ring_open(&r, o, m, err);
+	if (rc == TC_OK)
+		rc = ring_tree(&r, m, &t, err);
+	if (rc == TC_OK)
+		rc = tr_tree_sort(&t, o->order, err);
+	if (rc == TC_OK) {
+		size_t spans = 0, messages = 0;
+		uint64_t first = UINT64_MAX, last = 0;
+		for (size_t k = 0; k < r.n_sel; k++) {
+			const tr_spans *sl = &r.th[r.sel[k]].slice;
+			spans += sl->n;
+			messages += sl->messages;
+			if (sl->n && sl->first_ms < first)
+				first = sl->first_ms;
+			if (sl->last_ms > last)
+				last = sl->last_ms;
+		}
+		char what[300], threads[48] = "";
+		ring_what(&r, o, what, sizeof what);
+		if (r.n_sel > 1)
+			snprintf(threads, sizeof threads, "%zu threads, ", r.n_sel);
+		fprintf(out, "# tc-trace tree of %s: %s, %s%zu spans, %zu messages, %" PRIu64 "..%" PRIu64
+		             " ms, %" PRIu64 " ms in total\n",
+		        what, r.slice_text, threads, spans, messages, first == UINT64_MAX ? 0 : first, last,
+		        t.v[0].total_ms);
+		ring_notes(&r, out, "# ");
+		tr_text_opts to = { o->min_ms, o->max_depth };
+		rc = tr_tree_write_text(out, &t, m, &to, err);
+	}
+	tr_tree_dispose(&t);
+	ring_close(&r);
+	return rc;
+}
+
+static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	ring_input r;
+	int rc = ring_open(&r, o, m, err);
+	if (rc == TC_OK) {
+		fprintf(out, "# messages of %s (pid %u): %zu\n", o->ring, r.rec.pid, r.th[0].all.messages);
+		rc = tr_messages_write(out, &r.th[0].all, m, err);
+	}
+	ring_close(&r);
+	return rc;
+}
+
+static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	ring_input r;
+	int rc = ring_open(&r, o, m, err);
+	if (rc != TC_OK)
+		return rc;
+	size_t total = 0;
+	for (size_t k = 0; k < r.n_sel; k++)
+		total += r.th[r.sel[k]].all.n_sect;
+	fprintf(out, "# sections of %s (pid %u): %zu\n", o->ring, r.rec.pid, total);
+	fprintf(out, "%-24s %10s %10s  %s\n", "thread", "start ms", "ms", "section");
+	cf_buf sb;
+	buf_init(&sb);
+	for (size_t k = 0; k < r.n_sel; k++) {
+		const thread_input *ti = &r.th[r.sel[k]];
+		char who[80];
+		if (ti->t->shared_tid)
+			snprintf(who, sizeof who, "%.40s (%u, generation %u)", thread_name(ti->t), ti->t->tid,
+			         ti->t->generation);
+		else
+			snprintf(who, sizeof who, "%.40s (%u)", thread_name(ti->t), ti->t->tid);
+		for (size_t i = 0; i < ti->all.n_sect; i++) {
+			const tr_span *sp = &ti->all.sect[i];
+			sb.len = 0;
+			tr_name_put(&sb, m, sp->id, TR_NAME_FULL);
+			fprintf(out, "%-24s %10" PRIu64 " %10" PRIu64 "  %*s%s%s\n", who, sp->start_ms, sp->end_ms - sp->start_ms,
+			        (int)(2 * sp->depth), "", sb.str && !sb.err ? sb.str : "?",
+			        sp->flags & TR_SPAN_OPEN ? "  [no end: still open at the end]"
+			        : sp->flags & TR_SPAN_CUT ? "  [no end: closed with the section around it]" : "");
+		}
+	}
+	buf_free(&sb);
+	ring_close(&r);
+	return TC_OK;
+}
+
+static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *err, int *skipped)
+{
+	FILE *in = open_reports(o->reports, err);
+	if (!in)
+		return err->code;
+	const char *file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+	tr_lines lr;
+	tr_lines_init(&lr, in, file, 0);
+	tr_report_opts ro = { m, o->text };
+	const char *s;
+	size_t n;
+	int rc;
+	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
+		if (is_blank(s, n))
+			continue;
+		json_doc doc;
+		rc = parse_report(&doc, s, n, file, lr.line_no, err);
+		if (rc == TC_OK && o->tag) {
+			const json_val *tag = json_get(&doc.root, "tag");
+			if (!tag || tag->type != JSON_STR || strcmp(tag->s, o->tag) != 0) {
+				json_doc_dispose(&doc);
+				continue;
+			}
+		}
+		if (rc == TC_OK)
+			rc = tr_report_write(out, &doc.root, file, lr.line_no, &ro, err);
+		json_doc_dispose(&doc);
+		if (rc == TC_EFORMAT && o->keep_going) {
+			fprintf(stderr, "tc-trace: skipped: %s\n", err->message);
+			(*skipped)++;
+			rc = TC_OK;
+		}
+		if (rc < 0)
+			break;
+	}
+	tr_lines_dispose(&lr);
+	close_reports(in);
+	return rc < 0 ? rc : TC_OK;
+}
+
+/* Reports as instant events on the ring's timeline (chrome --reports). */
+typedef struct instant_src {
+	tr_lines lr;
+	const char *file;
+	const tr_mapping *m;
+	uint64_t wall_base_ms, from_ms, to_ms;
+	cf_buf name, args;
+	size_t outside;
+} instant_src;
+
+static int next_instant(void *user, tr_instant *out, cf_error *err)
+{
+	instant_src *src = user;
+	const char *s;
+	size_t n;
+	int rc;
+	while ((rc = tr_lines_next(&src->lr, &s, &n, err)) > 0) {
+		if (is_blank(s, n))
+			continue;
+		json_doc doc;
+		TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
+		int64_t wall;
+		if (!json_get_int(json_get(&doc.root, "time"), &wall) || wall < 0 ||
+		    (uint64_t)wall < src->wall_base_ms || (uint64_t)wall - src->wall_base_ms < src->from_ms ||
+		    (uint64_t)wall - src->wall_base_ms > src->to_ms) {
+			src->outside++;
+			json_doc_dispose(&doc);
+			continue;
+		}
+		const json_val *tag = json_get(&doc.root, "tag"), *detail = json_get(&doc.root, "detail");
+		src->name.len = 0;
+		buf_puts(&src->name, tag && tag->type == JSON_STR ? tag->s : "report");
+		if (detail && detail->type == JSON_STR) {
+			buf_putc(&src->name, ' ');
+			buf_puts(&src->name, detail->s);
+		}
+		/* args: the report's scalar members, its line, and the decoded key */
+		src->args.len = 0;
+		buf_printf(&src->args, "{\"line\":%llu", (unsigned long long)src->lr.line_no);
+		for (size_t i = 0; i < doc.root.n; i++) {
+			const json_member *mb = &doc.root.members[i];
+			if (mb->val.type == JSON_OBJ || mb->val.type == JSON_ARR)
+				continue;
+			buf_putc(&src->args, ',');
+			json_escape(&src->args, mb->key);
+			buf_putc(&src->args, ':');
+			json_put(&src->args, &mb->val);
+		}
+		const json_val *key = json_get(&doc.root, "stackKey");
+		uint32_t *ids = NULL;
+		size_t nids = 0, bad;
+		if (key && key->type == JSON_STR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK && nids) {
+			cf_buf k;
+			buf_init(&k);
+			for (size_t i = 0; i < nids; i++) {
+				tr_name_put(&k, src->m, ids[i], TR_NAME_FULL);
+				buf_putc(&k, '|');
+			}
+			buf_puts(&src->args, ",\"stackKeyDecoded\":");
+			json_escape(&src->args, k.str ? k.str : "");
+			buf_free(&k);
+		}
+		free(ids);
+		buf_putc(&src->args, '}');
+		json_doc_dispose(&doc);
+		if (src->name.err || src->args.err)
+			return cf_set(err, TC_ENOMEM, "%s: out of memory", src->file);
+		out->ts_ms = (uint64_t)wall - src->wall_base_ms;
+		out->name = src->name.str;
+		out->args_json = src->args.str;
+		return 1;
+	}
+	return rc;
+}
+
+static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	ring_input r;
+	instant_src src;
+	memset(&src, 0, sizeof src);
+	FILE *in = NULL;
+	tr_chrome_track *tracks = NULL;
+	int rc = ring_open(&r, o, m, err);
+	if (rc == TC_OK && o->reports) {
+		in = open_reports(o->reports, err);
+		if (!in)
+			rc = err->code;
+	}
+	if (rc == TC_OK && !(tracks = malloc(2 * r.n_sel * sizeof *tracks)))
+		rc = cf_set(err, TC_ENOMEM, "out of memory");
+	if (rc == TC_OK) {
+		char pname[64];
+		snprintf(pname, sizeof pname, "tracecanary (pid %u)", r.rec.pid);
+		tr_chrome_opts co = { 0 };
+		co.pid = r.rec.pid ? r.rec.pid : 1;
+		co.process_name = pname;
+		co.complete = o->complete;
+		co.names = o->names;
+		co.source = o->ring;
+		co.slice = r.slice_text;
+		co.base_us = r.rec.time_base_ns / 1000;
+		co.min_us = o->min_us;
+		/* a track per thread (the recording thread's tid is the pid's, as
+		 * Android's main thread), and one for its sections if it has any */
+		char (*names)[96] = calloc(2 * r.n_sel, sizeof *names);
+		if (!names)
+			rc = cf_set(err, TC_ENOMEM, "out of memory");
+		size_t n = 0, first_slices = 0, last_slices = 0;
+		for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
+			const thread_input *ti = &r.th[r.sel[k]];
+			uint32_t tid = ti->t->main ? co.pid : ti->t->tid;
+			snprintf(names[n], sizeof names[n], "%s", thread_name(ti->t));
+			for (size_t j = 0; j < r.sel[k] && !ti->t->main; j++) {
+				if (r.rec.thread[j].tid == ti->t->tid && !r.rec.thread[j].main) {
+					/* an earlier thread had this id: a track of its own */
+					tid = REUSED_TRACK_TID + (uint32_t)r.sel[k];
+					snprintf(names[n], sizeof names[n], "%.60s (tid %u, generation %u)", thread_name(ti->t),
+					         ti->t->tid, ti->t->generation);
+					break;
+				}
+			}
+			tracks[n] = (tr_chrome_track){ tid, names[n], &ti->slice, false };
+			n++;
+			if (ti->slice.n_sect) {
+				snprintf(names[n], sizeof names[n], "%.80s sections", thread_name(ti->t));
+				tracks[n] = (tr_chrome_track){ SECTION_TRACK_TID + (uint32_t)k, names[n], &ti->slice, true };
+				n++;
+			}
+			if (ti->slice.n && (k == 0 || ti->slice.first_ms < first_slices))
+				first_slices = ti->slice.first_ms;
+			if (ti->slice.last_ms > last_slices)
+				last_slices = ti->slice.last_ms;
+		}
+		if (rc == TC_OK && in) {
+			src.file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+			tr_lines_init(&src.lr, in, src.file, 0);
+			src.m = m;
+			src.wall_base_ms = r.rec.wall_base_ms;
+			int all = o->slice.kind == TR_SLICE_ALL && !o->section;
+			src.from_ms = all ? 0 : first_slices;
+			src.to_ms = all ? UINT64_MAX : last_slices;
+			co.next_instant = next_instant;
+			co.instant_user = &src;
+		}
+		tr_chrome_dropped drop = { 0 };
+		size_t nspans = 0;
+		for (size_t k = 0; k < r.n_sel; k++)
+			nspans += r.th[r.sel[k]].slice.n;
+		if (rc == TC_OK) {
+			ring_notes(&r, stderr, "tc-trace: note: ");
+			rc = tr_chrome_write_tracks(out, tracks, n, m, &co, &drop, err);
+		}
+		if (rc == TC_OK && drop.spans)
+			fprintf(stderr,
+			        "tc-trace: note: %zu of %zu spans (%zu of them messages) were shorter than %" PRIu64
+			        " us and left out, %" PRIu64 " ms in all; --min-us 0 keeps them\n",
+			        drop.spans, nspans, drop.messages, o->min_us, drop.ms);
+		if (rc == TC_OK && in && src.outside)
+			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
+			        src.outside);
+		free(names);
+	}
+	if (in) {
+		tr_lines_dispose(&src.lr);
+		buf_free(&src.name);
+		buf_free(&src.args);
+		close_reports(in);
+	}
+	free(tracks);
+	ring_close(&r);
+	return rc;
+}
+
+static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	ring_input r;
+	tr_html *h = NULL;
+	FILE *in = NULL;
+	tr_lines lr;
+	int lines_open = 0;
+	int rc = ring_open(&r, o, m, err);
+	if (rc == TC_OK) {
+		char source[600];
+		snprintf(source, sizeof source, "%s (pid %u)%s%s", o->ring, r.rec.pid, o->reports ? ", " : "",
+		         o->reports ? o->reports : "");
+		rc = tr_html_new(&h, m, o->title ? o->title : "tracecanary report", source, err);
+	}
+	/* every thread of the recording (the ring file's, then the thread file's), whole:
+	 * the page selects; they share one time base */
+	if (rc == TC_OK)
+		ring_notes(&r, stderr, "tc-trace: note: ");
+	for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
+		const thread_input *ti = &r.th[r.sel[k]];
+		char name[128];
+		if (ti->t->main) /* the looper's thread, whatever the OS calls it */
+			snprintf(name, sizeof name, "main");
+		else if (!ti->t->tid)
+			snprintf(name, sizeof name, "%s", thread_name(ti->t));
+		else {
+			char tid[48];
+			snprintf(name, sizeof name, "%.60s %s", thread_name(ti->t), tid_text(ti->t, tid, sizeof tid));
+		}
+		rc = tr_html_add_thread(h, name, &ti->all, r.rec.wall_base_ms, err);
+	}
+	if (rc == TC_OK && o->reports) {
+		in = open_reports(o->reports, err);
+		if (!in)
+			rc = err->code;
+	}
+	if (rc == TC_OK && in) {
+		const char *file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+		tr_lines_init(&lr, in, file, 0);
+		lines_open = 1;
+		const char *s;
+		size_t n;
+		while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
+			if (is_blank(s, n))
+				continue;
+			json_doc doc;
+			rc = parse_report(&doc, s, n, file, lr.line_no, err);
+			if (rc == TC_OK)
+				rc = tr_html_add_report(h, &doc.root, file, lr.line_no, err);
+			json_doc_dispose(&doc);
+			if (rc < 0)
+				break;
+		}
+		if (rc > 0)
+			rc = TC_OK;
+	}
+	if (rc == TC_OK)
+		rc = tr_html_write(h, out, err);
+	if (lines_open)
+		tr_lines_dispose(&lr);
+	close_reports(in);
+	tr_html_free(h);
+	ring_close(&r);
+	return rc;
+}
+
+/* The report on line `line` of the reports file: its stack as a tree. */
+static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, cf_error *err)
+{
+	FILE *in = open_reports(o->reports, err);
+	if (!in)
+		return err->code;
+	const char *file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
+	tr_lines lr;
+	tr_lines_init(&lr, in, file, 0);
+	const char *s;
+	size_t n;
+	int rc;
+	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0 && lr.line_no < o->report_line)
+		;
+	if (rc == 0)
+		rc = cf_set(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
+		             (unsigned long long)o->report_line, (unsigned long long)lr.line_no);
+	if (rc > 0) {
+		json_doc doc;
+		tc_stack st = { 0 };
+		rc = parse_report(&doc, s, n, file, lr.line_no, err);
+		if (rc == TC_OK)
+			rc = tr_report_stack(&st, &doc.root, file, lr.line_no, err);
+		if (rc == TC_OK && !json_get(&doc.root, "stack"))
+			rc = cf_set(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
+			             (unsigned long long)lr.line_no);
+		if (rc == TC_OK)
+			rc = tr_tree_from_stack(t, st.items, st.len, err);
+		if (rc == TC_OK) {
+			const json_val *tag = json_get(&doc.root, "tag"), *detail = json_get(&doc.root, "detail");
+			snprintf(what, cap, "%s line %llu: %s %s", file, (unsigned long long)lr.line_no,
+			         tag && tag->type == JSON_STR ? tag->s : "report",
+			         detail && detail->type == JSON_STR ? detail->s : "");
+		}
+		tc_stack_dispose(&st);
+		json_doc_dispose(&doc);
+	}
+	tr_lines_dispose(&lr);
+	close_reports(in);
+	return rc;
+}
+
+static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	tr_tree t = { 0 };
+	char what[600];
+	ring_input r;
+	memset(&r, 0, sizeof r);
+	int rc;
+	if (o->report_line) {
+		rc = report_tree(o, &t, what, sizeof what, err);
+	} else {
+		rc = ring_open(&r, o, m, err);
+		if (rc == TC_OK) {
+			ring_notes(&r, stderr, "tc-trace: note: ");
+			rc = ring_tree(&r, m, &t, err);
+			char ring[300];
+			ring_what(&r, o, ring, sizeof ring);
+			snprintf(what, sizeof what, "%s, %s%s", ring, r.slice_text, r.n_sel > 1 ? ", all threads" : "");
+		}
+	}
+	/* flame graphs read best in call order, left to right */
+	if (rc == TC_OK)
+		rc = tr_tree_sort(&t, o->order_set ? o->order : TR_ORDER_CALL, err);
+	if (rc == TC_OK) {
+		tr_flame_opts fo = { o->title, what, o->width };
+		rc = tr_flame_write(out, &t, m, &fo, err);
+	}
+	tr_tree_dispose(&t);
+	ring_close(&r);
+	return rc;
+}
+
+static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+{
+	ring_input r;
+	tr_method_stats st = { 0 };
+	int rc = ring_open(&r, o, m, err);
+	/* the recording thread's: the one whose time Matrix's tracers judge */
+	if (rc == TC_OK)
+		rc = tr_method_stats_build(&st, &r.th[0].slice, err);
+	if (rc == TC_OK && r.rec.n > 1)
+		fprintf(stderr, "tc-trace: note: hot counts the recording thread's calls; %zu other threads left out\n",
+		        r.rec.n - 1);
+	if (rc == TC_OK) {
+		char source[600];
+		snprintf(source, sizeof source, "%s (pid %u), %s", o->ring, r.rec.pid, r.slice_text);
+		tr_hot_opts ho = o->hot;
+		ho.source = source;
+		size_t listed, unnamed;
+		ring_notes(&r, stderr, "tc-trace: note: ");
+		rc = tr_hot_write(out, &st, m, &ho, &listed, &unnamed, err);
+		if (rc == TC_OK)
+			fprintf(stderr, "tc-trace: hot: %zu of %zu methods listed\n", listed, st.n);
+		if (rc == TC_OK && unnamed)
+			fprintf(stderr, "tc-trace: note: %zu hot methods have no entry in %s and cannot be listed\n",
+			        unnamed, o->mapping);
+	}
+	tr_method_stats_dispose(&st);
+	ring_close(&r);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage_all(argc < 2 ? stderr : stdout, argc >= 2);
+		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		const struct command *c = argc > 2 ? find_command(argv[2]) : NULL;
+		if (argc > 2 && !c)
+			return bad_usage("unknown command \"%s\"", argv[2]);
+		if (c) {
+			put_usage(stdout, "usage: ", c->usage);
+			fputs(help_text, stdout);
+		} else {
+			usage_all(stdout, 1);
+		}
+		return 0;
+	}
+	opts o;
+	int u = parse_args(argc, argv, &o);
+	if (u)
+		return u == 3 ? 0 : u;
+
+	cf_error err = { 0 };
+	tr_mapping *m = NULL;
+	/* (the views add the recording's names to the mapping: sections, thread nodes) */
+	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);
+	tr_output out = { 0 };
+	int skipped = 0;
+	if (rc == TC_OK)
+		rc = tr_output_open(&out, o.output, &err);
+	if (rc == TC_OK) {
+		switch (o.cmd->bit) {
+		case C_TREE: rc = cmd_tree(&o, m, out.f, &err); break;
+		case C_MESSAGES: rc = cmd_messages(&o, m, out.f, &err); break;
+		case C_REPORTS: rc = cmd_reports(&o, m, out.f, &err, &skipped); break;
+		case C_CHROME: rc = cmd_chrome(&o, m, out.f, &err); break;
+		case C_HOT: rc = cmd_hot(&o, m, out.f, &err); break;
+		case C_HTML: rc = cmd_html(&o, m, out.f, &err); break;
+		case C_SECTIONS: rc = cmd_sections(&o, m, out.f, &err); break;
+		default: rc = cmd_flame(&o, m, out.f, &err); break;
+		}
+		if (rc == TC_OK)
+			rc = tr_output_commit(&out, &err);
+		else
+			tr_output_abort(&out);
+	}
+	tr_mapping_free(m);
+	if (rc != TC_OK) {
+		fprintf(stderr, "tc-trace: %s\n", err.message);
+		return 1;
+	}
+	if (skipped)
+		fprintf(stderr, "tc-trace: %d report lines skipped\n", skipped);
+	return 0;
+}

@@ -1,0 +1,209 @@
+/* trace_flame.c: see trace_flame.h. */
+#include "trace_flame.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "tc_event.h"
+
+#define FRAME_H 16
+#define PAD 10
+#define TOP 48
+#define BOTTOM 24
+#define FONT_PX 12
+#define CHAR_W 7.2     /* monospace advance at 12 px, roughly */
+#define MIN_W 0.25     /* px: narrower frames are left out */
+#define MAX_ROWS 4096  /* deeper frames (a runaway recursion) are left out */
+
+void tr_xml_escape(cf_buf *sb, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	while (*s) {
+		unsigned char c = *s;
+		switch (c) {
+		case '&': buf_puts(sb, "&amp;"); s++; continue;
+		case '<': buf_puts(sb, "&lt;"); s++; continue;
+		case '>': buf_puts(sb, "&gt;"); s++; continue;
+		case '"': buf_puts(sb, "&quot;"); s++; continue;
+		case '\'': buf_puts(sb, "&apos;"); s++; continue;
+		default: break;
+		}
+		if (c < 0x20 || c == 0x7F) {
+			buf_putc(sb, '?');
+			s++;
+			continue;
+		}
+		if (c < 0x80) {
+			buf_putc(sb, (char)c);
+			s++;
+			continue;
+		}
+		size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+		uint32_t cp = n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
+		size_t i = 1;
+		for (; i < n && (s[i] & 0xC0) == 0x80; i++)
+			cp = (cp << 6) | (s[i] & 0x3Fu);
+		static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+		if (n == 0 || i < n || cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+		    cp == 0xFFFE || cp == 0xFFFF) {
+			buf_puts(sb, "\xEF\xBF\xBD"); /* U+FFFD */
+			s++;
+			continue;
+		}
+		buf_putn(sb, (const char *)s, n);
+		s += n;
+	}
+}
+
+/* A warm colour from the name (as flamegraph.pl's "hot" palette), blue for
+ * messages, so the same method has the same colour in every graph. */
+static void colour(const char *name, uint32_t id, int *r, int *g, int *b)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	if (id == TC_ID_DISPATCH) {
+		*r = 120 + (int)(h % 40);
+		*g = 160 + (int)((h >> 8) % 40);
+		*b = 230;
+		return;
+	}
+	*r = 205 + (int)(h % 50);
+	*g = (int)((h >> 8) % 200);
+	*b = (int)((h >> 16) % 55);
+}
+
+static int flush(FILE *out, cf_buf *sb, cf_error *err)
+{
+	if (sb->err)
+		return cf_set(err, TC_ENOMEM, "flame: out of memory");
+	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
+		return cf_set(err, TC_EIO, "write failed");
+	sb->len = 0;
+	return TC_OK;
+}
+
+static void frame(cf_buf *sb, cf_buf *name, const tr_tree *t, size_t i, const tr_mapping *m, double x, double w,
+                  double y)
+{
+	const tr_node *nd = &t->v[i];
+	uint64_t whole = t->v[0].total_ms;
+	name->len = 0;
+	if (i == 0)
+		buf_puts(name, "all");
+	else
+		tr_name_put(name, m, nd->id, TR_NAME_FULL);
+	const char *full = name->err || !name->str ? "" : name->str;
+	int r = 160, g = 160, b = 160;
+	if (i != 0)
+		colour(full, nd->id, &r, &g, &b);
+	buf_puts(sb, "<g><title>");
+	tr_xml_escape(sb, full);
+	buf_printf(sb, " (%" PRIu64 " ms, %.2f%%, self %" PRIu64 " ms, %" PRIu64 " call%s)</title>", nd->total_ms,
+	          whole ? 100.0 * (double)nd->total_ms / (double)whole : 0.0, nd->self_ms, nd->calls,
+	          nd->calls == 1 ? "" : "s");
+	buf_printf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>", x, y,
+	          w, FRAME_H - 1, r, g, b);
+	/* the label: as much of the short name as fits */
+	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
+	if (fit >= 3) {
+		name->len = 0;
+		if (i == 0)
+			buf_puts(name, "all");
+		else
+			tr_name_put(name, m, nd->id, TR_NAME_SHORT);
+		const char *label = name->err || !name->str ? "" : name->str;
+		size_t len = strlen(label);
+		buf_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 4);
+		if (len <= fit) {
+			tr_xml_escape(sb, label);
+		} else {
+			/* cut on a UTF-8 boundary, then mark the cut */
+			size_t cut = fit - 2;
+			while (cut > 0 && ((unsigned char)label[cut] & 0xC0) == 0x80)
+				cut--;
+			name->str[cut] = '\0';
+			tr_xml_escape(sb, label);
+			buf_puts(sb, "..");
+		}
+		buf_puts(sb, "</text>");
+	}
+	buf_puts(sb, "</g>\n");
+}
+
+int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, cf_error *err)
+{
+	unsigned width = o->width ? o->width : 1200;
+	if (width < 200)
+		width = 200;
+	double *xs = malloc(t->n * sizeof *xs);
+	double *ws = malloc(t->n * sizeof *ws);
+	if (!xs || !ws) {
+		free(xs);
+		free(ws);
+		return cf_set(err, TC_ENOMEM, "flame: out of memory");
+	}
+	uint64_t whole = t->v[0].total_ms;
+	double scale = whole ? (double)(width - 2 * PAD) / (double)whole : 0.0;
+	/* Parents come before their children in the node array: lay out each
+	 * node's children from its left edge; -1 marks a frame left out. */
+	size_t depth_max = 0;
+	xs[0] = PAD;
+	ws[0] = width - 2 * PAD;
+	for (size_t i = 0; i < t->n; i++) {
+		double cursor = xs[i];
+		for (size_t c = t->v[i].first_child; c != TR_NONE; c = t->v[c].next_sibling) {
+			double w = (double)t->v[c].total_ms * scale;
+			ws[c] = ws[i] >= 0 && w >= MIN_W && t->v[c].depth < MAX_ROWS ? w : -1;
+			xs[c] = cursor;
+			cursor += w;
+			if (ws[c] >= 0 && t->v[c].depth > depth_max)
+				depth_max = t->v[c].depth;
+		}
+	}
+	unsigned height = TOP + (unsigned)(depth_max + 1) * FRAME_H + BOTTOM;
+	cf_buf sb, name;
+	buf_init(&sb);
+	buf_init(&name);
+	buf_printf(&sb,
+	          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+	          "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" height=\"%u\" "
+	          "viewBox=\"0 0 %u %u\">\n"
+	          "<style>text{font-family:monospace;font-size:%dpx;fill:#000}"
+	          ".title{font-size:16px;text-anchor:middle}.sub{fill:#555}rect{stroke:#fff;stroke-width:0.5}</style>\n"
+	          "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f8f8f0\" style=\"stroke:none\"/>\n",
+	          width, height, width, height, FONT_PX, width, height);
+	buf_printf(&sb, "<text class=\"title\" x=\"%u\" y=\"20\">", width / 2);
+	tr_xml_escape(&sb, o->title ? o->title : "Flame graph");
+	buf_puts(&sb, "</text>\n");
+	buf_printf(&sb, "<text class=\"sub\" x=\"%d\" y=\"38\">", PAD);
+	if (o->subtitle) {
+		tr_xml_escape(&sb, o->subtitle);
+		buf_puts(&sb, "; ");
+	}
+	buf_printf(&sb, "total %" PRIu64 " ms; width is time, hover a frame for details</text>\n", whole);
+	int rc = TC_OK;
+	if (!whole) {
+		buf_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded</text>\n", PAD,
+		          TOP + FRAME_H);
+	} else {
+		for (size_t i = 0; i < t->n && rc == TC_OK; i++) {
+			if (ws[i] < 0)
+				continue;
+			double y = TOP + (double)(depth_max - t->v[i].depth) * FRAME_H;
+			frame(&sb, &name, t, i, m, xs[i], ws[i], y);
+			if (sb.len > 65536)
+				rc = flush(out, &sb, err);
+		}
+	}
+	buf_puts(&sb, "</svg>\n");
+	if (rc == TC_OK)
+		rc = flush(out, &sb, err);
+	buf_free(&sb);
+	buf_free(&name);
+	free(xs);
+	free(ws);
+	return rc;
+}

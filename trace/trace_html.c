@@ -1,0 +1,261 @@
+/* trace_html.c: see trace_html.h. The data is built as JSON text while
+ * threads and reports are added, the method names last (every id seen);
+ * then written into the page at its <!--TC-DATA--> mark. */
+#include "trace_html.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "bytes.h"
+#include "trace_agg.h"
+#include "trace_flame.h"
+#include "trace_report.h"
+#include "trace_tree.h"
+#include "report_page.h"
+
+struct tr_html {
+	const tr_mapping *m;
+	cf_buf title, source;
+	cf_buf threads, reports; /* JSON array items, comma-separated */
+	size_t nthreads, nreports;
+	uint32_t *ids;           /* ids seen, for the names */
+	size_t nids, cap_ids;
+};
+
+static int oom(cf_error *err)
+{
+	return cf_set(err, TC_ENOMEM, "html: out of memory");
+}
+
+int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, cf_error *err)
+{
+	tr_html *h = calloc(1, sizeof *h);
+	if (!h)
+		return oom(err);
+	h->m = m;
+	buf_init(&h->title);
+	buf_init(&h->source);
+	buf_init(&h->threads);
+	buf_init(&h->reports);
+	json_escape(&h->title, title ? title : "tracecanary");
+	json_escape(&h->source, source ? source : "");
+	if (h->title.err || h->source.err) {
+		tr_html_free(h);
+		return oom(err);
+	}
+	*out = h;
+	return TC_OK;
+}
+
+void tr_html_free(tr_html *h)
+{
+	if (!h)
+		return;
+	buf_free(&h->title);
+	buf_free(&h->source);
+	buf_free(&h->threads);
+	buf_free(&h->reports);
+	free(h->ids);
+	free(h);
+}
+
+static int see_id(tr_html *h, uint32_t id, cf_error *err)
+{
+	if (h->nids == h->cap_ids) {
+		size_t c = h->cap_ids ? h->cap_ids * 2 : 256;
+		uint32_t *p = realloc(h->ids, c * sizeof *p);
+		if (!p)
+			return oom(err);
+		h->ids = p;
+		h->cap_ids = c;
+	}
+	h->ids[h->nids++] = id;
+	return TC_OK;
+}
+
+int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err)
+{
+	tr_agg a;
+	TRY(tr_agg_build(&a, s, err));
+	int rc = TC_OK;
+	cf_buf *b = &h->threads;
+	if (h->nthreads++)
+		buf_putc(b, ',');
+	buf_puts(b, "{\"name\":");
+	json_escape(b, name);
+	buf_printf(b,
+	          ",\"first\":%llu,\"last\":%llu,\"wallBase\":%llu,\"busy\":%llu,\"grain\":%llu,\"grouped\":%s,"
+	          "\"spans\":%zu,\"messages\":%zu",
+	          (unsigned long long)s->first_ms, (unsigned long long)s->last_ms, (unsigned long long)wall_base_ms,
+	          (unsigned long long)a.busy_ms, (unsigned long long)a.grain_ms, a.grouped ? "true" : "false", s->n,
+	          s->messages);
+	/* paths 1..n-1 as parent,id pairs; a parent is always an earlier node */
+	buf_puts(b, ",\"paths\":[");
+	for (size_t i = 1; i < a.tree.n && rc == TC_OK; i++) {
+		buf_printf(b, "%s%zu,%u", i > 1 ? "," : "", a.tree.v[i].parent, (unsigned)a.tree.v[i].id);
+		rc = see_id(h, a.tree.v[i].id, err);
+	}
+	buf_puts(b, "],\"segs\":[");
+	for (size_t k = 0; k < a.nsegs; k++)
+		buf_printf(b, "%s%llu,%llu,%zu", k ? "," : "", (unsigned long long)a.segs[k].from_ms,
+		          (unsigned long long)a.segs[k].to_ms, a.segs[k].n);
+	/* entries in segment order: a segment's are the next n */
+	buf_puts(b, "],\"ent\":[");
+	for (size_t e = 0; e < a.nent; e++)
+		buf_printf(b, "%s%u,%u,%llu", e ? "," : "", (unsigned)a.ent[e].path, (unsigned)a.ent[e].calls,
+		          (unsigned long long)a.ent[e].ms);
+	buf_puts(b, "],\"msgs\":[");
+	for (size_t i = 0; i < a.nmsgs; i++)
+		buf_printf(b, "%s%llu,%llu,%zu,%zu", i ? "," : "", (unsigned long long)a.msgs[i].start_ms,
+		          (unsigned long long)a.msgs[i].end_ms, a.msgs[i].seg0, a.msgs[i].seg1);
+	buf_puts(b, "]}");
+	tr_agg_dispose(&a);
+	if (rc == TC_OK && b->err)
+		rc = oom(err);
+	return rc;
+}
+
+/* The flame graph of a stack, as SVG text appended as a JSON string. */
+static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const char *title, cf_error *err)
+{
+	tr_tree t = { 0 };
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *f = NULL;
+	int rc = tr_tree_from_stack(&t, st->items, st->len, err);
+	if (rc == TC_OK)
+		rc = tr_tree_sort(&t, TR_ORDER_CALL, err);
+	if (rc == TC_OK && !(f = open_memstream(&svg, &len)))
+		rc = oom(err);
+	if (rc == TC_OK) {
+		tr_flame_opts fo = { title, NULL, 900 };
+		rc = tr_flame_write(f, &t, m, &fo, err);
+	}
+	if (f && fclose(f) && rc == TC_OK)
+		rc = oom(err);
+	if (rc == TC_OK) {
+		/* the file's XML declaration does not belong inside a page */
+		const char *s = svg;
+		if (strncmp(s, "<?xml", 5) == 0 && strchr(s, '\n'))
+			s = strchr(s, '\n') + 1;
+		json_escape(b, s);
+	}
+	free(svg);
+	tr_tree_dispose(&t);
+	return rc;
+}
+
+int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, cf_error *err)
+{
+	tc_stack st = { 0 };
+	TRY(tr_report_stack(&st, report, file, line, err));
+	int rc = TC_OK;
+	cf_buf *b = &h->reports;
+	if (h->nreports++)
+		buf_putc(b, ',');
+	buf_printf(b, "{\"line\":%llu,\"r\":", (unsigned long long)line);
+	json_put(b, report);
+	/* the stack as [depth, id, count, ms] rows, and its flame graph */
+	buf_puts(b, ",\"stack\":[");
+	for (size_t i = 0; i < st.len && rc == TC_OK; i++) {
+		const tc_method_item *it = &st.items[i];
+		buf_printf(b, "%s[%d,%u,%d,%lld]", i ? "," : "", (int)it->depth, (unsigned)it->id, (int)it->count,
+		          (long long)it->dur_ms);
+		rc = see_id(h, (uint32_t)it->id, err);
+	}
+	buf_putc(b, ']');
+	const json_val *key = json_get(report, "stackKey");
+	uint32_t *ids = NULL;
+	size_t nids = 0, bad;
+	if (rc == TC_OK && key && key->type == JSON_STR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK) {
+		buf_puts(b, ",\"key\":[");
+		for (size_t i = 0; i < nids && rc == TC_OK; i++) {
+			buf_printf(b, "%s%u", i ? "," : "", (unsigned)ids[i]);
+			rc = see_id(h, ids[i], err);
+		}
+		buf_putc(b, ']');
+	}
+	free(ids);
+	if (rc == TC_OK && st.len) {
+		buf_puts(b, ",\"flame\":");
+		const json_val *tag = json_get(report, "tag"), *detail = json_get(report, "detail");
+		char title[160];
+		snprintf(title, sizeof title, "%s %s (line %llu)", tag && tag->type == JSON_STR ? tag->s : "report",
+		         detail && detail->type == JSON_STR ? detail->s : "", (unsigned long long)line);
+		rc = put_flame(b, &st, h->m, title, err);
+	}
+	buf_putc(b, '}');
+	tc_stack_dispose(&st);
+	if (rc == TC_OK && b->err)
+		rc = oom(err);
+	return rc;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* Writes s with every '<' as \u003c: '<' only occurs inside JSON strings. */
+static void put_data(FILE *out, const cf_buf *s)
+{
+	const char *p = s->str ? s->str : "", *end = p + s->len;
+	while (p < end) {
+		const char *lt = memchr(p, '<', (size_t)(end - p));
+		size_t n = lt ? (size_t)(lt - p) : (size_t)(end - p);
+		fwrite(p, 1, n, out);
+		if (!lt)
+			break;
+		fputs("\\u003c", out);
+		p = lt + 1;
+	}
+}
+
+int tr_html_write(tr_html *h, FILE *out, cf_error *err)
+{
+	cf_buf d;
+	buf_init(&d);
+	buf_puts(&d, "{\"title\":");
+	buf_putn(&d, h->title.str, h->title.len);
+	buf_puts(&d, ",\"source\":");
+	buf_putn(&d, h->source.str, h->source.len);
+	buf_puts(&d, ",\"threads\":[");
+	if (h->threads.len)
+		buf_putn(&d, h->threads.str, h->threads.len);
+	buf_puts(&d, "],\"reports\":[");
+	if (h->reports.len)
+		buf_putn(&d, h->reports.str, h->reports.len);
+	buf_puts(&d, "],\"names\":{");
+	if (h->nids)
+		qsort(h->ids, h->nids, sizeof *h->ids, cmp_u32);
+	cf_buf name;
+	buf_init(&name);
+	for (size_t i = 0, k = 0; i < h->nids; i++) {
+		if (i && h->ids[i] == h->ids[i - 1])
+			continue;
+		name.len = 0;
+		tr_name_put(&name, h->m, h->ids[i], TR_NAME_FULL);
+		buf_printf(&d, "%s\"%u\":", k++ ? "," : "", (unsigned)h->ids[i]);
+		json_escape(&d, name.str ? name.str : "");
+	}
+	buf_puts(&d, "}}");
+	int rc = TC_OK;
+	if (d.err || name.err || h->threads.err || h->reports.err)
+		rc = oom(err);
+	if (rc == TC_OK) {
+		static const char mark[] = "<!--TC-DATA-->";
+		const char *at = strstr(tr_report_page, mark);
+		if (!at) {
+			rc = cf_set(err, TC_EINVAL, "html: the page template has no %s", mark);
+		} else {
+			fwrite(tr_report_page, 1, (size_t)(at - tr_report_page), out);
+			put_data(out, &d);
+			fputs(at + sizeof mark - 1, out);
+		}
+	}
+	buf_free(&d);
+	buf_free(&name);
+	return rc;
+}

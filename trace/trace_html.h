@@ -1,0 +1,36 @@
+/* trace_html.h: the HTML report (tc-trace html): one self-contained file,
+ * its CSS and JS inline (report_page.html, embedded at build time), no
+ * network. The page gets aggregates, not events: per thread the call paths
+ * and the segments of trace_agg.h, so that a time window or a message chosen
+ * in the page is added up there exactly; the reports with their stacks
+ * decoded and a flame graph (SVG) each; the names of every method shown.
+ *
+ * The data sits in <script id="tc-data" type="application/json">, with
+ * every '<' written \u003c so no string can end the element. */
+#ifndef TR_HTML_H
+#define TR_HTML_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tc_runtime.h"
+#include "json_read.h"
+#include "trace_mapping.h"
+#include "trace_spans.h"
+
+typedef struct tr_html tr_html;
+
+/* m is borrowed until tr_html_free; title and source are copied. */
+int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, cf_error *err);
+void tr_html_free(tr_html *h);
+
+/* A thread's spans (all of them: the page selects). The ring's time base:
+ * wall clock ms at time 0, to place reports on the thread's timeline. */
+int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err);
+
+/* One report line (a parsed JSON object); file and line name it in errors. */
+int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, cf_error *err);
+
+int tr_html_write(tr_html *h, FILE *out, cf_error *err);
+
+#endif

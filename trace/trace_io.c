@@ -1,0 +1,149 @@
+/* trace_io.c: see trace_io.h. */
+#include "trace_io.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int tr_ring_read(tc_ring_image *img, const char *path, cf_error *err)
+{
+	memset(img, 0, sizeof *img);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = malloc(cap);
+	int rc = buf ? TC_OK : cf_set(err, TC_ENOMEM, "%s: out of memory", path);
+	while (rc == TC_OK) {
+		if (len == cap) {
+			unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+			if (!nb) {
+				rc = cf_set(err, TC_ENOMEM, "%s: out of memory after %zu bytes", path, len);
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0) {
+			if (ferror(f))
+				rc = cf_set(err, TC_EIO, "%s: read: %s", path, strerror(errno));
+			break;
+		}
+	}
+	fclose(f);
+	if (rc == TC_OK) {
+		tc_error e = { 0 };
+		if (tc_ring_decode(img, buf, len, &e) != TC_OK)
+			rc = cf_set(err, e.code, "%s: %s", path, e.message);
+	}
+	free(buf);
+	return rc;
+}
+
+int tr_output_open(tr_output *o, const char *path, cf_error *err)
+{
+	memset(o, 0, sizeof *o);
+	if (!path || strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return TC_OK;
+	}
+	size_t n = strlen(path);
+	o->path = malloc(n + 1);
+	o->tmp = malloc(n + 32);
+	if (!o->path || !o->tmp) {
+		tr_output_abort(o);
+		return cf_set(err, TC_ENOMEM, "%s: out of memory", path);
+	}
+	memcpy(o->path, path, n + 1);
+	/* a device or a pipe (-o /dev/stdout, a FIFO) is written to directly:
+	 * renaming over it would replace it */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(o->tmp);
+		o->tmp = NULL;
+		o->f = fopen(path, "wb");
+		if (!o->f) {
+			int e = errno;
+			tr_output_abort(o);
+			return cf_set(err, TC_EIO, "%s: %s", path, strerror(e));
+		}
+		return TC_OK;
+	}
+	snprintf(o->tmp, n + 32, "%s.tmp%ld", path, (long)getpid());
+	o->f = fopen(o->tmp, "wb");
+	if (!o->f) {
+		int e = errno;
+		tr_output_abort(o);
+		return cf_set(err, TC_EIO, "%s: %s", path, strerror(e));
+	}
+	return TC_OK;
+}
+
+int tr_output_commit(tr_output *o, cf_error *err)
+{
+	int rc = TC_OK;
+	if (!o->path) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = cf_set(err, TC_EIO, "standard output: write failed");
+		o->f = NULL;
+		return rc;
+	}
+	if (!o->tmp) {
+		int bad = ferror(o->f);
+		if (fclose(o->f) != 0 || bad)
+			rc = cf_set(err, TC_EIO, "%s: write failed", o->path);
+		o->f = NULL;
+		free(o->path);
+		o->path = NULL;
+		return rc;
+	}
+	int bad = ferror(o->f);
+	if (fclose(o->f) != 0 || bad)
+		rc = cf_set(err, TC_EIO, "%s: write failed", o->path);
+	o->f = NULL;
+	if (rc == TC_OK && rename(o->tmp, o->path) != 0)
+		rc = cf_set(err, TC_EIO, "%s: %s", o->path, strerror(errno));
+	if (rc != TC_OK)
+		remove(o->tmp);
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+	return rc;
+}
+
+void tr_output_abort(tr_output *o)
+{
+	/* the temporary file exists only while it is open */
+	if (o->path && o->f) {
+		fclose(o->f);
+		if (o->tmp)
+			remove(o->tmp);
+	}
+	o->f = NULL;
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+}
+
+char *tr_prev_ring(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 5 && strcmp(path + n - 5, ".prev") == 0)
+		return NULL;
+	char *prev = malloc(n + sizeof ".prev");
+	if (!prev)
+		return NULL;
+	memcpy(prev, path, n);
+	memcpy(prev + n, ".prev", sizeof ".prev");
+	struct stat st;
+	if (stat(prev, &st) != 0) {
+		free(prev);
+		return NULL;
+	}
+	return prev;
+}

@@ -1,0 +1,30 @@
+/* trace_text.h: the call tree and the message list as text for people. */
+#ifndef TR_TEXT_H
+#define TR_TEXT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tc_runtime.h"
+#include "trace_mapping.h"
+#include "trace_spans.h"
+#include "trace_tree.h"
+
+typedef struct tr_text_opts {
+	uint64_t min_ms;    /* leave out nodes (and what is under them) shorter than this */
+	size_t max_depth;   /* leave out nodes deeper than this (0: no limit) */
+} tr_text_opts;
+
+/* One row per node, pre-order in the tree's child order: total ms, % of
+ * the whole, self ms, calls, then the name indented two spaces a level,
+ * marked when a call had no out event. */
+int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, cf_error *err);
+
+/* One row per message (TC_ID_DISPATCH span): number, start, duration, and
+ * its heaviest direct callee. */
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_error *err);
+
+/* A line saying what the span builder had to repair, or nothing. */
+void tr_spans_write_notes(FILE *out, const char *prefix, const tr_spans *s);
+
+#endif

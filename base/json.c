@@ -10,10 +10,14 @@
  * sequences) are read as what they stand for. */
 #include "json.h"
 
+#include <stdint.h>
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "utf8.h"
 
 void json_init(json *j)
 {
@@ -98,33 +102,6 @@ static uint32_t surrogate_at(const unsigned char *s)
 	return 0xD000u | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid; *cp
- * gets the code point. */
-static size_t utf8_len(const unsigned char *s, uint32_t *cp_out)
-{
-	unsigned char c = s[0];
-	*cp_out = c;
-	if (c < 0x80)
-		return 1;
-	size_t n;
-	uint32_t cp;
-	if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
-	else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
-	else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
-	else return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are invalid */
-	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	*cp_out = cp;
-	return n;
-}
-
 void json_escape(cf_buf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -158,7 +135,7 @@ void json_escape(cf_buf *sb, const char *str)
 			continue;
 		}
 		uint32_t cp;
-		size_t n = utf8_len(s, &cp);
+		size_t n = utf8_decode(s, SIZE_MAX, &cp);
 		if (n == 0) {
 			buf_puts(sb, "\\ufffd");
 			s++;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "utf8.h"
 
 typedef struct reader {
 	const unsigned char *base;
@@ -97,54 +98,14 @@ static int hex4(reader *r, uint32_t *out)
 	return CF_OK;
 }
 
+/* The reader's output is modified UTF-8 (see the header): U+0000 as C0 80. */
 static void put_utf8(cf_buf *sb, uint32_t cp)
 {
 	char b[4];
-	if (cp == 0) { /* modified UTF-8, see the header */
+	if (cp == 0)
 		buf_putn(sb, "\xC0\x80", 2);
-	} else if (cp < 0x80) {
-		b[0] = (char)cp;
-		buf_putn(sb, b, 1);
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		buf_putn(sb, b, 2);
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		buf_putn(sb, b, 3);
-	} else {
-		b[0] = (char)(0xF0 | (cp >> 18));
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		buf_putn(sb, b, 4);
-	}
-}
-
-/* Length of the valid UTF-8 sequence at p (bounded by end), or 0. */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *end)
-{
-	unsigned char c = p[0];
-	size_t n;
-	uint32_t cp;
-	if (c < 0x80) return 1;
-	if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
-	else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
-	else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
-	else return 0;
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
+	else
+		buf_putn(sb, b, utf8_encode(cp, b));
 }
 
 /* A string; r->pos is at the opening quote. The text lands in the arena. */
@@ -174,7 +135,8 @@ static int string(reader *r, const char **out, size_t *len)
 				r->pos = run;
 				continue;
 			}
-			size_t n = utf8_seq(r->base + r->pos, r->base + r->end);
+			uint32_t cp;
+			size_t n = utf8_decode(r->base + r->pos, r->end - r->pos, &cp);
 			if (n == 0)
 				return fail(r, r->pos, "%s", "invalid UTF-8 in a string");
 			buf_putn(&r->str, (const char *)r->base + r->pos, n);

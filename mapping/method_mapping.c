@@ -89,3 +89,52 @@ void mm_put_ignored(cf_buf *b, const char *cls, size_t cls_len, const char *rest
 	buf_bytes(b, rest, rest_len);
 	buf_u1(b, '\n');
 }
+
+/* One word of a class or method name: none of the characters that end one. */
+static bool name_ok(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '[' || s[i] == '(')
+			return false;
+	return true;
+}
+
+size_t mm_parse_key(const char *s, size_t n, char *out)
+{
+	const char *f[3];
+	size_t len[3], k = 0;
+	for (size_t i = 0; i < n;) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == n)
+			break;
+		if (k == 3)
+			return 0;
+		f[k] = s + i;
+		while (i < n && s[i] != ' ' && s[i] != '\t')
+			i++;
+		len[k] = (size_t)(s + i - f[k]);
+		k++;
+	}
+	if (k != 3 || !name_ok(f[0], len[0]) || !name_ok(f[1], len[1]) || f[2][0] != '(')
+		return 0;
+	/* the class and the descriptor dotted, as the mapping writes them; the name as is */
+	size_t o = 0;
+	for (size_t j = 0; j < 3; j++) {
+		if (j)
+			out[o++] = ' ';
+		for (size_t i = 0; i < len[j]; i++)
+			out[o++] = j != 1 && f[j][i] == '/' ? '.' : f[j][i];
+	}
+	out[o] = '\0';
+	return o;
+}
+
+void mm_put_keepmethod(cf_buf *b, const char *key, size_t key_len)
+{
+	buf_puts(b, MM_KEEPMETHOD " ");
+	buf_putn(b, key, key_len);
+	buf_putc(b, '\n');
+}

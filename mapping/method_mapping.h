@@ -38,6 +38,18 @@ size_t mm_line_len(const char *s, size_t n);
  * saying what is wrong, for the caller to put after its file and line. */
 int mm_parse_line(mm_line *out, const char *s, size_t n, char *why, size_t cap);
 
+/* The block list's rule for one method (tc-trace hot writes it, tc-instrument
+ * --blocklist reads it through rules/): "-keepmethod KEY". */
+#define MM_KEEPMETHOD "-keepmethod"
+
+/* Reads a method named as a user writes it, "a.b.C name (desc)" with '/' or '.' in
+ * the class and the descriptor and blanks between the three fields, and writes the
+ * mapping's key for it to out (dotted, one space apart; at most n bytes, plus a NUL:
+ * out holds n + 1). Returns the key's length, or 0 when s is not of that form. */
+size_t mm_parse_key(const char *s, size_t n, char *out);
+/* Appends "-keepmethod KEY\n". */
+void mm_put_keepmethod(cf_buf *b, const char *key, size_t key_len);
+
 /* Appends "id,access,cls rest\n" (rest: "method desc"). */
 void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
                   const char *rest, size_t rest_len);

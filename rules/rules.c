@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include "method_mapping.h"
+
 extern const char tc_default_rules[];
 extern const size_t tc_default_rules_len;
 
@@ -188,36 +190,18 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
-/* A -keepmethod argument, "a.b.C name (desc)" with '/' or '.' in the class and the
- * descriptor and blanks between the three fields, stored as the mapping writes its key:
- * dotted, one space apart. 1 when it is not of that form, -1 without memory. */
+/* A -keepmethod argument, read as the mapping's key (mapping/: one reader of method
+ * names for both). 1 when it is not a method, -1 without memory. */
 static int add_method(tc_rules *r, const char *s, size_t len)
 {
-	const char *f[3];
-	size_t n[3], k = 0;
-	for (size_t i = 0; i < len;) {
-		while (i < len && (s[i] == ' ' || s[i] == '\t'))
-			i++;
-		if (i == len)
-			break;
-		if (k == 3)
-			return 1;
-		f[k] = s + i;
-		while (i < len && s[i] != ' ' && s[i] != '\t')
-			i++;
-		n[k] = (size_t)(s + i - f[k]);
-		k++;
-	}
-	if (k != 3 || !valid_name(f[0], n[0]) || !valid_name(f[1], n[1]) || f[2][0] != '(')
-		return 1;
-	size_t klen = n[0] + n[1] + n[2] + 2;
-	method_rule *m = malloc(sizeof *m + klen + 1);
+	method_rule *m = malloc(sizeof *m + len + 1);
 	if (!m)
 		return -1;
-	snprintf(m->key, klen + 1, "%.*s %.*s %.*s", (int)n[0], f[0], (int)n[1], f[1], (int)n[2], f[2]);
-	for (size_t i = 0; i < klen; i++)
-		if (m->key[i] == '/' && (i < n[0] || i > n[0] + n[1] + 1)) /* not in the name */
-			m->key[i] = '.';
+	size_t klen = mm_parse_key(s, len, m->key);
+	if (klen == 0) {
+		free(m);
+		return 1;
+	}
 	method_rule *old = NULL;
 	HASH_FIND(hh, r->methods, m->key, klen, old);
 	if (old) {
@@ -249,7 +233,7 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 		if (n == 0 || *s == '#' || *s == '[')
 			continue;
 		static const struct { const char *word; int kind; } words[] = {
-			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}, {"-keepmethod", 3}};
+			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}, {MM_KEEPMETHOD, 3}};
 		int kind = -1;
 		size_t skip = 0;
 		for (size_t k = 0; k < 4 && kind < 0; k++) {

@@ -7,6 +7,7 @@
 
 #include "bytes.h"
 #include "tc_event.h"
+#include "utf8.h"
 
 #define FRAME_H 16
 #define PAD 10
@@ -40,14 +41,9 @@ void tr_xml_escape(cf_buf *sb, const char *str)
 			s++;
 			continue;
 		}
-		size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-		uint32_t cp = n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
-		size_t i = 1;
-		for (; i < n && (s[i] & 0xC0) == 0x80; i++)
-			cp = (cp << 6) | (s[i] & 0x3Fu);
-		static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-		if (n == 0 || i < n || cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
-		    cp == 0xFFFE || cp == 0xFFFF) {
+		uint32_t cp;
+		size_t n = utf8_decode(s, SIZE_MAX, &cp);
+		if (n == 0 || cp == 0xFFFE || cp == 0xFFFF) { /* not XML characters */
 			buf_puts(sb, "\xEF\xBF\xBD"); /* U+FFFD */
 			s++;
 			continue;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "method_mapping.h"
+
 void tr_method_stats_dispose(tr_method_stats *st)
 {
 	free(st->v);
@@ -101,12 +103,23 @@ int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, cons
 	        " calls (%.1f%%)\n",
 	        o->source ? o->source : "(ring)", st->n, all_calls, n, calls,
 	        all_calls ? 100.0 * (double)calls / (double)all_calls : 0.0);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "# %" PRIu64 " calls, %" PRIu64 " ms in all, %.2f us a call, longest %" PRIu64 " ms\n-keepmethod %s\n", hot[i]->calls,
-		        hot[i]->total_ms, 1000.0 * (double)hot[i]->sum_ms / (double)hot[i]->calls, hot[i]->max_ms,
-		        tr_mapping_lookup(m, hot[i]->id));
+	cf_buf rule;
+	buf_init(&rule);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "# %" PRIu64 " calls, %" PRIu64 " ms in all, %.2f us a call, longest %" PRIu64 " ms\n",
+		        hot[i]->calls, hot[i]->total_ms, 1000.0 * (double)hot[i]->sum_ms / (double)hot[i]->calls,
+		        hot[i]->max_ms);
+		const char *key = tr_mapping_lookup(m, hot[i]->id);
+		rule.len = 0;
+		mm_put_keepmethod(&rule, key, strlen(key));
+		fwrite(rule.data, 1, rule.len, out);
+	}
+	bool oom = rule.err != 0;
+	buf_free(&rule);
 	free(hot);
 	*listed = n;
+	if (oom)
+		return cf_set(err, TC_ENOMEM, "out of memory");
 	if (ferror(out))
 		return cf_set(err, TC_EIO, "write failed");
 	return TC_OK;

@@ -28,7 +28,7 @@ ALLOWED = {
     'base': set(),
     'classfile': {'base'},
     'dex': {'base'},
-    'rules': {'base', 'classfile', 'dex'},
+    'rules': {'base', 'classfile', 'dex', 'mapping'},
     'mapping': {'base'},
     'src': {'base', 'classfile', 'dex', 'rules', 'mapping'},
     'runtime': {'base'},

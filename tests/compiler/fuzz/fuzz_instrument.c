@@ -31,104 +31,17 @@
 #include "classfile.h"
 #include "pipeline/instrument.h"
 #include "../../fuzz/fuzz.h"
-
-
-static char root[256];
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void rm_rf(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void path_of(char *buf, size_t size, const char *name)
-{
-	snprintf(buf, size, "%s/%s", root, name);
-}
-
-static bool exists(const char *name)
-{
-	char p[512];
-	struct stat st;
-	path_of(p, sizeof p, name);
-	return stat(p, &st) == 0;
-}
-
-static void write_file(const char *name, const uint8_t *data, size_t size)
-{
-	char p[512];
-	path_of(p, sizeof p, name);
-	FILE *f = fopen(p, "wb");
-	CHECK(f);
-	CHECK(size == 0 || fwrite(data, 1, size, f) == size);
-	CHECK(fclose(f) == 0);
-}
-
-static uint8_t *read_all(const char *name, size_t *len)
-{
-	char p[512];
-	path_of(p, sizeof p, name);
-	FILE *f = fopen(p, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0, got;
-	uint8_t *b = malloc(cap);
-	CHECK(b);
-	while ((got = fread(b + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			b = realloc(b, cap *= 2);
-			CHECK(b);
-		}
-	}
-	fclose(f);
-	*len = n;
-	return b;
-}
+#include "../../fuzz/fuzz_dir.h"
 
 /* Nothing but the inputs may be left in the root after a failed run. */
 static void check_clean(void)
 {
-	CHECK(!exists("out"));
-	CHECK(!exists("out.jar"));
-	CHECK(!exists("map/methodMapping.txt"));
-	CHECK(!exists("map/ignoreMethodMapping.txt"));
-	CHECK(!exists("map/instrument-stats.json"));
-	char p[512];
-	path_of(p, sizeof p, "");
-	DIR *d = opendir(p);
-	CHECK(d);
-	struct dirent *e;
-	while ((e = readdir(d)))
-		CHECK(!strstr(e->d_name, "tc-tmp"));
-	closedir(d);
-}
-
-static void cleanup(void)
-{
-	rm_rf(root);
-}
-
-static void setup(void)
-{
-	if (root[0])
-		return;
-	const char *base = getenv("TC_FUZZ_TMP");
-	if (!base) {
-		struct stat st;
-		base = stat("/dev/shm", &st) == 0 ? "/dev/shm" : "/tmp";
-	}
-	snprintf(root, sizeof root, "%s/tc-fuzz-instrument.XXXXXX", base);
-	CHECK(mkdtemp(root));
-	atexit(cleanup);
+	CHECK(!fz_exists("out"));
+	CHECK(!fz_exists("out.jar"));
+	CHECK(!fz_exists("map/methodMapping.txt"));
+	CHECK(!fz_exists("map/ignoreMethodMapping.txt"));
+	CHECK(!fz_exists("map/instrument-stats.json"));
+	fz_check_no_temp();
 }
 
 /* Optional inputs, chosen by a hash of the fuzz input so that a crash replays: a
@@ -169,12 +82,12 @@ static unsigned pick(const uint8_t *data, size_t size)
 static int run(const char *in, const char *out, unsigned mode, cf_error *err)
 {
 	char pin[512], pout[512], pmap[512], ppg[512], pbl[512], pbase[512];
-	path_of(pin, sizeof pin, in);
-	path_of(pout, sizeof pout, out);
-	path_of(pmap, sizeof pmap, "map");
-	path_of(ppg, sizeof ppg, "pg.txt");
-	path_of(pbl, sizeof pbl, "block.txt");
-	path_of(pbase, sizeof pbase, "base.txt");
+	fz_path(pin, sizeof pin, in);
+	fz_path(pout, sizeof pout, out);
+	fz_path(pmap, sizeof pmap, "map");
+	fz_path(ppg, sizeof ppg, "pg.txt");
+	fz_path(pbl, sizeof pbl, "block.txt");
+	fz_path(pbase, sizeof pbase, "base.txt");
 	tc_pair pair = {pin, pout};
 	tc_options o = {
 		.pairs = &pair,
@@ -186,12 +99,12 @@ static int run(const char *in, const char *out, unsigned mode, cf_error *err)
 		.quiet = true,
 	};
 	if (mode == 1) {
-		write_file("pg.txt", (const uint8_t *)pg_text, sizeof pg_text - 1);
-		write_file("block.txt", (const uint8_t *)block_text, sizeof block_text - 1);
+		fz_write("pg.txt", (const uint8_t *)pg_text, sizeof pg_text - 1);
+		fz_write("block.txt", (const uint8_t *)block_text, sizeof block_text - 1);
 		o.proguard = ppg;
 		o.blocklist = pbl;
 	} else if (mode == 2) {
-		write_file("base.txt", (const uint8_t *)base_text, sizeof base_text - 1);
+		fz_write("base.txt", (const uint8_t *)base_text, sizeof base_text - 1);
 		o.base_mapping = pbase;
 	} else if (mode == 3) {
 		o.threads = 2;
@@ -213,13 +126,13 @@ static void one(const char *in, const char *out, const char *out_class, const ui
 		check_clean();
 		return;
 	}
-	CHECK(exists(out));
-	CHECK(exists("map/methodMapping.txt"));
-	CHECK(exists("map/ignoreMethodMapping.txt"));
-	CHECK(exists("map/instrument-stats.json"));
+	CHECK(fz_exists(out));
+	CHECK(fz_exists("map/methodMapping.txt"));
+	CHECK(fz_exists("map/ignoreMethodMapping.txt"));
+	CHECK(fz_exists("map/instrument-stats.json"));
 	if (out_class) {
 		size_t len;
-		uint8_t *got = read_all(out_class, &len);
+		uint8_t *got = fz_read(out_class, &len);
 		CHECK(got);
 		if (len != size || memcmp(got, data, size) != 0) {
 			/* Rewritten: it must be a class file the library reads back. */
@@ -241,25 +154,24 @@ static void one(const char *in, const char *out, const char *out_class, const ui
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	setup();
+	fz_setup("instrument");
 	char p[512];
-	rm_rf(root);
-	CHECK(mkdir(root, 0700) == 0);
-	path_of(p, sizeof p, "in");
+	fz_reset();
+	fz_path(p, sizeof p, "in");
 	CHECK(mkdir(p, 0700) == 0);
-	path_of(p, sizeof p, "in/p");
+	fz_path(p, sizeof p, "in/p");
 	CHECK(mkdir(p, 0700) == 0);
-	write_file("in/p/X.class", data, size);
+	fz_write("in/p/X.class", data, size);
 	one("in", "out", "out/p/X.class", data, size);
 	if (size >= 2 && data[0] == 'P' && data[1] == 'K') {
-		rm_rf(p); /* in/p: keep only the jar as input */
-		path_of(p, sizeof p, "out");
-		rm_rf(p);
-		path_of(p, sizeof p, "map");
-		rm_rf(p);
-		write_file("in.jar", data, size);
+		fz_rm_rf(p); /* in/p: keep only the jar as input */
+		fz_path(p, sizeof p, "out");
+		fz_rm_rf(p);
+		fz_path(p, sizeof p, "map");
+		fz_rm_rf(p);
+		fz_write("in.jar", data, size);
 		one("in.jar", "out.jar", NULL, data, size);
 	}
-	rm_rf(root);
+	fz_rm_rf(fz_root);
 	return 0;
 }

@@ -30,104 +30,25 @@
 
 #include "dex.h"
 #include "fuzz.h"
+#include "fuzz_dir.h"
 #include "pipeline/instrument.h"
 #include "containers/jar.h"
 
-static char root[256];
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void rm_rf(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void path_of(char *buf, size_t size, const char *name)
-{
-	snprintf(buf, size, "%s/%s", root, name);
-}
-
-static bool exists(const char *name)
-{
-	char p[512];
-	struct stat st;
-	path_of(p, sizeof p, name);
-	return stat(p, &st) == 0;
-}
-
-static void write_file(const char *name, const uint8_t *data, size_t size)
-{
-	char p[512];
-	path_of(p, sizeof p, name);
-	FILE *f = fopen(p, "wb");
-	CHECK(f);
-	CHECK(size == 0 || fwrite(data, 1, size, f) == size);
-	CHECK(fclose(f) == 0);
-}
-
-static uint8_t *read_all(const char *name, size_t *len)
-{
-	char p[512];
-	path_of(p, sizeof p, name);
-	FILE *f = fopen(p, "rb");
-	CHECK(f);
-	size_t cap = 4096, n = 0, got;
-	uint8_t *b = malloc(cap);
-	CHECK(b);
-	while ((got = fread(b + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			b = realloc(b, cap *= 2);
-			CHECK(b);
-		}
-	}
-	fclose(f);
-	*len = n;
-	return b;
-}
-
 static void check_clean(const char *out)
 {
-	CHECK(!exists(out));
-	CHECK(!exists("map/methodMapping.txt"));
-	CHECK(!exists("map/ignoreMethodMapping.txt"));
-	CHECK(!exists("map/instrument-stats.json"));
-	char p[512];
-	path_of(p, sizeof p, "");
-	DIR *d = opendir(p);
-	CHECK(d);
-	struct dirent *e;
-	while ((e = readdir(d)))
-		CHECK(!strstr(e->d_name, "tc-tmp"));
-	closedir(d);
-}
-
-static void setup(void)
-{
-	if (root[0])
-		return;
-	const char *base = getenv("TC_FUZZ_TMP");
-	if (!base) {
-		struct stat st;
-		base = stat("/dev/shm", &st) == 0 ? "/dev/shm" : "/tmp";
-	}
-	snprintf(root, sizeof root, "%s/tc-fuzz-apk.XXXXXX", base);
-	CHECK(mkdtemp(root));
+	CHECK(!fz_exists(out));
+	CHECK(!fz_exists("map/methodMapping.txt"));
+	CHECK(!fz_exists("map/ignoreMethodMapping.txt"));
+	CHECK(!fz_exists("map/instrument-stats.json"));
+	fz_check_no_temp();
 }
 
 static int run(const char *in, const char *out, bool two_threads, cf_error *err)
 {
 	char pin[512], pout[512], pmap[512];
-	path_of(pin, sizeof pin, in);
-	path_of(pout, sizeof pout, out);
-	path_of(pmap, sizeof pmap, "map");
+	fz_path(pin, sizeof pin, in);
+	fz_path(pout, sizeof pout, out);
+	fz_path(pmap, sizeof pmap, "map");
 	tc_pair pair = {pin, pout};
 	tc_options o = {
 		.pairs = &pair,
@@ -180,10 +101,11 @@ static bool is_dex_entry(const char *name)
 static void check_apk(void)
 {
 	char pin[512], pout[512];
-	path_of(pin, sizeof pin, "in.apk");
-	path_of(pout, sizeof pout, "out.apk");
+	fz_path(pin, sizeof pin, "in.apk");
+	fz_path(pout, sizeof pout, "out.apk");
 	size_t len;
-	uint8_t *z = read_all("out.apk", &len);
+	uint8_t *z = fz_read("out.apk", &len);
+	CHECK(z);
 	tc_jar *out = NULL, *in = NULL;
 	cf_error e;
 	cf_error_clear(&e);
@@ -245,13 +167,12 @@ static void check_apk(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
-	setup();
-	rm_rf(root);
-	CHECK(mkdir(root, 0700) == 0);
+	fz_setup("apk");
+	fz_reset();
 	bool apk = size >= 2 && input[0] == 'P' && input[1] == 'K';
 	bool dex = size >= 4 && !memcmp(input, "dex\n", 4);
 	if (!apk && !dex) {
-		rm_rf(root);
+		fz_rm_rf(fz_root);
 		return 0;
 	}
 	uint8_t *data = malloc(size ? size : 1);
@@ -266,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 			data[8 + i] = (uint8_t)(sum >> (8 * i));
 	}
 	const char *in = apk ? "in.apk" : "in.dex", *out = apk ? "out.apk" : "out.dex";
-	write_file(in, data, size);
+	fz_write(in, data, size);
 	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
@@ -274,19 +195,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	if (run(in, out, h % 2, &err) != CF_OK) {
 		check_clean(out);
 	} else {
-		CHECK(exists(out));
-		CHECK(exists("map/methodMapping.txt"));
-		CHECK(exists("map/instrument-stats.json"));
+		CHECK(fz_exists(out));
+		CHECK(fz_exists("map/methodMapping.txt"));
+		CHECK(fz_exists("map/instrument-stats.json"));
 		if (apk) {
 			check_apk();
 		} else {
 			size_t len;
-			uint8_t *got = read_all(out, &len);
+			uint8_t *got = fz_read(out, &len);
+			CHECK(got);
 			check_dex(got, len, data, size);
 			free(got);
 		}
 	}
 	free(data);
-	rm_rf(root);
+	fz_rm_rf(fz_root);
 	return 0;
 }

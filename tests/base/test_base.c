@@ -1,0 +1,177 @@
+/* The base's small modules: the UTF-8 decoder and encoder, the error record's two
+ * funnels, the arena's limit and reuse, the byte buffer's sticky error and bounds,
+ * and the bounds-checked reader. (The JSON writer and reader have their own files.) */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "arena.h"
+#include "bytes.h"
+#include "cf_error.h"
+#include "utf8.h"
+
+static size_t dec(const char *s, size_t avail, uint32_t *cp)
+{
+	return utf8_decode((const unsigned char *)s, avail, cp);
+}
+
+Test(utf8, decodes_each_length)
+{
+	uint32_t cp;
+	cr_assert_eq(dec("A", SIZE_MAX, &cp), 1); cr_assert_eq(cp, 'A');
+	cr_assert_eq(dec("\xC3\xA9", SIZE_MAX, &cp), 2); cr_assert_eq(cp, 0xE9);
+	cr_assert_eq(dec("\xE2\x82\xAC", SIZE_MAX, &cp), 3); cr_assert_eq(cp, 0x20AC);
+	cr_assert_eq(dec("\xF0\x9F\x98\x80", SIZE_MAX, &cp), 4); cr_assert_eq(cp, 0x1F600);
+	cr_assert_eq(dec("\xF4\x8F\xBF\xBF", SIZE_MAX, &cp), 4); cr_assert_eq(cp, 0x10FFFF);
+}
+
+Test(utf8, refuses_what_rfc3629_forbids)
+{
+	uint32_t cp;
+	cr_assert_eq(dec("\xC0\x80", SIZE_MAX, &cp), 0, "overlong NUL (modified UTF-8's)");
+	cr_assert_eq(dec("\xE0\x80\xAF", SIZE_MAX, &cp), 0, "overlong '/'");
+	cr_assert_eq(dec("\xED\xA0\x80", SIZE_MAX, &cp), 0, "a surrogate");
+	cr_assert_eq(dec("\xF4\x90\x80\x80", SIZE_MAX, &cp), 0, "past U+10FFFF");
+	cr_assert_eq(dec("\x80", SIZE_MAX, &cp), 0, "a lone continuation byte");
+	cr_assert_eq(dec("\xF8\x88\x80\x80\x80", SIZE_MAX, &cp), 0, "a 5-byte form");
+	cr_assert_eq(dec("\xC3" "A", SIZE_MAX, &cp), 0, "a missing continuation byte");
+}
+
+Test(utf8, never_reads_past_a_nul_or_the_bound)
+{
+	uint32_t cp;
+	/* a C string cut inside a sequence: the NUL stops it */
+	cr_assert_eq(dec("\xE2\x82", SIZE_MAX, &cp), 0);
+	/* bounded input: the bytes after avail are never looked at */
+	const char s[] = "\xE2\x82\xAC";
+	cr_assert_eq(dec(s, 2, &cp), 0);
+	cr_assert_eq(dec(s, 3, &cp), 3);
+	cr_assert_eq(dec(s, 0, &cp), 0);
+}
+
+Test(utf8, encode_round_trips_every_length)
+{
+	static const uint32_t cps[] = { 0x01, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFF, 0x10000, 0x10FFFF };
+	for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+		char b[5] = { 0 };
+		size_t n = utf8_encode(cps[i], b);
+		uint32_t cp;
+		cr_assert_eq(dec(b, n, &cp), n, "U+%X", (unsigned)cps[i]);
+		cr_assert_eq(cp, cps[i]);
+	}
+}
+
+Test(error, cf_fail_keeps_the_first_cause_and_context_never_rewords)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	cr_assert_eq(cf_fail(&e, CF_ETRUNC, 12, "constant pool #3", "needs %d bytes", 4), CF_ETRUNC);
+	cr_assert_eq(cf_fail(&e, CF_EIO, 0, "cleanup", "second"), CF_EIO);
+	cr_assert_eq(e.code, CF_ETRUNC);
+	cr_assert_str_eq(e.message, "needs 4 bytes");
+	cr_assert_eq(e.offset, 12);
+	cf_error_context(&e, "a.jar!p/X.class", "p.X", "m()V");
+	cf_error_context(&e, "other", "q.Y", "n()V");
+	cr_assert_str_eq(e.file, "a.jar!p/X.class");
+	cr_assert_str_eq(e.cls, "p.X");
+	char line[2048];
+	cf_error_format(&e, line, sizeof line);
+	cr_assert(strstr(line, "a.jar!p/X.class") && strstr(line, "needs 4 bytes") && strstr(line, "12"), "%s",
+	          line);
+}
+
+Test(error, cf_set_replaces_and_may_read_itself)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	cf_fail(&e, CF_ETRUNC, 1, "x", "first");
+	cr_assert_eq(cf_set(&e, CF_EIO, "ring: %s", e.message), CF_EIO);
+	cr_assert_eq(e.code, CF_EIO);
+	cr_assert_str_eq(e.message, "ring: first");
+	cr_assert_eq(e.offset, CF_NO_OFFSET);
+	cr_assert_eq(cf_set(NULL, CF_EARG, "no record"), CF_EARG);
+}
+
+Test(error, a_long_message_is_cut_not_overrun)
+{
+	cf_error e;
+	cf_error_clear(&e);
+	char big[2000];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	cf_set(&e, CF_EIO, "%s", big);
+	cr_assert_eq(strlen(e.message), sizeof e.message - 1);
+}
+
+Test(arena, limit_refuses_and_reset_reuses)
+{
+	arena a;
+	arena_init(&a);
+	a.limit = 1000;
+	char *p = arena_alloc(&a, 600);
+	cr_assert_not_null(p);
+	cr_assert_eq((uintptr_t)p % 16, 0);
+	cr_assert_null(arena_alloc(&a, 600), "past the limit");
+	cr_assert_null(arena_array(&a, SIZE_MAX / 2, 4), "n * size overflows");
+	arena_reset(&a);
+	cr_assert_not_null(arena_alloc(&a, 600), "after a reset the limit counts again");
+	char *s = arena_strndup(&a, "abcdef", 3);
+	cr_assert_str_eq(s, "abc");
+	unsigned char *z = arena_zalloc(&a, 64);
+	for (int i = 0; i < 64; i++)
+		cr_assert_eq(z[i], 0);
+	arena_free(&a);
+	arena_free(&a); /* freed twice: still valid, as a zeroed one */
+	arena zero = { 0 };
+	cr_assert_not_null(arena_alloc(&zero, 10));
+	arena_free(&zero);
+}
+
+Test(buf, text_stays_nul_terminated_and_errors_stick)
+{
+	cf_buf b;
+	buf_init(&b);
+	buf_puts(&b, "ab");
+	buf_printf(&b, "%d", 42);
+	buf_putc(&b, '!');
+	cr_assert_eq(b.len, 5);
+	cr_assert_str_eq(b.str, "ab42!");
+	b.limit = 8;
+	buf_puts(&b, "0123456789");
+	cr_assert_eq(b.err, CF_ENOMEM);
+	size_t len = b.len;
+	buf_puts(&b, "x"); /* ignored once failed */
+	cr_assert_eq(b.len, len);
+	cr_assert_leq(b.len, 8);
+	buf_free(&b);
+}
+
+Test(buf, fixed_memory_is_never_outgrown)
+{
+	uint8_t mem[4];
+	cf_buf b;
+	buf_fixed(&b, mem, sizeof mem);
+	buf_u2(&b, 0x1234);
+	buf_u2(&b, 0x5678);
+	cr_assert_eq(b.err, CF_OK);
+	cr_assert_eq(mem[0], 0x12);
+	cr_assert_eq(mem[3], 0x78);
+	buf_u1(&b, 1);
+	cr_assert_eq(b.err, CF_ENOMEM);
+	cr_assert_eq(b.len, 4);
+}
+
+Test(reader, reads_big_endian_and_fails_past_the_end_once)
+{
+	const uint8_t data[] = { 0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x05 };
+	cf_error e;
+	cf_error_clear(&e);
+	cf_reader r = rd_init(data, sizeof data, &e);
+	cr_assert_eq(rd_u4(&r), 0xCAFEBABEu);
+	cr_assert_eq(rd_u2(&r), 5);
+	cr_assert(rd_ok(&r));
+	cr_assert_eq(rd_u2(&r), 0, "past the end reads as 0");
+	cr_assert_not(rd_ok(&r));
+	cr_assert_eq(e.code, CF_ETRUNC);
+	cr_assert_eq(e.offset, 6);
+}

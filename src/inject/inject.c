@@ -201,15 +201,11 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
 		if (!id && !focus)
 			continue;
 		cf_error_clear(&e);
-		if (edit_method(u, w, cls, m, id, &rf, focus, &e) != CF_OK) {
-			if (e.code == CF_ENOMEM)
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		int s = unit_settle(u, edit_method(u, w, cls, m, id, &rf, focus, &e), &e, id != 0, focus, err);
+		if (s < 0)
+			return s;
+		if (s > 0)
 			skipped(u, w, cls, m, &e);
-			continue;
-		}
-		u->changed = true;
-		u->instrumented += id != 0;
-		u->focus_injected += focus;
 	}
 	if (u->add_focus) {
 		cf_error_clear(&e);

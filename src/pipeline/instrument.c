@@ -65,6 +65,19 @@ void unit_skip(unit *u, worker *w, const char *label, const cf_error *e)
 	u->skipped++;
 }
 
+int unit_settle(unit *u, int rc, const cf_error *e, bool id, bool focus, cf_error *err)
+{
+	if (rc == CF_OK) {
+		u->changed = true;
+		u->instrumented += id;
+		u->focus_injected += focus;
+		return 0;
+	}
+	if (e->code == CF_ENOMEM)
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	return 1;
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);

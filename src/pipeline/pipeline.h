@@ -326,5 +326,10 @@ void unit_report(unit *u, worker *w, const char *fmt, ...)
 char *keep_str(worker *w, const char *s, size_t len);
 /* A method left as it was: "label: not instrumented: why" reported and counted. */
 void unit_skip(unit *u, worker *w, const char *label, const cf_error *e);
+/* One method's rewrite settled, the same for both formats (src/inject/): rc CF_OK counts
+ * it (id: a probe, focus: the at() call) and returns 0; out of memory ends the class
+ * (returns CF_ENOMEM, set in err); any other failure returns 1, for the caller to report
+ * with unit_skip (its label is the format's) and go on with the method as it was. */
+int unit_settle(unit *u, int rc, const cf_error *e, bool id, bool focus, cf_error *err);
 
 #endif

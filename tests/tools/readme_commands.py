@@ -20,7 +20,8 @@ tools below, by asking the tool:
 Outside code blocks: every local link and image ([text](path), ![alt](path)) must name a
 file or directory that exists, and a #fragment a heading of the target page (GitHub's
 slugs); every path in backticks under a top-level folder of the repository must exist
-(a * matches as a glob), and one under build/ must exist in --build DIR when given.
+(a * matches as a glob), and one under build/ must exist in --build DIR when given; so
+must a command in a code block run as scripts/..., bench/... or build/....
 
 --self-test plants a wrong option, a wrong subcommand, an option of another subcommand,
 a bad value, a broken link, a broken anchor and a missing path in a page of its own and
@@ -361,6 +362,8 @@ def check_files(files, root, build, tools, problems):
                         first = toks[0] if toks else ''
                         if first.split('/')[0] in TOP and '/' in first and not os.path.exists(os.path.join(root, first)):
                             problems.append(f'{rel}:{no}: {first}: no such file')
+                        elif first.startswith('build/') and build and not os.path.exists(os.path.join(build, first[6:])):
+                            problems.append(f'{rel}:{no}: {first}: not in the build ({build})')
                         continue
                     name, args = prog
                     if name not in tools:

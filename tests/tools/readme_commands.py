@@ -20,8 +20,9 @@ tools below, by asking the tool:
 Outside code blocks: every local link and image ([text](path), ![alt](path)) must name a
 file or directory that exists, and a #fragment a heading of the target page (GitHub's
 slugs); every path in backticks under a top-level folder of the repository must exist
-(a * matches as a glob), and one under build/ must exist in --build DIR when given; so
-must a command in a code block run as scripts/..., bench/... or build/....
+(a * matches as a glob), and one under build/ must be made by --build DIR when given (one
+of its targets, or a file there); so must a command in a code block run as scripts/...,
+bench/... or build/....
 
 --self-test plants a wrong option, a wrong subcommand, an option of another subcommand,
 a bad value, a broken link, a broken anchor and a missing path in a page of its own and
@@ -33,6 +34,7 @@ Exit status: 0 when all is well, 1 when something is wrong (each problem is prin
 FILE:LINE), 2 on usage errors.
 """
 import glob
+import json
 import os
 import re
 import shlex
@@ -319,6 +321,26 @@ def prose_lines(text):
             yield no, l
 
 
+def in_build(build, rel, cache={}):
+    """Whether the build makes rel (a file, or a folder holding one): from its target list
+    (meson-info/intro-targets.json), so that it need not be built yet; else on disk."""
+    if build not in cache:
+        made = set()
+        try:
+            with open(os.path.join(build, 'meson-info', 'intro-targets.json')) as f:
+                for t in json.load(f):
+                    for fn in t.get('filename', []):
+                        made.add(os.path.relpath(fn, build))
+        except (OSError, ValueError):
+            pass
+        cache[build] = made
+    rel = rel.rstrip('/')
+    made = cache[build]
+    if rel in made or any(m.startswith(rel + '/') for m in made):
+        return True
+    return bool(glob.glob(os.path.join(build, rel)))
+
+
 def check_links(path, root, build, problems):
     text = open(path, encoding='utf-8').read()
     here = os.path.dirname(path)
@@ -342,7 +364,7 @@ def check_links(path, root, build, problems):
             p = p.rstrip('.,:;')
             first = p.split('/')[0]
             if first == 'build' and '/' in p:
-                if build and not glob.glob(os.path.join(build, p[len('build/'):])):
+                if build and not in_build(build, p[len('build/'):]):
                     problems.append(f'{rel}:{no}: `{p}`: not in the build ({build})')
             elif first in TOP and '/' in p:
                 if not glob.glob(os.path.join(root, p)):
@@ -362,7 +384,7 @@ def check_files(files, root, build, tools, problems):
                         first = toks[0] if toks else ''
                         if first.split('/')[0] in TOP and '/' in first and not os.path.exists(os.path.join(root, first)):
                             problems.append(f'{rel}:{no}: {first}: no such file')
-                        elif first.startswith('build/') and build and not os.path.exists(os.path.join(build, first[6:])):
+                        elif first.startswith('build/') and build and not in_build(build, first[6:]):
                             problems.append(f'{rel}:{no}: {first}: not in the build ({build})')
                         continue
                     name, args = prog

@@ -9,9 +9,10 @@
 #           each view is checked against what the ring holds (report_test.js);
 #           screenshots land in WORK_DIR/report-*.png (TC_UPDATE_DOCS=1 copies them into
 #           docs/, the README's pictures)
-#   big     a ring of 1,000,000 events (trace_gen big): the page must be under 10 MB;
-#           its size and the first view's render time are printed (bench/html.sh
-#           holds the 2 s target)
+#   big     a ring of 1,000,000 events (trace_gen big) and 3 slow-message reports:
+#           the page must be under 10 MB; its size, the first view's render time
+#           (bench/html.sh holds the 2 s target) and the timeline's frame times while
+#           zooming, panning, searching and clicking a report are printed
 # Env: TC_TRACE, TRACE_GEN (meson sets them); TC_DOWNLOADS (the cache, as for
 # tests/lib/npm_fetch.py); CHROMIUM (default /usr/bin/chromium).
 set -euo pipefail
@@ -63,7 +64,11 @@ JSON
 	# relative names: the page (and the README's screenshots) show them
 	(cd "$work" && "$TC_TRACE" html --ring ring --mapping methodMapping.txt --reports reports.jsonl \
 		--title "trace_gen sample" -o report.html)
-	node "$here/report_test.js" sample "$work/report.html" "$work"
+	# overloads: measure ()V renamed render (I)V, so two rows are sample.Main.render
+	mkdir -p "$work/overload"
+	sed 's/^31,2,sample.Main measure ()V$/31,2,sample.Main render (I)V/' "$work/methodMapping.txt" >"$work/overload/methodMapping.txt"
+	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" -o "$work/overload/report.html"
+	node "$here/report_test.js" sample "$work/report.html" "$work" "$work/overload/report.html"
 	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
 		mkdir -p "$src/docs"
 		cp "$work"/report-*.png "$src/docs/"
@@ -72,8 +77,15 @@ JSON
 	;;
 big)
 	"$TRACE_GEN" big "$work" 1000000
+	# slow-message reports on messages 20000, 30000 and 40000, at their ends (the
+	# ring's wall time base is 1700000005000), for the timeline's report click
+	"$TC_TRACE" messages --ring "$work/ring" --mapping "$work/methodMapping.txt" 2>/dev/null |
+		awk '$1 == 20000 || $1 == 30000 || $1 == 40000 {
+			printf "{\"detail\":\"NORMAL\",\"cost\":%d,\"scene\":\"big.Screen\",\"tag\":\"Trace_EvilMethod\",\"process\":\"big\",\"time\":%.0f}\n", $3, 1700000005000 + $2 + $3 }' \
+		>"$work/reports.jsonl"
+	[ "$(wc -l <"$work/reports.jsonl")" = 3 ] || { echo "not ok - 3 reports for the big ring" >&2; exit 1; }
 	t0=$(date +%s%N)
-	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/methodMapping.txt" -o "$work/report.html"
+	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/methodMapping.txt" --reports "$work/reports.jsonl" -o "$work/report.html"
 	echo "# tc-trace html on 1,000,000 events: $((($(date +%s%N) - t0) / 1000000)) ms"
 	node "$here/report_test.js" big "$work/report.html"
 	;;

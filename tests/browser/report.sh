@@ -67,7 +67,14 @@ JSON
 	# overloads: measure ()V renamed render (I)V, so two rows are sample.Main.render
 	mkdir -p "$work/overload"
 	sed 's/^31,2,sample.Main measure ()V$/31,2,sample.Main render (I)V/' "$work/methodMapping.txt" >"$work/overload/methodMapping.txt"
-	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" -o "$work/overload/report.html"
+	# and reports: one FPS line (a chart of one point), a slow message whose stack
+	# lists two 0 ms calls before the costly one, with fields in ns, bytes and KB
+	cat >"$work/overload/reports.jsonl" <<'JSON'
+{"machine":"HIGH","mem":6442450944,"mem_free":1048576,"detail":"NORMAL","cost":300,"scene":"sample.Main","stack":"0,1048574,1,300\n1,2,1,0\n1,30,1,0\n1,20,1,300\n2,21,1,290\n","stackKey":"21|","threadCpuNs":123456789,"heapBytes":3145728,"tag":"Trace_EvilMethod","process":"sample.app","time":1700000005885}
+{"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":1,"DROPPED_MIDDLE":2,"DROPPED_NORMAL":5,"DROPPED_BEST":50},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":30,"DROPPED_MIDDLE":20,"DROPPED_NORMAL":15,"DROPPED_BEST":3},"fps":55.5,"tag":"Trace_FPS","process":"sample.app","time":1700000005500}
+JSON
+	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" --reports "$work/overload/reports.jsonl" \
+		-o "$work/overload/report.html"
 	node "$here/report_test.js" sample "$work/report.html" "$work" "$work/overload/report.html"
 	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
 		mkdir -p "$src/docs"

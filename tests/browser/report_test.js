@@ -321,6 +321,27 @@ async function overload(page, url) {
   ok(names.includes("sample.Main.slowWork"), "overloads: a name without a twin stays short", names);
   const title = await page.$$eval("#method-table tr[data-row] .mname", (es) => es.find((e) => e.textContent === "sample.Main.slowWork").title);
   ok(title === "sample.Main.slowWork ()V", "overloads: the full name on hover (title)", title);
+
+  // the same page's reports: a stack with two 0 ms calls listed first reads
+  // costly path first; fields formatted by their names; an FPS chart of one point
+  await page.click("#tab-reports");
+  await page.click("#report-table tr[data-line='1']");
+  const stack = (await text(page, "#report-stack")).split("\n").map((l) => l.trim().replace(/\s+/g, " "));
+  ok(JSON.stringify(stack.map((l) => l.replace(/^[\d ]+/, ""))) === JSON.stringify(["android.os.Handler.dispatchMessage", "sample.Main.onClick",
+    "sample.Main.slowWork", "sample.Main.<init>", "sample.Main.render"]), "report stack: the costly path first, the 0 ms calls after it", stack);
+  const field = (k) => page.$eval(`#report-fields tr[data-key='${k}'] td`, (e) => e.textContent);
+  ok(await field("time") === "2023-11-14 22:13:25.885 UTC (1700000005885)", "report field time: a date", await field("time"));
+  ok(await field("threadCpuNs") === "123.46 ms (123456789)", "report field threadCpuNs: ns as ms", await field("threadCpuNs"));
+  ok(await field("heapBytes") === "3.0 MB (3145728)", "report field heapBytes: bytes", await field("heapBytes"));
+  ok(await field("mem") === "6.0 GB (6442450944)" && await field("mem_free") === "1.0 GB (1048576)", "report fields mem (bytes) and mem_free (KB)",
+    [await field("mem"), await field("mem_free")]);
+  ok(await field("cost") === "300 ms (300)", "report field cost: ms", await field("cost"));
+  const pt = await page.$eval("#chart-fps circle.fps-point", (c) => +c.getAttribute("cx"));
+  const axis = await page.$$eval("#chart-fps text.fps-axis", (es) => es.map((e) => e.textContent));
+  ok(pt > 150 && pt < 300, "FPS chart of one point: the point in the middle", pt);
+  ok(JSON.stringify(axis) === JSON.stringify(["-500 ms", "1,500 ms"]), "FPS chart of one point: an axis of 2 s around it", axis);
+  ok(await text(page, "#chart-fps text.fps-value") === "55.5 fps", "FPS chart of one point: its value written");
+  await page.$eval("#charts", (e) => e.scrollIntoView());
 }
 
 main().then(() => process.exit(failed ? 1 : 0), (e) => { console.log("not ok - " + e.stack); process.exit(1); });

@@ -7,8 +7,8 @@
 #   sample  trace_gen's sample ring and reports, with start-up and FPS lines added: the
 #           page is clicked through threads -> methods -> call stack -> reports and
 #           each view is checked against what the ring holds (report_test.js);
-#           screenshots land in WORK_DIR/report-*.png (TC_UPDATE_DOCS=1 copies them into
-#           docs/, the README's pictures)
+#           screenshots land in WORK_DIR/report-*.png (the README's pictures, docs/,
+#           are of the sample app's report: scripts/screenshots.sh)
 #   big     a ring of 1,000,000 events (trace_gen big) and 3 slow-message reports:
 #           the page must be under 10 MB; its size, the first view's render time
 #           (bench/html.sh holds the 2 s target) and the timeline's frame times while
@@ -24,29 +24,8 @@ need_cmd chromium chromium
 need_cmd node nodejs
 need_cmd npm npm
 
-# Node.js trusts only its own CA list, not the system's; the system bundle also holds the
-# CAs added locally (a TLS proxy's), so npm is pointed at it unless told otherwise.
-if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
-	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
-fi
-
-# playwright-core, once per lock file
-cache=${TC_DOWNLOADS:-${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary/downloads}
-lock=$(sha256sum "$here/package-lock.json" | cut -c1-16)
-mods=$cache/browser-node-$lock
-if [ ! -d "$mods/node_modules/playwright-core" ]; then
-	mkdir -p "$cache"
-	tmp=$(mktemp -d "$cache/.browser-node.XXXXXX")
-	cp "$here/package.json" "$here/package-lock.json" "$tmp/"
-	if ! (cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts --cache "$cache/npm-cache" >&2); then
-		rm -rf "$tmp"
-		echo "not ok - npm ci (playwright-core, tests/browser/package-lock.json)" >&2
-		exit 1
-	fi
-	rm -rf "$mods"
-	mv "$tmp" "$mods"
-fi
-export NODE_PATH=$mods/node_modules
+# playwright-core (NODE_PATH), once per lock file
+. "$here/node_env.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -61,7 +40,7 @@ sample)
 {"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":1,"DROPPED_HIGH":3,"DROPPED_MIDDLE":4,"DROPPED_NORMAL":6,"DROPPED_BEST":30},"dropSum":{"DROPPED_FROZEN":50,"DROPPED_HIGH":90,"DROPPED_MIDDLE":40,"DROPPED_NORMAL":18,"DROPPED_BEST":2},"fps":38.2,"tag":"Trace_FPS","process":"sample.app","time":1700000007000}
 {"machine":"HIGH","scene":"sample.List","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":1,"DROPPED_NORMAL":3,"DROPPED_BEST":60},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":8,"DROPPED_NORMAL":9,"DROPPED_BEST":4},"fps":58.9,"tag":"Trace_FPS","process":"sample.app","time":1700000011000}
 JSON
-	# relative names: the page (and the README's screenshots) show them
+	# relative names: the page shows them
 	(cd "$work" && "$TC_TRACE" html --ring ring --mapping methodMapping.txt --reports reports.jsonl \
 		--title "trace_gen sample" -o report.html)
 	# overloads: measure ()V renamed render (I)V, so two rows are sample.Main.render
@@ -76,11 +55,6 @@ JSON
 	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" --reports "$work/overload/reports.jsonl" \
 		-o "$work/overload/report.html"
 	node "$here/report_test.js" sample "$work/report.html" "$work" "$work/overload/report.html"
-	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
-		mkdir -p "$src/docs"
-		cp "$work"/report-*.png "$src/docs/"
-		echo "# copied $(ls "$work"/report-*.png | wc -l) screenshots into docs/"
-	fi
 	;;
 big)
 	"$TRACE_GEN" big "$work" 1000000

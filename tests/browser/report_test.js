@@ -60,6 +60,7 @@ async function big(page, url) {
   const ms = +(await page.$eval("body", (b) => b.dataset.readyMs));
   const spans = await page.$eval("#thread-table tr[data-thread] td:nth-child(4)", (e) => e.textContent);
   ok(+spans.replace(/,/g, "") > 0, "the big ring's thread is shown", spans);
+  console.log("# load phases: " + await page.$eval("body", (b) => b.dataset.phases));
   console.log(`# html ${bytes} bytes (${(bytes / 1048576).toFixed(2)} MB), first view rendered ${Math.round(ms)} ms after navigation start (${wall} ms from goto, as the test driver saw it)`);
   ok(bytes < 10 * 1048576, "the page is under 10 MB", bytes);
   ok(ms < 20000, "sanity: the first view within 20 s (the target, 2 s, is bench/html.sh's)", ms);

@@ -54,7 +54,11 @@ JSON
 JSON
 	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" --reports "$work/overload/reports.jsonl" \
 		-o "$work/overload/report.html"
-	node "$here/report_test.js" sample "$work/report.html" "$work" "$work/overload/report.html"
+	# three threads (trace_gen threads): a timeline of one track each
+	mkdir -p "$work/threads"
+	"$TRACE_GEN" threads "$work/threads" >/dev/null
+	"$TC_TRACE" html --ring "$work/threads/ring" --mapping "$work/threads/methodMapping.txt" -o "$work/threads/report.html"
+	node "$here/report_test.js" sample "$work/report.html" "$work" "$work/overload/report.html" "$work/threads/report.html"
 	;;
 big)
 	"$TRACE_GEN" big "$work" 1000000

@@ -16,7 +16,7 @@ const { chromium } = require("playwright-core");
 const fs = require("fs");
 const path = require("path");
 
-const [mode, html, shots, overloadHtml] = process.argv.slice(2);
+const [mode, html, shots, overloadHtml, threadsHtml] = process.argv.slice(2);
 let failed = 0;
 function ok(cond, what, got) {
   if (cond) console.log("ok - " + what);
@@ -44,6 +44,7 @@ async function main() {
     else {
       await sample(page, url);
       await overload(page, "file://" + path.resolve(overloadHtml));
+      await threadsPage(page, "file://" + path.resolve(threadsHtml));
     }
   } finally {
     ok(errors.length === 0, "no console errors, page errors or network requests", errors);
@@ -343,6 +344,25 @@ async function overload(page, url) {
   ok(JSON.stringify(axis) === JSON.stringify(["-500 ms", "1,500 ms"]), "FPS chart of one point: an axis of 2 s around it", axis);
   ok(await text(page, "#chart-fps text.fps-value") === "55.5 fps", "FPS chart of one point: its value written");
   await page.$eval("#charts", (e) => e.scrollIntoView());
+}
+
+// Three threads: a track each on the timeline, with its own depths
+async function threadsPage(page, url) {
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready='1']");
+  const rows = await page.evaluate(() => window.tcTimeline.rows.map((r) => r.kind === "thread" ? "[" + r.th.t.name.replace(/ \(tid \d+\)$/, "") + "]" : r.kind + (r.d === undefined ? "" : r.d)).join(" "));
+  ok(rows === "[main] messages depth0 depth1 [io-1] depth0 depth1 [io-2] depth0", "threads: a track per thread on the timeline", rows);
+  const p = await page.evaluate(() => {
+    const TL = window.tcTimeline, c = document.getElementById("tl-canvas"), b = c.getBoundingClientRect();
+    const rows = TL.rows.filter((r) => r.kind === "depth" && r.d === 1), row = rows[1], th = row.th, tl = th.tl;
+    let i = 0;
+    while (tl.depth[i] !== 1) i++;
+    const ms = (tl.start[i] + tl.end[i]) / 2;
+    return { x: b.left + (ms - TL.v0) / (TL.v1 - TL.v0) * c.clientWidth, y: b.top + row.y + row.h / 2 };
+  });
+  await page.mouse.move(p.x, p.y);
+  const tip = await text(page, "#tl-tip");
+  ok(tip.includes("sample.Net.connect ()V") && tip.includes("duration 30 ms"), "threads: io-1's depth 1 is connect, 30 ms", tip);
 }
 
 main().then(() => process.exit(failed ? 1 : 0), (e) => { console.log("not ok - " + e.stack); process.exit(1); });

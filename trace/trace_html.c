@@ -102,33 +102,37 @@ static int cmp_u32(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static int put_timeline(tr_html *h, cf_buf *b, const tr_spans *s, cf_error *err)
+/* The spans v[0..n) as "IDS":[...] and "KEY":"packed" (the methods, or the sections:
+ * those nest among themselves). */
+static int put_spans(tr_html *h, cf_buf *b, const char *ids_key, const char *key, const tr_span *v, size_t n,
+                     uint64_t first_ms, cf_error *err)
 {
-	uint32_t *ids = malloc((s->n ? s->n : 1) * sizeof *ids);
+	uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
 	if (!ids)
 		return oom(err);
-	for (size_t i = 0; i < s->n; i++)
-		ids[i] = s->v[i].id;
+	for (size_t i = 0; i < n; i++)
+		ids[i] = v[i].id;
 	size_t nids = 0;
-	if (s->n) {
-		qsort(ids, s->n, sizeof *ids, cmp_u32);
-		for (size_t i = 0; i < s->n; i++)
+	if (n) {
+		qsort(ids, n, sizeof *ids, cmp_u32);
+		for (size_t i = 0; i < n; i++)
 			if (!nids || ids[i] != ids[nids - 1])
 				ids[nids++] = ids[i];
 	}
 	int rc = TC_OK;
-	buf_puts(b, ",\"tlIds\":[");
+	buf_printf(b, ",\"%s\":[", ids_key);
 	for (size_t i = 0; i < nids && rc == TC_OK; i++) {
 		buf_printf(b, "%s%u", i ? "," : "", (unsigned)ids[i]);
 		rc = see_id(h, ids[i], err);
 	}
-	buf_puts(b, "],\"tl\":\"");
-	uint64_t prev_start = s->first_ms;
+	buf_printf(b, "],\"%s\":\"", key);
+	uint64_t prev_start = first_ms;
 	size_t prev_depth = SIZE_MAX; /* one below it is depth 0 */
-	for (size_t i = 0; i < s->n && rc == TC_OK; i++) {
-		const tr_span *sp = &s->v[i];
+	for (size_t i = 0; i < n && rc == TC_OK; i++) {
+		const tr_span *sp = &v[i];
 		uint32_t *at = bsearch(&sp->id, ids, nids, sizeof *ids, cmp_u32);
-		put_varint(b, sp->start_ms - prev_start);
+		/* pre-order: starts never go back (trace_spans.h raises a time that does) */
+		put_varint(b, sp->start_ms >= prev_start ? sp->start_ms - prev_start : 0);
 		put_varint(b, sp->end_ms - sp->start_ms);
 		put_varint(b, (uint64_t)(prev_depth + 1 - sp->depth) * 4 + (sp->flags & (TR_SPAN_OPEN | TR_SPAN_CUT)));
 		put_varint(b, (uint64_t)(at - ids));
@@ -138,6 +142,13 @@ static int put_timeline(tr_html *h, cf_buf *b, const tr_spans *s, cf_error *err)
 	buf_putc(b, '"');
 	free(ids);
 	return rc;
+}
+
+static int put_timeline(tr_html *h, cf_buf *b, const tr_spans *s, cf_error *err)
+{
+	TRY(put_spans(h, b, "tlIds", "tl", s->v, s->n, s->first_ms, err));
+	buf_printf(b, ",\"nSect\":%zu", s->n_sect);
+	return put_spans(h, b, "sectIds", "sect", s->sect, s->n_sect, s->first_ms, err);
 }
 
 int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err)

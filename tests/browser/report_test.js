@@ -351,7 +351,17 @@ async function threadsPage(page, url) {
   await page.goto(url, { waitUntil: "load" });
   await page.waitForSelector("body[data-ready='1']");
   const rows = await page.evaluate(() => window.tcTimeline.rows.map((r) => r.kind === "thread" ? "[" + r.th.t.name.replace(/ \(tid \d+\)$/, "") + "]" : r.kind + (r.d === undefined ? "" : r.d)).join(" "));
-  ok(rows === "[main] messages depth0 depth1 [io-1] depth0 depth1 [io-2] depth0", "threads: a track per thread on the timeline", rows);
+  ok(rows === "[main] messages section0 depth0 depth1 [io-1] section0 depth0 depth1 [io-2] depth0",
+    "threads: a track per thread on the timeline, with its sections", rows);
+  // the sections row: hover main's section
+  const q = await page.evaluate(() => {
+    const TL = window.tcTimeline, c = document.getElementById("tl-canvas"), b = c.getBoundingClientRect();
+    const row = TL.rows.find((r) => r.kind === "section"), sc = row.th.sect, ms = (sc.start[0] + sc.end[0]) / 2;
+    return { x: b.left + (ms - TL.v0) / (TL.v1 - TL.v0) * c.clientWidth, y: b.top + row.y + row.h / 2 };
+  });
+  await page.mouse.move(q.x, q.y);
+  const stip = await text(page, "#tl-tip");
+  ok(stip.startsWith("section") && stip.includes("cold start"), "threads: main's section row holds \"cold start\"", stip);
   const p = await page.evaluate(() => {
     const TL = window.tcTimeline, c = document.getElementById("tl-canvas"), b = c.getBoundingClientRect();
     const rows = TL.rows.filter((r) => r.kind === "depth" && r.d === 1), row = rows[1], th = row.th, tl = th.tl;

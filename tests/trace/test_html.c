@@ -113,6 +113,8 @@ Test(html, timeline_spans_packed)
 	 * (+1, 3 ms, child, 1); message 1 (+18, 10 ms, 3 levels up: 12, 2); </script>
 	 * (+0, 10 ms, child, 1) */
 	cr_assert(strstr(d, "\"tl\":\"AKAC" "BIAA" "BDAB" "SKMC" "AKAB\""), "%.2000s", d);
+	/* no sections: an empty list of its own */
+	cr_assert(strstr(d, "\"tl\":\"AKACBIAABDABSKMCAKAB\",\"nSect\":0,\"sectIds\":[],\"sect\":\"\""), "%.2000s", d);
 	free(d);
 	free(p);
 }

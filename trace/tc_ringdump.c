@@ -35,10 +35,25 @@ static int usage(void)
 	return 2;
 }
 
+/* The header's status (TC_STATUS_*, Matrix's values) in words: a bare "-3"
+ * sent readers to the source. */
+static const char *status_words(int32_t s)
+{
+	switch (s) {
+	case TC_STATUS_RELEASED: return "released: the process freed the runtime, the recording ended cleanly";
+	case TC_STATUS_EXPIRED_START: return "start expired: never started in time, so recording stopped";
+	case TC_STATUS_STOPPED: return "stopped: tc_stop (AppMethodBeat.stop) ended the recording";
+	case TC_STATUS_READY: return "ready: recording, tracers not started; still running or killed";
+	case TC_STATUS_STARTED: return "started: recording with tracers; still running or killed";
+	default: return "unknown status";
+	}
+}
+
 static int dump(const char *path, const tc_ring_image *img, int quiet, int stack, int strict, uint64_t end_ms)
 {
-	printf("ring %s: version %u, capacity %" PRIu64 ", written %" PRIu64 ", pid %u, status %d, resolution %u ms\n",
-	       path, img->version, img->capacity, img->seq, img->pid, img->status, img->resolution_ms);
+	printf("ring %s: version %u, capacity %" PRIu64 ", written %" PRIu64 ", pid %u, status %d (%s), resolution %u ms\n",
+	       path, img->version, img->capacity, img->seq, img->pid, img->status, status_words(img->status),
+	       img->resolution_ms);
 	printf("time base: monotonic %" PRIu64 " ns, wall %" PRIu64 " ms\n", img->time_base_ns, img->wall_base_ms);
 	if (img->tid || img->thread_name[0])
 		printf("thread: %u %s\n", img->tid, img->thread_name);

@@ -585,7 +585,7 @@ static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
 			snprintf(p, sizeof p, "%sthread %.40s: ", prefix, thread_name(ti->t));
 		else
 			snprintf(p, sizeof p, "%s", prefix);
-		tr_spans_write_notes(out, p, &ti->all);
+		tr_spans_write_notes(out, p, &ti->all, ti->t->written, ti->t->count);
 	}
 }
 
@@ -835,7 +835,13 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 			buf_putc(&src->name, ' ');
 			buf_puts(&src->name, detail->s);
 		}
-		/* args: the report's scalar members, its line, and the decoded key */
+		/* args: the report's scalar members, its line, the decoded stack and key */
+		tc_stack st = { 0 };
+		rc = tr_report_stack(&st, &doc.root, src->file, src->lr.line_no, err);
+		if (rc != TC_OK) {
+			json_doc_dispose(&doc);
+			return rc;
+		}
 		src->args.len = 0;
 		buf_printf(&src->args, "{\"line\":%llu", (unsigned long long)src->lr.line_no);
 		for (size_t i = 0; i < doc.root.n; i++) {
@@ -862,6 +868,11 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 			buf_free(&k);
 		}
 		free(ids);
+		if (st.len) {
+			buf_puts(&src->args, ",\"stackDecoded\":");
+			tr_stack_put_json(&src->args, &st, src->m);
+		}
+		tc_stack_dispose(&st);
 		buf_putc(&src->args, '}');
 		json_doc_dispose(&doc);
 		if (src->name.err || src->args.err)
@@ -951,11 +962,19 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 			ring_notes(&r, stderr, "tc-trace: note: ");
 			rc = tr_chrome_write_tracks(out, tracks, n, m, &co, &drop, err);
 		}
-		if (rc == TC_OK && drop.spans)
+		/* the ring counts whole ms: under 1 ms a span was recorded as 0 ms, and
+		 * "0 ms in all" would claim a sum nobody measured */
+		if (rc == TC_OK && drop.spans && drop.ms)
 			fprintf(stderr,
 			        "tc-trace: note: %zu of %zu spans (%zu of them messages) were shorter than %" PRIu64
-			        " us and left out, %" PRIu64 " ms in all; --min-us 0 keeps them\n",
+			        " us and left out, %" PRIu64 " ms in all as recorded (the outermost ones'); --min-us 0 keeps them\n",
 			        drop.spans, nspans, drop.messages, o->min_us, drop.ms);
+		else if (rc == TC_OK && drop.spans)
+			fprintf(stderr,
+			        "tc-trace: note: %zu of %zu spans (%zu of them messages) were shorter than %" PRIu64
+			        " us and left out; each was recorded as 0 ms (the ring counts whole ms), so their real time "
+			        "is not known; --min-us 0 keeps them\n",
+			        drop.spans, nspans, drop.messages, o->min_us);
 		if (rc == TC_OK && in && src.outside)
 			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
 			        src.outside);

@@ -74,6 +74,83 @@ static int see_id(tr_html *h, uint32_t id, cf_error *err)
 	return TC_OK;
 }
 
+/* The timeline: every span, for the page to draw (report_page.html). Compact,
+ * since a page of 1,000,000 events must stay under 10 MB: numbers are varints
+ * of 5 bits a character, base64url digits ('A'.. for the last digit, 'g'.. for
+ * digits that more follow: 32 + d), so a value under 32 is one character.
+ * Per span, in pre-order: start - the previous span's start (ms), duration
+ * (ms), how many levels up from one below the previous span (0: its child,
+ * 1: its sibling, ...) times 4 plus its flags (TR_SPAN_OPEN, TR_SPAN_CUT),
+ * its method as an index into the thread's "tlIds". */
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static void put_varint(cf_buf *b, uint64_t v)
+{
+	char tmp[16];
+	size_t n = 0;
+	tmp[n++] = b64[v & 31];
+	for (v >>= 5; v; v >>= 5)
+		tmp[n++] = b64[32 + (v & 31)];
+	/* most significant digit first */
+	while (n)
+		buf_putc(b, tmp[--n]);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* The spans v[0..n) as "IDS":[...] and "KEY":"packed" (the methods, or the sections:
+ * those nest among themselves). */
+static int put_spans(tr_html *h, cf_buf *b, const char *ids_key, const char *key, const tr_span *v, size_t n,
+                     uint64_t first_ms, cf_error *err)
+{
+	uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+	if (!ids)
+		return oom(err);
+	for (size_t i = 0; i < n; i++)
+		ids[i] = v[i].id;
+	size_t nids = 0;
+	if (n) {
+		qsort(ids, n, sizeof *ids, cmp_u32);
+		for (size_t i = 0; i < n; i++)
+			if (!nids || ids[i] != ids[nids - 1])
+				ids[nids++] = ids[i];
+	}
+	int rc = TC_OK;
+	buf_printf(b, ",\"%s\":[", ids_key);
+	for (size_t i = 0; i < nids && rc == TC_OK; i++) {
+		buf_printf(b, "%s%u", i ? "," : "", (unsigned)ids[i]);
+		rc = see_id(h, ids[i], err);
+	}
+	buf_printf(b, "],\"%s\":\"", key);
+	uint64_t prev_start = first_ms;
+	size_t prev_depth = SIZE_MAX; /* one below it is depth 0 */
+	for (size_t i = 0; i < n && rc == TC_OK; i++) {
+		const tr_span *sp = &v[i];
+		uint32_t *at = bsearch(&sp->id, ids, nids, sizeof *ids, cmp_u32);
+		/* pre-order: starts never go back (trace_spans.h raises a time that does) */
+		put_varint(b, sp->start_ms >= prev_start ? sp->start_ms - prev_start : 0);
+		put_varint(b, sp->end_ms - sp->start_ms);
+		put_varint(b, (uint64_t)(prev_depth + 1 - sp->depth) * 4 + (sp->flags & (TR_SPAN_OPEN | TR_SPAN_CUT)));
+		put_varint(b, (uint64_t)(at - ids));
+		prev_start = sp->start_ms;
+		prev_depth = sp->depth;
+	}
+	buf_putc(b, '"');
+	free(ids);
+	return rc;
+}
+
+static int put_timeline(tr_html *h, cf_buf *b, const tr_spans *s, cf_error *err)
+{
+	TRY(put_spans(h, b, "tlIds", "tl", s->v, s->n, s->first_ms, err));
+	buf_printf(b, ",\"nSect\":%zu", s->n_sect);
+	return put_spans(h, b, "sectIds", "sect", s->sect, s->n_sect, s->first_ms, err);
+}
+
 int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err)
 {
 	tr_agg a;
@@ -109,7 +186,10 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 	for (size_t i = 0; i < a.nmsgs; i++)
 		buf_printf(b, "%s%llu,%llu,%zu,%zu", i ? "," : "", (unsigned long long)a.msgs[i].start_ms,
 		          (unsigned long long)a.msgs[i].end_ms, a.msgs[i].seg0, a.msgs[i].seg1);
-	buf_puts(b, "]}");
+	buf_putc(b, ']');
+	if (rc == TC_OK)
+		rc = put_timeline(h, b, s, err);
+	buf_putc(b, '}');
 	tr_agg_dispose(&a);
 	if (rc == TC_OK && b->err)
 		rc = oom(err);
@@ -192,12 +272,6 @@ int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uin
 	return rc;
 }
 
-static int cmp_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	return (a > b) - (a < b);
-}
-
 /* Writes s with every '<' as \u003c: '<' only occurs inside JSON strings. */
 static void put_data(FILE *out, const cf_buf *s)
 {
@@ -221,7 +295,7 @@ int tr_html_write(tr_html *h, FILE *out, cf_error *err)
 	buf_putn(&d, h->title.str, h->title.len);
 	buf_puts(&d, ",\"source\":");
 	buf_putn(&d, h->source.str, h->source.len);
-	buf_puts(&d, ",\"threads\":[");
+	buf_printf(&d, ",\"dispatch\":%u,\"threads\":[", (unsigned)TC_ID_DISPATCH);
 	if (h->threads.len)
 		buf_putn(&d, h->threads.str, h->threads.len);
 	buf_puts(&d, "],\"reports\":[");

@@ -1,9 +1,10 @@
 /* trace_html.h: the HTML report (tc-trace html): one self-contained file,
  * its CSS and JS inline (report_page.html, embedded at build time), no
- * network. The page gets aggregates, not events: per thread the call paths
- * and the segments of trace_agg.h, so that a time window or a message chosen
- * in the page is added up there exactly; the reports with their stacks
- * decoded and a flame graph (SVG) each; the names of every method shown.
+ * network. The page gets per thread the call paths and the segments of
+ * trace_agg.h, so that a time window or a message chosen in the page is added
+ * up there exactly; every span, packed (about 5 characters a span: see
+ * put_timeline in trace_html.c), for the timeline; the reports with their
+ * stacks decoded and a flame graph (SVG) each; the names of every method shown.
  *
  * The data sits in <script id="tc-data" type="application/json">, with
  * every '<' written \u003c so no string can end the element. */

@@ -154,7 +154,7 @@ static void put_name_json(cf_buf *sb, const tr_mapping *m, uint32_t id)
 	buf_free(&name);
 }
 
-static void put_stack_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m)
+void tr_stack_put_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m)
 {
 	buf_putc(sb, '[');
 	for (size_t i = 0; i < st->len; i++) {
@@ -197,7 +197,7 @@ static void write_json(cf_buf *sb, const json_val *r, const tc_stack *st, const 
 		json_put(sb, &mb->val);
 		if (key_is(mb, "stack")) {
 			buf_puts(sb, ",\"stackDecoded\":");
-			put_stack_json(sb, st, m);
+			tr_stack_put_json(sb, st, m);
 		} else if (key_is(mb, "stackKey")) {
 			cf_buf names;
 			buf_init(&names);

@@ -39,6 +39,9 @@ typedef struct tr_report_opts {
 int tr_report_write(FILE *out, const json_val *report, const char *file, uint64_t line, const tr_report_opts *o,
                     cf_error *err);
 
+/* Appends a stack as JSON: [{depth,id,name,count,durMs}...] ("stackDecoded"). */
+void tr_stack_put_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m);
+
 /* Appends a stack as text: "ms calls method" rows, indented by depth. */
 void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
 

@@ -107,18 +107,31 @@ int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_erro
 	return rc;
 }
 
-void tr_spans_write_notes(FILE *out, const char *prefix, const tr_spans *s)
+void tr_spans_write_notes(FILE *out, const char *prefix, const tr_spans *s, uint64_t written, size_t kept)
 {
 	const tr_span_stats *st = &s->stats;
-	if (st->dropped_outs)
-		fprintf(out, "%s%zu out events without an in (overwritten by the ring's wrap) were dropped\n", prefix,
-		        st->dropped_outs);
+#define PL(n, one, many) ((n) == 1 ? (one) : (many))
+	if (st->dropped_outs && written > kept)
+		fprintf(out,
+		        "%s%zu out %s without an in %s dropped: the ring wrapped (%" PRIu64 " events written, the last %zu "
+		        "kept) and overwrote %s\n",
+		        prefix, st->dropped_outs, PL(st->dropped_outs, "event", "events"), PL(st->dropped_outs, "was", "were"),
+		        written, kept, PL(st->dropped_outs, "its in", "their ins"));
+	else if (st->dropped_outs)
+		fprintf(out,
+		        "%s%zu out %s without an in %s dropped: the recording began inside %s (the ring never "
+		        "wrapped)\n",
+		        prefix, st->dropped_outs, PL(st->dropped_outs, "event", "events"), PL(st->dropped_outs, "was", "were"),
+		        PL(st->dropped_outs, "that call", "those calls"));
 	if (st->open_at_end)
-		fprintf(out, "%s%zu methods had no out event and were closed at the end (%" PRIu64 " ms)\n", prefix,
-		        st->open_at_end, s->last_ms);
+		fprintf(out, "%s%zu %s no out event and %s closed at the end (%" PRIu64 " ms)\n", prefix,
+		        st->open_at_end, PL(st->open_at_end, "method had", "methods had"), PL(st->open_at_end, "was", "were"),
+		        s->last_ms);
 	if (st->cut)
-		fprintf(out, "%s%zu methods had no out event and were closed with their caller\n", prefix, st->cut);
+		fprintf(out, "%s%zu %s no out event and %s closed with %s caller\n", prefix, st->cut,
+		        PL(st->cut, "method had", "methods had"), PL(st->cut, "was", "were"), PL(st->cut, "its", "their"));
 	if (st->clamped)
-		fprintf(out, "%s%zu event times went backwards and were raised to the previous one\n", prefix,
-		        st->clamped);
+		fprintf(out, "%s%zu event %s backwards and %s raised to the previous one\n", prefix, st->clamped,
+		        PL(st->clamped, "time went", "times went"), PL(st->clamped, "was", "were"));
+#undef PL
 }

@@ -24,7 +24,10 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
  * its heaviest direct callee. */
 int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_error *err);
 
-/* A line saying what the span builder had to repair, or nothing. */
-void tr_spans_write_notes(FILE *out, const char *prefix, const tr_spans *s);
+/* A line for each thing the span builder had to repair, or nothing. written
+ * and kept: the events the thread ever wrote and those its ring still holds
+ * (more written than kept: the ring wrapped, and outs without an in are ones
+ * whose ins it overwrote; else the recording began inside those calls). */
+void tr_spans_write_notes(FILE *out, const char *prefix, const tr_spans *s, uint64_t written, size_t kept);
 
 #endif

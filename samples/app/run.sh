@@ -49,7 +49,9 @@ map=$out/mapping/methodMapping.txt
 line=$(grep -n '"detail":"NORMAL"' "$out/reports.jsonl" | head -1 | cut -d: -f1)
 "$trace" flame --reports "$out/reports.jsonl" --report "$line" --mapping "$map" \
 	--title "slow message: MainActivity.onRefresh" -o "$out/flame-slow-message.svg"
-"$trace" flame --ring "$out/trace.ring" --mapping "$map" --title "the whole run" -o "$out/flame.svg"
+# the ring's notes were printed by chrome above: not twice (errors still show)
+"$trace" flame --ring "$out/trace.ring" --mapping "$map" --title "the whole run" -o "$out/flame.svg" \
+	2> >(grep -v '^tc-trace: note: ' >&2)
 # The methods called so often and so briefly that tracing them costs more than it tells:
 # a block list for the next build (cat it after your own: tc-instrument --blocklist FILE).
 "$trace" hot --ring "$out/trace.ring" --mapping "$map" -o "$out/hot.rules" 2>/dev/null

@@ -7,11 +7,12 @@
 #   sample  trace_gen's sample ring and reports, with start-up and FPS lines added: the
 #           page is clicked through threads -> methods -> call stack -> reports and
 #           each view is checked against what the ring holds (report_test.js);
-#           screenshots land in WORK_DIR/report-*.png (TC_UPDATE_DOCS=1 copies them into
-#           docs/, the README's pictures)
-#   big     a ring of 1,000,000 events (trace_gen big): the page must be under 10 MB;
-#           its size and the first view's render time are printed (bench/html.sh
-#           holds the 2 s target)
+#           screenshots land in WORK_DIR/report-*.png (the README's pictures, docs/,
+#           are of the sample app's report: scripts/screenshots.sh)
+#   big     a ring of 1,000,000 events (trace_gen big) and 3 slow-message reports:
+#           the page must be under 10 MB; its size, the first view's render time
+#           (bench/html.sh holds the 2 s target) and the timeline's frame times while
+#           zooming, panning, searching and clicking a report are printed
 # Env: TC_TRACE, TRACE_GEN (meson sets them); TC_DOWNLOADS (the cache, as for
 # tests/lib/npm_fetch.py); CHROMIUM (default /usr/bin/chromium).
 set -euo pipefail
@@ -23,29 +24,8 @@ need_cmd chromium chromium
 need_cmd node nodejs
 need_cmd npm npm
 
-# Node.js trusts only its own CA list, not the system's; the system bundle also holds the
-# CAs added locally (a TLS proxy's), so npm is pointed at it unless told otherwise.
-if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
-	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
-fi
-
-# playwright-core, once per lock file
-cache=${TC_DOWNLOADS:-${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary/downloads}
-lock=$(sha256sum "$here/package-lock.json" | cut -c1-16)
-mods=$cache/browser-node-$lock
-if [ ! -d "$mods/node_modules/playwright-core" ]; then
-	mkdir -p "$cache"
-	tmp=$(mktemp -d "$cache/.browser-node.XXXXXX")
-	cp "$here/package.json" "$here/package-lock.json" "$tmp/"
-	if ! (cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts --cache "$cache/npm-cache" >&2); then
-		rm -rf "$tmp"
-		echo "not ok - npm ci (playwright-core, tests/browser/package-lock.json)" >&2
-		exit 1
-	fi
-	rm -rf "$mods"
-	mv "$tmp" "$mods"
-fi
-export NODE_PATH=$mods/node_modules
+# playwright-core (NODE_PATH), once per lock file
+. "$here/node_env.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -60,20 +40,37 @@ sample)
 {"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":1,"DROPPED_HIGH":3,"DROPPED_MIDDLE":4,"DROPPED_NORMAL":6,"DROPPED_BEST":30},"dropSum":{"DROPPED_FROZEN":50,"DROPPED_HIGH":90,"DROPPED_MIDDLE":40,"DROPPED_NORMAL":18,"DROPPED_BEST":2},"fps":38.2,"tag":"Trace_FPS","process":"sample.app","time":1700000007000}
 {"machine":"HIGH","scene":"sample.List","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":1,"DROPPED_NORMAL":3,"DROPPED_BEST":60},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":0,"DROPPED_MIDDLE":8,"DROPPED_NORMAL":9,"DROPPED_BEST":4},"fps":58.9,"tag":"Trace_FPS","process":"sample.app","time":1700000011000}
 JSON
-	# relative names: the page (and the README's screenshots) show them
+	# relative names: the page shows them
 	(cd "$work" && "$TC_TRACE" html --ring ring --mapping methodMapping.txt --reports reports.jsonl \
 		--title "trace_gen sample" -o report.html)
-	node "$here/report_test.js" sample "$work/report.html" "$work"
-	if [ "${TC_UPDATE_DOCS:-0}" = 1 ]; then
-		mkdir -p "$src/docs"
-		cp "$work"/report-*.png "$src/docs/"
-		echo "# copied $(ls "$work"/report-*.png | wc -l) screenshots into docs/"
-	fi
+	# overloads: measure ()V renamed render (I)V, so two rows are sample.Main.render
+	mkdir -p "$work/overload"
+	sed 's/^31,2,sample.Main measure ()V$/31,2,sample.Main render (I)V/' "$work/methodMapping.txt" >"$work/overload/methodMapping.txt"
+	# and reports: one FPS line (a chart of one point), a slow message whose stack
+	# lists two 0 ms calls before the costly one, with fields in ns, bytes and KB
+	cat >"$work/overload/reports.jsonl" <<'JSON'
+{"machine":"HIGH","mem":6442450944,"mem_free":1048576,"detail":"NORMAL","cost":300,"scene":"sample.Main","stack":"0,1048574,1,300\n1,2,1,0\n1,30,1,0\n1,20,1,300\n2,21,1,290\n","stackKey":"21|","threadCpuNs":123456789,"heapBytes":3145728,"tag":"Trace_EvilMethod","process":"sample.app","time":1700000005885}
+{"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":1,"DROPPED_MIDDLE":2,"DROPPED_NORMAL":5,"DROPPED_BEST":50},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":30,"DROPPED_MIDDLE":20,"DROPPED_NORMAL":15,"DROPPED_BEST":3},"fps":55.5,"tag":"Trace_FPS","process":"sample.app","time":1700000005500}
+JSON
+	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" --reports "$work/overload/reports.jsonl" \
+		-o "$work/overload/report.html"
+	# three threads (trace_gen threads): a timeline of one track each
+	mkdir -p "$work/threads"
+	"$TRACE_GEN" threads "$work/threads" >/dev/null
+	"$TC_TRACE" html --ring "$work/threads/ring" --mapping "$work/threads/methodMapping.txt" -o "$work/threads/report.html"
+	node "$here/report_test.js" sample "$work/report.html" "$work" "$work/overload/report.html" "$work/threads/report.html"
 	;;
 big)
 	"$TRACE_GEN" big "$work" 1000000
+	# slow-message reports on messages 20000, 30000 and 40000, at their ends (the
+	# ring's wall time base is 1700000005000), for the timeline's report click
+	"$TC_TRACE" messages --ring "$work/ring" --mapping "$work/methodMapping.txt" 2>/dev/null |
+		awk '$1 == 20000 || $1 == 30000 || $1 == 40000 {
+			printf "{\"detail\":\"NORMAL\",\"cost\":%d,\"scene\":\"big.Screen\",\"tag\":\"Trace_EvilMethod\",\"process\":\"big\",\"time\":%.0f}\n", $3, 1700000005000 + $2 + $3 }' \
+		>"$work/reports.jsonl"
+	[ "$(wc -l <"$work/reports.jsonl")" = 3 ] || { echo "not ok - 3 reports for the big ring" >&2; exit 1; }
 	t0=$(date +%s%N)
-	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/methodMapping.txt" -o "$work/report.html"
+	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/methodMapping.txt" --reports "$work/reports.jsonl" -o "$work/report.html"
 	echo "# tc-trace html on 1,000,000 events: $((($(date +%s%N) - t0) / 1000000)) ms"
 	node "$here/report_test.js" big "$work/report.html"
 	;;

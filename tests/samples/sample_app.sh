@@ -5,6 +5,9 @@
 set -euo pipefail
 build=$1 out=$2 src=$3
 bash "$src/samples/app/run.sh" "$build" "$out" >"$out.log" 2>&1 || { cat "$out.log"; exit 1; }
+# what the run printed says each note once
+twice=$(grep '^tc-trace: note: ' "$out.log" | sort | uniq -d)
+[ -z "$twice" ] || { echo "notes printed twice by samples/app/run.sh:"; echo "$twice"; exit 1; }
 # Every span, for check_sample.py to compare with trace.json (spans of 1 ms and more).
 "$build/trace/tc-trace" chrome --ring "$out/trace.ring" --mapping "$out/mapping/methodMapping.txt" --events x \
 	--min-us 0 -o "$out/trace-all.json" 2>/dev/null

@@ -103,12 +103,19 @@ sample)
   "$T" chrome --ring "$r" --mapping "$m" -o "$dir/short.json" 2>"$dir/err"
   expect "chrome: spans under 1 ms are left out by default, and said so" \
     sh -c "grep -q 'were shorter than 1000 us and left out' '$dir/err' && grep -q '\"shortSpansLeftOut\":[1-9]' '$dir/short.json'"
+  expect "chrome: no '0 ms in all' for spans the ring recorded as 0 ms" \
+    sh -c "! grep -q '0 ms in all' '$dir/err' && grep -q 'each was recorded as 0 ms' '$dir/err'"
+  "$T" chrome --ring "$r" --mapping "$m" --min-us 10000 -o /dev/null 2>"$dir/err10"
+  expect "chrome --min-us 10000: the outermost left-out spans' sum (44 ms)" has "$dir/err10" 'left out, 44 ms in all as recorded'
+  expect "chrome: each note once" sh -c "[ \$(sort '$dir/err' | uniq -d | wc -l) = 0 ]"
   expect "chrome: what stays nests" "$TRACE_CHECK" chrome "$dir/short.json"
   expect "chrome: slowWork stays" has "$dir/short.json" '"name":"sample.Main.slowWork"'
   expect "chrome: fewer slices than with --min-us 0" \
     test "$(grep -c '"ph":"B"' "$dir/short.json")" -lt "$(grep -c '"ph":"B"' "$dir/trace.json")"
   expect "chrome: reports as instants" has "$dir/trace.json" '"ph":"i"'
   expect "chrome: report instant with its key" has "$dir/trace.json" '"stackKeyDecoded":"sample.Main.slowWork ()V|"'
+  expect "chrome: report instant with its stack decoded" has "$dir/trace.json" \
+    '"stackDecoded":[{"depth":0,"id":1048574,"name":"android.os.Handler.dispatchMessage (Landroid.os.Message;)V","count":1,"durMs":800},{"depth":1,"id":20,"name":"sample.Main.onClick (Landroid.view.View;)V","count":1,"durMs":800}'
   "$T" chrome --ring "$r" --mapping "$m" --events x --message 1..2 -o "$dir/x.json"
   expect "chrome --events x of messages 1..2 nests" "$TRACE_CHECK" chrome "$dir/x.json"
   expect "chrome --events x: no B" sh -c "! grep -q '\"ph\":\"B\"' '$dir/x.json'"
@@ -138,6 +145,7 @@ sample)
   "$T" tree --ring "$r.prev" --mapping "$m" >/dev/null 2>"$dir/prev2.err"
   expect "reading FILE.prev: no note" test ! -s "$dir/prev2.err"
   if [ -n "${TC_RINGDUMP:-}" ]; then
+    expect "tc-ringdump: the status in words" sh -c "'$TC_RINGDUMP' -q '$r' | grep -q '^ring .*, status -3 (released: the process freed the runtime, the recording ended cleanly), resolution'"
     "$TC_RINGDUMP" -q "$r" >/dev/null 2>"$dir/dump.err"
     expect "FILE.prev: tc-ringdump names it" has "$dir/dump.err" "tc-ringdump: $r.prev holds the ring of the run before this one"
   fi

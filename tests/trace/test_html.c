@@ -97,3 +97,45 @@ Test(html, thread_aggregates)
 	free(d);
 	free(p);
 }
+
+/* The timeline's spans (put_timeline): per span, in pre-order, the start after
+ * the previous one's, the duration, levels up * 4 + flags, the method's index in
+ * tlIds; varints of 5 bits a character, 'A'.. for a last digit. */
+Test(html, timeline_spans_packed)
+{
+	size_t len;
+	char *p = page(NULL, &len);
+	char *d = data_of(p);
+	cr_assert(d);
+	cr_assert(strstr(d, "\"dispatch\":1048574,"), "%.300s", d);
+	cr_assert(strstr(d, "\"tlIds\":[10,11,1048574]"), "%.2000s", d);
+	/* message 0 (0, 10 ms, index 2); run (+1, 8 ms, its child, index 0); </script>
+	 * (+1, 3 ms, child, 1); message 1 (+18, 10 ms, 3 levels up: 12, 2); </script>
+	 * (+0, 10 ms, child, 1) */
+	cr_assert(strstr(d, "\"tl\":\"AKAC" "BIAA" "BDAB" "SKMC" "AKAB\""), "%.2000s", d);
+	/* no sections: an empty list of its own */
+	cr_assert(strstr(d, "\"tl\":\"AKACBIAABDABSKMCAKAB\",\"nSect\":0,\"sectIds\":[],\"sect\":\"\""), "%.2000s", d);
+	free(d);
+	free(p);
+}
+
+/* Two-digit varints (100 = 3 * 32 + 4: 'j' 'E') and the flags (TR_SPAN_CUT = 2). */
+Test(html, timeline_long_spans_and_flags)
+{
+	cf_error err = { 0 };
+	uint64_t ev[] = { I(10, 0), I(11, 0), O(10, 100) };
+	tr_spans s = { 0 };
+	cr_assert_eq(tr_spans_build(&s, ev, N(ev), TR_NO_TIME, &err), TC_OK);
+	tr_html *h = NULL;
+	cr_assert_eq(tr_html_new(&h, NULL, "t", "s", &err), TC_OK);
+	cr_assert_eq(tr_html_add_thread(h, "main", &s, 0, &err), TC_OK, "%s", err.message);
+	char *out = NULL;
+	size_t len;
+	FILE *o = open_memstream(&out, &len);
+	cr_assert_eq(tr_html_write(h, o, &err), TC_OK, "%s", err.message);
+	fclose(o);
+	cr_assert(strstr(out, "\"tlIds\":[10,11],\"tl\":\"AjEAA" "AjECB\""), "%.2000s", strstr(out, "\"tlIds\""));
+	free(out);
+	tr_html_free(h);
+	tr_spans_dispose(&s);
+}

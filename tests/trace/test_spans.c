@@ -6,6 +6,7 @@
 
 #include "helpers.h"
 #include "trace_spans.h"
+#include "trace_text.h"
 
 static tr_spans s, sl;
 static cf_error err;
@@ -74,6 +75,41 @@ Test(spans, outs_without_ins_after_a_wrap_are_dropped)
 	expect_span(&s, 1, 1, 9, 10, 0, 1, 0);
 	cr_assert_eq(s.stats.dropped_outs, 4);
 	cr_assert_eq(s.first_ms, 5);
+}
+
+/* The notes say why an out had no in: a wrap only when the ring wrapped
+ * (written > kept); else the recording began inside the call. Counts of one
+ * read "1 method had", not "1 methods had". */
+static char *notes(const uint64_t *ev, size_t n, uint64_t written, size_t kept)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cr_assert(f);
+	tr_spans_dispose(&s);
+	cr_assert_eq(tr_spans_build(&s, ev, n, TR_NO_TIME, &err), TC_OK);
+	tr_spans_write_notes(f, "# ", &s, written, kept);
+	fclose(f);
+	return text;
+}
+
+Test(spans, notes_tell_a_wrap_from_a_recording_begun_inside_a_call)
+{
+	uint64_t ev[] = { O(2, 5), I(D, 8), I(1, 9), I(3, 9), O(1, 10), O(D, 11), I(D, 12) };
+	char *t = notes(ev, N(ev), 7, 4096);
+	cr_expect_str_eq(t, "# 1 out event without an in was dropped: the recording began inside that call (the ring never wrapped)\n"
+	                    "# 1 method had no out event and was closed at the end (12 ms)\n"
+	                    "# 1 method had no out event and was closed with its caller\n");
+	free(t);
+	t = notes(ev, N(ev), 800, 7);
+	cr_expect(strstr(t, "# 1 out event without an in was dropped: the ring wrapped (800 events written, the last 7 kept) "
+	                    "and overwrote its in\n"), "%s", t);
+	cr_expect_null(strstr(t, "began inside"), "%s", t);
+	free(t);
+	uint64_t ev2[] = { O(2, 5), O(4, 6), I(D, 8), O(D, 9) };
+	t = notes(ev2, N(ev2), 4, 4096);
+	cr_expect_str_eq(t, "# 2 out events without an in were dropped: the recording began inside those calls (the ring never wrapped)\n");
+	free(t);
 }
 
 /* A process killed mid-message: what is open closes at the end. */

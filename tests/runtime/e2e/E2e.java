@@ -391,7 +391,7 @@ public final class E2e {
      */
     static void block(String lib, String reportPath, boolean gcKnown) {
         Looper.prepareMainLooper();
-        TraceCanary.Config c = config(lib).reportPath(reportPath);
+        TraceCanary.Config c = config(lib).reportPath(reportPath).bufferPath(new File(reportPath).getParent() + "/ring");
         c.blockContext = true;
         List<String> logs = new ArrayList<>();
         TraceCanary.setLogListener((level, tag, text) -> {

@@ -287,6 +287,12 @@ block|block-api21)
   grep -q '^  blockContext: {"why":"ran [0-9]*% of the time: blocked' "$dir/text" \
     || { echo "not ok - tc-trace's text shows the block context"; exit 1; }
   echo "ok - tc-trace's text shows the block context"
+  # the HTML report embeds each report whole: the page shows keys it does not know
+  "$TC_TRACE" html --ring "$dir/ring" --reports "$dir/reports.jsonl" -o "$dir/report.html" \
+    || { echo "tc-trace html failed"; exit 1; }
+  [ "$(grep -o '"blockContext":{"why":"ran [0-9]*% of the time' "$dir/report.html" | wc -l)" -ge 3 ] \
+    || { echo "not ok - tc-trace html keeps blockContext"; exit 1; }
+  echo "ok - tc-trace html keeps usage and blockContext"
   ;;
 threads-filter)
   dir=$(mktemp -d)

@@ -159,6 +159,8 @@ public final class TraceCanary {
         public Config clockResolutionMs(int v) { clockResolutionMs = v; return this; }
         public Config tracers(int v) { tracers = v; return this; }
         public Config threads(int v) { threads = v; return this; }
+        public Config threadNames(String v) { threadNames = v; return this; }
+        public Config blockContext(boolean v) { blockContext = v; return this; }
         public Config evilThresholdMs(int v) { evilThresholdMs = v; return this; }
         public Config splashActivities(String v) { splashActivities = v; return this; }
         public Config hasActivity(boolean v) { hasActivity = v; return this; }

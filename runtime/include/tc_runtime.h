@@ -165,6 +165,15 @@ typedef struct tc_probe {
 	/* 1 this process is NOT_RESPONDING (ActivityManager's error state), -1
 	 * another process is, 0 neither; NULL: not polled */
 	int (*error_state)(void *user);
+	/* block context (tc_config.block_context), on the clock thread at a
+	 * message's start and when it turns out slow: the CPU time (ns) of thread
+	 * tid (the recording thread), the time it waited runnable for a CPU, and
+	 * the process's CPU time, -1 unknown; NULL reads /proc/self/task/TID/stat,
+	 * .../schedstat and /proc/self/stat */
+	void (*cpu_ns)(void *user, uint32_t tid, int64_t *thread_ns, int64_t *runq_ns, int64_t *process_ns);
+	/* the runtime's GC since it started: count, time ms, blocking count,
+	 * blocking time ms (ART's art.gc.*); false, or NULL, when unknown */
+	bool (*gc_stats)(void *user, int64_t out[4]);
 } tc_probe;
 
 /* The defaults the probe falls back to, for probes that add to them. */
@@ -250,6 +259,11 @@ typedef struct tc_config {
 
 	tc_clock clock;
 	tc_probe probe;
+	/* slow-message, lag and ANR reports say why the main thread was slow:
+	 * Matrix's `usage`, CPU and GC during the message (README, "Block
+	 * context"); false by default: it costs the clock thread a /proc read and
+	 * a probe call per message */
+	bool block_context;
 } tc_config;
 
 typedef struct tc_ctx tc_ctx;

@@ -386,6 +386,7 @@ static enum clock_tick on_tick(void *user, uint64_t now_ns)
 {
 	tc_ctx *ctx = user;
 	enum clock_tick found = pull_all(ctx);
+	block_watch(ctx, now_ns);
 	anr_watch(ctx, now_ns);
 	idle_watch(ctx, now_ns);
 	return found;
@@ -1229,6 +1230,7 @@ void tc_ctx_poll(tc_ctx *ctx)
 {
 	if (ctx->cfg.threads)
 		return;
+	block_watch(ctx, ctx_clock_ns(ctx));
 	anr_watch(ctx, ctx_clock_ns(ctx));
 	idle_watch(ctx, ctx_clock_ns(ctx));
 	worker_poll(&ctx->worker);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "block.h"
 #include "clock.h"
 #include "tc_runtime.h"
 #include "ring.h"
@@ -120,6 +121,7 @@ struct tc_ctx {
 
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
+	block_state block;      /* cfg.block_context: the clock thread's start sample (block.h) */
 
 	frames frames;
 

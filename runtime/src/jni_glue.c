@@ -31,6 +31,7 @@
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
 static jmethodID g_on_report, g_on_log, g_on_expired, g_thread_stack, g_java_heap, g_queue_late, g_error_state;
+static jmethodID g_gc_stats;
 static jclass g_beat;                 /* AppMethodBeat, global ref */
 static jfieldID g_now;                /* AppMethodBeat.sNow, the clock word */
 static pthread_key_t g_detach_key;
@@ -52,7 +53,7 @@ enum {
 	OPT_CAPACITY, OPT_RESOLUTION, OPT_TRACERS, OPT_EXPIRE, OPT_EVIL, OPT_LAG, OPT_ANR, OPT_ANR_INVALID,
 	OPT_STACK_STYLE, OPT_FPS_SLICE, OPT_FRAME_INTERVAL, OPT_DROP_FROZEN, OPT_DROP_HIGH, OPT_DROP_MIDDLE,
 	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_THREADS, OPT_THREAD_CAPACITY,
-	OPT_MAX_THREADS, OPT_COUNT
+	OPT_MAX_THREADS, OPT_BLOCK_CONTEXT, OPT_COUNT
 };
 
 static void detach(void *unused)
@@ -190,6 +191,28 @@ static int error_state(void *user)
 	jint v = (*env)->CallStaticIntMethod(env, g_native, g_error_state);
 	clear_exception(env);
 	return (int)v;
+}
+
+/* The block context's GC counters (Native.gcStats): on the clock thread at a
+ * message's start, on the recording thread when it turns out slow. */
+static bool gc_stats(void *user, int64_t out[4])
+{
+	(void)user;
+	JNIEnv *env = env_here();
+	if (!env || !push_frame(env))
+		return false;
+	bool ok = false;
+	jlongArray a = (*env)->NewLongArray(env, 4);
+	if (a && (*env)->CallStaticBooleanMethod(env, g_native, g_gc_stats, a) && !(*env)->ExceptionCheck(env)) {
+		jlong v[4];
+		(*env)->GetLongArrayRegion(env, a, 0, 4, v);
+		for (int k = 0; k < 4; k++)
+			out[k] = (int64_t)v[k];
+		ok = true;
+	}
+	clear_exception(env);
+	(*env)->PopLocalFrame(env, NULL);
+	return ok;
 }
 
 /* The clock word into AppMethodBeat.sNow, a volatile field: the writers'
@@ -409,6 +432,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->record_threads = (uint32_t)o[OPT_THREADS];
 	c->thread_capacity = (uint32_t)o[OPT_THREAD_CAPACITY];
 	c->max_threads = (uint32_t)o[OPT_MAX_THREADS];
+	c->block_context = o[OPT_BLOCK_CONTEXT] != 0;
 	/* half a configuration (no buffer path, say) makes no context: the
 	 * exception goes to start() */
 	if (dup_jstring(env, buffer_path, &owned[0]) != 0 || dup_jstring(env, report_path, &owned[1]) != 0 ||
@@ -424,6 +448,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->probe.process_stat = process_stat;
 	c->probe.queue_head_late_ms = queue_head_late;
 	c->probe.error_state = error_state;
+	c->probe.gc_stats = gc_stats;
 	c->on_clock_word = on_clock_word;
 	return 0;
 }
@@ -759,8 +784,9 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 	g_java_heap = (*env)->GetStaticMethodID(env, c, "javaHeapKb", "()J");
 	g_queue_late = (*env)->GetStaticMethodID(env, c, "queueHeadLate", "()J");
 	g_error_state = (*env)->GetStaticMethodID(env, c, "errorState", "()I");
+	g_gc_stats = (*env)->GetStaticMethodID(env, c, "gcStats", "([J)Z");
 	if (!g_native || !g_on_report || !g_on_log || !g_on_expired || !g_thread_stack || !g_java_heap || !g_queue_late ||
-	    !g_error_state)
+	    !g_error_state || !g_gc_stats)
 		return JNI_ERR;
 	/* the class that loaded the library is TraceCanary's: AppMethodBeat is
 	 * found through the same loader (and is initialized by the field lookup) */

@@ -35,6 +35,7 @@ typedef struct anr_job {
 	uint64_t *events;
 	size_t n;
 	tc_error copy_err;      /* why events is empty, if it is */
+	block_ctx blk;          /* cfg.block_context: from the start sample to the check */
 } anr_job;
 
 static void drop_job(void *arg)
@@ -55,6 +56,8 @@ static void lag_report(tc_ctx *ctx, anr_job *job)
 	json_kv_string(&j, "scene", job->scene ? job->scene : "");
 	json_kv_string(&j, "threadStack", job->thread_stack ? job->thread_stack : "");
 	json_kv_bool(&j, "isProcessForeground", job->foreground);
+	if (ctx->cfg.block_context)
+		block_json(&j, &job->blk);
 	report_send(ctx, &j, "Trace_EvilMethod", "");
 }
 
@@ -93,6 +96,8 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 		          scene, job->foreground ? "true" : "false", (long long)ps->priority, (long long)ps->nice);
 		buf_printf(&b, "|* [Memory]\n|*\t\tDalvikHeap: %lldkb\n|*\t\tNativeHeap: %lldkb\n|*\t\tVmSize: %lldkb\n",
 		          (long long)ps->dalvik_heap_kb, (long long)ps->native_heap_kb, (long long)ps->vm_size_kb);
+		if (ctx->cfg.block_context)
+			block_text(&b, &job->blk);
 		buf_printf(&b, "|* [Thread]\n|*\t\tStack: %s\n|* [Trace]\n", thread_stack);
 		if (st.len)
 			buf_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
@@ -122,6 +127,8 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 		json_kv_int(&j, "native_heap", ps->native_heap_kb);
 		json_kv_int(&j, "vm_size", ps->vm_size_kb);
 		json_end_object(&j);
+		if (ctx->cfg.block_context)
+			block_json(&j, &job->blk);
 		report_send(ctx, &j, "Trace_EvilMethod", token);
 	}
 	free(stack);
@@ -150,7 +157,14 @@ static void check(tc_ctx *ctx, bool lag, uint64_t token, uint64_t mark, int64_t 
 	job->ran_ms = ran_ms;
 	job->foreground = atomic_load(&ctx->foreground);
 	job->scene = ctx_scene(ctx);
-	job->thread_stack = probe_thread_stack(ctx, lag ? 2 : ctx->cfg.stack_style);
+	/* Matrix's simple style (0) cut frames 0-2 and everything past 11 and
+	 * the last 3: meant for a thread's own getStackTrace, whose top frames
+	 * are the stack walk's; read from this thread, frames 0-2 are where the
+	 * main thread is stuck. The ANR report carries the whole stack (test
+	 * rt_e2e_anr: quirk_fixed_anr_thread_stack_whole) */
+	int style = lag ? 2 : ctx->cfg.stack_style == 0 ? 1 : ctx->cfg.stack_style;
+	job->thread_stack = probe_thread_stack(ctx, style);
+	block_end(ctx, token, now_ns, &job->blk);
 	if (!lag) {
 		job->cur_ms = ctx_ms(ctx, now_ns);
 		probe_process_stat(ctx, &job->ps);

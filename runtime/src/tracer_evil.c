@@ -19,6 +19,7 @@ typedef struct evil_job {
 	uint64_t end_ms;
 	char *scene;
 	bool foreground;
+	block_ctx blk;          /* cfg.block_context */
 } evil_job;
 
 static void drop_job(void *arg)
@@ -51,6 +52,8 @@ static void analyse(tc_ctx *ctx, void *arg)
 	          "|*\t\tis64BitRuntime: %s\n",
 	          job->scene ? job->scene : "", job->foreground ? "true" : "false", (long long)ps.priority,
 	          (long long)ps.nice, sizeof(void *) == 8 ? "true" : "false");
+	if (ctx->cfg.block_context)
+		block_text(&b, &job->blk);
 	if (st.len)
 		buf_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
 	else
@@ -69,6 +72,8 @@ static void analyse(tc_ctx *ctx, void *arg)
 	json_kv_string(&j, "scene", job->scene ? job->scene : "");
 	json_kv_string(&j, "stack", stack ? stack : "");
 	json_kv_string(&j, "stackKey", key);
+	if (ctx->cfg.block_context)
+		block_json(&j, &job->blk);
 	report_send(ctx, &j, "Trace_EvilMethod", "");
 	free(stack);
 	free(logcat);
@@ -98,5 +103,7 @@ void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 	job->end_ms = ctx_ms(ctx, end_ns);
 	job->scene = ctx_scene(ctx);
 	job->foreground = atomic_load(&ctx->foreground);
+	/* the end values now, before the next message runs: only for a slow one */
+	block_end(ctx, ctx->message_token, end_ns, &job->blk);
 	worker_post(&ctx->worker, 0, 0, analyse, drop_job, job);
 }

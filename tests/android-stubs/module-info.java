@@ -3,6 +3,7 @@
  * opened (--add-opens android.stubs/android.os=ALL-UNNAMED), as Android's hidden-API
  * enforcement refuses it to apps. On the class path this file is ignored. */
 module android.stubs {
+    requires java.management;
     exports android.app;
     exports android.app.servertransaction;
     exports android.content;

@@ -84,7 +84,8 @@ void fake_config(tc_config *c, fake *f)
 	c->capacity = 4096;
 	c->threads = false;
 	c->clock = (tc_clock){ fake_now, f };
-	c->probe = (tc_probe){ f, fake_wall, fake_device, fake_stat, fake_stack, fake_name, NULL, NULL };
+	c->probe = (tc_probe){ .user = f, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
+	                       .thread_stack = fake_stack, .process_name = fake_name };
 	c->on_report = collect;
 	c->report_user = f;
 	c->on_log = collect_log;

@@ -145,3 +145,126 @@ Test(tracer_evil, disabled_or_not_started_reports_nothing)
 	message(800);
 	cr_assert_eq(f.n_reports, 0);
 }
+
+/* ---- block context (cfg.block_context) with fake CPU and GC counters ---- */
+
+static int64_t cpu_thread_ns, cpu_runq_ns, cpu_process_ns, gc[4];
+static bool gc_known;
+static int cpu_calls, gc_calls;
+
+static void fake_cpu(void *user, uint32_t tid, int64_t *thread_ns, int64_t *runq_ns, int64_t *process_ns)
+{
+	(void)user; (void)tid;
+	cpu_calls++;
+	*thread_ns = cpu_thread_ns;
+	*runq_ns = cpu_runq_ns;
+	*process_ns = cpu_process_ns;
+}
+
+static bool fake_gc(void *user, int64_t out[4])
+{
+	(void)user;
+	gc_calls++;
+	memcpy(out, gc, sizeof gc);
+	return gc_known;
+}
+
+static void block_setup(void)
+{
+	cfg.block_context = true;
+	cfg.probe.cpu_ns = fake_cpu;
+	cfg.probe.gc_stats = fake_gc;
+	cpu_thread_ns = 1000000000;
+	cpu_runq_ns = 50000000;
+	cpu_process_ns = 3000000000;
+	memset(gc, 0, sizeof gc);
+	gc_known = true;
+	cpu_calls = gc_calls = 0;
+}
+
+/* a message of ms whose start the watchdog samples (tc_ctx_poll, as the
+ * clock thread's first tick), using cpu_ms of the main thread's CPU and
+ * running n_gc collections of gc_ms each */
+static void sampled_message_q(uint64_t ms, int64_t cpu_ms, int64_t runq_ms, int64_t n_gc, int64_t gc_ms)
+{
+	tc_dispatch_begin(ctx);
+	tc_ctx_poll(ctx);
+	rec_in(ctx, 100);
+	fake_advance_ms(&f, ms);
+	cpu_thread_ns += cpu_ms * 1000000;
+	cpu_runq_ns += runq_ms * 1000000;
+	cpu_process_ns += 2 * cpu_ms * 1000000;
+	gc[0] += n_gc;
+	gc[1] += n_gc * gc_ms;
+	gc[2] += n_gc;
+	gc[3] += n_gc * gc_ms;
+	rec_out(ctx, 100);
+	tc_dispatch_end(ctx);
+}
+
+static void sampled_message(uint64_t ms, int64_t cpu_ms, int64_t n_gc, int64_t gc_ms)
+{
+	sampled_message_q(ms, cpu_ms, 0, n_gc, gc_ms);
+}
+
+Test(tracer_evil, block_context_says_blocked_with_matrix_usage)
+{
+	block_setup();
+	start();
+	sampled_message(800, 100, 2, 15);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json,
+	                 "\"stackKey\":\"100|\",\"usage\":\"12.50%\",\"blockContext\":{\"why\":\"ran 12% of the time: "
+	                 "blocked; 2 GC, 30 ms\",\"cause\":\"blocked\",\"sampledMs\":800,\"threadCpuMs\":100,"
+	                 "\"runQueueMs\":0,\"processCpuMs\":200,\"gcCount\":2,\"gcTimeMs\":30,\"blockingGcCount\":2,"
+	                 "\"blockingGcTimeMs\":30},\"tag\""),
+	          "%s", f.reports[0].json);
+	cr_assert(strstr(f.logs, "|* [Block]\n|*\t\tran 12% of the time: blocked; 2 GC, 30 ms\n"
+	                         "|*\t\tCPU: 12.50% (main thread 100 ms of 800 ms, 0 ms waiting for a CPU; process 200 ms)\n"), "%s", f.logs);
+}
+
+Test(tracer_evil, block_context_busy_gc_and_unknown)
+{
+	block_setup();
+	start();
+	sampled_message(800, 790, 0, 0);
+	cr_assert(strstr(f.reports[0].json, "\"usage\":\"98.75%\""), "%s", f.reports[0].json);
+	cr_assert(strstr(f.reports[0].json, "\"cause\":\"busy\""));
+	sampled_message(800, 100, 1, 500);
+	cr_assert(strstr(f.reports[1].json, "\"cause\":\"gc\""), "%s", f.reports[1].json);
+	/* runnable but not running most of the time: the cores were taken */
+	sampled_message_q(800, 200, 500, 0, 0);
+	cr_assert(strstr(f.reports[2].json, "\"why\":\"ran 25% of the time: starved; waited 62% for a CPU\""),
+	          "%s", f.reports[2].json);
+	/* before API 23: no GC counters; the report says so */
+	gc_known = false;
+	sampled_message(800, 0, 0, 0);
+	cr_assert(strstr(f.reports[3].json, "\"usage\":\"0%\""), "%s", f.reports[3].json);
+	cr_assert(strstr(f.reports[3].json, "\"gcCount\":\"unknown\",\"gcTimeMs\":\"unknown\""));
+	cr_assert(strstr(f.reports[3].json, "GC unknown"));
+	/* a message the watchdog never saw: nothing known, no usage */
+	message(800);
+	cr_assert(!strstr(f.reports[4].json, "\"usage\""), "%s", f.reports[4].json);
+	cr_assert(strstr(f.reports[4].json, "\"cause\":\"unknown\",\"sampledMs\":\"unknown\""));
+}
+
+Test(tracer_evil, block_context_reads_nothing_for_fast_messages_or_when_off)
+{
+	block_setup();
+	start();
+	sampled_message(10, 1, 0, 0);
+	sampled_message(10, 1, 0, 0);
+	/* one start sample per message on the watchdog, no end sample */
+	cr_assert_eq(cpu_calls, 2);
+	cr_assert_eq(gc_calls, 2);
+	cr_assert_eq(f.n_reports, 0);
+	tc_ctx_free(ctx);
+	ctx = NULL;
+	cfg.block_context = false;
+	start();
+	cpu_calls = gc_calls = 0;
+	sampled_message(800, 100, 0, 0);
+	cr_assert_eq(cpu_calls + gc_calls, 0);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(!strstr(f.reports[0].json, "usage"));
+}

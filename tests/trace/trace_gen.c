@@ -153,7 +153,8 @@ static int setup(tc_config *c, const char *ring, const char *reports, uint32_t c
 	c->threads = false;
 	c->tracers = TC_TRACER_EVIL | TC_TRACER_ANR;
 	c->clock = (tc_clock){ fake_now, &clk };
-	c->probe = (tc_probe){ &clk, fake_wall, fake_device, fake_stat, fake_stack, fake_name, NULL, NULL };
+	c->probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
+	                      .thread_stack = fake_stack, .process_name = fake_name };
 	tc_error err = { 0 };
 	if (tc_ctx_new(&ctx, c, &err) != TC_OK)
 		return die("tc_ctx_new", &err);
@@ -401,7 +402,8 @@ static int threads(const char *dir)
 	c.thread_capacity = 1024;
 	c.max_threads = 4;
 	c.clock = (tc_clock){ fake_now, &clk };
-	c.probe = (tc_probe){ &clk, fake_wall, fake_device, fake_stat, fake_stack, fake_name, NULL, NULL };
+	c.probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
+	                      .thread_stack = fake_stack, .process_name = fake_name };
 	tc_error err = { 0 };
 	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
 		return die("tc_ctx_new", &err);

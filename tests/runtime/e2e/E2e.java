@@ -294,10 +294,212 @@ public final class E2e {
             check(j.contains("\"stackKey\":\"200|\""), "stackKey is stuck");
             check(j.matches(".*\"memory\":\\{\"dalvik_heap\":\\d+,\"native_heap\":-?\\d+,\"vm_size\":\\d+\\}.*"),
                     "memory");
-            check(j.contains("\"threadStack\":\" \\n|*\\t\\tat "), "simple-style thread stack");
+            check(j.contains("\"threadStack\":\" \\n|*\\t\\tat "), "Matrix's thread-stack lines");
+            // Matrix's simple style cut the top 3 frames (where the thread is stuck) and all
+            // past the 12th: the whole stack, from the sleep to main
+            check(j.contains("|*\\t\\tat E2e:sleep(") && j.contains("|*\\t\\tat E2e:stuck(")
+                    && j.contains("|*\\t\\tat E2e:main("), "quirk_fixed_anr_thread_stack_whole");
             check(!anr[1].equals("0") && !anr[1].isEmpty(), "Issue key is the message token: " + anr[1]);
             System.out.println("# " + j);
         }
+        TraceCanary.release();
+    }
+
+    // ---- block context (Config.blockContext) ----
+
+    static void blockedWork() {
+        AppMethodBeat.i(110);
+        try {
+            sleep(900);
+        } finally {
+            AppMethodBeat.o(110);
+        }
+    }
+
+    static void busyWork() {
+        AppMethodBeat.i(111);
+        try {
+            busy(900);
+        } finally {
+            AppMethodBeat.o(111);
+        }
+    }
+
+    static Object[] garbage;
+
+    static void gcWork() {
+        AppMethodBeat.i(112);
+        try {
+            long end = System.nanoTime() + 900_000_000L;
+            // a live set large enough that a full collection takes whole milliseconds
+            Object[] live = new Object[400_000];
+            for (int k = 0; k < live.length; k++) {
+                live[k] = new byte[64];
+            }
+            garbage = live;
+            for (int k = 0; k < 3; k++) {
+                System.gc();
+            }
+            garbage = null;
+            long left = (end - System.nanoTime()) / 1_000_000L;
+            if (left > 0) {
+                sleep(left);
+            }
+        } finally {
+            AppMethodBeat.o(112);
+        }
+    }
+
+    /** The slow-message report whose stackKey is id, or null. */
+    static String[] waitForKey(int id, long ms) {
+        long end = System.currentTimeMillis() + ms;
+        synchronized (reports) {
+            for (;;) {
+                for (String[] r : reports) {
+                    if (r[2].contains("\"detail\":\"NORMAL\"") && r[2].contains("\"stackKey\":\"" + id + "|\"")) {
+                        return r;
+                    }
+                }
+                long left = end - System.currentTimeMillis();
+                if (left <= 0) {
+                    return null;
+                }
+                try {
+                    reports.wait(left);
+                } catch (InterruptedException e) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    static long num(String json, String key) {
+        Matcher m = Pattern.compile("\"" + key + "\":(-?\\d+)").matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
+    }
+
+    static double usage(String json) {
+        Matcher m = Pattern.compile("\"usage\":\"([0-9.]+)%\"").matcher(json);
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    }
+
+    /**
+     * Block context: a message that sleeps, one that computes, one that forces GCs, each
+     * ~900 ms. The sleeper ran little of the time (Matrix's usage) and the report and
+     * logcat text say "blocked"; the busy one ran most of it; the GC one counts its
+     * collections (on API 23+; below, GC is unknown and the report says so).
+     */
+    static void block(String lib, String reportPath, boolean gcKnown) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib).reportPath(reportPath).bufferPath(new File(reportPath).getParent() + "/ring");
+        c.blockContext = true;
+        List<String> logs = new ArrayList<>();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(text);
+            }
+        });
+        AndroidTracing.install(new Application(), c, LISTENER);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(E2e::blockedWork);
+        h.post(E2e::busyWork);
+        h.post(E2e::gcWork);
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+
+        String[] blocked = waitForKey(110, 5000), busy = waitForKey(111, 5000), gc = waitForKey(112, 5000);
+        check(blocked != null && busy != null && gc != null, "three slow-message reports");
+        if (blocked == null || busy == null || gc == null) {
+            TraceCanary.release();
+            return;
+        }
+        String b = blocked[2], u = busy[2], g = gc[2];
+        System.out.println("# " + b);
+        System.out.println("# " + u);
+        System.out.println("# " + g);
+        double ub = usage(b), uu = usage(u);
+        check(ub >= 0 && ub < 30, "sleeping message: low usage (" + ub + "%)");
+        check(b.contains("\"cause\":\"blocked\"") && b.matches(".*\"why\":\"ran \\d+% of the time: blocked.*"),
+                "sleeping message: the report says blocked");
+        long sampled = num(b, "sampledMs");
+        check(sampled >= 800 && sampled <= 1500, "sampled from near the message's start: " + sampled + " ms");
+        check(num(b, "threadCpuMs") >= 0 && num(b, "processCpuMs") >= num(b, "threadCpuMs") - 20,
+                "thread and process CPU time");
+        // A busy loop on a loaded machine may get a third of a core: it is runnable the
+        // rest of the time (schedstat's run-queue wait, "starved"), not blocked
+        long q = num(u, "runQueueMs"), cpu = num(u, "threadCpuMs"), wall = num(u, "sampledMs");
+        if (q != Long.MIN_VALUE) {
+            check(uu > ub + 15 && (cpu + q) * 10 >= wall * 6
+                    && (u.contains("\"cause\":\"busy\"") || u.contains("\"cause\":\"starved\"")),
+                    "busy message: high usage, or runnable the rest (" + uu + "%, run queue " + q + " ms)");
+        } else {
+            check(uu >= 50 && u.contains("\"cause\":\"busy\""), "busy message: high usage (" + uu + "%)");
+        }
+        check(num(b, "runQueueMs") == Long.MIN_VALUE || num(b, "runQueueMs") * 4 < sampled,
+                "sleeping message: hardly waiting for a CPU");
+        synchronized (logs) {
+            boolean said = false;
+            for (String l : logs) {
+                said |= l.contains("maybe happens Jankiness") && l.contains("of the time: blocked")
+                        && l.contains("|*\t\tCPU: " + b.replaceAll(".*\"usage\":\"([^\"]*)\".*", "$1"));
+            }
+            check(said, "logcat block says blocked, with the usage");
+        }
+        if (gcKnown) {
+            check(num(g, "gcCount") >= 3 && num(g, "gcTimeMs") > 0, "GC count and time during the message: "
+                    + num(g, "gcCount") + ", " + num(g, "gcTimeMs") + " ms");
+            check(num(g, "blockingGcCount") >= 3, "System.gc() blocks: " + num(g, "blockingGcCount"));
+            check(num(b, "gcCount") == 0, "no GC in the sleeping message");
+        } else {
+            check(g.contains("\"gcCount\":\"unknown\"") && g.contains("\"gcTimeMs\":\"unknown\"")
+                    && g.contains("GC unknown"), "GC unknown below API 23, and the report says so");
+            check(usage(g) >= 0, "usage still known");
+        }
+        TraceCanary.release();
+    }
+
+    /**
+     * The thread interceptor (THREADS_ALL narrowed): Config.threadNames "pool-*;cb-*" and an
+     * interceptor refusing "cb-no". Five threads of 300 calls each; e2e.sh reads the thread
+     * file: rings for pool-1, pool-2 and cb-yes only, nothing refused or dropped.
+     */
+    static void threadsFilter(String lib, String file) {
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096).threads(TraceCanary.THREADS_ALL);
+        c.maxThreads = 8;
+        c.threadCapacity = 4096;
+        c.threadNames = "pool-*; cb-*";
+        java.util.Map<String, Integer> asked = new java.util.concurrent.ConcurrentHashMap<>();
+        TraceCanary.setThreadInterceptor(t -> {
+            asked.merge(t.getName(), 1, Integer::sum);
+            return !t.getName().equals("cb-no");
+        });
+        AndroidTracing.install(new Application(), c, LISTENER);
+        Handler h = new Handler(Looper.getMainLooper());
+        String[] names = {"pool-1", "pool-2", "io-1", "cb-yes", "cb-no"};
+        h.post(() -> {
+            AppMethodBeat.i(10);
+            Thread[] ts = new Thread[names.length];
+            for (int k = 0; k < ts.length; k++) {
+                final int id = 420 + k;
+                ts[k] = new Thread(() -> {
+                    for (int n = 0; n < 300; n++) {
+                        AppMethodBeat.i(id);
+                        AppMethodBeat.o(id);
+                    }
+                }, names[k]);
+                ts[k].start();
+            }
+            join(ts);
+            AppMethodBeat.o(10);
+            Looper.getMainLooper().quit();
+        });
+        Looper.loop();
+        Integer one = 1;
+        check(one.equals(asked.get("pool-1")) && one.equals(asked.get("cb-yes")) && one.equals(asked.get("cb-no")),
+                "the interceptor asked once per thread, not per event: " + asked);
+        check(!asked.containsKey("io-1"), "a name no pattern matches is not recorded before the interceptor is asked");
+        check(asked.size() == 4, "asked about the four matching threads: " + asked);
         TraceCanary.release();
     }
 
@@ -1227,6 +1429,8 @@ public final class E2e {
             case "crash": crash(lib, args[1]); return;
             case "lazy": lazy(lib, args[1]); break;
             case "threads": threads(lib, args[1]); break;
+            case "threads-filter": threadsFilter(lib, args[1]); break;
+            case "block": block(lib, args[1], Boolean.parseBoolean(args[2])); break;
             case "threads-churn": threadsChurn(lib, args[1]); break;
             case "crash-busy": crashBusy(lib, args[1], args[2].equals("message")); return;
             default: throw new IllegalArgumentException(args[0]);

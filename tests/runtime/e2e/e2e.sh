@@ -44,6 +44,11 @@
 #              (tc-ringdump reads the ring file and the thread file)
 #   threads-churn: twelve threads one after the other, two rings: each
 #              thread's ring goes to the next once it ended (generations)
+#   block, block-api21: the block context (usage, CPU, GC) of a sleeping, a busy and
+#              a GC-forcing message, on API 34 and API 21 (GC unknown); tc-trace
+#              passes the keys through.
+#   threads-filter: threads = all narrowed by Config.threadNames and a thread
+#              interceptor (tc-ringdump reads the thread file).
 #   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes.
@@ -262,6 +267,50 @@ lazy)
   expect "the other thread's calls were ignored" test "$(grep -c ' in 7 ' "$dir/dump")" -eq 0
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
+  ;;
+block|block-api21)
+  # the block context: usage, CPU and GC in slow-message reports (E2e checks them);
+  # tc-trace passes the new keys through, in JSON and text
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  if [ "$mode" = block ]; then
+    run_java -- block "$dir/reports.jsonl" true || exit 1
+  else
+    run_java -Dtc.sdk=21 -- block "$dir/reports.jsonl" false || exit 1
+  fi
+  "$TC_TRACE" reports --reports "$dir/reports.jsonl" >"$dir/json" || { echo "tc-trace reports failed"; exit 1; }
+  "$TC_TRACE" reports --reports "$dir/reports.jsonl" --format text >"$dir/text" || { echo "tc-trace reports --format text failed"; exit 1; }
+  grep -m3 'usage\|blockContext' "$dir/text"
+  n=$(grep -c '"usage":"[0-9.]*%","blockContext":{"why":"ran [0-9]*% of the time: [a-z]*' "$dir/json")
+  [ "$n" -ge 3 ] || { echo "not ok - tc-trace reports keeps usage and blockContext ($n lines)"; exit 1; }
+  echo "ok - tc-trace reports keeps usage and blockContext"
+  grep -q '^  blockContext: {"why":"ran [0-9]*% of the time: blocked' "$dir/text" \
+    || { echo "not ok - tc-trace's text shows the block context"; exit 1; }
+  echo "ok - tc-trace's text shows the block context"
+  # the HTML report embeds each report whole: the page shows keys it does not know
+  "$TC_TRACE" html --ring "$dir/ring" --reports "$dir/reports.jsonl" -o "$dir/report.html" \
+    || { echo "tc-trace html failed"; exit 1; }
+  [ "$(grep -o '"blockContext":{"why":"ran [0-9]*% of the time' "$dir/report.html" | wc -l)" -ge 3 ] \
+    || { echo "not ok - tc-trace html keeps blockContext"; exit 1; }
+  echo "ok - tc-trace html keeps usage and blockContext"
+  ;;
+threads-filter)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  run_java -- threads-filter "$dir/ring" || exit 1
+  "$TC_RINGDUMP" "$dir/ring-threads" >"$dir/threads" || { echo "tc-ringdump of the thread file failed"; exit 1; }
+  grep '^thread\|rings used' "$dir/threads"
+  fail=0
+  for t in pool-1 pool-2 cb-yes; do
+    grep -q "^thread: [0-9]* $t\$" "$dir/threads" && echo "ok - $t records" || { echo "not ok - $t records"; fail=1; }
+  done
+  for t in io-1 cb-no; do
+    grep -q "^thread: [0-9]* $t\$" "$dir/threads" && { echo "not ok - $t does not record"; fail=1; } || echo "ok - $t does not record"
+  done
+  grep -q "3 of 8 rings used (3 handed out), pid [0-9]*, refused 0 threads, dropped 0 events" "$dir/threads" \
+    && echo "ok - three rings, nothing refused or counted as dropped" \
+    || { echo "not ok - three rings, nothing refused or counted as dropped"; fail=1; }
+  exit $fail
   ;;
 threads)
   dir=$(mktemp -d)

@@ -33,6 +33,9 @@ public final class AndroidTracing {
         if (Looper.myLooper() != Looper.getMainLooper()) {
             throw new IllegalStateException("AndroidTracing.install must run on the main thread");
         }
+        if (config.blockContext) {
+            GcStats.install(); // before start: the first message's sample asks it
+        }
         TraceCanary.start(config, listener);
         TraceCanary.bindRecordingThread();
         LooperPrinter.install(Looper.getMainLooper());

@@ -18,6 +18,9 @@ package com.tencent.matrix.trace.core;
  */
 final class ThreadRing {
     static final int DROP_BATCH = 256;
+    /** The token of a ring the thread interceptor (or Config.threadNames) said no to:
+     *  its events are neither recorded nor counted, and it never asks again. */
+    static final long NOT_RECORDED = -1;
     static final int SECTION_DEPTH = 32;
     private static final int CACHE_SIZE = 256; // a power of two
 
@@ -58,6 +61,9 @@ final class ThreadRing {
         }
         long[] r = ring;
         if (r == null) {
+            if (token == NOT_RECORDED) {
+                return;
+            }
             if (++dropped == DROP_BATCH) {
                 dropped = 0;
                 TraceCanary.threadEventsDropped(this);

@@ -64,6 +64,36 @@ public final class TraceCanary {
         errorStateProbe = p;
     }
 
+    /** The runtime's GC counters for the block context (Config.blockContext): fills
+     *  out with ART's art.gc.gc-count, gc-time (ms), blocking-gc-count and blocking-gc-time
+     *  (ms), or returns false when they cannot be known (before API 23). Called on the
+     *  runtime's clock thread when a message begins, and when one turns out slow. */
+    public interface GcProbe {
+        boolean gcStats(long[] out);
+    }
+
+    static volatile GcProbe gcProbe;
+
+    public static void setGcProbe(GcProbe p) {
+        gcProbe = p;
+    }
+
+    /** Decides, once per thread (at its first traced call), whether a thread other than
+     *  the recording thread records (THREADS_ALL); see Config.threadNames. */
+    public interface ThreadInterceptor {
+        boolean record(Thread t);
+    }
+
+    static volatile ThreadInterceptor threadInterceptor;
+    /** Config.threadNames of the runtime's configuration (under the class lock). */
+    private static String threadNames;
+
+    /** Set before the threads to judge make their first traced call: a thread already
+     *  judged keeps its answer. null: every thread (or Config.threadNames) records. */
+    public static void setThreadInterceptor(ThreadInterceptor i) {
+        threadInterceptor = i;
+    }
+
     /** Which threads record (Config.threads): the recording thread only (Matrix), or every
      *  thread, each into a ring of its own (runtime/README.md, "Every thread"). */
     public static final int THREADS_MAIN = 0, THREADS_ALL = 1;
@@ -99,6 +129,14 @@ public final class TraceCanary {
         public int threadCapacity = 32_768;
         /** Other threads given a ring (THREADS_ALL); later ones are counted, not recorded. */
         public int maxThreads = 32;
+        /** THREADS_ALL narrowed: ';'-separated thread-name globs ('*' any run, '?' one
+         *  character), matched once per thread against its name at its first traced call;
+         *  a thread matching none does not record (nor is it counted). null: every thread.
+         *  With a ThreadInterceptor both must agree. */
+        public String threadNames;
+        /** Slow-message, lag and ANR reports say why the main thread was slow: Matrix's
+         *  usage, CPU and GC during the message (runtime/README.md, "Block context"). */
+        public boolean blockContext;
         public int expireMs = 10_000;
         public int evilThresholdMs = 700;
         public int lagMs = 2000;
@@ -121,6 +159,8 @@ public final class TraceCanary {
         public Config clockResolutionMs(int v) { clockResolutionMs = v; return this; }
         public Config tracers(int v) { tracers = v; return this; }
         public Config threads(int v) { threads = v; return this; }
+        public Config threadNames(String v) { threadNames = v; return this; }
+        public Config blockContext(boolean v) { blockContext = v; return this; }
         public Config evilThresholdMs(int v) { evilThresholdMs = v; return this; }
         public Config splashActivities(String v) { splashActivities = v; return this; }
         public Config hasActivity(boolean v) { hasActivity = v; return this; }
@@ -151,6 +191,7 @@ public final class TraceCanary {
             o[Native.OPT_THREADS] = threads;
             o[Native.OPT_THREAD_CAPACITY] = threadCapacity;
             o[Native.OPT_MAX_THREADS] = maxThreads;
+            o[Native.OPT_BLOCK_CONTEXT] = blockContext ? 1 : 0;
             return o;
         }
     }
@@ -406,6 +447,9 @@ public final class TraceCanary {
         if (ctx == 0 || !AppMethodBeat.sThreadsOn) {
             return new ThreadRing(t, null, 0);
         }
+        if (!recordsThread(t)) {
+            return new ThreadRing(t, null, ThreadRing.NOT_RECORDED);
+        }
         int slots = Staging.slotsFor(Native.threadCapacity(ctx));
         long[] ring = spareRing != null && spareRing.length == Staging.SLOTS + slots ? spareRing
                 : Staging.ring(slots);
@@ -416,6 +460,65 @@ public final class TraceCanary {
         }
         spareRing = ring;
         return new ThreadRing(t, null, 0);
+    }
+
+    /** The thread interceptor's answer, and Config.threadNames's (under the lock, once
+     *  per thread). An interceptor that throws is a no: the app's code, on its thread. */
+    private static boolean recordsThread(Thread t) {
+        String names = threadNames;
+        if (names != null && !nameMatches(names, t.getName())) {
+            return false;
+        }
+        ThreadInterceptor i = threadInterceptor;
+        if (i == null) {
+            return true;
+        }
+        try {
+            return i.record(t);
+        } catch (RuntimeException e) {
+            log(LOG_WARN, "thread interceptor threw on " + t.getName() + ": " + e + "; the thread does not record");
+            return false;
+        }
+    }
+
+    /** Config.threadNames: does name match one of the ';'-separated globs? */
+    private static boolean nameMatches(String globs, String name) {
+        int from = 0;
+        while (from <= globs.length()) {
+            int end = globs.indexOf(';', from);
+            if (end < 0) {
+                end = globs.length();
+            }
+            String g = globs.substring(from, end).trim();
+            if (!g.isEmpty() && glob(g, 0, name, 0)) {
+                return true;
+            }
+            from = end + 1;
+        }
+        return false;
+    }
+
+    /** '*' any run of characters, '?' one, anything else itself. */
+    private static boolean glob(String g, int gi, String s, int si) {
+        int star = -1, mark = 0;
+        while (si < s.length()) {
+            if (gi < g.length() && (g.charAt(gi) == '?' || g.charAt(gi) == s.charAt(si))) {
+                gi++;
+                si++;
+            } else if (gi < g.length() && g.charAt(gi) == '*') {
+                star = gi++;
+                mark = si;
+            } else if (star >= 0) {
+                gi = star + 1;
+                si = ++mark;
+            } else {
+                return false;
+            }
+        }
+        while (gi < g.length() && g.charAt(gi) == '*') {
+            gi++;
+        }
+        return gi == g.length();
     }
 
     /** Events of a thread that found every ring in use: counted; and it asks again, as a
@@ -604,6 +707,7 @@ public final class TraceCanary {
      *  on the recording thread, the ring's one writer: its staging ring's events are copied
      *  first and its count follows the new ring's (tc_reconfigure). */
     private static void reconfigure(long h, Config c) {
+        threadNames = c.threadNames;
         try {
             Native.reconfigure(h, c.options(logListener != null), c.bufferPath, c.reportPath,
                     c.splashActivities);
@@ -677,6 +781,7 @@ public final class TraceCanary {
         }
         long[] ring = AppMethodBeat.ring(c.capacity); // first: it may refuse (no Unsafe)
         long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities);
+        threadNames = c.threadNames;
         Native.threadName(h, recordThread.getName());
         Native.attach(h, ring);
         AppMethodBeat.attach(recordThread, ring);

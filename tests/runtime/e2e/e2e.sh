@@ -44,6 +44,9 @@
 #              (tc-ringdump reads the ring file and the thread file)
 #   threads-churn: twelve threads one after the other, two rings: each
 #              thread's ring goes to the next once it ended (generations)
+#   hooks:     the PLT-hook tracers on a JNI library of our own (TC_FAKE, playing
+#              libandroid_runtime.so and libinput.so): priority changes of the
+#              main thread with the changer's Java stack, a slow input event.
 #   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes.
@@ -76,6 +79,9 @@ run_hidden() {
     --add-modules android.stubs -cp "$CLASSPATH_E2E" E2e "$@"
 }
 case "$mode" in
+hooks)
+  run_java -Dtc.fake="$TC_FAKE" -- hooks
+  ;;
 slow|anr)
   run_java -- "$mode"
   ;;

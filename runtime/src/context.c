@@ -486,10 +486,22 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		rc = worker_post(&ctx->worker, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
 	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
 		rc = signal_anr_install(ctx, err);
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY))
-		rc = priority_install(ctx, cfg, err);
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH))
-		rc = touch_install(ctx, cfg, err);
+	/* the PLT-hook tracers: another context holding them is a warning, as at
+	 * tc_reconfigure (this one runs without) */
+	tc_error herr = { 0 };
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) && (rc = priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
+		rc = TC_OK;
+	} else if (rc != TC_OK && herr.code) {
+		cf_set(err, rc, "%s", herr.message);
+	}
+	herr.code = TC_OK;
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) && (rc = touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
+		rc = TC_OK;
+	} else if (rc != TC_OK && herr.code) {
+		cf_set(err, rc, "%s", herr.message);
+	}
 	if (rc != TC_OK) {
 		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
 			cf_set(err, rc, "context");

@@ -202,3 +202,27 @@ Test(tracer_priority, a_library_loaded_after_the_start_is_hooked_and_reconfigure
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 1, "off after reconfigure");
 }
+
+Test(tracer_priority, a_second_context_runs_without_the_hooks_with_a_warning)
+{
+	load();
+	start(TC_TRACER_PRIORITY);
+	fake f2;
+	tc_config c2;
+	fake_config(&c2, &f2);
+	c2.tracers = TC_TRACER_PRIORITY;
+	c2.priority_libs = "libtc_fakeruntime.so";
+	tc_ctx *second = NULL;
+	cr_assert_eq(tc_ctx_new(&second, &c2, NULL), TC_OK);
+	cr_assert(f2.logs && strstr(f2.logs, "thread priority off: another context traces thread priority"));
+	cr_assert_eq(tc_start(second, NULL), TC_OK);
+	if (getpriority(PRIO_PROCESS, (id_t)tid()) >= 19)
+		cr_skip_test("already at the lowest priority");
+	cr_assert_eq(set_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
+	tc_ctx_poll(ctx);
+	tc_ctx_poll(second);
+	cr_assert_eq(f.n_reports, 1, "the first context keeps them");
+	cr_assert_eq(f2.n_reports, 0);
+	tc_ctx_free(second);
+	fake_free(&f2);
+}

@@ -6,6 +6,9 @@
 #define _GNU_SOURCE 1
 #include <criterion/criterion.h>
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,4 +171,51 @@ Test(tracer_touch, a_closed_channel_forgets_its_event_and_other_libraries_are_no
 	cr_assert_eq(sendto(sv[1], ev, 24, 0, NULL, 0), 24);
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 0);
+}
+
+/* Threads each reading and answering a channel of their own through the
+ * library while the context is freed under them (the hooks removed, calls
+ * in flight waited for); ThreadSanitizer in rt_tracer_touch_tsan. */
+static _Atomic unsigned rounds;
+static _Atomic bool stop_churn;
+
+static void *churn(void *arg)
+{
+	(void)arg;
+	int ch[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, ch) != 0)
+		return NULL;
+	unsigned char ev[120] = { 1 }, buf[256];
+	for (unsigned i = 0; !atomic_load(&stop_churn); i++) {
+		if (send(ch[0], ev, sizeof ev, 0) != (ssize_t)sizeof ev || consume(ch[1], buf, sizeof buf) != 120 ||
+		    finish(ch[1], i) != 24 || recv(ch[0], buf, sizeof buf, 0) != 24)
+			break;
+		atomic_fetch_add(&rounds, 1);
+	}
+	close(ch[0]);
+	close(ch[1]);
+	return NULL;
+}
+
+static void wait_rounds(unsigned n)
+{
+	unsigned target = atomic_load(&rounds) + n;
+	for (int i = 0; i < 20000 && atomic_load(&rounds) < target; i++)
+		usleep(500);
+	cr_assert_geq(atomic_load(&rounds), target, "the threads keep going");
+}
+
+Test(tracer_touch, threads_on_their_channels_while_the_context_is_freed)
+{
+	pthread_t t[3];
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, churn, NULL), 0);
+	wait_rounds(300);
+	tc_ctx_free(ctx); /* returns once no call is inside a hook with it */
+	ctx = NULL;
+	wait_rounds(300); /* unhooked: the calls go straight to libc */
+	atomic_store(&stop_churn, true);
+	for (size_t i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	cr_assert_eq(f.n_reports, 0, "no event was slow: the clock stood still");
 }

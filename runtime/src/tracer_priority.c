@@ -43,6 +43,15 @@
 
 #define TIMERSLACK_REPORT_NS 50000ul /* Matrix: above the default slack */
 
+/* Never hooked: ART itself. Thread.setPriority reaches setpriority in
+ * libart.so (older) or libartpalette-system.so (PaletteSchedSetPriority)
+ * with the thread Runnable and thread_list_lock_ held (ART's
+ * java_lang_Thread.cc, Thread_setPriority0): a JNI upcall for the stack
+ * there breaks ART's rules and may deadlock (Matrix hooks every .so and
+ * does it). Those changes are not seen. */
+#define PRIORITY_IGNORE "libart.so;libartpalette*.so"
+
+
 enum { KIND_NICE, KIND_POLICY, KIND_SLACK };
 
 typedef struct prio_job {
@@ -273,8 +282,8 @@ int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	int rc = TC_OK;
 	remove_all(); /* a reconfigure may name other libraries */
 	for (size_t i = 0; i < 3 && rc == TC_OK; i++) {
-		tc_plthook_spec s = { .libs = libs, .symbol = hooks[i].symbol, .replacement = hooks[i].fn,
-		                      .orig = hooks[i].orig };
+		tc_plthook_spec s = { .libs = libs, .ignore = PRIORITY_IGNORE, .symbol = hooks[i].symbol,
+		                      .replacement = hooks[i].fn, .orig = hooks[i].orig };
 		rc = tc_plthook_add(&s, &g_ids[i], err);
 	}
 	if (rc != TC_OK) {

@@ -127,10 +127,11 @@ NINJA
 	# the PLT-hook tracers' stand-ins for the platform's libraries, and their tests
 	printf 'build plthook/libtc_fakeinput.so: so %s\n' "$ph/fake_input.c"
 	printf 'build plthook/libtc_fakeruntime.so: so %s\n  extra = -D_GNU_SOURCE\n' "$ph/fake_runtime.c"
+	printf 'build plthook/libart.so: so %s\n  extra = -D_GNU_SOURCE\n' "$ph/fake_runtime.c"
 	for o in test_tracer_priority test_tracer_touch; do
 		printf 'build obj/%s.o: cc %s\n  extra = -I%s\n' "$o" "$src/tests/runtime/$o.c" "$src/tests/runtime/minicrit"
 		printf 'build %s: linkdyn obj/%s.o obj/helpers.o obj/minicrit.o libtcruntime.a' "$o" "$o"
-		printf ' | plthook/libtc_fakeinput.so plthook/libtc_fakeruntime.so\n  ldflags = -ldl\n'
+		printf ' | plthook/libtc_fakeinput.so plthook/libtc_fakeruntime.so plthook/libart.so\n  ldflags = -ldl\n'
 	done
 }
 

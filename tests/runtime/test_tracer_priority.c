@@ -230,3 +230,29 @@ Test(tracer_priority, a_second_context_runs_without_the_hooks_with_a_warning)
 	tc_ctx_free(second);
 	fake_free(&f2);
 }
+
+Test(tracer_priority, arts_own_library_is_never_hooked)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/libart.so", getenv("TC_PLTHOOK_LIBS"));
+	void *art = dlopen(path, RTLD_NOW);
+	cr_assert_not_null(art, "dlopen: %s", dlerror());
+	int (*art_prio)(int, int);
+	*(void **)&art_prio = dlsym(art, "fake_set_thread_priority");
+	cr_assert_not_null(art_prio);
+	load();
+	fake_config(&cfg, &f);
+	cfg.tracers = TC_TRACER_PRIORITY;
+	cfg.priority_libs = "libart.so;libtc_fakeruntime.so";
+	cfg.probe.thread_stack = stack_probe;
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	if (getpriority(PRIO_PROCESS, (id_t)tid()) >= 18)
+		cr_skip_test("already at the lowest priority");
+	cr_assert_eq(art_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
+	tc_ctx_poll(ctx);
+	cr_assert_eq(f.n_reports, 0, "Thread.setPriority's path (ART's lock held): no upcall there");
+	cr_assert_eq(set_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
+	tc_ctx_poll(ctx);
+	cr_assert_eq(f.n_reports, 1, "the other library named is hooked");
+}

@@ -73,6 +73,15 @@ enum {
 	/* an idle handler (tc_idle_begin/end) running idle_lag_ms or longer; not in
 	 * TC_TRACER_ALL (the Java glue wraps the handlers by reflection) */
 	TC_TRACER_IDLE = 1u << 5,
+	/* the recording thread's priority, scheduling policy or timer slack set
+	 * by a call in one of priority_libs (PLT hooks of setpriority,
+	 * sched_setscheduler, prctl); process-wide, one context at a time; not in
+	 * TC_TRACER_ALL */
+	TC_TRACER_PRIORITY = 1u << 6,
+	/* an input event taking touch_lag_ms or longer from its arrival on the
+	 * input channel to its finished signal (PLT hooks of recvfrom, sendto in
+	 * touch_libs); process-wide, one context at a time; not in TC_TRACER_ALL */
+	TC_TRACER_TOUCH = 1u << 7,
 };
 
 /* Which threads record (tc_config.record_threads). */
@@ -154,7 +163,9 @@ typedef struct tc_probe {
 	void (*device_info)(void *user, tc_device_info *out);
 	void (*process_stat)(void *user, tc_process_stat *out);
 	/* the recording thread's current stack, malloc'd (the caller frees), or NULL.
-	 * style: 0 simple (frames 3..11, "|*\t\tat ..."), 1 whole, 2 raw lines */
+	 * style: 0 simple (frames 3..11, "|*\t\tat ..."), 1 whole, 2 raw lines;
+	 * TC_STACK_CALLER: the calling thread's own stack, raw lines (on any
+	 * thread; NULL for a thread the VM does not know) */
 	char *(*thread_stack)(void *user, int style);
 	/* the process name, malloc'd, or NULL */
 	char *(*process_name)(void *user);
@@ -175,6 +186,8 @@ typedef struct tc_probe {
 	 * blocking time ms (ART's art.gc.*); false, or NULL, when unknown */
 	bool (*gc_stats)(void *user, int64_t out[4]);
 } tc_probe;
+
+#define TC_STACK_CALLER 3
 
 /* The defaults the probe falls back to, for probes that add to them. */
 void tc_default_device_info(tc_device_info *out);
@@ -226,6 +239,11 @@ typedef struct tc_config {
 	uint32_t signal_anr_bg_ms;    /* 10,000 in the background */
 	uint32_t signal_anr_checks;   /* 40 error-state checks ... */
 	uint32_t signal_anr_check_ms; /* ... 500 ms apart */
+	/* TC_TRACER_PRIORITY, TC_TRACER_TOUCH: the libraries whose calls are
+	 * hooked (';'-separated fnmatch patterns, tc_plthook.h; copied) */
+	const char *priority_libs;    /* "*.so", as Matrix (xhook's ".*\\.so$") */
+	const char *touch_libs;       /* "libinput.so" */
+	uint32_t touch_lag_ms;        /* 2,000: an input event this slow is reported */
 
 	uint32_t fps_slice_ms;        /* 10,000: frame time per window (FrameMetrics: time since its first frame) */
 	uint64_t frame_interval_ns;   /* 16,666,667 until tc_set_frame_interval */

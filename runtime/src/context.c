@@ -35,6 +35,7 @@ void tc_config_init(tc_config *c)
 	c->signal_anr_bg_ms = 10000;
 	c->signal_anr_checks = 40;
 	c->signal_anr_check_ms = 500;
+	c->touch_lag_ms = 2000;
 	c->fps_slice_ms = 10000;
 	c->frame_interval_ns = 16666667;
 	c->drop_frozen = 42;
@@ -433,6 +434,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		return TC_ETHREAD;
 	}
 	ctx->cfg = *cfg;
+	ctx->cfg.priority_libs = ctx->cfg.touch_libs = NULL; /* used at install, not kept */
 	if (!ctx->cfg.clock.now_ns) {
 		ctx->cfg.clock.now_ns = clock_default_now_ns;
 		ctx->cfg.clock.user = NULL;
@@ -451,6 +453,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	atomic_store(&ctx->foreground, true);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
 	ctx->record_thread = pthread_self();
+	atomic_store(&ctx->record_tid, thread_id());
 	ctx->st.app_scene = INT32_MIN;
 	ctx->base_ns = ctx_clock_ns(ctx);
 
@@ -484,6 +487,22 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		rc = worker_post(&ctx->worker, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
 	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
 		rc = signal_anr_install(ctx, err);
+	/* the PLT-hook tracers: another context holding them is a warning, as at
+	 * tc_reconfigure (this one runs without) */
+	tc_error herr = { 0 };
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) && (rc = priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
+		rc = TC_OK;
+	} else if (rc != TC_OK && herr.code) {
+		cf_set(err, rc, "%s", herr.message);
+	}
+	herr.code = TC_OK;
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) && (rc = touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
+		rc = TC_OK;
+	} else if (rc != TC_OK && herr.code) {
+		cf_set(err, rc, "%s", herr.message);
+	}
 	if (rc != TC_OK) {
 		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
 			cf_set(err, rc, "context");
@@ -499,6 +518,8 @@ void tc_ctx_free(tc_ctx *ctx)
 	if (!ctx)
 		return;
 	signal_anr_uninstall(ctx);
+	priority_uninstall(ctx);
+	touch_uninstall(ctx);
 	if (ctx->ring.hdr)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
@@ -531,6 +552,7 @@ void tc_ctx_free(tc_ctx *ctx)
 void tc_ctx_bind_thread(tc_ctx *ctx)
 {
 	ctx->record_thread = pthread_self();
+	atomic_store(&ctx->record_tid, thread_id());
 	char name[16];
 	thread_name(name);
 	ring_set_thread(&ctx->ring, thread_id(), name);
@@ -733,6 +755,7 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	ctx->cfg.probe = keep.probe;
 	ctx->cfg.splash_activities = splash;
 	ctx->cfg.report_path = report;
+	ctx->cfg.priority_libs = ctx->cfg.touch_libs = NULL;
 	if (ts) {
 		ctx->cfg.record_threads = TC_THREADS_ALL;
 		ctx->cfg.thread_capacity = (uint32_t)ts->capacity;
@@ -768,6 +791,16 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	} else if (!want_signal && ctx->sig) {
 		signal_anr_uninstall(ctx);
 	}
+	/* the PLT-hook tracers, the same way (their libraries may have changed) */
+	tc_error herr = { 0 };
+	if (!(cfg->tracers & TC_TRACER_PRIORITY))
+		priority_uninstall(ctx);
+	else if (priority_install(ctx, cfg, &herr) != TC_OK)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
+	if (!(cfg->tracers & TC_TRACER_TOUCH))
+		touch_uninstall(ctx);
+	else if (touch_install(ctx, cfg, &herr) != TC_OK)
+		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
 	return rc;
 }
 

@@ -81,6 +81,7 @@ struct tc_ctx {
 	tc_clock clk;           /* the clock: set once, read by any thread */
 	uint64_t base_ns;
 	pthread_t record_thread;
+	_Atomic uint32_t record_tid; /* its thread id, for the PLT-hook tracers (any thread) */
 	bool in_record;         /* re-entrancy guard, recording thread */
 	section_stack sections; /* the recording thread's open sections */
 	/* TC_THREADS_ALL: the other threads' rings, made once (tc_ctx_new or
@@ -178,6 +179,14 @@ void idle_watch(tc_ctx *ctx, uint64_t now_ns);
 typedef struct signal_anr signal_anr;
 int signal_anr_install(tc_ctx *ctx, tc_error *err);
 void signal_anr_uninstall(tc_ctx *ctx);
+/* tracer_priority.c, tracer_touch.c: PLT hooks (process-wide, one context
+ * at a time), put in place by tc_ctx_new and tc_reconfigure from cfg (its
+ * library patterns are used there and not kept), removed by tc_ctx_free,
+ * which returns once no call is inside a hook with the context */
+int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+void priority_uninstall(tc_ctx *ctx);
+int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+void touch_uninstall(tc_ctx *ctx);
 void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
 void frame_free(tc_ctx *ctx);
 void startup_free(tc_ctx *ctx);

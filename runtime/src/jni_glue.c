@@ -53,7 +53,7 @@ enum {
 	OPT_CAPACITY, OPT_RESOLUTION, OPT_TRACERS, OPT_EXPIRE, OPT_EVIL, OPT_LAG, OPT_ANR, OPT_ANR_INVALID,
 	OPT_STACK_STYLE, OPT_FPS_SLICE, OPT_FRAME_INTERVAL, OPT_DROP_FROZEN, OPT_DROP_HIGH, OPT_DROP_MIDDLE,
 	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_THREADS, OPT_THREAD_CAPACITY,
-	OPT_MAX_THREADS, OPT_BLOCK_CONTEXT, OPT_COUNT
+	OPT_MAX_THREADS, OPT_BLOCK_CONTEXT, OPT_TOUCH_LAG, OPT_COUNT
 };
 
 static void detach(void *unused)
@@ -149,7 +149,16 @@ static void on_expired(void *user)
 static char *thread_stack(void *user, int style)
 {
 	(void)user;
-	JNIEnv *env = env_here();
+	JNIEnv *env = NULL;
+	if (style == TC_STACK_CALLER) {
+		/* in a PLT hook on the thread that made the call: a thread the VM
+		 * does not know has no Java stack, and attaching it there (inside
+		 * whatever native code called) is not ours to do */
+		if ((*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
+			return NULL;
+	} else {
+		env = env_here();
+	}
 	if (!env)
 		return NULL;
 	char *out = NULL;
@@ -401,8 +410,10 @@ static int dup_jstring(JNIEnv *env, jstring s, char **out)
 	return 0;
 }
 
-static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffer_path, jstring report_path,
-                       jstring splash, char **owned)
+/* the strings of Native.create and reconfigure, in owned[] */
+enum { STR_BUFFER, STR_REPORT, STR_SPLASH, STR_PRIORITY_LIBS, STR_TOUCH_LIBS, STR_COUNT };
+
+static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, const jstring *strs, char **owned)
 {
 	tc_config_init(c);
 	if ((*env)->GetArrayLength(env, opts) != OPT_COUNT) {
@@ -433,14 +444,17 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->thread_capacity = (uint32_t)o[OPT_THREAD_CAPACITY];
 	c->max_threads = (uint32_t)o[OPT_MAX_THREADS];
 	c->block_context = o[OPT_BLOCK_CONTEXT] != 0;
+	c->touch_lag_ms = (uint32_t)o[OPT_TOUCH_LAG];
 	/* half a configuration (no buffer path, say) makes no context: the
 	 * exception goes to start() */
-	if (dup_jstring(env, buffer_path, &owned[0]) != 0 || dup_jstring(env, report_path, &owned[1]) != 0 ||
-	    dup_jstring(env, splash, &owned[2]) != 0)
-		return -1;
-	c->buffer_path = owned[0];
-	c->report_path = owned[1];
-	c->splash_activities = owned[2];
+	for (size_t i = 0; i < STR_COUNT; i++)
+		if (dup_jstring(env, strs[i], &owned[i]) != 0)
+			return -1;
+	c->buffer_path = owned[STR_BUFFER];
+	c->report_path = owned[STR_REPORT];
+	c->splash_activities = owned[STR_SPLASH];
+	c->priority_libs = owned[STR_PRIORITY_LIBS];
+	c->touch_libs = owned[STR_TOUCH_LIBS];
 	c->on_report = on_report;
 	c->on_log = o[OPT_LOG] ? on_log : NULL;
 	c->on_expire = on_expired;
@@ -454,39 +468,39 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 }
 
 static jlong JNICALL n_create(JNIEnv *env, jclass cls, jlongArray opts, jstring buffer_path, jstring report_path,
-                              jstring splash)
+                              jstring splash, jstring priority_libs, jstring touch_libs)
 {
 	(void)cls;
 	tc_config c;
-	char *owned[3] = { 0 };
+	char *owned[STR_COUNT] = { 0 };
+	const jstring strs[STR_COUNT] = { buffer_path, report_path, splash, priority_libs, touch_libs };
 	tc_ctx *ctx = NULL;
-	if (fill_config(env, &c, opts, buffer_path, report_path, splash, owned) == 0) {
+	if (fill_config(env, &c, opts, strs, owned) == 0) {
 		tc_error err = { 0 };
 		if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
 			throw_state(env, err.message);
 	}
-	free(owned[0]);
-	free(owned[1]);
-	free(owned[2]);
+	for (size_t i = 0; i < STR_COUNT; i++)
+		free(owned[i]);
 	return (jlong)(intptr_t)ctx;
 }
 
 /* May replace the ring (tc_reconfigure): the Java writer lets go of it first
  * (TraceCanary.reconfigure). */
 static void JNICALL n_reconfigure(JNIEnv *env, jclass cls, jlong h, jlongArray opts, jstring buffer_path,
-                                  jstring report_path, jstring splash)
+                                  jstring report_path, jstring splash, jstring priority_libs, jstring touch_libs)
 {
 	(void)cls;
 	tc_config c;
-	char *owned[3] = { 0 };
-	if (fill_config(env, &c, opts, buffer_path, report_path, splash, owned) == 0) {
+	char *owned[STR_COUNT] = { 0 };
+	const jstring strs[STR_COUNT] = { buffer_path, report_path, splash, priority_libs, touch_libs };
+	if (fill_config(env, &c, opts, strs, owned) == 0) {
 		tc_error err = { 0 };
 		if (tc_reconfigure(ctx_of(h), &c, &err) != TC_OK)
 			throw_state(env, err.message);
 	}
-	free(owned[0]);
-	free(owned[1]);
-	free(owned[2]);
+	for (size_t i = 0; i < STR_COUNT; i++)
+		free(owned[i]);
 }
 
 static jobject JNICALL n_region(JNIEnv *env, jclass cls, jlong h)
@@ -728,8 +742,11 @@ static void process_stat(void *user, tc_process_stat *out)
  * every JNI platform does, and __extension__ says we know. */
 #define N(name, sig, fn) { (char *)(name), (char *)(sig), __extension__(void *)(fn) }
 static const JNINativeMethod methods[] = {
-	N("create", "([JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J", n_create),
-	N("reconfigure", "(J[JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;)V", n_reconfigure),
+	N("create", "([JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)J",
+	  n_create),
+	N("reconfigure",
+	  "(J[JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)V",
+	  n_reconfigure),
 	N("region", "(J)Ljava/nio/ByteBuffer;", n_region),
 	N("attach", "(J[J)V", n_attach),
 	N("capacity", "(J)I", n_capacity),

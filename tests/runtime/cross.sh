@@ -43,7 +43,10 @@ lib_src=$(ls "$src"/base/*.c "$src"/runtime/src/*.c | grep -v '/jni_glue\.c$')
 # in halves); the PLT hook test is linked dynamically (below)
 need_cmd javac default-jdk-headless
 jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
-tests=$(ls "$src"/tests/runtime/test_*.c | grep -v -e '/test_plthook\.c$')
+tests=$(ls "$src"/tests/runtime/test_*.c | grep -v -e '/test_plthook\.c$' -e '/test_tracer_priority\.c$' \
+	-e '/test_tracer_touch\.c$')
+# linked dynamically: they load libraries of their own (plthook/)
+dyn_tests='test_plthook test_tracer_priority test_tracer_touch'
 ph=$src/tests/runtime/plthook
 
 # ninja_file CC CLANG_TARGET: the library with -Werror, the driver, one static test
@@ -121,6 +124,15 @@ NINJA
 	done
 	printf ' plthook/libtc_hookother.so plthook/libtc_hookloader.so plthook/libtc_hookpacked.so'
 	printf ' plthook/libtc_hookunpacked.so\n  ldflags = -ldl\n'
+	# the PLT-hook tracers' stand-ins for the platform's libraries, and their tests
+	printf 'build plthook/libtc_fakeinput.so: so %s\n' "$ph/fake_input.c"
+	printf 'build plthook/libtc_fakeruntime.so: so %s\n  extra = -D_GNU_SOURCE\n' "$ph/fake_runtime.c"
+	printf 'build plthook/libart.so: so %s\n  extra = -D_GNU_SOURCE\n' "$ph/fake_runtime.c"
+	for o in test_tracer_priority test_tracer_touch; do
+		printf 'build obj/%s.o: cc %s\n  extra = -I%s\n' "$o" "$src/tests/runtime/$o.c" "$src/tests/runtime/minicrit"
+		printf 'build %s: linkdyn obj/%s.o obj/helpers.o obj/minicrit.o libtcruntime.a' "$o" "$o"
+		printf ' | plthook/libtc_fakeinput.so plthook/libtc_fakeruntime.so plthook/libart.so\n  ldflags = -ldl\n'
+	done
 }
 
 fail=0
@@ -150,9 +162,10 @@ target() {
 		return
 	fi
 	echo "ok - $name: built ($((SECONDS - start)) s)"
-	for t in $tests test_plthook; do
+	for t in $tests $dyn_tests; do
 		t=$(basename "$t" .c)
-		if [ "$t" = test_plthook ]; then
+		run=("$@")
+		if [[ " $dyn_tests " == *" $t "* ]]; then
 			if [ "$dyn" = none ]; then
 				echo "ok - $name: $t # SKIP $no_dynamic"
 				continue

@@ -357,10 +357,10 @@ Test(jni_glue, a_thread_stack_that_cannot_be_read_is_none)
  * on, unreachable). */
 Test(jni_glue, create_makes_no_context_from_a_path_it_could_not_read)
 {
-	typedef jlong (*create_fn)(JNIEnv *, jclass, jlongArray, jstring, jstring, jstring);
+	typedef jlong (*create_fn)(JNIEnv *, jclass, jlongArray, jstring, jstring, jstring, jstring, jstring);
 	create_fn create = NATIVE(create_fn, "create");
 	fail_utf_chars_at = 1;
-	jlong h = create(&env_obj, NULL, (jlongArray)&dummy_class, (jstring)&dummy_string, NULL, NULL);
+	jlong h = create(&env_obj, NULL, (jlongArray)&dummy_class, (jstring)&dummy_string, NULL, NULL, NULL, NULL);
 	cr_assert_eq(h, 0, "no context");
 	cr_assert(pending, "the OutOfMemoryError goes to start()");
 	cr_assert_eq(violations, 0, "%s", violation);

@@ -39,7 +39,7 @@ public final class E2e {
     /** id -> method, as a tc-instrument mapping file would list them. */
     static final String MAPPING = "100,8,E2e slowWork ()V\n101,8,E2e tinyStep ()V\n102,8,E2e nap ()V\n"
             + "200,8,E2e stuck ()V\n300,8,E2e crashLoop ()V\n301,8,E2e crashStep (I)V\n1,8,E2e earlyInit ()V\n"
-            + "2,8,E2e appOnCreate ()V\n7,8,E2e noise ()V\n";
+            + "2,8,E2e appOnCreate ()V\n7,8,E2e noise ()V\n110,8,E2e lowerPriority (I)V\n112,8,E2e handleTouch (J)V\n";
 
     static final List<String[]> reports = new ArrayList<>();
     static int passed, failed;
@@ -1407,6 +1407,120 @@ public final class E2e {
         }
     }
 
+    /** The main thread lowers its own priority through a platform library (traced: id 110). */
+    static void lowerPriority(int by) {
+        AppMethodBeat.i(110);
+        try {
+            int tid = FakePlatform.myTid();
+            check(FakePlatform.setThreadPriority(0, FakePlatform.getThreadPriority(tid) + by) == 0,
+                    "setpriority on the main thread");
+        } finally {
+            AppMethodBeat.o(110);
+        }
+    }
+
+    /** Another thread lowers the main thread's priority. */
+    static void otherThreadLowers(int mainTid) {
+        FakePlatform.setThreadPriority(mainTid, FakePlatform.getThreadPriority(mainTid) + 1);
+    }
+
+    /** The app's handling of one input event (traced: id 112). */
+    static void handleTouch(long ms) {
+        AppMethodBeat.i(112);
+        try {
+            busy(ms);
+        } finally {
+            AppMethodBeat.o(112);
+        }
+    }
+
+    /** One input event: the system sends it, the app reads it, handles it, says finished. */
+    static void touch(int[] ch, long ms) {
+        check(FakePlatform.systemSend(ch[0], 120) == 120, "the system sent an event");
+        check(FakePlatform.consume(ch[1]) == 120, "the app read it");
+        handleTouch(ms);
+        check(FakePlatform.finish(ch[1]) == 24, "the app sent its finished signal");
+    }
+
+    static int countDetail(String detail) {
+        synchronized (reports) {
+            int n = 0;
+            for (String[] x : reports) {
+                n += x[2].contains("\"detail\":\"" + detail + "\"") ? 1 : 0;
+            }
+            return n;
+        }
+    }
+
+    /**
+     * The PLT-hook tracers on HotSpot: a JNI library of our own (fake_platform.c) plays
+     * libandroid_runtime.so and libinput.so, hooked by name from the configuration; the
+     * main thread's priority changed by itself and by another thread is reported with the
+     * changer's Java stack, a slow input event with the recorded stack, a fast one not.
+     */
+    static void hooks(String lib) throws InterruptedException {
+        System.load(System.getProperty("tc.fake"));
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib);
+        c.tracers = TraceCanary.TRACER_PRIORITY | TraceCanary.TRACER_TOUCH;
+        c.priorityLibs = "libtc_e2efake.so";
+        c.touchLibs = "libtc_e2efake.so";
+        c.touchLagMs = 300;
+        AndroidTracing.install(new Application(), c, LISTENER);
+        int mainTid = FakePlatform.myTid();
+        if (FakePlatform.getThreadPriority(mainTid) > 17) {
+            System.out.println("# the main thread's nice value is already near 19: skipped");
+            System.exit(77);
+        }
+        Handler h = new Handler(Looper.getMainLooper());
+        int[] ch = FakePlatform.channel();
+        h.post(() -> {
+            lowerPriority(1);
+            Thread t = new Thread(() -> otherThreadLowers(mainTid), "changer");
+            t.start();
+            join(t);
+            touch(ch, 20);
+            touch(ch, 450);
+            Looper.myLooper().quit();
+        });
+        Looper.loop();
+        String[] p = waitFor("Trace_EvilMethod", "PRIORITY_MODIFIED", 3000);
+        check(p != null, "PRIORITY_MODIFIED report");
+        String[] t = waitFor("Trace_EvilMethod", "LAG_TOUCH", 3000);
+        check(t != null, "LAG_TOUCH report");
+        Thread.sleep(300);
+        synchronized (reports) {
+            List<String> prio = new ArrayList<>();
+            for (String[] x : reports) {
+                if (x[2].contains("\"detail\":\"PRIORITY_MODIFIED\"")) {
+                    prio.add(x[2]);
+                    System.out.println("# " + x[2]);
+                }
+            }
+            check(prio.size() == 2, "two changes of the main thread's priority: " + prio.size());
+            if (prio.size() == 2) {
+                check(prio.get(0).contains("E2e.lowerPriority(E2e.java:"), "the main thread's own stack");
+                check(prio.get(0).contains("\"threadStack\":\"FakePlatform.setThreadPriority(Native Method)"),
+                        "the stack starts at the native call");
+                check(prio.get(1).contains("E2e.otherThreadLowers(E2e.java:")
+                        && !prio.get(1).contains("E2e.lowerPriority"), "the other thread's stack");
+                check(prio.get(0).matches(".*\"processPriority\":-?[0-9]+,\"priorityBefore\":-?[0-9]+,"
+                        + "\"changerTid\":" + mainTid + ",.*"), "Matrix's processPriority, the before value, the changer");
+            }
+        }
+        if (t != null) {
+            System.out.println("# " + t[2]);
+            check(t[2].matches(".*\"cost\":(4[5-9][0-9]|[5-9][0-9][0-9]|[0-9]{4}),.*"), "the slow event's cost");
+            check(t[2].contains(",112,1,"), "the recorded stack holds the handler (112)");
+            check(t[2].contains("\"stackKey\":\"112|\""), "stackKey: the handler");
+            check(t[2].contains("\"scene\":") && t[2].contains("\"isProcessForeground\":"), "Matrix's LAG_TOUCH keys");
+        }
+        check(countDetail("LAG_TOUCH") == 1, "the fast event (20 ms) is not reported: " + countDetail("LAG_TOUCH"));
+        TraceCanary.release();
+        check(FakePlatform.setThreadPriority(0, FakePlatform.getThreadPriority(mainTid) + 1) == 0,
+                "after release the call still works");
+    }
+
     public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
@@ -1433,6 +1547,7 @@ public final class E2e {
             case "block": block(lib, args[1], Boolean.parseBoolean(args[2])); break;
             case "threads-churn": threadsChurn(lib, args[1]); break;
             case "crash-busy": crashBusy(lib, args[1], args[2].equals("message")); return;
+            case "hooks": hooks(lib); break;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

@@ -49,6 +49,9 @@
 #              passes the keys through.
 #   threads-filter: threads = all narrowed by Config.threadNames and a thread
 #              interceptor (tc-ringdump reads the thread file).
+#   hooks:     the PLT-hook tracers on a JNI library of our own (TC_FAKE, playing
+#              libandroid_runtime.so and libinput.so): priority changes of the
+#              main thread with the changer's Java stack, a slow input event.
 #   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes.
@@ -81,6 +84,9 @@ run_hidden() {
     --add-modules android.stubs -cp "$CLASSPATH_E2E" E2e "$@"
 }
 case "$mode" in
+hooks)
+  run_java -Dtc.fake="$TC_FAKE" -- hooks
+  ;;
 slow|anr)
   run_java -- "$mode"
   ;;

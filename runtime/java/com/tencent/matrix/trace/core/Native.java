@@ -12,11 +12,15 @@ final class Native {
             OPT_FRAME_INTERVAL = 10, OPT_DROP_FROZEN = 11, OPT_DROP_HIGH = 12, OPT_DROP_MIDDLE = 13,
             OPT_DROP_NORMAL = 14, OPT_COLD = 15, OPT_WARM = 16, OPT_HAS_ACTIVITY = 17, OPT_LOG = 18,
             OPT_THREADS = 19, OPT_THREAD_CAPACITY = 20, OPT_MAX_THREADS = 21, OPT_BLOCK_CONTEXT = 22,
-            OPT_COUNT = 23;
+            OPT_TOUCH_LAG = 23, OPT_COUNT = 24;
+    /** threadStack's style for the calling thread's stack (tc_runtime.h TC_STACK_CALLER). */
+    static final int STACK_CALLER = 3;
 
-    static native long create(long[] opts, String bufferPath, String reportPath, String splash);
+    static native long create(long[] opts, String bufferPath, String reportPath, String splash,
+            String priorityLibs, String touchLibs);
     /** May replace the ring: the Java writer must not hold its address (TraceCanary.reconfigure). */
-    static native void reconfigure(long ctx, long[] opts, String bufferPath, String reportPath, String splash);
+    static native void reconfigure(long ctx, long[] opts, String bufferPath, String reportPath, String splash,
+            String priorityLibs, String touchLibs);
     /** The ring as the runtime holds it (tests, tools): what a staging ring holds since its
      *  last copy is not in it yet. */
     static native ByteBuffer region(long ctx);
@@ -86,8 +90,23 @@ final class Native {
     }
 
     /** The recording thread's stack. Styles as Matrix's looperPrinterStackStyle:
-     *  0 simple (frames 3..11), 1 whole, 2 raw StackTraceElement lines. */
+     *  0 simple (frames 3..11), 1 whole, 2 raw StackTraceElement lines; STACK_CALLER: the
+     *  calling thread's own, raw lines from the frame that called into native code (a PLT
+     *  hook's upcall: who changed the main thread's priority). */
     static String threadStack(int style) {
+        if (style == STACK_CALLER) {
+            StackTraceElement[] st = Thread.currentThread().getStackTrace();
+            StringBuilder sb = new StringBuilder();
+            int i = 0;
+            while (i < st.length && (st[i].getClassName().equals("java.lang.Thread")
+                    || st[i].getClassName().equals(Native.class.getName()))) {
+                i++; // getStackTrace and this method
+            }
+            for (; i < st.length; i++) {
+                sb.append(st[i].toString()).append('\n');
+            }
+            return sb.toString();
+        }
         Thread t = AppMethodBeat.sThread;
         if (t == null) {
             return "";

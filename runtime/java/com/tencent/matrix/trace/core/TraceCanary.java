@@ -39,6 +39,13 @@ public final class TraceCanary {
     /** An idle handler of the main queue running 2 s or more (API 23+, by reflection); not in
      *  the default set. */
     public static final int TRACER_IDLE = 32;
+    /** The main thread's priority, scheduling policy or timer slack changed by a call in one of
+     *  {@link Config#priorityLibs} (PLT hooks); not in the default set (runtime/README.md,
+     *  "Thread priority and touch lag"). */
+    public static final int TRACER_PRIORITY = 64;
+    /** An input event taking {@link Config#touchLagMs} or longer from its arrival to its
+     *  finished signal, seen in {@link Config#touchLibs} (PLT hooks); not in the default set. */
+    public static final int TRACER_TOUCH = 128;
 
     /** How late the main queue's head message is, in ms, for the signal-ANR check; set by the
      *  Android glue (reflection). Long.MIN_VALUE: the queue is empty or cannot be read. */
@@ -149,6 +156,14 @@ public final class TraceCanary {
         public int coldThresholdMs = 10_000;
         public int warmThresholdMs = 4_000;
         public String splashActivities;
+        /** TRACER_PRIORITY: the libraries whose calls are hooked, ';'-separated patterns
+         *  (fnmatch, on the file name; with a '/' on the path); null is Matrix's every ".so". */
+        public String priorityLibs;
+        /** TRACER_TOUCH: the libraries whose input-channel calls are hooked; null is
+         *  "libinput.so". */
+        public String touchLibs;
+        /** TRACER_TOUCH: an input event this slow (arrival to finished signal) is reported. */
+        public int touchLagMs = 2000;
         public boolean hasActivity = true;
         public String reportPath;
         /** A path for System.load; null uses System.loadLibrary("tracecanary"). */
@@ -164,6 +179,9 @@ public final class TraceCanary {
         public Config evilThresholdMs(int v) { evilThresholdMs = v; return this; }
         public Config splashActivities(String v) { splashActivities = v; return this; }
         public Config hasActivity(boolean v) { hasActivity = v; return this; }
+        public Config priorityLibs(String v) { priorityLibs = v; return this; }
+        public Config touchLibs(String v) { touchLibs = v; return this; }
+        public Config touchLagMs(int v) { touchLagMs = v; return this; }
         public Config reportPath(String v) { reportPath = v; return this; }
         public Config libraryPath(String v) { libraryPath = v; return this; }
 
@@ -192,6 +210,7 @@ public final class TraceCanary {
             o[Native.OPT_THREAD_CAPACITY] = threadCapacity;
             o[Native.OPT_MAX_THREADS] = maxThreads;
             o[Native.OPT_BLOCK_CONTEXT] = blockContext ? 1 : 0;
+            o[Native.OPT_TOUCH_LAG] = touchLagMs;
             return o;
         }
     }
@@ -710,7 +729,7 @@ public final class TraceCanary {
         threadNames = c.threadNames;
         try {
             Native.reconfigure(h, c.options(logListener != null), c.bufferPath, c.reportPath,
-                    c.splashActivities);
+                    c.splashActivities, c.priorityLibs, c.touchLibs);
         } finally {
             Thread writer = AppMethodBeat.sThread;
             if (Thread.currentThread() == writer) {
@@ -780,7 +799,8 @@ public final class TraceCanary {
             libraryLoaded = true;
         }
         long[] ring = AppMethodBeat.ring(c.capacity); // first: it may refuse (no Unsafe)
-        long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities);
+        long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities,
+                c.priorityLibs, c.touchLibs);
         threadNames = c.threadNames;
         Native.threadName(h, recordThread.getName());
         Native.attach(h, ring);

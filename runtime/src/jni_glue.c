@@ -52,7 +52,7 @@ enum {
 	OPT_CAPACITY, OPT_RESOLUTION, OPT_TRACERS, OPT_EXPIRE, OPT_EVIL, OPT_LAG, OPT_ANR, OPT_ANR_INVALID,
 	OPT_STACK_STYLE, OPT_FPS_SLICE, OPT_FRAME_INTERVAL, OPT_DROP_FROZEN, OPT_DROP_HIGH, OPT_DROP_MIDDLE,
 	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_THREADS, OPT_THREAD_CAPACITY,
-	OPT_MAX_THREADS, OPT_COUNT
+	OPT_MAX_THREADS, OPT_BUILD_ID, OPT_COUNT
 };
 
 static void detach(void *unused)
@@ -409,6 +409,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, jstring buffe
 	c->record_threads = (uint32_t)o[OPT_THREADS];
 	c->thread_capacity = (uint32_t)o[OPT_THREAD_CAPACITY];
 	c->max_threads = (uint32_t)o[OPT_MAX_THREADS];
+	c->build_id = (uint64_t)o[OPT_BUILD_ID];
 	/* half a configuration (no buffer path, say) makes no context: the
 	 * exception goes to start() */
 	if (dup_jstring(env, buffer_path, &owned[0]) != 0 || dup_jstring(env, report_path, &owned[1]) != 0 ||

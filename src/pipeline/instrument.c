@@ -785,6 +785,8 @@ static int run_pipeline(run *r, double t0, cf_error *err)
 		rc = trace_batch(r, first, end, items, err);
 		release_batch(r, first, end, true);
 	}
+	if (rc == CF_OK)
+		rc = out_build_id_marker(r, out_build_id(r), err);
 	double t4 = now();
 	r->t_trace = t4 - t3;
 	/* Every output is complete before the first one appears. */
@@ -840,6 +842,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		memo_save_run(&r);
 	memo_end(&r); /* after a failure: nothing was stored, the cache is only trimmed */
 	r.t_map += replayed ? 0 : now() - tm;
+	if (rc == CF_OK)
+		rc = out_write_build_id(&r, err);
 	if (rc == CF_OK)
 		rc = out_write_stats(&r, now() - t0, err);
 	teardown(&r);

@@ -216,6 +216,8 @@ typedef struct run {
 	cache_key map_hash[2]; /* their cache_hash_bytes, */
 	uint64_t map_size[2];  /* sizes */
 	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
+	uint64_t build_id;     /* of methodMapping.txt as written (out_write_build_id) */
+	const input *marker_in; /* the output that got the build-id marker, or NULL */
 } run;
 
 /* collect.c */
@@ -272,6 +274,19 @@ void out_abort(input *in);
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
+/* The build id (mapping/method_mapping.h) of the methodMapping.txt out_write_mappings
+ * will write, from the assigned ids (after decide). */
+uint64_t out_build_id(const run *r);
+/* Where the runtime finds the build id: a class of its own, read by reflection
+ * (TraceCanary.buildId; consumer-rules.pro keeps it). */
+#define OUT_MARKER_CLASS "com/tencent/matrix/trace/generated/BuildId"
+#define OUT_MARKER_FIELD "ID"
+/* Writes the marker class holding id into the first output (a directory output; other
+ * kinds get none yet, run.marker_in stays NULL), in its stage. */
+int out_build_id_marker(run *r, uint64_t id, cf_error *err);
+/* Computes the build id of methodMapping.txt as it is in the mapping directory (written
+ * or replayed) into run.build_id and writes it, in hex, to the file buildId beside it. */
+int out_write_build_id(run *r, cf_error *err);
 /* The mapping files' names in the mapping directory, by index (run.map_hash). */
 extern const char *const out_mapping_names[2];
 /* Sums the units into run.sum (unless replayed), for memo_save_run and the statistics. */

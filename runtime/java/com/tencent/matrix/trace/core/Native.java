@@ -11,7 +11,7 @@ final class Native {
             OPT_LAG = 5, OPT_ANR = 6, OPT_ANR_INVALID = 7, OPT_STACK_STYLE = 8, OPT_FPS_SLICE = 9,
             OPT_FRAME_INTERVAL = 10, OPT_DROP_FROZEN = 11, OPT_DROP_HIGH = 12, OPT_DROP_MIDDLE = 13,
             OPT_DROP_NORMAL = 14, OPT_COLD = 15, OPT_WARM = 16, OPT_HAS_ACTIVITY = 17, OPT_LOG = 18,
-            OPT_THREADS = 19, OPT_THREAD_CAPACITY = 20, OPT_MAX_THREADS = 21, OPT_COUNT = 22;
+            OPT_THREADS = 19, OPT_THREAD_CAPACITY = 20, OPT_MAX_THREADS = 21, OPT_BUILD_ID = 22, OPT_COUNT = 23;
 
     static native long create(long[] opts, String bufferPath, String reportPath, String splash);
     /** May replace the ring: the Java writer must not hold its address (TraceCanary.reconfigure). */

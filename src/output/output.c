@@ -692,6 +692,8 @@ int out_summarize(run *r, cf_error *err)
 		s->focus_refused += u->focus_refused;
 		s->methods_instrumented += u->instrumented;
 		s->methods_skipped += u->skipped;
+		s->methods_already += u->already;
+		s->classes_already += u->already != 0;
 		s->dex_checked += u->checked;
 		s->dex_check_refused += u->check_refused;
 		s->dex_input_fails += u->input_fails;
@@ -779,6 +781,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_kv_uint(&j, "focus_method_added", s->focus_added);
 	json_kv_uint(&j, "focus_method_instrumented", s->focus_injected);
 	json_kv_uint(&j, "focus_method_refused", s->focus_refused);
+	json_kv_uint(&j, "already_instrumented", s->classes_already);
 	json_end_object(&j);
 	if (r->opt->cache_dir) {
 		uint64_t facts = 0, results = 0, inputs = 0;
@@ -826,6 +829,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_end_object(&j);
 	json_kv_uint(&j, "instrumented", s->methods_instrumented);
 	json_kv_uint(&j, "skipped", s->methods_skipped);
+	json_kv_uint(&j, "already_instrumented", s->methods_already);
 	json_end_object(&j);
 	json_key(&j, "problems");
 	json_begin_array(&j);
@@ -903,6 +907,11 @@ int out_write_stats(run *r, double total, cf_error *err)
 		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
 		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
 		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
+		if (s->methods_already)
+			fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
+			        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
+			        "probes' ids\n",
+			        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
 		if (r->marker_in)
 			fprintf(stderr, "tc-instrument: build id %s (%s/%s), recorded by the runtime from %s/%s.class\n",
 			        hex, r->opt->mapping_dir, MM_BUILD_ID_FILE, r->marker_in->out, OUT_MARKER_CLASS);

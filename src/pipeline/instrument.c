@@ -294,7 +294,7 @@ bool unit_wants_edit(const unit *u)
 	if (u->activity)
 		return true;
 	for (uint32_t k = 0; k < u->nmethods; k++)
-		if (u->methods[k].verdict == V_TRACE)
+		if (u->methods[k].verdict == V_TRACE && !u->methods[k].preset)
 			return true;
 	return false;
 }

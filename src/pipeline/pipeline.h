@@ -34,6 +34,11 @@ enum verdict {
 	V_COUNT
 };
 
+/* meth.preset of a method an earlier run added (an Activity's onWindowFocusChanged that
+ * calls BEAT.at and has no probe): left as it is and listed in neither mapping file, as
+ * the run that added it did. Above every id. */
+#define PRESET_ADDED MM_ID_MAX
+
 typedef struct meth {
 	/* The mapping key "a.b.C name desc", in original names, is cls + ' ' + rest: the
 	 * class part is shared by the class's methods (a long class path has 600,000). */
@@ -42,6 +47,8 @@ typedef struct meth {
 	uint32_t hash;     /* of the whole key, computed by the workers so that decide() only looks up */
 	uint32_t access;   /* as Matrix prints it (see collect.c) */
 	uint32_t id;       /* for V_TRACE, once assigned */
+	uint32_t preset;   /* the id of the probe already at its entry (instrumented before:
+	                      kept as it is, and that id is its id), PRESET_ADDED, or 0 */
 	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
 	uint32_t rest_len;
 	uint16_t class_len; /* of cls (collect.c caps original names at 1023 bytes) */
@@ -142,6 +149,7 @@ typedef struct unit {
 	bool out_same;         /* a directory's file already held its bytes: only touched at the commit */
 	uint32_t out_crc;
 	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
+	uint32_t already;      /* methods instrumented before (meth.preset), left as they are */
 	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
 	 * left as they were because the rewrite broke a rule, or because the input method
 	 * already did */
@@ -160,6 +168,7 @@ typedef struct problem {
 typedef struct summary {
 	uint64_t classes, instrumented, malformed, by_name, abstract, modules, blocked, activities,
 	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
+	uint64_t methods_already, classes_already; /* instrumented before: left as they were */
 	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
 	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
 	uint64_t dex_checked, dex_check_refused, dex_input_fails;

@@ -596,8 +596,14 @@ int out_build_id_marker(run *r, uint64_t id, cf_error *err)
 		if (!r->inputs[i].classpath)
 			in = &r->inputs[i];
 	/* One marker per run: two outputs holding the same class would fail dexing
-	 * ("defined multiple times"). Only a directory output gets it for now. */
+	 * ("defined multiple times"). Only a directory of class files gets it for now (a
+	 * class file among dex files would be packaged by nothing). */
 	if (!in || in->jar || in->dex || !in->stage)
+		return CF_OK;
+	bool classes = false;
+	for (size_t k = in->first; k < in->first + in->count && !classes; k++)
+		classes = r->units[k].kind == UNIT_CLASS;
+	if (!classes)
 		return CF_OK;
 	char hex[MM_BUILD_ID_HEX], path[4200];
 	mm_build_id_hex(id, hex);
@@ -917,7 +923,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 			        hex, r->opt->mapping_dir, MM_BUILD_ID_FILE, r->marker_in->out, OUT_MARKER_CLASS);
 		else
 			fprintf(stderr, "tc-instrument: build id %s (%s/%s); no output carries it (only a directory "
-			        "output gets the marker class yet): recordings of this build have no build id\n",
+			        "of class files gets the marker class yet): recordings of this build have no build id\n",
 			        hex, r->opt->mapping_dir, MM_BUILD_ID_FILE);
 		if (apk)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "

@@ -8,6 +8,7 @@
 #include "classfile.h"
 #include "opcodes.h"
 #include "dex.h"
+#include "dex_op.h"
 #include "filter.h"
 #include "pipeline/pipeline.h"
 
@@ -349,6 +350,56 @@ static uint32_t matrix_flags(const dex_file *d, const dex_class *k, const dex_em
 	return f;
 }
 
+/* Whether method idx is BEAT.name (any descriptor when desc is NULL). */
+static bool is_beat_method(const run *r, const dex_file *d, uint32_t idx, const char *name, const char *desc)
+{
+	if (idx >= d->methods.n)
+		return false;
+	const dex_mid *mid = &d->methods.v[idx];
+	uint32_t len;
+	const uint8_t *cls = dex_type_desc(d, mid->cls, &len);
+	size_t blen = strlen(r->opt->beat);
+	char pdesc[8];
+	return cls && len == blen + 2 && cls[0] == 'L' && !memcmp(cls + 1, r->opt->beat, blen) &&
+	       dex_str_eq(d, mid->name, name) &&
+	       (!desc || (dex_proto_desc(d, mid->proto, pdesc, sizeof pdesc) && !strcmp(pdesc, desc)));
+}
+
+/* probe_id for a dex method: "const vA, #id" (const/4, const/16, const, const/high16)
+ * right before "invoke-static {vA}, BEAT.i(I)V" (or its /range form), as inject_dex.c
+ * writes it; PRESET_ADDED for a method with no probe that calls BEAT.at. */
+static uint32_t dex_probe_id(const run *r, const dex_file *d, const dex_emethod *m)
+{
+	const dex_code *c = m->code;
+	if (!c)
+		return 0;
+	int64_t lit = 0;        /* the previous instruction's constant, 0 when none */
+	uint32_t reg = UINT32_MAX;
+	bool focus = false;
+	for (uint32_t pc = 0; pc < c->ninsns;) {
+		dop o;
+		uint32_t n = dop_decode(c->insns, c->ninsns, pc, d->version, &o);
+		if (!n)
+			return 0;
+		int64_t v = 0;
+		uint32_t vr = UINT32_MAX;
+		if (o.op == DOP_CONST_4 || o.op == DOP_CONST_16 || o.op == DOP_CONST || o.op == DOP_CONST_HIGH16) {
+			v = o.lit;
+			vr = o.a;
+		} else if ((o.op == DOP_INVOKE_STATIC || o.op == DOP_INVOKE_STATIC_RANGE) && o.nargs == 1) {
+			uint32_t arg = o.op == DOP_INVOKE_STATIC ? o.args[0] : o.a;
+			if (lit > 0 && lit < MM_ID_DISPATCH && arg == reg && is_beat_method(r, d, o.idx, "i", "(I)V"))
+				return (uint32_t)lit;
+		}
+		if ((o.op == DOP_INVOKE_STATIC || o.op == DOP_INVOKE_STATIC_RANGE) && is_beat_method(r, d, o.idx, "at", NULL))
+			focus = true;
+		lit = v;
+		reg = vr;
+		pc += n;
+	}
+	return focus ? PRESET_ADDED : 0;
+}
+
 int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 {
 	const dex_file *d = &u->dex->d;
@@ -406,6 +457,12 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		}
 		if (cerr.code == CF_OK && u->blocked) {
 			x->verdict = V_BLOCKED;
+			continue;
+		}
+		/* instrumented before: traced with its probe's id, left as it is */
+		if (cerr.code == CF_OK && (x->preset = dex_probe_id(r, d, m)) != 0) {
+			x->verdict = V_TRACE;
+			u->already++;
 			continue;
 		}
 		enum filter_verdict fv = FILTER_TRACE;

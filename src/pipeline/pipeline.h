@@ -290,8 +290,8 @@ uint64_t out_build_id(const run *r);
  * (TraceCanary.buildId; consumer-rules.pro keeps it). */
 #define OUT_MARKER_CLASS "com/tencent/matrix/trace/generated/BuildId"
 #define OUT_MARKER_FIELD "ID"
-/* Writes the marker class holding id into the first output (a directory output; other
- * kinds get none yet, run.marker_in stays NULL), in its stage. */
+/* Writes the marker class holding id into the first output (a directory of class files;
+ * other kinds get none yet, run.marker_in stays NULL), in its stage. */
 int out_build_id_marker(run *r, uint64_t id, cf_error *err);
 /* Computes the build id of methodMapping.txt as it is in the mapping directory (written
  * or replayed) into run.build_id and writes it, in hex, to the file buildId beside it. */

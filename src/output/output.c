@@ -918,13 +918,14 @@ int out_write_stats(run *r, double total, cf_error *err)
 			        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
 			        "probes' ids\n",
 			        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
+		/* (no paths: the line is the same for the same inputs wherever they are) */
 		if (r->marker_in)
-			fprintf(stderr, "tc-instrument: build id %s (%s/%s), recorded by the runtime from %s/%s.class\n",
-			        hex, r->opt->mapping_dir, MM_BUILD_ID_FILE, r->marker_in->out, OUT_MARKER_CLASS);
+			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
+			        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
 		else
-			fprintf(stderr, "tc-instrument: build id %s (%s/%s); no output carries it (only a directory "
-			        "of class files gets the marker class yet): recordings of this build have no build id\n",
-			        hex, r->opt->mapping_dir, MM_BUILD_ID_FILE);
+			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
+			        "a directory of class files gets the marker class yet): recordings of this build have no "
+			        "build id\n", hex, MM_BUILD_ID_FILE);
 		if (apk)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
 			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");

@@ -37,7 +37,7 @@ id=$(cat "$T/map/buildId" 2>/dev/null)
 check "buildId beside methodMapping.txt: 16 hex digits" sh -c "echo '$id' | grep -Eqx '[0-9a-f]{16}'"
 check "it is the hash of methodMapping.txt's entry lines" test "$id" = "$(py_id "$T/map/methodMapping.txt")"
 check "the statistics carry it" test "$(json "$T/map/instrument-stats.json" 'j["buildId"]')" = "$id"
-stderr_has "the summary names it and the marker" "build id $id ($T/map/buildId), recorded by the runtime from $T/out/$marker"
+stderr_has "the summary names it and the marker" "build id $id (the mapping directory's buildId), recorded by the runtime from the class com/tencent/matrix/trace/generated/BuildId of the first output"
 check "the marker class is in the output" test -f "$T/out/$marker"
 check "its field ID holds the id (a ConstantValue)" \
     sh -c "'$JAVAP' -v -cp '$T/out' com.tencent.matrix.trace.generated.BuildId | grep -q 'ConstantValue: String $id'"

@@ -138,3 +138,75 @@ void mm_put_keepmethod(cf_buf *b, const char *key, size_t key_len)
 	buf_putn(b, key, key_len);
 	buf_putc(b, '\n');
 }
+
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+void mm_build_id_init(mm_build_id *b)
+{
+	b->h = FNV_OFFSET;
+}
+
+void mm_build_id_line(mm_build_id *b, const char *s, size_t n)
+{
+	n = mm_line_len(s, n);
+	if (n == 0)
+		return;
+	uint64_t h = b->h;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * FNV_PRIME;
+	b->h = (h ^ '\n') * FNV_PRIME;
+}
+
+void mm_build_id_text(mm_build_id *b, const char *s, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(s, '\n', n);
+		size_t len = nl ? (size_t)(nl - s) : n;
+		mm_build_id_line(b, s, len);
+		if (!nl)
+			break;
+		n -= len + 1;
+		s = nl + 1;
+	}
+}
+
+/* FNV-1a's last bytes reach only the low bits; the mix (splitmix64's finalizer)
+ * spreads every input bit over the whole id, which is shown as hex. */
+uint64_t mm_build_id_final(const mm_build_id *b)
+{
+	uint64_t z = b->h;
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+void mm_build_id_hex(uint64_t id, char out[MM_BUILD_ID_HEX])
+{
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 15; i >= 0; i--, id >>= 4)
+		out[i] = digits[id & 15];
+	out[16] = '\0';
+}
+
+int mm_build_id_parse(const char *s, size_t n, uint64_t *out)
+{
+	if (n == 0 || n > 16)
+		return -1;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i], d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}

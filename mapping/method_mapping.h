@@ -56,4 +56,30 @@ void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size
 /* Appends "cls rest\n", a line of ignoreMethodMapping.txt. */
 void mm_put_ignored(cf_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len);
 
+/* The build id: what binds a recording to the mapping that decodes it. tc-instrument
+ * computes it from the methodMapping.txt it writes and puts it in its outputs (the
+ * runtime records it in the ring and its reports); tc-trace computes it from the mapping
+ * it is given and compares. It hashes the entry lines as mm_line_len leaves them
+ * (comments, blank lines, trailing spaces and '\r' dropped), each followed by '\n', in
+ * file order: exactly what decoding an id depends on, so a comment added by hand does
+ * not change it, and any changed id, flag or name does. 64-bit FNV-1a with a final
+ * mix; never 0, which means "no id" everywhere. */
+typedef struct mm_build_id {
+	uint64_t h;
+} mm_build_id;
+
+#define MM_BUILD_ID_HEX 17 /* 16 hex digits and a NUL */
+#define MM_BUILD_ID_FILE "buildId"
+
+void mm_build_id_init(mm_build_id *b);
+/* Adds one line s[0..n) (without its '\n'); lines mm_line_len gives 0 are left out. */
+void mm_build_id_line(mm_build_id *b, const char *s, size_t n);
+/* Adds every line of a whole methodMapping.txt text. */
+void mm_build_id_text(mm_build_id *b, const char *s, size_t n);
+uint64_t mm_build_id_final(const mm_build_id *b);
+/* 16 lowercase hex digits. */
+void mm_build_id_hex(uint64_t id, char out[MM_BUILD_ID_HEX]);
+/* Reads 1 to 16 hex digits (any case, nothing else); 0 on success. */
+int mm_build_id_parse(const char *s, size_t n, uint64_t *out);
+
 #endif

@@ -57,6 +57,8 @@ static int dump(const char *path, const tc_ring_image *img, int quiet, int stack
 	printf("time base: monotonic %" PRIu64 " ns, wall %" PRIu64 " ms\n", img->time_base_ns, img->wall_base_ms);
 	if (img->tid || img->thread_name[0])
 		printf("thread: %u %s\n", img->tid, img->thread_name);
+	if (img->build_id) /* tc-instrument's buildId file of the build that recorded it */
+		printf("build id: %016" PRIx64 "\n", img->build_id);
 	if (img->generation) /* a thread's ring: which hand-out, and whether its thread ended */
 		printf("generation %u, %s\n", img->generation, img->ended_ns ? "ended" : "running");
 	for (uint32_t n = 0; img->names && n < TC_SECTION_MAX; n++)

@@ -23,6 +23,7 @@
 #include "trace_html.h"
 #include "trace_io.h"
 #include "json_read.h"
+#include "method_mapping.h"
 #include "trace_lines.h"
 #include "trace_mapping.h"
 #include "trace_recording.h"
@@ -73,6 +74,10 @@ static const char help_text[] =
 	"Inputs:\n"
 	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
 	"                       as #id (and all of them do without this option)\n"
+	"  --ignore-build-id    decode with --mapping even when the ring was recorded by another\n"
+	"                       build (its build id, from tc-instrument's marker class, differs\n"
+	"                       from the mapping's: the names would be wrong); without it, that\n"
+	"                       is an error\n"
 	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process;\n"
 	"                       with threads = all, the thread file FILE-threads is read with it.\n"
 	"                       Each launch keeps the ring the run before left as FILE.prev (with\n"
@@ -157,6 +162,7 @@ typedef struct opts {
 	int text;
 	const char *tag;
 	int keep_going;
+	int ignore_build_id;
 	int complete;
 	tr_name_style names;
 	uint64_t report_line;
@@ -281,6 +287,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
 			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
 			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
+			{ "--ignore-build-id", NULL, 0, C_ALL },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -305,6 +312,8 @@ static int parse_args(int argc, char **argv, opts *o)
 			return 3;
 		} else if (strcmp(l, "--mapping") == 0) {
 			o->mapping = val;
+		} else if (strcmp(l, "--ignore-build-id") == 0) {
+			o->ignore_build_id = 1;
 		} else if (strcmp(l, "--ring") == 0) {
 			o->ring = val;
 		} else if (strcmp(l, "--reports") == 0) {
@@ -531,6 +540,41 @@ static void prev_note(const char *path)
 	free(prev);
 }
 
+/* The recording and the mapping must be of one build: ids of another build's mapping
+ * name other methods, and nothing else would show it. The ring's header holds the id
+ * of the build that recorded it (from its marker class), the mapping's is computed from
+ * its lines as tc-instrument computed it (mapping/method_mapping.h). Where the ring has
+ * none (an older runtime, an app without the marker), a note says so once. */
+static int check_build_id(const tr_recording *rec, const opts *o, const tr_mapping *m, cf_error *err)
+{
+	if (!o->mapping)
+		return TC_OK;
+	uint64_t ring_id = rec->ring.build_id, map_id = tr_mapping_build_id(m);
+	char rh[MM_BUILD_ID_HEX], mh[MM_BUILD_ID_HEX];
+	mm_build_id_hex(ring_id, rh);
+	mm_build_id_hex(map_id, mh);
+	if (!ring_id) {
+		fprintf(stderr, "tc-trace: note: %s has no build id (ring version %u: %s), so %s (build %s) "
+		        "cannot be checked against it\n", o->ring, rec->ring.version,
+		        rec->ring.version < 3 ? "written before rings recorded one"
+		                              : "the app had no build id: instrumented without tc-instrument's marker class",
+		        o->mapping, mh);
+		return TC_OK;
+	}
+	if (ring_id == map_id)
+		return TC_OK;
+	if (o->ignore_build_id) {
+		fprintf(stderr, "tc-trace: warning: %s was recorded by build %s, %s is of build %s: decoding anyway "
+		        "(--ignore-build-id); method names may be another build's\n", o->ring, rh, o->mapping, mh);
+		return TC_OK;
+	}
+	return cf_set(err, TC_EINVAL,
+	              "%s was recorded by build %s, but %s is the mapping of build %s: its names would be "
+	              "another build's. Give the methodMapping.txt of the build that recorded it (the one whose "
+	              "buildId file says %s), or --ignore-build-id to decode anyway",
+	              o->ring, rh, o->mapping, mh, rh);
+}
+
 static int ring_open(ring_input *r, const opts *o, tr_mapping *m, cf_error *err)
 {
 	memset(r, 0, sizeof *r);
@@ -540,6 +584,10 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, cf_error *err)
 		return rc;
 	if (note[0])
 		fprintf(stderr, "tc-trace: note: %s\n", note);
+	if ((rc = check_build_id(&r->rec, o, m, err)) != TC_OK) {
+		tr_recording_dispose(&r->rec);
+		return rc;
+	}
 	prev_note(o->ring);
 	r->th = calloc(r->rec.n, sizeof *r->th);
 	r->sel = malloc(r->rec.n * sizeof *r->sel);

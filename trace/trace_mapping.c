@@ -23,6 +23,7 @@ struct tr_mapping {
 	entry *extra;    /* tr_mapping_name's, few: looked up in turn */
 	size_t n_extra;
 	arena names;
+	uint64_t build_id; /* of the file read (mapping/method_mapping.h), 0 for an empty mapping */
 };
 
 void tr_mapping_free(tr_mapping *m)
@@ -80,9 +81,12 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
 	int rc;
 	const char *s;
 	size_t n;
+	mm_build_id id;
+	mm_build_id_init(&id);
 	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
 		if ((n = mm_line_len(s, n)) == 0)
 			continue;
+		mm_build_id_line(&id, s, n);
 		if ((rc = add_line(m, s, n, name, lr.line_no, err)) < 0)
 			break;
 	}
@@ -99,6 +103,7 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
 		tr_mapping_free(m);
 		return rc;
 	}
+	m->build_id = mm_build_id_final(&id);
 	*out = m;
 	return TC_OK;
 }
@@ -112,6 +117,11 @@ int tr_mapping_load(tr_mapping **out, const char *path, cf_error *err)
 	int rc = tr_mapping_read(out, f, path, err);
 	fclose(f);
 	return rc;
+}
+
+uint64_t tr_mapping_build_id(const tr_mapping *m)
+{
+	return m ? m->build_id : 0;
 }
 
 size_t tr_mapping_size(const tr_mapping *m)

@@ -31,6 +31,9 @@ int tr_mapping_empty(tr_mapping **out, cf_error *err);
 void tr_mapping_free(tr_mapping *m);
 
 size_t tr_mapping_size(const tr_mapping *m);
+/* The build id of the file read (mapping/method_mapping.h: what tc-instrument wrote to
+ * buildId and its output's marker, and the runtime records); 0 for tr_mapping_empty. */
+uint64_t tr_mapping_build_id(const tr_mapping *m);
 /* Names a pseudo-method the recording defines (a section, a thread's node in
  * a tree of all threads): shown as given in either style, before any entry
  * of the file with that id. name is copied; naming an id again renames it. */

@@ -9,7 +9,8 @@
  *
  *   off size field
  *     0    8 magic        "TCRING\0\1"
- *     8    4 version      2 (1 is read too: the fields at 88 and 96 are 0)
+ *     8    4 version      3 (1 and 2 are read too: 1 has the fields at 88
+ *                         and 96 0, 1 and 2 have no build id, the field at 104)
  *    12    4 header_size  where the slots start: 8448 for a context's ring
  *                         (the fields below and the section names), 256 for
  *                         a thread's ring in a thread file (no names)
@@ -29,6 +30,10 @@
  *                         the next); 0 for a context's ring
  *    96    8 ended_ns     a thread's ring: when its thread ended (CLOCK_MONOTONIC
  *                         ns), 0 while it runs
+ *   104    8 build_id     the build the recording's method ids belong to
+ *                         (tc_config.build_id: tc-instrument's hash of its
+ *                         methodMapping.txt, mapping/method_mapping.h); 0:
+ *                         unknown (an app without the marker class)
  *   128    8 now_ms       the clock thread's current time, read by C writers
  *   256 8192 names        a context's ring only: TC_SECTION_MAX entries of 64
  *                         bytes, entry n the name of section id TC_ID_SECTION + n
@@ -164,7 +169,7 @@ extern "C" {
 #endif
 
 #define TC_RING_MAGIC "TCRING\0\1"
-#define TC_RING_VERSION 2u      /* 1 is read too: generation and ended 0 */
+#define TC_RING_VERSION 3u      /* 1, 2 are read too: generation and ended 0 in 1, build id 0 in both */
 #define TC_RING_HEADER_SIZE 256u   /* the fields; a context's ring adds the names */
 #define TC_RING_NAME_SIZE 64u      /* one section name entry */
 #define TC_RING_NAMES_SIZE (TC_SECTION_MAX * TC_RING_NAME_SIZE)
@@ -181,6 +186,7 @@ extern "C" {
 #define TC_RING_OFF_THREAD_NAME 72u
 #define TC_RING_OFF_GENERATION 88u
 #define TC_RING_OFF_ENDED 96u
+#define TC_RING_OFF_BUILD_ID 104u
 #define TC_RING_OFF_NAMES 256u
 
 #define TC_THREADS_MAGIC "TCTHRDS\1"
@@ -212,6 +218,7 @@ typedef struct tc_ring_image {
 	char thread_name[17];
 	uint32_t generation;     /* a thread's ring: which hand-out of the thread file (1 up); 0 for a context's */
 	uint64_t ended_ns;       /* a thread's ring: when its thread ended (the clock's ns), 0 while it ran */
+	uint64_t build_id;       /* 0: none recorded (version < 3, or the app had no build id) */
 	/* section names by section number (names[n] is id TC_ID_SECTION + n),
 	 * "" where unused; NULL for a thread's ring, which has none (owned) */
 	char (*names)[TC_RING_NAME_SIZE];

@@ -228,6 +228,10 @@ typedef struct tc_config {
 	uint32_t max_threads;         /* other threads given a ring, default 32; later ones are
 	                                 counted in the thread file, not recorded */
 	uint32_t expire_ms;           /* not started after this long: stop recording (10,000; 0 = never) */
+	/* the build the method ids belong to (tc-instrument's build id, which the Java
+	 * side reads from the marker class), recorded in the ring header and in every
+	 * report ("buildId"); 0: unknown. Kept by tc_reconfigure like the time base. */
+	uint64_t build_id;
 
 	uint32_t evil_threshold_ms;   /* 700 */
 	uint32_t lag_ms;              /* 2,000 */

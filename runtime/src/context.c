@@ -232,7 +232,8 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 	}
 	ring_params rp = {
 		.time_base_ns = ctx->base_ns, .wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(),
-		.resolution_ms = ctx->ring.hdr->resolution_ms, .own_fd = -1, .prev_path = prev,
+		.resolution_ms = ctx->ring.hdr->resolution_ms, .build_id = ctx->ring.hdr->build_id, .own_fd = -1,
+		.prev_path = prev,
 	};
 	tc_error why = { 0 };
 	int rc = threads_open(ts, file, cfg->max_threads, cfg->thread_capacity, &rp, &why);
@@ -461,8 +462,8 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
-		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1, .own_fd = -1,
-		.prev_path = prev,
+		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1,
+		.build_id = cfg->build_id, .own_fd = -1, .prev_path = prev,
 	};
 	int rc;
 	if (ctx->buffer_path && (!file || !prev))
@@ -620,7 +621,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
 		.wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(), .resolution_ms = res,
-		.own_fd = ctx->ring.mem.fd, .prev_path = prev,
+		.build_id = ctx->cfg.build_id, .own_fd = ctx->ring.mem.fd, .prev_path = prev,
 	};
 	ring fresh;
 	int rc = open_ring(ctx, &fresh, &rp, err);
@@ -753,6 +754,7 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	ctx->cfg.threads = keep.threads;
 	ctx->cfg.clock = keep.clock;
 	ctx->cfg.probe = keep.probe;
+	ctx->cfg.build_id = keep.build_id; /* the ring's header holds it: one per context */
 	ctx->cfg.splash_activities = splash;
 	ctx->cfg.report_path = report;
 	ctx->cfg.priority_libs = ctx->cfg.touch_libs = NULL;

@@ -53,7 +53,7 @@ enum {
 	OPT_CAPACITY, OPT_RESOLUTION, OPT_TRACERS, OPT_EXPIRE, OPT_EVIL, OPT_LAG, OPT_ANR, OPT_ANR_INVALID,
 	OPT_STACK_STYLE, OPT_FPS_SLICE, OPT_FRAME_INTERVAL, OPT_DROP_FROZEN, OPT_DROP_HIGH, OPT_DROP_MIDDLE,
 	OPT_DROP_NORMAL, OPT_COLD, OPT_WARM, OPT_HAS_ACTIVITY, OPT_LOG, OPT_THREADS, OPT_THREAD_CAPACITY,
-	OPT_MAX_THREADS, OPT_BLOCK_CONTEXT, OPT_TOUCH_LAG, OPT_COUNT
+	OPT_MAX_THREADS, OPT_BLOCK_CONTEXT, OPT_TOUCH_LAG, OPT_BUILD_ID, OPT_COUNT
 };
 
 static void detach(void *unused)
@@ -445,6 +445,7 @@ static int fill_config(JNIEnv *env, tc_config *c, jlongArray opts, const jstring
 	c->max_threads = (uint32_t)o[OPT_MAX_THREADS];
 	c->block_context = o[OPT_BLOCK_CONTEXT] != 0;
 	c->touch_lag_ms = (uint32_t)o[OPT_TOUCH_LAG];
+	c->build_id = (uint64_t)o[OPT_BUILD_ID];
 	/* half a configuration (no buffer path, say) makes no context: the
 	 * exception goes to start() */
 	for (size_t i = 0; i < STR_COUNT; i++)

@@ -2,6 +2,7 @@
  * first, Plugin.onDetectIssue's tag/process/time last) and delivery. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,6 +61,17 @@ void report_send(tc_ctx *ctx, json *j, const char *tag, const char *key)
 	json_kv_string(j, "tag", tag);
 	json_kv_string(j, "process", process ? process : "");
 	json_kv_int(j, "time", (int64_t)probe_wall_ms(ctx));
+	/* the build whose mapping decodes the report's method ids, as the ring's header
+	 * has it (tc_reconfigure keeps it; it replaces cfg under mu); left out when unknown,
+	 * so that such a report is Matrix's exactly */
+	pthread_mutex_lock(&ctx->mu);
+	uint64_t build_id = ctx->cfg.build_id;
+	pthread_mutex_unlock(&ctx->mu);
+	if (build_id) {
+		char id[17];
+		snprintf(id, sizeof id, "%016llx", (unsigned long long)build_id);
+		json_kv_string(j, "buildId", id);
+	}
 	json_end_object(j);
 	free(process);
 	char *text = json_take(j);

@@ -25,6 +25,7 @@ _Static_assert(offsetof(struct ring_header, tid) == TC_RING_OFF_TID, "tid offset
 _Static_assert(offsetof(struct ring_header, thread_name) == TC_RING_OFF_THREAD_NAME, "thread name offset");
 _Static_assert(offsetof(struct ring_header, generation) == TC_RING_OFF_GENERATION, "generation offset");
 _Static_assert(offsetof(struct ring_header, ended_ns) == TC_RING_OFF_ENDED, "ended offset");
+_Static_assert(offsetof(struct ring_header, build_id) == TC_RING_OFF_BUILD_ID, "build id offset");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
@@ -51,6 +52,7 @@ void ring_init(ring *r, void *base, size_t header_size, const ring_params *p)
 	h->wall_base_ms = p->wall_base_ms;
 	h->pid = p->pid;
 	h->resolution_ms = p->resolution_ms;
+	h->build_id = p->build_id;
 	atomic_store(&h->status, TC_STATUS_READY);
 	atomic_store(&h->seq, 0);
 	atomic_store(&h->now_ms, 0);

@@ -29,7 +29,8 @@ struct ring_header {
 	uint32_t generation;           /* offset 88 */
 	uint32_t reserved;
 	_Atomic uint64_t ended_ns;     /* offset 96 */
-	char pad1[24];
+	uint64_t build_id;             /* offset 104 */
+	char pad1[16];
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };
@@ -46,6 +47,7 @@ typedef struct ring_params {
 	const char *path;              /* NULL: heap */
 	uint64_t time_base_ns, wall_base_ms;
 	uint32_t pid, resolution_ms;
+	uint64_t build_id;             /* tc_config.build_id */
 	int own_fd;                    /* this process's ring file, which path may name, or -1 */
 	const char *prev_path;         /* where an earlier run's file at path is kept (region.h), or NULL */
 } ring_params;

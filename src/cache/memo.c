@@ -36,7 +36,7 @@
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 4
+#define FACTS_VERSION 5 /* 5: meth.preset */
 #define RESULT_VERSION 4
 #define RUN_VERSION 2
 
@@ -288,6 +288,7 @@ static void put_unit_facts(cf_buf *b, const unit *u)
 		w_u64(b, m->index);
 		w_u64(b, m->access);
 		w_u64(b, m->verdict);
+		w_u64(b, m->preset);
 		w_u64(b, m->name_len);
 		w_u64(b, m->hash);
 		w_strn(b, m->rest, m->rest_len);
@@ -348,15 +349,18 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 			m->index = (uint16_t)r_u64(p);
 			m->access = (uint32_t)r_u64(p);
 			m->verdict = (uint8_t)r_u64(p);
+			uint64_t preset = r_u64(p);
 			uint64_t name_len = r_u64(p);
 			m->hash = (uint32_t)r_u64(p);
 			size_t rlen = 0;
 			const uint8_t *rest = r_bytes(p, &rlen);
 			m->rest = rest ? keep_str(p->w, (const char *)rest, rlen) : NULL;
-			if (!m->rest || !cls || m->verdict >= V_COUNT || name_len >= rlen) {
+			if (!m->rest || !cls || m->verdict >= V_COUNT || name_len >= rlen || preset > PRESET_ADDED) {
 				p->bad = true;
 				break;
 			}
+			m->preset = (uint32_t)preset;
+			u->already += preset != 0;
 			m->cls = cls;
 			m->class_len = (uint16_t)clen;
 			m->rest_len = (uint32_t)rlen;
@@ -659,7 +663,7 @@ static void map_path(const run *r, int which, char *buf, size_t size)
 	X(classes) X(instrumented) X(malformed) X(by_name) X(abstract) X(modules) X(blocked) \
 	X(activities) X(focus_added) X(focus_injected) X(focus_refused) X(methods_instrumented) \
 	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed) \
-	X(dex_checked) X(dex_check_refused) X(dex_input_fails)
+	X(dex_checked) X(dex_check_refused) X(dex_input_fails) X(methods_already) X(classes_already)
 
 static void unstage_maps(run *r)
 {

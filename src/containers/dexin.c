@@ -100,7 +100,7 @@ static void leave(run *r, unit *u, const char *why, bool edited)
 			c->skipped += c->instrumented;
 		} else {
 			for (uint32_t j = 0; j < c->nmethods; j++)
-				c->skipped += c->methods[j].verdict == V_TRACE;
+				c->skipped += c->methods[j].verdict == V_TRACE && !c->methods[j].preset;
 		}
 		c->instrumented = c->focus_added = c->focus_injected = 0;
 		c->changed = false;

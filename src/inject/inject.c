@@ -196,7 +196,8 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
 		return cf_fail(err, CF_EARG, CF_NO_OFFSET, u->name, "class changed between the phases");
 	for (uint32_t k = 0; k < cls->nmethods; k++) {
 		cf_member *m = &cls->methods[k];
-		uint32_t id = u->methods[k].verdict == V_TRACE ? u->methods[k].id : 0;
+		/* a method instrumented before (meth.preset) is left as it is */
+		uint32_t id = u->methods[k].verdict == V_TRACE && !u->methods[k].preset ? u->methods[k].id : 0;
 		bool focus = u->activity && is_focus(cls, m) && cf_method_code(cls, m);
 		if (!id && !focus)
 			continue;

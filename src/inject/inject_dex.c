@@ -156,7 +156,8 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 	cf_error e;
 	for (uint32_t i = 0; i < u->nmethods; i++) {
 		dex_emethod *m = dex_cdata_method(cd, i);
-		uint32_t id = u->methods[i].verdict == V_TRACE ? u->methods[i].id : 0;
+		/* a method instrumented before (meth.preset) is left as it is */
+		uint32_t id = u->methods[i].verdict == V_TRACE && !u->methods[i].preset ? u->methods[i].id : 0;
 		bool focus = u->activity && m->code && is_focus(d, m);
 		if ((!id && !focus) || !m->code)
 			continue;

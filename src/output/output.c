@@ -521,6 +521,145 @@ int out_write_mappings(run *r, cf_error *err)
 	return text_close(r, &t, 1, err);
 }
 
+uint64_t out_build_id(const run *r)
+{
+	mm_build_id id;
+	mm_build_id_init(&id);
+	cf_buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < r->ntraced; i++) {
+		const meth *m = r->traced[i];
+		buf_clear(&b);
+		mm_put_entry(&b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
+		if (b.len)
+			mm_build_id_line(&id, (const char *)b.data, b.len - 1); /* without its '\n' */
+	}
+	buf_free(&b);
+	mm_build_id_line(&id, MM_DISPATCH_LINE, sizeof MM_DISPATCH_LINE - 1);
+	return mm_build_id_final(&id);
+}
+
+/* The marker class (pipeline.h, OUT_MARKER_CLASS), a class file of its own (JVMS 4):
+ * public final synthetic class BuildId { public static final String ID = "<hex>"; }
+ * The constant is the field's ConstantValue, so reading the field (reflection)
+ * initializes nothing and runs no code; no methods, so no constructor to verify. Major
+ * 50 (Java 6): no StackMapTable, accepted by d8 and R8 as by every JVM we support. */
+static void marker_class(cf_buf *b, const char hex[MM_BUILD_ID_HEX])
+{
+	static const char *const utf8[] = {OUT_MARKER_CLASS, "java/lang/Object", OUT_MARKER_FIELD,
+	                                   "Ljava/lang/String;", "ConstantValue"};
+	buf_u4(b, 0xCAFEBABEu);
+	buf_u2(b, 0);
+	buf_u2(b, 50);
+	buf_u2(b, 10);                      /* constant_pool_count: entries 1..9 */
+	buf_u1(b, 1);                       /* #1 Utf8 this class */
+	buf_u2(b, (uint16_t)strlen(utf8[0]));
+	buf_puts(b, utf8[0]);
+	buf_u1(b, 7);                       /* #2 Class #1 */
+	buf_u2(b, 1);
+	buf_u1(b, 1);                       /* #3 Utf8 java/lang/Object */
+	buf_u2(b, (uint16_t)strlen(utf8[1]));
+	buf_puts(b, utf8[1]);
+	buf_u1(b, 7);                       /* #4 Class #3 */
+	buf_u2(b, 3);
+	for (int i = 2; i < 5; i++) {       /* #5 name, #6 descriptor, #7 attribute name */
+		buf_u1(b, 1);
+		buf_u2(b, (uint16_t)strlen(utf8[i]));
+		buf_puts(b, utf8[i]);
+	}
+	buf_u1(b, 1);                       /* #8 Utf8 the id */
+	buf_u2(b, MM_BUILD_ID_HEX - 1);
+	buf_putn(b, hex, MM_BUILD_ID_HEX - 1);
+	buf_u1(b, 8);                       /* #9 String #8 */
+	buf_u2(b, 8);
+	buf_u2(b, 0x1031);                  /* public final super synthetic */
+	buf_u2(b, 2);
+	buf_u2(b, 4);
+	buf_u2(b, 0);                       /* interfaces */
+	buf_u2(b, 1);                       /* fields */
+	buf_u2(b, 0x0019);                  /* public static final */
+	buf_u2(b, 5);
+	buf_u2(b, 6);
+	buf_u2(b, 1);
+	buf_u2(b, 7);                       /* ConstantValue: #9 */
+	buf_u4(b, 2);
+	buf_u2(b, 9);
+	buf_u2(b, 0);                       /* methods */
+	buf_u2(b, 0);                       /* attributes */
+}
+
+int out_build_id_marker(run *r, uint64_t id, cf_error *err)
+{
+	r->marker_in = NULL;
+	input *in = NULL;
+	for (size_t i = 0; i < r->ninputs && !in; i++)
+		if (!r->inputs[i].classpath)
+			in = &r->inputs[i];
+	/* One marker per run: two outputs holding the same class would fail dexing
+	 * ("defined multiple times"). Only a directory of class files gets it for now (a
+	 * class file among dex files would be packaged by nothing). */
+	if (!in || in->jar || in->dex || !in->stage)
+		return CF_OK;
+	bool classes = false;
+	for (size_t k = in->first; k < in->first + in->count && !classes; k++)
+		classes = r->units[k].kind == UNIT_CLASS;
+	if (!classes)
+		return CF_OK;
+	char hex[MM_BUILD_ID_HEX], path[4200];
+	mm_build_id_hex(id, hex);
+	cf_buf b;
+	buf_init(&b);
+	marker_class(&b, hex);
+	if (b.err) {
+		buf_free(&b);
+		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
+	}
+	path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
+	int rc = out_write_file(&r->workers[0], path, b.data, b.len, true, err);
+	buf_free(&b);
+	if (rc == CF_OK)
+		r->marker_in = in;
+	return rc;
+}
+
+int out_write_build_id(run *r, cf_error *err)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, out_mapping_names[0]);
+	/* from the file as written (or replayed from the cache): what tc-trace will hash */
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+	mm_build_id id;
+	mm_build_id_init(&id);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0)
+		mm_build_id_line(&id, line, (size_t)n - (line[n - 1] == '\n'));
+	bool bad = ferror(f);
+	free(line);
+	fclose(f);
+	if (bad)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read");
+	r->build_id = mm_build_id_final(&id);
+	char hex[MM_BUILD_ID_HEX];
+	mm_build_id_hex(r->build_id, hex);
+	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, MM_BUILD_ID_FILE);
+	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	bad = fprintf(f, "%s\n", hex) < 0;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+	}
+	return CF_OK;
+}
+
 int out_summarize(run *r, cf_error *err)
 {
 	if (r->replayed)
@@ -559,6 +698,8 @@ int out_summarize(run *r, cf_error *err)
 		s->focus_refused += u->focus_refused;
 		s->methods_instrumented += u->instrumented;
 		s->methods_skipped += u->skipped;
+		s->methods_already += u->already;
+		s->classes_already += u->already != 0;
 		s->dex_checked += u->checked;
 		s->dex_check_refused += u->check_refused;
 		s->dex_input_fails += u->input_fails;
@@ -608,6 +749,10 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_init_pretty(&j);
 	json_begin_object(&j);
 	json_kv_string(&j, "tool", "tc-instrument");
+	char hex[MM_BUILD_ID_HEX];
+	mm_build_id_hex(r->build_id, hex);
+	json_kv_string(&j, "buildId", hex);
+	json_kv_string(&j, "buildIdMarker", r->marker_in ? r->marker_in->out : "");
 	json_kv_uint(&j, "threads", (uint64_t)r->nworkers);
 	json_key(&j, "inputs");
 	json_begin_array(&j);
@@ -642,6 +787,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_kv_uint(&j, "focus_method_added", s->focus_added);
 	json_kv_uint(&j, "focus_method_instrumented", s->focus_injected);
 	json_kv_uint(&j, "focus_method_refused", s->focus_refused);
+	json_kv_uint(&j, "already_instrumented", s->classes_already);
 	json_end_object(&j);
 	if (r->opt->cache_dir) {
 		uint64_t facts = 0, results = 0, inputs = 0;
@@ -689,6 +835,7 @@ int out_write_stats(run *r, double total, cf_error *err)
 	json_end_object(&j);
 	json_kv_uint(&j, "instrumented", s->methods_instrumented);
 	json_kv_uint(&j, "skipped", s->methods_skipped);
+	json_kv_uint(&j, "already_instrumented", s->methods_already);
 	json_end_object(&j);
 	json_key(&j, "problems");
 	json_begin_array(&j);
@@ -766,6 +913,19 @@ int out_write_stats(run *r, double total, cf_error *err)
 		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
 		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
 		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
+		if (s->methods_already)
+			fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
+			        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
+			        "probes' ids\n",
+			        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
+		/* (no paths: the line is the same for the same inputs wherever they are) */
+		if (r->marker_in)
+			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
+			        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
+		else
+			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
+			        "a directory of class files gets the marker class yet): recordings of this build have no "
+			        "build id\n", hex, MM_BUILD_ID_FILE);
 		if (apk)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
 			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");

@@ -6,7 +6,9 @@
 #include <uthash.h>
 
 #include "classfile.h"
+#include "opcodes.h"
 #include "dex.h"
+#include "dex_op.h"
 #include "filter.h"
 #include "pipeline/pipeline.h"
 
@@ -158,6 +160,59 @@ static size_t original_class(run *r, const unit *u, worker *w, char *buf, size_t
 	return n;
 }
 
+/* The id of a probe already in m (an earlier run of ours, or Matrix's plugin): a push
+ * of a positive int constant (iconst, bipush, sipush, ldc of an Integer) right before
+ * invokestatic BEAT.i(I)V, anywhere in the code (a constructor's comes after its
+ * this()/super() call). 0 if there is none. The beat class's package is never traced,
+ * so no method calls i() but through a probe; instrumenting it again would double it. */
+static uint32_t probe_id(const run *r, const cf_class *cls, const cf_member *m)
+{
+	cf_attr *at = cf_method_code(cls, m);
+	if (!at)
+		return 0;
+	cf_code c;
+	cf_error e;
+	cf_error_clear(&e);
+	if (cf_code_parse(cls, at, &c, &e) != CF_OK)
+		return 0;
+	int64_t pushed = 0; /* the previous instruction's constant, 0 when it pushed none */
+	bool focus = false; /* calls BEAT.at: the focus call, in a method a run added if no probe */
+	for (uint32_t off = 0; off < c.len;) {
+		uint8_t op;
+		uint32_t n = insn_length(c.code, c.len, off, &op);
+		if (!n)
+			return 0;
+		const uint8_t *p = c.code + off;
+		int64_t val = 0;
+		uint32_t idx;
+		if (op >= OP_ICONST_0 && op <= OP_ICONST_5 && n == 1)
+			val = op - OP_ICONST_0;
+		else if (op == OP_BIPUSH && n == 2)
+			val = (int8_t)p[1];
+		else if (op == OP_SIPUSH && n == 3)
+			val = (int16_t)(p[1] << 8 | p[2]);
+		else if ((op == OP_LDC && n == 2) || (op == OP_LDC_W && n == 3)) {
+			idx = op == OP_LDC ? p[1] : (uint32_t)(p[1] << 8 | p[2]);
+			if (cp_tag(&cls->cp, idx) == CP_INTEGER)
+				val = (int32_t)cls->cp.e[idx].v.u4;
+		} else if (op == OP_INVOKESTATIC && n == 3) {
+			cp_ref ref;
+			idx = (uint32_t)(p[1] << 8 | p[2]);
+			const char *beat = r->opt->beat;
+			if (cp_tag(&cls->cp, idx) == CP_METHODREF && cp_member_ref(&cls->cp, idx, &ref) &&
+			    ref.cls_len == strlen(beat) && !memcmp(ref.cls, beat, ref.cls_len)) {
+				if (pushed > 0 && pushed < MM_ID_DISPATCH && ref.name_len == 1 && ref.name[0] == 'i' &&
+				    ref.desc_len == 4 && !memcmp(ref.desc, "(I)V", 4))
+					return (uint32_t)pushed;
+				focus |= ref.name_len == 2 && !memcmp(ref.name, "at", 2);
+			}
+		}
+		pushed = val;
+		off += n;
+	}
+	return focus ? PRESET_ADDED : 0;
+}
+
 static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
 {
 	char oclass[1024];
@@ -189,6 +244,12 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 			return cerr->code;
 		if (u->blocked) {
 			x->verdict = V_BLOCKED;
+			continue;
+		}
+		/* instrumented before: traced with the id its probe has, and left as it is */
+		if ((x->preset = probe_id(r, cls, m)) != 0) {
+			x->verdict = V_TRACE;
+			u->already++;
 			continue;
 		}
 		enum filter_verdict fv;
@@ -289,6 +350,56 @@ static uint32_t matrix_flags(const dex_file *d, const dex_class *k, const dex_em
 	return f;
 }
 
+/* Whether method idx is BEAT.name (any descriptor when desc is NULL). */
+static bool is_beat_method(const run *r, const dex_file *d, uint32_t idx, const char *name, const char *desc)
+{
+	if (idx >= d->methods.n)
+		return false;
+	const dex_mid *mid = &d->methods.v[idx];
+	uint32_t len;
+	const uint8_t *cls = dex_type_desc(d, mid->cls, &len);
+	size_t blen = strlen(r->opt->beat);
+	char pdesc[8];
+	return cls && len == blen + 2 && cls[0] == 'L' && !memcmp(cls + 1, r->opt->beat, blen) &&
+	       dex_str_eq(d, mid->name, name) &&
+	       (!desc || (dex_proto_desc(d, mid->proto, pdesc, sizeof pdesc) && !strcmp(pdesc, desc)));
+}
+
+/* probe_id for a dex method: "const vA, #id" (const/4, const/16, const, const/high16)
+ * right before "invoke-static {vA}, BEAT.i(I)V" (or its /range form), as inject_dex.c
+ * writes it; PRESET_ADDED for a method with no probe that calls BEAT.at. */
+static uint32_t dex_probe_id(const run *r, const dex_file *d, const dex_emethod *m)
+{
+	const dex_code *c = m->code;
+	if (!c)
+		return 0;
+	int64_t lit = 0;        /* the previous instruction's constant, 0 when none */
+	uint32_t reg = UINT32_MAX;
+	bool focus = false;
+	for (uint32_t pc = 0; pc < c->ninsns;) {
+		dop o;
+		uint32_t n = dop_decode(c->insns, c->ninsns, pc, d->version, &o);
+		if (!n)
+			return 0;
+		int64_t v = 0;
+		uint32_t vr = UINT32_MAX;
+		if (o.op == DOP_CONST_4 || o.op == DOP_CONST_16 || o.op == DOP_CONST || o.op == DOP_CONST_HIGH16) {
+			v = o.lit;
+			vr = o.a;
+		} else if ((o.op == DOP_INVOKE_STATIC || o.op == DOP_INVOKE_STATIC_RANGE) && o.nargs == 1) {
+			uint32_t arg = o.op == DOP_INVOKE_STATIC ? o.args[0] : o.a;
+			if (lit > 0 && lit < MM_ID_DISPATCH && arg == reg && is_beat_method(r, d, o.idx, "i", "(I)V"))
+				return (uint32_t)lit;
+		}
+		if ((o.op == DOP_INVOKE_STATIC || o.op == DOP_INVOKE_STATIC_RANGE) && is_beat_method(r, d, o.idx, "at", NULL))
+			focus = true;
+		lit = v;
+		reg = vr;
+		pc += n;
+	}
+	return focus ? PRESET_ADDED : 0;
+}
+
 int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 {
 	const dex_file *d = &u->dex->d;
@@ -346,6 +457,12 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		}
 		if (cerr.code == CF_OK && u->blocked) {
 			x->verdict = V_BLOCKED;
+			continue;
+		}
+		/* instrumented before: traced with its probe's id, left as it is */
+		if (cerr.code == CF_OK && (x->preset = dex_probe_id(r, d, m)) != 0) {
+			x->verdict = V_TRACE;
+			u->already++;
 			continue;
 		}
 		enum filter_verdict fv = FILTER_TRACE;
@@ -539,7 +656,8 @@ int decide(run *r, cf_error *err)
 	}
 	for (size_t i = 0; i < r->nunits; i++) {
 		unit *u = &r->units[i];
-		if (!u->traceable || u->blocked || u->state != US_OK || !is_activity(map, u->cls))
+		/* a class instrumented before got its focus call then */
+		if (!u->traceable || u->blocked || u->state != US_OK || u->already || !is_activity(map, u->cls))
 			continue;
 		u->activity = true;
 		if (!u->focus_declared) {
@@ -550,7 +668,19 @@ int decide(run *r, cf_error *err)
 		}
 	}
 
-	/* Ids: base mapping first, then new ones in input order (input, entry, method). */
+	/* Ids: those of probes already in the code first (they cannot change without
+	 * editing the code again), then the base mapping's, then new ones in input order
+	 * (input, entry, method). */
+	for (size_t i = 0; i < r->nunits; i++) {
+		const unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK || !u->already)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++) {
+			uint32_t id = u->methods[k].preset;
+			if (id && id != PRESET_ADDED && u->methods[k].verdict == V_TRACE)
+				used[id / 8] |= (uint8_t)(1u << (id % 8));
+		}
+	}
 	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
 	for (size_t i = 0; i < r->nunits; i++) {
 		unit *u = &r->units[i];
@@ -559,6 +689,8 @@ int decide(run *r, cf_error *err)
 		for (uint32_t k = 0; k < u->nmethods; k++) {
 			meth *m = &u->methods[k];
 			uint32_t *slot;
+			if (m->preset == PRESET_ADDED)
+				continue; /* an earlier run's: in no list, as then */
 			r->by_verdict[m->verdict]++;
 			if (m->verdict != V_TRACE) {
 				if (!set_find(&ignored_set, m, &slot)) {
@@ -570,12 +702,18 @@ int decide(run *r, cf_error *err)
 			}
 			const meth *e = set_find(&traced_set, m, &slot);
 			if (e) { /* the same method again (another input, a multi-release copy) */
-				m->id = e->id;
+				m->id = m->preset ? m->preset : e->id;
+				continue;
+			}
+			if (m->preset) {
+				m->id = m->preset;
+				r->traced[r->ntraced++] = m;
+				*slot = (uint32_t)r->ntraced;
 				continue;
 			}
 			uint32_t id = r->base ? base_id(r->base, m) : 0;
 			if (id >= MM_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
-				id = 0; /* reserved, or given to another method by a corrupt base */
+				id = 0; /* reserved, or given to another method (a probe's, a corrupt base) */
 			if (!id) {
 				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
 					next++;

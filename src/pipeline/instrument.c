@@ -307,7 +307,7 @@ bool unit_wants_edit(const unit *u)
 	if (u->activity)
 		return true;
 	for (uint32_t k = 0; k < u->nmethods; k++)
-		if (u->methods[k].verdict == V_TRACE)
+		if (u->methods[k].verdict == V_TRACE && !u->methods[k].preset)
 			return true;
 	return false;
 }
@@ -798,6 +798,8 @@ static int run_pipeline(run *r, double t0, cf_error *err)
 		rc = trace_batch(r, first, end, items, err);
 		release_batch(r, first, end, true);
 	}
+	if (rc == CF_OK)
+		rc = out_build_id_marker(r, out_build_id(r), err);
 	double t4 = now();
 	r->t_trace = t4 - t3;
 	/* Every output is complete before the first one appears. */
@@ -853,6 +855,8 @@ int tc_instrument(const tc_options *o, cf_error *err)
 		memo_save_run(&r);
 	memo_end(&r); /* after a failure: nothing was stored, the cache is only trimmed */
 	r.t_map += replayed ? 0 : now() - tm;
+	if (rc == CF_OK)
+		rc = out_write_build_id(&r, err);
 	if (rc == CF_OK)
 		rc = out_write_stats(&r, now() - t0, err);
 	teardown(&r);

@@ -34,6 +34,11 @@ enum verdict {
 	V_COUNT
 };
 
+/* meth.preset of a method an earlier run added (an Activity's onWindowFocusChanged that
+ * calls BEAT.at and has no probe): left as it is and listed in neither mapping file, as
+ * the run that added it did. Above every id. */
+#define PRESET_ADDED MM_ID_MAX
+
 typedef struct meth {
 	/* The mapping key "a.b.C name desc", in original names, is cls + ' ' + rest: the
 	 * class part is shared by the class's methods (a long class path has 600,000). */
@@ -42,6 +47,8 @@ typedef struct meth {
 	uint32_t hash;     /* of the whole key, computed by the workers so that decide() only looks up */
 	uint32_t access;   /* as Matrix prints it (see collect.c) */
 	uint32_t id;       /* for V_TRACE, once assigned */
+	uint32_t preset;   /* the id of the probe already at its entry (instrumented before:
+	                      kept as it is, and that id is its id), PRESET_ADDED, or 0 */
 	uint32_t order;    /* position among the ignored, in input order (a sort tie-break) */
 	uint32_t rest_len;
 	uint16_t class_len; /* of cls (collect.c caps original names at 1023 bytes) */
@@ -142,6 +149,7 @@ typedef struct unit {
 	bool out_same;         /* a directory's file already held its bytes: only touched at the commit */
 	uint32_t out_crc;
 	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
+	uint32_t already;      /* methods instrumented before (meth.preset), left as they are */
 	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
 	 * left as they were because the rewrite broke a rule, or because the input method
 	 * already did */
@@ -160,6 +168,7 @@ typedef struct problem {
 typedef struct summary {
 	uint64_t classes, instrumented, malformed, by_name, abstract, modules, blocked, activities,
 	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
+	uint64_t methods_already, classes_already; /* instrumented before: left as they were */
 	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
 	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
 	uint64_t dex_checked, dex_check_refused, dex_input_fails;
@@ -216,6 +225,8 @@ typedef struct run {
 	cache_key map_hash[2]; /* their cache_hash_bytes, */
 	uint64_t map_size[2];  /* sizes */
 	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
+	uint64_t build_id;     /* of methodMapping.txt as written (out_write_build_id) */
+	const input *marker_in; /* the output that got the build-id marker, or NULL */
 } run;
 
 /* collect.c */
@@ -272,6 +283,19 @@ void out_abort(input *in);
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(run *r, cf_error *err);
 int out_write_mappings(run *r, cf_error *err);
+/* The build id (mapping/method_mapping.h) of the methodMapping.txt out_write_mappings
+ * will write, from the assigned ids (after decide). */
+uint64_t out_build_id(const run *r);
+/* Where the runtime finds the build id: a class of its own, read by reflection
+ * (TraceCanary.buildId; consumer-rules.pro keeps it). */
+#define OUT_MARKER_CLASS "com/tencent/matrix/trace/generated/BuildId"
+#define OUT_MARKER_FIELD "ID"
+/* Writes the marker class holding id into the first output (a directory of class files;
+ * other kinds get none yet, run.marker_in stays NULL), in its stage. */
+int out_build_id_marker(run *r, uint64_t id, cf_error *err);
+/* Computes the build id of methodMapping.txt as it is in the mapping directory (written
+ * or replayed) into run.build_id and writes it, in hex, to the file buildId beside it. */
+int out_write_build_id(run *r, cf_error *err);
 /* The mapping files' names in the mapping directory, by index (run.map_hash). */
 extern const char *const out_mapping_names[2];
 /* Sums the units into run.sum (unless replayed), for memo_save_run and the statistics. */

@@ -173,4 +173,29 @@ check "a damaged dex is copied unchanged and reported" \
 grep -o '"detail": "[^"]*"' mcut/instrument-stats.json | head -n 1 | sed 's/^/# /'
 check "... and with --strict it is an error" \
 	'! "$tci" --strict --quiet --mapping-dir mcut2 --in cut.dex --out cut-out2.dex 2>strict.log && grep -q "cut.dex" strict.log'
+
+# --- 5: instrumented twice (issue 21) ---------------------------------------------------
+# Over its own output, or in place, the probes an earlier run put in are recognised and
+# left as they are, with their ids: the second output is the first, byte for byte.
+"$tci" --mapping-dir m-again --in s1.apk --out s-again.apk 2>again.log
+check "an instrumented APK instrumented again: the same bytes" 'cmp -s s1.apk s-again.apk'
+check "... the same mapping files" \
+	'cmp -s m1/methodMapping.txt m-again/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m-again/ignoreMethodMapping.txt'
+check "... the summary says they were instrumented already" 'grep -q "were instrumented already" again.log'
+check "... and the statistics count them" \
+	'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j[\"methods\"][\"already_instrumented\"] > 1000 and j[\"methods\"][\"instrumented\"] == 0))" m-again/instrument-stats.json'
+cp s1/classes.dex lone1.dex
+"$tci" --quiet --mapping-dir m-lone1 --in lone1.dex --out lone1.dex || not_ok "a lone dex, in place"
+cp lone1.dex lone2.dex
+"$tci" --quiet --mapping-dir m-lone2 --in lone2.dex --out lone2.dex || not_ok "a lone dex, in place, again"
+check "a lone instrumented dex, in place: unchanged" 'cmp -s lone1.dex lone2.dex'
+# no method calls AppMethodBeat.i twice (dexdump -d, a tool nobody here wrote)
+two_i() {
+	dexdump -d "$1" 2>/dev/null | awk '/^      name          :/ { m = $0; n = 0 }
+		/invoke-static.*AppMethodBeat;\.i:\(I\)V/ { if (++n == 2) print m }' | head -n 3
+}
+mkdir -p again && (cd again && unzip -qo ../s-again.apk 'classes*.dex')
+check "no method of the twice-instrumented APK calls i() twice" \
+	'for f in again/classes*.dex; do [ -z "$(two_i "$f")" ] || { echo "$f: $(two_i "$f")"; exit 1; }; done'
+check "its dex files pass tc-dexverify" '"$dexverify" -q --strict-monitors again/classes*.dex >dexverify2.log 2>&1'
 exit $fail

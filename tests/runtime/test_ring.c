@@ -586,3 +586,49 @@ Test(ring, load_reports_a_missing_file)
 	cr_assert_eq(tc_ring_load(&img, "/nonexistent/ring", &err), TC_EIO);
 	cr_assert(strstr(err.message, "/nonexistent/ring"));
 }
+
+/* The build id (tc_config.build_id, from tc-instrument's marker class) is in the ring
+ * file's header from version 3; a version 2 file has no such field: whatever its bytes
+ * at 104 hold, it decodes with no id. tc_reconfigure keeps it, as the ring it moves to. */
+Test(ring, the_build_id_is_in_the_header_from_version_3)
+{
+	make_tmp();
+	tc_config c;
+	fake_config(&c, &f);
+	c.capacity = 8;
+	c.buffer_path = tmp_path;
+	c.build_id = UINT64_C(0x0123456789abcdef);
+	tc_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	write_seq(0, 3);
+	tc_ring_image img;
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(img.version, 3);
+	cr_assert_eq(img.build_id, UINT64_C(0x0123456789abcdef));
+	tc_ring_image_dispose(&img);
+
+	c.capacity = 16; /* a new ring */
+	c.build_id = 0;
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(img.capacity, 16);
+	cr_assert_eq(img.build_id, UINT64_C(0x0123456789abcdef), "tc_reconfigure keeps the build id");
+	tc_ring_image_dispose(&img);
+
+	uint64_t t[4] = { 1, 2, 3, 4 };
+	size_t size;
+	unsigned char *b = image(4, 4, t, &size);
+	uint64_t id = 42;
+	memcpy(b + TC_RING_OFF_BUILD_ID, &id, 8);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert_eq(img.build_id, 42);
+	tc_ring_image_dispose(&img);
+	uint32_t v = 2;
+	memcpy(b + 8, &v, 4);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK, "a version 2 ring decodes");
+	cr_assert_eq(img.build_id, 0, "a version 2 ring has no build id");
+	cr_assert_eq(img.count, 4);
+	tc_ring_image_dispose(&img);
+	free(b);
+	unlink(tmp_path);
+}

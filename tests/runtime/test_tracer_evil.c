@@ -55,6 +55,20 @@ Test(tracer_evil, slow_message_gives_matrix_report)
 	cr_assert(strstr(f.logs, "|*\t\tPriority: 10\tNice: -10\n"));
 }
 
+/* A build with a build id (tc-instrument's marker class): every report ends with it,
+ * after Matrix's keys. */
+Test(tracer_evil, a_report_carries_the_build_id)
+{
+	cfg.build_id = UINT64_C(0x00ab0000000000cd);
+	start();
+	fake_advance_ms(&f, 5);
+	message(720);
+	cr_assert_eq(f.n_reports, 1);
+	const char *end = "\"time\":1700000000000,\"buildId\":\"00ab0000000000cd\"}";
+	size_t n = strlen(f.reports[0].json), m = strlen(end);
+	cr_assert(n > m && !strcmp(f.reports[0].json + n - m, end), "%s", f.reports[0].json);
+}
+
 Test(tracer_evil, threshold_is_700_ms_inclusive)
 {
 	start();

@@ -87,6 +87,9 @@ expect "the runtime was obfuscated too (LooperPrinter renamed)" \
 	grep -Eq '^com\.tencent\.matrix\.trace\.android\.LooperPrinter -> [^ ]+\.[a-z]+:$' "$out/release.mapping"
 expect "Native keeps its name" grep -q '^com.tencent.matrix.trace.core.Native -> com.tencent.matrix.trace.core.Native:' \
 	"$out/release.mapping"
+expect "the build id's marker class keeps its name" \
+	grep -q '^com.tencent.matrix.trace.generated.BuildId -> com.tencent.matrix.trace.generated.BuildId:' \
+	"$out/release.mapping"
 run release
 rc=$?
 expect "the minified app runs to its end (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q 'sample: done' '$out/release.out'"
@@ -94,6 +97,9 @@ expect "one start-up report" test "$(count '"tag":"Trace_StartUp"' "$out/release
 expect "a slow-message report" test "$(count '"detail":"NORMAL"' "$out/release.jsonl")" -ge 1
 expect "an ANR report, with its stack" sh -c "grep '\"detail\":\"ANR\"' '$out/release.jsonl' | grep -q '\"stack\":\"0,1048574,'"
 expect "frame reports" test "$(count '"tag":"Trace_FPS"' "$out/release.jsonl")" -ge 1
+id=$(cat "$out/mapping/buildId")
+expect "every report carries the build id ($id): the runtime read it from the shrunk app" \
+	sh -c "[ \$(grep -c '\"buildId\":\"$id\"' '$out/release.jsonl') -eq \$(wc -l < '$out/release.jsonl') ]"
 [ $fail -eq 0 ] || { echo "# the minified run's output:"; sed 's/^/# /' "$out/release.out" | tail -20; }
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

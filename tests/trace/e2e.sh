@@ -39,7 +39,8 @@ T=$TC_TRACE
 
 case "$mode" in
 sample)
-  "$TRACE_GEN" sample "$dir" || exit 1
+  # the ring of an app tc-instrument instrumented: it carries its mapping's build id
+  TRACE_GEN_BUILD_ID=mapping "$TRACE_GEN" sample "$dir" || exit 1
   m=$dir/methodMapping.txt r=$dir/ring rep=$dir/reports.jsonl
 
   "$T" tree --ring "$r" --mapping "$m" -o "$dir/tree.txt"
@@ -203,8 +204,8 @@ malformed)
   expect "truncated ring: the size check at byte 24" fails_with 1 "$dir/short: ring at byte 24: capacity does not match the size" "$T" chrome --ring "$dir/short"
   head -c 100 "$r" >"$dir/tiny"
   expect "ring shorter than its header" fails_with 1 "$dir/tiny: ring at byte" "$T" tree --ring "$dir/tiny"
-  { head -c 8 "$r"; printf '\003\000\000\000'; tail -c +13 "$r"; } >"$dir/v3"
-  expect "unsupported version: byte 8" fails_with 1 "$dir/v3: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v3"
+  { head -c 8 "$r"; printf '\004\000\000\000'; tail -c +13 "$r"; } >"$dir/v4"
+  expect "unsupported version: byte 8" fails_with 1 "$dir/v4: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v4"
   : >"$dir/empty"
   expect "empty ring file" fails_with 1 "$dir/empty: ring at byte 0: truncated" "$T" flame --ring "$dir/empty"
   expect "missing ring" fails_with 1 "$dir/nope: No such file or directory" "$T" tree --ring "$dir/nope"
@@ -361,8 +362,49 @@ reused)
   expect "tree --thread TID: both threads that had the id" \
     sh -c "grep -q 'fetch' '$dir/bytid.txt' && grep -q 'loadConfig' '$dir/bytid.txt'"
   ;;
+buildid)
+  # A ring is bound to its build: the runtime records the build id (tc-instrument's hash
+  # of methodMapping.txt), tc-trace compares it with the mapping it is given.
+  TRACE_GEN_BUILD_ID=mapping "$TRACE_GEN" sample "$dir" || exit 1
+  m=$dir/methodMapping.txt r=$dir/ring rep=$dir/reports.jsonl
+  "$T" tree --ring "$r" --mapping "$m" -o "$dir/tree.txt" 2>"$dir/err"
+  expect "its own mapping: decoded, exit 0" test $? -eq 0
+  expect "its own mapping: no build-id note or warning" sh -c "! grep -qi 'build' '$dir/err'"
+  id=$("$TC_RINGDUMP" -q "$r" | sed -n 's/^build id: //p')
+  expect "tc-ringdump shows the ring's build id" test -n "$id"
+  expect "every report carries the build id" \
+    sh -c "[ \$(grep -c '\"buildId\":\"$id\"' '$rep') -eq \$(wc -l < '$rep') ] && [ \$(wc -l < '$rep') -gt 0 ]"
+  { echo "# a comment added by hand"; echo; cat "$m"; } > "$dir/commented.txt"
+  expect "a comment added to the mapping: still its build" \
+    "$T" messages --ring "$r" --mapping "$dir/commented.txt" -o "$dir/out"
+  # another build: one method's flags changed (ids would name other methods)
+  awk -F, 'BEGIN { OFS = "," } /^[0-9]/ && !done { $2 = $2 + 1; done = 1 } { print }' "$m" > "$dir/other.txt"
+  for cmd in tree messages chrome flame hot html; do
+    expect "$cmd: another build's mapping is refused, exit 1" \
+      fails_with 1 "$r was recorded by build $id, but $dir/other.txt is the mapping of build" \
+      "$T" $cmd --ring "$r" --mapping "$dir/other.txt" -o "$dir/out"
+  done
+  expect "the refusal names the override" grep -qF -- "--ignore-build-id" "$dir/err"
+  expect "nothing is written on a refusal" test ! -s "$dir/out"
+  "$T" tree --ring "$r" --mapping "$dir/other.txt" --ignore-build-id -o "$dir/forced.txt" 2>"$dir/err"
+  expect "--ignore-build-id decodes anyway, exit 0" test $? -eq 0
+  expect "--ignore-build-id warns, naming both ids" \
+    sh -c "grep -qF 'warning: $r was recorded by build $id, $dir/other.txt is of build' '$dir/err'"
+  expect "without --mapping nothing is compared" "$T" tree --ring "$r" -o "$dir/out"
+  # a ring without an id (a runtime of an app without the marker), and an old ring
+  mkdir -p "$dir/none" && "$TRACE_GEN" sample "$dir/none" || exit 1
+  "$T" tree --ring "$dir/none/ring" --mapping "$m" -o "$dir/out" 2>"$dir/err"
+  expect "a ring without a build id: decoded, exit 0" test $? -eq 0
+  expect "a ring without a build id: said once" sh -c "[ \$(grep -c 'has no build id' '$dir/err') -eq 1 ]"
+  cp "$r" "$dir/v2.ring"
+  printf '\002' | dd of="$dir/v2.ring" bs=1 seek=8 conv=notrunc 2>/dev/null
+  "$T" tree --ring "$dir/v2.ring" --mapping "$dir/other.txt" -o "$dir/out" 2>"$dir/err"
+  expect "a version 2 ring (no build id field): decoded with any mapping, exit 0" test $? -eq 0
+  expect "a version 2 ring: the note says why there is no id" \
+    sh -c "[ \$(grep -c 'has no build id (ring version 2' '$dir/err') -eq 1 ]"
+  ;;
 *)
-  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused" >&2; exit 2 ;;
+  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused|buildid" >&2; exit 2 ;;
 esac
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

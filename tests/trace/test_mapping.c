@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tc_event.h"
+#include "method_mapping.h"
 #include "trace_mapping.h"
 
 static tr_mapping *m;
@@ -223,4 +224,49 @@ Test(lines, a_line_over_the_limit_is_an_error)
 	cr_assert_str_eq(err.message, "t.txt:2: line longer than 10 bytes");
 	tr_lines_dispose(&lr);
 	fclose(f);
+}
+
+/* The build id (mapping/method_mapping.h): tc-trace's, from the file, is tc-instrument's
+ * (tests/compiler/cli/build_id.sh checks the two agree on a real run). */
+static uint64_t id_of(const char *text)
+{
+	cr_assert_eq(load(text), TC_OK, "%s", err.message);
+	uint64_t id = tr_mapping_build_id(m);
+	tr_mapping_free(m);
+	m = NULL;
+	return id;
+}
+
+Test(mapping, build_id_is_the_hash_of_the_entry_lines)
+{
+	const char *base = "1,1,a.B run ()V\n2,9,a.B stop (I)V\n" MM_DISPATCH_LINE "\n";
+	uint64_t id = id_of(base);
+	cr_assert_neq(id, 0);
+	mm_build_id h;
+	mm_build_id_init(&h);
+	mm_build_id_text(&h, base, strlen(base));
+	cr_assert_eq(mm_build_id_final(&h), id, "the file's id is mm_build_id's of its text");
+	/* comments, blank lines, CRs and trailing spaces: decoding does not depend on them */
+	cr_assert_eq(id_of("# made by hand\n\n1,1,a.B run ()V\r\n2,9,a.B stop (I)V  \n" MM_DISPATCH_LINE), id);
+	/* any id, flag, name or order changed: another build */
+	cr_assert_neq(id_of("1,1,a.B run ()V\n3,9,a.B stop (I)V\n" MM_DISPATCH_LINE "\n"), id);
+	cr_assert_neq(id_of("1,1,a.B run ()V\n2,8,a.B stop (I)V\n" MM_DISPATCH_LINE "\n"), id);
+	cr_assert_neq(id_of("1,1,a.B run ()V\n2,9,a.B stop (J)V\n" MM_DISPATCH_LINE "\n"), id);
+	cr_assert_neq(id_of("2,9,a.B stop (I)V\n1,1,a.B run ()V\n" MM_DISPATCH_LINE "\n"), id);
+	cr_assert_eq(tr_mapping_build_id(NULL), 0);
+}
+
+Test(mapping, build_id_hex_round_trip)
+{
+	char hex[MM_BUILD_ID_HEX];
+	uint64_t v = 0;
+	mm_build_id_hex(UINT64_C(0x0123456789abcdef), hex);
+	cr_assert_str_eq(hex, "0123456789abcdef");
+	cr_assert_eq(mm_build_id_parse(hex, 16, &v), 0);
+	cr_assert_eq(v, UINT64_C(0x0123456789abcdef));
+	cr_assert_eq(mm_build_id_parse("0123456789ABCDEF", 16, &v), 0);
+	cr_assert_eq(v, UINT64_C(0x0123456789abcdef));
+	cr_assert_neq(mm_build_id_parse("", 0, &v), 0);
+	cr_assert_neq(mm_build_id_parse("12x4", 4, &v), 0);
+	cr_assert_neq(mm_build_id_parse("0123456789abcdef0", 17, &v), 0);
 }

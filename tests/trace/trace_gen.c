@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "tc_ringfile.h"
+#include "method_mapping.h"
 #include "tc_runtime.h"
 
 typedef struct fake {
@@ -155,6 +156,18 @@ static int setup(tc_config *c, const char *ring, const char *reports, uint32_t c
 	c->clock = (tc_clock){ fake_now, &clk };
 	c->probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
 	                      .thread_stack = fake_stack, .process_name = fake_name };
+	/* TRACE_GEN_BUILD_ID: the build id the runtime records (hex; "mapping": the id of
+	 * the sample's methodMapping.txt, as tc-instrument would have computed it) */
+	const char *bid = getenv("TRACE_GEN_BUILD_ID");
+	if (bid && strcmp(bid, "mapping") == 0) {
+		mm_build_id h;
+		mm_build_id_init(&h);
+		mm_build_id_text(&h, mapping_text, strlen(mapping_text));
+		c->build_id = mm_build_id_final(&h);
+	} else if (bid && mm_build_id_parse(bid, strlen(bid), &c->build_id) != 0) {
+		fprintf(stderr, "TRACE_GEN_BUILD_ID: not hex: %s\n", bid);
+		return 1;
+	}
 	tc_error err = { 0 };
 	if (tc_ctx_new(&ctx, c, &err) != TC_OK)
 		return die("tc_ctx_new", &err);

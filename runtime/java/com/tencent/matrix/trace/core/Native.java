@@ -12,7 +12,7 @@ final class Native {
             OPT_FRAME_INTERVAL = 10, OPT_DROP_FROZEN = 11, OPT_DROP_HIGH = 12, OPT_DROP_MIDDLE = 13,
             OPT_DROP_NORMAL = 14, OPT_COLD = 15, OPT_WARM = 16, OPT_HAS_ACTIVITY = 17, OPT_LOG = 18,
             OPT_THREADS = 19, OPT_THREAD_CAPACITY = 20, OPT_MAX_THREADS = 21, OPT_BLOCK_CONTEXT = 22,
-            OPT_TOUCH_LAG = 23, OPT_COUNT = 24;
+            OPT_TOUCH_LAG = 23, OPT_BUILD_ID = 24, OPT_COUNT = 25;
     /** threadStack's style for the calling thread's stack (tc_runtime.h TC_STACK_CALLER). */
     static final int STACK_CALLER = 3;
 

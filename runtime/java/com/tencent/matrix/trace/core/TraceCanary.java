@@ -211,7 +211,32 @@ public final class TraceCanary {
             o[Native.OPT_MAX_THREADS] = maxThreads;
             o[Native.OPT_BLOCK_CONTEXT] = blockContext ? 1 : 0;
             o[Native.OPT_TOUCH_LAG] = touchLagMs;
+            o[Native.OPT_BUILD_ID] = buildId();
             return o;
+        }
+    }
+
+    /** The build id tc-instrument gave this build (the hash of its methodMapping.txt), from
+     *  the marker class it adds to its output; 0 when there is none (a build instrumented
+     *  by an older tc-instrument, or by Matrix's plugin). The runtime records it in the
+     *  ring's header and every report, so that tc-trace can tell a mapping of another
+     *  build. Read by reflection: nothing else refers to the class, and a constant read
+     *  from code would be folded at compile time. */
+    static long buildId() {
+        try {
+            Class<?> c = Class.forName("com.tencent.matrix.trace.generated.BuildId", false,
+                    TraceCanary.class.getClassLoader());
+            Object v = c.getField("ID").get(null);
+            if (!(v instanceof String))
+                return 0;
+            String s = (String) v;
+            if (s.length() != 16)
+                return 0;
+            // Long.parseUnsignedLong is API 26: two halves that fit a long each
+            return Long.parseLong(s.substring(0, 8), 16) << 32 | Long.parseLong(s.substring(8), 16);
+        } catch (ClassNotFoundException | NoSuchFieldException | IllegalAccessException
+                | NumberFormatException | LinkageError e) {
+            return 0;
         }
     }
 

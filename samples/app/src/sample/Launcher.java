@@ -36,11 +36,13 @@ public final class Launcher {
                 show(mainActivity, mainActivity::create);
                 app.dispatchActivityStopped(splash);
                 app.dispatchActivityDestroyed(splash);
+                // posted from here, not at start: on a loaded machine onCreate can outlast
+                // the first delays, and the main activity must exist before they run
+                main.postDelayed(() -> mainActivity.beginRefresh(), 600);  /* ~1,000 ms */
+                main.postDelayed(Launcher::scroll, 1_600);                 /* ~2,000 ms */
+                main.postDelayed(() -> mainActivity.onSync(), 4_100);      /* ~4,500 ms */
             }, 400);
         });
-        main.postDelayed(() -> mainActivity.beginRefresh(), 1_000);
-        main.postDelayed(Launcher::scroll, 2_000);
-        main.postDelayed(() -> mainActivity.onSync(), 4_500);
         main.postDelayed(() -> {
             TraceCanary.stop();
             Looper.getMainLooper().quit();

@@ -37,6 +37,7 @@
 #endif
 
 #include "ctx.h"
+#include "hookset.h"
 #include "json.h"
 #include "tc_plthook.h"
 #include "thread.h"
@@ -62,27 +63,19 @@ typedef struct prio_job {
 	char *stack;
 } prio_job;
 
-/* One context at a time (GOTs are process-wide). g_ctx is read in the hooks
- * inside g_inflight, so that uninstall can wait for the calls using it. */
-static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(tc_ctx *) g_ctx;
-static _Atomic int g_inflight;
-static int g_ids[3] = { -1, -1, -1 };
+/* One context at a time (GOTs are process-wide); see hookset.h. */
+static hookset g_hooks = HOOKSET_INIT;
 
 static _Atomic(tc_plthook_fn) orig_setpriority, orig_sched, orig_prctl;
 
 static tc_ctx *enter(void)
 {
-	atomic_fetch_add_explicit(&g_inflight, 1, memory_order_seq_cst);
-	tc_ctx *ctx = atomic_load_explicit(&g_ctx, memory_order_seq_cst);
-	if (!ctx)
-		atomic_fetch_sub_explicit(&g_inflight, 1, memory_order_release);
-	return ctx;
+	return hookset_enter(&g_hooks);
 }
 
 static void leave(void)
 {
-	atomic_fetch_sub_explicit(&g_inflight, 1, memory_order_release);
+	hookset_leave(&g_hooks);
 }
 
 /* the thread a call names (0: the caller) is the recording thread */
@@ -252,75 +245,24 @@ static int my_prctl(int option, ...)
 	return rc;
 }
 
-static void remove_all(void)
-{
-	for (size_t i = 0; i < 3; i++) {
-		if (g_ids[i] >= 0)
-			tc_plthook_remove(g_ids[i], NULL);
-		g_ids[i] = -1;
-	}
-}
-
 int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
-	pthread_mutex_lock(&g_mu);
-	tc_ctx *cur = atomic_load(&g_ctx);
-	if (cur && cur != ctx) {
-		pthread_mutex_unlock(&g_mu);
-		return cf_set(err, TC_EBUSY, "another context traces thread priority");
-	}
+	tc_ctx *cur;
+	TRY(hookset_lock(&g_hooks, ctx, &cur, "thread priority", err));
 	const char *libs = cfg->priority_libs ? cfg->priority_libs : "*.so";
-	const struct {
-		const char *symbol;
-		tc_plthook_fn fn;
-		_Atomic(tc_plthook_fn) *orig;
-	} hooks[3] = {
-		{ "setpriority", (tc_plthook_fn)my_setpriority, &orig_setpriority },
-		{ "sched_setscheduler", (tc_plthook_fn)my_sched_setscheduler, &orig_sched },
-		{ "prctl", (tc_plthook_fn)my_prctl, &orig_prctl },
+	const tc_plthook_spec specs[3] = {
+		{ .libs = libs, .ignore = PRIORITY_IGNORE, .symbol = "setpriority",
+		  .replacement = (tc_plthook_fn)my_setpriority, .orig = &orig_setpriority },
+		{ .libs = libs, .ignore = PRIORITY_IGNORE, .symbol = "sched_setscheduler",
+		  .replacement = (tc_plthook_fn)my_sched_setscheduler, .orig = &orig_sched },
+		{ .libs = libs, .ignore = PRIORITY_IGNORE, .symbol = "prctl",
+		  .replacement = (tc_plthook_fn)my_prctl, .orig = &orig_prctl },
 	};
-	int rc = TC_OK;
-	remove_all(); /* a reconfigure may name other libraries */
-	for (size_t i = 0; i < 3 && rc == TC_OK; i++) {
-		tc_plthook_spec s = { .libs = libs, .ignore = PRIORITY_IGNORE, .symbol = hooks[i].symbol,
-		                      .replacement = hooks[i].fn, .orig = hooks[i].orig };
-		rc = tc_plthook_add(&s, &g_ids[i], err);
-	}
-	if (rc != TC_OK) {
-		remove_all();
-		atomic_store(&g_ctx, NULL);
-	} else {
-		atomic_store(&g_ctx, ctx);
-	}
-	pthread_mutex_unlock(&g_mu);
-	if (rc == TC_OK) {
-		size_t slots = 0;
-		for (size_t i = 0; i < 3; i++) {
-			tc_plthook_stat st;
-			if (tc_plthook_stat_get(g_ids[i], &st, NULL) == TC_OK)
-				slots += st.slots;
-		}
-		if (!slots)
-			ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer",
-			        "no library matching \"%s\" calls setpriority, sched_setscheduler or prctl (yet)", libs);
-	}
-	return rc;
+	return hookset_install(&g_hooks, ctx, specs, 3, "Matrix.ThreadPriorityTracer",
+	                       "setpriority, sched_setscheduler or prctl", err);
 }
 
 void priority_uninstall(tc_ctx *ctx)
 {
-	pthread_mutex_lock(&g_mu);
-	if (atomic_load(&g_ctx) != ctx) {
-		pthread_mutex_unlock(&g_mu);
-		return;
-	}
-	remove_all();
-	atomic_store(&g_ctx, NULL);
-	pthread_mutex_unlock(&g_mu);
-	/* calls that took the context finish with it (a report posted before
-	 * the worker stops is delivered or dropped there) */
-	while (atomic_load_explicit(&g_inflight, memory_order_acquire) != 0) {
-		struct timespec ts = { 0, 1000000 };
-		nanosleep(&ts, NULL);
-	}
+	hookset_uninstall(&g_hooks, ctx);
 }

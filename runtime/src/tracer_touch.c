@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "ctx.h"
+#include "hookset.h"
 #include "json.h"
 #include "tc_plthook.h"
 
@@ -54,28 +55,22 @@ typedef struct touch_job {
 	char *scene;
 } touch_job;
 
-static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(tc_ctx *) g_ctx;
-static _Atomic int g_inflight;
+/* One context at a time (GOTs are process-wide); see hookset.h. */
+static hookset g_hooks = HOOKSET_INIT;
 static _Atomic uint32_t g_lag_ms;
 static _Atomic uint64_t g_last_report_ns;
 static channel g_ch[CHANNELS];
-static int g_ids[4] = { -1, -1, -1, -1 };
 
 static _Atomic(tc_plthook_fn) orig_recvfrom, orig_recvfrom_chk, orig_sendto, orig_sendto_chk;
 
 static tc_ctx *enter(void)
 {
-	atomic_fetch_add_explicit(&g_inflight, 1, memory_order_seq_cst);
-	tc_ctx *ctx = atomic_load_explicit(&g_ctx, memory_order_seq_cst);
-	if (!ctx)
-		atomic_fetch_sub_explicit(&g_inflight, 1, memory_order_release);
-	return ctx;
+	return hookset_enter(&g_hooks);
 }
 
 static void leave(void)
 {
-	atomic_fetch_sub_explicit(&g_inflight, 1, memory_order_release);
+	hookset_leave(&g_hooks);
 }
 
 static channel *find(int fd, bool claim)
@@ -258,23 +253,10 @@ static ssize_t my_sendto_chk(int fd, const void *buf, size_t len, size_t buflen,
 	return sent;
 }
 
-static void remove_all(void)
-{
-	for (size_t i = 0; i < 4; i++) {
-		if (g_ids[i] >= 0)
-			tc_plthook_remove(g_ids[i], NULL);
-		g_ids[i] = -1;
-	}
-}
-
 int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
-	pthread_mutex_lock(&g_mu);
-	tc_ctx *cur = atomic_load(&g_ctx);
-	if (cur && cur != ctx) {
-		pthread_mutex_unlock(&g_mu);
-		return cf_set(err, TC_EBUSY, "another context traces touch events");
-	}
+	tc_ctx *cur;
+	TRY(hookset_lock(&g_hooks, ctx, &cur, "touch events", err));
 	if (cur != ctx) { /* a new owner: no channel known yet */
 		for (size_t i = 0; i < CHANNELS; i++) {
 			atomic_store(&g_ch[i].fd, -1);
@@ -284,53 +266,18 @@ int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	}
 	atomic_store(&g_lag_ms, cfg->touch_lag_ms);
 	const char *libs = cfg->touch_libs ? cfg->touch_libs : "libinput.so";
-	const struct {
-		const char *symbol;
-		tc_plthook_fn fn;
-		_Atomic(tc_plthook_fn) *orig;
-	} hooks[4] = {
-		{ "recvfrom", (tc_plthook_fn)my_recvfrom, &orig_recvfrom },
-		{ "__recvfrom_chk", (tc_plthook_fn)my_recvfrom_chk, &orig_recvfrom_chk },
-		{ "sendto", (tc_plthook_fn)my_sendto, &orig_sendto },
-		{ "__sendto_chk", (tc_plthook_fn)my_sendto_chk, &orig_sendto_chk },
+	const tc_plthook_spec specs[4] = {
+		{ .libs = libs, .symbol = "recvfrom", .replacement = (tc_plthook_fn)my_recvfrom, .orig = &orig_recvfrom },
+		{ .libs = libs, .symbol = "__recvfrom_chk", .replacement = (tc_plthook_fn)my_recvfrom_chk,
+		  .orig = &orig_recvfrom_chk },
+		{ .libs = libs, .symbol = "sendto", .replacement = (tc_plthook_fn)my_sendto, .orig = &orig_sendto },
+		{ .libs = libs, .symbol = "__sendto_chk", .replacement = (tc_plthook_fn)my_sendto_chk,
+		  .orig = &orig_sendto_chk },
 	};
-	int rc = TC_OK;
-	remove_all(); /* a reconfigure may name other libraries */
-	for (size_t i = 0; i < 4 && rc == TC_OK; i++) {
-		tc_plthook_spec s = { .libs = libs, .symbol = hooks[i].symbol, .replacement = hooks[i].fn,
-		                      .orig = hooks[i].orig };
-		rc = tc_plthook_add(&s, &g_ids[i], err);
-	}
-	if (rc != TC_OK)
-		remove_all();
-	atomic_store(&g_ctx, rc == TC_OK ? ctx : NULL);
-	pthread_mutex_unlock(&g_mu);
-	if (rc == TC_OK) {
-		size_t slots = 0;
-		for (size_t i = 0; i < 4; i++) {
-			tc_plthook_stat st;
-			if (tc_plthook_stat_get(g_ids[i], &st, NULL) == TC_OK)
-				slots += st.slots;
-		}
-		if (!slots)
-			ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer",
-			        "no library matching \"%s\" calls recvfrom or sendto (yet)", libs);
-	}
-	return rc;
+	return hookset_install(&g_hooks, ctx, specs, 4, "Matrix.TouchEventLagTracer", "recvfrom or sendto", err);
 }
 
 void touch_uninstall(tc_ctx *ctx)
 {
-	pthread_mutex_lock(&g_mu);
-	if (atomic_load(&g_ctx) != ctx) {
-		pthread_mutex_unlock(&g_mu);
-		return;
-	}
-	remove_all();
-	atomic_store(&g_ctx, NULL);
-	pthread_mutex_unlock(&g_mu);
-	while (atomic_load_explicit(&g_inflight, memory_order_acquire) != 0) {
-		struct timespec ts = { 0, 1000000 };
-		nanosleep(&ts, NULL);
-	}
+	hookset_uninstall(&g_hooks, ctx);
 }

@@ -597,13 +597,20 @@ int out_build_id_marker(run *r, uint64_t id, cf_error *err)
 			in = &r->inputs[i];
 	/* One marker per run: two outputs holding the same class would fail dexing
 	 * ("defined multiple times"). Only a directory of class files gets it for now (a
-	 * class file among dex files would be packaged by nothing). */
+	 * class file among dex files would be packaged by nothing), and only one that is a
+	 * class root, a class at the path its name gives: in a tree of roots (the JDK's
+	 * modules, java.base/java/lang/Object.class) a marker at the top would be a stray
+	 * directory that no class path holds. */
 	if (!in || in->jar || in->dex || !in->stage)
 		return CF_OK;
-	bool classes = false;
-	for (size_t k = in->first; k < in->first + in->count && !classes; k++)
-		classes = r->units[k].kind == UNIT_CLASS;
-	if (!classes)
+	bool root = false;
+	for (size_t k = in->first; k < in->first + in->count && !root; k++) {
+		const unit *u = &r->units[k];
+		size_t n = u->cls ? strlen(u->cls) : 0;
+		root = u->kind == UNIT_CLASS && n && strncmp(u->name, u->cls, n) == 0 &&
+		       strcmp(u->name + n, ".class") == 0;
+	}
+	if (!root)
 		return CF_OK;
 	char hex[MM_BUILD_ID_HEX], path[4200];
 	mm_build_id_hex(id, hex);

@@ -69,6 +69,17 @@ expect_rc "two directories" 0
 check "the first output has the marker" test -f "$T/o3a/$marker"
 check "the second has none" absent "$T/o3b/$marker"
 
+# A tree of class roots (the JDK's modules: m/java/lang/X.class) is no class root
+# itself: a marker at its top would be a stray directory no class path holds.
+mkdir -p "$T/tree"
+cp -r "$in" "$T/tree/mod.a"
+tci --mapping-dir "$T/map5" --in "$T/tree" --out "$T/o5"
+expect_rc "a tree of class roots" 0
+check "a tree of class roots: no marker at its top" absent "$T/o5/$marker"
+check "nor inside a root" absent "$T/o5/mod.a/$marker"
+check "a tree of class roots: the statistics name no marker" \
+    test "$(json "$T/map5/instrument-stats.json" 'j["buildIdMarker"]')" = ""
+
 # A jar output has no marker yet: the summary says so, the stats name no output.
 (cd "$in" && "$PYTHON" -c 'import sys, zipfile, os
 z = zipfile.ZipFile(sys.argv[1], "w")

@@ -16,31 +16,15 @@
 static int64_t stat_cpu_ns(const char *path)
 {
 	char buf[1024];
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* the command name may hold spaces and ")": fields follow the last one */
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	p++;
+	char *f[16];
 	/* after ")": state is field 0, utime 11, stime 12 */
+	if (proc_read_small(path, buf, sizeof buf) < 0 || proc_stat_fields(buf, f, 16) < 13)
+		return -1;
 	long long v[2] = { -1, -1 };
-	for (int k = 0; k <= 12; k++) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return -1;
-		char *end = p;
-		long long x = strtoll(p, &end, 10);
-		if (k >= 11)
-			v[k - 11] = end == p ? -1 : x;
-		while (*end && *end != ' ')
-			end++;
-		p = end;
+	for (int k = 0; k < 2; k++) {
+		char *end;
+		long long x = strtoll(f[11 + k], &end, 10);
+		v[k] = end == f[11 + k] ? -1 : x;
 	}
 	long hz = sysconf(_SC_CLK_TCK);
 	if (v[0] < 0 || v[1] < 0 || hz <= 0)
@@ -54,12 +38,8 @@ static int64_t stat_cpu_ns(const char *path)
 static int64_t schedstat_runq_ns(const char *path)
 {
 	char buf[128];
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (proc_read_small(path, buf, sizeof buf) < 0)
 		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	char *p = buf, *end;
 	strtoull(p, &end, 10);
 	if (end == p)

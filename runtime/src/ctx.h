@@ -168,6 +168,11 @@ void probe_device_info(tc_ctx *ctx, tc_device_info *out);
 void probe_process_stat(tc_ctx *ctx, tc_process_stat *out);
 char *probe_thread_stack(tc_ctx *ctx, int style);
 char *probe_process_name(tc_ctx *ctx);
+/* Reads a small /proc file into buf (NUL-terminated); returns its length or -1. */
+long proc_read_small(const char *path, char *buf, size_t cap);
+/* The fields of a /proc stat line after the ")" that ends the command name (which may
+ * hold spaces), split in place; returns how many (at most max). */
+int proc_stat_fields(char *text, char **field, int max);
 
 /* tracers */
 void evil_begin(tc_ctx *ctx);

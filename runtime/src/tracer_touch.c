@@ -183,20 +183,28 @@ static void finished(tc_ctx *ctx, int fd)
 	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
 }
 
+/* After the real call, the same for all four: a read begins the channel's event, a send
+ * finishes it (when the call succeeded); errno stays as the call left it. */
+static ssize_t noted(int fd, ssize_t rc, bool send)
+{
+	int saved = errno;
+	tc_ctx *ctx = enter();
+	if (ctx) {
+		if (rc >= 0 && send)
+			finished(ctx, fd);
+		else if (rc >= 0)
+			received(ctx, fd, rc);
+		leave();
+	}
+	errno = saved;
+	return rc;
+}
+
 static ssize_t my_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *src, socklen_t *srclen)
 {
 	ssize_t (*real)(int, void *, size_t, int, struct sockaddr *, socklen_t *) =
 	    (ssize_t (*)(int, void *, size_t, int, struct sockaddr *, socklen_t *))tc_plthook_orig(&orig_recvfrom);
-	ssize_t got = real(fd, buf, len, flags, src, srclen);
-	int saved = errno;
-	tc_ctx *ctx = enter();
-	if (ctx) {
-		if (got >= 0)
-			received(ctx, fd, got);
-		leave();
-	}
-	errno = saved;
-	return got;
+	return noted(fd, real(fd, buf, len, flags, src, srclen), false);
 }
 
 /* bionic's fortified recvfrom: buflen is the buffer's size as the compiler knew it */
@@ -206,16 +214,7 @@ static ssize_t my_recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int
 	ssize_t (*real)(int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *) =
 	    (ssize_t (*)(int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *))tc_plthook_orig(
 	        &orig_recvfrom_chk);
-	ssize_t got = real(fd, buf, len, buflen, flags, src, srclen);
-	int saved = errno;
-	tc_ctx *ctx = enter();
-	if (ctx) {
-		if (got >= 0)
-			received(ctx, fd, got);
-		leave();
-	}
-	errno = saved;
-	return got;
+	return noted(fd, real(fd, buf, len, buflen, flags, src, srclen), false);
 }
 
 static ssize_t my_sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *dst, socklen_t dstlen)
@@ -223,16 +222,7 @@ static ssize_t my_sendto(int fd, const void *buf, size_t len, int flags, const s
 	ssize_t (*real)(int, const void *, size_t, int, const struct sockaddr *, socklen_t) =
 	    (ssize_t (*)(int, const void *, size_t, int, const struct sockaddr *, socklen_t))tc_plthook_orig(
 	        &orig_sendto);
-	ssize_t sent = real(fd, buf, len, flags, dst, dstlen);
-	int saved = errno;
-	tc_ctx *ctx = enter();
-	if (ctx) {
-		if (sent >= 0)
-			finished(ctx, fd);
-		leave();
-	}
-	errno = saved;
-	return sent;
+	return noted(fd, real(fd, buf, len, flags, dst, dstlen), true);
 }
 
 static ssize_t my_sendto_chk(int fd, const void *buf, size_t len, size_t buflen, int flags,
@@ -241,16 +231,7 @@ static ssize_t my_sendto_chk(int fd, const void *buf, size_t len, size_t buflen,
 	ssize_t (*real)(int, const void *, size_t, size_t, int, const struct sockaddr *, socklen_t) =
 	    (ssize_t (*)(int, const void *, size_t, size_t, int, const struct sockaddr *, socklen_t))tc_plthook_orig(
 	        &orig_sendto_chk);
-	ssize_t sent = real(fd, buf, len, buflen, flags, dst, dstlen);
-	int saved = errno;
-	tc_ctx *ctx = enter();
-	if (ctx) {
-		if (sent >= 0)
-			finished(ctx, fd);
-		leave();
-	}
-	errno = saved;
-	return sent;
+	return noted(fd, real(fd, buf, len, buflen, flags, dst, dstlen), true);
 }
 
 int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)

@@ -447,6 +447,23 @@ enum {
 	TC_FM_SYNC, TC_FM_COMMAND_ISSUE, TC_FM_SWAP_BUFFERS, TC_FM_TOTAL, TC_FM_GPU, TC_FM_COUNT
 };
 void tc_frame_metrics(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT]);
+/* The same, with the frame's intended vsync (FrameMetrics'
+ * INTENDED_VSYNC_TIMESTAMP, API 26+, clock base; -1 unknown), which places
+ * the frame's main-thread phases in a message (the view phases). */
+void tc_frame_metrics_at(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT], int64_t intended_vsync_ns);
+
+/* View phases (tc_config.block_context): a slow message's report says how
+ * long the frames drawn in it spent in input, animation, measure + layout
+ * and draw. The Android glue says where they come from: TC_VIEW_NONE (the
+ * report says "unknown"), TC_VIEW_CHOREOGRAPHER (tc_view_phase marks),
+ * TC_VIEW_FRAME_METRICS (tc_frame_metrics_at). */
+enum { TC_VIEW_NONE, TC_VIEW_CHOREOGRAPHER, TC_VIEW_FRAME_METRICS };
+void tc_set_view_source(tc_ctx *ctx, int source);
+/* Recording thread, inside a message: a Choreographer frame enters a phase
+ * (a callback at the head of its queue); a phase ends where the next one
+ * begins, the last with the message. */
+enum { TC_VIEW_INPUT, TC_VIEW_ANIMATION, TC_VIEW_TRAVERSAL };
+void tc_view_phase(tc_ctx *ctx, int phase);
 
 /* Scene (the visible activity or fragment) and foreground state. */
 void tc_set_scene(tc_ctx *ctx, const char *scene);

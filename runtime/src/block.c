@@ -133,7 +133,7 @@ void block_end(tc_ctx *ctx, uint64_t token, uint64_t end_ns, block_ctx *out)
 	for (int k = 0; k < BLOCK_GC_N; k++)
 		out->gc[k] = -1;
 	block_sample a, z;
-	if (!ctx->cfg.block_context || !start_of(ctx, token, &a))
+	if (!ctx->cfg.block_context || !token || !start_of(ctx, token, &a)) /* 0: no message */
 		return;
 	take(ctx, &z, end_ns);
 	out->known = true;
@@ -184,10 +184,12 @@ static int percent(const block_ctx *b, int64_t ms)
 	return (int)(100 * ms / b->wall_ms);
 }
 
-static void put_why(cf_buf *sb, const block_ctx *b)
+static void put_why(cf_buf *sb, const block_ctx *b, const vp_result *vp)
 {
 	if (!b->known) {
 		buf_puts(sb, "unknown: the message was not sampled at its start");
+		if (vp)
+			vp_why(sb, vp);
 		return;
 	}
 	if (b->thread_cpu_ms < 0)
@@ -200,9 +202,11 @@ static void put_why(cf_buf *sb, const block_ctx *b)
 		buf_printf(sb, "; %lld GC, %lld ms", (long long)b->gc[BLOCK_GC_COUNT], (long long)b->gc[BLOCK_GC_TIME]);
 	else if (b->gc[BLOCK_GC_COUNT] < 0)
 		buf_puts(sb, "; GC unknown");
+	if (vp)
+		vp_why(sb, vp);
 }
 
-static void kv_known(json *j, const char *key, int64_t v)
+void block_kv_known(json *j, const char *key, int64_t v)
 {
 	if (v < 0)
 		json_kv_string(j, key, "unknown");
@@ -210,7 +214,7 @@ static void kv_known(json *j, const char *key, int64_t v)
 		json_kv_int(j, key, v);
 }
 
-void block_json(json *j, const block_ctx *b)
+void block_json(json *j, const block_ctx *b, const vp_result *vp)
 {
 	if (b->known && b->thread_cpu_ms >= 0) {
 		char usage[16];
@@ -221,28 +225,25 @@ void block_json(json *j, const block_ctx *b)
 	json_begin_object(j);
 	cf_buf why;
 	buf_init(&why);
-	put_why(&why, b);
+	put_why(&why, b, vp);
 	json_kv_string(j, "why", why.str ? why.str : "");
 	buf_free(&why);
 	json_kv_string(j, "cause", cause_of(b));
-	kv_known(j, "sampledMs", b->known ? b->wall_ms : -1);
-	kv_known(j, "threadCpuMs", b->thread_cpu_ms);
-	kv_known(j, "runQueueMs", b->runq_ms);
-	kv_known(j, "processCpuMs", b->process_cpu_ms);
-	kv_known(j, "gcCount", b->gc[BLOCK_GC_COUNT]);
-	kv_known(j, "gcTimeMs", b->gc[BLOCK_GC_TIME]);
-	kv_known(j, "blockingGcCount", b->gc[BLOCK_GC_BLOCKING_COUNT]);
-	kv_known(j, "blockingGcTimeMs", b->gc[BLOCK_GC_BLOCKING_TIME]);
+	block_kv_known(j, "sampledMs", b->known ? b->wall_ms : -1);
+	block_kv_known(j, "threadCpuMs", b->thread_cpu_ms);
+	block_kv_known(j, "runQueueMs", b->runq_ms);
+	block_kv_known(j, "processCpuMs", b->process_cpu_ms);
+	block_kv_known(j, "gcCount", b->gc[BLOCK_GC_COUNT]);
+	block_kv_known(j, "gcTimeMs", b->gc[BLOCK_GC_TIME]);
+	block_kv_known(j, "blockingGcCount", b->gc[BLOCK_GC_BLOCKING_COUNT]);
+	block_kv_known(j, "blockingGcTimeMs", b->gc[BLOCK_GC_BLOCKING_TIME]);
+	if (vp)
+		vp_json(j, vp);
 	json_end_object(j);
 }
 
-void block_text(cf_buf *sb, const block_ctx *b)
+static void cpu_gc_text(cf_buf *sb, const block_ctx *b)
 {
-	buf_puts(sb, "|* [Block]\n|*\t\t");
-	put_why(sb, b);
-	buf_putc(sb, '\n');
-	if (!b->known)
-		return;
 	char usage[16] = "unknown";
 	if (b->thread_cpu_ms >= 0)
 		block_usage(usage, sizeof usage, b->thread_cpu_ms, b->wall_ms);
@@ -255,4 +256,15 @@ void block_text(cf_buf *sb, const block_ctx *b)
 		buf_printf(sb, "|*\t\tGC: %lld (%lld ms), blocking %lld (%lld ms)\n", (long long)b->gc[BLOCK_GC_COUNT],
 		           (long long)b->gc[BLOCK_GC_TIME], (long long)b->gc[BLOCK_GC_BLOCKING_COUNT],
 		           (long long)b->gc[BLOCK_GC_BLOCKING_TIME]);
+}
+
+void block_text(cf_buf *sb, const block_ctx *b, const vp_result *vp)
+{
+	buf_puts(sb, "|* [Block]\n|*\t\t");
+	put_why(sb, b, vp);
+	buf_putc(sb, '\n');
+	if (b->known)
+		cpu_gc_text(sb, b);
+	if (vp)
+		vp_text(sb, vp);
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "bytes.h"
+#include "viewphase.h"
 
 struct tc_ctx;
 struct json;
@@ -56,12 +57,15 @@ typedef struct block_ctx {
  * configuration asks for the block context. */
 void block_watch(struct tc_ctx *ctx, uint64_t now_ns);
 /* The message token ran from its start sample to end_ns: fills out (known
- * false when the watchdog never sampled it). */
+ * false when the watchdog never sampled it, or token is 0: no message). */
 void block_end(struct tc_ctx *ctx, uint64_t token, uint64_t end_ns, block_ctx *out);
 /* Matrix's `usage` string: "0%" / "100%" / "12.34%". */
 void block_usage(char *buf, size_t cap, int64_t cpu_ms, int64_t wall_ms);
-/* The report keys (`usage`, `blockContext`{...}) and the logcat lines. */
-void block_json(struct json *j, const block_ctx *b);
-void block_text(cf_buf *sb, const block_ctx *b);
+/* The report keys (`usage`, `blockContext`{...}) and the logcat lines; the
+ * view phases where vp is given (a slow message's, known at its end). */
+void block_json(struct json *j, const block_ctx *b, const vp_result *vp);
+void block_text(cf_buf *sb, const block_ctx *b, const vp_result *vp);
+/* key: v, or "unknown" when v < 0 */
+void block_kv_known(struct json *j, const char *key, int64_t v);
 
 #endif

@@ -1214,6 +1214,18 @@ void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns)
 	ctx->vsync_ns = vsync_ns;
 }
 
+void tc_set_view_source(tc_ctx *ctx, int source)
+{
+	if (source >= TC_VIEW_NONE && source <= TC_VIEW_FRAME_METRICS)
+		atomic_store_explicit(&ctx->vp.source, source, memory_order_relaxed);
+}
+
+void tc_view_phase(tc_ctx *ctx, int phase)
+{
+	if (ctx_started(ctx))
+		vp_mark(ctx, phase, ctx_clock_ns(ctx));
+}
+
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (ctx_started(ctx))

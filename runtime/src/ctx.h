@@ -123,6 +123,7 @@ struct tc_ctx {
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
 	block_state block;      /* cfg.block_context: the clock thread's start sample (block.h) */
+	view_phases vp;         /* cfg.block_context: a slow message's frames (viewphase.h) */
 
 	frames frames;
 

@@ -675,17 +675,20 @@ static void JNICALL n_dispatch_end(JNIEnv *env, jclass cls, jlong h)
 }
 
 static void JNICALL n_vsync(JNIEnv *env, jclass cls, jlong h, jlong ns) { (void)env; (void)cls; tc_vsync(ctx_of(h), (uint64_t)ns); }
+static void JNICALL n_view_phase(JNIEnv *env, jclass cls, jlong h, jint phase) { (void)env; (void)cls; tc_view_phase(ctx_of(h), phase); }
+static void JNICALL n_view_source(JNIEnv *env, jclass cls, jlong h, jint source) { (void)env; (void)cls; tc_set_view_source(ctx_of(h), source); }
 static void JNICALL n_frame_metrics(JNIEnv *env, jclass cls, jlong h, jlongArray ns)
 {
 	(void)cls;
-	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT)
+	/* the durations, then the intended vsync (-1 before API 26) */
+	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT + 1)
 		return;
 	int64_t v[TC_FM_COUNT];
-	jlong j[TC_FM_COUNT];
-	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT, j);
+	jlong j[TC_FM_COUNT + 1];
+	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT + 1, j);
 	for (int i = 0; i < TC_FM_COUNT; i++)
 		v[i] = j[i];
-	tc_frame_metrics(ctx_of(h), v);
+	tc_frame_metrics_at(ctx_of(h), v, j[TC_FM_COUNT]);
 }
 static void JNICALL n_frame_interval(JNIEnv *env, jclass cls, jlong h, jlong ns)
 {
@@ -770,6 +773,8 @@ static const JNINativeMethod methods[] = {
 	N("idleBegin", "(J)V", n_idle_begin),
 	N("idleEnd", "(J)V", n_idle_end),
 	N("vsync", "(JJ)V", n_vsync),
+	N("viewPhase", "(JI)V", n_view_phase),
+	N("viewSource", "(JI)V", n_view_source),
 	N("frameMetrics", "(J[J)V", n_frame_metrics),
 	N("frameInterval", "(JJ)V", n_frame_interval),
 	N("foreground", "(JZ)V", n_foreground),

@@ -57,7 +57,7 @@ static void lag_report(tc_ctx *ctx, anr_job *job)
 	json_kv_string(&j, "threadStack", job->thread_stack ? job->thread_stack : "");
 	json_kv_bool(&j, "isProcessForeground", job->foreground);
 	if (ctx->cfg.block_context)
-		block_json(&j, &job->blk);
+		block_json(&j, &job->blk, NULL);
 	report_send(ctx, &j, "Trace_EvilMethod", "");
 }
 
@@ -97,7 +97,7 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 		buf_printf(&b, "|* [Memory]\n|*\t\tDalvikHeap: %lldkb\n|*\t\tNativeHeap: %lldkb\n|*\t\tVmSize: %lldkb\n",
 		          (long long)ps->dalvik_heap_kb, (long long)ps->native_heap_kb, (long long)ps->vm_size_kb);
 		if (ctx->cfg.block_context)
-			block_text(&b, &job->blk);
+			block_text(&b, &job->blk, NULL);
 		buf_printf(&b, "|* [Thread]\n|*\t\tStack: %s\n|* [Trace]\n", thread_stack);
 		if (st.len)
 			buf_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
@@ -128,7 +128,7 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 		json_kv_int(&j, "vm_size", ps->vm_size_kb);
 		json_end_object(&j);
 		if (ctx->cfg.block_context)
-			block_json(&j, &job->blk);
+			block_json(&j, &job->blk, NULL);
 		report_send(ctx, &j, "Trace_EvilMethod", token);
 	}
 	free(stack);

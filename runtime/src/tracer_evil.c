@@ -4,7 +4,12 @@
  *
  * Matrix HEAD passed System.nanoTime() as the end time for methods still
  * open, giving them absurd durations; we pass the message end in the events'
- * time base (test tracer_evil/quirk_fixed_open_method_gets_no_nanotime_duration). */
+ * time base (test tracer_evil/quirk_fixed_open_method_gets_no_nanotime_duration).
+ *
+ * With the block context, the report says what the frames drawn in the
+ * message spent their time on (viewphase.h). From FrameMetrics they arrive
+ * after the frame is rendered: the job waits for them on the tracer thread,
+ * looking every VP_POLL_MS, at most VP_SETTLE_MS after the message's end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +22,11 @@ typedef struct evil_job {
 	size_t n;
 	int64_t cost_ms;
 	uint64_t end_ms;
+	uint64_t begin_ns, end_ns;
 	char *scene;
 	bool foreground;
 	block_ctx blk;          /* cfg.block_context */
+	vp_result vp;           /* frames -1: FrameMetrics not collected yet */
 } evil_job;
 
 static void drop_job(void *arg)
@@ -30,9 +37,34 @@ static void drop_job(void *arg)
 	free(job);
 }
 
+static void analyse(tc_ctx *ctx, void *arg);
+
+/* The job again in VP_POLL_MS, while the message's FrameMetrics may still
+ * come; false when it has them all (or waited long enough). */
+static bool wait_for_frames(tc_ctx *ctx, evil_job *job)
+{
+	if (!ctx->cfg.block_context || job->vp.source != TC_VIEW_FRAME_METRICS || job->vp.frames >= 0)
+		return false;
+	bool last = ctx_clock_ns(ctx) >= job->end_ns + VP_SETTLE_MS * UINT64_C(1000000);
+	if (vp_collect(ctx, job->begin_ns, job->end_ns, last, &job->vp))
+		return false;
+	evil_job *again = malloc(sizeof *again);
+	if (!again) {
+		vp_collect(ctx, job->begin_ns, job->end_ns, true, &job->vp);
+		return false;
+	}
+	*again = *job; /* the events and the scene move to it */
+	job->events = NULL;
+	job->scene = NULL;
+	worker_post(&ctx->worker, VP_POLL_MS, 0, analyse, drop_job, again);
+	return true;
+}
+
 static void analyse(tc_ctx *ctx, void *arg)
 {
 	evil_job *job = arg;
+	if (wait_for_frames(ctx, job))
+		return;
 	tc_process_stat ps;
 	probe_process_stat(ctx, &ps);
 	tc_stack st = { 0 };
@@ -53,7 +85,7 @@ static void analyse(tc_ctx *ctx, void *arg)
 	          job->scene ? job->scene : "", job->foreground ? "true" : "false", (long long)ps.priority,
 	          (long long)ps.nice, sizeof(void *) == 8 ? "true" : "false");
 	if (ctx->cfg.block_context)
-		block_text(&b, &job->blk);
+		block_text(&b, &job->blk, &job->vp);
 	if (st.len)
 		buf_printf(&b, "|*\t\tStackKey: %s\n%s", key, logcat ? logcat : "");
 	else
@@ -73,7 +105,7 @@ static void analyse(tc_ctx *ctx, void *arg)
 	json_kv_string(&j, "stack", stack ? stack : "");
 	json_kv_string(&j, "stackKey", key);
 	if (ctx->cfg.block_context)
-		block_json(&j, &job->blk);
+		block_json(&j, &job->blk, &job->vp);
 	report_send(ctx, &j, "Trace_EvilMethod", "");
 	free(stack);
 	free(logcat);
@@ -101,9 +133,13 @@ void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.EvilMethodTracer", "no stack: %s", err.message);
 	job->cost_ms = cost_ms;
 	job->end_ms = ctx_ms(ctx, end_ns);
+	job->begin_ns = begin_ns;
+	job->end_ns = end_ns;
 	job->scene = ctx_scene(ctx);
 	job->foreground = atomic_load(&ctx->foreground);
 	/* the end values now, before the next message runs: only for a slow one */
 	block_end(ctx, ctx->message_token, end_ns, &job->blk);
+	if (ctx->cfg.block_context)
+		vp_end(ctx, ctx->message_token, begin_ns, end_ns, &job->vp);
 	worker_post(&ctx->worker, 0, 0, analyse, drop_job, job);
 }

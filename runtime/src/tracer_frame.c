@@ -176,7 +176,15 @@ void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 
 void tc_frame_metrics(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT])
 {
-	if (!ctx_started(ctx) || !counting(ctx))
+	tc_frame_metrics_at(ctx, ns, -1);
+}
+
+void tc_frame_metrics_at(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT], int64_t intended_vsync_ns)
+{
+	if (!ctx_started(ctx))
+		return;
+	vp_metrics(ctx, ns, intended_vsync_ns);
+	if (!counting(ctx))
 		return;
 	/* Matrix drops frames with a metric out of range (negative, or absurd) */
 	for (int d = 0; d <= TC_FM_TOTAL; d++)

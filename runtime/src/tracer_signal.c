@@ -149,6 +149,7 @@ typedef struct job {
 	char *scene, *thread_stack;
 	uint64_t *events;
 	size_t n;
+	block_ctx blk;            /* cfg.block_context */
 } job;
 
 static void drop_job(void *arg)
@@ -172,10 +173,15 @@ static void report(tc_ctx *ctx, void *arg)
 		cost = jb->ran_ms;
 	char key[32];
 	tc_stack_key(&st, cost, key, sizeof key);
+	cf_buf blk;
+	buf_init(&blk);
+	if (ctx->cfg.block_context)
+		block_text(&blk, &jb->blk, NULL);
 	ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer",
-	        "SIGQUIT: ANR confirmed (%s): message ran %lld ms, queue head late %lld ms\n%s",
+	        "SIGQUIT: ANR confirmed (%s): message ran %lld ms, queue head late %lld ms\n%s%s",
 	        jb->from_error_state ? "process error state" : "main thread blocked", (long long)jb->ran_ms,
-	        (long long)jb->late_ms, jb->thread_stack ? jb->thread_stack : "");
+	        (long long)jb->late_ms, blk.str ? blk.str : "", jb->thread_stack ? jb->thread_stack : "");
+	buf_free(&blk);
 	json j;
 	json_init(&j);
 	report_begin(ctx, &j);
@@ -188,6 +194,8 @@ static void report(tc_ctx *ctx, void *arg)
 	json_kv_int(&j, "anrMessageLateMs", jb->late_ms);
 	json_kv_bool(&j, "fromProcessErrorState", jb->from_error_state);
 	json_kv_bool(&j, "isProcessForeground", jb->foreground);
+	if (ctx->cfg.block_context)
+		block_json(&j, &jb->blk, NULL);
 	char token[24];
 	snprintf(token, sizeof token, "%" PRIu64, jb->token);
 	report_send(ctx, &j, "Trace_EvilMethod", jb->token ? token : "");
@@ -327,6 +335,8 @@ static bool check(signal_anr *s)
 	jb->cur_ms = ctx_ms(ctx, now_ns);
 	jb->scene = ctx_scene(ctx);
 	jb->thread_stack = probe_thread_stack(ctx, 1);
+	/* why the main thread is stuck: its CPU and GC since the message began */
+	block_end(ctx, jb->token, now_ns, &jb->blk);
 	if (running) {
 		tc_error err = { 0 };
 		if (tc_copy_since(ctx, (tc_index){ mark }, &jb->events, &jb->n, &err) != TC_OK)

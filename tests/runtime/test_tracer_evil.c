@@ -4,6 +4,10 @@
 
 #include "helpers.h"
 
+/* viewphase.h's VP_POLL_MS and VP_SETTLE_MS, which the tests follow */
+#define VP_POLL_TEST_MS 32
+#define VP_SETTLE_TEST_MS 500
+
 static fake f;
 static tc_ctx *ctx;
 static tc_config cfg;
@@ -231,10 +235,14 @@ Test(tracer_evil, block_context_says_blocked_with_matrix_usage)
 	                 "\"stackKey\":\"100|\",\"usage\":\"12.50%\",\"blockContext\":{\"why\":\"ran 12% of the time: "
 	                 "blocked; 2 GC, 30 ms\",\"cause\":\"blocked\",\"sampledMs\":800,\"threadCpuMs\":100,"
 	                 "\"runQueueMs\":0,\"processCpuMs\":200,\"gcCount\":2,\"gcTimeMs\":30,\"blockingGcCount\":2,"
-	                 "\"blockingGcTimeMs\":30},\"tag\""),
+	                 "\"blockingGcTimeMs\":30,\"viewPhases\":{\"source\":\"unknown\",\"frames\":\"unknown\","
+	                 "\"inputMs\":\"unknown\",\"animationMs\":\"unknown\",\"measureLayoutMs\":\"unknown\","
+	                 "\"drawMs\":\"unknown\",\"traversalMs\":\"unknown\"}},\"tag\""),
 	          "%s", f.reports[0].json);
 	cr_assert(strstr(f.logs, "|* [Block]\n|*\t\tran 12% of the time: blocked; 2 GC, 30 ms\n"
-	                         "|*\t\tCPU: 12.50% (main thread 100 ms of 800 ms, 0 ms waiting for a CPU; process 200 ms)\n"), "%s", f.logs);
+	                         "|*\t\tCPU: 12.50% (main thread 100 ms of 800 ms, 0 ms waiting for a CPU; process 200 ms)\n"
+	                         "|*\t\tGC: 2 (30 ms), blocking 2 (30 ms)\n"
+	                         "|*\t\tView: unknown (no frame source: the Android glue gives one)\n"), "%s", f.logs);
 }
 
 Test(tracer_evil, block_context_busy_gc_and_unknown)
@@ -281,4 +289,121 @@ Test(tracer_evil, block_context_reads_nothing_for_fast_messages_or_when_off)
 	cr_assert_eq(cpu_calls + gc_calls, 0);
 	cr_assert_eq(f.n_reports, 1);
 	cr_assert(!strstr(f.reports[0].json, "usage"));
+}
+
+/* ---- view phases (block context): the frames drawn in a slow message ---- */
+
+/* Choreographer (before API 26): the queue heads mark where each phase begins,
+ * inside the message; the traversal ends with it; measure, layout and draw are
+ * one phase there, and the report says they are unknown. */
+Test(tracer_evil, view_phases_from_choreographer)
+{
+	block_setup();
+	start();
+	tc_set_view_source(ctx, TC_VIEW_CHOREOGRAPHER);
+	/* a fast frame before: its marks stay with its message */
+	tc_dispatch_begin(ctx);
+	tc_view_phase(ctx, TC_VIEW_INPUT);
+	fake_advance_ms(&f, 3);
+	tc_dispatch_end(ctx);
+	tc_dispatch_begin(ctx);
+	tc_ctx_poll(ctx);
+	rec_in(ctx, 100);
+	fake_advance_ms(&f, 1);
+	tc_view_phase(ctx, TC_VIEW_INPUT);
+	fake_advance_ms(&f, 5);
+	tc_view_phase(ctx, TC_VIEW_ANIMATION);
+	fake_advance_ms(&f, 100);
+	tc_view_phase(ctx, TC_VIEW_TRAVERSAL);
+	fake_advance_ms(&f, 700);
+	rec_out(ctx, 100);
+	tc_dispatch_end(ctx);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"viewPhases\":{\"source\":\"Choreographer\",\"frames\":1,\"inputMs\":5,"
+	                                    "\"animationMs\":100,\"measureLayoutMs\":\"unknown\",\"drawMs\":\"unknown\","
+	                                    "\"traversalMs\":700}"),
+	          "%s", f.reports[0].json);
+	cr_assert(strstr(f.reports[0].json, "; 1 frame, traversal 700 ms\""), "%s", f.reports[0].json);
+	cr_assert(strstr(f.logs, "|*\t\tView: 1 frame (Choreographer): input 5 ms, animation 100 ms, traversal 700 ms "
+	                         "(measure, layout and draw not told apart)\n"), "%s", f.logs);
+	/* a slow message that draws nothing */
+	sampled_message(800, 100, 0, 0);
+	cr_assert(strstr(f.reports[1].json, "\"viewPhases\":{\"source\":\"Choreographer\",\"frames\":0,\"inputMs\":0,"
+	                                    "\"animationMs\":0,\"measureLayoutMs\":\"unknown\",\"drawMs\":\"unknown\","
+	                                    "\"traversalMs\":0}"),
+	          "%s", f.reports[1].json);
+	cr_assert(!strstr(f.reports[1].json, "frame,"), "%s", f.reports[1].json);
+}
+
+/* FrameMetrics durations in TC_FM_* order, for a frame whose phases are given in ms */
+static void metrics_frame(uint64_t vsync_ns, int64_t delay_ms, int64_t input_ms, int64_t anim_ms, int64_t layout_ms,
+                          int64_t draw_ms)
+{
+	int64_t ns[TC_FM_COUNT] = { 0 };
+	ns[TC_FM_UNKNOWN_DELAY] = delay_ms * 1000000;
+	ns[TC_FM_INPUT_HANDLING] = input_ms * 1000000;
+	ns[TC_FM_ANIMATION] = anim_ms * 1000000;
+	ns[TC_FM_LAYOUT_MEASURE] = layout_ms * 1000000;
+	ns[TC_FM_DRAW] = draw_ms * 1000000;
+	ns[TC_FM_TOTAL] = (delay_ms + input_ms + anim_ms + layout_ms + draw_ms + 3) * 1000000;
+	ns[TC_FM_GPU] = -1;
+	tc_frame_metrics_at(ctx, ns, (int64_t)vsync_ns);
+}
+
+/* FrameMetrics (API 26+): a frame's phases arrive after it was rendered, on
+ * another thread; the report waits for them, and places each frame by where its
+ * input phase began (intended vsync + unknown delay). */
+Test(tracer_evil, view_phases_from_frame_metrics_wait_for_the_frame)
+{
+	block_setup();
+	start();
+	tc_set_view_source(ctx, TC_VIEW_FRAME_METRICS);
+	uint64_t before = f.now_ns;
+	fake_advance_ms(&f, 20);
+	uint64_t begin = f.now_ns;
+	/* the frame's vsync came 1 ms before its message began, which ran 2 ms late */
+	sampled_message(800, 700, 0, 0);
+	uint64_t end = f.now_ns;
+	cr_assert_eq(f.n_reports, 0, "the report waits for the frame's metrics");
+	metrics_frame(before, 1, 1, 1, 1, 1); /* an earlier frame: not this message's */
+	metrics_frame(begin - 1000000, 3, 4, 10, 600, 150);
+	/* the same frame in a second window: one frame, its longer phases */
+	metrics_frame(begin - 1000000, 3, 4, 12, 500, 150);
+	fake_advance_ms(&f, VP_POLL_TEST_MS);
+	tc_ctx_poll(ctx);
+	cr_assert_eq(f.n_reports, 0, "a later frame of the message may still come");
+	metrics_frame(end + 5000000, 0, 1, 1, 1, 1); /* one after the message: all of its frames came */
+	fake_advance_ms(&f, VP_POLL_TEST_MS);
+	tc_ctx_poll(ctx);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"viewPhases\":{\"source\":\"FrameMetrics\",\"frames\":1,\"inputMs\":4,"
+	                                    "\"animationMs\":12,\"measureLayoutMs\":600,\"drawMs\":150,"
+	                                    "\"traversalMs\":750}"),
+	          "%s", f.reports[0].json);
+	cr_assert(strstr(f.reports[0].json, "; 1 frame, measure+layout 600 ms\""), "%s", f.reports[0].json);
+	cr_assert(strstr(f.logs, "|*\t\tView: 1 frame (FrameMetrics): input 4 ms, animation 12 ms, "
+	                         "measure+layout 600 ms, draw 150 ms\n"), "%s", f.logs);
+	cr_assert(strstr(f.reports[0].json, "\"stackKey\":\"100|\""), "the events moved with the waiting job");
+}
+
+/* No frame comes (the message drew none, the app went idle): the report waits
+ * VP_SETTLE_MS, then says no frame. A frame source set while the block context
+ * is off records nothing. */
+Test(tracer_evil, view_phases_from_frame_metrics_settle)
+{
+	block_setup();
+	start();
+	tc_set_view_source(ctx, TC_VIEW_FRAME_METRICS);
+	sampled_message(800, 700, 0, 0);
+	for (int k = 0; k < 15; k++) {
+		fake_advance_ms(&f, VP_POLL_TEST_MS);
+		tc_ctx_poll(ctx);
+	}
+	cr_assert_eq(f.n_reports, 0, "waits up to %d ms", VP_SETTLE_TEST_MS);
+	fake_advance_ms(&f, VP_SETTLE_TEST_MS - 15 * VP_POLL_TEST_MS + VP_POLL_TEST_MS); /* the next look after it */
+	tc_ctx_poll(ctx);
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"viewPhases\":{\"source\":\"FrameMetrics\",\"frames\":0,\"inputMs\":0,"),
+	          "%s", f.reports[0].json);
+	cr_assert(strstr(f.logs, "|*\t\tView: 0 frames (FrameMetrics)\n"), "%s", f.logs);
 }

@@ -117,6 +117,38 @@ Test(tracer_signal, a_blocked_main_thread_gives_the_report_and_the_old_handler_s
 	tc_dispatch_end(ctx);
 }
 
+static void fake_cpu(void *user, uint32_t tid, int64_t *thread_ns, int64_t *runq_ns, int64_t *process_ns)
+{
+	(void)user; (void)tid;
+	static int64_t calls;
+	/* the end sample: 100 ms of CPU since the start, no wait */
+	*thread_ns = calls++ ? 100000000 : 0;
+	*runq_ns = 0;
+	*process_ns = 0;
+}
+
+/* With the block context, the signal ANR's report says why the main thread is
+ * stuck, as the watchdog's ANR report does: here, it computed 100 ms of 2.5 s. */
+Test(tracer_signal, the_report_has_the_block_context)
+{
+	cfg.block_context = true;
+	cfg.probe.cpu_ns = fake_cpu;
+	start();
+	tc_dispatch_begin(ctx);
+	tc_ctx_poll(ctx); /* the clock thread's first tick samples the message's start */
+	rec_in(ctx, 200);
+	fake_advance_ms(&f, 2500);
+	sigquit();
+	cr_assert_eq(f.n_reports, 1);
+	cr_assert(strstr(f.reports[0].json, "\"isProcessForeground\":true,\"usage\":\"4.00%\",\"blockContext\":{"
+	                                    "\"why\":\"ran 4% of the time: blocked; GC unknown\",\"cause\":\"blocked\","
+	                                    "\"sampledMs\":2500,\"threadCpuMs\":100,"),
+	          "%s", f.reports[0].json);
+	cr_assert(!strstr(f.reports[0].json, "viewPhases"), "no view phases while the message runs");
+	cr_assert(strstr(f.logs, "|* [Block]\n|*\t\tran 4% of the time: blocked; GC unknown\n"), "%s", f.logs);
+	tc_dispatch_end(ctx);
+}
+
 Test(tracer_signal, a_healthy_main_thread_gives_no_report)
 {
 	start();

@@ -8,6 +8,7 @@ import android.os.SystemClock;
 import android.util.Printer;
 import android.view.Choreographer;
 import android.view.Display;
+import android.view.Window;
 
 import com.tencent.matrix.trace.android.AndroidTracing;
 import com.tencent.matrix.trace.core.AppMethodBeat;
@@ -348,6 +349,106 @@ public final class E2e {
         } finally {
             AppMethodBeat.o(112);
         }
+    }
+
+    static void slowTraversal() {
+        AppMethodBeat.i(120);
+        try {
+            sleep(800);
+        } finally {
+            AppMethodBeat.o(120);
+        }
+    }
+
+    static void slowAnimation() {
+        AppMethodBeat.i(121);
+        try {
+            sleep(150);
+        } finally {
+            AppMethodBeat.o(121);
+        }
+    }
+
+    static String str(String json, String key) {
+        Matcher m = Pattern.compile("\"" + key + "\":\"([^\"]*)\"").matcher(json);
+        return m.find() ? m.group(1) : null;
+    }
+
+    /**
+     * View phases (Config.blockContext): one frame whose animation callback takes 150 ms
+     * and whose traversal (ViewRootImpl's, on the traversal queue) takes 800 ms, then a
+     * slow message that draws nothing. The frame's report says where its time went: from
+     * FrameMetrics (API 26+, which the stub renderer delivers 100 ms after the frame, so
+     * the report must wait for them), measure + layout; from Choreographer's queues
+     * (before), the traversal, with measure, layout and draw unknown.
+     */
+    static void viewPhases(String lib, String source, boolean frameTracer, String reportPath) {
+        Looper.prepareMainLooper();
+        Application app = new Application();
+        MainActivity a = new MainActivity();
+        TraceCanary.Config c = config(lib).reportPath(reportPath).bufferPath(new File(reportPath).getParent() + "/ring");
+        c.blockContext = true;
+        if (frameTracer) {
+            c.tracers |= TraceCanary.TRACER_FRAME;
+        }
+        List<String> logs = new ArrayList<>();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(text);
+            }
+        });
+        Window.stubSetRenderDelayMs(100);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> {
+            AndroidTracing.install(app, c, LISTENER);
+            app.dispatchActivityCreated(a);
+            app.dispatchActivityStarted(a);
+            app.dispatchActivityResumed(a);
+        });
+        h.post(() -> {
+            Choreographer.getInstance().postFrameCallback(t -> slowAnimation());
+            Choreographer.getInstance().postCallback(Choreographer.CALLBACK_TRAVERSAL, () -> {
+                slowTraversal();
+                h.post(E2e::blockedWork);
+                h.post(() -> Looper.getMainLooper().quit());
+            }, null);
+        });
+        Looper.loop();
+
+        String[] frame = waitForKey(120, 5000), none = waitForKey(110, 5000);
+        check(frame != null && none != null, "two slow-message reports");
+        if (frame == null || none == null) {
+            TraceCanary.release();
+            return;
+        }
+        String j = frame[2], n = none[2];
+        System.out.println("# " + j);
+        System.out.println("# " + n);
+        check(source.equals(str(j, "source")) && num(j, "frames") == 1, "the frame's message: one frame, from " + source);
+        long anim = num(j, "animationMs");
+        check(anim >= 140 && anim < 700, "animation phase: " + anim + " ms");
+        check(num(j, "inputMs") >= 0 && num(j, "inputMs") < 100, "input phase: " + num(j, "inputMs") + " ms");
+        long trav = num(j, "traversalMs");
+        check(trav >= 780 && trav < 2000, "traversal: " + trav + " ms");
+        if (source.equals("FrameMetrics")) {
+            check(num(j, "measureLayoutMs") >= 780 && num(j, "drawMs") >= 0, "measure + layout: "
+                    + num(j, "measureLayoutMs") + " ms, draw " + num(j, "drawMs") + " ms");
+            check(j.matches(".*\"why\":\"[^\"]*; 1 frame, measure\\+layout \\d+ ms\".*"), "why names the phase");
+        } else {
+            check(j.contains("\"measureLayoutMs\":\"unknown\",\"drawMs\":\"unknown\""),
+                    "Choreographer: measure, layout and draw are not told apart; the report says unknown");
+            check(j.matches(".*\"why\":\"[^\"]*; 1 frame, traversal \\d+ ms\".*"), "why names the phase");
+        }
+        check(source.equals(str(n, "source")) && num(n, "frames") == 0 && num(n, "animationMs") == 0,
+                "the message that draws nothing: no frame");
+        synchronized (logs) {
+            boolean said = false;
+            for (String l : logs) {
+                said |= l.contains("maybe happens Jankiness") && l.contains("|*\t\tView: 1 frame (" + source + "): input ");
+            }
+            check(said, "logcat block shows the view phases");
+        }
+        TraceCanary.release();
     }
 
     /** The slow-message report whose stackKey is id, or null. */
@@ -1545,6 +1646,7 @@ public final class E2e {
             case "threads": threads(lib, args[1]); break;
             case "threads-filter": threadsFilter(lib, args[1]); break;
             case "block": block(lib, args[1], Boolean.parseBoolean(args[2])); break;
+            case "view-phases": viewPhases(lib, args[1], Boolean.parseBoolean(args[2]), args[3]); break;
             case "threads-churn": threadsChurn(lib, args[1]); break;
             case "crash-busy": crashBusy(lib, args[1], args[2].equals("message")); return;
             case "hooks": hooks(lib); break;

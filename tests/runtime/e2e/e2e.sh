@@ -44,6 +44,8 @@
 #              (tc-ringdump reads the ring file and the thread file)
 #   threads-churn: twelve threads one after the other, two rings: each
 #              thread's ring goes to the next once it ended (generations)
+#   view-phases, view-phases-api23, view-phases-api25: a slow frame's view phases in
+#              its report (FrameMetrics on API 31, Choreographer on 23 and 25).
 #   block, block-api21: the block context (usage, CPU, GC) of a sleeping, a busy and
 #              a GC-forcing message, on API 34 and API 21 (GC unknown); tc-trace
 #              passes the keys through.
@@ -273,6 +275,28 @@ lazy)
   expect "the other thread's calls were ignored" test "$(grep -c ' in 7 ' "$dir/dump")" -eq 0
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
+  ;;
+view-phases|view-phases-api23|view-phases-api25)
+  # the view phases of a slow frame: from FrameMetrics on API 31; from Choreographer's
+  # queues on API 23; on API 25, FrameMetrics for the frame tracer (they carry no vsync
+  # there) and Choreographer for the phases
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  case $mode in
+  view-phases) run_java -Dtc.sdk=31 -- view-phases FrameMetrics false "$dir/reports.jsonl" || exit 1 ;;
+  view-phases-api23) run_java -Dtc.sdk=23 -- view-phases Choreographer false "$dir/reports.jsonl" || exit 1 ;;
+  *) run_java -Dtc.sdk=25 -- view-phases Choreographer true "$dir/reports.jsonl" || exit 1 ;;
+  esac
+  # tc-trace keeps the new keys: in its text, and in the HTML page's report data
+  "$TC_TRACE" reports --reports "$dir/reports.jsonl" --format text >"$dir/text" || { echo "tc-trace reports failed"; exit 1; }
+  grep -q '^  blockContext: {.*"viewPhases":{"source":"[A-Za-z]*","frames":1,' "$dir/text" \
+    || { echo "not ok - tc-trace's text shows the view phases"; exit 1; }
+  echo "ok - tc-trace's text shows the view phases"
+  "$TC_TRACE" html --ring "$dir/ring" --reports "$dir/reports.jsonl" -o "$dir/report.html" \
+    || { echo "tc-trace html failed"; exit 1; }
+  grep -q '"viewPhases":{"source":"[A-Za-z]*","frames":1,' "$dir/report.html" \
+    || { echo "not ok - tc-trace html keeps the view phases"; exit 1; }
+  echo "ok - tc-trace html keeps the view phases"
   ;;
 block|block-api21)
   # the block context: usage, CPU and GC in slow-message reports (E2e checks them);

@@ -25,6 +25,7 @@ public class Window {
     }
 
     private static final List<Window> windows = new ArrayList<>();
+    private static long renderDelayMs; // under windows
     private final List<Object[]> listeners = new ArrayList<>(); // {listener, handler}
     private boolean drawn;
     private boolean hardwareAccelerated = true;
@@ -76,9 +77,18 @@ public class Window {
         }
     }
 
+    /** The renderer's time to draw a frame after the main thread is done with it: the
+     *  FrameMetrics reach the listeners that much later (0: at once). */
+    public static void stubSetRenderDelayMs(long ms) {
+        synchronized (windows) {
+            renderDelayMs = ms;
+        }
+    }
+
     /** A frame whose vsync was at vsync and that began at start; phase[i] is when
      *  callback type i began, phase[3] when they were done. Rendering after that (sync,
-     *  command issue, swap) takes 1 ms, the GPU 2 ms. */
+     *  command issue, swap) takes 1 ms, the GPU 2 ms; the metrics are delivered after the
+     *  render delay. */
     static void stubFrameRendered(long vsync, long start, long[] phase) {
         long[] m = new long[14];
         m[FrameMetrics.UNKNOWN_DELAY_DURATION] = start - vsync;
@@ -101,7 +111,7 @@ public class Window {
                 for (Object[] l : w.listeners) {
                     OnFrameMetricsAvailableListener listener = (OnFrameMetricsAvailableListener) l[0];
                     FrameMetrics metrics = new FrameMetrics(m.clone());
-                    ((Handler) l[1]).post(() -> listener.onFrameMetricsAvailable(w, metrics, 0));
+                    ((Handler) l[1]).postDelayed(() -> listener.onFrameMetricsAvailable(w, metrics, 0), renderDelayMs);
                 }
             }
         }

@@ -41,8 +41,9 @@ public final class AndroidTracing {
         LooperPrinter.install(Looper.getMainLooper());
         AppCreateHook.install();
         LifecycleMonitor.register(app);
-        if ((config.tracers & TraceCanary.TRACER_FRAME) != 0) {
-            FrameMonitor.start(app);
+        boolean frames = (config.tracers & TraceCanary.TRACER_FRAME) != 0;
+        if (frames || config.blockContext) {
+            FrameMonitor.start(app, frames, config.blockContext);
         }
         boolean idle = (config.tracers & TraceCanary.TRACER_IDLE) != 0;
         boolean signal = (config.tracers & TraceCanary.TRACER_SIGNAL_ANR) != 0;

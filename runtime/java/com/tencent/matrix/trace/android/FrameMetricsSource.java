@@ -30,10 +30,11 @@ final class FrameMetricsSource implements Application.ActivityLifecycleCallbacks
         FrameMetrics.COMMAND_ISSUE_DURATION, FrameMetrics.SWAP_BUFFERS_DURATION, FrameMetrics.TOTAL_DURATION,
     };
     private static final int GPU_DURATION = 12; // FrameMetrics.GPU_DURATION, API 31
+    private static final int INTENDED_VSYNC_TIMESTAMP = 10; // API 26
     private static final int THREAD_PRIORITY_BACKGROUND = 10;
     private static final String TAG = "Matrix.FrameTracer";
     private final Set<Activity> watched = Collections.newSetFromMap(new WeakHashMap<Activity, Boolean>());
-    private final long[] ns = new long[IDS.length + 1]; // tc-frames only
+    private final long[] ns = new long[IDS.length + 2]; // tc-frames only: durations, GPU, vsync
     private Handler handler;
 
     private FrameMetricsSource() {}
@@ -83,6 +84,8 @@ final class FrameMetricsSource implements Application.ActivityLifecycleCallbacks
             ns[i] = metrics.getMetric(IDS[i]);
         }
         ns[IDS.length] = Build.VERSION.SDK_INT >= 31 ? metrics.getMetric(GPU_DURATION) : -1;
+        // places the frame's main-thread phases in a message (the block context's view phases)
+        ns[IDS.length + 1] = Build.VERSION.SDK_INT >= 26 ? metrics.getMetric(INTENDED_VSYNC_TIMESTAMP) : -1;
         TraceCanary.frameMetrics(ns);
     }
 

@@ -30,46 +30,74 @@ import java.lang.reflect.Method;
  * own frameTimeNanos will not do: Choreographer moves it forward for a late frame, which
  * then looks on time. Where reflection is refused there are no frames, and a warning.
  * </ul>
+ *
+ * <p>The block context's view phases (Config.blockContext): from API 26 FrameMetrics,
+ * whose intended vsync places a frame in a message; before, the same input-queue
+ * callback also puts one at the heads of the animation and traversal queues, each
+ * marking where its phase begins (as Matrix's UIThreadMonitor times its queues).
  */
 final class FrameMonitor implements Runnable {
     private static final String TAG = "Matrix.FrameMonitor";
-    private final Object lock, inputQueue, receiver;
+    // the queues' indexes before API 30 (which put CALLBACK_INSETS_ANIMATION at 2)
+    private static final int INPUT = 0, ANIMATION = 1, TRAVERSAL = 2;
+    private final Object lock;
+    private final Object[] queues;
     private final Method addCallbackLocked;
+    private final Object receiver;
     private final Field timestamp;
+    private final boolean vsync, phases;
+    private final Runnable animationBegins = () -> TraceCanary.viewPhase(TraceCanary.PHASE_ANIMATION);
+    private final Runnable traversalBegins = () -> TraceCanary.viewPhase(TraceCanary.PHASE_TRAVERSAL);
 
-    private FrameMonitor(Object lock, Object inputQueue, Method addCallbackLocked, Object receiver, Field timestamp) {
+    private FrameMonitor(Object lock, Object[] queues, Method addCallbackLocked, Object receiver, Field timestamp,
+            boolean vsync, boolean phases) {
         this.lock = lock;
-        this.inputQueue = inputQueue;
+        this.queues = queues;
         this.addCallbackLocked = addCallbackLocked;
         this.receiver = receiver;
         this.timestamp = timestamp;
+        this.vsync = vsync;
+        this.phases = phases;
     }
 
-    /** Main thread. */
-    static void start(Application app) {
-        followRefreshRate(app);
-        if (Build.VERSION.SDK_INT >= 24) {
+    /** Main thread. frames: the frame tracer's frames; phases: the view phases. */
+    static void start(Application app, boolean frames, boolean phases) {
+        int sdk = Build.VERSION.SDK_INT;
+        if (frames) {
+            followRefreshRate(app);
+        }
+        if (sdk >= 24 && (frames || (phases && sdk >= 26))) {
             FrameMetricsSource.register(app);
+        }
+        if (phases && sdk >= 26) {
+            TraceCanary.setViewSource(TraceCanary.VIEW_FRAME_METRICS);
+        }
+        boolean vsync = frames && sdk < 24;
+        phases &= sdk < 26;
+        if (!vsync && !phases) {
             return;
         }
         try {
             Choreographer c = Choreographer.getInstance();
             Object[] queues = (Object[]) Reflection.field(Choreographer.class, "mCallbackQueues").get(c);
-            Object input = queues[0]; // CALLBACK_INPUT, at every API level
-            Method add = Reflection.method(input.getClass(), "addCallbackLocked", long.class, Object.class,
+            Method add = Reflection.method(queues[INPUT].getClass(), "addCallbackLocked", long.class, Object.class,
                     Object.class);
             Object receiver = Reflection.field(Choreographer.class, "mDisplayEventReceiver").get(c);
-            new FrameMonitor(Reflection.field(Choreographer.class, "mLock").get(c), input, add, receiver,
-                    Reflection.field(receiver.getClass(), "mTimestampNanos")).next();
+            new FrameMonitor(Reflection.field(Choreographer.class, "mLock").get(c), queues, add, receiver,
+                    Reflection.field(receiver.getClass(), "mTimestampNanos"), vsync, phases).next();
+            if (phases) {
+                TraceCanary.setViewSource(TraceCanary.VIEW_CHOREOGRAPHER);
+            }
         } catch (Throwable t) {
-            Log.w(TAG, "cannot reach Choreographer's callback queues (refused reflection): no frame timing: " + t);
+            Log.w(TAG, "cannot reach Choreographer's callback queues (refused reflection): no frame timing"
+                    + (phases ? " and no view phases" : "") + ": " + t);
         }
     }
 
     /** At the head of the input queue (due time -1), for the next frame. */
     private void next() throws ReflectiveOperationException {
         synchronized (lock) {
-            addCallbackLocked.invoke(inputQueue, -1L, this, null);
+            addCallbackLocked.invoke(queues[INPUT], -1L, this, null);
         }
     }
 
@@ -77,7 +105,16 @@ final class FrameMonitor implements Runnable {
     @Override
     public void run() {
         try {
-            TraceCanary.vsync(timestamp.getLong(receiver));
+            if (vsync) {
+                TraceCanary.vsync(timestamp.getLong(receiver));
+            }
+            if (phases) {
+                TraceCanary.viewPhase(TraceCanary.PHASE_INPUT);
+                synchronized (lock) { // this frame's: doFrame takes each queue's due callbacks in turn
+                    addCallbackLocked.invoke(queues[ANIMATION], -1L, animationBegins, null);
+                    addCallbackLocked.invoke(queues[TRAVERSAL], -1L, traversalBegins, null);
+                }
+            }
             next();
         } catch (Throwable t) {
             Log.w(TAG, "frame timing stopped: " + t);

@@ -62,7 +62,10 @@ final class Native {
     static native void idleBegin(long ctx);
     static native void idleEnd(long ctx);
     static native void vsync(long ctx, long vsyncNanos);
+    /** ns: the TC_FM_* durations, then the intended vsync (-1 before API 26). */
     static native void frameMetrics(long ctx, long[] ns);
+    static native void viewPhase(long ctx, int phase);
+    static native void viewSource(long ctx, int source);
     static native void frameInterval(long ctx, long nanos);
     static native void foreground(long ctx, boolean foreground);
     static native long written(long ctx);

@@ -626,8 +626,29 @@ public final class TraceCanary {
         }
     }
 
-    /** One frame's FrameMetrics durations (ns), in the order of tc_runtime.h's TC_FM_*; the
-     *  GPU's -1 when unknown. Any thread: under the lock that release() holds. */
+    /** Where a slow message's view phases come from (tc_runtime.h's TC_VIEW_NONE,
+     *  TC_VIEW_CHOREOGRAPHER, TC_VIEW_FRAME_METRICS): the Android glue says. */
+    public static final int VIEW_NONE = 0, VIEW_CHOREOGRAPHER = 1, VIEW_FRAME_METRICS = 2;
+    /** A Choreographer frame's phases (TC_VIEW_INPUT..), each marked at its queue's head. */
+    public static final int PHASE_INPUT = 0, PHASE_ANIMATION = 1, PHASE_TRAVERSAL = 2;
+
+    public static synchronized void setViewSource(int source) {
+        if (ctx != 0) {
+            Native.viewSource(ctx, source);
+        }
+    }
+
+    /** The current message's Choreographer frame enters phase. Recording thread. */
+    public static void viewPhase(int phase) {
+        long c = ctx;
+        if (c != 0) {
+            Native.viewPhase(c, phase);
+        }
+    }
+
+    /** One frame's FrameMetrics durations (ns), in the order of tc_runtime.h's TC_FM_*, the
+     *  GPU's -1 when unknown; then its intended vsync (System.nanoTime base), -1 before API
+     *  26. Any thread: under the lock that release() holds. */
     public static synchronized void frameMetrics(long[] ns) {
         if (ctx != 0) {
             Native.frameMetrics(ctx, ns);

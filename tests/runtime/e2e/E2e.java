@@ -401,9 +401,7 @@ public final class E2e {
         Handler h = new Handler(Looper.getMainLooper());
         h.post(() -> {
             AndroidTracing.install(app, c, LISTENER);
-            app.dispatchActivityCreated(a);
-            app.dispatchActivityStarted(a);
-            app.dispatchActivityResumed(a);
+            resume(app, a);
         });
         h.post(() -> {
             Choreographer.getInstance().postFrameCallback(t -> slowAnimation());
@@ -1159,6 +1157,13 @@ public final class E2e {
         });
     }
 
+    /** The activity is created, started and resumed (its window takes the frame listeners). */
+    static void resume(Application app, Activity a) {
+        app.dispatchActivityCreated(a);
+        app.dispatchActivityStarted(a);
+        app.dispatchActivityResumed(a);
+    }
+
     /** The refresh rate a Choreographer-path Trace_FPS report was computed at. */
     static long impliedRate(String json) {
         Matcher m = Pattern.compile("\"fps\":([0-9.]+)").matcher(json);
@@ -1207,9 +1212,7 @@ public final class E2e {
         });
         h.post(() -> {
             AndroidTracing.install(app, c, LISTENER);
-            app.dispatchActivityCreated(a);
-            app.dispatchActivityStarted(a);
-            app.dispatchActivityResumed(a);
+            resume(app, a);
         });
         h.post(() -> {
             busy[0] = wakeups();
@@ -1276,9 +1279,7 @@ public final class E2e {
         MainActivity hw = new MainActivity(), sw = new MainActivity();
         sw.getWindow().stubSetHardwareAccelerated(false);
         for (Activity a : new Activity[] {hw, sw}) {
-            app.dispatchActivityCreated(a);
-            app.dispatchActivityStarted(a);
-            app.dispatchActivityResumed(a);
+            resume(app, a);
         }
         check(hw.getWindow().stubListenerCount() == 1, "the accelerated window has the runtime's listener");
         check(sw.getWindow().stubListenerCount() == 0, "the window drawn in software has none (the framework kept none)");

@@ -140,6 +140,6 @@ void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 	/* the end values now, before the next message runs: only for a slow one */
 	block_end(ctx, ctx->message_token, end_ns, &job->blk);
 	if (ctx->cfg.block_context)
-		vp_end(ctx, ctx->message_token, begin_ns, end_ns, &job->vp);
+		vp_end(ctx, ctx->message_token, end_ns, &job->vp);
 	worker_post(&ctx->worker, 0, 0, analyse, drop_job, job);
 }

@@ -39,9 +39,8 @@ void vp_mark(tc_ctx *ctx, int phase, uint64_t now_ns)
 	v->open_ns = now_ns;
 }
 
-void vp_end(tc_ctx *ctx, uint64_t token, uint64_t begin_ns, uint64_t end_ns, vp_result *out)
+void vp_end(tc_ctx *ctx, uint64_t token, uint64_t end_ns, vp_result *out)
 {
-	(void)begin_ns;
 	view_phases *v = &ctx->vp;
 	int source = atomic_load_explicit(&v->source, memory_order_relaxed);
 	unknown(out, source);

@@ -62,9 +62,9 @@ typedef struct view_phases {
 void vp_mark(struct tc_ctx *ctx, int phase, uint64_t now_ns);
 /* A FrameMetrics frame (tc_frame_metrics_at); any thread. */
 void vp_metrics(struct tc_ctx *ctx, const int64_t *ns, int64_t intended_vsync_ns);
-/* Recording thread, when the message token [begin_ns, end_ns] was slow: the
+/* Recording thread, when the message token, ended at end_ns, was slow: the
  * Choreographer sums, or (FrameMetrics) frames -1 to collect later. */
-void vp_end(struct tc_ctx *ctx, uint64_t token, uint64_t begin_ns, uint64_t end_ns, vp_result *out);
+void vp_end(struct tc_ctx *ctx, uint64_t token, uint64_t end_ns, vp_result *out);
 /* Tracer thread: collects the FrameMetrics frames of [begin_ns, end_ns) into
  * out; false while a frame of it may still come (unless final). */
 bool vp_collect(struct tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns, bool final, vp_result *out);

@@ -3,10 +3,7 @@
 #include <string.h>
 
 #include "helpers.h"
-
-/* viewphase.h's VP_POLL_MS and VP_SETTLE_MS, which the tests follow */
-#define VP_POLL_TEST_MS 32
-#define VP_SETTLE_TEST_MS 500
+#include "viewphase.h" /* VP_POLL_MS, VP_SETTLE_MS */
 
 static fake f;
 static tc_ctx *ctx;
@@ -369,11 +366,11 @@ Test(tracer_evil, view_phases_from_frame_metrics_wait_for_the_frame)
 	metrics_frame(begin - 1000000, 3, 4, 10, 600, 150);
 	/* the same frame in a second window: one frame, its longer phases */
 	metrics_frame(begin - 1000000, 3, 4, 12, 500, 150);
-	fake_advance_ms(&f, VP_POLL_TEST_MS);
+	fake_advance_ms(&f, VP_POLL_MS);
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 0, "a later frame of the message may still come");
 	metrics_frame(end + 5000000, 0, 1, 1, 1, 1); /* one after the message: all of its frames came */
-	fake_advance_ms(&f, VP_POLL_TEST_MS);
+	fake_advance_ms(&f, VP_POLL_MS);
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 1);
 	cr_assert(strstr(f.reports[0].json, "\"viewPhases\":{\"source\":\"FrameMetrics\",\"frames\":1,\"inputMs\":4,"
@@ -396,11 +393,11 @@ Test(tracer_evil, view_phases_from_frame_metrics_settle)
 	tc_set_view_source(ctx, TC_VIEW_FRAME_METRICS);
 	sampled_message(800, 700, 0, 0);
 	for (int k = 0; k < 15; k++) {
-		fake_advance_ms(&f, VP_POLL_TEST_MS);
+		fake_advance_ms(&f, VP_POLL_MS);
 		tc_ctx_poll(ctx);
 	}
-	cr_assert_eq(f.n_reports, 0, "waits up to %d ms", VP_SETTLE_TEST_MS);
-	fake_advance_ms(&f, VP_SETTLE_TEST_MS - 15 * VP_POLL_TEST_MS + VP_POLL_TEST_MS); /* the next look after it */
+	cr_assert_eq(f.n_reports, 0, "waits up to %d ms", VP_SETTLE_MS);
+	fake_advance_ms(&f, VP_SETTLE_MS - 15 * VP_POLL_MS + VP_POLL_MS); /* the next look after it */
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 1);
 	cr_assert(strstr(f.reports[0].json, "\"viewPhases\":{\"source\":\"FrameMetrics\",\"frames\":0,\"inputMs\":0,"),

@@ -157,6 +157,9 @@ typedef struct tc_process_stat {
  * to the default (reading /proc, the real clocks); tests inject fakes and the
  * JNI glue supplies the Java-only ones (thread stack, Java heap). Called on
  * the tracer thread. */
+/* tc_config.thread_filter: may the thread tid, named name, record? */
+typedef bool (*tc_thread_filter)(void *user, uint32_t tid, const char *name);
+
 typedef struct tc_probe {
 	void *user;
 	uint64_t (*wall_ms)(void *user);
@@ -227,6 +230,18 @@ typedef struct tc_config {
 	uint32_t thread_capacity;     /* events per other thread's ring, default 32,768 */
 	uint32_t max_threads;         /* other threads given a ring, default 32; later ones are
 	                                 counted in the thread file, not recorded */
+	/* TC_THREADS_ALL, the C writer (tc_record on other threads; the Java writer
+	 * has Config.threadNames and TraceCanary.setThreadInterceptor): which threads
+	 * record, decided once per thread at its first event, never per event.
+	 * thread_names: ';'-separated globs ('*' any run, '?' one character) on the
+	 * thread's system name (at most 15 bytes: ART keeps the last 15 characters
+	 * of a longer Java name with a dot and no '@', else the first 15); then
+	 * thread_filter, if set, under the runtime's lock (keep it short). A thread
+	 * said no to records nothing and is not counted as refused or dropped.
+	 * NULL: every thread. Kept by tc_reconfigure with the threads' rings. */
+	const char *thread_names;
+	tc_thread_filter thread_filter;
+	void *thread_filter_user;
 	uint32_t expire_ms;           /* not started after this long: stop recording (10,000; 0 = never) */
 	/* the build the method ids belong to (tc-instrument's build id, which the Java
 	 * side reads from the marker class), recorded in the ring header and in every

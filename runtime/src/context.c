@@ -242,6 +242,9 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 		        why.message);
 		rc = threads_open(ts, NULL, cfg->max_threads, cfg->thread_capacity, &rp, &why);
 	}
+	if (rc == TC_OK && (rc = threads_set_filter(ts, cfg->thread_names, cfg->thread_filter,
+	                                            cfg->thread_filter_user, &why)) != TC_OK)
+		threads_close(ts);
 	if (rc == TC_OK && (rc = threads_publish(ts, &why)) != TC_OK)
 		threads_close(ts);
 	free(file);
@@ -879,9 +882,11 @@ static thread_ring *other_ring(tc_ctx *ctx, thread_set **ts_out)
 	thread_set *ts = tset_of(ctx);
 	if (!ts)
 		return NULL;
-	thread_ring *tr = threads_here(ts, &ctx->status, NULL);
+	bool filtered;
+	thread_ring *tr = threads_here(ts, &ctx->status, NULL, &filtered);
 	if (!tr) {
-		atomic_fetch_add_explicit(&ts->hdr->dropped, 1, memory_order_relaxed);
+		if (!filtered) /* a thread the filter said no to does not record: nothing dropped */
+			atomic_fetch_add_explicit(&ts->hdr->dropped, 1, memory_order_relaxed);
 		return NULL;
 	}
 	*ts_out = ts;
@@ -1006,7 +1011,7 @@ void tc_thread_name(tc_ctx *ctx, const char *name)
 	}
 	thread_set *ts = tset_of(ctx);
 	if (ts)
-		threads_here(ts, &ctx->status, name);
+		threads_here(ts, &ctx->status, name, NULL);
 }
 
 /* ---- sections ---- */

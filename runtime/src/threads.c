@@ -19,9 +19,12 @@ _Static_assert(offsetof(struct thread_header, now_ms) == TC_THREADS_OFF_NOW, "no
 _Static_assert(offsetof(struct thread_header, ticking) == TC_THREADS_OFF_TICKING, "ticking offset");
 _Static_assert(offsetof(struct thread_header, handed) == TC_THREADS_OFF_HANDED, "handed offset");
 
-/* The key's value for a thread that found no ring: only its address counts. */
-static const char refused_mark;
+/* The key's values for a thread that found no ring, and for one the filter
+ * said no to: only their addresses count. */
+static const char refused_mark, filtered_mark;
 #define REFUSED ((void *)&refused_mark)
+#define FILTERED ((void *)&filtered_mark)
+#define NO_RING(v) ((v) == REFUSED || (v) == FILTERED)
 
 /* The key's destructor, run as a thread that has a ring ends. It touches
  * only the ring's header, in the region, which stays mapped for the life of
@@ -38,7 +41,7 @@ static uint64_t now_ns(void)
 
 static void thread_ended(void *v)
 {
-	if (v == REFUSED)
+	if (NO_RING(v))
 		return;
 	struct ring_header *h = v;
 	/* its writer may have said so before (tc_feed_ended), and the ring gone
@@ -153,6 +156,7 @@ void threads_close(thread_set *t)
 		drop_feed(tr);
 	}
 	free(t->rings);
+	free(t->globs);
 	pthread_mutex_destroy(&t->mu);
 	region_retire(&t->mem);
 	memset(t, 0, sizeof *t);
@@ -227,37 +231,121 @@ static thread_ring *hand_out(thread_set *t, const _Atomic int *status, const cha
 	return tr;
 }
 
+/* '*' any run of characters, '?' one, anything else itself (TraceCanary's
+ * glob, the Java writer's). */
+static bool glob(const char *g, const char *s)
+{
+	const char *star = NULL, *mark = s;
+	while (*s) {
+		if (*g == '?' || (*g && *g != '*' && *g == *s)) {
+			g++;
+			s++;
+		} else if (*g == '*') {
+			star = g++;
+			mark = s;
+		} else if (star) {
+			g = star + 1;
+			s = ++mark;
+		} else {
+			return false;
+		}
+	}
+	while (*g == '*')
+		g++;
+	return !*g;
+}
+
+/* Does name match one of the ';'-separated globs (each trimmed of spaces)? */
+static bool names_match(const char *globs, const char *name)
+{
+	char one[128];
+	for (const char *p = globs;;) {
+		const char *end = strchr(p, ';');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n && *p == ' ')
+			p++, n--;
+		while (n && p[n - 1] == ' ')
+			n--;
+		if (n && n < sizeof one) {
+			memcpy(one, p, n);
+			one[n] = '\0';
+			if (glob(one, name))
+				return true;
+		}
+		if (!end)
+			return false;
+		p = end + 1;
+	}
+}
+
+/* Under mu: may the calling thread, named name, record? */
+static bool allowed(const thread_set *t, const char *name)
+{
+	if (t->globs && !names_match(t->globs, name))
+		return false;
+	return !t->filter || t->filter(t->filter_user, thread_id(), name);
+}
+
 /* Under mu: the calling thread's ring, handed out if it has none (or, with
- * retry, was refused); NULL if refused. */
+ * retry, was refused, or said no to by the filter: a staged writer's attach,
+ * which its own side decided); NULL if refused or filtered. */
 static thread_ring *mine(thread_set *t, const _Atomic int *status, const char *name, bool retry)
 {
 	void *v = pthread_getspecific(t->key);
 	/* a ring its writer gave back while this thread lived on (a native
 	 * thread whose Java thread ended, attached again) is another's now */
-	if (v && v != REFUSED && ring_of(t, v)->ring.hdr->tid != thread_id())
+	if (v && !NO_RING(v) && ring_of(t, v)->ring.hdr->tid != thread_id())
 		v = NULL;
-	if (v && v != REFUSED) {
+	if (v && !NO_RING(v)) {
 		thread_ring *tr = ring_of(t, v);
 		if (name)
 			ring_set_thread(&tr->ring, tr->ring.hdr->tid, name);
 		return tr;
 	}
-	if (v == REFUSED && !retry)
+	if (NO_RING(v) && !retry)
 		return NULL;
+	if (!v && !retry && (t->globs || t->filter)) {
+		char sys[16];
+		if (!name)
+			thread_name(sys);
+		if (!allowed(t, name ? name : sys)) {
+			pthread_setspecific(t->key, FILTERED);
+			return NULL;
+		}
+	}
 	thread_ring *tr = hand_out(t, status, name, v == REFUSED);
 	pthread_setspecific(t->key, tr ? (void *)tr->ring.hdr : REFUSED);
 	return tr;
 }
 
-thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name)
+thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name, bool *filtered)
 {
 	void *v = pthread_getspecific(t->key);
-	if (v && !name)
-		return v == REFUSED ? NULL : ring_of(t, v);
+	if (v && !name) {
+		if (filtered)
+			*filtered = v == FILTERED;
+		return NO_RING(v) ? NULL : ring_of(t, v);
+	}
 	pthread_mutex_lock(&t->mu);
 	thread_ring *tr = mine(t, status, name, false);
 	pthread_mutex_unlock(&t->mu);
+	if (filtered)
+		*filtered = !tr && pthread_getspecific(t->key) == FILTERED;
 	return tr;
+}
+
+int threads_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err)
+{
+	char *copy = NULL;
+	if (globs && !(copy = strdup(globs)))
+		return cf_set(err, TC_ENOMEM, "thread names");
+	pthread_mutex_lock(&t->mu);
+	free(t->globs);
+	t->globs = copy;
+	t->filter = fn;
+	t->filter_user = user;
+	pthread_mutex_unlock(&t->mu);
+	return TC_OK;
 }
 
 thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,

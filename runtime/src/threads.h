@@ -71,6 +71,9 @@ typedef struct thread_set {
 	pthread_mutex_t mu;            /* handing rings out, feeds, status changes */
 	thread_ring *rings;            /* max of them: ring k is the region's k-th */
 	uint32_t used;                 /* rings handed out at least once (the header's used) */
+	char *globs;                   /* threads_set_filter's, under mu */
+	tc_thread_filter filter;
+	void *filter_user;
 } thread_set;
 
 /* p gives the time base, pid and resolution of every ring (p->capacity and
@@ -87,8 +90,15 @@ void threads_close(thread_set *t);
  * *status has then (the context's, read under the lock threads_set_status
  * takes) and named name (NULL: its system name; a later non-NULL name
  * renames it), or NULL when every ring was in use at its first call (it
- * stays refused unless a staged writer attaches again). */
-thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name);
+ * stays refused unless a staged writer attaches again) or the filter said
+ * no (*filtered, when filtered is not NULL, says which). */
+thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name, bool *filtered);
+/* Which threads threads_here hands a ring (tc_config.thread_names and
+ * thread_filter): asked once per thread, at its first call, under mu. A
+ * thread said no to gets none, is not counted as refused, and is not asked
+ * again (*filtered says so); a staged writer's attach is not asked (the Java
+ * writer asks its own interceptor). */
+int threads_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err);
 /* Attaches the calling thread's staged writer to its ring (tc_feed_attach),
  * handing one out if it has none (or was refused); NULL if every ring is in
  * use. A feed attached before is pulled a last time and released. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -557,4 +558,55 @@ Test(all_threads, sections_on_every_thread_share_the_names)
 	cr_assert_str_eq(r.names[1], "download");
 	cr_assert_str_eq(r.names[2], "");
 	tc_ring_image_dispose(&r);
+}
+
+/* ---- which threads the C writer records (tc_config.thread_names, thread_filter) ---- */
+
+static atomic_int filter_calls;
+
+static bool all_but_bad(void *user, uint32_t tid, const char *name)
+{
+	(void)user;
+	atomic_fetch_add(&filter_calls, 1);
+	return tid != 0 && strcmp(name, "pool-bad") != 0;
+}
+
+/* a thread with this system name (prctl, as ART names a Java thread) records 10 events */
+static void *named_writer(void *p)
+{
+	prctl(PR_SET_NAME, (unsigned long)p, 0, 0, 0);
+	for (int k = 0; k < 10; k++)
+		tc_record(ctx, 7, k % 2 == 0);
+	return NULL;
+}
+
+/* Beike's interceptor for C writers: the globs on the thread's system name,
+ * then the callback, each asked once per thread at its first event; a thread
+ * said no to takes no ring and is not counted as refused or dropped. */
+Test(all_threads, thread_names_and_the_filter_choose_who_records)
+{
+	tc_config c;
+	fake_config(&c, &f);
+	c.record_threads = TC_THREADS_ALL;
+	c.thread_capacity = 64;
+	c.max_threads = 8;
+	c.thread_names = " pool-* ;worker ?;";
+	c.thread_filter = all_but_bad;
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	const char *names[] = { "pool-1", "pool-bad", "worker 7", "worker 12", "main-x", "xpool-2" };
+	for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
+		pthread_t th;
+		pthread_create(&th, NULL, named_writer, (void *)names[t]);
+		pthread_join(th, NULL); /* one after the other: rings in this order */
+	}
+	cr_assert_eq(atomic_load(&filter_calls), 3, "asked once per thread whose name matched, not per event");
+	tc_threads_image img;
+	decode_threads(&img);
+	cr_assert_eq(img.count, 2);
+	cr_assert_str_eq(img.rings[0].thread_name, "pool-1");
+	cr_assert_str_eq(img.rings[1].thread_name, "worker 7");
+	cr_assert_eq(img.rings[0].seq, 10);
+	cr_assert_eq(img.refused, 0, "a thread said no to is not refused");
+	cr_assert_eq(img.dropped, 0, "nor are its events dropped");
+	tc_threads_image_dispose(&img);
 }

@@ -59,7 +59,7 @@ static const struct command {
 	  "                [--events be|x] [--names short|full] [--min-us US] [-o OUT]" },
 	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
 	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--thread T] [--title T] [--width PX]\n"
-	  "               [-o OUT]\n"
+	  "               [--sort call|total] [-o OUT]\n"
 	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
 	{ "hot", C_HOT, "the often-called short methods, as a block list for tc-instrument",
 	  "tc-trace hot --ring FILE --mapping FILE [SLICE] [--min-calls N] [--max-avg-us U]\n"
@@ -89,7 +89,7 @@ static const char help_text[] =
 	"  -o, --output FILE    write here ('-': standard output, the default); written to a\n"
 	"                       temporary file and renamed into place on success\n"
 	"\n"
-	"SLICE (tree, chrome, flame; default: the whole ring):\n"
+	"SLICE (tree, chrome, flame, hot; default: the whole ring):\n"
 	"  --from MS, --to MS   the methods running between these times (ms since the ring's\n"
 	"                       time base, as `messages` and the tree show them), clipped to them\n"
 	"  --message N[..M]     message N (from 0, see `messages`) or messages N to M, with all\n"
@@ -277,7 +277,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME | C_HTML },
 			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_VIEWS | C_HOT },
 			{ "--to", NULL, 1, C_VIEWS | C_HOT },  { "--message", NULL, 1, C_VIEWS | C_HOT },
-			{ "--section", NULL, 1, C_VIEWS },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
+			{ "--section", NULL, 1, C_VIEWS | C_HOT },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
 			{ "--end", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
 			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },

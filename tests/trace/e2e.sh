@@ -292,6 +292,9 @@ threads)
   expect "tree --section download: io-2 ran after it: no node" sh -c "! grep -q 'io-2' '$dir/dl.txt'"
   "$T" tree --ring "$r" --mapping "$m" --section "cold start" --thread io-2 >"$dir/cs.txt"
   expect "tree --section 'cold start' --thread io-2: io-2 ran inside it" grep -Eq '^ +20 +100.0 +20 +1  sample.Main.loadConfig' "$dir/cs.txt"
+  "$T" hot --ring "$r" --mapping "$m" --section "cold start" --min-calls 1 --max-avg-us 1000000 >"$dir/hot-cs.txt"
+  expect "hot --section 'cold start': main's calls in it, named in the header" \
+    sh -c "grep -q 'section cold start (1 times)' '$dir/hot-cs.txt' && grep -q '^-keepmethod sample.Main onCreate' '$dir/hot-cs.txt' && ! grep -q render '$dir/hot-cs.txt'"
   expect "--section of no such section" fails_with 1 'no section "warm start"' "$T" tree --ring "$r" --section "warm start"
   expect "usage: --section and --message are exclusive" \
     fails_with 2 "are exclusive" "$T" tree --ring "$r" --section download --message 0

@@ -153,13 +153,13 @@ typedef struct tc_process_stat {
 	int64_t vm_size_kb;                     /* /proc/self/status VmSize */
 } tc_process_stat;
 
+/* tc_config.thread_filter: may the thread tid, named name, record? */
+typedef bool (*tc_thread_filter)(void *user, uint32_t tid, const char *name);
+
 /* Facts about the process that reports include. Each NULL member falls back
  * to the default (reading /proc, the real clocks); tests inject fakes and the
  * JNI glue supplies the Java-only ones (thread stack, Java heap). Called on
  * the tracer thread. */
-/* tc_config.thread_filter: may the thread tid, named name, record? */
-typedef bool (*tc_thread_filter)(void *user, uint32_t tid, const char *name);
-
 typedef struct tc_probe {
 	void *user;
 	uint64_t (*wall_ms)(void *user);

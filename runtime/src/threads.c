@@ -231,16 +231,16 @@ static thread_ring *hand_out(thread_set *t, const _Atomic int *status, const cha
 	return tr;
 }
 
-/* '*' any run of characters, '?' one, anything else itself (TraceCanary's
- * glob, the Java writer's). */
-static bool glob(const char *g, const char *s)
+/* Does s match the glob [g, end)? '*' any run of characters, '?' one,
+ * anything else itself (TraceCanary's glob, the Java writer's). */
+static bool glob(const char *g, const char *end, const char *s)
 {
 	const char *star = NULL, *mark = s;
 	while (*s) {
-		if (*g == '?' || (*g && *g != '*' && *g == *s)) {
+		if (g < end && (*g == '?' || (*g != '*' && *g == *s))) {
 			g++;
 			s++;
-		} else if (*g == '*') {
+		} else if (g < end && *g == '*') {
 			star = g++;
 			mark = s;
 		} else if (star) {
@@ -250,29 +250,26 @@ static bool glob(const char *g, const char *s)
 			return false;
 		}
 	}
-	while (*g == '*')
+	while (g < end && *g == '*')
 		g++;
-	return !*g;
+	return g == end;
 }
 
 /* Does name match one of the ';'-separated globs (each trimmed of spaces)? */
 static bool names_match(const char *globs, const char *name)
 {
-	char one[128];
 	for (const char *p = globs;;) {
 		const char *end = strchr(p, ';');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		while (n && *p == ' ')
-			p++, n--;
-		while (n && p[n - 1] == ' ')
-			n--;
-		if (n && n < sizeof one) {
-			memcpy(one, p, n);
-			one[n] = '\0';
-			if (glob(one, name))
-				return true;
-		}
 		if (!end)
+			end = p + strlen(p);
+		const char *a = p, *z = end;
+		while (a < z && *a == ' ')
+			a++;
+		while (z > a && z[-1] == ' ')
+			z--;
+		if (a < z && glob(a, z, name))
+			return true;
+		if (!*end)
 			return false;
 		p = end + 1;
 	}

@@ -74,10 +74,11 @@ static const char help_text[] =
 	"Inputs:\n"
 	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
 	"                       as #id (and all of them do without this option)\n"
-	"  --ignore-build-id    decode with --mapping even when the ring was recorded by another\n"
-	"                       build (its build id, from tc-instrument's marker class, differs\n"
-	"                       from the mapping's: the names would be wrong); without it, that\n"
-	"                       is an error\n"
+	"  --ignore-build-id    decode with --mapping even when the ring or a report line was\n"
+	"                       recorded by another build (its build id, from tc-instrument's\n"
+	"                       marker class, differs from the mapping's: the names would be\n"
+	"                       wrong); without it, that is an error (html and chrome leave such\n"
+	"                       report lines out)\n"
 	"  --ring FILE          a ring file (Config.bufferPath), also one left by a killed process;\n"
 	"                       with threads = all, the thread file FILE-threads is read with it.\n"
 	"                       Each launch keeps the ring the run before left as FILE.prev (with\n"
@@ -711,6 +712,37 @@ static int parse_report(json_doc *doc, const char *s, size_t n, const char *file
 	return TC_OK;
 }
 
+/* A report's "buildId" (the runtime writes the build's id in every report, as the
+ * ring's header has it) against the mapping's: 0 when they agree or one is
+ * unknown; 1 when they differ and --ignore-build-id says decode anyway; else
+ * TC_EFORMAT (the line cannot be decoded with this mapping; `reports
+ * --keep-going` skips it). */
+static int report_build(const json_doc *doc, const opts *o, const tr_mapping *m, const char *file, uint64_t line,
+                        cf_error *err)
+{
+	const json_val *b = json_get(&doc->root, "buildId");
+	uint64_t map_id = tr_mapping_build_id(m), id = 0;
+	if (!o->mapping || !map_id || !b || b->type != JSON_STR || mm_build_id_parse(b->s, b->len, &id) != 0 ||
+	    id == map_id)
+		return 0;
+	char mh[MM_BUILD_ID_HEX];
+	mm_build_id_hex(map_id, mh);
+	if (o->ignore_build_id)
+		return 1;
+	return cf_set(err, TC_EFORMAT,
+	              "%s:%llu: recorded by build %s, but %s is the mapping of build %s: its names would be "
+	              "another build's (--ignore-build-id decodes it anyway)",
+	              file, (unsigned long long)line, b->s, o->mapping, mh);
+}
+
+static void note_other_builds(const opts *o, size_t n, const char *what)
+{
+	if (n)
+		fprintf(stderr, "tc-trace: %s: %zu report lines of another build than %s's %s\n",
+		        o->ignore_build_id ? "warning" : "note", n, o->mapping,
+		        o->ignore_build_id ? "decoded anyway (--ignore-build-id): their names may be wrong" : what);
+}
+
 static int is_blank(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -819,6 +851,7 @@ static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *
 	const char *s;
 	size_t n;
 	int rc;
+	size_t other = 0; /* lines of another build, decoded anyway */
 	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0) {
 		if (is_blank(s, n))
 			continue;
@@ -830,6 +863,10 @@ static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *
 				json_doc_dispose(&doc);
 				continue;
 			}
+		}
+		if (rc == TC_OK && (rc = report_build(&doc, o, m, file, lr.line_no, err)) > 0) {
+			other++;
+			rc = TC_OK;
 		}
 		if (rc == TC_OK)
 			rc = tr_report_write(out, &doc.root, file, lr.line_no, &ro, err);
@@ -844,6 +881,7 @@ static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *
 	}
 	tr_lines_dispose(&lr);
 	close_reports(in);
+	note_other_builds(o, other, "");
 	return rc < 0 ? rc : TC_OK;
 }
 
@@ -852,9 +890,10 @@ typedef struct instant_src {
 	tr_lines lr;
 	const char *file;
 	const tr_mapping *m;
+	const opts *o;
 	uint64_t wall_base_ms, from_ms, to_ms;
 	cf_buf name, args;
-	size_t outside;
+	size_t outside, other; /* reports out of the trace's time; of another build */
 } instant_src;
 
 static int next_instant(void *user, tr_instant *out, cf_error *err)
@@ -868,6 +907,15 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 			continue;
 		json_doc doc;
 		TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
+		cf_error why = { 0 };
+		int b = report_build(&doc, src->o, src->m, src->file, src->lr.line_no, &why);
+		if (b) { /* another build's ids: its names would be wrong */
+			src->other++;
+			if (b < 0) {
+				json_doc_dispose(&doc);
+				continue;
+			}
+		}
 		int64_t wall;
 		if (!json_get_int(json_get(&doc.root, "time"), &wall) || wall < 0 ||
 		    (uint64_t)wall < src->wall_base_ms || (uint64_t)wall - src->wall_base_ms < src->from_ms ||
@@ -995,6 +1043,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 			src.file = strcmp(o->reports, "-") == 0 ? "(stdin)" : o->reports;
 			tr_lines_init(&src.lr, in, src.file, 0);
 			src.m = m;
+			src.o = o;
 			src.wall_base_ms = r.rec.wall_base_ms;
 			int all = o->slice.kind == TR_SLICE_ALL && !o->section;
 			src.from_ms = all ? 0 : first_slices;
@@ -1026,6 +1075,8 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 		if (rc == TC_OK && in && src.outside)
 			fprintf(stderr, "tc-trace: note: %zu reports fall outside the trace's time and were not marked\n",
 			        src.outside);
+		if (rc == TC_OK)
+			note_other_builds(o, src.other, "not marked (--ignore-build-id marks them)");
 		free(names);
 	}
 	if (in) {
@@ -1046,6 +1097,7 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	FILE *in = NULL;
 	tr_lines lr;
 	int lines_open = 0;
+	size_t other = 0; /* report lines of another build */
 	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK) {
 		char source[600];
@@ -1086,7 +1138,10 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 				continue;
 			json_doc doc;
 			rc = parse_report(&doc, s, n, file, lr.line_no, err);
-			if (rc == TC_OK)
+			cf_error why = { 0 };
+			int b = rc == TC_OK ? report_build(&doc, o, m, file, lr.line_no, &why) : 0;
+			other += b != 0;
+			if (rc == TC_OK && b >= 0)
 				rc = tr_html_add_report(h, &doc.root, file, lr.line_no, err);
 			json_doc_dispose(&doc);
 			if (rc < 0)
@@ -1094,6 +1149,8 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 		}
 		if (rc > 0)
 			rc = TC_OK;
+		if (rc == TC_OK)
+			note_other_builds(o, other, "left out (--ignore-build-id keeps them)");
 	}
 	if (rc == TC_OK)
 		rc = tr_html_write(h, out, err);
@@ -1106,7 +1163,7 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 }
 
 /* The report on line `line` of the reports file: its stack as a tree. */
-static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, cf_error *err)
+static int report_tree(const opts *o, const tr_mapping *m, tr_tree *t, char *what, size_t cap, cf_error *err)
 {
 	FILE *in = open_reports(o->reports, err);
 	if (!in)
@@ -1126,6 +1183,8 @@ static int report_tree(const opts *o, tr_tree *t, char *what, size_t cap, cf_err
 		json_doc doc;
 		tc_stack st = { 0 };
 		rc = parse_report(&doc, s, n, file, lr.line_no, err);
+		if (rc == TC_OK && report_build(&doc, o, m, file, lr.line_no, err) < 0)
+			rc = err->code;
 		if (rc == TC_OK)
 			rc = tr_report_stack(&st, &doc.root, file, lr.line_no, err);
 		if (rc == TC_OK && !json_get(&doc.root, "stack"))
@@ -1155,7 +1214,7 @@ static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	memset(&r, 0, sizeof r);
 	int rc;
 	if (o->report_line) {
-		rc = report_tree(o, &t, what, sizeof what, err);
+		rc = report_tree(o, m, &t, what, sizeof what, err);
 	} else {
 		rc = ring_open(&r, o, m, err);
 		if (rc == TC_OK) {

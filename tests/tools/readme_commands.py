@@ -404,7 +404,7 @@ def self_test(tools):
         'option': ('```sh\ntc-trace tree --ring r --mapping m --no-such-option 3\n```\n', 'option --no-such-option is not in its help'),
         'command': ('```sh\ntc-trace treee --ring r\n```\n', 'has no command "treee"'),
         'other command': ('```sh\ntc-trace reports --reports r --min-ms 5\n```\n', 'option --min-ms is not in its help'),
-        'not applying': ('```sh\ntc-trace hot --ring r --mapping m --section s\n```\n', 'refuses the arguments'),
+        'exclusive': ('```sh\ntc-trace tree --ring r --section s --message 1\n```\n', 'refuses the arguments'),
         'bad value': ('```sh\ntc-trace tree --ring r --sort sideways\n```\n', 'refuses the arguments'),
         'instrument option': ('```sh\ntc-instrument --mapping-dir m --in a --out b --fast\n```\n', 'option --fast is not in its help'),
         'instrument value': ('```sh\ntc-instrument --mapping-dir m --in a --out b --threads 0\n```\n', 'refuses the arguments'),

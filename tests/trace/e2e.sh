@@ -405,6 +405,28 @@ buildid)
   expect "a version 2 ring (no build id field): decoded with any mapping, exit 0" test $? -eq 0
   expect "a version 2 ring: the note says why there is no id" \
     sh -c "[ \$(grep -c 'has no build id (ring version 2' '$dir/err') -eq 1 ]"
+  # reports carry the id too: each line is checked against the mapping
+  expect "reports with their own mapping: decoded" "$T" reports --reports "$rep" --mapping "$m" -o "$dir/out"
+  expect "reports with another build's mapping: refused at the first line, exit 1" \
+    fails_with 1 "$rep:1: recorded by build $id, but $dir/other.txt is the mapping of build" \
+    "$T" reports --reports "$rep" --mapping "$dir/other.txt" -o "$dir/out"
+  "$T" reports --reports "$rep" --mapping "$dir/other.txt" --keep-going -o "$dir/out" 2>"$dir/err"
+  expect "reports --keep-going: every line of the other build skipped, exit 0" \
+    sh -c "[ \$(grep -c 'skipped: .*recorded by build $id' '$dir/err') -eq \$(wc -l < '$rep') ] && [ ! -s '$dir/out' ]"
+  "$T" reports --reports "$rep" --mapping "$dir/other.txt" --ignore-build-id -o "$dir/out" 2>"$dir/err"
+  expect "reports --ignore-build-id: decoded anyway, with one warning" \
+    sh -c "[ \$(grep -c stackDecoded '$dir/out') -gt 0 ] && [ \$(grep -c 'warning: .* report lines of another build' '$dir/err') -eq 1 ]"
+  expect "flame --report of another build's line: refused" \
+    fails_with 1 "$rep:1: recorded by build $id" "$T" flame --reports "$rep" --report 1 --mapping "$dir/other.txt" -o "$dir/out"
+  # a ring without an id, with the reports of a build: html leaves them out, chrome marks none of them
+  "$T" html --ring "$dir/none/ring" --reports "$rep" --mapping "$dir/other.txt" -o "$dir/page.html" 2>"$dir/err"
+  expect "html: reports of another build left out, said once, exit 0" \
+    sh -c "grep -q 'note: [0-9]* report lines of another build than $dir/other.txt.s left out' '$dir/err' && ! grep -q '\"buildId\":\"$id\"' '$dir/page.html'"
+  "$T" chrome --ring "$dir/none/ring" --reports "$rep" --mapping "$dir/other.txt" -o "$dir/trace.json" 2>"$dir/err"
+  expect "chrome: reports of another build not marked" \
+    sh -c "grep -q 'report lines of another build than $dir/other.txt.s not marked' '$dir/err' && ! grep -q '\"buildId\":\"$id\"' '$dir/trace.json'"
+  "$T" html --ring "$dir/none/ring" --reports "$rep" --mapping "$m" -o "$dir/page.html" 2>"$dir/err"
+  expect "html: reports of the mapping's build kept" grep -q "\"buildId\":\"$id\"" "$dir/page.html"
   ;;
 *)
   echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused|buildid" >&2; exit 2 ;;

@@ -1,5 +1,7 @@
 /* EvilMethodTracer with an injected clock. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -403,4 +405,43 @@ Test(tracer_evil, view_phases_from_frame_metrics_settle)
 	cr_assert(strstr(f.reports[0].json, "\"viewPhases\":{\"source\":\"FrameMetrics\",\"frames\":0,\"inputMs\":0,"),
 	          "%s", f.reports[0].json);
 	cr_assert(strstr(f.logs, "|*\t\tView: 0 frames (FrameMetrics)\n"), "%s", f.logs);
+}
+
+static atomic_bool delivering;
+
+/* tc-frames: FrameMetrics of frames that began long after every message, so that
+ * each report, once it looks, has all of its frames */
+static void *deliver_frames(void *arg)
+{
+	uint64_t far = *(const uint64_t *)arg;
+	for (uint64_t k = 0; atomic_load(&delivering); k++)
+		metrics_frame(far + k * 16000000, 1, 1, 1, 1, 1);
+	return NULL;
+}
+
+/* The listener's thread adds frames while the reports collect theirs (built with
+ * ThreadSanitizer too: rt_tracer_evil_tsan). */
+Test(tracer_evil, view_phases_frames_from_another_thread)
+{
+	block_setup();
+	cfg.tracers = TC_TRACER_EVIL; /* no frame tracer: the listener's path reads no clock */
+	start();
+	tc_set_view_source(ctx, TC_VIEW_FRAME_METRICS);
+	uint64_t far = f.now_ns + UINT64_C(3600) * 1000000000;
+	atomic_store(&delivering, true);
+	pthread_t th;
+	cr_assert_eq(pthread_create(&th, NULL, deliver_frames, &far), 0);
+	for (int k = 0; k < 20; k++) {
+		sampled_message(800, 700, 0, 0);
+		fake_advance_ms(&f, VP_POLL_MS);
+		tc_ctx_poll(ctx);
+	}
+	atomic_store(&delivering, false);
+	pthread_join(th, NULL);
+	fake_advance_ms(&f, VP_SETTLE_MS + VP_POLL_MS);
+	tc_ctx_poll(ctx);
+	cr_assert_eq(f.n_reports, 20);
+	for (int k = 0; k < 20; k++)
+		cr_assert(strstr(f.reports[k].json, "\"viewPhases\":{\"source\":\"FrameMetrics\",\"frames\":0,"), "%s",
+		          f.reports[k].json);
 }

@@ -47,10 +47,12 @@ JSON
 	mkdir -p "$work/overload"
 	sed 's/^31,2,sample.Main measure ()V$/31,2,sample.Main render (I)V/' "$work/methodMapping.txt" >"$work/overload/methodMapping.txt"
 	# and reports: one FPS line (a chart of one point), a slow message whose stack
-	# lists two 0 ms calls before the costly one, with fields in ns, bytes and KB
+	# lists two 0 ms calls before the costly one, with fields in ns, bytes and KB, and
+	# one with a block context (Config.blockContext: why, CPU, GC, view phases)
 	cat >"$work/overload/reports.jsonl" <<'JSON'
 {"machine":"HIGH","mem":6442450944,"mem_free":1048576,"detail":"NORMAL","cost":300,"scene":"sample.Main","stack":"0,1048574,1,300\n1,2,1,0\n1,30,1,0\n1,20,1,300\n2,21,1,290\n","stackKey":"21|","threadCpuNs":123456789,"heapBytes":3145728,"tag":"Trace_EvilMethod","process":"sample.app","time":1700000005885}
 {"machine":"HIGH","scene":"sample.Main","dropLevel":{"DROPPED_FROZEN":0,"DROPPED_HIGH":1,"DROPPED_MIDDLE":2,"DROPPED_NORMAL":5,"DROPPED_BEST":50},"dropSum":{"DROPPED_FROZEN":0,"DROPPED_HIGH":30,"DROPPED_MIDDLE":20,"DROPPED_NORMAL":15,"DROPPED_BEST":3},"fps":55.5,"tag":"Trace_FPS","process":"sample.app","time":1700000005500}
+{"machine":"HIGH","detail":"NORMAL","cost":820,"scene":"sample.Block","stack":"","stackKey":"","usage":"1.10%","blockContext":{"why":"ran 1% of the time: blocked; 1 frame, measure+layout 804 ms","cause":"blocked","sampledMs":810,"threadCpuMs":10,"runQueueMs":7,"processCpuMs":20,"gcCount":0,"gcTimeMs":0,"blockingGcCount":0,"blockingGcTimeMs":0,"viewPhases":{"source":"FrameMetrics","frames":1,"inputMs":0,"animationMs":150,"measureLayoutMs":804,"drawMs":0,"traversalMs":804}},"tag":"Trace_EvilMethod","process":"sample.app","time":1700000005900}
 JSON
 	"$TC_TRACE" html --ring "$work/ring" --mapping "$work/overload/methodMapping.txt" --reports "$work/overload/reports.jsonl" \
 		-o "$work/overload/report.html"

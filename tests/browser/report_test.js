@@ -338,6 +338,18 @@ async function overload(page, url) {
   ok(await field("mem") === "6.0 GB (6442450944)" && await field("mem_free") === "1.0 GB (1048576)", "report fields mem (bytes) and mem_free (KB)",
     [await field("mem"), await field("mem_free")]);
   ok(await field("cost") === "300 ms (300)", "report field cost: ms", await field("cost"));
+  // the block context (Config.blockContext): its why line above the fields, its
+  // objects as tables, their ms fields formatted
+  await page.click("#report-table tr[data-line='3']");
+  ok((await text(page, "#report-why")) === "Why: ran 1% of the time: blocked; 1 frame, measure+layout 804 ms (usage 1.10%)",
+    "block context: the why line", await text(page, "#report-why"));
+  const sub = (path) => page.$eval("#report-fields tr[data-key='blockContext'] " + path.map((k) => `tr[data-key='${k}'] > td`).join(" "),
+    (e) => e.textContent);
+  ok(await sub(["threadCpuMs"]) === "10 ms (10)", "block context: a table of its keys, ms formatted", await sub(["threadCpuMs"]));
+  ok(await sub(["viewPhases", "measureLayoutMs"]) === "804 ms (804)" && await sub(["viewPhases", "source"]) === "FrameMetrics",
+    "block context: the view phases, a table in it", [await sub(["viewPhases", "measureLayoutMs"]), await sub(["viewPhases", "source"])]);
+  await page.click("#report-table tr[data-line='1']");
+  ok(!(await page.isVisible("#report-why")), "a report without a block context has no why line");
   const pt = await page.$eval("#chart-fps circle.fps-point", (c) => +c.getAttribute("cx"));
   const axis = await page.$$eval("#chart-fps text.fps-axis", (es) => es.map((e) => e.textContent));
   ok(pt > 150 && pt < 300, "FPS chart of one point: the point in the middle", pt);

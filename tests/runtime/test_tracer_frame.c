@@ -14,16 +14,13 @@ static void setup(void)
 {
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_FRAME;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 	tc_set_scene(ctx, "Main");
 }
 
 static void teardown(void)
 {
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 }
 
 TestSuite(tracer_frame, .init = setup, .fini = teardown);

@@ -13,15 +13,12 @@ static void setup(void)
 {
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_IDLE | TC_TRACER_ANR;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 }
 
 static void teardown(void)
 {
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 }
 
 TestSuite(tracer_idle, .init = setup, .fini = teardown);
@@ -83,8 +80,7 @@ Test(tracer_idle, off_without_the_tracer_bit)
 	fake_free(&f);
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_ALL;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 	tc_idle_begin(ctx);
 	advance(5000);
 	tc_idle_end(ctx);

@@ -64,15 +64,12 @@ static void start(uint32_t tracers)
 	cfg.tracers = tracers;
 	cfg.priority_libs = "libtc_fakeruntime.so";
 	cfg.probe.thread_stack = stack_probe;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 }
 
 static void teardown(void)
 {
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 }
 
 TestSuite(tracer_priority, .fini = teardown);
@@ -174,9 +171,7 @@ Test(tracer_priority, off_by_default_and_after_free)
 	cr_assert_eq(set_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 0);
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 	start(TC_TRACER_PRIORITY);
 	tc_ctx_free(ctx);
 	ctx = NULL;
@@ -245,8 +240,7 @@ Test(tracer_priority, arts_own_library_is_never_hooked)
 	cfg.tracers = TC_TRACER_PRIORITY;
 	cfg.priority_libs = "libart.so;libtc_fakeruntime.so";
 	cfg.probe.thread_stack = stack_probe;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 	if (getpriority(PRIO_PROCESS, (id_t)tid()) >= 18)
 		cr_skip_test("already at the lowest priority");
 	cr_assert_eq(art_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);

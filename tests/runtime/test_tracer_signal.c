@@ -71,15 +71,12 @@ static void setup(void)
 
 static void start(void)
 {
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 }
 
 static void teardown(void)
 {
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 	sigaction(SIGQUIT, &before, NULL);
 }
 
@@ -385,9 +382,7 @@ static void start_catcher(void)
 
 static void art_teardown(void)
 {
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 	if (has_catcher) {
 		pthread_kill(catcher, SIGUSR1);
 		pthread_join(catcher, NULL);

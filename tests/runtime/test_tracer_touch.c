@@ -45,15 +45,12 @@ static void setup(void)
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_TOUCH;
 	cfg.touch_libs = "libtc_fakeinput.so";
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
 }
 
 static void teardown(void)
 {
-	tc_ctx_free(ctx);
-	ctx = NULL;
-	fake_free(&f);
+	fake_end(&ctx, &f);
 	close(sv[0]);
 	close(sv[1]);
 }

@@ -540,7 +540,7 @@ public final class E2e {
             boolean said = false;
             for (String l : logs) {
                 said |= l.contains("maybe happens Jankiness") && l.contains("of the time: blocked")
-                        && l.contains("|*\t\tCPU: " + b.replaceAll(".*\"usage\":\"([^\"]*)\".*", "$1"));
+                        && l.contains("|*\t\tCPU: " + str(b, "usage"));
             }
             check(said, "logcat block says blocked, with the usage");
         }

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void buf_init(cf_buf *b)
+void buf_init(tc_buf *b)
 {
 	memset(b, 0, sizeof *b);
 }
 
-void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap)
+void buf_fixed(tc_buf *b, uint8_t *mem, size_t cap)
 {
 	buf_init(b);
 	b->data = mem;
@@ -17,24 +17,24 @@ void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap)
 	b->limit = cap;
 }
 
-void buf_free(cf_buf *b)
+void buf_free(tc_buf *b)
 {
 	free(b->data);
 	buf_init(b);
 }
 
-void buf_clear(cf_buf *b)
+void buf_clear(tc_buf *b)
 {
 	b->len = 0;
-	b->err = CF_OK;
+	b->err = TC_OK;
 }
 
-bool buf_reserve(cf_buf *b, size_t more)
+bool buf_reserve(tc_buf *b, size_t more)
 {
 	if (b->err)
 		return false;
 	if (more > SIZE_MAX - b->len || (b->limit && b->len + more > b->limit)) {
-		b->err = CF_ENOMEM;
+		b->err = TC_ENOMEM;
 		return false;
 	}
 	size_t need = b->len + more;
@@ -48,7 +48,7 @@ bool buf_reserve(cf_buf *b, size_t more)
 		cap = b->limit;
 	uint8_t *p = realloc(b->data, cap);
 	if (!p) {
-		b->err = CF_ENOMEM;
+		b->err = TC_ENOMEM;
 		return false;
 	}
 	b->data = p;
@@ -56,7 +56,7 @@ bool buf_reserve(cf_buf *b, size_t more)
 	return true;
 }
 
-uint8_t *buf_take(cf_buf *b, size_t *len)
+uint8_t *buf_take(tc_buf *b, size_t *len)
 {
 	uint8_t *p = b->data;
 	*len = b->len;
@@ -64,7 +64,7 @@ uint8_t *buf_take(cf_buf *b, size_t *len)
 	return p;
 }
 
-void buf_putn(cf_buf *b, const char *s, size_t n)
+void buf_putn(tc_buf *b, const char *s, size_t n)
 {
 	if (n == SIZE_MAX || !buf_reserve(b, n + 1))
 		return;
@@ -74,17 +74,17 @@ void buf_putn(cf_buf *b, const char *s, size_t n)
 	b->str[b->len] = '\0';
 }
 
-void buf_puts(cf_buf *b, const char *s)
+void buf_puts(tc_buf *b, const char *s)
 {
 	buf_putn(b, s, strlen(s));
 }
 
-void buf_putc(cf_buf *b, char c)
+void buf_putc(tc_buf *b, char c)
 {
 	buf_putn(b, &c, 1);
 }
 
-void buf_printf(cf_buf *b, const char *fmt, ...)
+void buf_printf(tc_buf *b, const char *fmt, ...)
 {
 	char small[256];
 	va_list ap;
@@ -93,7 +93,7 @@ void buf_printf(cf_buf *b, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0) {
 		if (!b->err)
-			b->err = CF_EARG;
+			b->err = TC_EARG;
 		return;
 	}
 	if ((size_t)n < sizeof small) {
@@ -108,7 +108,7 @@ void buf_printf(cf_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-char *buf_take_str(cf_buf *b)
+char *buf_take_str(tc_buf *b)
 {
 	if (b->err)
 		return NULL;

@@ -12,56 +12,56 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 
-typedef struct cf_reader {
+typedef struct tc_reader {
 	const uint8_t *base;
 	const uint8_t *pos;
 	const uint8_t *end;
-	cf_error *err;
+	tc_error *err;
 	const char *part; /* what is being read, for the error message */
-} cf_reader;
+} tc_reader;
 
-static inline cf_reader rd_init(const uint8_t *data, size_t len, cf_error *err)
+static inline tc_reader rd_init(const uint8_t *data, size_t len, tc_error *err)
 {
-	cf_reader r = {data, data, data + len, err, "class file"};
+	tc_reader r = {data, data, data + len, err, "class file"};
 	return r;
 }
 
-static inline uint32_t rd_off(const cf_reader *r)
+static inline uint32_t rd_off(const tc_reader *r)
 {
 	return (uint32_t)(r->pos - r->base);
 }
 
-static inline size_t rd_left(const cf_reader *r)
+static inline size_t rd_left(const tc_reader *r)
 {
 	return (size_t)(r->end - r->pos);
 }
 
-static inline bool rd_ok(const cf_reader *r)
+static inline bool rd_ok(const tc_reader *r)
 {
-	return r->err->code == CF_OK;
+	return r->err->code == TC_OK;
 }
 
-static inline bool rd_need(cf_reader *r, size_t n)
+static inline bool rd_need(tc_reader *r, size_t n)
 {
 	if (rd_left(r) >= n)
 		return true;
-	if (r->err->code == CF_OK)
-		cf_fail(r->err, CF_ETRUNC, rd_off(r), r->part,
+	if (r->err->code == TC_OK)
+		tc_fail(r->err, TC_ETRUNC, rd_off(r), r->part,
 		        "needs %zu more bytes, %zu left", n, rd_left(r));
 	r->pos = r->end;
 	return false;
 }
 
-static inline uint8_t rd_u1(cf_reader *r)
+static inline uint8_t rd_u1(tc_reader *r)
 {
 	if (!rd_need(r, 1))
 		return 0;
 	return *r->pos++;
 }
 
-static inline uint16_t rd_u2(cf_reader *r)
+static inline uint16_t rd_u2(tc_reader *r)
 {
 	if (!rd_need(r, 2))
 		return 0;
@@ -70,7 +70,7 @@ static inline uint16_t rd_u2(cf_reader *r)
 	return v;
 }
 
-static inline uint32_t rd_u4(cf_reader *r)
+static inline uint32_t rd_u4(tc_reader *r)
 {
 	if (!rd_need(r, 4))
 		return 0;
@@ -81,7 +81,7 @@ static inline uint32_t rd_u4(cf_reader *r)
 }
 
 /* Returns a pointer to n bytes in the input and skips them, or NULL when short. */
-static inline const uint8_t *rd_bytes(cf_reader *r, size_t n)
+static inline const uint8_t *rd_bytes(tc_reader *r, size_t n)
 {
 	if (!rd_need(r, n))
 		return NULL;
@@ -91,9 +91,9 @@ static inline const uint8_t *rd_bytes(cf_reader *r, size_t n)
 }
 
 /* A reader over the next n bytes (an attribute body); the parent skips them. */
-static inline cf_reader rd_sub(cf_reader *r, size_t n, const char *part)
+static inline tc_reader rd_sub(tc_reader *r, size_t n, const char *part)
 {
-	cf_reader s = *r;
+	tc_reader s = *r;
 	s.part = part;
 	if (!rd_need(r, n)) {
 		s.pos = s.end = r->end;
@@ -141,7 +141,7 @@ static inline void put_u4(uint8_t *p, uint32_t v)
  * Text written with buf_putn/puts/putc/printf is NUL-terminated at len (str), so a
  * builder may read it as a C string at any point; the binary writers (buf_u1...) do not
  * keep that terminator. An empty buffer has data == str == NULL. */
-typedef struct cf_buf {
+typedef struct tc_buf {
 	union {
 		uint8_t *data;
 		char *str;
@@ -149,36 +149,36 @@ typedef struct cf_buf {
 	size_t len;
 	size_t cap;
 	size_t limit; /* 0 = none; growing past it fails (tests of error paths) */
-	int err;      /* CF_OK or CF_ENOMEM */
-} cf_buf;
+	int err;      /* TC_OK or TC_ENOMEM */
+} tc_buf;
 
-void buf_init(cf_buf *b);
+void buf_init(tc_buf *b);
 /* A buffer over caller-owned memory (e.g. an arena) that never grows: writing past
- * cap sets CF_ENOMEM. Do not buf_free it. */
-void buf_fixed(cf_buf *b, uint8_t *mem, size_t cap);
-void buf_free(cf_buf *b);
+ * cap sets TC_ENOMEM. Do not buf_free it. */
+void buf_fixed(tc_buf *b, uint8_t *mem, size_t cap);
+void buf_free(tc_buf *b);
 /* Empties the buffer and clears its error; keeps the memory. */
-void buf_clear(cf_buf *b);
-bool buf_reserve(cf_buf *b, size_t more);
+void buf_clear(tc_buf *b);
+bool buf_reserve(tc_buf *b, size_t more);
 /* Takes the bytes; the buffer is empty afterwards. The caller frees the result. */
-uint8_t *buf_take(cf_buf *b, size_t *len);
+uint8_t *buf_take(tc_buf *b, size_t *len);
 
 /* Text: appends and keeps a NUL after the text. */
-void buf_putn(cf_buf *b, const char *s, size_t n);
-void buf_puts(cf_buf *b, const char *s);
-void buf_putc(cf_buf *b, char c);
-void buf_printf(cf_buf *b, const char *fmt, ...) CF_PRINTF(2, 3);
+void buf_putn(tc_buf *b, const char *s, size_t n);
+void buf_puts(tc_buf *b, const char *s);
+void buf_putc(tc_buf *b, char c);
+void buf_printf(tc_buf *b, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Hands over the text, malloc'd ("" for an empty buffer), or NULL after an error; the
  * buffer is empty afterwards. */
-char *buf_take_str(cf_buf *b);
+char *buf_take_str(tc_buf *b);
 
-static inline void buf_u1(cf_buf *b, uint8_t v)
+static inline void buf_u1(tc_buf *b, uint8_t v)
 {
 	if (b->len < b->cap || buf_reserve(b, 1))
 		b->data[b->len++] = v;
 }
 
-static inline void buf_u2(cf_buf *b, uint16_t v)
+static inline void buf_u2(tc_buf *b, uint16_t v)
 {
 	if (b->cap - b->len >= 2 || buf_reserve(b, 2)) {
 		put_u2(b->data + b->len, v);
@@ -186,7 +186,7 @@ static inline void buf_u2(cf_buf *b, uint16_t v)
 	}
 }
 
-static inline void buf_u4(cf_buf *b, uint32_t v)
+static inline void buf_u4(tc_buf *b, uint32_t v)
 {
 	if (b->cap - b->len >= 4 || buf_reserve(b, 4)) {
 		put_u4(b->data + b->len, v);
@@ -194,7 +194,7 @@ static inline void buf_u4(cf_buf *b, uint32_t v)
 	}
 }
 
-static inline void buf_bytes(cf_buf *b, const void *p, size_t n)
+static inline void buf_bytes(tc_buf *b, const void *p, size_t n)
 {
 	if (n && (b->cap - b->len >= n || buf_reserve(b, n))) {
 		memcpy(b->data + b->len, p, n);

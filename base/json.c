@@ -102,7 +102,7 @@ static uint32_t surrogate_at(const unsigned char *s)
 	return 0xD000u | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
 }
 
-void json_escape(cf_buf *sb, const char *str)
+void json_escape(tc_buf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	buf_putc(sb, '"');

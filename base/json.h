@@ -1,4 +1,4 @@
-/* json.h: a small JSON writer over a cf_buf. Commas are placed by the
+/* json.h: a small JSON writer over a tc_buf. Commas are placed by the
  * writer; a nesting mistake is a broken invariant and asserts. */
 #ifndef TC_JSON_H
 #define TC_JSON_H
@@ -11,7 +11,7 @@
 #define JSON_MAX_DEPTH 16
 
 typedef struct json {
-	cf_buf sb;
+	tc_buf sb;
 	int depth;
 	bool need_comma[JSON_MAX_DEPTH];
 	bool after_key;
@@ -48,6 +48,6 @@ char *json_take(json *j);
 
 /* Appends s as a JSON string literal: quotes, escapes for " \ and control
  * characters, and U+FFFD for bytes that are not UTF-8. */
-void json_escape(cf_buf *sb, const char *s);
+void json_escape(tc_buf *sb, const char *s);
 
 #endif

@@ -2,6 +2,7 @@
  * of an open container are collected on one scratch stack and copied into
  * the arena when it closes, so each container is one exact allocation. */
 #include "json_read.h"
+#include "try.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ typedef struct reader {
 	size_t nvals, capvals;
 	json_member *mems;
 	size_t nmems, capmems;
-	cf_buf str; /* the string being decoded */
+	tc_buf str; /* the string being decoded */
 	size_t err_off;
 	char *why;
 	size_t why_cap;
@@ -31,7 +32,7 @@ static int fail(reader *r, size_t off, const char *fmt, const char *arg)
 	r->err_off = off;
 	if (r->why_cap)
 		snprintf(r->why, r->why_cap, fmt, arg ? arg : "");
-	return CF_EFORMAT;
+	return TC_EFORMAT;
 }
 
 static int oom(reader *r)
@@ -39,7 +40,7 @@ static int oom(reader *r)
 	r->err_off = r->pos;
 	if (r->why_cap)
 		snprintf(r->why, r->why_cap, "out of memory");
-	return CF_ENOMEM;
+	return TC_ENOMEM;
 }
 
 static void skip_ws(reader *r)
@@ -77,7 +78,7 @@ static int literal(reader *r, const char *word)
 	if (r->end - r->pos < n || memcmp(r->base + r->pos, word, n) != 0)
 		return unexpected(r, "a value");
 	r->pos += n;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int hex4(reader *r, uint32_t *out)
@@ -95,11 +96,11 @@ static int hex4(reader *r, uint32_t *out)
 	}
 	r->pos += 4;
 	*out = v;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The reader's output is modified UTF-8 (see the header): U+0000 as C0 80. */
-static void put_utf8(cf_buf *sb, uint32_t cp)
+static void put_utf8(tc_buf *sb, uint32_t cp)
 {
 	char b[4];
 	if (cp == 0)
@@ -185,7 +186,7 @@ static int string(reader *r, const char **out, size_t *len)
 		return oom(r);
 	*out = s;
 	*len = r->str.len;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int number(reader *r, json_val *v)
@@ -223,7 +224,7 @@ static int number(reader *r, json_val *v)
 	v->type = JSON_NUM;
 	v->len = r->pos - start;
 	v->s = arena_strndup(r->arena, (const char *)b + start, v->len);
-	return v->s ? CF_OK : oom(r);
+	return v->s ? TC_OK : oom(r);
 }
 
 static int push_val(reader *r, const json_val *v)
@@ -237,7 +238,7 @@ static int push_val(reader *r, const json_val *v)
 		r->capvals = cap;
 	}
 	r->vals[r->nvals++] = *v;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int push_mem(reader *r, const json_member *m)
@@ -251,7 +252,7 @@ static int push_mem(reader *r, const json_member *m)
 		r->capmems = cap;
 	}
 	r->mems[r->nmems++] = *m;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -288,7 +289,7 @@ static int check_unique(reader *r, const json_member *m, size_t n, size_t obj_of
 		snprintf(msg, sizeof msg, "duplicate key \"%.60s\" in an object", dup->key);
 		return fail(r, obj_off, "%s", msg);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int value(reader *r, json_val *v, int depth);
@@ -327,7 +328,7 @@ static int array(reader *r, json_val *v, int depth)
 		memcpy(v->items, r->vals + mark, v->n * sizeof *v->items);
 	}
 	r->nvals = mark;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int object(reader *r, json_val *v, int depth)
@@ -373,7 +374,7 @@ static int object(reader *r, json_val *v, int depth)
 		memcpy(v->members, r->mems + mark, v->n * sizeof *v->members);
 	}
 	r->nmems = mark;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int value(reader *r, json_val *v, int depth)
@@ -412,7 +413,7 @@ int json_parse(json_doc *doc, const char *text, size_t n, size_t *err_off, char 
 		why[0] = '\0';
 	skip_ws(&r);
 	int rc = value(&r, &doc->root, 0);
-	if (rc == CF_OK) {
+	if (rc == TC_OK) {
 		skip_ws(&r);
 		if (r.pos < r.end)
 			rc = unexpected(&r, "the end of the line after the value");
@@ -420,7 +421,7 @@ int json_parse(json_doc *doc, const char *text, size_t n, size_t *err_off, char 
 	free(r.vals);
 	free(r.mems);
 	buf_free(&r.str);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		if (err_off)
 			*err_off = r.err_off;
 		json_doc_dispose(doc);
@@ -460,7 +461,7 @@ bool json_get_int(const json_val *v, int64_t *out)
 
 /* Depth-first with an explicit stack would be needed only past
  * JSON_READ_MAX_DEPTH, which the reader refuses; recursion is bounded. */
-void json_put(cf_buf *sb, const json_val *v)
+void json_put(tc_buf *sb, const json_val *v)
 {
 	switch (v->type) {
 	case JSON_NULL: buf_puts(sb, "null"); break;

@@ -20,7 +20,7 @@
 
 #include "bytes.h"
 #include "arena.h"
-#include "cf_error.h"
+#include "tc_error.h"
 
 #define JSON_READ_MAX_DEPTH 64
 
@@ -50,7 +50,7 @@ typedef struct json_doc {
 	arena arena;
 } json_doc;
 
-/* Parses text[0..n). On error returns CF_EFORMAT (or CF_ENOMEM), with the
+/* Parses text[0..n). On error returns TC_EFORMAT (or TC_ENOMEM), with the
  * byte offset of the problem in *err_off and a message in why (cap bytes);
  * doc is then empty. Either way release the doc with json_doc_dispose. */
 int json_parse(json_doc *doc, const char *text, size_t n, size_t *err_off, char *why, size_t cap);
@@ -63,6 +63,6 @@ const json_val *json_get(const json_val *obj, const char *key);
 bool json_get_int(const json_val *v, int64_t *out);
 
 /* Appends v as JSON (compact; numbers as they were written). */
-void json_put(cf_buf *sb, const json_val *v);
+void json_put(tc_buf *sb, const json_val *v);
 
 #endif

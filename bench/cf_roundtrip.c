@@ -61,9 +61,9 @@ int main(int argc, char **argv)
 	}
 	int iters = argc > first + 1 ? atoi(argv[first + 1]) : 10;
 	corpus c = {0};
-	cf_error err;
-	cf_error_clear(&err);
-	if (walk_classes(argv[first], add, &c, &err) != CF_OK) {
+	tc_error err;
+	tc_error_clear(&err);
+	if (walk_classes(argv[first], add, &c, &err) != TC_OK) {
 		fprintf(stderr, "%s: %s\n", argv[first], err.message);
 		return 1;
 	}
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 	arena a, scratch;
 	arena_init(&a);
 	arena_init(&scratch);
-	cf_buf out;
+	tc_buf out;
 	buf_init(&out);
 	double *mbs = calloc((size_t)iters, sizeof *mbs);
 	size_t failed = 0, sink = 0;
@@ -80,8 +80,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < c.n; i++) {
 			arena_reset(&a);
 			cf_class cls;
-			cf_error_clear(&err);
-			if (cf_parse(&cls, &a, c.data[i], c.len[i], &err) != CF_OK) {
+			tc_error_clear(&err);
+			if (cf_parse(&cls, &a, c.data[i], c.len[i], &err) != TC_OK) {
 				failed++;
 				continue;
 			}
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 					continue;
 				arena_reset(&scratch);
 				code_editor *ed;
-				if (code_open(&ed, &cls, &cls.methods[m], &scratch, &err) == CF_OK)
+				if (code_open(&ed, &cls, &cls.methods[m], &scratch, &err) == TC_OK)
 					code_commit(ed, &err);
 			}
 			buf_clear(&out);

@@ -15,7 +15,7 @@
 
 #include "arena.h"
 #include "bytes.h"
-#include "cf_error.h"
+#include "tc_error.h"
 #include "cp.h"
 
 /* Versions this library reads: 45.0 (JDK 1.1) to 69.0 (Java 25). */
@@ -48,7 +48,7 @@ typedef struct cf_attr {
 	uint16_t name;       /* CONSTANT_Utf8 index */
 	uint32_t len;
 	const uint8_t *data; /* the body (after attribute_length) */
-	uint32_t off;        /* offset of the body in the input; CF_NO_OFFSET if new */
+	uint32_t off;        /* offset of the body in the input; TC_NO_OFFSET if new */
 } cf_attr;
 
 typedef struct cf_member {
@@ -79,10 +79,10 @@ typedef struct cf_class {
 /* Parses a whole class file. The version must be within 45.0..69.0, every count and
  * length must fit, every constant-pool reference must have the right tag, and nothing
  * may follow the last attribute. */
-int cf_parse(cf_class *cls, arena *a, const uint8_t *data, size_t len, cf_error *err);
+int cf_parse(cf_class *cls, arena *a, const uint8_t *data, size_t len, tc_error *err);
 
-/* Appends the class file to out. Fails with CF_ENOMEM if out ran out of memory. */
-int cf_write(const cf_class *cls, cf_buf *out, cf_error *err);
+/* Appends the class file to out. Fails with TC_ENOMEM if out ran out of memory. */
+int cf_write(const cf_class *cls, tc_buf *out, tc_error *err);
 
 /* The first attribute with that name, or NULL. */
 cf_attr *cf_find_attr(const cf_class *cls, cf_attr *attrs, uint16_t n, const char *name);
@@ -95,12 +95,12 @@ const uint8_t *cf_class_name(const cf_class *cls, uint32_t *len);
 void cf_member_label(const cf_class *cls, const cf_member *m, char *buf, size_t size);
 
 /* Adds a method at the end of the method table (attrs are copied by pointer). */
-int cf_add_method(cf_class *cls, const cf_member *m, cf_error *err);
+int cf_add_method(cf_class *cls, const cf_member *m, tc_error *err);
 
 /* Replaces the body of attribute `at` of member m, or appends a new attribute named
  * `name` when at is NULL. Bytes are borrowed: allocate them in cls->arena. */
 int cf_set_attr(cf_class *cls, cf_attr **attrs, uint16_t *nattrs, cf_attr *at, const char *name,
-                const uint8_t *data, uint32_t len, cf_error *err);
+                const uint8_t *data, uint32_t len, tc_error *err);
 
 /* --- The Code attribute (JVMS 4.7.3) ---------------------------------------------- */
 
@@ -126,9 +126,9 @@ cf_attr *cf_method_code(const cf_class *cls, const cf_member *m);
 /* Decodes a Code attribute body: sizes, exception table (ranges within the code,
  * catch types that are Classes) and nested attributes. Instructions are not decoded
  * here (see code_scan in code.h). */
-int cf_code_parse(const cf_class *cls, const cf_attr *attr, cf_code *out, cf_error *err);
+int cf_code_parse(const cf_class *cls, const cf_attr *attr, cf_code *out, tc_error *err);
 /* Writes the body of a Code attribute (the part after attribute_length). */
-void cf_code_write(const cf_code *code, cf_buf *out);
+void cf_code_write(const cf_code *code, tc_buf *out);
 /* The number of bytes cf_code_write writes. */
 size_t cf_code_size(const cf_code *code);
 

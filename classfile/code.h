@@ -19,7 +19,7 @@
  * switch targets, the exception table, LineNumberTable, LocalVariable(Type)Table,
  * Runtime(In)VisibleTypeAnnotations and StackMapTable (including Uninitialized(offset)
  * types). max_stack is recomputed. A method that would grow past 65535 bytes is
- * refused (CF_ELIMIT) and left untouched; so is every other failure: the method's Code
+ * refused (TC_ELIMIT) and left untouched; so is every other failure: the method's Code
  * attribute is only replaced when code_commit succeeds. */
 #ifndef TC_CODE_H
 #define TC_CODE_H
@@ -40,7 +40,7 @@ enum code_place {
  * constant-pool tags, branch targets on instruction boundaries), the exception table
  * and the Code attributes it relocates. All memory comes from `scratch`, which must
  * outlive the editor; code_commit writes its result into cls->arena. */
-int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *scratch, cf_error *err);
+int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *scratch, tc_error *err);
 
 /* The original instructions, in offset order. */
 uint32_t code_ninsns(const code_editor *ed);
@@ -55,7 +55,7 @@ const cf_code *code_body(const code_editor *ed);
  * stack effect zero. Several insertions at one place run in the order they were made.
  * CODE_FALLTHROUGH before an instruction that nothing falls into is refused. */
 int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_t *bytes,
-                uint32_t len, cf_error *err);
+                uint32_t len, tc_error *err);
 
 /* Appends a handler block after the code and an exception-table entry, after all
  * existing ones (so it is outermost), covering original instructions [from, to)
@@ -63,12 +63,12 @@ int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_
  * exception on the stack, must be straight-line and end in athrow or a return. Its
  * stack-map frame has no locals and the caught type on the stack. */
 int code_add_handler(code_editor *ed, uint32_t from, uint32_t to, uint16_t catch_type,
-                     const uint8_t *bytes, uint32_t len, cf_error *err);
+                     const uint8_t *bytes, uint32_t len, tc_error *err);
 
 /* In a constructor, the index of the invokespecial <init> that initializes `this`
- * (its receiver is uninitializedThis on every path). CF_EUNSUPPORTED when the method
+ * (its receiver is uninitializedThis on every path). TC_EUNSUPPORTED when the method
  * is no constructor, never initializes this, or does so at several places. */
-int code_this_init(code_editor *ed, uint32_t *insn, cf_error *err);
+int code_this_init(code_editor *ed, uint32_t *insn, tc_error *err);
 
 /* Stack depth (words) before original instruction i, or -1 where unknown (dead code,
  * or an analysis that failed). Computed on first use. */
@@ -76,7 +76,7 @@ int code_depth(code_editor *ed, uint32_t i);
 
 /* Lays out, relocates and replaces the method's Code attribute. On failure nothing
  * of the method changes (constant-pool entries added meanwhile stay, unused). */
-int code_commit(code_editor *ed, cf_error *err);
+int code_commit(code_editor *ed, tc_error *err);
 
 /* Options for tests: force every goto/jsr wide and every conditional inverted, so that
  * the long forms and their frames are exercised on small methods. */

@@ -13,7 +13,7 @@
 
 typedef struct walk {
 	code_editor *ed;
-	cf_reader r;
+	tc_reader r;
 	uint8_t *out;        /* copy being patched, or NULL when only checking */
 	const uint8_t *body; /* start of the attribute body in the input */
 	const char *name;
@@ -29,7 +29,7 @@ static int fail_at(walk *w, uint32_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return cf_fail(w->r.err, CF_EFORMAT, at, w->name, "%s", msg);
+	return tc_fail(w->r.err, TC_EFORMAT, at, w->name, "%s", msg);
 }
 
 static void patch_u2(walk *w, const uint8_t *field, uint32_t v)
@@ -62,7 +62,7 @@ static int range(walk *w)
 		patch_u2(w, field, ns);
 		patch_u2(w, field + 2, ne - ns);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int insn_offset(walk *w)
@@ -75,7 +75,7 @@ static int insn_offset(walk *w)
 	if (!on_insn(w->ed, off))
 		return fail_at(w, at, "offset %u is not an instruction", off);
 	patch_u2(w, field, ed_new_insn(w->ed, off));
-	return CF_OK;
+	return TC_OK;
 }
 
 static int line_numbers(walk *w)
@@ -99,7 +99,7 @@ static int local_vars(walk *w)
 {
 	uint32_t n = rd_u2(&w->r);
 	for (uint32_t i = 0; i < n && rd_ok(&w->r); i++) {
-		if (range(w) != CF_OK)
+		if (range(w) != TC_OK)
 			return w->r.err->code;
 		rd_bytes(&w->r, 6); /* name, descriptor or signature, index */
 	}
@@ -118,7 +118,7 @@ static int annotation(walk *w, int depth)
 	uint32_t pairs = rd_u2(&w->r);
 	for (uint32_t i = 0; i < pairs && rd_ok(&w->r); i++) {
 		rd_u2(&w->r); /* element_name_index */
-		if (element_value(w, depth + 1) != CF_OK)
+		if (element_value(w, depth + 1) != TC_OK)
 			break;
 	}
 	return w->r.err->code;
@@ -146,7 +146,7 @@ static int element_value(walk *w, int depth)
 		if (depth > MAX_NESTING)
 			return fail_at(w, at, "arrays nested deeper than %d", MAX_NESTING);
 		for (uint32_t i = 0; i < n && rd_ok(&w->r); i++)
-			if (element_value(w, depth + 1) != CF_OK)
+			if (element_value(w, depth + 1) != TC_OK)
 				break;
 		break;
 	}
@@ -169,7 +169,7 @@ static int type_annotations(walk *w)
 		case 0x41: { /* resource_variable */
 			uint32_t len = rd_u2(&w->r);
 			for (uint32_t k = 0; k < len && rd_ok(&w->r); k++) {
-				if (range(w) != CF_OK)
+				if (range(w) != TC_OK)
 					return w->r.err->code;
 				rd_u2(&w->r); /* index */
 			}
@@ -184,11 +184,11 @@ static int type_annotations(walk *w)
 			break;
 		}
 		case 0x43: case 0x44: case 0x45: case 0x46: /* instanceof, new, ::new, ::m */
-			if (insn_offset(w) != CF_OK)
+			if (insn_offset(w) != TC_OK)
 				return w->r.err->code;
 			break;
 		case 0x47: case 0x48: case 0x49: case 0x4A: case 0x4B: /* casts, type arguments */
-			if (insn_offset(w) != CF_OK)
+			if (insn_offset(w) != TC_OK)
 				return w->r.err->code;
 			rd_u1(&w->r);
 			break;
@@ -198,13 +198,13 @@ static int type_annotations(walk *w)
 		}
 		uint32_t path = rd_u1(&w->r);
 		rd_bytes(&w->r, 2 * path);
-		if (!rd_ok(&w->r) || annotation(w, 0) != CF_OK)
+		if (!rd_ok(&w->r) || annotation(w, 0) != TC_OK)
 			break;
 	}
 	return w->r.err->code;
 }
 
-static int run(code_editor *ed, const cf_attr *attr, int kind, uint8_t *out, cf_error *err)
+static int run(code_editor *ed, const cf_attr *attr, int kind, uint8_t *out, tc_error *err)
 {
 	static const char *const names[] = {
 		[ATTR_LNT] = "LineNumberTable",
@@ -213,35 +213,35 @@ static int run(code_editor *ed, const cf_attr *attr, int kind, uint8_t *out, cf_
 		[ATTR_RVTA] = "RuntimeVisibleTypeAnnotations",
 		[ATTR_RITA] = "RuntimeInvisibleTypeAnnotations",
 	};
-	const uint8_t *base = attr->off == CF_NO_OFFSET ? attr->data : attr->data - attr->off;
+	const uint8_t *base = attr->off == TC_NO_OFFSET ? attr->data : attr->data - attr->off;
 	walk w = {.ed = ed, .out = out, .body = attr->data, .name = names[kind]};
-	w.r = (cf_reader){base, attr->data, attr->data + attr->len, err, names[kind]};
+	w.r = (tc_reader){base, attr->data, attr->data + attr->len, err, names[kind]};
 	switch (kind) {
 	case ATTR_LNT: line_numbers(&w); break;
 	case ATTR_LVT:
 	case ATTR_LVTT: local_vars(&w); break;
 	default: type_annotations(&w); break;
 	}
-	if (err->code == CF_OK && rd_left(&w.r))
-		cf_fail(err, CF_EFORMAT, rd_off(&w.r), names[kind], "%zu bytes after its last entry",
+	if (err->code == TC_OK && rd_left(&w.r))
+		tc_fail(err, TC_EFORMAT, rd_off(&w.r), names[kind], "%zu bytes after its last entry",
 		        rd_left(&w.r));
 	return err->code;
 }
 
-int ed_attr_check(code_editor *ed, cf_attr *attr, int kind, cf_error *err)
+int ed_attr_check(code_editor *ed, cf_attr *attr, int kind, tc_error *err)
 {
 	return run(ed, attr, kind, NULL, err);
 }
 
-int ed_attr_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out, cf_error *err)
+int ed_attr_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out, tc_error *err)
 {
 	uint8_t *copy = arena_dup(ed->cls->arena, attr->data, attr->len);
 	if (!copy && attr->len)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "Code", "no memory for an attribute");
-	if (run(ed, attr, kind, copy, err) != CF_OK)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "Code", "no memory for an attribute");
+	if (run(ed, attr, kind, copy, err) != TC_OK)
 		return err->code;
 	*out = *attr;
 	out->data = copy;
-	out->off = CF_NO_OFFSET;
-	return CF_OK;
+	out->off = TC_NO_OFFSET;
+	return TC_OK;
 }

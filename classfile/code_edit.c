@@ -15,8 +15,8 @@ int ed_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	uint32_t at = code_off == NONE ? CF_NO_OFFSET : ed->code.code_off + code_off;
-	return cf_fail(ed->err, code, at, "Code", "%s", msg);
+	uint32_t at = code_off == NONE ? TC_NO_OFFSET : ed->code.code_off + code_off;
+	return tc_fail(ed->err, code, at, "Code", "%s", msg);
 }
 
 uint32_t ed_index(const code_editor *ed, uint32_t off)
@@ -91,9 +91,9 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 		break;
 	}
 	if (!ok)
-		return ed_fail(ed, CF_EFORMAT, in->off, "%s at %u names #%u, a %s, or a bad descriptor",
+		return ed_fail(ed, TC_EFORMAT, in->off, "%s at %u names #%u, a %s, or a bad descriptor",
 		               op_table[in->op].name, in->off, in->index, cp_tag_name(t));
-	return CF_OK;
+	return TC_OK;
 }
 
 static int decode_all(code_editor *ed)
@@ -103,23 +103,23 @@ static int decode_all(code_editor *ed)
 	ed->in = arena_array(ed->a, c->len, sizeof(ed_insn));
 	ed->at = arena_array(ed->a, c->len, sizeof(uint32_t));
 	if (!ed->in || !ed->at)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for %u bytes of code", c->len);
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for %u bytes of code", c->len);
 	uint32_t n = 0;
 	for (uint32_t off = 0; off < c->len; n++) {
 		ed_insn *e = &ed->in[n];
 		memset(e, 0, sizeof *e);
-		if (insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != CF_OK)
+		if (insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != TC_OK)
 			return ed->err->code;
 		e->tgt = NONE;
 		ed->at[off] = n;
 		for (uint32_t k = 1; k < e->d.len; k++)
 			ed->at[off + k] = NONE;
 		off += e->d.len;
-		if (op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != CF_OK)
+		if (op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != TC_OK)
 			return ed->err->code;
 	}
 	ed->n = n;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int resolve_targets(code_editor *ed)
@@ -132,20 +132,20 @@ static int resolve_targets(code_editor *ed)
 		uint32_t *dst = &e->tgt;
 		if (op_has(e->d.op, OPF_SWITCH)) {
 			if (!(e->stgt = arena_array(ed->a, nt, sizeof(uint32_t))))
-				return ed_fail(ed, CF_ENOMEM, e->d.off, "no memory for switch targets");
+				return ed_fail(ed, TC_ENOMEM, e->d.off, "no memory for switch targets");
 			dst = e->stgt;
 		}
 		for (uint32_t k = 0; k < nt; k++) {
 			int64_t t = insn_target(&e->d, k);
 			uint32_t idx = t >= 0 && t < ed->code.len ? ed_index(ed, (uint32_t)t) : NONE;
 			if (idx == NONE)
-				return ed_fail(ed, CF_EBRANCH, e->d.off,
+				return ed_fail(ed, TC_EBRANCH, e->d.off,
 				               "%s at %u jumps to %lld, not the start of an instruction",
 				               op_table[e->d.op].name, e->d.off, (long long)t);
 			dst[k] = idx;
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* An end offset: an instruction start, or the code length (index n). */
@@ -161,7 +161,7 @@ static int map_exceptions(code_editor *ed)
 	ed->exc_end = arena_array(ed->a, k, sizeof(uint32_t));
 	ed->exc_handler = arena_array(ed->a, k, sizeof(uint32_t));
 	if (!ed->exc_start || !ed->exc_end || !ed->exc_handler)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for the exception table");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the exception table");
 	for (uint32_t i = 0; i < ed->code.nexc; i++) {
 		const cf_exc *e = &ed->code.exc[i];
 		ed->exc_start[i] = ed_index(ed, e->start);
@@ -170,11 +170,11 @@ static int map_exceptions(code_editor *ed)
 		/* JVMS 4.7.3: the entry follows code[] and exception_table_length, 8 bytes each. */
 		uint32_t at = ed->code.code_off + ed->code.len + 2 + 8 * i;
 		if (ed->exc_start[i] == NONE || ed->exc_end[i] == NONE || ed->exc_handler[i] == NONE)
-			return cf_fail(ed->err, CF_EBRANCH, at, "exception table",
+			return tc_fail(ed->err, TC_EBRANCH, at, "exception table",
 			               "entry %u (%u..%u -> %u) is not on instruction boundaries",
 			               i, e->start, e->end, e->handler);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int attr_kind(const cf_class *cls, const cf_attr *at)
@@ -195,50 +195,50 @@ static int attr_kind(const cf_class *cls, const cf_attr *at)
 
 static int open_frames(code_editor *ed)
 {
-	if (smt_initial(ed->cls, ed->m, ed->a, &ed->init, &ed->ninit, ed->err) != CF_OK)
+	if (smt_initial(ed->cls, ed->m, ed->a, &ed->init, &ed->ninit, ed->err) != TC_OK)
 		return ed->err->code;
 	if (!ed->smt_attr)
-		return CF_OK;
+		return TC_OK;
 	if (smt_decode(ed->cls, ed->smt_attr, ed->code.len, ed->init, ed->ninit, ed->a, &ed->frames,
-	               &ed->nframes, ed->err) != CF_OK)
+	               &ed->nframes, ed->err) != TC_OK)
 		return ed->err->code;
 	char part[40];
 	for (uint32_t i = 0; i < ed->nframes; i++) {
 		const smt_frame *f = &ed->frames[i];
 		if (ed_index(ed, f->off) == NONE) {
 			snprintf(part, sizeof part, "StackMapTable frame %u", i);
-			return cf_fail(ed->err, CF_EBRANCH, f->at, part,
+			return tc_fail(ed->err, TC_EBRANCH, f->at, part,
 			               "applies at %u, not the start of an instruction", f->off);
 		}
 		for (uint32_t k = 0; k < f->nlocals + f->nstack; k++) {
 			const smt_vtype *v = k < f->nlocals ? &f->locals[k] : &f->stack[k - f->nlocals];
 			if (v->tag == VT_UNINIT && ed_index(ed, v->off) == NONE) {
 				snprintf(part, sizeof part, "StackMapTable frame %u", i);
-				return cf_fail(ed->err, CF_EBRANCH, f->at, part,
+				return tc_fail(ed->err, TC_EBRANCH, f->at, part,
 				               "Uninitialized(%u) is not an instruction", v->off);
 			}
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, cf_error *err)
+int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, tc_error *err)
 {
 	*out = NULL;
 	cf_attr *ca = cf_method_code(cls, m);
 	if (!ca)
-		return cf_fail(err, CF_EARG, m->off, "method", "has no Code attribute");
+		return tc_fail(err, TC_EARG, m->off, "method", "has no Code attribute");
 	code_editor *ed = arena_zalloc(a, sizeof *ed);
 	if (!ed)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "Code", "no memory for the editor");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "Code", "no memory for the editor");
 	ed->err = err;
 	ed->cls = cls;
 	ed->m = m;
 	ed->a = a;
 	ed->code_attr = ca;
 	ed->blocks_tail = &ed->blocks;
-	if (cf_code_parse(cls, ca, &ed->code, err) != CF_OK || decode_all(ed) != CF_OK ||
-	    resolve_targets(ed) != CF_OK || map_exceptions(ed) != CF_OK)
+	if (cf_code_parse(cls, ca, &ed->code, err) != TC_OK || decode_all(ed) != TC_OK ||
+	    resolve_targets(ed) != TC_OK || map_exceptions(ed) != TC_OK)
 		return err->code;
 	bool has_targets = ed->code.nexc > 0;
 	for (uint32_t i = 0; i < ed->n && !has_targets; i++)
@@ -248,21 +248,21 @@ int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, cf_error
 		int kind = attr_kind(cls, at);
 		if (kind == ATTR_SMT) {
 			if (ed->smt_attr)
-				return cf_fail(err, CF_EFORMAT, at->off, "StackMapTable",
+				return tc_fail(err, TC_EFORMAT, at->off, "StackMapTable",
 				               "a second StackMapTable in one Code attribute");
 			ed->smt_attr = at;
-		} else if (kind != ATTR_OTHER && ed_attr_check(ed, at, kind, err) != CF_OK) {
+		} else if (kind != ATTR_OTHER && ed_attr_check(ed, at, kind, err) != TC_OK) {
 			return err->code;
 		}
 	}
-	if (open_frames(ed) != CF_OK)
+	if (open_frames(ed) != TC_OK)
 		return err->code;
 	/* From version 50 the type-checking verifier wants frames at every target. A
 	 * version-50 method with targets but no table is verified by the old inferencing
 	 * verifier instead (failover); adding a partial table would not change that. */
 	ed->frames_needed = cls->major >= 50 && (ed->smt_attr || !has_targets);
 	*out = ed;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- inserted code ---------------------------------------------------------------- */
@@ -272,42 +272,42 @@ int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, cf_error
 static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int depth, bool handler)
 {
 	if (!len)
-		return ed_fail(ed, CF_EARG, NONE, "empty code sequence"), -1;
+		return ed_fail(ed, TC_EARG, NONE, "empty code sequence"), -1;
 	if (ed->seen_bytes && ed->seen_len == len && ed->seen_handler == handler &&
 	    memcmp(ed->seen_bytes, bytes, len) == 0)
 		return ed->seen_peak;
-	cf_error scratch;
-	cf_error_clear(&scratch);
+	tc_error scratch;
+	tc_error_clear(&scratch);
 	int peak = depth;
 	cf_insn in;
 	for (uint32_t off = 0; off < len; off += in.len) {
-		if (insn_decode(bytes, len, off, 0, &in, &scratch) != CF_OK)
-			return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.message), -1;
+		if (insn_decode(bytes, len, off, 0, &in, &scratch) != TC_OK)
+			return ed_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		bool last = off + in.len == len;
 		unsigned banned = OPF_BRANCH | OPF_STORE | OPF_JSR | OPF_RET;
 		if (!handler || !last)
 			banned |= OPF_NOFALL;
 		if (op_has(in.op, banned) || in.op == OP_IINC)
-			return ed_fail(ed, CF_EARG, NONE, "inserted code may not contain %s",
+			return ed_fail(ed, TC_EARG, NONE, "inserted code may not contain %s",
 			               op_table[in.op].name), -1;
 		if (handler && last && !op_has(in.op, OPF_NOFALL))
-			return ed_fail(ed, CF_EARG, NONE, "a handler block must end in athrow or a return"), -1;
+			return ed_fail(ed, TC_EARG, NONE, "a handler block must end in athrow or a return"), -1;
 		if (op_has(in.op, OPF_CP)) {
 			/* check_cp reports a format error at an offset of the method's code;
 			 * bad inserted code is the caller's error and has no such offset. */
-			cf_error *saved = ed->err;
+			tc_error *saved = ed->err;
 			ed->err = &scratch;
 			int rc = check_cp(ed, &in);
 			ed->err = saved;
-			if (rc != CF_OK)
-				return ed_fail(ed, CF_EARG, NONE, "inserted code: %s", scratch.message), -1;
+			if (rc != TC_OK)
+				return ed_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		}
 		int pop, push;
 		if (!insn_stack_effect(&ed->cls->cp, &in, &pop, &push))
-			return ed_fail(ed, CF_EARG, NONE, "inserted %s: operand does not resolve",
+			return ed_fail(ed, TC_EARG, NONE, "inserted %s: operand does not resolve",
 			               op_table[in.op].name), -1;
 		if (pop > depth)
-			return ed_fail(ed, CF_EARG, NONE, "inserted %s pops %d words, %d available",
+			return ed_fail(ed, TC_EARG, NONE, "inserted %s pops %d words, %d available",
 			               op_table[in.op].name, pop, depth), -1;
 		depth += push - pop;
 		if (op_has(in.op, OPF_NOFALL))
@@ -316,7 +316,7 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 			peak = depth;
 	}
 	if (!handler && depth != 0)
-		return ed_fail(ed, CF_EARG, NONE, "inserted code leaves %d words on the stack", depth), -1;
+		return ed_fail(ed, TC_EARG, NONE, "inserted code leaves %d words on the stack", depth), -1;
 	uint8_t *copy = arena_dup(ed->a, bytes, len);
 	if (copy) {
 		ed->seen_bytes = copy;
@@ -328,13 +328,13 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 }
 
 int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_t *bytes,
-                uint32_t len, cf_error *err)
+                uint32_t len, tc_error *err)
 {
 	ed->err = err;
 	if (i >= ed->n)
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "Code", "no instruction %u (%u in all)", i, ed->n);
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "Code", "no instruction %u (%u in all)", i, ed->n);
 	if (where == CODE_FALLTHROUGH && i > 0 && op_has(ed->in[i - 1].d.op, OPF_NOFALL | OPF_JSR))
-		return ed_fail(ed, CF_EARG, ed->in[i].d.off,
+		return ed_fail(ed, TC_EARG, ed->in[i].d.off,
 		               "nothing falls through into %u after %s", ed->in[i].d.off,
 		               op_table[ed->in[i - 1].d.op].name);
 	int peak = check_seq(ed, bytes, len, 0, false);
@@ -343,7 +343,7 @@ int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_
 	ed_seq *s = arena_zalloc(ed->a, sizeof *s);
 	uint8_t *copy = arena_dup(ed->a, bytes, len);
 	if (!s || !copy)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "Code", "no memory for inserted code");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "Code", "no memory for inserted code");
 	s->bytes = copy;
 	s->len = len;
 	s->peak = peak;
@@ -357,27 +357,27 @@ int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_
 	else
 		e->at_len += len;
 	ed->edited = true;
-	return CF_OK;
+	return TC_OK;
 }
 
 int code_add_handler(code_editor *ed, uint32_t from, uint32_t to, uint16_t catch_type,
-                     const uint8_t *bytes, uint32_t len, cf_error *err)
+                     const uint8_t *bytes, uint32_t len, tc_error *err)
 {
 	ed->err = err;
 	if (from >= to || to > ed->n)
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "Code", "handler range %u..%u is not within 0..%u",
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "Code", "handler range %u..%u is not within 0..%u",
 		               from, to, ed->n);
 	if (catch_type && cp_tag(&ed->cls->cp, catch_type) != CP_CLASS)
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "Code", "catch type #%u is not a Class", catch_type);
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "Code", "catch type #%u is not a Class", catch_type);
 	if ((uint32_t)ed->code.nexc + ed->nblocks >= UINT16_MAX)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "Code", "exception table is full");
+		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "Code", "exception table is full");
 	int peak = check_seq(ed, bytes, len, 1, true);
 	if (peak < 0)
 		return err->code;
 	ed_block *b = arena_zalloc(ed->a, sizeof *b);
 	uint8_t *copy = arena_dup(ed->a, bytes, len);
 	if (!b || !copy)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "Code", "no memory for a handler");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "Code", "no memory for a handler");
 	b->bytes = copy;
 	b->len = len;
 	b->peak = peak;
@@ -388,7 +388,7 @@ int code_add_handler(code_editor *ed, uint32_t from, uint32_t to, uint16_t catch
 	ed->blocks_tail = &b->next;
 	ed->nblocks++;
 	ed->edited = true;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- layout ------------------------------------------------------------------------ */
@@ -435,7 +435,7 @@ static int layout(code_editor *ed)
 			e->len = insn_size(e, e->off);
 			off += e->len;
 			if (off > UINT32_MAX / 2)
-				return ed_fail(ed, CF_ELIMIT, NONE, "code grows past any limit");
+				return ed_fail(ed, TC_ELIMIT, NONE, "code grows past any limit");
 		}
 		ed->end = (uint32_t)off;
 		for (ed_block *b = ed->blocks; b; b = b->next) {
@@ -457,14 +457,14 @@ static int layout(code_editor *ed)
 			break;
 	}
 	if (ed->new_len > 65535)
-		return ed_fail(ed, CF_ELIMIT, NONE,
+		return ed_fail(ed, TC_ELIMIT, NONE,
 		               "would grow to %u bytes, past the 65535-byte limit of a method", ed->new_len);
 	/* A conditional branch cannot end valid code: it would fall off the end. */
 	const ed_insn *last = &ed->in[ed->n - 1];
 	if (last->form == FORM_LONGCOND)
-		return ed_fail(ed, CF_EFORMAT, last->d.off,
+		return ed_fail(ed, TC_EFORMAT, last->d.off,
 		               "conditional branch at %u is the last instruction", last->d.off);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* JVMS 6.5: each if<cond> has its negation at the neighbouring opcode. */
@@ -589,15 +589,15 @@ static int remap_vtypes(code_editor *ed, smt_vtype **list, uint16_t n)
 	for (uint32_t k = 0; k < n && !any; k++)
 		any = (*list)[k].tag == VT_UNINIT;
 	if (!any)
-		return CF_OK;
+		return TC_OK;
 	smt_vtype *copy = arena_dup(ed->a, *list, n * sizeof **list);
 	if (!copy)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for frames");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
 	for (uint32_t k = 0; k < n; k++)
 		if (copy[k].tag == VT_UNINIT)
 			copy[k].off = ed_new_insn(ed, copy[k].off);
 	*list = copy;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int cmp_frames(const void *a, const void *b)
@@ -614,7 +614,7 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 		extra += ed->in[i].form == FORM_LONGCOND;
 	smt_frame *f = arena_array(ed->a, ed->nframes + extra + 1, sizeof *f);
 	if (!f)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for frames");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < ed->nframes; i++) {
 		f[n] = ed->frames[i];
@@ -633,7 +633,7 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 				have = f[k].off == at;
 			if (have)
 				continue;
-			if (ed_frame_after(ed, i, &f[n], ed->err) != CF_OK)
+			if (ed_frame_after(ed, i, &f[n], ed->err) != TC_OK)
 				return ed->err->code;
 			f[n].off = at;
 			f[n].type = SMT_NEW;
@@ -642,7 +642,7 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 		for (const ed_block *b = ed->blocks; b; b = b->next) {
 			smt_vtype *st = arena_zalloc(ed->a, sizeof *st);
 			if (!st)
-				return ed_fail(ed, CF_ENOMEM, NONE, "no memory for frames");
+				return ed_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
 			st->tag = VT_OBJECT;
 			if (b->type) {
 				st->cpidx = b->type;
@@ -656,14 +656,14 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 		}
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (remap_vtypes(ed, &f[i].locals, f[i].nlocals) != CF_OK ||
-		    remap_vtypes(ed, &f[i].stack, f[i].nstack) != CF_OK)
+		if (remap_vtypes(ed, &f[i].locals, f[i].nlocals) != TC_OK ||
+		    remap_vtypes(ed, &f[i].stack, f[i].nstack) != TC_OK)
 			return ed->err->code;
 	/* Stable order matters only for equal offsets, which cannot occur. */
 	qsort(f, n, sizeof *f, cmp_frames);
 	*out = f;
 	*nout = n;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- max_stack --------------------------------------------------------------------- */
@@ -674,7 +674,7 @@ static int new_max_stack(code_editor *ed, uint32_t *out)
 	bool inserted = false;
 	for (uint32_t i = 0; i < ed->n && !inserted; i++)
 		inserted = ed->in[i].fall || ed->in[i].at;
-	bool exact = inserted && ed_depths(ed) == CF_OK;
+	bool exact = inserted && ed_depths(ed) == TC_OK;
 	for (uint32_t i = 0; i < ed->n; i++) {
 		const ed_insn *e = &ed->in[i];
 		if (!e->fall && !e->at)
@@ -693,32 +693,32 @@ static int new_max_stack(code_editor *ed, uint32_t *out)
 			max = (uint32_t)b->peak;
 	uint32_t limit = ed->code.old_format ? 255 : 65535;
 	if (max > limit)
-		return ed_fail(ed, CF_ELIMIT, NONE, "max_stack would be %u, past %u", max, limit);
+		return ed_fail(ed, TC_ELIMIT, NONE, "max_stack would be %u, past %u", max, limit);
 	*out = max;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- commit ------------------------------------------------------------------------ */
 
-int code_commit(code_editor *ed, cf_error *err)
+int code_commit(code_editor *ed, tc_error *err)
 {
 	ed->err = err;
 	cf_class *cls = ed->cls;
-	if (layout(ed) != CF_OK)
+	if (layout(ed) != TC_OK)
 		return err->code;
 	cf_code nc = ed->code;
 	uint32_t max_stack = 0;
-	if (new_max_stack(ed, &max_stack) != CF_OK)
+	if (new_max_stack(ed, &max_stack) != TC_OK)
 		return err->code;
 	nc.max_stack = (uint16_t)max_stack;
 	nc.len = ed->new_len;
 	if (!(nc.code = emit_code(ed)))
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for %u bytes of code", ed->new_len);
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for %u bytes of code", ed->new_len);
 
 	nc.nexc = (uint16_t)(ed->code.nexc + ed->nblocks);
 	nc.exc = arena_array(ed->a, nc.nexc ? nc.nexc : 1, sizeof(cf_exc));
 	if (!nc.exc)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for the exception table");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the exception table");
 	for (uint32_t i = 0; i < ed->code.nexc; i++) {
 		nc.exc[i].start = (uint16_t)ed->in[ed->exc_start[i]].label;
 		nc.exc[i].end = (uint16_t)idx_first(ed, ed->exc_end[i]);
@@ -737,10 +737,10 @@ int code_commit(code_editor *ed, cf_error *err)
 	bool want_smt = !ed->smt_attr && ed->frames_needed && ed->nblocks > 0;
 	nc.attrs = arena_array(ed->a, ed->code.nattrs + 1u, sizeof(cf_attr));
 	if (!nc.attrs)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for attributes");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for attributes");
 	nc.nattrs = ed->code.nattrs;
-	int rc = CF_OK;
-	for (uint32_t i = 0; i < ed->code.nattrs + (want_smt ? 1u : 0u) && rc == CF_OK; i++) {
+	int rc = TC_OK;
+	for (uint32_t i = 0; i < ed->code.nattrs + (want_smt ? 1u : 0u) && rc == TC_OK; i++) {
 		cf_attr *src = i < ed->code.nattrs ? &ed->code.attrs[i] : NULL;
 		int kind = src ? attr_kind(cls, src) : ATTR_SMT;
 		if (kind != ATTR_SMT) {
@@ -751,7 +751,7 @@ int code_commit(code_editor *ed, cf_error *err)
 		}
 		smt_frame *frames = NULL;
 		uint32_t nframes = 0;
-		if ((rc = build_frames(ed, &frames, &nframes)) != CF_OK)
+		if ((rc = build_frames(ed, &frames, &nframes)) != TC_OK)
 			break;
 		/* Bound: a full_frame per entry, three bytes per verification type. */
 		size_t bound = 2;
@@ -759,15 +759,15 @@ int code_commit(code_editor *ed, cf_error *err)
 			bound += 7 + 3 * ((size_t)frames[f].nlocals + frames[f].nstack);
 		uint8_t *body = arena_alloc(cls->arena, bound);
 		if (!body) {
-			rc = ed_fail(ed, CF_ENOMEM, NONE, "no memory for the StackMapTable");
+			rc = ed_fail(ed, TC_ENOMEM, NONE, "no memory for the StackMapTable");
 			break;
 		}
-		cf_buf smt_buf;
+		tc_buf smt_buf;
 		buf_fixed(&smt_buf, body, bound);
-		if ((rc = smt_encode(&cls->cp, frames, nframes, ed->init, ed->ninit, &smt_buf, err)) != CF_OK)
+		if ((rc = smt_encode(&cls->cp, frames, nframes, ed->init, ed->ninit, &smt_buf, err)) != TC_OK)
 			break;
 		if (smt_buf.err) {
-			rc = ed_fail(ed, CF_ELIMIT, NONE, "StackMapTable larger than its bound");
+			rc = ed_fail(ed, TC_ELIMIT, NONE, "StackMapTable larger than its bound");
 			break;
 		}
 		if (src) {
@@ -783,24 +783,24 @@ int code_commit(code_editor *ed, cf_error *err)
 		}
 		nc.attrs[i].data = body;
 		nc.attrs[i].len = (uint32_t)smt_buf.len;
-		nc.attrs[i].off = CF_NO_OFFSET;
+		nc.attrs[i].off = TC_NO_OFFSET;
 	}
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		return rc;
 
 	size_t body_len = cf_code_size(&nc);
 	if (body_len > UINT32_MAX)
-		return ed_fail(ed, CF_ELIMIT, NONE, "Code attribute too large");
+		return ed_fail(ed, TC_ELIMIT, NONE, "Code attribute too large");
 	uint8_t *body = arena_alloc(cls->arena, body_len);
 	if (!body)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for the Code attribute");
-	cf_buf out;
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the Code attribute");
+	tc_buf out;
 	buf_fixed(&out, body, body_len);
 	cf_code_write(&nc, &out);
 	if (out.err || out.len != body_len)
-		return ed_fail(ed, CF_ENOMEM, NONE, "Code attribute size mismatch");
+		return ed_fail(ed, TC_ENOMEM, NONE, "Code attribute size mismatch");
 	ed->code_attr->data = body;
 	ed->code_attr->len = (uint32_t)body_len;
-	ed->code_attr->off = CF_NO_OFFSET;
-	return CF_OK;
+	ed->code_attr->off = TC_NO_OFFSET;
+	return TC_OK;
 }

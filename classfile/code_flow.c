@@ -59,11 +59,11 @@ static bool depth_set(code_editor *ed, uint32_t to, int d, uint32_t from, bool *
 int ed_depths(code_editor *ed)
 {
 	if (ed->depth)
-		return ed->depth_ok ? CF_OK : CF_EUNSUPPORTED;
+		return ed->depth_ok ? TC_OK : TC_EUNSUPPORTED;
 	ed->depth = arena_array(ed->a, ed->n, sizeof(int));
 	bool *done = arena_zalloc(ed->a, ed->n);
 	if (!ed->depth || !done)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for stack depths");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for stack depths");
 	for (uint32_t i = 0; i < ed->n; i++)
 		ed->depth[i] = -1;
 	bool ok = true, again = false;
@@ -109,12 +109,12 @@ int ed_depths(code_editor *ed)
 		sweep = again;
 	}
 	ed->depth_ok = ok;
-	return ok ? CF_OK : CF_EUNSUPPORTED;
+	return ok ? TC_OK : TC_EUNSUPPORTED;
 }
 
 int code_depth(code_editor *ed, uint32_t i)
 {
-	if (i >= ed->n || ed_depths(ed) != CF_OK)
+	if (i >= ed->n || ed_depths(ed) != TC_OK)
 		return -1;
 	return ed->depth[i];
 }
@@ -302,15 +302,15 @@ static bool step(code_editor *ed, init_ctx *c, uint32_t i, uint8_t *s)
 	return true;
 }
 
-int code_this_init(code_editor *ed, uint32_t *insn, cf_error *err)
+int code_this_init(code_editor *ed, uint32_t *insn, tc_error *err)
 {
 	ed->err = err;
 	*insn = NONE;
 	if (!cp_utf8_eq(&ed->cls->cp, ed->m->name, "<init>") || (ed->m->access & ACC_STATIC))
-		return ed_fail(ed, CF_EUNSUPPORTED, NONE, "not a constructor");
+		return ed_fail(ed, TC_EUNSUPPORTED, NONE, "not a constructor");
 	init_ctx c = {.nl = ed->code.max_locals, .ns = ed->code.max_stack};
 	if (c.nl == 0)
-		return ed_fail(ed, CF_EFORMAT, NONE, "constructor with max_locals 0");
+		return ed_fail(ed, TC_EFORMAT, NONE, "constructor with max_locals 0");
 	c.w = c.nl + c.ns + 2;
 	c.states = arena_zalloc(ed->a, (size_t)ed->n * c.w);
 	c.seen = arena_zalloc(ed->a, ed->n);
@@ -321,7 +321,7 @@ int code_this_init(code_editor *ed, uint32_t *insn, cf_error *err)
 	c.cur = arena_alloc(ed->a, c.w);
 	uint8_t *handler = arena_alloc(ed->a, c.w);
 	if (!c.states || !c.seen || !c.queued || !c.pre || !c.is_init || !c.work || !c.cur || !handler)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory for the constructor analysis");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the constructor analysis");
 	memset(c.cur, V_OTHER, c.w);
 	c.cur[0] = V_THIS;
 	set_sp(&c, c.cur, 0);
@@ -346,7 +346,7 @@ int code_this_init(code_editor *ed, uint32_t *insn, cf_error *err)
 			c.bad = true;
 	}
 	if (c.bad)
-		return ed_fail(ed, CF_EUNSUPPORTED, NONE,
+		return ed_fail(ed, TC_EUNSUPPORTED, NONE,
 		               "cannot follow `this` through the constructor (inconsistent stack)");
 	uint32_t init = NONE, ninit = 0;
 	for (uint32_t i = 0; i < ed->n; i++)
@@ -355,19 +355,19 @@ int code_this_init(code_editor *ed, uint32_t *insn, cf_error *err)
 			ninit++;
 		}
 	if (ninit == 0)
-		return ed_fail(ed, CF_EUNSUPPORTED, NONE, "constructor never initializes `this`");
+		return ed_fail(ed, TC_EUNSUPPORTED, NONE, "constructor never initializes `this`");
 	if (ninit > 1)
-		return ed_fail(ed, CF_EUNSUPPORTED, NONE,
+		return ed_fail(ed, TC_EUNSUPPORTED, NONE,
 		               "constructor initializes `this` at %u places", ninit);
 	if (init + 1 >= ed->n)
-		return ed_fail(ed, CF_EFORMAT, ed->in[init].d.off, "constructor ends with its super call");
+		return ed_fail(ed, TC_EFORMAT, ed->in[init].d.off, "constructor ends with its super call");
 	/* Code placed after the call in offset order must all run after it, so that one
 	 * handler range [init + 1, end) covers only initialized code. */
 	for (uint32_t i = init + 1; i < ed->n; i++)
 		if (c.pre[i])
-			return ed_fail(ed, CF_EUNSUPPORTED, ed->in[i].d.off,
+			return ed_fail(ed, TC_EUNSUPPORTED, ed->in[i].d.off,
 			               "code at %u runs before `this` is initialized but follows the call",
 			               ed->in[i].d.off);
 	*insn = init;
-	return CF_OK;
+	return TC_OK;
 }

@@ -54,7 +54,7 @@ typedef struct ed_attr {
 enum { ATTR_OTHER, ATTR_SMT, ATTR_LNT, ATTR_LVT, ATTR_LVTT, ATTR_RVTA, ATTR_RITA };
 
 struct code_editor {
-	cf_error *err;      /* set by every public entry point */
+	tc_error *err;      /* set by every public entry point */
 	cf_class *cls;
 	cf_member *m;
 	cf_attr *code_attr;
@@ -103,13 +103,13 @@ int ed_depths(code_editor *ed);
 
 /* code_sim.c: the verification types at the fall-through of instruction i (after it
  * executed), as a frame at offset `at` in compressed form. */
-int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, cf_error *err);
+int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err);
 
 /* code_attrs.c: checks an attribute's offsets against the instructions (code_open)
  * and writes the relocated copy into the class arena (code_commit). */
-int ed_attr_check(code_editor *ed, cf_attr *attr, int kind, cf_error *err);
+int ed_attr_check(code_editor *ed, cf_attr *attr, int kind, tc_error *err);
 int ed_attr_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out,
-                     cf_error *err);
+                     tc_error *err);
 /* New offsets of an old offset, for the three uses of code.h's layout comment. */
 uint32_t ed_new_first(const code_editor *ed, uint32_t old_off);
 uint32_t ed_new_label(const code_editor *ed, uint32_t old_off);

@@ -25,7 +25,7 @@ static const smt_vtype TOP = {.tag = VT_TOP};
 
 static int bad(sim *s, const char *what)
 {
-	return ed_fail(s->ed, CF_EUNSUPPORTED, s->at,
+	return ed_fail(s->ed, TC_EUNSUPPORTED, s->at,
 	               "cannot infer stack-map types at %u for a new frame: %s", s->at, what);
 }
 
@@ -54,7 +54,7 @@ static int push(sim *s, smt_vtype v)
 	s->stk[s->sp++] = v;
 	if (w == 2)
 		s->stk[s->sp++] = TOP;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int push_tag(sim *s, uint8_t tag)
@@ -68,7 +68,7 @@ static int pop(sim *s, uint32_t words)
 	if (words > s->sp)
 		return bad(s, "stack underflow");
 	s->sp -= words;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int object(sim *s, const uint8_t *name, uint32_t len)
@@ -85,7 +85,7 @@ static int object_str(sim *s, const char *name)
 static int push_desc(sim *s, const uint8_t *d, uint32_t len)
 {
 	if (len == 1 && d[0] == 'V')
-		return CF_OK;
+		return TC_OK;
 	smt_vtype v;
 	if (!smt_from_desc(d, len, &v))
 		return bad(s, "bad descriptor");
@@ -103,7 +103,7 @@ static int store(sim *s, uint32_t idx, smt_vtype v)
 	s->loc[idx] = v;
 	if (w == 2)
 		s->loc[idx + 1] = TOP;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* Result type of the arithmetic, conversion and comparison opcodes 0x60..0x98. */
@@ -152,7 +152,7 @@ static int array_of(sim *s, const uint8_t *elem, uint32_t len, bool is_desc)
 {
 	uint8_t *n = arena_alloc(s->ed->a, len + 3);
 	if (!n)
-		return ed_fail(s->ed, CF_ENOMEM, s->at, "no memory");
+		return ed_fail(s->ed, TC_ENOMEM, s->at, "no memory");
 	uint32_t k = 0;
 	n[k++] = '[';
 	if (!is_desc)
@@ -176,7 +176,7 @@ static int initialize(sim *s, smt_vtype recv)
 			return bad(s, "Uninitialized type does not name a new");
 		to.name = cp_class_name(&s->ed->cls->cp, s->ed->in[k].d.index, &to.name_len);
 	} else {
-		return CF_OK;
+		return TC_OK;
 	}
 	for (uint32_t k = 0; k < s->nl; k++)
 		if (smt_vtype_eq(&s->loc[k], &recv))
@@ -184,7 +184,7 @@ static int initialize(sim *s, smt_vtype recv)
 	for (uint32_t k = 0; k < s->sp; k++)
 		if (smt_vtype_eq(&s->stk[k], &recv))
 			s->stk[k] = to;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int invoke(sim *s, const cf_insn *in)
@@ -196,14 +196,14 @@ static int invoke(sim *s, const cf_insn *in)
 	                                 : cp_member_ref(cp, in->index, &ref)) ||
 	    !desc_parse_method(ref.desc, ref.desc_len, &md))
 		return bad(s, "bad method reference");
-	if (pop(s, md.arg_words) != CF_OK)
+	if (pop(s, md.arg_words) != TC_OK)
 		return s->ed->err->code;
 	if (in->op != OP_INVOKESTATIC && in->op != OP_INVOKEDYNAMIC) {
 		if (s->sp < 1)
 			return bad(s, "no receiver");
 		smt_vtype recv = s->stk[--s->sp];
 		if (in->op == OP_INVOKESPECIAL && ref.name_len == 6 && !memcmp(ref.name, "<init>", 6) &&
-		    initialize(s, recv) != CF_OK)
+		    initialize(s, recv) != TC_OK)
 			return s->ed->err->code;
 	}
 	return push_desc(s, ref.desc + md.ret_pos, ref.desc_len - md.ret_pos);
@@ -247,7 +247,7 @@ static int shuffle(sim *s, uint32_t npop, const uint8_t *pattern, uint32_t npush
 		return bad(s, "stack overflow");
 	for (uint32_t k = 0; k < npush; k++)
 		s->stk[s->sp++] = w[pattern[k]];
-	return CF_OK;
+	return TC_OK;
 }
 
 static int step(sim *s, const cf_insn *in)
@@ -260,7 +260,7 @@ static int step(sim *s, const cf_insn *in)
 		                   : op <= OP_LCONST_1 ? VT_LONG : op <= OP_FCONST_2 ? VT_FLOAT : VT_DOUBLE);
 	if (op >= OP_IADD && op <= OP_DCMPG && op != OP_IINC) {
 		const op_info *info = &op_table[op];
-		if (pop(s, (uint32_t)info->pop) != CF_OK)
+		if (pop(s, (uint32_t)info->pop) != TC_OK)
 			return s->ed->err->code;
 		return push_tag(s, arith_result(op));
 	}
@@ -283,7 +283,7 @@ static int step(sim *s, const cf_insn *in)
 				return bad(s, "stack underflow");
 			v = s->stk[s->sp - 1];
 		}
-		if (pop(s, smt_wide(v.tag) ? 2 : 1) != CF_OK)
+		if (pop(s, smt_wide(v.tag) ? 2 : 1) != TC_OK)
 			return s->ed->err->code;
 		return store(s, in->index, v);
 	}
@@ -297,7 +297,7 @@ static int step(sim *s, const cf_insn *in)
 	case OP_IINC:
 	case OP_GOTO:
 	case OP_GOTO_W:
-		return CF_OK;
+		return TC_OK;
 	case OP_ACONST_NULL:
 		return push_tag(s, VT_NULL);
 	case OP_LDC:
@@ -324,7 +324,7 @@ static int step(sim *s, const cf_insn *in)
 		int w = desc_words(ref.desc[0]);
 		if (op == OP_PUTSTATIC || op == OP_PUTFIELD)
 			return pop(s, (uint32_t)w + (op == OP_PUTFIELD));
-		if (op == OP_GETFIELD && pop(s, 1) != CF_OK)
+		if (op == OP_GETFIELD && pop(s, 1) != TC_OK)
 			return s->ed->err->code;
 		return push_desc(s, ref.desc, ref.desc_len);
 	}
@@ -341,27 +341,27 @@ static int step(sim *s, const cf_insn *in)
 	case OP_NEWARRAY: {
 		/* JVMS 6.5 newarray: T_BOOLEAN = 4 .. T_LONG = 11. */
 		static const char elem[] = "ZCFDBSIJ";
-		if (pop(s, 1) != CF_OK)
+		if (pop(s, 1) != TC_OK)
 			return s->ed->err->code;
 		return array_of(s, (const uint8_t *)&elem[in->imm - 4], 1, true);
 	}
 	case OP_ANEWARRAY: {
 		uint32_t len;
 		const uint8_t *c = cp_class_name(cp, in->index, &len);
-		if (pop(s, 1) != CF_OK)
+		if (pop(s, 1) != TC_OK)
 			return s->ed->err->code;
 		return array_of(s, c, len, len && c[0] == '[');
 	}
 	case OP_ARRAYLENGTH:
 	case OP_INSTANCEOF:
-		if (pop(s, 1) != CF_OK)
+		if (pop(s, 1) != TC_OK)
 			return s->ed->err->code;
 		return push_tag(s, VT_INT);
 	case OP_CHECKCAST:
 	case OP_MULTIANEWARRAY: {
 		uint32_t len;
 		const uint8_t *c = cp_class_name(cp, in->index, &len);
-		if (pop(s, op == OP_CHECKCAST ? 1 : (uint32_t)in->imm) != CF_OK)
+		if (pop(s, op == OP_CHECKCAST ? 1 : (uint32_t)in->imm) != TC_OK)
 			return s->ed->err->code;
 		return object(s, c, len);
 	}
@@ -385,14 +385,14 @@ static smt_vtype *compress(sim *s, const smt_vtype *v, uint32_t n, bool trim, ui
 	return out;
 }
 
-int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, cf_error *err)
+int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 {
 	ed->err = err;
 	sim s = {.ed = ed, .nl = ed->code.max_locals, .ns = ed->code.max_stack};
 	s.loc = arena_array(ed->a, s.nl ? s.nl : 1, sizeof *s.loc);
 	s.stk = arena_array(ed->a, s.ns ? s.ns : 1, sizeof *s.stk);
 	if (!s.loc || !s.stk)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory");
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory");
 	const smt_vtype *locals = ed->init, *stack = NULL;
 	uint32_t nlocals = ed->ninit, nstack = 0, from = 0;
 	for (uint32_t k = 0; k < ed->nframes && ed->frames[k].off <= ed->in[i].d.off; k++) {
@@ -413,13 +413,13 @@ int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, cf_error *err)
 	for (uint32_t k = from; k <= i; k++) {
 		if (k < i && op_has(ed->in[k].d.op, OPF_NOFALL))
 			return bad(&s, "unconditional jump without a following frame");
-		if (step(&s, &ed->in[k].d) != CF_OK)
+		if (step(&s, &ed->in[k].d) != TC_OK)
 			return err->code;
 	}
 	memset(out, 0, sizeof *out);
 	out->locals = compress(&s, s.loc, s.nl, true, &out->nlocals);
 	out->stack = compress(&s, s.stk, s.sp, false, &out->nstack);
 	if (!out->locals || !out->stack)
-		return ed_fail(ed, CF_ENOMEM, NONE, "no memory");
-	return CF_OK;
+		return ed_fail(ed, TC_ENOMEM, NONE, "no memory");
+	return TC_OK;
 }

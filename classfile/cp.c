@@ -7,7 +7,7 @@
 
 /* uthash allocates its buckets through these macros; they draw from the pool's arena so
  * a parsed class never owns memory outside it. A failed allocation is not fatal: the
- * item is simply not indexed and the caller reports CF_ENOMEM. */
+ * item is simply not indexed and the caller reports TC_ENOMEM. */
 #define uthash_malloc(sz) arena_alloc(hash_arena, (sz))
 #define uthash_free(ptr, sz) ((void)(ptr), (void)(sz))
 #define HASH_NONFATAL_OOM 1
@@ -54,21 +54,21 @@ const char *cp_tag_name(uint8_t tag)
 	return "invalid";
 }
 
-static int bad_ref(cf_error *err, const cp_pool *pool, uint32_t i, uint32_t ref,
+static int bad_ref(tc_error *err, const cp_pool *pool, uint32_t i, uint32_t ref,
                    const char *want)
 {
 	char part[48];
 	snprintf(part, sizeof part, "constant pool #%u", i);
 	if (ref == 0 || ref >= pool->count)
-		return cf_fail(err, CF_EFORMAT, pool->e[i].off, part,
+		return tc_fail(err, TC_EFORMAT, pool->e[i].off, part,
 		               "%s refers to index %u, outside 1..%u", cp_tag_name(pool->e[i].tag),
 		               ref, pool->count - 1);
-	return cf_fail(err, CF_EFORMAT, pool->e[i].off, part, "%s refers to #%u, a %s, not a %s",
+	return tc_fail(err, TC_EFORMAT, pool->e[i].off, part, "%s refers to #%u, a %s, not a %s",
 	               cp_tag_name(pool->e[i].tag), ref, cp_tag_name(cp_tag(pool, ref)), want);
 }
 
 /* JVMS 4.4: every index inside the pool must name an entry of the right kind. */
-static int check_refs(const cp_pool *pool, cf_error *err)
+static int check_refs(const cp_pool *pool, tc_error *err)
 {
 	for (uint32_t i = 1; i < pool->count; i++) {
 		const cp_entry *e = &pool->e[i];
@@ -111,7 +111,7 @@ static int check_refs(const cp_pool *pool, cf_error *err)
 			default: {
 				char part[48];
 				snprintf(part, sizeof part, "constant pool #%u", i);
-				return cf_fail(err, CF_EFORMAT, e->off, part,
+				return tc_fail(err, TC_EFORMAT, e->off, part,
 				               "MethodHandle reference_kind %u is not 1..9", e->kind);
 			}
 			}
@@ -124,10 +124,10 @@ static int check_refs(const cp_pool *pool, cf_error *err)
 			break;
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
+int cp_parse(cp_pool *pool, arena *a, tc_reader *r)
 {
 	memset(pool, 0, sizeof *pool);
 	pool->arena = a;
@@ -136,10 +136,10 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 	if (!rd_ok(r))
 		return r->err->code;
 	if (count == 0)
-		return cf_fail(r->err, CF_EFORMAT, rd_off(r) - 2, r->part, "is 0, must be at least 1");
+		return tc_fail(r->err, TC_EFORMAT, rd_off(r) - 2, r->part, "is 0, must be at least 1");
 	pool->e = arena_array(a, count, sizeof(cp_entry));
 	if (!pool->e)
-		return cf_fail(r->err, CF_ENOMEM, rd_off(r), r->part, "no memory for %u entries", count);
+		return tc_fail(r->err, TC_ENOMEM, rd_off(r), r->part, "no memory for %u entries", count);
 	pool->count = pool->orig_count = pool->cap = count;
 	memset(&pool->e[0], 0, sizeof pool->e[0]);
 	r->part = "constant pool";
@@ -165,7 +165,7 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 			/* JVMS 4.4.5: an 8-byte constant takes two indices. */
 			if (i + 1 >= count && rd_ok(r)) {
 				snprintf(part, sizeof part, "constant pool #%u", i);
-				return cf_fail(r->err, CF_EFORMAT, e->off, part,
+				return tc_fail(r->err, TC_EFORMAT, e->off, part,
 				               "%s in the last slot has no room for its second index",
 				               cp_tag_name(e->tag));
 			}
@@ -197,7 +197,7 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 			if (!rd_ok(r))
 				break;
 			snprintf(part, sizeof part, "constant pool #%u", i);
-			return cf_fail(r->err, CF_EFORMAT, e->off, part, "unknown tag %u", e->tag);
+			return tc_fail(r->err, TC_EFORMAT, e->off, part, "unknown tag %u", e->tag);
 		}
 		if (!rd_ok(r)) {
 			/* The reader named only "constant pool": add which entry (not i, which
@@ -211,7 +211,7 @@ int cp_parse(cp_pool *pool, arena *a, cf_reader *r)
 	return check_refs(pool, r->err);
 }
 
-void cp_write(const cp_pool *pool, cf_buf *out)
+void cp_write(const cp_pool *pool, tc_buf *out)
 {
 	buf_u2(out, (uint16_t)pool->count);
 	for (uint32_t i = 1; i < pool->count; i++) {
@@ -390,20 +390,20 @@ static bool index_add(cp_pool *pool, uint32_t idx)
 	return !hash_oom;
 }
 
-static int build_index(cp_pool *pool, cf_error *err)
+static int build_index(cp_pool *pool, tc_error *err)
 {
 	if (pool->index)
-		return CF_OK;
+		return TC_OK;
 	if (!(pool->index = arena_zalloc(pool->arena, sizeof *pool->index)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for its index");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "constant pool", "no memory for its index");
 	for (uint32_t i = 1; i < pool->count; i++) {
 		if (indexable(pool->e[i].tag) && !index_add(pool, i)) {
 			pool->index = NULL;
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool",
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "constant pool",
 			               "no memory for its index");
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static uint16_t find(cp_pool *pool, const cp_entry *e)
@@ -438,7 +438,7 @@ static void remember(cp_pool *pool, uint16_t idx)
 	pool->recent[pool->nrecent++ % 8] = idx;
 }
 
-static uint16_t lookup(cp_pool *pool, const cp_entry *e, cf_error *err, bool *failed)
+static uint16_t lookup(cp_pool *pool, const cp_entry *e, tc_error *err, bool *failed)
 {
 	*failed = false;
 	uint32_t nr = pool->nrecent < 8 ? pool->nrecent : 8;
@@ -452,7 +452,7 @@ static uint16_t lookup(cp_pool *pool, const cp_entry *e, cf_error *err, bool *fa
 		for (uint32_t i = 1; i < pool->count && !found; i++)
 			if (same_entry(&pool->e[i], e))
 				found = (uint16_t)i;
-	} else if (build_index(pool, err) != CF_OK) {
+	} else if (build_index(pool, err) != TC_OK) {
 		*failed = true;
 		return 0;
 	} else {
@@ -464,11 +464,11 @@ static uint16_t lookup(cp_pool *pool, const cp_entry *e, cf_error *err, bool *fa
 }
 
 /* Appends e, known to be absent. */
-static uint16_t add_new(cp_pool *pool, const cp_entry *e, cf_error *err)
+static uint16_t add_new(cp_pool *pool, const cp_entry *e, tc_error *err)
 {
 	uint16_t idx;
 	if (pool->count >= CP_MAX_COUNT) {
-		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "constant pool",
+		tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "constant pool",
 		        "is full (%u entries): cannot add a %s", pool->count - 1, cp_tag_name(e->tag));
 		return 0;
 	}
@@ -478,7 +478,7 @@ static uint16_t add_new(cp_pool *pool, const cp_entry *e, cf_error *err)
 			cap = 16;
 		cp_entry *n = arena_grow(pool->arena, pool->e, pool->cap * sizeof *n, cap * sizeof *n);
 		if (!n) {
-			cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory to grow it");
+			tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "constant pool", "no memory to grow it");
 			return 0;
 		}
 		pool->e = n;
@@ -489,14 +489,14 @@ static uint16_t add_new(cp_pool *pool, const cp_entry *e, cf_error *err)
 	pool->count++;
 	if (pool->index && !index_add(pool, idx)) {
 		pool->count--;
-		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for its index");
+		tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "constant pool", "no memory for its index");
 		return 0;
 	}
 	remember(pool, idx);
 	return idx;
 }
 
-static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
+static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, tc_error *err)
 {
 	/* An entry that refers to one added since parsing can only be among the added
 	 * ones: no need to look through the original pool (instrumenting adds a few
@@ -515,10 +515,10 @@ static uint16_t find_or_add(cp_pool *pool, const cp_entry *e, cf_error *err)
 	return add_new(pool, e, err);
 }
 
-uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
+uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, tc_error *err)
 {
 	if (len > 0xFFFF) {
-		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "constant pool", "Utf8 of %u bytes exceeds 65535",
+		tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "constant pool", "Utf8 of %u bytes exceeds 65535",
 		        len);
 		return 0;
 	}
@@ -530,13 +530,13 @@ uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
 		return idx;
 	/* The caller's string may not outlive the class: keep a copy in the arena. */
 	if (len && !(e.v.utf8 = arena_dup(pool->arena, s, len))) {
-		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "constant pool", "no memory for a Utf8");
+		tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "constant pool", "no memory for a Utf8");
 		return 0;
 	}
 	return add_new(pool, &e, err);
 }
 
-uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, cf_error *err)
+uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, tc_error *err)
 {
 	uint16_t u = cp_add_utf8(pool, name, len, err);
 	if (!u)
@@ -545,7 +545,7 @@ uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, cf_error *e
 	return find_or_add(pool, &e, err);
 }
 
-uint16_t cp_add_string(cp_pool *pool, const void *s, uint32_t len, cf_error *err)
+uint16_t cp_add_string(cp_pool *pool, const void *s, uint32_t len, tc_error *err)
 {
 	uint16_t u = cp_add_utf8(pool, s, len, err);
 	if (!u)
@@ -554,7 +554,7 @@ uint16_t cp_add_string(cp_pool *pool, const void *s, uint32_t len, cf_error *err
 	return find_or_add(pool, &e, err);
 }
 
-uint16_t cp_add_nametype(cp_pool *pool, const char *name, const char *desc, cf_error *err)
+uint16_t cp_add_nametype(cp_pool *pool, const char *name, const char *desc, tc_error *err)
 {
 	uint16_t n = cp_add_utf8(pool, name, (uint32_t)strlen(name), err);
 	uint16_t d = n ? cp_add_utf8(pool, desc, (uint32_t)strlen(desc), err) : 0;
@@ -565,7 +565,7 @@ uint16_t cp_add_nametype(cp_pool *pool, const char *name, const char *desc, cf_e
 }
 
 static uint16_t add_ref(cp_pool *pool, uint8_t tag, const char *cls, const char *name,
-                        const char *desc, cf_error *err)
+                        const char *desc, tc_error *err)
 {
 	uint16_t c = cp_add_class(pool, cls, (uint32_t)strlen(cls), err);
 	uint16_t nt = c ? cp_add_nametype(pool, name, desc, err) : 0;
@@ -576,18 +576,18 @@ static uint16_t add_ref(cp_pool *pool, uint8_t tag, const char *cls, const char 
 }
 
 uint16_t cp_add_methodref(cp_pool *pool, const char *cls, const char *name, const char *desc,
-                          bool interface, cf_error *err)
+                          bool interface, tc_error *err)
 {
 	return add_ref(pool, interface ? CP_IMETHODREF : CP_METHODREF, cls, name, desc, err);
 }
 
 uint16_t cp_add_fieldref(cp_pool *pool, const char *cls, const char *name, const char *desc,
-                         cf_error *err)
+                         tc_error *err)
 {
 	return add_ref(pool, CP_FIELDREF, cls, name, desc, err);
 }
 
-uint16_t cp_add_integer(cp_pool *pool, int32_t value, cf_error *err)
+uint16_t cp_add_integer(cp_pool *pool, int32_t value, tc_error *err)
 {
 	cp_entry e = {.tag = CP_INTEGER};
 	e.v.u4 = (uint32_t)value;

@@ -66,9 +66,9 @@ typedef struct cp_pool {
 
 /* Parses count-1 entries starting at the reader, then checks every cross reference
  * (range and tag). The pool borrows Utf8 bytes from the reader's buffer. */
-int cp_parse(cp_pool *pool, arena *a, cf_reader *r);
+int cp_parse(cp_pool *pool, arena *a, tc_reader *r);
 /* Writes constant_pool_count and the entries. */
-void cp_write(const cp_pool *pool, cf_buf *out);
+void cp_write(const cp_pool *pool, tc_buf *out);
 
 static inline uint8_t cp_tag(const cp_pool *pool, uint32_t idx)
 {
@@ -96,16 +96,16 @@ bool cp_dynamic_ref(const cp_pool *pool, uint32_t idx, cp_ref *out);
 bool cp_ref_words(cp_pool *pool, uint32_t idx, uint32_t *args, uint32_t *ret);
 
 /* Find-or-add. They return the index (> 0), or 0 with err set when the pool is full
- * (CF_ELIMIT: never a broken class) or memory runs out. Strings are copied. */
-uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, cf_error *err);
-uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, cf_error *err);
-uint16_t cp_add_string(cp_pool *pool, const void *s, uint32_t len, cf_error *err);
-uint16_t cp_add_nametype(cp_pool *pool, const char *name, const char *desc, cf_error *err);
+ * (TC_ELIMIT: never a broken class) or memory runs out. Strings are copied. */
+uint16_t cp_add_utf8(cp_pool *pool, const void *s, uint32_t len, tc_error *err);
+uint16_t cp_add_class(cp_pool *pool, const void *name, uint32_t len, tc_error *err);
+uint16_t cp_add_string(cp_pool *pool, const void *s, uint32_t len, tc_error *err);
+uint16_t cp_add_nametype(cp_pool *pool, const char *name, const char *desc, tc_error *err);
 uint16_t cp_add_methodref(cp_pool *pool, const char *cls, const char *name, const char *desc,
-                          bool interface, cf_error *err);
+                          bool interface, tc_error *err);
 uint16_t cp_add_fieldref(cp_pool *pool, const char *cls, const char *name, const char *desc,
-                         cf_error *err);
-uint16_t cp_add_integer(cp_pool *pool, int32_t value, cf_error *err);
+                         tc_error *err);
+uint16_t cp_add_integer(cp_pool *pool, int32_t value, tc_error *err);
 
 /* How many entries can still be added before the pool is full. */
 static inline uint32_t cp_free_slots(const cp_pool *pool)

@@ -209,28 +209,28 @@ const op_info op_table[256] = {
 	[0xc9] = {"jsr_w", 5, OPK_BR4, OPF_BRANCH | OPF_JSR, 0, 1},
 };
 
-static int fail(cf_error *err, int code, uint32_t at, const char *fmt, uint32_t a, uint32_t b)
+static int fail(tc_error *err, int code, uint32_t at, const char *fmt, uint32_t a, uint32_t b)
 {
-	return cf_fail(err, code, at, "Code", fmt, a, b);
+	return tc_fail(err, code, at, "Code", fmt, a, b);
 }
 
 int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
-                cf_insn *in, cf_error *err)
+                cf_insn *in, tc_error *err)
 {
 	*in = (cf_insn){.off = off};
 	uint32_t at = code_off + off;
 	if (off >= code_len)
-		return fail(err, CF_ETRUNC, at, "instruction at %u starts past the end (%u)", off, code_len);
+		return fail(err, TC_ETRUNC, at, "instruction at %u starts past the end (%u)", off, code_len);
 	const uint8_t *p = code + off;
 	uint32_t left = code_len - off;
 	uint8_t op = p[0];
 	const op_info *info = &op_table[op];
 	in->op = op;
 	if (!info->name)
-		return fail(err, CF_EOPCODE, at, "undefined opcode 0x%02x at %u", op, off);
+		return fail(err, TC_EOPCODE, at, "undefined opcode 0x%02x at %u", op, off);
 	if (info->len) {
 		if (left < info->len)
-			return fail(err, CF_ETRUNC, at, "%u-byte instruction at %u is cut off by the end of code",
+			return fail(err, TC_ETRUNC, at, "%u-byte instruction at %u is cut off by the end of code",
 			            info->len, off);
 		in->len = info->len;
 	}
@@ -268,39 +268,39 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 		in->index = get_u2(p + 1);
 		in->imm = p[3];
 		if (p[3] == 0 || p[4] != 0)
-			return fail(err, CF_EOPCODE, at, "invokeinterface at %u: count %u must be > 0 and then 0",
+			return fail(err, TC_EOPCODE, at, "invokeinterface at %u: count %u must be > 0 and then 0",
 			            off, p[3]);
 		break;
 	case OPK_INDY:
 		in->index = get_u2(p + 1);
 		if (p[3] || p[4])
-			return fail(err, CF_EOPCODE, at, "invokedynamic at %u: bytes 3-4 must be 0 (%u)", off,
+			return fail(err, TC_EOPCODE, at, "invokedynamic at %u: bytes 3-4 must be 0 (%u)", off,
 			            (uint32_t)(p[3] << 8 | p[4]));
 		break;
 	case OPK_ATYPE:
 		in->imm = p[1];
 		if (p[1] < 4 || p[1] > 11)
-			return fail(err, CF_EOPCODE, at, "newarray at %u: type %u is not 4..11", off, p[1]);
+			return fail(err, TC_EOPCODE, at, "newarray at %u: type %u is not 4..11", off, p[1]);
 		break;
 	case OPK_MULTI:
 		in->index = get_u2(p + 1);
 		in->imm = p[3];
 		if (p[3] == 0)
-			return fail(err, CF_EOPCODE, at, "multianewarray at %u: %u dimensions", off, 0);
+			return fail(err, TC_EOPCODE, at, "multianewarray at %u: %u dimensions", off, 0);
 		break;
 	case OPK_WIDE: {
 		if (left < 2)
-			return fail(err, CF_ETRUNC, at, "wide at %u is cut off by the end of code (%u)", off,
+			return fail(err, TC_ETRUNC, at, "wide at %u is cut off by the end of code (%u)", off,
 			            code_len);
 		uint8_t w = p[1];
 		if (!op_valid(w) || !op_has(w, OPF_WIDENABLE))
-			return fail(err, CF_EOPCODE, at, "wide at %u modifies 0x%02x, which cannot be widened",
+			return fail(err, TC_EOPCODE, at, "wide at %u modifies 0x%02x, which cannot be widened",
 			            off, w);
 		in->op = w;
 		in->wide = true;
 		in->len = w == OP_IINC ? 6 : 4;
 		if (left < in->len)
-			return fail(err, CF_ETRUNC, at, "wide instruction at %u is cut off (%u bytes left)", off,
+			return fail(err, TC_ETRUNC, at, "wide instruction at %u is cut off (%u bytes left)", off,
 			            left);
 		in->index = get_u2(p + 2);
 		if (w == OP_IINC)
@@ -313,7 +313,7 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 		uint32_t pad = 3 - (off & 3);
 		uint32_t head = 1 + pad + (op == OP_TABLESWITCH ? 12 : 8);
 		if (left < head)
-			return fail(err, CF_ETRUNC, at, "switch at %u: header cut off by the end of code (%u left)",
+			return fail(err, TC_ETRUNC, at, "switch at %u: header cut off by the end of code (%u left)",
 			            off, left);
 		const uint8_t *q = p + 1 + pad;
 		in->deflt = (int32_t)get_u4(q);
@@ -322,20 +322,20 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 			in->low = (int32_t)get_u4(q + 4);
 			in->high = (int32_t)get_u4(q + 8);
 			if (in->low > in->high)
-				return fail(err, CF_EOPCODE, at, "tableswitch at %u: low > high (%u)", off,
+				return fail(err, TC_EOPCODE, at, "tableswitch at %u: low > high (%u)", off,
 				            (uint32_t)in->low);
 			n = (uint64_t)((int64_t)in->high - in->low + 1);
 			entry = 4;
 		} else {
 			int32_t np = (int32_t)get_u4(q + 4);
 			if (np < 0)
-				return fail(err, CF_EOPCODE, at, "lookupswitch at %u: negative npairs %u", off,
+				return fail(err, TC_EOPCODE, at, "lookupswitch at %u: negative npairs %u", off,
 				            (uint32_t)np);
 			n = (uint64_t)np;
 			entry = 8;
 		}
 		if (n * entry > left - head)
-			return fail(err, CF_ETRUNC, at, "switch at %u: %u entries do not fit in the code", off,
+			return fail(err, TC_ETRUNC, at, "switch at %u: %u entries do not fit in the code", off,
 			            (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n));
 		in->npairs = (uint32_t)n;
 		in->table = q + (op == OP_TABLESWITCH ? 12 : 8);
@@ -344,14 +344,14 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 			/* JVMS 6.5 lookupswitch: the keys must be sorted in increasing order. */
 			for (uint32_t k = 1; k < in->npairs; k++)
 				if ((int32_t)get_u4(in->table + 8 * k) <= (int32_t)get_u4(in->table + 8 * (k - 1)))
-					return fail(err, CF_EOPCODE, at,
+					return fail(err, TC_EOPCODE, at,
 					            "lookupswitch at %u: keys not in increasing order at pair %u",
 					            off, k);
 		}
 		break;
 	}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op)

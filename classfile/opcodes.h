@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 #include "cp.h"
 
 enum {
@@ -295,7 +295,7 @@ typedef struct cf_insn {
  * values (wide targets, newarray type, dimensions, padding-independent switch bounds)
  * but not branch targets or constant-pool tags (see code_scan). */
 int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
-                cf_insn *out, cf_error *err);
+                cf_insn *out, tc_error *err);
 
 /* The length of the instruction at code[off] and its opcode (the widened one after
  * wide), or 0 when it is undefined or cut off. Operands are not checked: for scans

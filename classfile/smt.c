@@ -59,17 +59,17 @@ bool smt_from_desc(const uint8_t *d, uint32_t len, smt_vtype *out)
 }
 
 int smt_initial(const cf_class *cls, const cf_member *m, arena *a, smt_vtype **locals,
-                uint16_t *nlocals, cf_error *err)
+                uint16_t *nlocals, tc_error *err)
 {
 	uint32_t dl;
 	const uint8_t *d = cp_utf8(&cls->cp, m->desc, &dl);
 	desc_method md;
 	if (!d || !desc_parse_method(d, dl, &md))
-		return cf_fail(err, CF_EFORMAT, m->off, "method descriptor", "is not a valid descriptor");
+		return tc_fail(err, TC_EFORMAT, m->off, "method descriptor", "is not a valid descriptor");
 	uint32_t n = md.nargs + ((m->access & ACC_STATIC) ? 0 : 1);
 	smt_vtype *v = arena_array(a, n ? n : 1, sizeof *v);
 	if (!v)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "stack map", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "stack map", "no memory");
 	uint32_t k = 0;
 	if (!(m->access & ACC_STATIC)) {
 		memset(&v[0], 0, sizeof v[0]);
@@ -94,10 +94,10 @@ int smt_initial(const cf_class *cls, const cf_member *m, arena *a, smt_vtype **l
 	}
 	*locals = v;
 	*nlocals = (uint16_t)n;
-	return CF_OK;
+	return TC_OK;
 }
 
-static bool read_vtype(const cf_class *cls, cf_reader *r, uint32_t code_len, smt_vtype *v)
+static bool read_vtype(const cf_class *cls, tc_reader *r, uint32_t code_len, smt_vtype *v)
 {
 	memset(v, 0, sizeof *v);
 	uint32_t at = rd_off(r);
@@ -111,7 +111,7 @@ static bool read_vtype(const cf_class *cls, cf_reader *r, uint32_t code_len, smt
 			return false;
 		v->name = cp_class_name(&cls->cp, v->cpidx, &v->name_len);
 		if (!v->name) {
-			cf_fail(r->err, CF_EFORMAT, at, r->part, "Object type refers to #%u, not a Class",
+			tc_fail(r->err, TC_EFORMAT, at, r->part, "Object type refers to #%u, not a Class",
 			        v->cpidx);
 			return false;
 		}
@@ -119,26 +119,26 @@ static bool read_vtype(const cf_class *cls, cf_reader *r, uint32_t code_len, smt
 	case VT_UNINIT:
 		v->off = rd_u2(r);
 		if (rd_ok(r) && v->off >= code_len) {
-			cf_fail(r->err, CF_EFORMAT, at, r->part,
+			tc_fail(r->err, TC_EFORMAT, at, r->part,
 			        "Uninitialized(%u) is outside the code (%u bytes)", v->off, code_len);
 			return false;
 		}
 		return rd_ok(r);
 	default:
 		if (v->tag > VT_UNINIT) {
-			cf_fail(r->err, CF_EFORMAT, at, r->part, "unknown verification type tag %u", v->tag);
+			tc_fail(r->err, TC_EFORMAT, at, r->part, "unknown verification type tag %u", v->tag);
 			return false;
 		}
 		return true;
 	}
 }
 
-static smt_vtype *read_vtypes(const cf_class *cls, cf_reader *r, uint32_t n, uint32_t code_len,
+static smt_vtype *read_vtypes(const cf_class *cls, tc_reader *r, uint32_t n, uint32_t code_len,
                               arena *a)
 {
 	smt_vtype *v = arena_array(a, n ? n : 1, sizeof *v);
 	if (!v) {
-		cf_fail(r->err, CF_ENOMEM, rd_off(r), r->part, "no memory");
+		tc_fail(r->err, TC_ENOMEM, rd_off(r), r->part, "no memory");
 		return NULL;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -167,17 +167,17 @@ static void frame_part(char *part, size_t size, uint32_t i)
 
 int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
                const smt_vtype *init, uint16_t ninit, arena *a, smt_frame **frames,
-               uint32_t *nframes, cf_error *err)
+               uint32_t *nframes, tc_error *err)
 {
-	const uint8_t *base = attr->off == CF_NO_OFFSET ? attr->data : attr->data - attr->off;
+	const uint8_t *base = attr->off == TC_NO_OFFSET ? attr->data : attr->data - attr->off;
 	char part[40] = "StackMapTable";
-	cf_reader r = {base, attr->data, attr->data + attr->len, err, part};
+	tc_reader r = {base, attr->data, attr->data + attr->len, err, part};
 	uint32_t n = rd_u2(&r);
 	if (!rd_ok(&r))
 		return err->code;
 	smt_frame *f = arena_array(a, n ? n : 1, sizeof *f);
 	if (!f)
-		return cf_fail(err, CF_ENOMEM, rd_off(&r), part, "no memory for %u frames", n);
+		return tc_fail(err, TC_ENOMEM, rd_off(&r), part, "no memory for %u frames", n);
 	const smt_vtype *prev = init;
 	uint32_t nprev = ninit;
 	int64_t last = -1;
@@ -198,7 +198,7 @@ int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
 			delta = t - 64u;
 			fr->nstack = 1;
 		} else if (t <= 246) {
-			return cf_fail(err, CF_EFORMAT, at, part, "reserved frame_type %u", t);
+			return tc_fail(err, TC_EFORMAT, at, part, "reserved frame_type %u", t);
 		} else {
 			delta = rd_u2(&r);
 			if (t == 247)
@@ -209,7 +209,7 @@ int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
 		/* JVMS 4.7.4: offset = delta for the first frame, previous + delta + 1 after. */
 		int64_t off = last < 0 ? (int64_t)delta : last + delta + 1;
 		if (off >= code_len)
-			return cf_fail(err, CF_EFORMAT, at, part, "applies at offset %lld, past the code (%u)",
+			return tc_fail(err, TC_EFORMAT, at, part, "applies at offset %lld, past the code (%u)",
 			               (long long)off, code_len);
 		fr->off = (uint32_t)off;
 		last = off;
@@ -221,17 +221,17 @@ int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
 		} else if (t <= 250) {
 			uint32_t k = 251u - t;
 			if (k > nprev)
-				return cf_fail(err, CF_EFORMAT, at, part,
+				return tc_fail(err, TC_EFORMAT, at, part,
 				               "chops %u locals from a frame with %u", k, nprev);
 			fr->nlocals = (uint16_t)(nprev - k);
 			fr->locals = (smt_vtype *)prev;
 		} else if (t <= 254) {
 			uint32_t k = t - 251u;
 			if (nprev + k > UINT16_MAX)
-				return cf_fail(err, CF_EFORMAT, at, part, "too many locals");
+				return tc_fail(err, TC_EFORMAT, at, part, "too many locals");
 			smt_vtype *l = arena_array(a, nprev + k, sizeof *l);
 			if (!l)
-				return cf_fail(err, CF_ENOMEM, at, part, "no memory");
+				return tc_fail(err, TC_ENOMEM, at, part, "no memory");
 			memcpy(l, prev, nprev * sizeof *l);
 			for (uint32_t j = 0; j < k; j++)
 				if (!read_vtype(cls, &r, code_len, &l[nprev + j]))
@@ -250,11 +250,11 @@ int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
 		nprev = fr->nlocals;
 	}
 	if (rd_left(&r))
-		return cf_fail(err, CF_EFORMAT, rd_off(&r), "StackMapTable",
+		return tc_fail(err, TC_EFORMAT, rd_off(&r), "StackMapTable",
 		               "%zu bytes after the last frame", rd_left(&r));
 	*frames = f;
 	*nframes = n;
-	return CF_OK;
+	return TC_OK;
 }
 
 static bool same_list(const smt_vtype *a, const smt_vtype *b, uint32_t n)
@@ -265,7 +265,7 @@ static bool same_list(const smt_vtype *a, const smt_vtype *b, uint32_t n)
 	return true;
 }
 
-static void write_vtype(cp_pool *cp, const smt_vtype *v, cf_buf *out, cf_error *err)
+static void write_vtype(cp_pool *cp, const smt_vtype *v, tc_buf *out, tc_error *err)
 {
 	buf_u1(out, v->tag);
 	if (v->tag == VT_OBJECT) {
@@ -337,19 +337,19 @@ static uint8_t smallest(const smt_frame *fr, const smt_vtype *prev, uint32_t np,
 }
 
 int smt_encode(cp_pool *cp, const smt_frame *frames, uint32_t n, const smt_vtype *init,
-               uint16_t ninit, cf_buf *out, cf_error *err)
+               uint16_t ninit, tc_buf *out, tc_error *err)
 {
 	if (n > UINT16_MAX)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "StackMapTable", "%u frames", n);
+		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "StackMapTable", "%u frames", n);
 	buf_u2(out, (uint16_t)n);
 	const smt_vtype *prev = init;
 	uint32_t np = ninit;
 	int64_t last = -1;
-	for (uint32_t i = 0; i < n && err->code == CF_OK; i++) {
+	for (uint32_t i = 0; i < n && err->code == TC_OK; i++) {
 		const smt_frame *fr = &frames[i];
 		int64_t d = last < 0 ? (int64_t)fr->off : (int64_t)fr->off - last - 1;
 		if (d < 0 || d > UINT16_MAX)
-			return cf_fail(err, CF_EARG, CF_NO_OFFSET, "StackMapTable",
+			return tc_fail(err, TC_EARG, TC_NO_OFFSET, "StackMapTable",
 			               "frames out of order at offset %u", fr->off);
 		uint32_t delta = (uint32_t)d;
 		uint8_t t = fr->type;

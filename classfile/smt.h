@@ -53,7 +53,7 @@ static inline bool smt_wide(uint8_t tag)
 /* The implicit first frame (JVMS 4.10.1.6): this (uninitializedThis in <init> of any
  * class but java/lang/Object) and the parameters. */
 int smt_initial(const cf_class *cls, const cf_member *m, arena *a, smt_vtype **locals,
-                uint16_t *nlocals, cf_error *err);
+                uint16_t *nlocals, tc_error *err);
 
 /* A verification type for the field descriptor at d[0..len). long/double give one entry. */
 bool smt_from_desc(const uint8_t *d, uint32_t len, smt_vtype *out);
@@ -62,13 +62,13 @@ bool smt_from_desc(const uint8_t *d, uint32_t len, smt_vtype *out);
  * stay below code_len; the editor checks they sit on instructions. */
 int smt_decode(const cf_class *cls, const cf_attr *attr, uint32_t code_len,
                const smt_vtype *init, uint16_t ninit, arena *a, smt_frame **frames,
-               uint32_t *nframes, cf_error *err);
+               uint32_t *nframes, tc_error *err);
 
 /* Encodes frames (sorted by offset, distinct) into out: number_of_entries and entries.
  * Object types without a Class entry get one (find-or-add), which may fail with
- * CF_ELIMIT when the pool is full. */
+ * TC_ELIMIT when the pool is full. */
 int smt_encode(cp_pool *cp, const smt_frame *frames, uint32_t n, const smt_vtype *init,
-               uint16_t ninit, cf_buf *out, cf_error *err);
+               uint16_t ninit, tc_buf *out, tc_error *err);
 
 const char *smt_tag_name(uint8_t tag);
 

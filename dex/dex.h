@@ -29,7 +29,7 @@
 
 #include "arena.h"
 #include "bytes.h"
-#include "cf_error.h"
+#include "tc_error.h"
 
 #define DEX_NO_INDEX 0xffffffffu
 
@@ -226,26 +226,26 @@ typedef struct dex_file {
 
 /* Parses data[0..len) into d (allocated from a). Every read is bounds-checked; every
  * offset must land on an item of the right type; ids must be in the order ART enforces.
- * Refused with CF_EUNSUPPORTED: container (041) files, hidden-API data, link sections. */
-int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *err);
+ * Refused with TC_EUNSUPPORTED: container (041) files, hidden-API data, link sections. */
+int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_error *err);
 
 /* Whether data starts like a dex file ("dex\n0NN\0"). */
 bool dex_is_dex(const uint8_t *data, size_t len);
 
 /* Writes the whole file: ids sorted, every index rewritten, items laid out, map list,
  * checksum and signature. Uses the items' out/mark fields (not reentrant per dex). */
-int dex_write(dex_file *d, cf_buf *out, cf_error *err);
+int dex_write(dex_file *d, tc_buf *out, tc_error *err);
 
 /* --- adding ids (model indices of existing equal ids are returned) --------------- */
 
 /* s: MUTF-8 bytes (no NUL inside; use C0 80 for U+0000). */
-int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_error *err);
+int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, tc_error *err);
 /* A type descriptor ("Lcom/x/Y;", "I", "[J"). */
-int dex_intern_type(dex_file *d, const char *desc, uint32_t *idx, cf_error *err);
+int dex_intern_type(dex_file *d, const char *desc, uint32_t *idx, tc_error *err);
 /* A method descriptor ("(ILjava/lang/String;)V"). */
-int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err);
+int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, tc_error *err);
 int dex_intern_method(dex_file *d, const char *cls, const char *name, const char *desc, uint32_t *idx,
-                      cf_error *err);
+                      tc_error *err);
 
 /* The id counts, to take back ids added since (only while nothing refers to them yet:
  * e.g. when they would not fit, see dex_ids_fit). */
@@ -308,7 +308,7 @@ typedef struct dex_header {
 		class_defs_size, class_defs_off, data_size, data_off;
 } dex_header;
 
-int dex_read_header(const uint8_t *data, size_t len, dex_header *h, cf_error *err);
+int dex_read_header(const uint8_t *data, size_t len, dex_header *h, tc_error *err);
 
 /* Adler-32 of [12, len) as the header's checksum field wants it. */
 uint32_t dex_adler32(const uint8_t *data, size_t len);

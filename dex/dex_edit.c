@@ -57,28 +57,28 @@ struct dedit {
 };
 
 /* An error inside the method: the absolute offset when the code came from the input. */
-static int fail(const dedit *e, cf_error *err, int code, uint32_t pc, const char *fmt, ...)
+static int fail(const dedit *e, tc_error *err, int code, uint32_t pc, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 5, 6)))
 #endif
 	;
 
-static int fail(const dedit *e, cf_error *err, int code, uint32_t pc, const char *fmt, ...)
+static int fail(const dedit *e, tc_error *err, int code, uint32_t pc, const char *fmt, ...)
 {
 	char msg[160];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	uint32_t off = e->code->it.off && pc != NONE ? e->code->it.off + 16 + 2 * pc : CF_NO_OFFSET;
+	uint32_t off = e->code->it.off && pc != NONE ? e->code->it.off + 16 + 2 * pc : TC_NO_OFFSET;
 	if (pc != NONE)
-		return cf_fail(err, code, off, "code", "%s (code unit %u)", msg, pc);
-	return cf_fail(err, code, off, "code", "%s", msg);
+		return tc_fail(err, code, off, "code", "%s (code unit %u)", msg, pc);
+	return tc_fail(err, code, off, "code", "%s", msg);
 }
 
-static int nomem(cf_error *err)
+static int nomem(tc_error *err)
 {
-	return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "code", "no memory");
+	return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "code", "no memory");
 }
 
 static uint32_t insn_at(const dedit *e, uint32_t addr)
@@ -94,12 +94,12 @@ static uint32_t payload_at(const dedit *e, uint32_t addr)
 	return NONE;
 }
 
-static int decode_payload(dedit *e, payload *p, cf_error *err)
+static int decode_payload(dedit *e, payload *p, tc_error *err)
 {
 	const uint8_t *raw = e->code->insns + 2 * (size_t)p->addr;
 	p->raw = raw;
 	if (p->kind == DPL_ARRAY)
-		return CF_OK;
+		return TC_OK;
 	/* targets are relative to the switch, so they are resolved against its owner */
 	p->count = le_u2(raw + 2);
 	if (!(p->targets = arena_array(e->a, p->count ? p->count : 1, sizeof *p->targets)))
@@ -110,14 +110,14 @@ static int decode_payload(dedit *e, payload *p, cf_error *err)
 		int64_t to = (int64_t)base + (int32_t)le_u4(t + 4 * k);
 		uint32_t i = to >= 0 && to < e->code->ninsns ? insn_at(e, (uint32_t)to) : NONE;
 		if (i == NONE)
-			return fail(e, err, CF_EBRANCH, p->addr, "switch target %lld is not an instruction", (long long)to);
+			return fail(e, err, TC_EBRANCH, p->addr, "switch target %lld is not an instruction", (long long)to);
 		p->targets[k] = i;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t method, bool is_static,
-               arena *a, cf_error *err)
+               arena *a, tc_error *err)
 {
 	dedit *e = arena_zalloc(a, sizeof *e);
 	if (!e)
@@ -138,11 +138,11 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 	dop op;
 	for (uint32_t pc = 0, size; pc < n; pc += size) {
 		if (!(size = dop_decode(code->insns, n, pc, d->version, &op)))
-			return fail(e, err, CF_EOPCODE, pc, "bad or cut-off instruction 0x%04x",
+			return fail(e, err, TC_EOPCODE, pc, "bad or cut-off instruction 0x%04x",
 			            le_u2(code->insns + 2 * (size_t)pc));
 		if (op.fmt == DF_PAYLOAD) {
 			if (pc & 1)
-				return fail(e, err, CF_EBRANCH, pc, "payload at an odd address");
+				return fail(e, err, TC_EBRANCH, pc, "payload at an odd address");
 			e->pays[e->npays++] = (payload){.addr = pc, .size = size, .kind = op.payload, .owner = NONE};
 			continue;
 		}
@@ -153,31 +153,31 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 		e->ins[e->nins++] = (insn){.d = op, .addr = pc, .target = NONE, .payload = NONE, .list = NONE};
 	}
 	if (!e->nins)
-		return fail(e, err, CF_EFORMAT, NONE, "no instructions");
+		return fail(e, err, TC_EFORMAT, NONE, "no instructions");
 	for (uint32_t i = 0; i < e->nins; i++) {
 		insn *x = &e->ins[i];
 		int64_t to = (int64_t)x->addr + x->d.target;
 		if (dop_table[x->d.op].flags & DOPF_BRANCH) {
 			if ((x->target = to >= 0 && to < n ? insn_at(e, (uint32_t)to) : NONE) == NONE)
-				return fail(e, err, CF_EBRANCH, x->addr, "branch target %lld is not an instruction",
+				return fail(e, err, TC_EBRANCH, x->addr, "branch target %lld is not an instruction",
 				            (long long)to);
 		} else if (dop_table[x->d.op].flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
 			uint32_t p = to >= 0 && to < n ? payload_at(e, (uint32_t)to) : NONE;
 			uint16_t want = x->d.op == DOP_PACKED_SWITCH ? DPL_PACKED
 			                : x->d.op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
 			if (p == NONE || e->pays[p].kind != want)
-				return fail(e, err, CF_EBRANCH, x->addr, "payload offset %d names no payload of its kind",
+				return fail(e, err, TC_EBRANCH, x->addr, "payload offset %d names no payload of its kind",
 				            x->d.target);
 			if (e->pays[p].owner != NONE) {
 				/* shared by two instructions (obfuscators do it): each gets a copy */
 				if (e->npays == n / 2 + 1)
-					return fail(e, err, CF_EFORMAT, x->addr, "too many shared payloads");
+					return fail(e, err, TC_EFORMAT, x->addr, "too many shared payloads");
 				e->pays[e->npays] = e->pays[p];
 				p = e->npays++;
 			}
 			e->pays[p].owner = i;
 			x->payload = p;
-			if (decode_payload(e, &e->pays[p], err) != CF_OK)
+			if (decode_payload(e, &e->pays[p], err) != TC_OK)
 				return err->code;
 		}
 	}
@@ -192,20 +192,20 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 			return nomem(err);
 		for (uint32_t k = 0; k < hd->n; k++)
 			if ((e->catch_to[h][k] = insn_at(e, hd->catches[k].addr)) == NONE)
-				return fail(e, err, CF_EBRANCH, hd->catches[k].addr, "handler address is not an instruction%s", "");
+				return fail(e, err, TC_EBRANCH, hd->catches[k].addr, "handler address is not an instruction%s", "");
 		e->catch_all[h] = NONE;
 		if (hd->catch_all != DEX_NO_INDEX && (e->catch_all[h] = insn_at(e, hd->catch_all)) == NONE)
-			return fail(e, err, CF_EBRANCH, hd->catch_all, "catch-all address is not an instruction%s", "");
+			return fail(e, err, TC_EBRANCH, hd->catch_all, "catch-all address is not an instruction%s", "");
 	}
 	for (uint32_t t = 0; t < code->ntries; t++) {
 		const dex_try *tr = &code->tries[t];
 		for (uint32_t i = insn_at(e, tr->start); i != NONE && i < e->nins && e->ins[i].addr < tr->start + tr->count; i++)
 			e->ins[i].list = tr->handler;
 		if (insn_at(e, tr->start) == NONE)
-			return fail(e, err, CF_EBRANCH, tr->start, "try range does not start on an instruction%s", "");
+			return fail(e, err, TC_EBRANCH, tr->start, "try range does not start on an instruction%s", "");
 	}
 	*out = e;
-	return CF_OK;
+	return TC_OK;
 }
 
 uint32_t dedit_count(const dedit *e)
@@ -243,15 +243,15 @@ static bool is_result_or_exception(uint8_t op)
 	return op == DOP_MOVE_EXCEPTION || dop_has(op, DOPF_RESULT);
 }
 
-static int check_seq(const dedit *e, const dop *seq, uint32_t n, cf_error *err)
+static int check_seq(const dedit *e, const dop *seq, uint32_t n, tc_error *err)
 {
 	for (uint32_t k = 0; k < n; k++) {
 		if (seq[k].fmt == DF_PAYLOAD || dop_has(seq[k].op, DOPF_BRANCH | DOPF_SWITCH | DOPF_ARRAYDATA) ||
 		    !dop_fits(&seq[k]))
-			return fail(e, err, CF_EARG, NONE, "inserted instruction %u (%s) is not allowed or does not fit", k,
+			return fail(e, err, TC_EARG, NONE, "inserted instruction %u (%s) is not allowed or does not fit", k,
 			            dop_table[seq[k].op].name);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static block *new_block(dedit *e, enum dedit_where where, const dop *seq, uint32_t n)
@@ -264,14 +264,14 @@ static block *new_block(dedit *e, enum dedit_where where, const dop *seq, uint32
 	return b;
 }
 
-int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, uint32_t n, cf_error *err)
+int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, uint32_t n, tc_error *err)
 {
 	if (i >= e->nins)
-		return fail(e, err, CF_EARG, NONE, "no instruction %u to insert before", i);
+		return fail(e, err, TC_EARG, NONE, "no instruction %u to insert before", i);
 	if (is_result_or_exception(e->ins[i].d.op))
-		return fail(e, err, CF_EUNSUPPORTED, e->ins[i].addr, "cannot insert before %s",
+		return fail(e, err, TC_EUNSUPPORTED, e->ins[i].addr, "cannot insert before %s",
 		            dop_table[e->ins[i].d.op].name);
-	if (check_seq(e, seq, n, err) != CF_OK)
+	if (check_seq(e, seq, n, err) != TC_OK)
 		return err->code;
 	block *b = new_block(e, where, seq, n);
 	if (!b)
@@ -280,33 +280,33 @@ int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, u
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = b;
-	return CF_OK;
+	return TC_OK;
 }
 
-int dedit_replace(dedit *e, uint32_t i, const dop *d, cf_error *err)
+int dedit_replace(dedit *e, uint32_t i, const dop *d, tc_error *err)
 {
 	if (i >= e->nins)
-		return fail(e, err, CF_EARG, NONE, "no instruction %u to replace", i);
+		return fail(e, err, TC_EARG, NONE, "no instruction %u to replace", i);
 	const dop *old = &e->ins[i].d;
-	if (dop_has(old->op, DOPF_BRANCH | DOPF_SWITCH | DOPF_ARRAYDATA) || check_seq(e, d, 1, err) != CF_OK)
-		return err->code ? err->code : fail(e, err, CF_EARG, e->ins[i].addr, "cannot replace %s",
+	if (dop_has(old->op, DOPF_BRANCH | DOPF_SWITCH | DOPF_ARRAYDATA) || check_seq(e, d, 1, err) != TC_OK)
+		return err->code ? err->code : fail(e, err, TC_EARG, e->ins[i].addr, "cannot replace %s",
 		                                    dop_table[old->op].name);
 	e->ins[i].d = *d;
-	return CF_OK;
+	return TC_OK;
 }
 
-int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, cf_error *err)
+int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, tc_error *err)
 {
 	if (e->grow)
-		return fail(e, err, CF_EARG, NONE, "registers grown twice%s", "");
+		return fail(e, err, TC_EARG, NONE, "registers grown twice%s", "");
 	if ((uint32_t)e->code->regs + k > 65535)
-		return fail(e, err, CF_ELIMIT, NONE, "more than 65535 registers%s", "");
+		return fail(e, err, TC_ELIMIT, NONE, "more than 65535 registers%s", "");
 	uint32_t words = dex_proto_words(e->d, e->d->methods.v[e->method].proto, e->is_static);
 	if (words != e->code->ins)
-		return fail(e, err, CF_EFORMAT, NONE, "ins_size %u, but the method takes %u words", e->code->ins, words);
+		return fail(e, err, TC_EFORMAT, NONE, "ins_size %u, but the method takes %u words", e->code->ins, words);
 	e->grow = k;
 	*first = e->code->regs;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- control flow ------------------------------------------------------------------- */
@@ -363,7 +363,7 @@ static void flow_to(void *ctx, uint32_t s, bool exceptional)
 }
 
 /* Monitor depth at each instruction (MONITOR_UNKNOWN where paths disagree). */
-static uint8_t *monitor_depths(const dedit *e, cf_error *err)
+static uint8_t *monitor_depths(const dedit *e, tc_error *err)
 {
 	flow f = {.e = e};
 	f.depth = arena_alloc(e->a, e->nins);
@@ -394,10 +394,10 @@ static uint8_t *monitor_depths(const dedit *e, cf_error *err)
 	return f.depth;
 }
 
-int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, cf_error *err)
+int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, tc_error *err)
 {
 	if (from > to || to > e->nins)
-		return fail(e, err, CF_EARG, NONE, "bad range [%u, ...)", from);
+		return fail(e, err, TC_EARG, NONE, "bad range [%u, ...)", from);
 	bool *cover = arena_zalloc(e->a, e->nins * sizeof *cover);
 	if (!cover)
 		return nomem(err);
@@ -406,16 +406,16 @@ int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32
 	return dedit_catch_all_of(e, cover, seq, n, err);
 }
 
-int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, cf_error *err)
+int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, tc_error *err)
 {
 	if (e->has_catch_all)
-		return fail(e, err, CF_EARG, NONE, "a second catch-all%s", "");
+		return fail(e, err, TC_EARG, NONE, "a second catch-all%s", "");
 	if (n < 2 || seq[0].op != DOP_MOVE_EXCEPTION || seq[n - 1].op != DOP_THROW)
-		return fail(e, err, CF_EARG, NONE, "a handler must begin with move-exception and end with throw%s", "");
+		return fail(e, err, TC_EARG, NONE, "a handler must begin with move-exception and end with throw%s", "");
 	for (uint32_t k = 1; k < n; k++)
 		if (dop_has(seq[k].op, DOPF_RESULT) || seq[k].op == DOP_MOVE_EXCEPTION)
-			return fail(e, err, CF_EARG, NONE, "bad handler instruction %u", k);
-	if (check_seq(e, seq, n - 1, err) != CF_OK)
+			return fail(e, err, TC_EARG, NONE, "bad handler instruction %u", k);
+	if (check_seq(e, seq, n - 1, err) != TC_OK)
 		return err->code;
 	bool monitors = false;
 	for (uint32_t i = 0; i < e->nins && !monitors; i++)
@@ -431,7 +431,7 @@ int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, 
 				continue;
 			if (x->list != NONE && e->catch_all[x->list] != NONE)
 				continue;
-			return fail(e, err, CF_EUNSUPPORTED, x->addr,
+			return fail(e, err, TC_EUNSUPPORTED, x->addr,
 			            "%s runs with a monitor held and no catch-all of its own",
 			            dop_table[x->d.op].name);
 		}
@@ -441,7 +441,7 @@ int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, 
 		return nomem(err);
 	e->ca.n = n;
 	e->has_catch_all = true;
-	return CF_OK;
+	return TC_OK;
 }
 
 typedef struct walk {
@@ -460,10 +460,10 @@ static void walk_to(void *ctx, uint32_t s, bool exceptional)
 	w->work[w->nwork++] = s;
 }
 
-int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, cf_error *err)
+int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, tc_error *err)
 {
 	if (from >= e->nins)
-		return fail(e, err, CF_EARG, NONE, "no instruction %u to start from", from);
+		return fail(e, err, TC_EARG, NONE, "no instruction %u to start from", from);
 	walk w = {0};
 	w.seen = arena_zalloc(e->a, e->nins * sizeof *w.seen);
 	w.work = arena_array(e->a, e->nins, sizeof *w.work);
@@ -477,7 +477,7 @@ int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, cf_er
 		successors(e, i, walk_to, &w);
 	}
 	*seen = w.seen;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- this() / super() in constructors --------------------------------------------------- */
@@ -559,11 +559,11 @@ static bool is_this_init(const dedit *e, const dop *d, const uint64_t *holds, ui
 	       dex_str_eq(e->d, e->d->methods.v[d->idx].name, "<init>");
 }
 
-int dedit_after_this_init(const dedit *e, uint32_t *out, cf_error *err)
+int dedit_after_this_init(const dedit *e, uint32_t *out, tc_error *err)
 {
 	uint32_t regs = e->code->regs;
 	if (e->is_static || !e->code->ins)
-		return fail(e, err, CF_EARG, NONE, "not a constructor%s", "");
+		return fail(e, err, TC_EARG, NONE, "not a constructor%s", "");
 	uthis u = {.e = e, .words = (regs + 63) / 64};
 	u.in = arena_zalloc(e->a, (size_t)e->nins * u.words * sizeof *u.in);
 	u.out = arena_array(e->a, u.words, sizeof *u.out);
@@ -596,13 +596,13 @@ int dedit_after_this_init(const dedit *e, uint32_t *out, cf_error *err)
 		if (!u.seen[i] || !is_this_init(e, &e->ins[i].d, u.in + (size_t)i * u.words, regs))
 			continue;
 		if (call != NONE)
-			return fail(e, err, CF_EUNSUPPORTED, e->ins[i].addr, "more than one call initializes this%s", "");
+			return fail(e, err, TC_EUNSUPPORTED, e->ins[i].addr, "more than one call initializes this%s", "");
 		call = i;
 	}
 	if (call == NONE)
-		return fail(e, err, CF_EUNSUPPORTED, NONE, "no call initializes this%s", "");
+		return fail(e, err, TC_EUNSUPPORTED, NONE, "no call initializes this%s", "");
 	if (call + 1 >= e->nins)
-		return fail(e, err, CF_EFORMAT, e->ins[call].addr, "the code ends at the init call%s", "");
+		return fail(e, err, TC_EFORMAT, e->ins[call].addr, "the code ends at the init call%s", "");
 	/* every return must be unreachable once the call is cut out of the graph */
 	reach r = {.cut = call};
 	r.seen = arena_zalloc(e->a, e->nins * sizeof *r.seen);
@@ -617,9 +617,9 @@ int dedit_after_this_init(const dedit *e, uint32_t *out, cf_error *err)
 		successors(e, r.work[--r.nwork], reach_to, &r);
 	for (uint32_t i = 0; i < e->nins; i++)
 		if (r.seen[i] && dop_has(e->ins[i].d.op, DOPF_RETURN))
-			return fail(e, err, CF_EUNSUPPORTED, e->ins[i].addr, "a return is reached without the init call%s", "");
+			return fail(e, err, TC_EUNSUPPORTED, e->ins[i].addr, "a return is reached without the init call%s", "");
 	*out = call + 1;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- layout --------------------------------------------------------------------------- */
@@ -713,7 +713,7 @@ static uint8_t invert_if(uint8_t op)
 	return (uint8_t)(base + ((op - base) ^ 1));
 }
 
-static int build(dedit *e, layout *l, cf_error *err)
+static int build(dedit *e, layout *l, tc_error *err)
 {
 	uint32_t nnew = 0;
 	for (uint32_t i = 0; i < e->nins; i++)
@@ -804,11 +804,11 @@ static int build(dedit *e, layout *l, cf_error *err)
 	}
 	for (int rounds = 0; place(l); rounds++)
 		if (rounds > 64)
-			return fail(e, err, CF_ELIMIT, NONE, "branch layout does not settle%s", "");
-	return CF_OK;
+			return fail(e, err, TC_ELIMIT, NONE, "branch layout does not settle%s", "");
+	return TC_OK;
 }
 
-static int emit(dedit *e, layout *l, uint8_t *out, cf_error *err)
+static int emit(dedit *e, layout *l, uint8_t *out, tc_error *err)
 {
 	for (uint32_t i = 0; i < l->n; i++) {
 		node *x = &l->v[i];
@@ -842,14 +842,14 @@ static int emit(dedit *e, layout *l, uint8_t *out, cf_error *err)
 			inv.target = 5;
 			g.target = d.target - 2;
 			if (!dop_encode(&inv, p) || !dop_encode(&g, p + 4))
-				return fail(e, err, CF_ELIMIT, NONE, "cannot encode a long branch%s", "");
+				return fail(e, err, TC_ELIMIT, NONE, "cannot encode a long branch%s", "");
 			continue;
 		}
 		if (!dop_encode(&d, p))
-			return fail(e, err, CF_ELIMIT, x->kind == N_INSN ? e->ins[x->orig].addr : NONE,
+			return fail(e, err, TC_ELIMIT, x->kind == N_INSN ? e->ins[x->orig].addr : NONE,
 			            "%s does not fit its format after the edit", dop_table[d.op].name);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- exceptions ---------------------------------------------------------------------- */
@@ -877,7 +877,7 @@ static bool same(cover a, cover b)
 	return a.list == b.list && a.added == b.added;
 }
 
-static int exceptions(dedit *e, layout *l, dex_code *c, arena *keep, cf_error *err)
+static int exceptions(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *err)
 {
 	/* handler lists in the order they are first used, tries run-length encoded */
 	uint32_t maxl = e->code->nhandlers * 2 + 1;
@@ -907,7 +907,7 @@ static int exceptions(dedit *e, layout *l, dex_code *c, arena *keep, cf_error *e
 		start = addr;
 	}
 	if (ntries > 65535)
-		return fail(e, err, CF_ELIMIT, NONE, "%u try items", ntries);
+		return fail(e, err, TC_ELIMIT, NONE, "%u try items", ntries);
 	dex_handler *hs = arena_array(keep, nlists ? nlists : 1, sizeof *hs);
 	if (!hs)
 		return nomem(err);
@@ -931,14 +931,14 @@ static int exceptions(dedit *e, layout *l, dex_code *c, arena *keep, cf_error *e
 		return nomem(err);
 	c->nhandlers = nlists;
 	c->handlers = hs;
-	return CF_OK;
+	return TC_OK;
 }
 
-static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, cf_error *err)
+static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *err)
 {
 	const dex_blob *old = e->code->debug;
 	if (!old)
-		return CF_OK;
+		return TC_OK;
 	uint32_t n = e->code->ninsns;
 	uint32_t *map = arena_array(e->a, n + 1, sizeof *map);
 	if (!map)
@@ -965,16 +965,16 @@ static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, cf_error *e
 	map[n] = l->total;
 	dv_ctx vc = {.limit = {e->d->strings.n, e->d->types.n, e->d->protos.n, e->d->fields.n, e->d->methods.n,
 	                       e->d->nmhandles}};
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	dx_rd r = dx_at(old->data, old->len, 0, err, "debug_info_item");
 	int rc = dv_debug(&r, &b, &vc, map, n);
-	if (rc == CF_OK && b.err)
+	if (rc == TC_OK && b.err)
 		rc = nomem(err);
-	dex_blob *nb = rc == CF_OK ? arena_zalloc(keep, sizeof *nb) : NULL;
-	if (rc == CF_OK && (!nb || !(nb->data = arena_dup(keep, b.data, b.len))))
+	dex_blob *nb = rc == TC_OK ? arena_zalloc(keep, sizeof *nb) : NULL;
+	if (rc == TC_OK && (!nb || !(nb->data = arena_dup(keep, b.data, b.len))))
 		rc = nomem(err);
-	if (rc == CF_OK) {
+	if (rc == TC_OK) {
 		nb->len = (uint32_t)b.len;
 		c->debug = nb;
 	}
@@ -989,16 +989,16 @@ static uint32_t arg_words(const dop *d)
 	return d->nargs;
 }
 
-int dedit_commit(dedit *e, arena *keep, dex_code **out, cf_error *err)
+int dedit_commit(dedit *e, arena *keep, dex_code **out, tc_error *err)
 {
 	layout l = {0};
-	if (build(e, &l, err) != CF_OK)
+	if (build(e, &l, err) != TC_OK)
 		return err->code;
 	dex_code *c = arena_zalloc(keep, sizeof *c);
 	uint8_t *insns = arena_alloc(keep, 2 * (size_t)(l.total ? l.total : 1));
 	if (!c || !insns)
 		return nomem(err);
-	if (emit(e, &l, insns, err) != CF_OK)
+	if (emit(e, &l, insns, err) != TC_OK)
 		return err->code;
 	c->regs = dedit_regs(e);
 	c->ins = e->code->ins;
@@ -1008,8 +1008,8 @@ int dedit_commit(dedit *e, arena *keep, dex_code **out, cf_error *err)
 			c->outs = (uint16_t)arg_words(&l.v[i].d);
 	c->ninsns = l.total;
 	c->insns = insns;
-	if (exceptions(e, &l, c, keep, err) != CF_OK || debug_info(e, &l, c, keep, err) != CF_OK)
+	if (exceptions(e, &l, c, keep, err) != TC_OK || debug_info(e, &l, c, keep, err) != TC_OK)
 		return err->code;
 	*out = c;
-	return CF_OK;
+	return TC_OK;
 }

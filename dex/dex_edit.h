@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "arena.h"
-#include "cf_error.h"
+#include "tc_error.h"
 #include "dex.h"
 #include "dex_op.h"
 
@@ -46,7 +46,7 @@ enum dedit_where { DEDIT_FALLTHROUGH, DEDIT_AT_TARGET };
  * forbids (undecodable instructions, branches into the middle of an instruction or a
  * payload, a switch that does not point at its payload kind). */
 int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t method, bool is_static,
-               arena *scratch, cf_error *err);
+               arena *scratch, tc_error *err);
 
 /* The original instructions (payloads excluded), in address order. */
 uint32_t dedit_count(const dedit *e);
@@ -59,26 +59,26 @@ uint32_t dedit_at(const dedit *e, uint32_t addr);
  * method ends in a return, throw or goto). Insertions at one instruction keep the order
  * of the calls. seq holds non-branching instructions (no payloads, no branches); the
  * registers are the caller's. Refused before move-result* and move-exception. */
-int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, uint32_t n, cf_error *err);
+int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, uint32_t n, tc_error *err);
 
 /* Replaces original instruction i by d, a non-branching instruction of any size (e.g.
  * const-string by const-string/jumbo). */
-int dedit_replace(dedit *e, uint32_t i, const dop *d, cf_error *err);
+int dedit_replace(dedit *e, uint32_t i, const dop *d, tc_error *err);
 
 /* Appends seq (which must begin with move-exception and end with throw) as a handler,
  * and makes it the catch-all of every original instruction in [from, to) whose handler
- * list has none. Refused (CF_EUNSUPPORTED) when a throwing instruction in the range
+ * list has none. Refused (TC_EUNSUPPORTED) when a throwing instruction in the range
  * runs with a monitor held and has no catch-all of its own: the new handler would merge
  * two monitor depths, which ART rejects. At most one per method. */
-int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, cf_error *err);
+int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, tc_error *err);
 
 /* The same over the instructions i with cover[i] (cover has dedit_count() entries),
  * wherever they lie. */
-int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, cf_error *err);
+int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, tc_error *err);
 
 /* Grows the frame by k registers (the parameters are moved back at entry) and returns
  * the first of the k new ones, which the original code never uses. At most once. */
-int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, cf_error *err);
+int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, tc_error *err);
 
 uint16_t dedit_regs(const dedit *e);
 uint16_t dedit_ins(const dedit *e);
@@ -86,16 +86,16 @@ uint16_t dedit_ins(const dedit *e);
 /* The index of the instruction right after the call that initializes `this` in a
  * constructor: the only invoke-direct of an <init> on the uninitialized `this` (or a
  * move-object copy of it) on every path. Fails when there is no such single call. */
-int dedit_after_this_init(const dedit *e, uint32_t *i, cf_error *err);
+int dedit_after_this_init(const dedit *e, uint32_t *i, tc_error *err);
 
 /* The instructions that paths from instruction `from` (included) reach over normal and
  * exception edges, in *seen (dedit_count() entries, from the editor's scratch arena).
  * A path ends at instruction `stop` (UINT32_MAX: none), except for stop's exception
  * edges: it may throw before it takes effect. */
-int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, cf_error *err);
+int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, tc_error *err);
 
 /* Lays the code out and returns the new code item, allocated from `keep`; outs_size
  * grows to what inserted invokes need. The original is untouched. */
-int dedit_commit(dedit *e, arena *keep, dex_code **out, cf_error *err);
+int dedit_commit(dedit *e, arena *keep, dex_code **out, tc_error *err);
 
 #endif

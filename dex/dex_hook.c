@@ -64,14 +64,14 @@ static uint32_t free_before(const dop *r, uint32_t regs)
  * Returns never run before the call (dedit_after_this_init). A throwing instruction
  * that runs both before and after the call can be neither covered (an o() without
  * i()) nor left out (an i() without o()): refused. */
-static int after_init(dedit *e, uint32_t start, bool **cover, cf_error *err)
+static int after_init(dedit *e, uint32_t start, bool **cover, tc_error *err)
 {
 	bool *before, *after;
 	if (dedit_reach(e, 0, start - 1, &before, err) != 0 || dedit_reach(e, start, NONE, &after, err) != 0)
 		return err->code;
 	for (uint32_t i = 0; i < dedit_count(e); i++) {
 		if (before[i] && after[i] && dop_has(dedit_insn(e, i)->op, DOPF_CAN_THROW))
-			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "code",
+			return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, "code",
 			               "%s runs both before and after the init call (code unit %u)",
 			               dop_table[dedit_insn(e, i)->op].name, dedit_addr(e, i));
 		after[i] = !before[i];
@@ -80,7 +80,7 @@ static int after_init(dedit *e, uint32_t start, bool **cover, cf_error *err)
 	return 0;
 }
 
-int dedit_hook(dedit *e, const dhook *h, cf_error *err)
+int dedit_hook(dedit *e, const dhook *h, tc_error *err)
 {
 	uint32_t regs = dedit_regs(e), ins = dedit_ins(e), n = dedit_count(e);
 	/* Three registers always leave one beside a returned wide pair (free_before), and
@@ -91,7 +91,7 @@ int dedit_hook(dedit *e, const dhook *h, cf_error *err)
 		if (dedit_scratch(e, 2, &top, err) != 0)
 			return err->code;
 		if (top + 1 > 255)
-			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "code",
+			return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, "code",
 			               "%u registers: no scratch register below 256 for const", top + 2);
 	}
 	uint32_t start = 0;

@@ -35,10 +35,10 @@ typedef struct dhook {
 } dhook;
 
 /* Applies the hooks to the method e was opened on (nothing else may have been edited
- * yet); dedit_commit then gives the code. Fails (CF_EUNSUPPORTED) where the method
+ * yet); dedit_commit then gives the code. Fails (TC_EUNSUPPORTED) where the method
  * cannot be hooked safely: a frame past 256 registers, a constructor without a single
  * initializing call or with throwing code that runs both before and after it, a monitor
  * held where the catch-all would cover it. */
-int dedit_hook(dedit *e, const dhook *h, cf_error *err);
+int dedit_hook(dedit *e, const dhook *h, tc_error *err);
 
 #endif

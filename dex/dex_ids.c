@@ -27,9 +27,9 @@ static bool reserve(dex_file *d, void **v, uint32_t n, uint32_t *cap, size_t esi
 
 #define RESERVE(d, vec) reserve((d), (void **)&(vec).v, (vec).n, &(vec).cap, sizeof *(vec).v)
 
-static int nomem(cf_error *err)
+static int nomem(tc_error *err)
 {
-	return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "dex", "no memory");
+	return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "dex", "no memory");
 }
 
 static int cmp_u32(uint32_t a, uint32_t b)
@@ -37,12 +37,12 @@ static int cmp_u32(uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
-int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_error *err)
+int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, tc_error *err)
 {
 	uint32_t utf16;
 	const uint8_t *u = (const uint8_t *)s;
 	if (len > UINT32_MAX / 2 || !dex_mutf8_check(u, (uint32_t)len, &utf16))
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "string to add is not valid MUTF-8");
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "string to add is not valid MUTF-8");
 	uint32_t lo = 0, hi = d->strings.in;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -50,7 +50,7 @@ int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_
 		int c = dex_mutf8_cmp(m->data, m->len, u, (uint32_t)len);
 		if (!c) {
 			*idx = mid;
-			return CF_OK;
+			return TC_OK;
 		}
 		if (c < 0)
 			lo = mid + 1;
@@ -60,7 +60,7 @@ int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_
 	for (uint32_t i = d->strings.in; i < d->strings.n; i++)
 		if (d->strings.v[i].len == len && !memcmp(d->strings.v[i].data, s, len)) {
 			*idx = i;
-			return CF_OK;
+			return TC_OK;
 		}
 	uint8_t *copy = arena_dup(d->a, s, len ? len : 1);
 	if (!copy || !RESERVE(d, d->strings))
@@ -71,7 +71,7 @@ int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, cf_
 	n->len = (uint32_t)len;
 	n->utf16 = utf16;
 	*idx = d->strings.n++;
-	return CF_OK;
+	return TC_OK;
 }
 
 static bool find_type(const dex_file *d, uint32_t str, uint32_t *idx)
@@ -110,23 +110,23 @@ static bool valid_desc(const char *s, size_t n, bool allow_void)
 	return rest == 1 && strchr(allow_void && !dims ? "ZBSCIJFDV" : "ZBSCIJFD", *t) != NULL;
 }
 
-static int intern_type_n(dex_file *d, const char *desc, size_t n, uint32_t *idx, cf_error *err)
+static int intern_type_n(dex_file *d, const char *desc, size_t n, uint32_t *idx, tc_error *err)
 {
 	if (!valid_desc(desc, n, true))
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad type descriptor %.*s", (int)n, desc);
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "bad type descriptor %.*s", (int)n, desc);
 	uint32_t str;
-	if (dex_intern_string(d, desc, n, &str, err) != CF_OK)
+	if (dex_intern_string(d, desc, n, &str, err) != TC_OK)
 		return err->code;
 	if (find_type(d, str, idx))
-		return CF_OK;
+		return TC_OK;
 	if (!RESERVE(d, d->types))
 		return nomem(err);
 	d->types.v[d->types.n] = str;
 	*idx = d->types.n++;
-	return CF_OK;
+	return TC_OK;
 }
 
-int dex_intern_type(dex_file *d, const char *desc, uint32_t *idx, cf_error *err)
+int dex_intern_type(dex_file *d, const char *desc, uint32_t *idx, tc_error *err)
 {
 	return intern_type_n(d, desc, strlen(desc), idx, err);
 }
@@ -143,11 +143,11 @@ static int proto_cmp(const dex_proto *x, uint32_t ret, const uint32_t *params, u
 	return cmp_u32(nx, np);
 }
 
-int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err)
+int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, tc_error *err)
 {
 	size_t len = strlen(desc);
 	if (len < 3 || desc[0] != '(')
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "bad method descriptor %s", desc);
 	uint32_t params[256], np = 0, ret;
 	char shorty[258];
 	size_t i = 1;
@@ -158,23 +158,23 @@ int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err
 		if (k < len && desc[k] == 'L') {
 			const char *semi = memchr(desc + k, ';', len - k);
 			if (!semi)
-				return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+				return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "bad method descriptor %s", desc);
 			k = (size_t)(semi - desc);
 		}
 		if (np == 255 || k >= len)
-			return cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
-		if (desc[i] == 'V' || intern_type_n(d, desc + i, k + 1 - i, &params[np], err) != CF_OK)
+			return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+		if (desc[i] == 'V' || intern_type_n(d, desc + i, k + 1 - i, &params[np], err) != TC_OK)
 			return err->code ? err->code
-			                 : cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+			                 : tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "bad method descriptor %s", desc);
 		shorty[1 + np] = desc[i] == '[' ? 'L' : desc[i];
 		np++;
 		i = k + 1;
 	}
-	if (i >= len || intern_type_n(d, desc + i + 1, len - i - 1, &ret, err) != CF_OK)
-		return err->code ? err->code : cf_fail(err, CF_EARG, CF_NO_OFFSET, "dex", "bad method descriptor %s", desc);
+	if (i >= len || intern_type_n(d, desc + i + 1, len - i - 1, &ret, err) != TC_OK)
+		return err->code ? err->code : tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "bad method descriptor %s", desc);
 	shorty[0] = desc[i + 1] == '[' ? 'L' : desc[i + 1];
 	uint32_t sh;
-	if (dex_intern_string(d, shorty, np + 1, &sh, err) != CF_OK)
+	if (dex_intern_string(d, shorty, np + 1, &sh, err) != TC_OK)
 		return err->code;
 	uint32_t lo = 0, hi = d->protos.in;
 	while (lo < hi) {
@@ -182,7 +182,7 @@ int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err
 		int c = proto_cmp(&d->protos.v[mid], ret, params, np);
 		if (!c) {
 			*idx = mid;
-			return CF_OK;
+			return TC_OK;
 		}
 		if (c < 0)
 			lo = mid + 1;
@@ -192,7 +192,7 @@ int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err
 	for (uint32_t k = d->protos.in; k < d->protos.n; k++)
 		if (!proto_cmp(&d->protos.v[k], ret, params, np)) {
 			*idx = k;
-			return CF_OK;
+			return TC_OK;
 		}
 	/* A type list with the same types is shared, as d8 shares them. */
 	dex_tlist *tl = NULL;
@@ -210,16 +210,16 @@ int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, cf_error *err
 		return nomem(err);
 	d->protos.v[d->protos.n] = (dex_proto){sh, ret, tl};
 	*idx = d->protos.n++;
-	return CF_OK;
+	return TC_OK;
 }
 
 int dex_intern_method(dex_file *d, const char *cls, const char *name, const char *desc, uint32_t *idx,
-                      cf_error *err)
+                      tc_error *err)
 {
 	uint32_t c, n, p;
-	if (dex_intern_type(d, cls, &c, err) != CF_OK ||
-	    dex_intern_string(d, name, strlen(name), &n, err) != CF_OK ||
-	    dex_intern_proto(d, desc, &p, err) != CF_OK)
+	if (dex_intern_type(d, cls, &c, err) != TC_OK ||
+	    dex_intern_string(d, name, strlen(name), &n, err) != TC_OK ||
+	    dex_intern_proto(d, desc, &p, err) != TC_OK)
 		return err->code;
 	dex_mid key = {c, p, n};
 	uint32_t lo = 0, hi = d->methods.in;
@@ -233,7 +233,7 @@ int dex_intern_method(dex_file *d, const char *cls, const char *name, const char
 			r = cmp_u32(m->proto, p);
 		if (!r) {
 			*idx = mid;
-			return CF_OK;
+			return TC_OK;
 		}
 		if (r < 0)
 			lo = mid + 1;
@@ -243,13 +243,13 @@ int dex_intern_method(dex_file *d, const char *cls, const char *name, const char
 	for (uint32_t k = d->methods.in; k < d->methods.n; k++)
 		if (!memcmp(&d->methods.v[k], &key, sizeof key)) {
 			*idx = k;
-			return CF_OK;
+			return TC_OK;
 		}
 	if (!RESERVE(d, d->methods))
 		return nomem(err);
 	d->methods.v[d->methods.n] = key;
 	*idx = d->methods.n++;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- the file's order ------------------------------------------------------------------ */
@@ -334,14 +334,14 @@ static void sort(uint32_t *v, uint32_t *tmp, uint32_t n, cmp_fn cmp, const order
  * lower-level map is monotonic on them, so only the added entries are sorted and then
  * merged in. */
 static int level(const order_ctx *o, uint32_t in, uint32_t n, cmp_fn cmp, arena *a, uint32_t **out,
-                 const char *what, uint32_t limit, cf_error *err)
+                 const char *what, uint32_t limit, tc_error *err)
 {
 	*out = NULL;
 	if (n > limit)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "dex", "%u %s ids: more than the format's %u", n, what,
+		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "dex", "%u %s ids: more than the format's %u", n, what,
 		               limit);
 	if (n == in)
-		return CF_OK;
+		return TC_OK;
 	uint32_t k = n - in;
 	uint32_t *added = arena_array(a, k, sizeof *added), *tmp = arena_array(a, k, sizeof *tmp);
 	uint32_t *map = arena_array(a, n, sizeof *map);
@@ -358,32 +358,32 @@ static int level(const order_ctx *o, uint32_t in, uint32_t n, cmp_fn cmp, arena 
 			map[added[j++]] = pos++;
 	}
 	*out = map;
-	return CF_OK;
+	return TC_OK;
 }
 
-int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], cf_error *err)
+int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], tc_error *err)
 {
 	const uint32_t *view[DEX_MAP_KINDS] = {0};
 	order_ctx o = {d, view};
 	for (int i = 0; i < DEX_MAP_KINDS; i++)
 		maps[i] = NULL;
 	if (level(&o, d->strings.in, d->strings.n, cmp_string, a, &maps[DEX_MAP_STRING], "string", UINT32_MAX,
-	          err) != CF_OK)
+	          err) != TC_OK)
 		return err->code;
 	view[DEX_MAP_STRING] = maps[DEX_MAP_STRING];
-	if (level(&o, d->types.in, d->types.n, cmp_type, a, &maps[DEX_MAP_TYPE], "type", 65535, err) != CF_OK)
+	if (level(&o, d->types.in, d->types.n, cmp_type, a, &maps[DEX_MAP_TYPE], "type", 65535, err) != TC_OK)
 		return err->code;
 	view[DEX_MAP_TYPE] = maps[DEX_MAP_TYPE];
 	if (level(&o, d->protos.in, d->protos.n, cmp_proto, a, &maps[DEX_MAP_PROTO], "proto", 65535, err) !=
-	    CF_OK)
+	    TC_OK)
 		return err->code;
 	view[DEX_MAP_PROTO] = maps[DEX_MAP_PROTO];
 	if (level(&o, d->fields.in, d->fields.n, cmp_field, a, &maps[DEX_MAP_FIELD], "field", 65536, err) !=
-	        CF_OK ||
+	        TC_OK ||
 	    level(&o, d->methods.in, d->methods.n, cmp_method, a, &maps[DEX_MAP_METHOD], "method", 65536, err) !=
-	        CF_OK)
+	        TC_OK)
 		return err->code;
-	return CF_OK;
+	return TC_OK;
 }
 
 void dex_mark_ids(const dex_file *d, dex_mark *m)

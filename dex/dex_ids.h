@@ -13,6 +13,6 @@ enum {
 /* Model index -> file index for each id kind; NULL where nothing was added (the
  * identity). The arrays come from a. Fails when a section would pass its limit (65535
  * types or protos, 65536 fields or methods). */
-int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], cf_error *err);
+int dex_id_maps(const dex_file *d, arena *a, uint32_t *maps[DEX_MAP_KINDS], tc_error *err);
 
 #endif

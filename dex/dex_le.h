@@ -13,17 +13,17 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "cf_error.h"
+#include "tc_error.h"
 
 typedef struct dx_rd {
 	const uint8_t *base;
 	const uint8_t *pos;
 	const uint8_t *end;
-	cf_error *err;
+	tc_error *err;
 	const char *part;
 } dx_rd;
 
-static inline dx_rd dx_at(const uint8_t *base, size_t len, size_t off, cf_error *err, const char *part)
+static inline dx_rd dx_at(const uint8_t *base, size_t len, size_t off, tc_error *err, const char *part)
 {
 	dx_rd r = {base, base + (off <= len ? off : len), base + len, err, part};
 	return r;
@@ -36,15 +36,15 @@ static inline uint32_t dx_off(const dx_rd *r)
 
 static inline bool dx_ok(const dx_rd *r)
 {
-	return r->err->code == CF_OK;
+	return r->err->code == TC_OK;
 }
 
 static inline bool dx_need(dx_rd *r, size_t n)
 {
 	if ((size_t)(r->end - r->pos) >= n)
 		return true;
-	if (r->err->code == CF_OK)
-		cf_fail(r->err, CF_ETRUNC, dx_off(r), r->part, "needs %zu more bytes, %zu left", n,
+	if (r->err->code == TC_OK)
+		tc_fail(r->err, TC_ETRUNC, dx_off(r), r->part, "needs %zu more bytes, %zu left", n,
 		        (size_t)(r->end - r->pos));
 	r->pos = r->end;
 	return false;
@@ -115,7 +115,7 @@ static inline uint32_t dx_uleb(dx_rd *r)
 			return 0;
 		uint8_t b = *r->pos++;
 		if (i == 4 && (b & 0xf0)) {
-			cf_fail(r->err, CF_EFORMAT, dx_off(r) - 1, r->part, "LEB128 value wider than 32 bits");
+			tc_fail(r->err, TC_EFORMAT, dx_off(r) - 1, r->part, "LEB128 value wider than 32 bits");
 			return 0;
 		}
 		v |= (uint32_t)(b & 0x7f) << (7 * i);
@@ -141,7 +141,7 @@ static inline int32_t dx_sleb(dx_rd *r)
 			return (int32_t)v;
 		}
 	}
-	cf_fail(r->err, CF_EFORMAT, dx_off(r) - 1, r->part, "LEB128 value wider than 32 bits");
+	tc_fail(r->err, TC_EFORMAT, dx_off(r) - 1, r->part, "LEB128 value wider than 32 bits");
 	return 0;
 }
 
@@ -162,7 +162,7 @@ static inline size_t leb_size(uint32_t v)
 	return n;
 }
 
-static inline void buf_uleb(cf_buf *b, uint32_t v)
+static inline void buf_uleb(tc_buf *b, uint32_t v)
 {
 	while (v >= 0x80) {
 		buf_u1(b, (uint8_t)(v | 0x80));
@@ -171,7 +171,7 @@ static inline void buf_uleb(cf_buf *b, uint32_t v)
 	buf_u1(b, (uint8_t)v);
 }
 
-static inline void buf_sleb(cf_buf *b, int32_t v)
+static inline void buf_sleb(tc_buf *b, int32_t v)
 {
 	for (;;) {
 		uint8_t byte = (uint8_t)(v & 0x7f);
@@ -183,7 +183,7 @@ static inline void buf_sleb(cf_buf *b, int32_t v)
 	}
 }
 
-static inline void buf_le2(cf_buf *b, uint16_t v)
+static inline void buf_le2(tc_buf *b, uint16_t v)
 {
 	if (b->cap - b->len >= 2 || buf_reserve(b, 2)) {
 		le_put2(b->data + b->len, v);
@@ -191,7 +191,7 @@ static inline void buf_le2(cf_buf *b, uint16_t v)
 	}
 }
 
-static inline void buf_le4(cf_buf *b, uint32_t v)
+static inline void buf_le4(tc_buf *b, uint32_t v)
 {
 	if (b->cap - b->len >= 4 || buf_reserve(b, 4)) {
 		le_put4(b->data + b->len, v);
@@ -199,7 +199,7 @@ static inline void buf_le4(cf_buf *b, uint32_t v)
 	}
 }
 
-static inline void buf_pad(cf_buf *b, size_t align)
+static inline void buf_pad(tc_buf *b, size_t align)
 {
 	while (b->len % align)
 		buf_u1(b, 0);

@@ -44,7 +44,7 @@ typedef struct sec {
 
 typedef struct ctx {
 	dex_file *d;
-	cf_error *err;
+	tc_error *err;
 	const uint8_t *data;
 	size_t len;
 	dex_header h;
@@ -67,12 +67,12 @@ static int fail(ctx *c, int code, uint32_t off, const char *part, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return cf_fail(c->err, code, off, part, "%s", msg);
+	return tc_fail(c->err, code, off, part, "%s", msg);
 }
 
 static int nomem(ctx *c)
 {
-	return cf_fail(c->err, CF_ENOMEM, CF_NO_OFFSET, "dex", "no memory");
+	return tc_fail(c->err, TC_ENOMEM, TC_NO_OFFSET, "dex", "no memory");
 }
 
 bool dex_is_dex(const uint8_t *data, size_t len)
@@ -118,7 +118,7 @@ uint32_t dex_adler32(const uint8_t *data, size_t len)
 	return b << 16 | a;
 }
 
-int dex_read_header(const uint8_t *data, size_t len, dex_header *h, cf_error *err)
+int dex_read_header(const uint8_t *data, size_t len, dex_header *h, tc_error *err)
 {
 	dx_rd r = dx_at(data, len, 0, err, "header");
 	const uint8_t *m = dx_bytes(&r, 8);
@@ -317,7 +317,7 @@ static void *ref(ctx *c, enum kind k, uint32_t off, uint32_t at, const char *par
 {
 	void *item = find(c, k, off);
 	if (!item)
-		fail(c, CF_EFORMAT, at, part, "offset %u is not the start of a %s", off, kinds[k].name);
+		fail(c, TC_EFORMAT, at, part, "offset %u is not the start of a %s", off, kinds[k].name);
 	return item;
 }
 
@@ -339,7 +339,7 @@ static uint32_t check_index(ctx *c, enum dv_kind k, uint32_t v, uint32_t at, con
 	static const char *const names[DV_KINDS] = {"string", "type", "proto", "field", "method",
 	                                            "method handle"};
 	if (v >= c->vc.limit[k])
-		fail(c, CF_EFORMAT, at, part, "%s index %u out of range (%u)", names[k], v, c->vc.limit[k]);
+		fail(c, TC_EFORMAT, at, part, "%s index %u out of range (%u)", names[k], v, c->vc.limit[k]);
 	return v;
 }
 
@@ -354,16 +354,16 @@ static void *p_string_data(ctx *c, uint32_t off, uint32_t *end)
 	const uint8_t *s = r.pos;
 	const uint8_t *nul = memchr(s, 0, (size_t)(r.end - s));
 	if (!nul) {
-		fail(c, CF_ETRUNC, off, "string_data_item", "no terminating NUL");
+		fail(c, TC_ETRUNC, off, "string_data_item", "no terminating NUL");
 		return NULL;
 	}
 	uint32_t len = (uint32_t)(nul - s), n;
 	if (!dex_mutf8_check(s, len, &n)) {
-		fail(c, CF_EFORMAT, off, "string_data_item", "not valid MUTF-8");
+		fail(c, TC_EFORMAT, off, "string_data_item", "not valid MUTF-8");
 		return NULL;
 	}
 	if (n != utf16) {
-		fail(c, CF_EFORMAT, off, "string_data_item", "declares %u UTF-16 units, holds %u", utf16, n);
+		fail(c, TC_EFORMAT, off, "string_data_item", "declares %u UTF-16 units, holds %u", utf16, n);
 		return NULL;
 	}
 	dex_str *str = arena_alloc(c->d->a, sizeof *str);
@@ -419,10 +419,10 @@ static void *p_annotation(ctx *c, uint32_t off, uint32_t *end)
 	dx_rd r = dx_at(c->data, c->len, off, c->err, "annotation_item");
 	uint8_t vis = dx_u1(&r);
 	if (dx_ok(&r) && vis > 2) {
-		fail(c, CF_EFORMAT, off, "annotation_item", "visibility %u", vis);
+		fail(c, TC_EFORMAT, off, "annotation_item", "visibility %u", vis);
 		return NULL;
 	}
-	if (dv_annotation(&r, NULL, &c->vc, 0) != CF_OK)
+	if (dv_annotation(&r, NULL, &c->vc, 0) != TC_OK)
 		return NULL;
 	*end = dx_off(&r);
 	return blob(c, off, *end);
@@ -431,7 +431,7 @@ static void *p_annotation(ctx *c, uint32_t off, uint32_t *end)
 static void *p_encoded_array(ctx *c, uint32_t off, uint32_t *end)
 {
 	dx_rd r = dx_at(c->data, c->len, off, c->err, "encoded_array_item");
-	if (dv_array(&r, NULL, &c->vc, 0) != CF_OK)
+	if (dv_array(&r, NULL, &c->vc, 0) != TC_OK)
 		return NULL;
 	*end = dx_off(&r);
 	return blob(c, off, *end);
@@ -440,7 +440,7 @@ static void *p_encoded_array(ctx *c, uint32_t off, uint32_t *end)
 static void *p_debug_info(ctx *c, uint32_t off, uint32_t *end)
 {
 	dx_rd r = dx_at(c->data, c->len, off, c->err, "debug_info_item");
-	if (dv_debug(&r, NULL, &c->vc, NULL, 0) != CF_OK)
+	if (dv_debug(&r, NULL, &c->vc, NULL, 0) != TC_OK)
 		return NULL;
 	*end = dx_off(&r);
 	return blob(c, off, *end);
@@ -460,13 +460,13 @@ static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 		uint32_t size = dop_length(insns, n, pc, c->d->version, &code);
 		uint32_t at = off + 2 * pc;
 		if (!size)
-			return fail(c, CF_EOPCODE, at, "code_item", "bad or cut-off instruction 0x%04x at %u",
+			return fail(c, TC_EOPCODE, at, "code_item", "bad or cut-off instruction 0x%04x at %u",
 			            le_u2(insns + 2 * (size_t)pc), pc);
 		uint8_t ik = code == DOP_NOP ? DI_NONE : dop_table[code].idx;
 		if (ik == DI_CALL_SITE) {
 			dop_decode(insns, n, pc, c->d->version, &op);
 			if (op.idx >= c->cs_count)
-				return fail(c, CF_EFORMAT, at, "code_item", "call site index %u out of range (%u)", op.idx,
+				return fail(c, TC_EFORMAT, at, "code_item", "call site index %u out of range (%u)", op.idx,
 				            c->cs_count);
 		} else if (ik != DI_NONE) {
 			dop_decode(insns, n, pc, c->d->version, &op);
@@ -478,7 +478,7 @@ static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 		}
 		pc += size;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static void *p_code(ctx *c, uint32_t off, uint32_t *end)
@@ -500,25 +500,25 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 	if (!dx_ok(&r))
 		return NULL;
 	if (code->ins > code->regs) {
-		fail(c, CF_EFORMAT, off, part, "ins_size %u exceeds registers_size %u", code->ins, code->regs);
+		fail(c, TC_EFORMAT, off, part, "ins_size %u exceeds registers_size %u", code->ins, code->regs);
 		return NULL;
 	}
 	/* ART's CheckIntraCodeItem: up to 5 outs whatever the frame (invoke-kind may name a
 	 * register several times), more only within it (a range is in the frame) */
 	if (code->outs > 5 && code->outs > code->regs) {
-		fail(c, CF_EFORMAT, off + 4, part, "outs_size %u exceeds registers_size %u", code->outs, code->regs);
+		fail(c, TC_EFORMAT, off + 4, part, "outs_size %u exceeds registers_size %u", code->outs, code->regs);
 		return NULL;
 	}
 	if (!(code->insns = dx_bytes(&r, 2 * (size_t)code->ninsns)))
 		return NULL;
-	if (check_insns(c, code->insns, code->ninsns, off + 16) != CF_OK)
+	if (check_insns(c, code->insns, code->ninsns, off + 16) != TC_OK)
 		return NULL;
 	if (debug_off && !(code->debug = ref(c, K_DEBUG_INFO, debug_off, off + 8, part)))
 		return NULL;
 	if (ntries) {
 		if ((code->ninsns & 1) && dx_u2(&r) != 0) {
 			/* padding to 4 bytes */
-			fail(c, CF_EFORMAT, dx_off(&r) - 2, part, "non-zero padding before the try items");
+			fail(c, TC_EFORMAT, dx_off(&r) - 2, part, "non-zero padding before the try items");
 			return NULL;
 		}
 		uint32_t tries_at = dx_off(&r);
@@ -531,7 +531,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 		if (!dx_ok(&r))
 			return NULL;
 		if (nh == 0 || nh > 65535 || nh > ntries) {
-			fail(c, CF_EFORMAT, list, part, "%u catch handlers for %u try items", nh, ntries);
+			fail(c, TC_EFORMAT, list, part, "%u catch handlers for %u try items", nh, ntries);
 			return NULL;
 		}
 		dex_handler *h = arena_array(c->d->a, nh, sizeof *h);
@@ -547,7 +547,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 			if (!dx_ok(&r))
 				return NULL;
 			if (size < -65536 || size > 65536) {
-				fail(c, CF_EFORMAT, list + hoff[i], part, "catch handler size %d", size);
+				fail(c, TC_EFORMAT, list + hoff[i], part, "catch handler size %d", size);
 				return NULL;
 			}
 			h[i].n = (uint32_t)(size < 0 ? -size : size);
@@ -562,7 +562,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 				if (!dx_ok(&r))
 					return NULL;
 				if (h[i].catches[k].addr >= code->ninsns) {
-					fail(c, CF_EFORMAT, at, part, "handler address %u past the code (%u units)",
+					fail(c, TC_EFORMAT, at, part, "handler address %u past the code (%u units)",
 					     h[i].catches[k].addr, code->ninsns);
 					return NULL;
 				}
@@ -574,7 +574,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 				if (!dx_ok(&r))
 					return NULL;
 				if (h[i].catch_all >= code->ninsns) {
-					fail(c, CF_EFORMAT, at, part, "catch-all address %u past the code (%u units)",
+					fail(c, TC_EFORMAT, at, part, "catch-all address %u past the code (%u units)",
 					     h[i].catch_all, code->ninsns);
 					return NULL;
 				}
@@ -586,7 +586,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 			uint32_t start = le_u4(p), count = le_u2(p + 4), ho = le_u2(p + 6);
 			uint32_t at = tries_at + 8 * i;
 			if (!count || start < prev_end || start > code->ninsns || count > code->ninsns - start) {
-				fail(c, CF_EFORMAT, at, part, "try item [%u, +%u) out of order or past the code", start,
+				fail(c, TC_EFORMAT, at, part, "try item [%u, +%u) out of order or past the code", start,
 				     count);
 				return NULL;
 			}
@@ -600,7 +600,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 					hi = mid;
 			}
 			if (lo == nh || hoff[lo] != ho) {
-				fail(c, CF_EFORMAT, at, part, "handler_off %u is not a catch handler", ho);
+				fail(c, TC_EFORMAT, at, part, "handler_off %u is not a catch handler", ho);
 				return NULL;
 			}
 			tries[i] = (dex_try){start, count, lo};
@@ -617,8 +617,8 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 static uint32_t anno_type(const dex_blob *b)
 {
 	/* visibility, then the encoded_annotation's uleb128 type (checked by the parse) */
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dx_rd r = dx_at(b->data, b->len, 1, &e, "annotation_item");
 	return dx_uleb(&r);
 }
@@ -644,7 +644,7 @@ static void *p_annotation_set(ctx *c, uint32_t off, uint32_t *end)
 		if (!(annos[i] = ref(c, K_ANNOTATION, le_u4(p + 4 * i), off + 4 + 4 * i, part)))
 			return NULL;
 		if (i && anno_type(annos[i]) <= anno_type(annos[i - 1])) {
-			fail(c, CF_EFORMAT, off + 4 + 4 * i, part, "annotations out of order by type");
+			fail(c, TC_EFORMAT, off + 4 + 4 * i, part, "annotations out of order by type");
 			return NULL;
 		}
 	}
@@ -714,7 +714,7 @@ static void *p_annotations_directory(ctx *c, uint32_t off, uint32_t *end)
 		                           : (i > nf + nm ? a->params[i - nf - nm - 1].idx : 0);
 		bool first = fld ? i == 0 : meth ? i == nf : i == nf + nm;
 		if (!first && idx <= prev) {
-			fail(c, CF_EFORMAT, at, part, "annotated members out of order at index %u", idx);
+			fail(c, TC_EFORMAT, at, part, "annotated members out of order at index %u", idx);
 			return NULL;
 		}
 		if (fld) {
@@ -747,11 +747,11 @@ static bool members(ctx *c, dx_rd *r, uint32_t n, bool methods, void **out)
 		if (!dx_ok(r))
 			return false;
 		if (i && diff == 0) {
-			fail(c, CF_EFORMAT, at, part, "%s listed twice", methods ? "method" : "field");
+			fail(c, TC_EFORMAT, at, part, "%s listed twice", methods ? "method" : "field");
 			return false;
 		}
 		if (diff > UINT32_MAX - idx) {
-			fail(c, CF_EFORMAT, at, part, "index overflows");
+			fail(c, TC_EFORMAT, at, part, "index overflows");
 			return false;
 		}
 		idx += diff;
@@ -771,7 +771,7 @@ static bool members(ctx *c, dx_rd *r, uint32_t n, bool methods, void **out)
 			return false;
 		bool want = !(flags & (DACC_ABSTRACT | DACC_NATIVE));
 		if (want != (code != NULL)) {
-			fail(c, CF_EFORMAT, at, part, "method %u %s code but is %s", idx, code ? "has" : "lacks",
+			fail(c, TC_EFORMAT, at, part, "method %u %s code but is %s", idx, code ? "has" : "lacks",
 			     want ? "concrete" : "abstract or native");
 			return false;
 		}
@@ -799,7 +799,7 @@ static void *p_class_data(ctx *c, uint32_t off, uint32_t *end)
 	/* each member takes two bytes at least: counts past the end are cut-off input */
 	uint64_t total = (uint64_t)cd->nsfields + cd->nifields + cd->ndmethods + cd->nvmethods;
 	if (total * 2 > (uint64_t)(r.end - r.pos)) {
-		fail(c, CF_ETRUNC, off, "class_data_item", "%llu members cut off", (unsigned long long)total);
+		fail(c, TC_ETRUNC, off, "class_data_item", "%llu members cut off", (unsigned long long)total);
 		return NULL;
 	}
 	if (!members(c, &r, cd->nsfields, false, (void **)&cd->sfields) ||
@@ -829,9 +829,9 @@ static int walk(ctx *c, enum kind k, uint32_t limit)
 {
 	sec *s = &c->s[k];
 	if (!s->count)
-		return CF_OK;
+		return TC_OK;
 	if ((uint64_t)s->count * kinds[k].min > (uint64_t)limit - s->off)
-		return fail(c, CF_EFORMAT, s->off, kinds[k].name,
+		return fail(c, TC_EFORMAT, s->off, kinds[k].name,
 		            "%u items of at least %u bytes do not fit in the %u bytes before the next section",
 		            s->count, kinds[k].min, limit - s->off);
 	s->offs = arena_array(c->d->a, s->count, sizeof *s->offs);
@@ -841,16 +841,16 @@ static int walk(ctx *c, enum kind k, uint32_t limit)
 	uint32_t align = kinds[k].align, off = s->off;
 	for (uint32_t i = 0; i < s->count; i++) {
 		if (off % align)
-			return fail(c, CF_EFORMAT, off, kinds[k].name, "not aligned to %u bytes", align);
+			return fail(c, TC_EFORMAT, off, kinds[k].name, "not aligned to %u bytes", align);
 		if (off >= limit)
-			return fail(c, CF_EFORMAT, off, kinds[k].name, "item %u of %u runs past its section", i,
+			return fail(c, TC_EFORMAT, off, kinds[k].name, "item %u of %u runs past its section", i,
 			            s->count);
 		uint32_t end = 0;
 		void *item = parsers[k](c, off, &end);
 		if (!item)
 			return c->err->code ? c->err->code : nomem(c);
 		if (end > limit)
-			return fail(c, CF_EFORMAT, off, kinds[k].name, "item overlaps the next section");
+			return fail(c, TC_EFORMAT, off, kinds[k].name, "item overlaps the next section");
 		s->offs[i] = off;
 		s->items[i] = item;
 		off = end;
@@ -858,11 +858,11 @@ static int walk(ctx *c, enum kind k, uint32_t limit)
 			/* ART's CheckPadding: what aligns the next item is zeros */
 			for (; off % align; off++)
 				if (off < limit && c->data[off])
-					return fail(c, CF_EFORMAT, off, kinds[k].name, "non-zero padding after item %u", i);
+					return fail(c, TC_EFORMAT, off, kinds[k].name, "non-zero padding after item %u", i);
 		}
 	}
 	s->end = off;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- ids ---------------------------------------------------------------------------- */
@@ -916,7 +916,7 @@ static int read_ids(ctx *c)
 			return c->err->code;
 		d->strings.v[i] = *s;
 		if (i && dex_mutf8_cmp(d->strings.v[i - 1].data, d->strings.v[i - 1].len, s->data, s->len) >= 0)
-			return fail(c, CF_EFORMAT, at, part, "string_ids out of order at %u", i);
+			return fail(c, TC_EFORMAT, at, part, "string_ids out of order at %u", i);
 	}
 	part = "type_ids";
 	GROW_INIT(d->types, h->type_ids_size);
@@ -928,12 +928,12 @@ static int read_ids(ctx *c)
 		if (c->err->code)
 			return c->err->code;
 		if (i && s <= d->types.v[i - 1])
-			return fail(c, CF_EFORMAT, at, part, "type_ids out of order at %u", i);
+			return fail(c, TC_EFORMAT, at, part, "type_ids out of order at %u", i);
 		d->types.v[i] = s;
 		/* ART's CheckInterTypeIdItem: every type is a valid descriptor */
 		const dex_str *str = &d->strings.v[s];
 		if (!descriptor_ok(str, d->version))
-			return fail(c, CF_EFORMAT, at, part, "type %u: invalid descriptor \"%.*s\"", i,
+			return fail(c, TC_EFORMAT, at, part, "type %u: invalid descriptor \"%.*s\"", i,
 			            (int)(str->len > 80 ? 80 : str->len), (const char *)str->data);
 		c->tkind[i] = (char)str->data[0];
 	}
@@ -955,9 +955,9 @@ static int read_ids(ctx *c)
 		for (uint32_t k = 0; ok && k < np; k++)
 			ok = (char)sh->data[k + 1] == shorty_of(d, pr->params->types[k]) && sh->data[k + 1] != 'V';
 		if (!ok)
-			return fail(c, CF_EFORMAT, at, part, "shorty of proto %u does not match its types", i);
+			return fail(c, TC_EFORMAT, at, part, "shorty of proto %u does not match its types", i);
 		if (i && proto_cmp(&d->protos.v[i - 1], pr) >= 0)
-			return fail(c, CF_EFORMAT, at, part, "proto_ids out of order at %u", i);
+			return fail(c, TC_EFORMAT, at, part, "proto_ids out of order at %u", i);
 	}
 	part = "field_ids";
 	GROW_INIT(d->fields, h->field_ids_size);
@@ -972,10 +972,10 @@ static int read_ids(ctx *c)
 			return c->err->code;
 		/* ART's CheckInterFieldIdItem */
 		if (c->tkind[f->cls] != 'L' || c->tkind[f->type] == 'V')
-			return fail(c, CF_EFORMAT, at, part, "field %u: %s", i,
+			return fail(c, TC_EFORMAT, at, part, "field %u: %s", i,
 			            c->tkind[f->type] == 'V' ? "of type void" : "of a class that is not a class type");
 		if (!member_name_ok(&d->strings.v[f->name], d->version))
-			return fail(c, CF_EFORMAT, at + 4, part, "field %u: invalid name \"%.*s\"", i,
+			return fail(c, TC_EFORMAT, at + 4, part, "field %u: invalid name \"%.*s\"", i,
 			            (int)(d->strings.v[f->name].len > 80 ? 80 : d->strings.v[f->name].len),
 			            (const char *)d->strings.v[f->name].data);
 		if (i) {
@@ -986,7 +986,7 @@ static int read_ids(ctx *c)
 			if (!r)
 				r = cmp_u32(q->type, f->type);
 			if (r >= 0)
-				return fail(c, CF_EFORMAT, at, part, "field_ids out of order at %u", i);
+				return fail(c, TC_EFORMAT, at, part, "field_ids out of order at %u", i);
 		}
 	}
 	part = "method_ids";
@@ -1002,9 +1002,9 @@ static int read_ids(ctx *c)
 			return c->err->code;
 		/* ART's CheckInterMethodIdItem: a method of a class or an array (clone) */
 		if (c->tkind[m->cls] != 'L' && c->tkind[m->cls] != '[')
-			return fail(c, CF_EFORMAT, at, part, "method %u: of a primitive type", i);
+			return fail(c, TC_EFORMAT, at, part, "method %u: of a primitive type", i);
 		if (!member_name_ok(&d->strings.v[m->name], d->version))
-			return fail(c, CF_EFORMAT, at + 4, part, "method %u: invalid name \"%.*s\"", i,
+			return fail(c, TC_EFORMAT, at + 4, part, "method %u: invalid name \"%.*s\"", i,
 			            (int)(d->strings.v[m->name].len > 80 ? 80 : d->strings.v[m->name].len),
 			            (const char *)d->strings.v[m->name].data);
 		if (i) {
@@ -1015,10 +1015,10 @@ static int read_ids(ctx *c)
 			if (!r)
 				r = cmp_u32(q->proto, m->proto);
 			if (r >= 0)
-				return fail(c, CF_EFORMAT, at, part, "method_ids out of order at %u", i);
+				return fail(c, TC_EFORMAT, at, part, "method_ids out of order at %u", i);
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The descriptor of type t, for messages. */
@@ -1039,12 +1039,12 @@ static int check_members(ctx *c, const dex_class *k, uint32_t at)
 	for (uint32_t j = 0; j < nf; j++) {
 		uint32_t f = j < cd->nsfields ? cd->sfields[j].idx : cd->ifields[j - cd->nsfields].idx;
 		if (d->fields.v[f].cls != k->type)
-			return fail(c, CF_EFORMAT, at + 24, "class_defs", "its class data holds field %u of another class", f);
+			return fail(c, TC_EFORMAT, at + 24, "class_defs", "its class data holds field %u of another class", f);
 	}
 	for (uint32_t j = 0; j < dex_cdata_nmethods(cd); j++) {
 		uint32_t m = dex_cdata_method(cd, j)->idx;
 		if (d->methods.v[m].cls != k->type)
-			return fail(c, CF_EFORMAT, at + 24, "class_defs", "its class data holds method %u of another class", m);
+			return fail(c, TC_EFORMAT, at + 24, "class_defs", "its class data holds method %u of another class", m);
 	}
 	const dex_adir *a = k->annos;
 	for (uint32_t j = 0; a && j < a->nfields + a->nmethods + a->nparams; j++) {
@@ -1053,10 +1053,10 @@ static int check_members(ctx *c, const dex_class *k, uint32_t at)
 		                     : j < a->nfields + a->nmethods ? a->methods[j - a->nfields].idx
 		                                                    : a->params[j - a->nfields - a->nmethods].idx;
 		if ((field ? d->fields.v[idx].cls : d->methods.v[idx].cls) != k->type)
-			return fail(c, CF_EFORMAT, at + 20, "class_defs",
+			return fail(c, TC_EFORMAT, at + 20, "class_defs",
 			            "its annotations directory annotates %s %u of another class", field ? "field" : "method", idx);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* ART's CheckIntraClassDefItem: a class type, defined once, with Java flags only.
@@ -1068,14 +1068,14 @@ static int check_class_def(ctx *c, uint32_t i, uint32_t at, uint32_t *def)
 	int n;
 	const char *name = tname(c, k->type, &n);
 	if (c->tkind[k->type] != 'L')
-		return fail(c, CF_EFORMAT, at, part, "class_def %u names \"%.*s\", not a class type", i, n, name);
+		return fail(c, TC_EFORMAT, at, part, "class_def %u names \"%.*s\", not a class type", i, n, name);
 	if (def[k->type] != DEX_NO_INDEX)
-		return fail(c, CF_EFORMAT, at, part, "class %.*s defined twice (class_defs %u and %u)", n, name,
+		return fail(c, TC_EFORMAT, at, part, "class %.*s defined twice (class_defs %u and %u)", n, name,
 		            def[k->type], i);
 	def[k->type] = i;
 	if (k->flags & ~0xffffu)
-		return fail(c, CF_EFORMAT, at + 4, part, "class %.*s: access flags 0x%x", n, name, k->flags);
-	return CF_OK;
+		return fail(c, TC_EFORMAT, at + 4, part, "class %.*s: access flags 0x%x", n, name, k->flags);
+	return TC_OK;
 }
 
 /* ART's CheckInterClassDefItem, once every class_def is known: super class and
@@ -1091,11 +1091,11 @@ static int check_class(ctx *c, uint32_t i, uint32_t at, const uint32_t *def)
 	bool ordered = d->version >= 37;
 	if (k->super != DEX_NO_INDEX) {
 		if (c->tkind[k->super] != 'L')
-			return fail(c, CF_EFORMAT, at + 8, part, "class %.*s: its super class is not a class type", n, name);
+			return fail(c, TC_EFORMAT, at + 8, part, "class %.*s: its super class is not a class type", n, name);
 		if (ordered && k->super == k->type)
-			return fail(c, CF_EFORMAT, at + 8, part, "class %.*s is its own super class", n, name);
+			return fail(c, TC_EFORMAT, at + 8, part, "class %.*s is its own super class", n, name);
 		if (ordered && def[k->super] != DEX_NO_INDEX && def[k->super] >= i)
-			return fail(c, CF_EFORMAT, at + 8, part, "class %.*s is defined before its super class", n, name);
+			return fail(c, TC_EFORMAT, at + 8, part, "class %.*s is defined before its super class", n, name);
 	}
 	for (uint32_t j = 0; k->ifaces && j < k->ifaces->n; j++) {
 		uint32_t t = k->ifaces->types[j];
@@ -1110,7 +1110,7 @@ static int check_class(ctx *c, uint32_t i, uint32_t at, const uint32_t *def)
 			if (k->ifaces->types[q] == t)
 				why = "implements an interface twice";
 		if (why)
-			return fail(c, CF_EFORMAT, at + 12, part, "class %.*s %s", n, name, why);
+			return fail(c, TC_EFORMAT, at + 12, part, "class %.*s %s", n, name, why);
 	}
 	return check_members(c, k, at);
 }
@@ -1141,11 +1141,11 @@ static int read_classes(ctx *c)
 		k->annos = opt_ref(c, K_ANNOTATIONS_DIRECTORY, le_u4(p + 20), at + 20, part);
 		k->data = opt_ref(c, K_CLASS_DATA, le_u4(p + 24), at + 24, part);
 		k->values = opt_ref(c, K_ENCODED_ARRAY, le_u4(p + 28), at + 28, part);
-		if (c->err->code || check_class_def(c, i, at, def) != CF_OK)
+		if (c->err->code || check_class_def(c, i, at, def) != TC_OK)
 			return c->err->code;
 	}
 	for (uint32_t i = 0; i < d->nclasses; i++)
-		if (check_class(c, i, c->h.class_defs_off + 32 * i, def) != CF_OK)
+		if (check_class(c, i, c->h.class_defs_off + 32 * i, def) != TC_OK)
 			return c->err->code;
 	d->ncall_sites = c->cs_count;
 	d->call_sites = arena_array(d->a, c->cs_count ? c->cs_count : 1, sizeof *d->call_sites);
@@ -1163,14 +1163,14 @@ static int read_classes(ctx *c)
 		const uint8_t *p = c->data + at;
 		uint16_t kind = le_u2(p);
 		if (kind > 8)
-			return fail(c, CF_EFORMAT, at, "method_handles", "method handle type %u", kind);
+			return fail(c, TC_EFORMAT, at, "method_handles", "method handle type %u", kind);
 		d->mhandles[i].kind = kind;
 		d->mhandles[i].idx = check_index(c, kind <= 3 ? DV_FIELD : DV_METHOD, le_u2(p + 4), at + 4,
 		                                 "method_handles");
 		if (c->err->code)
 			return c->err->code;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- header and map -------------------------------------------------------------------- */
@@ -1179,14 +1179,14 @@ static int id_section(ctx *c, uint32_t size, uint32_t off, uint32_t esize, const
 {
 	if (!size) {
 		if (off)
-			return fail(c, CF_EFORMAT, CF_NO_OFFSET, "header", "%s: offset %u for an empty section", name,
+			return fail(c, TC_EFORMAT, TC_NO_OFFSET, "header", "%s: offset %u for an empty section", name,
 			            off);
-		return CF_OK;
+		return TC_OK;
 	}
 	if (off % 4 || off < 0x70 || (uint64_t)off + (uint64_t)size * esize > c->len)
-		return fail(c, CF_EFORMAT, CF_NO_OFFSET, "header", "%s: %u entries at %u do not fit the file", name,
+		return fail(c, TC_EFORMAT, TC_NO_OFFSET, "header", "%s: %u entries at %u do not fit the file", name,
 		            size, off);
-	return CF_OK;
+	return TC_OK;
 }
 
 static int read_map(ctx *c)
@@ -1195,13 +1195,13 @@ static int read_map(ctx *c)
 	dex_file *d = c->d;
 	const char *part = "map_list";
 	if (h->map_off % 4 || h->map_off < 0x70)
-		return fail(c, CF_EFORMAT, h->map_off, part, "map_off not aligned or inside the header");
+		return fail(c, TC_EFORMAT, h->map_off, part, "map_off not aligned or inside the header");
 	dx_rd r = dx_at(c->data, c->len, h->map_off, c->err, part);
 	uint32_t n = dx_u4(&r);
 	if (!dx_ok(&r))
 		return c->err->code;
 	if (n > 32)
-		return fail(c, CF_EFORMAT, h->map_off, part, "%u entries (there are 21 item types)", n);
+		return fail(c, TC_EFORMAT, h->map_off, part, "%u entries (there are 21 item types)", n);
 	uint32_t prev_off = 0;
 	uint32_t offs[32], counts[32];
 	uint16_t types[32];
@@ -1213,12 +1213,12 @@ static int read_map(ctx *c)
 		if (!dx_ok(&r))
 			return c->err->code;
 		if (i && off <= prev_off)
-			return fail(c, CF_EFORMAT, at, part, "entries out of order");
+			return fail(c, TC_EFORMAT, at, part, "entries out of order");
 		for (uint32_t k = 0; k < i; k++)
 			if (types[k] == type)
-				return fail(c, CF_EFORMAT, at, part, "type 0x%04x listed twice", type);
+				return fail(c, TC_EFORMAT, at, part, "type 0x%04x listed twice", type);
 		if (!size || off >= c->len)
-			return fail(c, CF_EFORMAT, at, part, "type 0x%04x: %u items at %u", type, size, off);
+			return fail(c, TC_EFORMAT, at, part, "type 0x%04x: %u items at %u", type, size, off);
 		prev_off = off;
 		types[i] = type;
 		offs[i] = off;
@@ -1245,18 +1245,18 @@ static int read_map(ctx *c)
 			break;
 		case DT_CALL_SITE_ID:
 			if ((uint64_t)offs[i] + 4ull * counts[i] > limit || offs[i] % 4)
-				return fail(c, CF_EFORMAT, offs[i], "call_site_ids", "section does not fit");
+				return fail(c, TC_EFORMAT, offs[i], "call_site_ids", "section does not fit");
 			c->cs_off = offs[i];
 			c->cs_count = counts[i];
 			continue;
 		case DT_METHOD_HANDLE:
 			if ((uint64_t)offs[i] + 8ull * counts[i] > limit || offs[i] % 4)
-				return fail(c, CF_EFORMAT, offs[i], "method_handles", "section does not fit");
+				return fail(c, TC_EFORMAT, offs[i], "method_handles", "section does not fit");
 			c->mh_off = offs[i];
 			c->mh_count = counts[i];
 			continue;
 		case DT_HIDDENAPI:
-			return fail(c, CF_EUNSUPPORTED, offs[i], part,
+			return fail(c, TC_EUNSUPPORTED, offs[i], part,
 			            "hidden-API class data (a boot class path dex, not an app's) is not supported");
 		default:
 			id = false;
@@ -1268,16 +1268,16 @@ static int read_map(ctx *c)
 					want_off = offs[i];
 				}
 			if (!want_off)
-				return fail(c, CF_EFORMAT, h->map_off, part, "unknown item type 0x%04x", types[i]);
+				return fail(c, TC_EFORMAT, h->map_off, part, "unknown item type 0x%04x", types[i]);
 		}
 		if (id && types[i] != DT_HEADER && (counts[i] != want_size || offs[i] != want_off))
-			return fail(c, CF_EFORMAT, h->map_off, part,
+			return fail(c, TC_EFORMAT, h->map_off, part,
 			            "type 0x%04x: %u items at %u, the header says %u at %u", types[i], counts[i],
 			            offs[i], want_size, want_off);
 	}
 	if (!has_header || !has_map)
-		return fail(c, CF_EFORMAT, h->map_off, part, "the header or the map itself is not listed");
-	return CF_OK;
+		return fail(c, TC_EFORMAT, h->map_off, part, "the header or the map itself is not listed");
+	return TC_OK;
 }
 
 /* ART's CheckIntraSection: the sections follow one another in map order, none overlapping
@@ -1308,18 +1308,18 @@ static int check_layout(ctx *c)
 		if (!dx_ok(&r))
 			return c->err->code;
 		if (i && prev_end > off)
-			return fail(c, CF_EFORMAT, off, "map_list", "section 0x%04x ends at %u, past the start of section 0x%04x",
+			return fail(c, TC_EFORMAT, off, "map_list", "section 0x%04x ends at %u, past the start of section 0x%04x",
 			            prev, prev_end, type);
 		for (uint32_t p = prev_end; i && p < off; p++)
 			if (c->data[p])
-				return fail(c, CF_EFORMAT, p, "map_list", "non-zero padding before section 0x%04x", type);
+				return fail(c, TC_EFORMAT, p, "map_list", "non-zero padding before section 0x%04x", type);
 		prev_end = end > c->len ? (uint32_t)c->len : (uint32_t)end;
 		prev = type;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *err)
+int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_error *err)
 {
 	memset(d, 0, sizeof *d);
 	d->a = a;
@@ -1327,33 +1327,33 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *
 	d->len = len;
 	ctx c = {.d = d, .err = err, .data = data, .len = len};
 	if (len < 0x70)
-		return cf_fail(err, CF_ETRUNC, 0, "header", "dex file too short (%zu bytes, header is 112)", len);
+		return tc_fail(err, TC_ETRUNC, 0, "header", "dex file too short (%zu bytes, header is 112)", len);
 	if (!dex_is_dex(data, len))
-		return cf_fail(err, CF_EFORMAT, 0, "header", "not a dex file (bad magic)");
+		return tc_fail(err, TC_EFORMAT, 0, "header", "not a dex file (bad magic)");
 	int version = (data[4] - '0') * 100 + (data[5] - '0') * 10 + (data[6] - '0');
 	if (version == 41)
-		return cf_fail(err, CF_EUNSUPPORTED, 4, "header",
+		return tc_fail(err, TC_EUNSUPPORTED, 4, "header",
 		               "dex 041 (a container of several dex files, Android 15) is not supported");
 	if (version < 35 || version > 40 || version == 36)
-		return cf_fail(err, CF_EVERSION, 4, "header", "dex version %03d is not supported (035 to 040)",
+		return tc_fail(err, TC_EVERSION, 4, "header", "dex version %03d is not supported (035 to 040)",
 		               version);
 	d->version = version;
-	if (dex_read_header(data, len, &c.h, err) != CF_OK)
+	if (dex_read_header(data, len, &c.h, err) != TC_OK)
 		return err->code;
 	const dex_header *h = &c.h;
 	if (h->endian_tag != 0x12345678)
-		return cf_fail(err, CF_EUNSUPPORTED, 40, "header", "endian tag 0x%08x (only little-endian dex files)",
+		return tc_fail(err, TC_EUNSUPPORTED, 40, "header", "endian tag 0x%08x (only little-endian dex files)",
 		               h->endian_tag);
 	if (h->header_size != 0x70)
-		return cf_fail(err, CF_EFORMAT, 36, "header", "header_size %u, not 112", h->header_size);
+		return tc_fail(err, TC_EFORMAT, 36, "header", "header_size %u, not 112", h->header_size);
 	if (h->file_size != len)
-		return cf_fail(err, CF_EFORMAT, 32, "header", "file_size %u, but the file has %zu bytes",
+		return tc_fail(err, TC_EFORMAT, 32, "header", "file_size %u, but the file has %zu bytes",
 		               h->file_size, len);
 	if (h->link_size || h->link_off)
-		return cf_fail(err, CF_EUNSUPPORTED, 44, "header", "a link section (statically linked dex)");
+		return tc_fail(err, TC_EUNSUPPORTED, 44, "header", "a link section (statically linked dex)");
 	uint32_t sum = dex_adler32(data, len);
 	if (sum != h->checksum)
-		return cf_fail(err, CF_EFORMAT, 8, "header", "checksum 0x%08x, the file sums to 0x%08x",
+		return tc_fail(err, TC_EFORMAT, 8, "header", "checksum 0x%08x, the file sums to 0x%08x",
 		               h->checksum, sum);
 	if (id_section(&c, h->string_ids_size, h->string_ids_off, 4, "string_ids") ||
 	    id_section(&c, h->type_ids_size, h->type_ids_off, 4, "type_ids") ||
@@ -1363,11 +1363,11 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *
 	    id_section(&c, h->class_defs_size, h->class_defs_off, 32, "class_defs"))
 		return err->code;
 	if (h->type_ids_size > 65535 || h->proto_ids_size > 65535)
-		return cf_fail(err, CF_EFORMAT, 56, "header", "more than 65535 type or proto ids");
+		return tc_fail(err, TC_EFORMAT, 56, "header", "more than 65535 type or proto ids");
 	if ((uint64_t)h->data_off + h->data_size > len)
-		return cf_fail(err, CF_EFORMAT, 104, "header", "data section past the end of the file");
+		return tc_fail(err, TC_EFORMAT, 104, "header", "data section past the end of the file");
 	d->data_to_end = (uint64_t)h->data_off + h->data_size == len;
-	if (read_map(&c) != CF_OK)
+	if (read_map(&c) != TC_OK)
 		return err->code;
 	c.vc.limit[DV_STRING] = h->string_ids_size;
 	c.vc.limit[DV_TYPE] = h->type_ids_size;
@@ -1393,14 +1393,14 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, cf_error *
 			if (off > s->off && off < limit)
 				limit = off;
 		}
-		if (walk(&c, order[i], limit) != CF_OK)
+		if (walk(&c, order[i], limit) != TC_OK)
 			return err->code;
 	}
-	if (check_layout(&c) != CF_OK)
+	if (check_layout(&c) != TC_OK)
 		return err->code;
-	if (read_ids(&c) != CF_OK || read_classes(&c) != CF_OK)
+	if (read_ids(&c) != TC_OK || read_classes(&c) != TC_OK)
 		return err->code;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- model helpers --------------------------------------------------------------------- */
@@ -1498,8 +1498,8 @@ bool dex_member_annotated(const dex_file *d, const dex_class *k, uint32_t idx, b
 			continue;
 		for (uint32_t j = 0; j < v[i].set->n; j++) {
 			/* visibility, then the annotation's uleb128 type (checked by the reader) */
-			cf_error e;
-			cf_error_clear(&e);
+			tc_error e;
+			tc_error_clear(&e);
 			const dex_blob *b = v[i].set->annos[j];
 			dx_rd r = dx_at(b->data, b->len, 1, &e, "annotation_item");
 			uint32_t type, len;

@@ -14,7 +14,7 @@ enum {
 
 static int bad(dx_rd *r, uint32_t off, const char *what, uint32_t v)
 {
-	return cf_fail(r->err, CF_EFORMAT, off, r->part, "%s %u", what, v);
+	return tc_fail(r->err, TC_EFORMAT, off, r->part, "%s %u", what, v);
 }
 
 /* An index read through the maps: range-checked against the model, written back as
@@ -30,14 +30,14 @@ static uint32_t index_in(dx_rd *r, const dv_ctx *c, enum dv_kind k, uint32_t v, 
 	return dv_map(c, k, v);
 }
 
-static void put_uleb(cf_buf *out, uint32_t v)
+static void put_uleb(tc_buf *out, uint32_t v)
 {
 	if (out)
 		buf_uleb(out, v);
 }
 
 /* An unsigned index value in the minimal number of bytes. */
-static void put_index_value(cf_buf *out, uint8_t type, uint32_t v)
+static void put_index_value(tc_buf *out, uint8_t type, uint32_t v)
 {
 	int n = 1;
 	while (n < 4 && (v >> (8 * n)))
@@ -47,7 +47,7 @@ static void put_index_value(cf_buf *out, uint8_t type, uint32_t v)
 		buf_u1(out, (uint8_t)(v >> (8 * i)));
 }
 
-int dv_value(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
+int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
 {
 	uint32_t off = dx_off(r);
 	uint8_t head = dx_u1(r);
@@ -75,7 +75,7 @@ int dv_value(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
 		if (arg)
 			return bad(r, off, "value_arg of an array must be 0, not", arg);
 		if (depth >= MAX_DEPTH)
-			return cf_fail(r->err, CF_EFORMAT, off, r->part, "values nested too deeply");
+			return tc_fail(r->err, TC_EFORMAT, off, r->part, "values nested too deeply");
 		if (out)
 			buf_u1(out, head);
 		return dv_array(r, out, c, depth + 1);
@@ -83,7 +83,7 @@ int dv_value(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
 		if (arg)
 			return bad(r, off, "value_arg of an annotation must be 0, not", arg);
 		if (depth >= MAX_DEPTH)
-			return cf_fail(r->err, CF_EFORMAT, off, r->part, "values nested too deeply");
+			return tc_fail(r->err, TC_EFORMAT, off, r->part, "values nested too deeply");
 		if (out)
 			buf_u1(out, head);
 		return dv_annotation(r, out, c, depth + 1);
@@ -92,13 +92,13 @@ int dv_value(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
 			return bad(r, off, "value_arg of null must be 0, not", arg);
 		if (out)
 			buf_u1(out, head);
-		return CF_OK;
+		return TC_OK;
 	case VT_BOOLEAN:
 		if (arg > 1)
 			return bad(r, off, "value_arg of a boolean must be 0 or 1, not", arg);
 		if (out)
 			buf_u1(out, head);
-		return CF_OK;
+		return TC_OK;
 	default:
 		return bad(r, off, "unknown encoded_value type", type);
 	}
@@ -114,7 +114,7 @@ plain:
 			buf_bytes(out, p, size);
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 index:
 	if (size > 4)
 		return bad(r, off, "index value too long: bytes", size);
@@ -131,10 +131,10 @@ index:
 		if (out)
 			put_index_value(out, type, v);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int dv_array(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
+int dv_array(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
 {
 	uint32_t n = dx_uleb(r);
 	if (!dx_ok(r))
@@ -143,14 +143,14 @@ int dv_array(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
 	for (uint32_t i = 0; i < n; i++) {
 		/* every value takes a byte at least: a count past the end is cut-off input */
 		if (r->pos >= r->end)
-			return cf_fail(r->err, CF_ETRUNC, dx_off(r), r->part, "array of %u values cut off", n);
-		if (dv_value(r, out, c, depth) != CF_OK)
+			return tc_fail(r->err, TC_ETRUNC, dx_off(r), r->part, "array of %u values cut off", n);
+		if (dv_value(r, out, c, depth) != TC_OK)
 			return r->err->code;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int dv_annotation(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
+int dv_annotation(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
 {
 	uint32_t off = dx_off(r);
 	uint32_t type = index_in(r, c, DV_TYPE, dx_uleb(r), off);
@@ -169,10 +169,10 @@ int dv_annotation(dx_rd *r, cf_buf *out, const dv_ctx *c, int depth)
 			return bad(r, eoff, "annotation elements out of order at name index", name);
 		last = name;
 		put_uleb(out, index_in(r, c, DV_STRING, name, eoff));
-		if (!dx_ok(r) || dv_value(r, out, c, depth) != CF_OK)
+		if (!dx_ok(r) || dv_value(r, out, c, depth) != TC_OK)
 			return r->err->code;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* debug_info opcodes */
@@ -186,7 +186,7 @@ enum {
 #define DBG_LINE_RANGE 15
 
 /* A uleb128p1 string or type index (NO_INDEX allowed). */
-static void opt_index(dx_rd *r, cf_buf *out, const dv_ctx *c, enum dv_kind k)
+static void opt_index(dx_rd *r, tc_buf *out, const dv_ctx *c, enum dv_kind k)
 {
 	uint32_t off = dx_off(r);
 	uint32_t v = dx_ulebp1(r);
@@ -198,7 +198,7 @@ static void opt_index(dx_rd *r, cf_buf *out, const dv_ctx *c, enum dv_kind k)
 }
 
 /* The register of a local-variable opcode, which ART bounds to 16 bits; copied with it. */
-static int local_reg(dx_rd *r, cf_buf *out, uint8_t op, uint32_t off)
+static int local_reg(dx_rd *r, tc_buf *out, uint8_t op, uint32_t off)
 {
 	uint32_t reg = dx_uleb(r);
 	if (!dx_ok(r))
@@ -209,7 +209,7 @@ static int local_reg(dx_rd *r, cf_buf *out, uint8_t op, uint32_t off)
 		buf_u1(out, op);
 		buf_uleb(out, reg);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static uint32_t reloc(const uint32_t *map, uint32_t naddr, uint32_t addr)
@@ -217,7 +217,7 @@ static uint32_t reloc(const uint32_t *map, uint32_t naddr, uint32_t addr)
 	return map[addr <= naddr ? addr : naddr];
 }
 
-int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, uint32_t naddr)
+int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, uint32_t naddr)
 {
 	uint32_t line = dx_uleb(r);
 	uint32_t nparams = dx_uleb(r);
@@ -227,7 +227,7 @@ int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 	put_uleb(out, nparams);
 	for (uint32_t i = 0; i < nparams; i++) {
 		if (r->pos >= r->end)
-			return cf_fail(r->err, CF_ETRUNC, dx_off(r), r->part, "parameter names cut off");
+			return tc_fail(r->err, TC_ETRUNC, dx_off(r), r->part, "parameter names cut off");
 		opt_index(r, out, c, DV_STRING);
 		if (!dx_ok(r))
 			return r->err->code;
@@ -254,7 +254,7 @@ int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 		case DBG_END_SEQUENCE:
 			if (out)
 				buf_u1(out, op);
-			return CF_OK;
+			return TC_OK;
 		case DBG_ADVANCE_PC: {
 			uint32_t d = dx_uleb(r);
 			if (!dx_ok(r))
@@ -280,7 +280,7 @@ int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 		}
 		case DBG_START_LOCAL:
 		case DBG_START_LOCAL_EXTENDED:
-			if (local_reg(r, out, op, off) != CF_OK)
+			if (local_reg(r, out, op, off) != TC_OK)
 				return r->err->code;
 			opt_index(r, out, c, DV_STRING);
 			opt_index(r, out, c, DV_TYPE);
@@ -291,7 +291,7 @@ int dv_debug(dx_rd *r, cf_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 			break;
 		case DBG_END_LOCAL:
 		case DBG_RESTART_LOCAL:
-			if (local_reg(r, out, op, off) != CF_OK)
+			if (local_reg(r, out, op, off) != TC_OK)
 				return r->err->code;
 			break;
 		case DBG_SET_PROLOGUE_END:

@@ -435,7 +435,7 @@ int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
 	f->tcomp = arena_array(a, d->types.n ? d->types.n : 1, sizeof *f->tcomp);
 	f->pwords = arena_array(a, d->protos.n ? d->protos.n : 1, sizeof *f->pwords);
 	if (!f->tchar || !f->tcomp || !f->pwords)
-		return CF_ENOMEM;
+		return TC_ENOMEM;
 	for (uint32_t t = 0; t < d->types.n; t++) {
 		uint32_t len;
 		const uint8_t *s = dex_type_desc(d, t, &len);
@@ -446,7 +446,7 @@ int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
 		f->pwords[p] = dex_proto_words(d, p, true);
 	f->ntypes = d->types.n;
 	f->nprotos = d->protos.n;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* A reference of type idx, "some reference" when the file lacks it. */
@@ -757,8 +757,8 @@ static uint32_t call_site_proto(const dex_file *d, uint32_t cs, const char **why
 	if (cs >= d->ncall_sites)
 		return NONE;
 	const dex_blob *b = d->call_sites[cs];
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	dx_rd r = dx_at(b->data, b->len, 0, &err, "call site");
 	if (dx_uleb(&r) < 3) {
 		*why = "has fewer than 3 arguments";
@@ -1988,12 +1988,12 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.ins = arena_array(a, v.n ? v.n : 1, sizeof *v.ins);
 	v.at = arena_array(a, v.n ? v.n : 1, sizeof *v.at);
 	if (!v.fl || !v.tryh || !v.ins || !v.at)
-		return CF_ENOMEM;
+		return TC_ENOMEM;
 	if (!static_checks(&v, m, proto_words(&v, mid->proto, v.is_static)))
 		goto done;
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)
-		return CF_ENOMEM;
+		return TC_ENOMEM;
 	/* the budget (DVFY_WORK_FACTOR), and the register lines' memory, before taking it */
 	uint64_t size = (uint64_t)v.n + (uint64_t)v.nt * (v.edges + v.nlines + 1);
 	uint64_t budget = size * f->work_factor;
@@ -2013,7 +2013,7 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.lines = arena_zalloc(a, v.nlines * sizeof *v.lines);
 	v.changed = arena_zalloc(a, v.nlines);
 	if (!v.lpc || !v.lines || !v.changed)
-		return CF_ENOMEM;
+		return TC_ENOMEM;
 	/* leaders are instruction starts; lead[] is read at leaders only */
 	for (uint32_t k = 0, pc = 0, i = 0; k < v.nins; pc += v.ins[k++].size) {
 		if (v.fl[pc] & F_LEADER) {
@@ -2023,9 +2023,9 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	}
 	for (uint32_t i = 0; i < v.nlines; i++)
 		if (!line_alloc(&v, &v.lines[i]))
-			return CF_ENOMEM;
+			return TC_ENOMEM;
 	if (!line_alloc(&v, &v.work))
-		return CF_ENOMEM;
+		return TC_ENOMEM;
 	entry_line(&v, m);
 	/* Like ART: take the next changed line at or after the last one, wrapping around. */
 	uint32_t cur = 0;

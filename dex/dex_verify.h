@@ -67,13 +67,13 @@ typedef struct dvfy_result {
 } dvfy_result;
 
 /* Prepares f for the methods of d, with its tables from a (which must outlive f).
- * Returns CF_OK or CF_ENOMEM. d may gain ids later (tc-instrument adds its calls'):
+ * Returns TC_OK or TC_ENOMEM. d may gain ids later (tc-instrument adds its calls'):
  * the checker looks those up as it meets them. */
 int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a);
 
 /* Checks method m of class cls (without code: only what ART checks of abstract and
  * native methods). Scratch memory comes from a, which the caller resets between
- * methods. Returns 0, or CF_ENOMEM. The verdict is in out: accepted when neither
+ * methods. Returns 0, or TC_ENOMEM. The verdict is in out: accepted when neither
  * failed nor locking. */
 int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out);
 

@@ -55,8 +55,8 @@ typedef struct forward {
 
 typedef struct wr {
 	dex_file *d;
-	cf_error *err;
-	cf_buf *out;
+	tc_error *err;
+	tc_buf *out;
 	arena tmp;
 	uint32_t *maps[DEX_MAP_KINDS];
 	uint32_t *perm[DEX_MAP_KINDS]; /* file index -> model index */
@@ -72,12 +72,12 @@ typedef struct wr {
 	uint16_t order[32];
 	uint32_t norder;
 	uint32_t sec_off[32], sec_count[32];
-	cf_buf scratch;
+	tc_buf scratch;
 } wr;
 
 static int nomem(wr *w)
 {
-	return cf_fail(w->err, CF_ENOMEM, CF_NO_OFFSET, "dex writer", "no memory");
+	return tc_fail(w->err, TC_ENOMEM, TC_NO_OFFSET, "dex writer", "no memory");
 }
 
 static uint32_t map(const wr *w, int kind, uint32_t v)
@@ -234,7 +234,7 @@ static void ref(wr *w, const dex_item *target)
 		uint32_t cap = w->cap_patches ? w->cap_patches * 2 : 4096;
 		patch *p = realloc(w->patches, cap * sizeof *p);
 		if (!p) {
-			w->out->err = CF_ENOMEM;
+			w->out->err = TC_ENOMEM;
 			return;
 		}
 		w->patches = p;
@@ -255,7 +255,7 @@ static int put_blob(wr *w, const dex_blob *b, enum list l)
 {
 	if (w->identity) {
 		buf_bytes(w->out, b->data, b->len);
-		return CF_OK;
+		return TC_OK;
 	}
 	dx_rd r = dx_at(b->data, b->len, 0, w->err, "dex writer");
 	switch (l) {
@@ -271,13 +271,13 @@ static int put_insns(wr *w, const dex_code *c)
 {
 	buf_bytes(w->out, c->insns, 2 * (size_t)c->ninsns);
 	if (w->identity || w->out->err)
-		return CF_OK;
+		return TC_OK;
 	uint8_t *p = w->out->data + w->out->len - 2 * (size_t)c->ninsns;
 	dop op;
 	uint8_t code;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
 		if (!(size = dop_length(c->insns, c->ninsns, pc, w->d->version, &code)))
-			return cf_fail(w->err, CF_EOPCODE, CF_NO_OFFSET, "dex writer", "bad instruction at %u", pc);
+			return tc_fail(w->err, TC_EOPCODE, TC_NO_OFFSET, "dex writer", "bad instruction at %u", pc);
 		if (dop_table[code].idx == DI_NONE || (code == DOP_NOP && size > 1))
 			continue; /* no index to map, or a payload */
 		dop_decode(c->insns, c->ninsns, pc, w->d->version, &op);
@@ -291,7 +291,7 @@ static int put_insns(wr *w, const dex_code *c)
 				continue;
 			}
 			if (v > 0xffff)
-				return cf_fail(w->err, CF_ELIMIT, CF_NO_OFFSET, "dex writer",
+				return tc_fail(w->err, TC_ELIMIT, TC_NO_OFFSET, "dex writer",
 				               "const-string at %u needs const-string/jumbo (string index %u)", pc, v);
 			le_put2(u1, (uint16_t)v);
 			break;
@@ -306,7 +306,7 @@ static int put_insns(wr *w, const dex_code *c)
 		default: break;
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int put_code(wr *w, dex_code *c)
@@ -321,14 +321,14 @@ static int put_code(wr *w, dex_code *c)
 	else
 		buf_le4(w->out, 0);
 	buf_le4(w->out, c->ninsns);
-	if (put_insns(w, c) != CF_OK)
+	if (put_insns(w, c) != TC_OK)
 		return w->err->code;
 	if (!c->ntries)
-		return CF_OK;
+		return TC_OK;
 	if (c->ninsns & 1)
 		buf_le2(w->out, 0);
 	/* the handler list first, into scratch, to learn each handler's byte offset */
-	cf_buf *s = &w->scratch;
+	tc_buf *s = &w->scratch;
 	buf_clear(s);
 	uint32_t *hoff = arena_array(&w->tmp, c->nhandlers, sizeof *hoff);
 	if (!hoff)
@@ -350,13 +350,13 @@ static int put_code(wr *w, dex_code *c)
 	for (uint32_t i = 0; i < c->ntries; i++) {
 		const dex_try *t = &c->tries[i];
 		if (hoff[t->handler] > 0xffff)
-			return cf_fail(w->err, CF_ELIMIT, CF_NO_OFFSET, "dex writer", "catch handler list over 64 KiB");
+			return tc_fail(w->err, TC_ELIMIT, TC_NO_OFFSET, "dex writer", "catch handler list over 64 KiB");
 		buf_le4(w->out, t->start);
 		buf_le2(w->out, (uint16_t)t->count);
 		buf_le2(w->out, (uint16_t)hoff[t->handler]);
 	}
 	buf_bytes(w->out, s->data, s->len);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* Indices of v[0..n) (of size esize, the index first) in the order of their file
@@ -390,7 +390,7 @@ static int put_members(wr *w, const void *v, uint32_t n, bool methods)
 		const char *e = (const char *)v + o[i] * esize;
 		uint32_t idx = map(w, kind, *(const uint32_t *)e);
 		if (i && idx == prev)
-			return cf_fail(w->err, CF_EFORMAT, CF_NO_OFFSET, "dex writer", "member %u listed twice", idx);
+			return tc_fail(w->err, TC_EFORMAT, TC_NO_OFFSET, "dex writer", "member %u listed twice", idx);
 		buf_uleb(w->out, idx - prev);
 		prev = idx;
 		if (!methods) {
@@ -418,7 +418,7 @@ static int put_members(wr *w, const void *v, uint32_t n, bool methods)
 		}
 		buf_uleb(w->out, off);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int put_class_data(wr *w, dex_cdata *c)
@@ -428,12 +428,12 @@ static int put_class_data(wr *w, dex_cdata *c)
 	buf_uleb(w->out, c->nifields);
 	buf_uleb(w->out, c->ndmethods);
 	buf_uleb(w->out, c->nvmethods);
-	if (put_members(w, c->sfields, c->nsfields, false) != CF_OK ||
-	    put_members(w, c->ifields, c->nifields, false) != CF_OK ||
-	    put_members(w, c->dmethods, c->ndmethods, true) != CF_OK ||
-	    put_members(w, c->vmethods, c->nvmethods, true) != CF_OK)
+	if (put_members(w, c->sfields, c->nsfields, false) != TC_OK ||
+	    put_members(w, c->ifields, c->nifields, false) != TC_OK ||
+	    put_members(w, c->dmethods, c->ndmethods, true) != TC_OK ||
+	    put_members(w, c->vmethods, c->nvmethods, true) != TC_OK)
 		return w->err->code;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int put_adir(wr *w, dex_adir *a)
@@ -467,7 +467,7 @@ static int put_adir(wr *w, dex_adir *a)
 				ref(w, &((const dex_aparam *)e)->ref->it);
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int put_item(wr *w, enum list l, dex_item *it)
@@ -479,7 +479,7 @@ static int put_item(wr *w, enum list l, dex_item *it)
 		buf_uleb(w->out, s->utf16);
 		buf_bytes(w->out, s->data, s->len);
 		buf_u1(w->out, 0);
-		return CF_OK;
+		return TC_OK;
 	}
 	case L_TYPE_LIST: {
 		dex_tlist *t = (dex_tlist *)it;
@@ -487,7 +487,7 @@ static int put_item(wr *w, enum list l, dex_item *it)
 		buf_le4(w->out, t->n);
 		for (uint32_t i = 0; i < t->n; i++)
 			buf_le2(w->out, (uint16_t)map(w, DEX_MAP_TYPE, t->types[i]));
-		return CF_OK;
+		return TC_OK;
 	}
 	case L_ANNOTATION:
 	case L_ENCODED_ARRAY:
@@ -501,7 +501,7 @@ static int put_item(wr *w, enum list l, dex_item *it)
 		buf_le4(w->out, s->n);
 		for (uint32_t i = 0; i < s->n; i++)
 			ref(w, &s->annos[i]->it);
-		return CF_OK;
+		return TC_OK;
 	}
 	case L_ANNOTATION_SET_REF_LIST: {
 		dex_asref *s = (dex_asref *)it;
@@ -513,18 +513,18 @@ static int put_item(wr *w, enum list l, dex_item *it)
 			else
 				buf_le4(w->out, 0);
 		}
-		return CF_OK;
+		return TC_OK;
 	}
 	case L_ANNOTATIONS_DIRECTORY: return put_adir(w, (dex_adir *)it);
 	case L_CLASS_DATA: return put_class_data(w, (dex_cdata *)it);
-	default: return CF_OK;
+	default: return TC_OK;
 	}
 }
 
 static void put_ids(wr *w, uint16_t type)
 {
 	dex_file *d = w->d;
-	cf_buf *o = w->out;
+	tc_buf *o = w->out;
 	switch (type) {
 	case DT_STRING_ID:
 		for (uint32_t i = 0; i < d->strings.n; i++)
@@ -626,7 +626,7 @@ static int widen(wr *w, dex_emethod *ms, uint32_t n, arena *scratch)
 		arena_reset(scratch);
 		dedit *e;
 		dex_code *c;
-		if (dedit_open(&e, w->d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, w->err) != CF_OK)
+		if (dedit_open(&e, w->d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, w->err) != TC_OK)
 			return w->err->code;
 		for (uint32_t k = 0; k < dedit_count(e); k++) {
 			dop j = *dedit_insn(e, k);
@@ -634,26 +634,26 @@ static int widen(wr *w, dex_emethod *ms, uint32_t n, arena *scratch)
 				continue;
 			j.op = DOP_CONST_STRING_JUMBO;
 			j.fmt = DF_31c;
-			if (dedit_replace(e, k, &j, w->err) != CF_OK)
+			if (dedit_replace(e, k, &j, w->err) != TC_OK)
 				return w->err->code;
 		}
-		if (dedit_commit(e, w->d->a, &c, w->err) != CF_OK)
+		if (dedit_commit(e, w->d->a, &c, w->err) != TC_OK)
 			return w->err->code;
 		m->code = c;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int widen_all(wr *w)
 {
 	if (!w->maps[DEX_MAP_STRING])
-		return CF_OK;
+		return TC_OK;
 	arena scratch;
 	arena_init(&scratch);
-	int rc = CF_OK;
-	for (uint32_t k = 0; k < w->d->nclasses && rc == CF_OK; k++) {
+	int rc = TC_OK;
+	for (uint32_t k = 0; k < w->d->nclasses && rc == TC_OK; k++) {
 		dex_cdata *cd = w->d->classes[k].data;
-		if (cd && (rc = widen(w, cd->dmethods, cd->ndmethods, &scratch)) == CF_OK)
+		if (cd && (rc = widen(w, cd->dmethods, cd->ndmethods, &scratch)) == TC_OK)
 			rc = widen(w, cd->vmethods, cd->nvmethods, &scratch);
 	}
 	arena_free(&scratch);
@@ -691,19 +691,19 @@ static int pass(wr *w)
 				if (list_type[l] != type)
 					continue;
 				for (uint32_t i = 0; i < w->lists[l].n; i++)
-					if (put_item(w, (enum list)l, w->lists[l].v[i]) != CF_OK)
+					if (put_item(w, (enum list)l, w->lists[l].v[i]) != TC_OK)
 						return w->err->code;
 			}
 		}
 		if (w->out->err)
 			return nomem(w);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static void finish(wr *w)
 {
-	cf_buf *o = w->out;
+	tc_buf *o = w->out;
 	uint8_t *p = o->data;
 	for (uint32_t i = 0; i < w->npatches; i++)
 		le_put4(p + w->patches[i].pos, w->patches[i].target ? w->patches[i].target->out : 0);
@@ -750,13 +750,13 @@ static void finish(wr *w)
 	le_put4(p + 8, dex_adler32(p, o->len));
 }
 
-int dex_write(dex_file *d, cf_buf *out, cf_error *err)
+int dex_write(dex_file *d, tc_buf *out, tc_error *err)
 {
 	wr w = {.d = d, .err = err, .out = out};
 	arena_init(&w.tmp);
 	buf_init(&w.scratch);
-	int rc = CF_OK;
-	if (dex_id_maps(d, &w.tmp, w.maps, err) != CF_OK) {
+	int rc = TC_OK;
+	if (dex_id_maps(d, &w.tmp, w.maps, err) != TC_OK) {
 		rc = err->code;
 		goto done;
 	}
@@ -781,7 +781,7 @@ int dex_write(dex_file *d, cf_buf *out, cf_error *err)
 	w.vc.limit[DV_FIELD] = d->fields.n;
 	w.vc.limit[DV_METHOD] = d->methods.n;
 	w.vc.limit[DV_MHANDLE] = d->nmhandles;
-	if ((rc = widen_all(&w)) != CF_OK)
+	if ((rc = widen_all(&w)) != TC_OK)
 		goto done;
 	d->gen += MAX_PASSES + 1;
 	w.collected = d->gen;
@@ -796,7 +796,7 @@ int dex_write(dex_file *d, cf_buf *out, cf_error *err)
 	plan_order(&w);
 	for (int p = 1;; p++) {
 		w.emitted = d->gen + (uint32_t)p;
-		if ((rc = pass(&w)) != CF_OK)
+		if ((rc = pass(&w)) != TC_OK)
 			goto done;
 		bool moved = false;
 		for (uint32_t i = 0; i < w.nfwd && !moved; i++)
@@ -804,7 +804,7 @@ int dex_write(dex_file *d, cf_buf *out, cf_error *err)
 		if (!moved)
 			break;
 		if (p == MAX_PASSES) {
-			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "dex writer", "layout does not settle");
+			rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "dex writer", "layout does not settle");
 			goto done;
 		}
 	}

@@ -61,7 +61,7 @@ int mm_parse_line(mm_line *out, const char *s, size_t n, char *why, size_t cap)
 	return 0;
 }
 
-static void put_uint(cf_buf *b, uint32_t v)
+static void put_uint(tc_buf *b, uint32_t v)
 {
 	char d[10];
 	size_t n = 0;
@@ -72,7 +72,7 @@ static void put_uint(cf_buf *b, uint32_t v)
 		buf_u1(b, (uint8_t)d[--n]);
 }
 
-void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
+void mm_put_entry(tc_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
                   const char *rest, size_t rest_len)
 {
 	put_uint(b, id);
@@ -82,7 +82,7 @@ void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size
 	mm_put_ignored(b, cls, cls_len, rest, rest_len);
 }
 
-void mm_put_ignored(cf_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len)
+void mm_put_ignored(tc_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len)
 {
 	buf_bytes(b, cls, cls_len);
 	buf_u1(b, ' ');
@@ -132,7 +132,7 @@ size_t mm_parse_key(const char *s, size_t n, char *out)
 	return o;
 }
 
-void mm_put_keepmethod(cf_buf *b, const char *key, size_t key_len)
+void mm_put_keepmethod(tc_buf *b, const char *key, size_t key_len)
 {
 	buf_puts(b, MM_KEEPMETHOD " ");
 	buf_putn(b, key, key_len);

@@ -48,13 +48,13 @@ int mm_parse_line(mm_line *out, const char *s, size_t n, char *why, size_t cap);
  * out holds n + 1). Returns the key's length, or 0 when s is not of that form. */
 size_t mm_parse_key(const char *s, size_t n, char *out);
 /* Appends "-keepmethod KEY\n". */
-void mm_put_keepmethod(cf_buf *b, const char *key, size_t key_len);
+void mm_put_keepmethod(tc_buf *b, const char *key, size_t key_len);
 
 /* Appends "id,access,cls rest\n" (rest: "method desc"). */
-void mm_put_entry(cf_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
+void mm_put_entry(tc_buf *b, uint32_t id, uint32_t access, const char *cls, size_t cls_len,
                   const char *rest, size_t rest_len);
 /* Appends "cls rest\n", a line of ignoreMethodMapping.txt. */
-void mm_put_ignored(cf_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len);
+void mm_put_ignored(tc_buf *b, const char *cls, size_t cls_len, const char *rest, size_t rest_len);
 
 /* The build id: what binds a recording to the mapping that decodes it. tc-instrument
  * computes it from the methodMapping.txt it writes and puts it in its outputs (the

@@ -36,16 +36,16 @@ enum filter_verdict filter_decide(const filter_view *v)
 	return v->invoke || v->special ? FILTER_TRACE : FILTER_SINGLE;
 }
 
-int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, cf_error *err)
+int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, tc_error *err)
 {
 	filter_view v = {0};
 	cf_attr *attr = cf_method_code(cls, m);
 	if (!attr) {
 		*out = filter_decide(&v);
-		return CF_OK;
+		return TC_OK;
 	}
 	cf_code code;
-	if (cf_code_parse(cls, attr, &code, err) != CF_OK)
+	if (cf_code_parse(cls, attr, &code, err) != TC_OK)
 		return err->code;
 	v.code = true;
 	v.ctor = cp_utf8_eq(&cls->cp, m->name, "<init>");
@@ -56,7 +56,7 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 		 * decoded in full (and checked) when they are instrumented. After wide, op is
 		 * the widened opcode, as ASM reports it. */
 		if (!(len = insn_length(code.code, code.len, off, &op)))
-			return cf_fail(err, CF_EOPCODE, code.code_off + off, "Code",
+			return tc_fail(err, TC_EOPCODE, code.code_off + off, "Code",
 			               "bad or cut-off instruction 0x%02x at %u", code.code[off], off);
 		if (op == OP_INVOKESPECIAL)
 			v.special++;
@@ -66,7 +66,7 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 			v.other++;
 	}
 	*out = filter_decide(&v);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* Dalvik's accessor-like instructions (see filter.h). */
@@ -77,7 +77,7 @@ static bool dex_accessor(uint8_t op)
 	       op == DOP_CONST_METHOD_HANDLE || op == DOP_CONST_METHOD_TYPE;
 }
 
-int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdict *out, cf_error *err)
+int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdict *out, tc_error *err)
 {
 	filter_view v = {0};
 	const dex_code *c = m->code;
@@ -87,7 +87,7 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdi
 		uint8_t op;
 		for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
 			if (!(size = dop_length(c->insns, c->ninsns, pc, d->version, &op)))
-				return cf_fail(err, CF_EOPCODE, c->it.off ? c->it.off + 16 + 2 * pc : CF_NO_OFFSET, "code",
+				return tc_fail(err, TC_EOPCODE, c->it.off ? c->it.off + 16 + 2 * pc : TC_NO_OFFSET, "code",
 				               "bad or cut-off instruction at code unit %u", pc);
 			if (op == DOP_NOP && (c->insns[2 * pc + 1]))
 				continue; /* a payload */
@@ -101,7 +101,7 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdi
 		}
 	}
 	*out = filter_decide(&v);
-	return CF_OK;
+	return TC_OK;
 }
 
 const char *filter_name(enum filter_verdict v)

@@ -49,13 +49,13 @@ enum filter_verdict filter_decide(const filter_view *v);
 bool filter_file(const char *name);
 
 /* The verdict for method m, from its code. Malformed code is an error. */
-int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, cf_error *err);
+int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, tc_error *err);
 
 /* The verdict for a dex method (m of the model d; name tells a constructor). */
 struct dex_file;
 struct dex_emethod;
 int filter_dex_method(const struct dex_file *d, const struct dex_emethod *m, enum filter_verdict *out,
-                      cf_error *err);
+                      tc_error *err);
 
 const char *filter_name(enum filter_verdict v);
 

@@ -42,24 +42,24 @@ struct tc_rules {
 	size_t count;
 };
 
-int rules_new_empty(tc_rules **out, cf_error *err)
+int rules_new_empty(tc_rules **out, tc_error *err)
 {
 	*out = calloc(1, sizeof **out);
 	if (!*out)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "rules", "no memory");
-	return CF_OK;
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "rules", "no memory");
+	return TC_OK;
 }
 
-int rules_new(tc_rules **out, cf_error *err)
+int rules_new(tc_rules **out, tc_error *err)
 {
-	if (rules_new_empty(out, err) != CF_OK)
+	if (rules_new_empty(out, err) != TC_OK)
 		return err->code;
-	if (rules_parse(*out, tc_default_rules, tc_default_rules_len, "default.rules", err) != CF_OK) {
+	if (rules_parse(*out, tc_default_rules, tc_default_rules_len, "default.rules", err) != TC_OK) {
 		rules_free(*out);
 		*out = NULL;
 		return err->code;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 void rules_free(tc_rules *r)
@@ -133,15 +133,15 @@ static int add_package(tc_rules *r, const char *pkg, size_t len)
 	return 0;
 }
 
-int rules_block_package(tc_rules *r, const char *pkg, cf_error *err)
+int rules_block_package(tc_rules *r, const char *pkg, tc_error *err)
 {
 	if (add_package(r, pkg, strlen(pkg)) != 0)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "rules", "no memory");
-	return CF_OK;
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "rules", "no memory");
+	return TC_OK;
 }
 
 static int add_regex(tc_rules *r, const char *pat, size_t len, const char *label, unsigned line,
-                     cf_error *err)
+                     tc_error *err)
 {
 	int code;
 	PCRE2_SIZE at;
@@ -151,7 +151,7 @@ static int add_regex(tc_rules *r, const char *pat, size_t len, const char *label
 	if (!re) {
 		PCRE2_UCHAR msg[160];
 		pcre2_get_error_message(code, msg, sizeof msg);
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 		               "line %u: bad -keepregex pattern at character %zu: %s", line,
 		               (size_t)at + 1, (const char *)msg);
 	}
@@ -163,14 +163,14 @@ static int add_regex(tc_rules *r, const char *pat, size_t len, const char *label
 		pcre2_code_free(re);
 		if (n)
 			r->regexes = n;
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	}
 	memcpy(src, pat, len);
 	src[len] = '\0';
 	r->regexes = n;
 	r->regexes[r->nregexes++] = (regex_rule){re, src};
 	r->count++;
-	return CF_OK;
+	return TC_OK;
 }
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -213,7 +213,7 @@ static int add_method(tc_rules *r, const char *s, size_t len)
 	return 0;
 }
 
-int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf_error *err)
+int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc_error *err)
 {
 	unsigned line = 0;
 	for (size_t pos = 0; pos < len;) {
@@ -244,7 +244,7 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 			}
 		}
 		if (kind < 0)
-			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+			return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 			               "line %u: unknown rule \"%.*s\" (expected -keepclass, -keeppackage, "
 			               "-keepregex or -keepmethod)", line, (int)(n > 60 ? 60 : n), s);
 		const char *arg = s + skip;
@@ -254,55 +254,55 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf
 			alen--;
 		}
 		if (kind == 2) {
-			if (add_regex(r, arg, alen, label, line, err) != CF_OK)
+			if (add_regex(r, arg, alen, label, line, err) != TC_OK)
 				return err->code;
 			continue;
 		}
 		if (kind == 3) {
 			int rc = add_method(r, arg, alen);
 			if (rc < 0)
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 			if (rc > 0)
-				return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+				return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 				               "line %u: \"%.*s\" is not a method (expected \"a.b.C name (desc)\", "
 				               "as in methodMapping.txt)", line, (int)(alen > 60 ? 60 : alen), arg);
 			continue;
 		}
 		if (!valid_name(arg, alen))
-			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+			return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 			               "line %u: \"%.*s\" is not a %s name", line, (int)(alen > 60 ? 60 : alen),
 			               arg, kind == 0 ? "class" : "package");
 		if ((kind == 0 ? add_class(r, arg, alen) : add_package(r, arg, alen)) != 0)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int rules_load(tc_rules *r, const char *path, cf_error *err)
+int rules_load(tc_rules *r, const char *path, tc_error *err)
 {
 	/* a regular file only: a FIFO would block the open, a device never end */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file");
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "not a regular file");
 	}
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		close(fd);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	}
 	char *text = NULL;
 	size_t len = 0, cap = 0;
-	int rc = CF_OK;
+	int rc = TC_OK;
 	for (;;) {
 		if (cap - len < 4096) {
 			cap = cap ? cap * 2 : 8192;
 			char *t = realloc(text, cap);
 			if (!t) {
-				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+				rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 				break;
 			}
 			text = t;
@@ -311,12 +311,12 @@ int rules_load(tc_rules *r, const char *path, cf_error *err)
 		len += got;
 		if (got == 0) {
 			if (ferror(f))
-				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read");
+				rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read");
 			break;
 		}
 	}
 	fclose(f);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = rules_parse(r, text ? text : "", len, path, err);
 	free(text);
 	return rc;

@@ -23,21 +23,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 
 typedef struct tc_rules tc_rules;
 
 /* A rule set holding the default rules (rules/default.rules). */
-int rules_new(tc_rules **out, cf_error *err);
+int rules_new(tc_rules **out, tc_error *err);
 /* A rule set with no rules at all. */
-int rules_new_empty(tc_rules **out, cf_error *err);
+int rules_new_empty(tc_rules **out, tc_error *err);
 void rules_free(tc_rules *r);
 
 /* Adds the rules in text; errors name label, the line and what is wrong. */
-int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, cf_error *err);
-int rules_load(tc_rules *r, const char *path, cf_error *err);
+int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc_error *err);
+int rules_load(tc_rules *r, const char *path, tc_error *err);
 /* Blocks a package given in internal or dotted form ("com/x/" or "com.x"). */
-int rules_block_package(tc_rules *r, const char *pkg, cf_error *err);
+int rules_block_package(tc_rules *r, const char *pkg, tc_error *err);
 
 /* Whether class `name` (original, '.' or '/' separated) is blocked. */
 bool rules_blocks_class(const tc_rules *r, const char *name);

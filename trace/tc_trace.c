@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "try.h"
 #include "bytes.h"
 #include "tc_analysis.h"
 #include "tc_ringfile.h"
@@ -174,7 +175,7 @@ typedef struct opts {
 	uint64_t min_us;
 } opts;
 
-static int bad_usage(const char *fmt, ...) CF_PRINTF(1, 2);
+static int bad_usage(const char *fmt, ...) TC_PRINTF(1, 2);
 
 static int bad_usage(const char *fmt, ...)
 {
@@ -468,7 +469,7 @@ static void ring_close(ring_input *r)
 }
 
 /* The times section `name` ran, on any thread. */
-static int section_times(const ring_input *r, const char *name, tr_interval **out, size_t *n, cf_error *err)
+static int section_times(const ring_input *r, const char *name, tr_interval **out, size_t *n, tc_error *err)
 {
 	*out = NULL;
 	*n = 0;
@@ -483,11 +484,11 @@ static int section_times(const ring_input *r, const char *name, tr_interval **ou
 		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
 			count += r->th[k].all.sect[i].id == id;
 	if (count == 0)
-		return cf_set(err, TC_EINVAL, "no section \"%s\" in %s (tc-trace sections lists them)", name,
+		return tc_set(err, TC_EINVAL, "no section \"%s\" in %s (tc-trace sections lists them)", name,
 		               r->rec.ring.names ? "the recording" : "the recording (it names no section)");
 	tr_interval *iv = malloc(count * sizeof *iv);
 	if (!iv)
-		return cf_set(err, TC_ENOMEM, "out of memory");
+		return tc_set(err, TC_ENOMEM, "out of memory");
 	for (size_t k = 0; k < r->rec.n; k++)
 		for (size_t i = 0; i < r->th[k].all.n_sect; i++)
 			if (r->th[k].all.sect[i].id == id)
@@ -498,7 +499,7 @@ static int section_times(const ring_input *r, const char *name, tr_interval **ou
 
 /* Slices the selected threads. A message slice is the recording thread's
  * messages; on the other threads, the time they took. */
-static int ring_slice(ring_input *r, const opts *o, cf_error *err)
+static int ring_slice(ring_input *r, const opts *o, tc_error *err)
 {
 	if (o->section) {
 		tr_interval *iv;
@@ -546,7 +547,7 @@ static void prev_note(const char *path)
  * of the build that recorded it (from its marker class), the mapping's is computed from
  * its lines as tc-instrument computed it (mapping/method_mapping.h). Where the ring has
  * none (an older runtime, an app without the marker), a note says so once. */
-static int check_build_id(const tr_recording *rec, const opts *o, const tr_mapping *m, cf_error *err)
+static int check_build_id(const tr_recording *rec, const opts *o, const tr_mapping *m, tc_error *err)
 {
 	if (!o->mapping)
 		return TC_OK;
@@ -569,14 +570,14 @@ static int check_build_id(const tr_recording *rec, const opts *o, const tr_mappi
 		        "(--ignore-build-id); method names may be another build's\n", o->ring, rh, o->mapping, mh);
 		return TC_OK;
 	}
-	return cf_set(err, TC_EINVAL,
+	return tc_set(err, TC_EINVAL,
 	              "%s was recorded by build %s, but %s is the mapping of build %s: its names would be "
 	              "another build's. Give the methodMapping.txt of the build that recorded it (the one whose "
 	              "buildId file says %s), or --ignore-build-id to decode anyway",
 	              o->ring, rh, o->mapping, mh, rh);
 }
 
-static int ring_open(ring_input *r, const opts *o, tr_mapping *m, cf_error *err)
+static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tc_error *err)
 {
 	memset(r, 0, sizeof *r);
 	char note[512];
@@ -593,7 +594,7 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, cf_error *err)
 	r->th = calloc(r->rec.n, sizeof *r->th);
 	r->sel = malloc(r->rec.n * sizeof *r->sel);
 	if (!r->th || !r->sel)
-		rc = cf_set(err, TC_ENOMEM, "out of memory");
+		rc = tc_set(err, TC_ENOMEM, "out of memory");
 	if (rc == TC_OK)
 		rc = tr_recording_name_sections(&r->rec, m, err);
 	if (rc == TC_OK)
@@ -641,13 +642,13 @@ static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
 /* The call tree of the selected threads: one as it is, several under a
  * node each (named "thread NAME (tid N)"); a thread with nothing in the
  * slice has no node. */
-static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, cf_error *err)
+static int ring_tree(const ring_input *r, tr_mapping *m, tr_tree *t, tc_error *err)
 {
 	if (r->n_sel == 1)
 		return tr_tree_from_spans(t, &r->th[r->sel[0]].slice, err);
 	const tr_spans **spans = malloc(r->n_sel * sizeof *spans);
 	uint32_t *ids = malloc(r->n_sel * sizeof *ids);
-	int rc = spans && ids ? TC_OK : cf_set(err, TC_ENOMEM, "out of memory");
+	int rc = spans && ids ? TC_OK : tc_set(err, TC_ENOMEM, "out of memory");
 	size_t n = 0;
 	for (size_t k = 0; k < r->n_sel && rc == TC_OK; k++) {
 		const thread_input *ti = &r->th[r->sel[k]];
@@ -679,13 +680,13 @@ static void ring_what(const ring_input *r, const opts *o, char *buf, size_t cap)
 		snprintf(buf, cap, "%s (pid %u)", o->ring, r->rec.pid);
 }
 
-static FILE *open_reports(const char *path, cf_error *err)
+static FILE *open_reports(const char *path, tc_error *err)
 {
 	if (strcmp(path, "-") == 0)
 		return stdin;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+		tc_set(err, TC_EIO, "%s: %s", path, strerror(errno));
 	return f;
 }
 
@@ -696,17 +697,17 @@ static void close_reports(FILE *f)
 }
 
 /* Parses one report line; "FILE:LINE:COL: ..." on error. */
-static int parse_report(json_doc *doc, const char *s, size_t n, const char *file, uint64_t line, cf_error *err)
+static int parse_report(json_doc *doc, const char *s, size_t n, const char *file, uint64_t line, tc_error *err)
 {
 	size_t off = 0;
 	char why[128];
 	int rc = json_parse(doc, s, n, &off, why, sizeof why);
-	if (rc != CF_OK) /* base's codes, as tc-trace's */
-		return cf_set(err, rc == CF_ENOMEM ? TC_ENOMEM : TC_EFORMAT, "%s:%llu:%zu: %s", file,
+	if (rc != TC_OK) /* base's codes, as tc-trace's */
+		return tc_set(err, rc == TC_ENOMEM ? TC_ENOMEM : TC_EFORMAT, "%s:%llu:%zu: %s", file,
 		              (unsigned long long)line, off + 1, why);
 	if (doc->root.type != JSON_OBJ) {
 		json_doc_dispose(doc);
-		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
+		return tc_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
 		               (unsigned long long)line);
 	}
 	return TC_OK;
@@ -718,7 +719,7 @@ static int parse_report(json_doc *doc, const char *s, size_t n, const char *file
  * TC_EFORMAT (the line cannot be decoded with this mapping; `reports
  * --keep-going` skips it). */
 static int report_build(const json_doc *doc, const opts *o, const tr_mapping *m, const char *file, uint64_t line,
-                        cf_error *err)
+                        tc_error *err)
 {
 	const json_val *b = json_get(&doc->root, "buildId");
 	uint64_t map_id = tr_mapping_build_id(m), id = 0;
@@ -729,7 +730,7 @@ static int report_build(const json_doc *doc, const opts *o, const tr_mapping *m,
 	mm_build_id_hex(map_id, mh);
 	if (o->ignore_build_id)
 		return 1;
-	return cf_set(err, TC_EFORMAT,
+	return tc_set(err, TC_EFORMAT,
 	              "%s:%llu: recorded by build %s, but %s is the mapping of build %s: its names would be "
 	              "another build's (--ignore-build-id decodes it anyway)",
 	              file, (unsigned long long)line, b->s, o->mapping, mh);
@@ -753,7 +754,7 @@ static int is_blank(const char *s, size_t n)
 
 /* ---- commands ---- */
 
-static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	ring_input r;
 	tr_tree t = { 0 };
@@ -791,7 +792,7 @@ static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	return rc;
 }
 
-static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	ring_input r;
 	int rc = ring_open(&r, o, m, err);
@@ -803,7 +804,7 @@ static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	return rc;
 }
 
-static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	ring_input r;
 	int rc = ring_open(&r, o, m, err);
@@ -814,7 +815,7 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 		total += r.th[r.sel[k]].all.n_sect;
 	fprintf(out, "# sections of %s (pid %u): %zu\n", o->ring, r.rec.pid, total);
 	fprintf(out, "%-24s %10s %10s  %s\n", "thread", "start ms", "ms", "section");
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	for (size_t k = 0; k < r.n_sel; k++) {
 		const thread_input *ti = &r.th[r.sel[k]];
@@ -839,7 +840,7 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	return TC_OK;
 }
 
-static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, cf_error *err, int *skipped)
+static int cmd_reports(const opts *o, const tr_mapping *m, FILE *out, tc_error *err, int *skipped)
 {
 	FILE *in = open_reports(o->reports, err);
 	if (!in)
@@ -892,11 +893,11 @@ typedef struct instant_src {
 	const tr_mapping *m;
 	const opts *o;
 	uint64_t wall_base_ms, from_ms, to_ms;
-	cf_buf name, args;
+	tc_buf name, args;
 	size_t outside, other; /* reports out of the trace's time; of another build */
 } instant_src;
 
-static int next_instant(void *user, tr_instant *out, cf_error *err)
+static int next_instant(void *user, tr_instant *out, tc_error *err)
 {
 	instant_src *src = user;
 	const char *s;
@@ -907,7 +908,7 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 			continue;
 		json_doc doc;
 		TRY(parse_report(&doc, s, n, src->file, src->lr.line_no, err));
-		cf_error why = { 0 };
+		tc_error why = { 0 };
 		int b = report_build(&doc, src->o, src->m, src->file, src->lr.line_no, &why);
 		if (b) { /* another build's ids: its names would be wrong */
 			src->other++;
@@ -953,7 +954,7 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 		uint32_t *ids = NULL;
 		size_t nids = 0, bad;
 		if (key && key->type == JSON_STR && tr_key_parse(&ids, &nids, key->s, key->len, &bad) == TC_OK && nids) {
-			cf_buf k;
+			tc_buf k;
 			buf_init(&k);
 			for (size_t i = 0; i < nids; i++) {
 				tr_name_put(&k, src->m, ids[i], TR_NAME_FULL);
@@ -972,7 +973,7 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 		buf_putc(&src->args, '}');
 		json_doc_dispose(&doc);
 		if (src->name.err || src->args.err)
-			return cf_set(err, TC_ENOMEM, "%s: out of memory", src->file);
+			return tc_set(err, TC_ENOMEM, "%s: out of memory", src->file);
 		out->ts_ms = (uint64_t)wall - src->wall_base_ms;
 		out->name = src->name.str;
 		out->args_json = src->args.str;
@@ -981,7 +982,7 @@ static int next_instant(void *user, tr_instant *out, cf_error *err)
 	return rc;
 }
 
-static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	ring_input r;
 	instant_src src;
@@ -995,7 +996,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 			rc = err->code;
 	}
 	if (rc == TC_OK && !(tracks = malloc(2 * r.n_sel * sizeof *tracks)))
-		rc = cf_set(err, TC_ENOMEM, "out of memory");
+		rc = tc_set(err, TC_ENOMEM, "out of memory");
 	if (rc == TC_OK) {
 		char pname[64];
 		snprintf(pname, sizeof pname, "tracecanary (pid %u)", r.rec.pid);
@@ -1012,7 +1013,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 		 * Android's main thread), and one for its sections if it has any */
 		char (*names)[96] = calloc(2 * r.n_sel, sizeof *names);
 		if (!names)
-			rc = cf_set(err, TC_ENOMEM, "out of memory");
+			rc = tc_set(err, TC_ENOMEM, "out of memory");
 		size_t n = 0, first_slices = 0, last_slices = 0;
 		for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
 			const thread_input *ti = &r.th[r.sel[k]];
@@ -1090,7 +1091,7 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	return rc;
 }
 
-static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	ring_input r;
 	tr_html *h = NULL;
@@ -1138,7 +1139,7 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 				continue;
 			json_doc doc;
 			rc = parse_report(&doc, s, n, file, lr.line_no, err);
-			cf_error why = { 0 };
+			tc_error why = { 0 };
 			int b = rc == TC_OK ? report_build(&doc, o, m, file, lr.line_no, &why) : 0;
 			other += b != 0;
 			if (rc == TC_OK && b >= 0)
@@ -1163,7 +1164,7 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 }
 
 /* The report on line `line` of the reports file: its stack as a tree. */
-static int report_tree(const opts *o, const tr_mapping *m, tr_tree *t, char *what, size_t cap, cf_error *err)
+static int report_tree(const opts *o, const tr_mapping *m, tr_tree *t, char *what, size_t cap, tc_error *err)
 {
 	FILE *in = open_reports(o->reports, err);
 	if (!in)
@@ -1177,7 +1178,7 @@ static int report_tree(const opts *o, const tr_mapping *m, tr_tree *t, char *wha
 	while ((rc = tr_lines_next(&lr, &s, &n, err)) > 0 && lr.line_no < o->report_line)
 		;
 	if (rc == 0)
-		rc = cf_set(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
+		rc = tc_set(err, TC_EINVAL, "%s: no line %llu (the file has %llu)", file,
 		             (unsigned long long)o->report_line, (unsigned long long)lr.line_no);
 	if (rc > 0) {
 		json_doc doc;
@@ -1188,7 +1189,7 @@ static int report_tree(const opts *o, const tr_mapping *m, tr_tree *t, char *wha
 		if (rc == TC_OK)
 			rc = tr_report_stack(&st, &doc.root, file, lr.line_no, err);
 		if (rc == TC_OK && !json_get(&doc.root, "stack"))
-			rc = cf_set(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
+			rc = tc_set(err, TC_EINVAL, "%s:%llu: this report has no \"stack\"", file,
 			             (unsigned long long)lr.line_no);
 		if (rc == TC_OK)
 			rc = tr_tree_from_stack(t, st.items, st.len, err);
@@ -1206,7 +1207,7 @@ static int report_tree(const opts *o, const tr_mapping *m, tr_tree *t, char *wha
 	return rc;
 }
 
-static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	tr_tree t = { 0 };
 	char what[600];
@@ -1237,7 +1238,7 @@ static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
 	return rc;
 }
 
-static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, cf_error *err)
+static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 {
 	ring_input r;
 	tr_method_stats st = { 0 };
@@ -1290,7 +1291,7 @@ int main(int argc, char **argv)
 	if (u)
 		return u == 3 ? 0 : u;
 
-	cf_error err = { 0 };
+	tc_error err = { 0 };
 	tr_mapping *m = NULL;
 	/* (the views add the recording's names to the mapping: sections, thread nodes) */
 	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);

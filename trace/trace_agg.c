@@ -4,6 +4,7 @@
  * and segment it overlaps; then the entries are sorted by (segment, path)
  * and merged. */
 #include "trace_agg.h"
+#include "try.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +24,22 @@ typedef struct builder {
 	uint64_t first_ms;
 	bool open;            /* the last segment may take more units */
 	uint64_t open_cell;
-	cf_error *err;
+	tc_error *err;
 } builder;
 
-static int grow(void **v, size_t *cap, size_t want, size_t size, cf_error *err)
+static int grow(void **v, size_t *cap, size_t want, size_t size, tc_error *err)
 {
 	if (want <= *cap)
 		return TC_OK;
 	size_t c = *cap ? *cap : 256;
 	while (c < want) {
 		if (c > SIZE_MAX / 2 / size)
-			return cf_set(err, TC_ENOMEM, "aggregates: out of memory");
+			return tc_set(err, TC_ENOMEM, "aggregates: out of memory");
 		c *= 2;
 	}
 	void *p = realloc(*v, c * size);
 	if (!p)
-		return cf_set(err, TC_ENOMEM, "aggregates: out of memory");
+		return tc_set(err, TC_ENOMEM, "aggregates: out of memory");
 	*v = p;
 	*cap = c;
 	return TC_OK;
@@ -66,7 +67,7 @@ static int cmp_entry(const void *x, const void *y)
 	return (a->e.path > b->e.path) - (a->e.path < b->e.path);
 }
 
-int tr_agg_build(tr_agg *out, const tr_spans *s, cf_error *err)
+int tr_agg_build(tr_agg *out, const tr_spans *s, tc_error *err)
 {
 	memset(out, 0, sizeof *out);
 	size_t *node_of = malloc((s->n ? s->n : 1) * sizeof *node_of);
@@ -76,7 +77,7 @@ int tr_agg_build(tr_agg *out, const tr_spans *s, cf_error *err)
 	builder b = { out, 0, 0, s->first_ms, false, 0, err };
 	int rc = TC_OK;
 	if (!node_of || !seg_of) {
-		rc = cf_set(err, TC_ENOMEM, "aggregates: out of memory");
+		rc = tc_set(err, TC_ENOMEM, "aggregates: out of memory");
 		goto cleanup;
 	}
 	if ((rc = tr_tree_from_spans_map(&out->tree, s, node_of, err)) != TC_OK)
@@ -171,7 +172,7 @@ int tr_agg_build(tr_agg *out, const tr_spans *s, cf_error *err)
 	/* messages: the segments from the one its start is in to the one its end is in */
 	out->msgs = malloc((s->messages ? s->messages : 1) * sizeof *out->msgs);
 	if (!out->msgs) {
-		rc = cf_set(err, TC_ENOMEM, "aggregates: out of memory");
+		rc = tc_set(err, TC_ENOMEM, "aggregates: out of memory");
 		goto cleanup;
 	}
 	for (size_t i = 0; i < s->n; i++) {

@@ -61,7 +61,7 @@ typedef struct tr_agg {
 	bool grouped;        /* messages share segments (too many units) */
 } tr_agg;
 
-int tr_agg_build(tr_agg *out, const tr_spans *s, cf_error *err);
+int tr_agg_build(tr_agg *out, const tr_spans *s, tc_error *err);
 void tr_agg_dispose(tr_agg *a);
 
 #endif

@@ -16,10 +16,10 @@ typedef struct writer {
 	uint32_t tid;         /* the track being written */
 	const char *category; /* its slices' (NULL: methods and messages) */
 	tr_chrome_dropped drop; /* spans shorter than o->min_us */
-	cf_buf name;
+	tc_buf name;
 	int first;
 	int rc;
-	cf_error *err;
+	tc_error *err;
 } writer;
 
 static void emit(writer *w, json *j)
@@ -27,11 +27,11 @@ static void emit(writer *w, json *j)
 	char *text = json_take(j);
 	if (!text) {
 		if (w->rc == TC_OK)
-			w->rc = cf_set(w->err, TC_ENOMEM, "chrome: out of memory");
+			w->rc = tc_set(w->err, TC_ENOMEM, "chrome: out of memory");
 		return;
 	}
 	if (w->rc == TC_OK && fprintf(w->out, "%s%s", w->first ? "\n" : ",\n", text) < 0)
-		w->rc = cf_set(w->err, TC_EIO, "write failed");
+		w->rc = tc_set(w->err, TC_EIO, "write failed");
 	w->first = 0;
 	free(text);
 }
@@ -166,7 +166,7 @@ static void slices(writer *w, const tr_span *v, size_t n, size_t *open, bool sho
 }
 
 int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
-                           const tr_chrome_opts *o, tr_chrome_dropped *dropped, cf_error *err)
+                           const tr_chrome_opts *o, tr_chrome_dropped *dropped, tc_error *err)
 {
 	writer w = { .out = out, .m = m, .o = o, .tid = n ? tracks[0].tid : o->tid, .first = 1, .rc = TC_OK, .err = err };
 	buf_init(&w.name);
@@ -178,9 +178,9 @@ int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, c
 	}
 	size_t *open = malloc(most * sizeof *open);
 	if (!open)
-		return cf_set(err, TC_ENOMEM, "chrome: out of memory");
+		return tc_set(err, TC_ENOMEM, "chrome: out of memory");
 	if (fputs("{\"traceEvents\":[", out) < 0)
-		w.rc = cf_set(err, TC_EIO, "write failed");
+		w.rc = tc_set(err, TC_EIO, "write failed");
 	metadata(&w, "process_name", o->process_name ? o->process_name : "tracecanary");
 	tr_span_stats st = { 0 };
 	for (size_t k = 0; k < n && w.rc == TC_OK; k++) {
@@ -231,9 +231,9 @@ int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, c
 		json_end_object(&j);
 		char *other = json_take(&j);
 		if (!other)
-			w.rc = cf_set(err, TC_ENOMEM, "chrome: out of memory");
+			w.rc = tc_set(err, TC_ENOMEM, "chrome: out of memory");
 		else if (fprintf(out, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":%s}\n", other) < 0)
-			w.rc = cf_set(err, TC_EIO, "write failed");
+			w.rc = tc_set(err, TC_EIO, "write failed");
 		free(other);
 		json_dispose(&j);
 	}
@@ -245,7 +245,7 @@ int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, c
 }
 
 int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
-                    tr_chrome_dropped *dropped, cf_error *err)
+                    tr_chrome_dropped *dropped, tc_error *err)
 {
 	tr_chrome_track t = { o->tid, o->thread_name, s, false };
 	return tr_chrome_write_tracks(out, &t, 1, m, o, dropped, err);

@@ -41,7 +41,7 @@ typedef struct tr_chrome_opts {
 	/* instant events (reports), read one at a time after the slices:
 	 * returns 1 with *out filled (valid until the next call), 0 at the
 	 * end, or a negative code; NULL for none */
-	int (*next_instant)(void *user, tr_instant *out, cf_error *err);
+	int (*next_instant)(void *user, tr_instant *out, tc_error *err);
 	void *instant_user;
 	const char *source;    /* put in otherData, or NULL */
 	const char *slice;     /* put in otherData, or NULL */
@@ -57,7 +57,7 @@ typedef struct tr_chrome_dropped {
 
 /* dropped may be NULL. */
 int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
-                    tr_chrome_dropped *dropped, cf_error *err);
+                    tr_chrome_dropped *dropped, tc_error *err);
 
 /* A track: a thread's methods (spans->v), or with sections set its sections
  * (spans->sect). */
@@ -71,6 +71,6 @@ typedef struct tr_chrome_track {
 /* Several tracks; o->tid and o->thread_name are not used. The instants go
  * on the first track; otherData counts the method tracks' repairs. */
 int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
-                           const tr_chrome_opts *o, tr_chrome_dropped *dropped, cf_error *err);
+                           const tr_chrome_opts *o, tr_chrome_dropped *dropped, tc_error *err);
 
 #endif

@@ -18,7 +18,7 @@
 #define MIN_W 0.25     /* px: narrower frames are left out */
 #define MAX_ROWS 4096  /* deeper frames (a runaway recursion) are left out */
 
-void tr_xml_escape(cf_buf *sb, const char *str)
+void tr_xml_escape(tc_buf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	while (*s) {
@@ -71,17 +71,17 @@ static void colour(const char *name, uint32_t id, int *r, int *g, int *b)
 	*b = (int)((h >> 16) % 55);
 }
 
-static int flush(FILE *out, cf_buf *sb, cf_error *err)
+static int flush(FILE *out, tc_buf *sb, tc_error *err)
 {
 	if (sb->err)
-		return cf_set(err, TC_ENOMEM, "flame: out of memory");
+		return tc_set(err, TC_ENOMEM, "flame: out of memory");
 	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
-		return cf_set(err, TC_EIO, "write failed");
+		return tc_set(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
 }
 
-static void frame(cf_buf *sb, cf_buf *name, const tr_tree *t, size_t i, const tr_mapping *m, double x, double w,
+static void frame(tc_buf *sb, tc_buf *name, const tr_tree *t, size_t i, const tr_mapping *m, double x, double w,
                   double y)
 {
 	const tr_node *nd = &t->v[i];
@@ -129,7 +129,7 @@ static void frame(cf_buf *sb, cf_buf *name, const tr_tree *t, size_t i, const tr
 	buf_puts(sb, "</g>\n");
 }
 
-int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, cf_error *err)
+int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, tc_error *err)
 {
 	unsigned width = o->width ? o->width : 1200;
 	if (width < 200)
@@ -139,7 +139,7 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 	if (!xs || !ws) {
 		free(xs);
 		free(ws);
-		return cf_set(err, TC_ENOMEM, "flame: out of memory");
+		return tc_set(err, TC_ENOMEM, "flame: out of memory");
 	}
 	uint64_t whole = t->v[0].total_ms;
 	double scale = whole ? (double)(width - 2 * PAD) / (double)whole : 0.0;
@@ -160,7 +160,7 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 		}
 	}
 	unsigned height = TOP + (unsigned)(depth_max + 1) * FRAME_H + BOTTOM;
-	cf_buf sb, name;
+	tc_buf sb, name;
 	buf_init(&sb);
 	buf_init(&name);
 	buf_printf(&sb,

@@ -20,10 +20,10 @@ typedef struct tr_flame_opts {
 	unsigned width;        /* pixels; 0: 1200 */
 } tr_flame_opts;
 
-int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, cf_error *err);
+int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_flame_opts *o, tc_error *err);
 
 /* Appends s with XML's five special characters escaped, control
  * characters and invalid UTF-8 replaced (XML 1.0 forbids them). */
-void tr_xml_escape(cf_buf *sb, const char *s);
+void tr_xml_escape(tc_buf *sb, const char *s);
 
 #endif

@@ -13,7 +13,7 @@ void tr_method_stats_dispose(tr_method_stats *st)
 	memset(st, 0, sizeof *st);
 }
 
-int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, cf_error *err)
+int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, tc_error *err)
 {
 	memset(out, 0, sizeof *out);
 	/* by id while counting; open[]: the spans on the current path, active[id]:
@@ -24,7 +24,7 @@ int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, cf_error *err
 	size_t *open = malloc((s->n ? s->n : 1) * sizeof *open);
 	int rc = TC_OK;
 	if (!by_id || !active || !open) {
-		rc = cf_set(err, TC_ENOMEM, "hot: out of memory");
+		rc = tc_set(err, TC_ENOMEM, "hot: out of memory");
 		goto cleanup;
 	}
 	size_t top = 0, n = 0;
@@ -50,7 +50,7 @@ int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, cf_error *err
 	}
 	out->v = malloc((n ? n : 1) * sizeof *out->v);
 	if (!out->v) {
-		rc = cf_set(err, TC_ENOMEM, "hot: out of memory");
+		rc = tc_set(err, TC_ENOMEM, "hot: out of memory");
 		goto cleanup;
 	}
 	for (uint32_t id = 0; id <= TC_ID_MAX; id++)
@@ -72,12 +72,12 @@ static int by_calls(const void *a, const void *b)
 }
 
 int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, const tr_hot_opts *o, size_t *listed,
-                 size_t *unnamed, cf_error *err)
+                 size_t *unnamed, tc_error *err)
 {
 	*listed = *unnamed = 0;
 	const tr_method_stat **hot = malloc((st->n ? st->n : 1) * sizeof *hot);
 	if (!hot)
-		return cf_set(err, TC_ENOMEM, "hot: out of memory");
+		return tc_set(err, TC_ENOMEM, "hot: out of memory");
 	size_t n = 0;
 	uint64_t calls = 0, all_calls = 0;
 	for (size_t i = 0; i < st->n; i++) {
@@ -103,7 +103,7 @@ int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, cons
 	        " calls (%.1f%%)\n",
 	        o->source ? o->source : "(ring)", st->n, all_calls, n, calls,
 	        all_calls ? 100.0 * (double)calls / (double)all_calls : 0.0);
-	cf_buf rule;
+	tc_buf rule;
 	buf_init(&rule);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "# %" PRIu64 " calls, %" PRIu64 " ms in all, %.2f us a call, longest %" PRIu64 " ms\n",
@@ -119,8 +119,8 @@ int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, cons
 	free(hot);
 	*listed = n;
 	if (oom)
-		return cf_set(err, TC_ENOMEM, "out of memory");
+		return tc_set(err, TC_ENOMEM, "out of memory");
 	if (ferror(out))
-		return cf_set(err, TC_EIO, "write failed");
+		return tc_set(err, TC_EIO, "write failed");
 	return TC_OK;
 }

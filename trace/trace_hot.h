@@ -32,7 +32,7 @@ typedef struct tr_method_stats {
 } tr_method_stats;
 
 /* Per method over the spans, TC_ID_DISPATCH left out. */
-int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, cf_error *err);
+int tr_method_stats_build(tr_method_stats *out, const tr_spans *s, tc_error *err);
 void tr_method_stats_dispose(tr_method_stats *st);
 
 typedef struct tr_hot_opts {
@@ -47,6 +47,6 @@ typedef struct tr_hot_opts {
  * Methods without a mapping entry cannot be named and are counted in
  * *unnamed. *listed gets the number of rules written. */
 int tr_hot_write(FILE *out, const tr_method_stats *st, const tr_mapping *m, const tr_hot_opts *o, size_t *listed,
-                 size_t *unnamed, cf_error *err);
+                 size_t *unnamed, tc_error *err);
 
 #endif

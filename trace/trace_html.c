@@ -2,6 +2,7 @@
  * threads and reports are added, the method names last (every id seen);
  * then written into the page at its <!--TC-DATA--> mark. */
 #include "trace_html.h"
+#include "try.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +17,19 @@
 
 struct tr_html {
 	const tr_mapping *m;
-	cf_buf title, source;
-	cf_buf threads, reports; /* JSON array items, comma-separated */
+	tc_buf title, source;
+	tc_buf threads, reports; /* JSON array items, comma-separated */
 	size_t nthreads, nreports;
 	uint32_t *ids;           /* ids seen, for the names */
 	size_t nids, cap_ids;
 };
 
-static int oom(cf_error *err)
+static int oom(tc_error *err)
 {
-	return cf_set(err, TC_ENOMEM, "html: out of memory");
+	return tc_set(err, TC_ENOMEM, "html: out of memory");
 }
 
-int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, cf_error *err)
+int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, tc_error *err)
 {
 	tr_html *h = calloc(1, sizeof *h);
 	if (!h)
@@ -60,7 +61,7 @@ void tr_html_free(tr_html *h)
 	free(h);
 }
 
-static int see_id(tr_html *h, uint32_t id, cf_error *err)
+static int see_id(tr_html *h, uint32_t id, tc_error *err)
 {
 	if (h->nids == h->cap_ids) {
 		size_t c = h->cap_ids ? h->cap_ids * 2 : 256;
@@ -84,7 +85,7 @@ static int see_id(tr_html *h, uint32_t id, cf_error *err)
  * its method as an index into the thread's "tlIds". */
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-static void put_varint(cf_buf *b, uint64_t v)
+static void put_varint(tc_buf *b, uint64_t v)
 {
 	char tmp[16];
 	size_t n = 0;
@@ -104,8 +105,8 @@ static int cmp_u32(const void *x, const void *y)
 
 /* The spans v[0..n) as "IDS":[...] and "KEY":"packed" (the methods, or the sections:
  * those nest among themselves). */
-static int put_spans(tr_html *h, cf_buf *b, const char *ids_key, const char *key, const tr_span *v, size_t n,
-                     uint64_t first_ms, cf_error *err)
+static int put_spans(tr_html *h, tc_buf *b, const char *ids_key, const char *key, const tr_span *v, size_t n,
+                     uint64_t first_ms, tc_error *err)
 {
 	uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
 	if (!ids)
@@ -144,19 +145,19 @@ static int put_spans(tr_html *h, cf_buf *b, const char *ids_key, const char *key
 	return rc;
 }
 
-static int put_timeline(tr_html *h, cf_buf *b, const tr_spans *s, cf_error *err)
+static int put_timeline(tr_html *h, tc_buf *b, const tr_spans *s, tc_error *err)
 {
 	TRY(put_spans(h, b, "tlIds", "tl", s->v, s->n, s->first_ms, err));
 	buf_printf(b, ",\"nSect\":%zu", s->n_sect);
 	return put_spans(h, b, "sectIds", "sect", s->sect, s->n_sect, s->first_ms, err);
 }
 
-int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err)
+int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, tc_error *err)
 {
 	tr_agg a;
 	TRY(tr_agg_build(&a, s, err));
 	int rc = TC_OK;
-	cf_buf *b = &h->threads;
+	tc_buf *b = &h->threads;
 	if (h->nthreads++)
 		buf_putc(b, ',');
 	buf_puts(b, "{\"name\":");
@@ -197,7 +198,7 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 }
 
 /* The flame graph of a stack, as SVG text appended as a JSON string. */
-static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const char *title, cf_error *err)
+static int put_flame(tc_buf *b, const tc_stack *st, const tr_mapping *m, const char *title, tc_error *err)
 {
 	tr_tree t = { 0 };
 	char *svg = NULL;
@@ -226,12 +227,12 @@ static int put_flame(cf_buf *b, const tc_stack *st, const tr_mapping *m, const c
 	return rc;
 }
 
-int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, cf_error *err)
+int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, tc_error *err)
 {
 	tc_stack st = { 0 };
 	TRY(tr_report_stack(&st, report, file, line, err));
 	int rc = TC_OK;
-	cf_buf *b = &h->reports;
+	tc_buf *b = &h->reports;
 	if (h->nreports++)
 		buf_putc(b, ',');
 	buf_printf(b, "{\"line\":%llu,\"r\":", (unsigned long long)line);
@@ -273,7 +274,7 @@ int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uin
 }
 
 /* Writes s with every '<' as \u003c: '<' only occurs inside JSON strings. */
-static void put_data(FILE *out, const cf_buf *s)
+static void put_data(FILE *out, const tc_buf *s)
 {
 	const char *p = s->str ? s->str : "", *end = p + s->len;
 	while (p < end) {
@@ -287,9 +288,9 @@ static void put_data(FILE *out, const cf_buf *s)
 	}
 }
 
-int tr_html_write(tr_html *h, FILE *out, cf_error *err)
+int tr_html_write(tr_html *h, FILE *out, tc_error *err)
 {
-	cf_buf d;
+	tc_buf d;
 	buf_init(&d);
 	buf_puts(&d, "{\"title\":");
 	buf_putn(&d, h->title.str, h->title.len);
@@ -304,7 +305,7 @@ int tr_html_write(tr_html *h, FILE *out, cf_error *err)
 	buf_puts(&d, "],\"names\":{");
 	if (h->nids)
 		qsort(h->ids, h->nids, sizeof *h->ids, cmp_u32);
-	cf_buf name;
+	tc_buf name;
 	buf_init(&name);
 	for (size_t i = 0, k = 0; i < h->nids; i++) {
 		if (i && h->ids[i] == h->ids[i - 1])
@@ -322,7 +323,7 @@ int tr_html_write(tr_html *h, FILE *out, cf_error *err)
 		static const char mark[] = "<!--TC-DATA-->";
 		const char *at = strstr(tr_report_page, mark);
 		if (!at) {
-			rc = cf_set(err, TC_EINVAL, "html: the page template has no %s", mark);
+			rc = tc_set(err, TC_EINVAL, "html: the page template has no %s", mark);
 		} else {
 			fwrite(tr_report_page, 1, (size_t)(at - tr_report_page), out);
 			put_data(out, &d);

@@ -22,16 +22,16 @@
 typedef struct tr_html tr_html;
 
 /* m is borrowed until tr_html_free; title and source are copied. */
-int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, cf_error *err);
+int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const char *source, tc_error *err);
 void tr_html_free(tr_html *h);
 
 /* A thread's spans (all of them: the page selects). The ring's time base:
  * wall clock ms at time 0, to place reports on the thread's timeline. */
-int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, cf_error *err);
+int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, tc_error *err);
 
 /* One report line (a parsed JSON object); file and line name it in errors. */
-int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, cf_error *err);
+int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, tc_error *err);
 
-int tr_html_write(tr_html *h, FILE *out, cf_error *err);
+int tr_html_write(tr_html *h, FILE *out, tc_error *err);
 
 #endif

@@ -8,20 +8,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tr_ring_read(tc_ring_image *img, const char *path, cf_error *err)
+int tr_ring_read(tc_ring_image *img, const char *path, tc_error *err)
 {
 	memset(img, 0, sizeof *img);
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+		return tc_set(err, TC_EIO, "%s: %s", path, strerror(errno));
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = malloc(cap);
-	int rc = buf ? TC_OK : cf_set(err, TC_ENOMEM, "%s: out of memory", path);
+	int rc = buf ? TC_OK : tc_set(err, TC_ENOMEM, "%s: out of memory", path);
 	while (rc == TC_OK) {
 		if (len == cap) {
 			unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
 			if (!nb) {
-				rc = cf_set(err, TC_ENOMEM, "%s: out of memory after %zu bytes", path, len);
+				rc = tc_set(err, TC_ENOMEM, "%s: out of memory after %zu bytes", path, len);
 				break;
 			}
 			buf = nb;
@@ -31,7 +31,7 @@ int tr_ring_read(tc_ring_image *img, const char *path, cf_error *err)
 		len += got;
 		if (got == 0) {
 			if (ferror(f))
-				rc = cf_set(err, TC_EIO, "%s: read: %s", path, strerror(errno));
+				rc = tc_set(err, TC_EIO, "%s: read: %s", path, strerror(errno));
 			break;
 		}
 	}
@@ -39,13 +39,13 @@ int tr_ring_read(tc_ring_image *img, const char *path, cf_error *err)
 	if (rc == TC_OK) {
 		tc_error e = { 0 };
 		if (tc_ring_decode(img, buf, len, &e) != TC_OK)
-			rc = cf_set(err, e.code, "%s: %s", path, e.message);
+			rc = tc_set(err, e.code, "%s: %s", path, e.message);
 	}
 	free(buf);
 	return rc;
 }
 
-int tr_output_open(tr_output *o, const char *path, cf_error *err)
+int tr_output_open(tr_output *o, const char *path, tc_error *err)
 {
 	memset(o, 0, sizeof *o);
 	if (!path || strcmp(path, "-") == 0) {
@@ -57,7 +57,7 @@ int tr_output_open(tr_output *o, const char *path, cf_error *err)
 	o->tmp = malloc(n + 32);
 	if (!o->path || !o->tmp) {
 		tr_output_abort(o);
-		return cf_set(err, TC_ENOMEM, "%s: out of memory", path);
+		return tc_set(err, TC_ENOMEM, "%s: out of memory", path);
 	}
 	memcpy(o->path, path, n + 1);
 	/* a device or a pipe (-o /dev/stdout, a FIFO) is written to directly:
@@ -70,7 +70,7 @@ int tr_output_open(tr_output *o, const char *path, cf_error *err)
 		if (!o->f) {
 			int e = errno;
 			tr_output_abort(o);
-			return cf_set(err, TC_EIO, "%s: %s", path, strerror(e));
+			return tc_set(err, TC_EIO, "%s: %s", path, strerror(e));
 		}
 		return TC_OK;
 	}
@@ -79,24 +79,24 @@ int tr_output_open(tr_output *o, const char *path, cf_error *err)
 	if (!o->f) {
 		int e = errno;
 		tr_output_abort(o);
-		return cf_set(err, TC_EIO, "%s: %s", path, strerror(e));
+		return tc_set(err, TC_EIO, "%s: %s", path, strerror(e));
 	}
 	return TC_OK;
 }
 
-int tr_output_commit(tr_output *o, cf_error *err)
+int tr_output_commit(tr_output *o, tc_error *err)
 {
 	int rc = TC_OK;
 	if (!o->path) {
 		if (fflush(stdout) != 0 || ferror(stdout))
-			rc = cf_set(err, TC_EIO, "standard output: write failed");
+			rc = tc_set(err, TC_EIO, "standard output: write failed");
 		o->f = NULL;
 		return rc;
 	}
 	if (!o->tmp) {
 		int bad = ferror(o->f);
 		if (fclose(o->f) != 0 || bad)
-			rc = cf_set(err, TC_EIO, "%s: write failed", o->path);
+			rc = tc_set(err, TC_EIO, "%s: write failed", o->path);
 		o->f = NULL;
 		free(o->path);
 		o->path = NULL;
@@ -104,10 +104,10 @@ int tr_output_commit(tr_output *o, cf_error *err)
 	}
 	int bad = ferror(o->f);
 	if (fclose(o->f) != 0 || bad)
-		rc = cf_set(err, TC_EIO, "%s: write failed", o->path);
+		rc = tc_set(err, TC_EIO, "%s: write failed", o->path);
 	o->f = NULL;
 	if (rc == TC_OK && rename(o->tmp, o->path) != 0)
-		rc = cf_set(err, TC_EIO, "%s: %s", o->path, strerror(errno));
+		rc = tc_set(err, TC_EIO, "%s: %s", o->path, strerror(errno));
 	if (rc != TC_OK)
 		remove(o->tmp);
 	free(o->path);

@@ -11,7 +11,7 @@
 
 /* Reads and decodes a ring file (the whole file: its header bounds it).
  * Errors name the file: "PATH: ring at byte N: ...". */
-int tr_ring_read(tc_ring_image *img, const char *path, cf_error *err);
+int tr_ring_read(tc_ring_image *img, const char *path, tc_error *err);
 
 /* The launch after a run keeps that run's ring as PATH.prev (runtime/README.md, "The ring
  * and its file format"): PATH.prev, malloc'd, when it exists and path is not itself a
@@ -27,9 +27,9 @@ typedef struct tr_output {
 
 /* path NULL or "-": standard output; an existing path that is not a
  * regular file (/dev/null, a FIFO) is written directly. */
-int tr_output_open(tr_output *o, const char *path, cf_error *err);
+int tr_output_open(tr_output *o, const char *path, tc_error *err);
 /* Flushes and closes; renames the temporary file into place. */
-int tr_output_commit(tr_output *o, cf_error *err);
+int tr_output_commit(tr_output *o, tc_error *err);
 /* Closes and removes the temporary file. Safe after commit and twice. */
 void tr_output_abort(tr_output *o);
 

@@ -1,4 +1,5 @@
 #include "trace_lines.h"
+#include "try.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,22 +23,22 @@ void tr_lines_dispose(tr_lines *lr)
 	lr->blk_pos = lr->blk_len = 0;
 }
 
-static int append(tr_lines *lr, const unsigned char *p, size_t n, cf_error *err)
+static int append(tr_lines *lr, const unsigned char *p, size_t n, tc_error *err)
 {
 	if (n > lr->max_len - lr->line.len)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: line longer than %zu bytes", lr->name,
+		return tc_set(err, TC_EFORMAT, "%s:%llu: line longer than %zu bytes", lr->name,
 		               (unsigned long long)lr->line_no, lr->max_len);
 	buf_putn(&lr->line, (const char *)p, n);
 	if (lr->line.err)
-		return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", lr->name,
+		return tc_set(err, TC_ENOMEM, "%s:%llu: out of memory", lr->name,
 		               (unsigned long long)lr->line_no);
 	return TC_OK;
 }
 
-int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err)
+int tr_lines_next(tr_lines *lr, const char **s, size_t *n, tc_error *err)
 {
 	if (!lr->blk && !(lr->blk = malloc(BLOCK)))
-		return cf_set(err, TC_ENOMEM, "%s: out of memory", lr->name);
+		return tc_set(err, TC_ENOMEM, "%s: out of memory", lr->name);
 	lr->line.len = 0;
 	lr->line_no++;
 	lr->offset = lr->next_offset;
@@ -51,7 +52,7 @@ int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err)
 			lr->blk_pos = 0;
 			if (lr->blk_len == 0) {
 				if (ferror(lr->f))
-					return cf_set(err, TC_EIO, "%s: read: %s", lr->name, strerror(errno));
+					return tc_set(err, TC_EIO, "%s: read: %s", lr->name, strerror(errno));
 				lr->eof = 1;
 				break;
 			}

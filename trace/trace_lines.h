@@ -20,7 +20,7 @@ typedef struct tr_lines {
 	size_t max_len;
 	unsigned char *blk;   /* read-ahead block */
 	size_t blk_pos, blk_len;
-	cf_buf line;          /* the current line, NUL-terminated (line.str) */
+	tc_buf line;          /* the current line, NUL-terminated (line.str) */
 	uint64_t line_no;     /* of the current line, 1-based */
 	uint64_t offset;      /* byte offset of the current line's start */
 	uint64_t next_offset;
@@ -30,7 +30,7 @@ typedef struct tr_lines {
 void tr_lines_init(tr_lines *lr, FILE *f, const char *name, size_t max_len);
 /* 1 with the next line in *s / *n (valid until the next call), 0 at the
  * end of the file, or a negative code (read error, line too long). */
-int tr_lines_next(tr_lines *lr, const char **s, size_t *n, cf_error *err);
+int tr_lines_next(tr_lines *lr, const char **s, size_t *n, tc_error *err);
 void tr_lines_dispose(tr_lines *lr);
 
 #endif

@@ -2,6 +2,7 @@
  * then sorted by id for lookup; a duplicate id is found after the sort and
  * reported with both lines. */
 #include "trace_mapping.h"
+#include "try.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,29 +37,29 @@ void tr_mapping_free(tr_mapping *m)
 	free(m);
 }
 
-int tr_mapping_empty(tr_mapping **out, cf_error *err)
+int tr_mapping_empty(tr_mapping **out, tc_error *err)
 {
 	*out = calloc(1, sizeof **out);
-	return *out ? TC_OK : cf_set(err, TC_ENOMEM, "mapping: out of memory");
+	return *out ? TC_OK : tc_set(err, TC_ENOMEM, "mapping: out of memory");
 }
 
-static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, uint64_t line, cf_error *err)
+static int add_line(tr_mapping *m, const char *s, size_t n, const char *name, uint64_t line, tc_error *err)
 {
 	mm_line l;
 	char why[160];
 	if (mm_parse_line(&l, s, n, why, sizeof why) != 0)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: %s", name, (unsigned long long)line, why);
+		return tc_set(err, TC_EFORMAT, "%s:%llu: %s", name, (unsigned long long)line, why);
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024;
 		entry *v = cap > SIZE_MAX / sizeof *v ? NULL : realloc(m->v, cap * sizeof *v);
 		if (!v)
-			return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
+			return tc_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
 		m->v = v;
 		m->cap = cap;
 	}
 	const char *k = arena_strndup(&m->names, l.key, l.key_len);
 	if (!k)
-		return cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
+		return tc_set(err, TC_ENOMEM, "%s:%llu: out of memory", name, (unsigned long long)line);
 	m->v[m->n++] = (entry){ l.id, line, k };
 	return TC_OK;
 }
@@ -71,7 +72,7 @@ static int by_id(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
+int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tc_error *err)
 {
 	*out = NULL;
 	tr_mapping *m;
@@ -95,7 +96,7 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
 		qsort(m->v, m->n, sizeof *m->v, by_id);
 		for (size_t i = 1; i < m->n && rc == 0; i++)
 			if (m->v[i].id == m->v[i - 1].id)
-				rc = cf_set(err, TC_EFORMAT, "%s:%llu: method id %u was listed before on line %llu", name,
+				rc = tc_set(err, TC_EFORMAT, "%s:%llu: method id %u was listed before on line %llu", name,
 				             (unsigned long long)m->v[i].line, m->v[i].id,
 				             (unsigned long long)m->v[i - 1].line);
 	}
@@ -108,12 +109,12 @@ int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err)
 	return TC_OK;
 }
 
-int tr_mapping_load(tr_mapping **out, const char *path, cf_error *err)
+int tr_mapping_load(tr_mapping **out, const char *path, tc_error *err)
 {
 	*out = NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return cf_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+		return tc_set(err, TC_EIO, "%s: %s", path, strerror(errno));
 	int rc = tr_mapping_read(out, f, path, err);
 	fclose(f);
 	return rc;
@@ -144,11 +145,11 @@ const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id)
 	return lo < m->n && m->v[lo].id == id ? m->v[lo].key : NULL;
 }
 
-int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, cf_error *err)
+int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tc_error *err)
 {
 	const char *k = arena_strndup(&m->names, name, strlen(name));
 	if (!k)
-		return cf_set(err, TC_ENOMEM, "names: out of memory");
+		return tc_set(err, TC_ENOMEM, "names: out of memory");
 	for (size_t i = 0; i < m->n_extra; i++) {
 		if (m->extra[i].id == id) {
 			m->extra[i].key = k;
@@ -157,13 +158,13 @@ int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, cf_error *err)
 	}
 	entry *v = realloc(m->extra, (m->n_extra + 1) * sizeof *v);
 	if (!v)
-		return cf_set(err, TC_ENOMEM, "names: out of memory");
+		return tc_set(err, TC_ENOMEM, "names: out of memory");
 	m->extra = v;
 	m->extra[m->n_extra++] = (entry){ id, 0, k };
 	return TC_OK;
 }
 
-void tr_name_put(cf_buf *sb, const tr_mapping *m, uint32_t id, tr_name_style style)
+void tr_name_put(tc_buf *sb, const tr_mapping *m, uint32_t id, tr_name_style style)
 {
 	for (size_t i = 0; m && i < m->n_extra; i++) {
 		if (m->extra[i].id == id) {

@@ -23,11 +23,11 @@ typedef enum tr_name_style {
 	TR_NAME_SHORT, /* com.example.Main.slowWork */
 } tr_name_style;
 
-int tr_mapping_load(tr_mapping **out, const char *path, cf_error *err);
+int tr_mapping_load(tr_mapping **out, const char *path, tc_error *err);
 /* Reads from f; name is used in messages. */
-int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, cf_error *err);
+int tr_mapping_read(tr_mapping **out, FILE *f, const char *name, tc_error *err);
 /* An empty mapping (every id shows as #id). */
-int tr_mapping_empty(tr_mapping **out, cf_error *err);
+int tr_mapping_empty(tr_mapping **out, tc_error *err);
 void tr_mapping_free(tr_mapping *m);
 
 size_t tr_mapping_size(const tr_mapping *m);
@@ -37,11 +37,11 @@ uint64_t tr_mapping_build_id(const tr_mapping *m);
 /* Names a pseudo-method the recording defines (a section, a thread's node in
  * a tree of all threads): shown as given in either style, before any entry
  * of the file with that id. name is copied; naming an id again renames it. */
-int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, cf_error *err);
+int tr_mapping_name(tr_mapping *m, uint32_t id, const char *name, tc_error *err);
 /* "class method desc" as the file has it, or NULL. */
 const char *tr_mapping_lookup(const tr_mapping *m, uint32_t id);
 /* Appends the method's display name, or "#id" for an id with no entry
  * (m may be NULL). */
-void tr_name_put(cf_buf *sb, const tr_mapping *m, uint32_t id, tr_name_style style);
+void tr_name_put(tc_buf *sb, const tr_mapping *m, uint32_t id, tr_name_style style);
 
 #endif

@@ -1,5 +1,6 @@
 /* trace_recording.c: see trace_recording.h. */
 #include "trace_recording.h"
+#include "try.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static tr_thread thread_of(const tc_ring_image *img, int main)
 	return (tr_thread){ img->tid, img->thread_name, main, img->events, img->count, img->seq, img->generation, 0 };
 }
 
-int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, cf_error *err)
+int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, tc_error *err)
 {
 	memset(r, 0, sizeof *r);
 	if (note && note_cap)
@@ -37,7 +38,7 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 	char *tp = malloc(n + sizeof "-threads");
 	if (!tp) {
 		tr_recording_dispose(r);
-		return cf_set(err, TC_ENOMEM, "%s: out of memory", path);
+		return tc_set(err, TC_ENOMEM, "%s: out of memory", path);
 	}
 	memcpy(tp, path, n);
 	memcpy(tp + n, "-threads", sizeof "-threads");
@@ -46,7 +47,7 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 	if (stat(tp, &st) == 0) {
 		tc_error e = { 0 };
 		if (tc_threads_load(&r->threads, tp, &e) != TC_OK) {
-			rc = cf_set(err, e.code, "%s: %s", tp, e.message);
+			rc = tc_set(err, e.code, "%s: %s", tp, e.message);
 		} else if (r->threads.pid != r->ring.pid || r->threads.time_base_ns != r->ring.time_base_ns) {
 			/* a file an earlier run left: not this recording's */
 			if (note && note_cap)
@@ -58,13 +59,13 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 			tp = NULL;
 		}
 	} else if (errno != ENOENT) {
-		rc = cf_set(err, TC_EIO, "%s: %s", tp, strerror(errno));
+		rc = tc_set(err, TC_EIO, "%s: %s", tp, strerror(errno));
 	}
 	free(tp);
 	if (rc == TC_OK) {
 		r->thread = malloc((1 + r->threads.count) * sizeof *r->thread);
 		if (!r->thread)
-			rc = cf_set(err, TC_ENOMEM, "%s: out of memory", path);
+			rc = tc_set(err, TC_ENOMEM, "%s: out of memory", path);
 	}
 	if (rc != TC_OK) {
 		tr_recording_dispose(r);
@@ -88,7 +89,7 @@ const char *tr_recording_section(const tr_recording *r, uint32_t id)
 	return s[0] ? s : NULL;
 }
 
-int tr_recording_name_sections(const tr_recording *r, tr_mapping *m, cf_error *err)
+int tr_recording_name_sections(const tr_recording *r, tr_mapping *m, tc_error *err)
 {
 	for (uint32_t n = 0; n < TC_SECTION_MAX; n++) {
 		const char *s = tr_recording_section(r, TC_ID_SECTION + n);
@@ -98,7 +99,7 @@ int tr_recording_name_sections(const tr_recording *r, tr_mapping *m, cf_error *e
 	return TC_OK;
 }
 
-int tr_recording_select(const tr_recording *r, const char *which, size_t *sel, size_t *n, cf_error *err)
+int tr_recording_select(const tr_recording *r, const char *which, size_t *sel, size_t *n, tc_error *err)
 {
 	*n = 0;
 	char *end;
@@ -113,12 +114,12 @@ int tr_recording_select(const tr_recording *r, const char *which, size_t *sel, s
 	}
 	if (*n)
 		return TC_OK;
-	cf_buf names;
+	tc_buf names;
 	buf_init(&names);
 	for (size_t k = 0; k < r->n; k++)
 		buf_printf(&names, "%s%s (%u)", k ? ", " : "", r->thread[k].name[0] ? r->thread[k].name : "?",
 		          r->thread[k].tid);
-	int rc = cf_set(err, TC_EINVAL, "no thread \"%s\": the recording has %s", which,
+	int rc = tc_set(err, TC_EINVAL, "no thread \"%s\": the recording has %s", which,
 	                 names.str && !names.err ? names.str : "?");
 	buf_free(&names);
 	return rc;

@@ -40,7 +40,7 @@ typedef struct tr_recording {
 /* Reads the ring file at path and the thread file next to it, if there is
  * one of the same process and time base (one that is not is left out, with
  * *note saying why; note may be NULL). Errors name the file. */
-int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, cf_error *err);
+int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, tc_error *err);
 void tr_recording_dispose(tr_recording *r);
 
 /* The name of a section id (TC_ID_SECTION + n), or NULL if unnamed. */
@@ -49,9 +49,9 @@ const char *tr_recording_section(const tr_recording *r, uint32_t id);
 /* The threads which names: "all", "main" (the recording thread), a thread
  * id, or a thread's name (every thread of that name). Fills sel (r->n
  * entries) with their indexes; none is TC_EINVAL, naming the threads there are. */
-int tr_recording_select(const tr_recording *r, const char *which, size_t *sel, size_t *n, cf_error *err);
+int tr_recording_select(const tr_recording *r, const char *which, size_t *sel, size_t *n, tc_error *err);
 
 /* Gives the mapping the section names, so that views show them. */
-int tr_recording_name_sections(const tr_recording *r, tr_mapping *m, cf_error *err);
+int tr_recording_name_sections(const tr_recording *r, tr_mapping *m, tc_error *err);
 
 #endif

@@ -112,23 +112,23 @@ int tr_key_parse(uint32_t **ids, size_t *n, const char *s, size_t len, size_t *b
 	return TC_OK;
 }
 
-int tr_report_stack(tc_stack *out, const json_val *r, const char *file, uint64_t line, cf_error *err)
+int tr_report_stack(tc_stack *out, const json_val *r, const char *file, uint64_t line, tc_error *err)
 {
 	out->len = 0;
 	const json_val *st = json_get(r, "stack");
 	if (!st)
 		return TC_OK;
 	if (st->type != JSON_STR)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: \"stack\" is not a string", file, (unsigned long long)line);
+		return tc_set(err, TC_EFORMAT, "%s:%llu: \"stack\" is not a string", file, (unsigned long long)line);
 	size_t bad;
 	char why[160];
 	int rc = tr_stack_parse(out, st->s, st->len, &bad, why, sizeof why);
 	if (rc != TC_OK)
-		return cf_set(err, rc, "%s:%llu: \"stack\" line %zu: %s", file, (unsigned long long)line, bad, why);
+		return tc_set(err, rc, "%s:%llu: \"stack\" line %zu: %s", file, (unsigned long long)line, bad, why);
 	return TC_OK;
 }
 
-static int report_key(uint32_t **ids, size_t *n, const json_val *r, const char *file, uint64_t line, cf_error *err)
+static int report_key(uint32_t **ids, size_t *n, const json_val *r, const char *file, uint64_t line, tc_error *err)
 {
 	*ids = NULL;
 	*n = 0;
@@ -136,25 +136,25 @@ static int report_key(uint32_t **ids, size_t *n, const json_val *r, const char *
 	if (!k)
 		return TC_OK;
 	if (k->type != JSON_STR)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: \"stackKey\" is not a string", file, (unsigned long long)line);
+		return tc_set(err, TC_EFORMAT, "%s:%llu: \"stackKey\" is not a string", file, (unsigned long long)line);
 	size_t bad;
 	int rc = tr_key_parse(ids, n, k->s, k->len, &bad);
 	if (rc != TC_OK)
-		return cf_set(err, rc, "%s:%llu: \"stackKey\" at character %zu: expected \"methodId|\"", file,
+		return tc_set(err, rc, "%s:%llu: \"stackKey\" at character %zu: expected \"methodId|\"", file,
 		               (unsigned long long)line, bad + 1);
 	return TC_OK;
 }
 
-static void put_name_json(cf_buf *sb, const tr_mapping *m, uint32_t id)
+static void put_name_json(tc_buf *sb, const tr_mapping *m, uint32_t id)
 {
-	cf_buf name;
+	tc_buf name;
 	buf_init(&name);
 	tr_name_put(&name, m, id, TR_NAME_FULL);
 	json_escape(sb, name.str ? name.str : "");
 	buf_free(&name);
 }
 
-void tr_stack_put_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m)
+void tr_stack_put_json(tc_buf *sb, const tc_stack *st, const tr_mapping *m)
 {
 	buf_putc(sb, '[');
 	for (size_t i = 0; i < st->len; i++) {
@@ -166,7 +166,7 @@ void tr_stack_put_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m)
 	buf_putc(sb, ']');
 }
 
-static void put_key_names(cf_buf *sb, const uint32_t *ids, size_t n, const tr_mapping *m)
+static void put_key_names(tc_buf *sb, const uint32_t *ids, size_t n, const tr_mapping *m)
 {
 	for (size_t i = 0; i < n; i++) {
 		tr_name_put(sb, m, ids[i], TR_NAME_FULL);
@@ -179,7 +179,7 @@ static int key_is(const json_member *mb, const char *k)
 	return mb->key_len == strlen(k) && memcmp(mb->key, k, mb->key_len) == 0;
 }
 
-static void write_json(cf_buf *sb, const json_val *r, const tc_stack *st, const uint32_t *ids, size_t nids,
+static void write_json(tc_buf *sb, const json_val *r, const tc_stack *st, const uint32_t *ids, size_t nids,
                        const tr_mapping *m)
 {
 	buf_putc(sb, '{');
@@ -199,7 +199,7 @@ static void write_json(cf_buf *sb, const json_val *r, const tc_stack *st, const 
 			buf_puts(sb, ",\"stackDecoded\":");
 			tr_stack_put_json(sb, st, m);
 		} else if (key_is(mb, "stackKey")) {
-			cf_buf names;
+			tc_buf names;
 			buf_init(&names);
 			put_key_names(&names, ids, nids, m);
 			buf_puts(sb, ",\"stackKeyDecoded\":");
@@ -216,7 +216,7 @@ static int is_device_key(const json_member *mb)
 	return key_is(mb, "machine") || key_is(mb, "cpu_app") || key_is(mb, "mem") || key_is(mb, "mem_free");
 }
 
-static void put_indented(cf_buf *sb, const char *text, const char *indent)
+static void put_indented(tc_buf *sb, const char *text, const char *indent)
 {
 	const char *s = text;
 	while (*s) {
@@ -231,7 +231,7 @@ static void put_indented(cf_buf *sb, const char *text, const char *indent)
 	}
 }
 
-void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent)
+void tr_stack_put_text(tc_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent)
 {
 	buf_printf(sb, "%s%8s %6s  %s\n", indent, "ms", "calls", "method");
 	for (size_t i = 0; i < st->len; i++) {
@@ -244,7 +244,7 @@ void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, cons
 	}
 }
 
-static void write_text(cf_buf *sb, const json_val *r, const tc_stack *st, const uint32_t *ids, size_t nids,
+static void write_text(tc_buf *sb, const json_val *r, const tc_stack *st, const uint32_t *ids, size_t nids,
                        const tr_mapping *m, const char *file, uint64_t line)
 {
 	const json_val *tag = json_get(r, "tag"), *detail = json_get(r, "detail");
@@ -283,15 +283,15 @@ static void write_text(cf_buf *sb, const json_val *r, const tc_stack *st, const 
 }
 
 int tr_report_write(FILE *out, const json_val *r, const char *file, uint64_t line, const tr_report_opts *o,
-                    cf_error *err)
+                    tc_error *err)
 {
 	if (r->type != JSON_OBJ)
-		return cf_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
+		return tc_set(err, TC_EFORMAT, "%s:%llu: a report line must be a JSON object", file,
 		               (unsigned long long)line);
 	tc_stack st = { 0 };
 	uint32_t *ids = NULL;
 	size_t nids = 0;
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	int rc = tr_report_stack(&st, r, file, line, err);
 	if (rc == TC_OK)
@@ -302,9 +302,9 @@ int tr_report_write(FILE *out, const json_val *r, const char *file, uint64_t lin
 		else
 			write_json(&sb, r, &st, ids, nids, o->map);
 		if (sb.err)
-			rc = cf_set(err, TC_ENOMEM, "%s:%llu: out of memory", file, (unsigned long long)line);
+			rc = tc_set(err, TC_ENOMEM, "%s:%llu: out of memory", file, (unsigned long long)line);
 		else if (fwrite(sb.str, 1, sb.len, out) != sb.len)
-			rc = cf_set(err, TC_EIO, "write failed");
+			rc = tc_set(err, TC_EIO, "write failed");
 	}
 	buf_free(&sb);
 	free(ids);

@@ -37,15 +37,15 @@ typedef struct tr_report_opts {
 /* Writes one parsed report line. file and line name it in errors and in
  * the text output. */
 int tr_report_write(FILE *out, const json_val *report, const char *file, uint64_t line, const tr_report_opts *o,
-                    cf_error *err);
+                    tc_error *err);
 
 /* Appends a stack as JSON: [{depth,id,name,count,durMs}...] ("stackDecoded"). */
-void tr_stack_put_json(cf_buf *sb, const tc_stack *st, const tr_mapping *m);
+void tr_stack_put_json(tc_buf *sb, const tc_stack *st, const tr_mapping *m);
 
 /* Appends a stack as text: "ms calls method" rows, indented by depth. */
-void tr_stack_put_text(cf_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
+void tr_stack_put_text(tc_buf *sb, const tc_stack *st, const tr_mapping *m, const char *indent);
 
 /* Reads a report line's stack into items (none if it has no "stack"). */
-int tr_report_stack(tc_stack *out, const json_val *report, const char *file, uint64_t line, cf_error *err);
+int tr_report_stack(tc_stack *out, const json_val *report, const char *file, uint64_t line, tc_error *err);
 
 #endif

@@ -2,6 +2,7 @@
  * from the top; a per-id count of open spans answers "no match" in O(1), and
  * every entry walked over is popped, so the whole build is linear. */
 #include "trace_spans.h"
+#include "try.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,25 +16,25 @@ void tr_spans_dispose(tr_spans *s)
 }
 
 /* Room for want spans in *v (of *cap). */
-static int grow(tr_span **v, size_t *cap_io, size_t want, cf_error *err)
+static int grow(tr_span **v, size_t *cap_io, size_t want, tc_error *err)
 {
 	if (want <= *cap_io)
 		return TC_OK;
 	size_t cap = *cap_io ? *cap_io : 64;
 	while (cap < want) {
 		if (cap > SIZE_MAX / 2 / sizeof **v)
-			return cf_set(err, TC_ENOMEM, "spans: out of memory");
+			return tc_set(err, TC_ENOMEM, "spans: out of memory");
 		cap *= 2;
 	}
 	tr_span *nv = realloc(*v, cap * sizeof *nv);
 	if (!nv)
-		return cf_set(err, TC_ENOMEM, "spans: out of memory");
+		return tc_set(err, TC_ENOMEM, "spans: out of memory");
 	*v = nv;
 	*cap_io = cap;
 	return TC_OK;
 }
 
-static int reserve(tr_spans *s, size_t want, cf_error *err)
+static int reserve(tr_spans *s, size_t want, tc_error *err)
 {
 	return grow(&s->v, &s->cap, want, err);
 }
@@ -46,7 +47,7 @@ typedef struct nest {
 	size_t top;
 } nest;
 
-static int nest_in(nest *k, uint32_t id, uint64_t t, cf_error *err)
+static int nest_in(nest *k, uint32_t id, uint64_t t, tc_error *err)
 {
 	TRY(grow(k->v, k->cap, *k->n + 1, err));
 	size_t parent = k->top ? k->open[k->top - 1] : TR_NONE;
@@ -80,7 +81,7 @@ static void nest_close(nest *k, uint64_t end, tr_span_stats *st)
 	}
 }
 
-int tr_spans_build(tr_spans *out, const uint64_t *ev, size_t n, uint64_t end_ms, cf_error *err)
+int tr_spans_build(tr_spans *out, const uint64_t *ev, size_t n, uint64_t end_ms, tc_error *err)
 {
 	tr_spans_dispose(out);
 	size_t *open = malloc((n ? n : 1) * sizeof *open);         /* open method spans */
@@ -90,7 +91,7 @@ int tr_spans_build(tr_spans *out, const uint64_t *ev, size_t n, uint64_t end_ms,
 		free(open);
 		free(open_sect);
 		free(open_by_id);
-		return cf_set(err, TC_ENOMEM, "spans: out of memory");
+		return tc_set(err, TC_ENOMEM, "spans: out of memory");
 	}
 	nest methods = { &out->v, &out->n, &out->cap, open, 0 };
 	nest sections = { &out->sect, &out->n_sect, &out->cap_sect, open_sect, 0 };
@@ -145,11 +146,11 @@ static int overlaps(const tr_span *sp, uint64_t from, uint64_t to)
 
 /* Appends the sections of in that overlap [from, to], clipped to it,
  * re-parented to the nearest kept one. */
-static int slice_sections(tr_spans *out, const tr_spans *in, uint64_t from, uint64_t to, cf_error *err)
+static int slice_sections(tr_spans *out, const tr_spans *in, uint64_t from, uint64_t to, tc_error *err)
 {
 	size_t *near = malloc((in->n_sect ? in->n_sect : 1) * sizeof *near);
 	if (!near)
-		return cf_set(err, TC_ENOMEM, "slice: out of memory");
+		return tc_set(err, TC_ENOMEM, "slice: out of memory");
 	int rc = TC_OK;
 	for (size_t i = 0; i < in->n_sect && rc == TC_OK; i++) {
 		tr_span sp = in->sect[i];
@@ -177,18 +178,18 @@ static int slice_sections(tr_spans *out, const tr_spans *in, uint64_t from, uint
 	return rc;
 }
 
-int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *sl, cf_error *err)
+int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *sl, tc_error *err)
 {
 	tr_spans_dispose(out);
 	if (sl->kind == TR_SLICE_MESSAGES) {
 		if (sl->first_msg > sl->last_msg)
-			return cf_set(err, TC_EINVAL, "message range %zu..%zu is empty", sl->first_msg, sl->last_msg);
+			return tc_set(err, TC_EINVAL, "message range %zu..%zu is empty", sl->first_msg, sl->last_msg);
 		if (sl->first_msg >= in->messages)
-			return cf_set(err, TC_EINVAL, "no message %zu: the trace has %zu (numbered from 0)",
+			return tc_set(err, TC_EINVAL, "no message %zu: the trace has %zu (numbered from 0)",
 			               sl->first_msg, in->messages);
 	}
 	if (sl->kind == TR_SLICE_TIME && sl->from_ms > sl->to_ms)
-		return cf_set(err, TC_EINVAL, "time range %llu..%llu ms is empty", (unsigned long long)sl->from_ms,
+		return tc_set(err, TC_EINVAL, "time range %llu..%llu ms is empty", (unsigned long long)sl->from_ms,
 		               (unsigned long long)sl->to_ms);
 	/* near[i]: the new index of span i's nearest kept ancestor-or-self, or
 	 * TR_NONE; inside[i]: span i is within a chosen message */
@@ -196,7 +197,7 @@ int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *sl, cf_err
 	unsigned char *inside = calloc(in->n ? in->n : 1, 1);
 	int rc = TC_OK;
 	if (!near || !inside) {
-		rc = cf_set(err, TC_ENOMEM, "slice: out of memory");
+		rc = tc_set(err, TC_ENOMEM, "slice: out of memory");
 		goto cleanup;
 	}
 	out->first_ms = TR_NO_TIME;
@@ -267,7 +268,7 @@ cleanup:
 	return rc;
 }
 
-int tr_spans_slice_times(tr_spans *out, const tr_spans *in, const tr_interval *iv, size_t n, cf_error *err)
+int tr_spans_slice_times(tr_spans *out, const tr_spans *in, const tr_interval *iv, size_t n, tc_error *err)
 {
 	tr_spans_dispose(out);
 	out->first_ms = TR_NO_TIME;

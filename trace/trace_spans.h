@@ -69,7 +69,7 @@ typedef struct tr_spans {
 /* Builds spans from n events (0 = empty slot, skipped). Spans still open are
  * closed at end_ms, or at the last event's time if end_ms is TR_NO_TIME or
  * earlier. out is replaced. */
-int tr_spans_build(tr_spans *out, const uint64_t *events, size_t n, uint64_t end_ms, cf_error *err);
+int tr_spans_build(tr_spans *out, const uint64_t *events, size_t n, uint64_t end_ms, tc_error *err);
 void tr_spans_dispose(tr_spans *s);
 
 /* A part of the spans: everything, a time range, or a range of messages. */
@@ -93,10 +93,10 @@ typedef struct tr_slice {
  * (for messages: from the first one's start to the last one's end), clipped
  * to it. An empty result is not an error; a message number past the last
  * message is (TC_EINVAL). */
-int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *slice, cf_error *err);
+int tr_spans_slice(tr_spans *out, const tr_spans *in, const tr_slice *slice, tc_error *err);
 /* The time slices of n intervals, one after the other in out (a span that
  * overlaps two is there twice, clipped to each: times add up, calls do not). */
-int tr_spans_slice_times(tr_spans *out, const tr_spans *in, const tr_interval *iv, size_t n, cf_error *err);
+int tr_spans_slice_times(tr_spans *out, const tr_spans *in, const tr_interval *iv, size_t n, tc_error *err);
 
 /* "all", "time 10..200 ms", "message 3", "messages 3..5" */
 void tr_slice_describe(const tr_slice *slice, char *buf, size_t cap);

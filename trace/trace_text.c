@@ -16,22 +16,22 @@ static const char *mark(uint32_t flags)
 	return "";
 }
 
-static int flush(FILE *out, cf_buf *sb, cf_error *err)
+static int flush(FILE *out, tc_buf *sb, tc_error *err)
 {
 	if (sb->err)
-		return cf_set(err, TC_ENOMEM, "out of memory");
+		return tc_set(err, TC_ENOMEM, "out of memory");
 	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
-		return cf_set(err, TC_EIO, "write failed");
+		return tc_set(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
 }
 
-int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, cf_error *err)
+int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, tc_error *err)
 {
 	size_t *stack = malloc(t->n * sizeof *stack);
 	if (!stack)
-		return cf_set(err, TC_ENOMEM, "tree: out of memory");
-	cf_buf sb;
+		return tc_set(err, TC_ENOMEM, "tree: out of memory");
+	tc_buf sb;
 	buf_init(&sb);
 	uint64_t whole = t->v[0].total_ms;
 	buf_printf(&sb, "%10s %6s %10s %8s  %s\n", "total ms", "%", "self ms", "calls", "method");
@@ -72,9 +72,9 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
 	return rc;
 }
 
-int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_error *err)
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tc_error *err)
 {
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	buf_printf(&sb, "%8s %10s %10s  %s\n", "message", "start ms", "ms", "heaviest call");
 	int rc = TC_OK;

@@ -18,11 +18,11 @@ typedef struct tr_text_opts {
 /* One row per node, pre-order in the tree's child order: total ms, % of
  * the whole, self ms, calls, then the name indented two spaces a level,
  * marked when a call had no out event. */
-int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, cf_error *err);
+int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, tc_error *err);
 
 /* One row per message (TC_ID_DISPATCH span): number, start, duration, and
  * its heaviest direct callee. */
-int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, cf_error *err);
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tc_error *err);
 
 /* A line for each thing the span builder had to repair, or nothing. written
  * and kept: the events the thread ever wrote and those its ring still holds

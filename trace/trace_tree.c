@@ -1,6 +1,7 @@
 /* trace_tree.c: see trace_tree.h. Nodes are found by (parent, id) in an
  * open-addressing table, so wide nodes cost no more than narrow ones. */
 #include "trace_tree.h"
+#include "try.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,11 @@ static size_t hash(size_t parent, uint32_t id, size_t mask)
 	return (size_t)h & mask;
 }
 
-static int rehash(tr_tree *t, size_t nslots, cf_error *err)
+static int rehash(tr_tree *t, size_t nslots, tc_error *err)
 {
 	size_t *s = malloc(nslots * sizeof *s);
 	if (!s)
-		return cf_set(err, TC_ENOMEM, "tree: out of memory");
+		return tc_set(err, TC_ENOMEM, "tree: out of memory");
 	for (size_t i = 0; i < nslots; i++)
 		s[i] = TR_NONE;
 	for (size_t i = 1; i < t->n; i++) {
@@ -38,12 +39,12 @@ static int rehash(tr_tree *t, size_t nslots, cf_error *err)
 	return TC_OK;
 }
 
-static int init(tr_tree *t, cf_error *err)
+static int init(tr_tree *t, tc_error *err)
 {
 	memset(t, 0, sizeof *t);
 	t->v = malloc(64 * sizeof *t->v);
 	if (!t->v)
-		return cf_set(err, TC_ENOMEM, "tree: out of memory");
+		return tc_set(err, TC_ENOMEM, "tree: out of memory");
 	t->cap = 64;
 	t->n = 1;
 	t->v[0] = (tr_node){ 0, 0, TR_NONE, TR_NONE, TR_NONE, TR_NONE, 0, 0, 0, 0, 0 };
@@ -51,7 +52,7 @@ static int init(tr_tree *t, cf_error *err)
 }
 
 /* The child of parent for id, created if missing; *out gets its index. */
-static int child(tr_tree *t, size_t parent, uint32_t id, uint64_t order, size_t *out, cf_error *err)
+static int child(tr_tree *t, size_t parent, uint32_t id, uint64_t order, size_t *out, tc_error *err)
 {
 	size_t mask = t->nslots - 1, h = hash(parent, id, mask);
 	for (; t->slots[h] != TR_NONE; h = (h + 1) & mask) {
@@ -63,10 +64,10 @@ static int child(tr_tree *t, size_t parent, uint32_t id, uint64_t order, size_t 
 	}
 	if (t->n == t->cap) {
 		if (t->cap > SIZE_MAX / 2 / sizeof *t->v)
-			return cf_set(err, TC_ENOMEM, "tree: out of memory");
+			return tc_set(err, TC_ENOMEM, "tree: out of memory");
 		tr_node *v = realloc(t->v, t->cap * 2 * sizeof *v);
 		if (!v)
-			return cf_set(err, TC_ENOMEM, "tree: out of memory");
+			return tc_set(err, TC_ENOMEM, "tree: out of memory");
 		t->v = v;
 		t->cap *= 2;
 	}
@@ -114,11 +115,11 @@ static void finish(tr_tree *t)
 }
 
 /* Adds the spans of s under node `under`; map (s->n entries, or NULL) gets span i's node. */
-static int add_spans(tr_tree *t, const tr_spans *s, size_t under, size_t *map, cf_error *err)
+static int add_spans(tr_tree *t, const tr_spans *s, size_t under, size_t *map, tc_error *err)
 {
 	size_t *node_of = map ? map : malloc((s->n ? s->n : 1) * sizeof *node_of);
 	if (!node_of)
-		return cf_set(err, TC_ENOMEM, "tree: out of memory");
+		return tc_set(err, TC_ENOMEM, "tree: out of memory");
 	int rc = TC_OK;
 	for (size_t i = 0; i < s->n && rc == TC_OK; i++) {
 		const tr_span *sp = &s->v[i];
@@ -135,12 +136,12 @@ static int add_spans(tr_tree *t, const tr_spans *s, size_t under, size_t *map, c
 	return rc;
 }
 
-int tr_tree_from_spans(tr_tree *t, const tr_spans *s, cf_error *err)
+int tr_tree_from_spans(tr_tree *t, const tr_spans *s, tc_error *err)
 {
 	return tr_tree_from_spans_map(t, s, NULL, err);
 }
 
-int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, cf_error *err)
+int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, tc_error *err)
 {
 	TRY(init(t, err));
 	int rc = add_spans(t, s, 0, map, err);
@@ -152,7 +153,7 @@ int tr_tree_from_spans_map(tr_tree *t, const tr_spans *s, size_t *map, cf_error 
 	return TC_OK;
 }
 
-int tr_tree_from_threads(tr_tree *t, const tr_spans *const *spans, const uint32_t *ids, size_t n, cf_error *err)
+int tr_tree_from_threads(tr_tree *t, const tr_spans *const *spans, const uint32_t *ids, size_t n, tc_error *err)
 {
 	TRY(init(t, err));
 	int rc = TC_OK;
@@ -177,7 +178,7 @@ int tr_tree_from_threads(tr_tree *t, const tr_spans *const *spans, const uint32_
 	return TC_OK;
 }
 
-int tr_tree_from_stack(tr_tree *t, const tc_method_item *items, size_t n, cf_error *err)
+int tr_tree_from_stack(tr_tree *t, const tc_method_item *items, size_t n, tc_error *err)
 {
 	TRY(init(t, err));
 	/* path[k]: the node of the k-th item on the current path, and its depth */
@@ -185,7 +186,7 @@ int tr_tree_from_stack(tr_tree *t, const tc_method_item *items, size_t n, cf_err
 	int32_t *pdepth = malloc((n ? n : 1) * sizeof *pdepth);
 	int rc = TC_OK;
 	if (!path || !pdepth)
-		rc = cf_set(err, TC_ENOMEM, "tree: out of memory");
+		rc = tc_set(err, TC_ENOMEM, "tree: out of memory");
 	size_t len = 0;
 	for (size_t i = 0; i < n && rc == TC_OK; i++) {
 		const tc_method_item *it = &items[i];
@@ -226,11 +227,11 @@ static int cmp_keyed(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-int tr_tree_sort(tr_tree *t, tr_order order, cf_error *err)
+int tr_tree_sort(tr_tree *t, tr_order order, tc_error *err)
 {
 	keyed *tmp = malloc(t->n * sizeof *tmp);
 	if (!tmp)
-		return cf_set(err, TC_ENOMEM, "tree: out of memory");
+		return tc_set(err, TC_ENOMEM, "tree: out of memory");
 	for (size_t p = 0; p < t->n; p++) {
 		size_t k = 0;
 		for (size_t c = t->v[p].first_child; c != TR_NONE; c = t->v[c].next_sibling) {

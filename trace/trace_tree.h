@@ -32,16 +32,16 @@ typedef struct tr_tree {
 	size_t max_depth;
 } tr_tree;
 
-int tr_tree_from_spans(tr_tree *t, const tr_spans *spans, cf_error *err);
+int tr_tree_from_spans(tr_tree *t, const tr_spans *spans, tc_error *err);
 /* The same, and node_of[i] (spans->n entries, or NULL) gets span i's node. */
-int tr_tree_from_spans_map(tr_tree *t, const tr_spans *spans, size_t *node_of, cf_error *err);
+int tr_tree_from_spans_map(tr_tree *t, const tr_spans *spans, size_t *node_of, tc_error *err);
 /* Several threads: a child of the root per thread, with id ids[k] (a
  * pseudo-method the mapping names, tr_mapping_name), and its spans under it;
  * a thread's total is that of its top-level calls. */
-int tr_tree_from_threads(tr_tree *t, const tr_spans *const *spans, const uint32_t *ids, size_t n, cf_error *err);
+int tr_tree_from_threads(tr_tree *t, const tr_spans *const *spans, const uint32_t *ids, size_t n, tc_error *err);
 /* Items in pre-order (as in a report's stack); an item's parent is the
  * nearest earlier item with a smaller depth. Negative durations count 0. */
-int tr_tree_from_stack(tr_tree *t, const tc_method_item *items, size_t n, cf_error *err);
+int tr_tree_from_stack(tr_tree *t, const tc_method_item *items, size_t n, tc_error *err);
 void tr_tree_dispose(tr_tree *t);
 
 typedef enum tr_order {
@@ -51,6 +51,6 @@ typedef enum tr_order {
 } tr_order;
 
 /* Reorders every node's children (ties: call order). */
-int tr_tree_sort(tr_tree *t, tr_order order, cf_error *err);
+int tr_tree_sort(tr_tree *t, tr_order order, tc_error *err);
 
 #endif

@@ -23,29 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 #include "tc_event.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum {
-	TC_OK = 0,
-	TC_EINVAL = -1,   /* bad argument or configuration */
-	TC_ENOMEM = -2,
-	TC_EIO = -3,      /* open, map, read or write failed (message has errno text) */
-	TC_EFORMAT = -4,  /* a ring file is malformed */
-	TC_ESTALE = -5,   /* an index record was overwritten by the ring */
-	TC_ESTATE = -6,   /* call not allowed in the current status */
-	TC_ETHREAD = -7,  /* a thread could not be started */
-	TC_EBUSY = -8,    /* a ring file another live process holds */
-	TC_ENOSPC = -9,   /* no room to reserve a ring file (full disk, quota, file size limit) */
-};
-
-/* The record is base's one error record (cf_error.h: code, message, and where, which
- * the runtime puts in the message); tc_error is its name in this API. */
-typedef cf_error tc_error;
 
 /* Status, as Matrix's AppMethodBeat (values kept; DEFAULT only exists in
  * the Java layer, before a context is created). Events are recorded while

@@ -184,7 +184,7 @@ static int percent(const block_ctx *b, int64_t ms)
 	return (int)(100 * ms / b->wall_ms);
 }
 
-static void put_why(cf_buf *sb, const block_ctx *b, const vp_result *vp)
+static void put_why(tc_buf *sb, const block_ctx *b, const vp_result *vp)
 {
 	if (!b->known) {
 		buf_puts(sb, "unknown: the message was not sampled at its start");
@@ -223,7 +223,7 @@ void block_json(json *j, const block_ctx *b, const vp_result *vp)
 	}
 	json_key(j, "blockContext");
 	json_begin_object(j);
-	cf_buf why;
+	tc_buf why;
 	buf_init(&why);
 	put_why(&why, b, vp);
 	json_kv_string(j, "why", why.str ? why.str : "");
@@ -242,7 +242,7 @@ void block_json(json *j, const block_ctx *b, const vp_result *vp)
 	json_end_object(j);
 }
 
-static void cpu_gc_text(cf_buf *sb, const block_ctx *b)
+static void cpu_gc_text(tc_buf *sb, const block_ctx *b)
 {
 	char usage[16] = "unknown";
 	if (b->thread_cpu_ms >= 0)
@@ -258,7 +258,7 @@ static void cpu_gc_text(cf_buf *sb, const block_ctx *b)
 		           (long long)b->gc[BLOCK_GC_BLOCKING_TIME]);
 }
 
-void block_text(cf_buf *sb, const block_ctx *b, const vp_result *vp)
+void block_text(tc_buf *sb, const block_ctx *b, const vp_result *vp)
 {
 	buf_puts(sb, "|* [Block]\n|*\t\t");
 	put_why(sb, b, vp);

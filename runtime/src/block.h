@@ -64,7 +64,7 @@ void block_usage(char *buf, size_t cap, int64_t cpu_ms, int64_t wall_ms);
 /* The report keys (`usage`, `blockContext`{...}) and the logcat lines; the
  * view phases where vp is given (a slow message's, known at its end). */
 void block_json(struct json *j, const block_ctx *b, const vp_result *vp);
-void block_text(cf_buf *sb, const block_ctx *b, const vp_result *vp);
+void block_text(tc_buf *sb, const block_ctx *b, const vp_result *vp);
 /* key: v, or "unknown" when v < 0 */
 void block_kv_known(struct json *j, const char *key, int64_t v);
 

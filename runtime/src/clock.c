@@ -117,10 +117,10 @@ int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word
 	c->word_user = word_user;
 	atomic_store(&c->word, TC_CLOCK_OFF);
 	if (pthread_mutex_init(&c->mu, NULL))
-		return cf_set(err, TC_ETHREAD, "clock mutex");
+		return tc_set(err, TC_ETHREAD, "clock mutex");
 	if (pthread_cond_init(&c->cv, NULL)) {
 		pthread_mutex_destroy(&c->mu);
-		return cf_set(err, TC_ETHREAD, "clock condition");
+		return tc_set(err, TC_ETHREAD, "clock condition");
 	}
 	return TC_OK;
 }
@@ -150,7 +150,7 @@ int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint
 	c->running = threaded && rc == 0;
 	publish(c);
 	pthread_mutex_unlock(&c->mu);
-	return rc ? cf_set(err, TC_ETHREAD, "clock thread: %s", strerror(rc)) : TC_OK;
+	return rc ? tc_set(err, TC_ETHREAD, "clock thread: %s", strerror(rc)) : TC_OK;
 }
 
 void clock_stop(clock_thread *c)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ctx.h"
+#include "try.h"
 #include "tc_runtime.h"
 #include "thread.h"
 
@@ -222,13 +223,13 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 	if (buffer_path && (!file || !prev)) {
 		free(file);
 		free(prev);
-		return cf_set(err, TC_ENOMEM, "thread file path");
+		return tc_set(err, TC_ENOMEM, "thread file path");
 	}
 	thread_set *ts = malloc(sizeof *ts);
 	if (!ts) {
 		free(file);
 		free(prev);
-		return cf_set(err, TC_ENOMEM, "thread set");
+		return tc_set(err, TC_ENOMEM, "thread set");
 	}
 	ring_params rp = {
 		.time_base_ns = ctx->base_ns, .wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(),
@@ -401,33 +402,33 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 {
 	*out = NULL;
 	if (!cfg)
-		return cf_set(err, TC_EINVAL, "no config");
+		return tc_set(err, TC_EINVAL, "no config");
 	TRY(check_config(cfg, err));
 	tc_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
-		return cf_set(err, TC_ENOMEM, "context");
+		return tc_set(err, TC_ENOMEM, "context");
 	/* first, so that tc_ctx_free can take any half-built context */
 	if (pthread_mutex_init(&ctx->mu, NULL)) {
 		free(ctx);
-		return cf_set(err, TC_ETHREAD, "context mutex");
+		return tc_set(err, TC_ETHREAD, "context mutex");
 	}
 	if (pthread_rwlock_init(&ctx->ring_lock, NULL)) {
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return cf_set(err, TC_ETHREAD, "ring lock");
+		return tc_set(err, TC_ETHREAD, "ring lock");
 	}
 	if (pthread_mutex_init(&ctx->frames.mu, NULL)) {
 		pthread_rwlock_destroy(&ctx->ring_lock);
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return cf_set(err, TC_ETHREAD, "frames mutex");
+		return tc_set(err, TC_ETHREAD, "frames mutex");
 	}
 	if (pthread_mutex_init(&ctx->feed_mu, NULL)) {
 		pthread_mutex_destroy(&ctx->frames.mu);
 		pthread_rwlock_destroy(&ctx->ring_lock);
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return cf_set(err, TC_ETHREAD, "feed mutex");
+		return tc_set(err, TC_ETHREAD, "feed mutex");
 	}
 	if (clock_init(&ctx->clock, &ctx->status, cfg->on_clock_word, cfg->clock_word_user, err) != TC_OK) {
 		pthread_mutex_destroy(&ctx->feed_mu);
@@ -447,7 +448,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	if (dup_opt(&ctx->buffer_path, cfg->buffer_path) || dup_opt(&ctx->splash, cfg->splash_activities) ||
 	    dup_opt(&ctx->report_path, cfg->report_path)) {
 		tc_ctx_free(ctx);
-		return cf_set(err, TC_ENOMEM, "config strings");
+		return tc_set(err, TC_ENOMEM, "config strings");
 	}
 	ctx->cfg.buffer_path = ctx->buffer_path;
 	ctx->cfg.splash_activities = ctx->splash;
@@ -470,7 +471,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	};
 	int rc;
 	if (ctx->buffer_path && (!file || !prev))
-		rc = cf_set(err, TC_ENOMEM, "ring path");
+		rc = tc_set(err, TC_ENOMEM, "ring path");
 	else if ((rc = open_ring(ctx, &ctx->ring, &rp, err)) == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
 		ring_close(&ctx->ring);
 	free(file);
@@ -498,18 +499,18 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
 		rc = TC_OK;
 	} else if (rc != TC_OK && herr.code) {
-		cf_set(err, rc, "%s", herr.message);
+		tc_set(err, rc, "%s", herr.message);
 	}
 	herr.code = TC_OK;
 	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) && (rc = touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
 		rc = TC_OK;
 	} else if (rc != TC_OK && herr.code) {
-		cf_set(err, rc, "%s", herr.message);
+		tc_set(err, rc, "%s", herr.message);
 	}
 	if (rc != TC_OK) {
 		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
-			cf_set(err, rc, "context");
+			tc_set(err, rc, "context");
 		tc_ctx_free(ctx);
 		return rc;
 	}
@@ -566,15 +567,15 @@ static int check_config(const tc_config *cfg, tc_error *err)
 {
 	/* a negative Java int arrives as a huge tick: the watchdog would never run */
 	if (cfg->clock_resolution_ms > 1000)
-		return cf_set(err, TC_EINVAL, "clock_resolution_ms %u not in [1, 1000] (0 is 1)", cfg->clock_resolution_ms);
+		return tc_set(err, TC_EINVAL, "clock_resolution_ms %u not in [1, 1000] (0 is 1)", cfg->clock_resolution_ms);
 	if (cfg->record_threads != TC_THREADS_MAIN && cfg->record_threads != TC_THREADS_ALL)
-		return cf_set(err, TC_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
+		return tc_set(err, TC_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
 		               cfg->record_threads);
 	if (cfg->frame_interval_ns == 0 || cfg->fps_slice_ms == 0)
-		return cf_set(err, TC_EINVAL, "frame interval and fps slice must be positive");
+		return tc_set(err, TC_EINVAL, "frame interval and fps slice must be positive");
 	if (!(cfg->drop_normal <= cfg->drop_middle && cfg->drop_middle <= cfg->drop_high &&
 	      cfg->drop_high <= cfg->drop_frozen))
-		return cf_set(err, TC_EINVAL, "dropped-frame thresholds must ascend (normal <= middle <= high <= frozen)");
+		return tc_set(err, TC_EINVAL, "dropped-frame thresholds must ascend (normal <= middle <= high <= frozen)");
 	return TC_OK;
 }
 
@@ -618,7 +619,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 		free(file);
 		free(prev);
 		free(path);
-		return cf_set(err, TC_ENOMEM, "ring path");
+		return tc_set(err, TC_ENOMEM, "ring path");
 	}
 	uint32_t res = resolution_of(cfg);
 	ring_params rp = {
@@ -702,12 +703,12 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
 	int s = status_of(ctx);
 	if (s == TC_STATUS_STARTED)
-		return cf_set(err, TC_ESTATE, "reconfigure while started");
+		return tc_set(err, TC_ESTATE, "reconfigure while started");
 	TRY(check_config(cfg, err));
 	char *splash = NULL, *report = NULL, *buffer = NULL;
 	if (dup_opt(&splash, cfg->splash_activities) || dup_opt(&report, cfg->report_path)) {
 		free(splash);
-		return cf_set(err, TC_ENOMEM, "config strings");
+		return tc_set(err, TC_ENOMEM, "config strings");
 	}
 	/* A different ring is made only before the first start (once started,
 	 * tracer tasks hold index records) and on the recording thread (the
@@ -734,7 +735,7 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	}
 	if (move && !refused) {
 		if (dup_opt(&buffer, cfg->buffer_path))
-			rc = cf_set(err, TC_ENOMEM, "config strings");
+			rc = tc_set(err, TC_ENOMEM, "config strings");
 		else
 			rc = replace_ring(ctx, cfg, buffer, &kept, &shift, err);
 		/* a failed clock restart leaves the new ring in place: go on */
@@ -815,7 +816,7 @@ int tc_start(tc_ctx *ctx, tc_error *err)
 	if (s == TC_STATUS_STARTED)
 		return TC_OK;
 	if (s != TC_STATUS_READY && s != TC_STATUS_STOPPED && s != TC_STATUS_EXPIRED_START)
-		return cf_set(err, TC_ESTATE, "cannot start from status %d", s);
+		return tc_set(err, TC_ESTATE, "cannot start from status %d", s);
 	worker_cancel(&ctx->worker, EXPIRE_TOKEN);
 	change_status(ctx, STATUS_ANY, TC_STATUS_STARTED);
 	return TC_OK;
@@ -930,7 +931,7 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 		*token = 0;
 	if (on_record_thread(ctx)) {
 		if (!feed->store)
-			return cf_set(err, TC_EINVAL, "the recording thread's feed must store the runtime's events");
+			return tc_set(err, TC_EINVAL, "the recording thread's feed must store the runtime's events");
 		pthread_mutex_lock(&ctx->feed_mu);
 		tc_feed old = ctx->feed;
 		bool had = ctx->has_feed;
@@ -950,9 +951,9 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 	}
 	thread_set *ts = tset_of(ctx);
 	if (!ts)
-		return cf_set(err, TC_ESTATE, "only the recording thread records");
+		return tc_set(err, TC_ESTATE, "only the recording thread records");
 	if (!threads_attach(ts, &ctx->status, name, feed, &tok))
-		return cf_set(err, TC_ENOSPC, "every one of the %u thread rings is in use", ts->max);
+		return tc_set(err, TC_ENOSPC, "every one of the %u thread rings is in use", ts->max);
 	if (token)
 		*token = tok;
 	return TC_OK;
@@ -1020,14 +1021,14 @@ int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err)
 {
 	size_t len = name ? strlen(name) : 0;
 	if (len == 0)
-		return cf_set(err, TC_EINVAL, "a section needs a name");
+		return tc_set(err, TC_EINVAL, "a section needs a name");
 	/* kept to 63 bytes, cut between UTF-8 characters */
 	if (len >= TC_RING_NAME_SIZE) {
 		len = TC_RING_NAME_SIZE - 1;
 		while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
 			len--;
 	}
-	int rc = cf_set(err, TC_ENOSPC, "%u section names taken already: \"%.*s\" not recorded", TC_SECTION_MAX,
+	int rc = tc_set(err, TC_ENOSPC, "%u section names taken already: \"%.*s\" not recorded", TC_SECTION_MAX,
 	                 (int)len, name);
 	/* mu: one registration at a time; the ring lock, shared: the ring is
 	 * not replaced meanwhile (replace_ring copies the names under it) */

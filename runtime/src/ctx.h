@@ -154,7 +154,7 @@ bool ctx_started(const tc_ctx *ctx);
 char *ctx_scene(tc_ctx *ctx);
 /* copies the scene into buf if it changed since *gen, which it updates */
 void ctx_scene_cached(tc_ctx *ctx, char buf[SCENE_MAX], uint32_t *gen);
-void ctx_log(tc_ctx *ctx, int level, const char *tag, const char *fmt, ...) CF_PRINTF(4, 5);
+void ctx_log(tc_ctx *ctx, int level, const char *tag, const char *fmt, ...) TC_PRINTF(4, 5);
 
 /* report.c: opens the content object with the device-info keys ... */
 struct json;

@@ -34,7 +34,7 @@ int hookset_lock(hookset *h, tc_ctx *ctx, tc_ctx **cur, const char *what, tc_err
 	*cur = atomic_load(&h->ctx);
 	if (*cur && *cur != ctx) {
 		pthread_mutex_unlock(&h->mu);
-		return cf_set(err, TC_EBUSY, "another context traces %s", what);
+		return tc_set(err, TC_EBUSY, "another context traces %s", what);
 	}
 	return TC_OK;
 }

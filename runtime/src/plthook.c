@@ -37,6 +37,7 @@
 /* dl_iterate_phdr, RTLD_NOLOAD: in glibc's headers with _GNU_SOURCE */
 #define _GNU_SOURCE 1
 #include "tc_plthook.h"
+#include "try.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -334,7 +335,7 @@ static int check_list(const char *list, const char *what, tc_error *err)
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ";");
 		if (n >= MAX_NAME)
-			return cf_set(err, TC_EINVAL, "PLT hook: a pattern of %s is longer than %d bytes", what,
+			return tc_set(err, TC_EINVAL, "PLT hook: a pattern of %s is longer than %d bytes", what,
 			               MAX_NAME - 1);
 		p += n;
 		if (*p == ';')
@@ -355,7 +356,7 @@ static int page_prot(uintptr_t addr, int *prot, tc_error *err)
 		fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
-		return cf_set(err, TC_EIO, "PLT hook: open /proc/self/maps: %s", strerror(errno));
+		return tc_set(err, TC_EIO, "PLT hook: open /proc/self/maps: %s", strerror(errno));
 	char buf[4096], head[96];
 	size_t hn = 0;
 	bool found = false;
@@ -390,7 +391,7 @@ static int page_prot(uintptr_t addr, int *prot, tc_error *err)
 	}
 	close(fd);
 	if (!found)
-		return cf_set(err, TC_EIO, "PLT hook: %#lx is not in /proc/self/maps", (unsigned long)addr);
+		return tc_set(err, TC_EIO, "PLT hook: %#lx is not in /proc/self/maps", (unsigned long)addr);
 	return TC_OK;
 }
 
@@ -412,7 +413,7 @@ static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_
 	}
 	bool ro = !(pc->prot & PROT_WRITE);
 	if (ro && mprotect((void *)page, g_pagesz, pc->prot | PROT_WRITE) != 0)
-		return cf_set(err, TC_EIO, "PLT hook: mprotect(%#lx, +PROT_WRITE): %s", (unsigned long)page,
+		return tc_set(err, TC_EIO, "PLT hook: mprotect(%#lx, +PROT_WRITE): %s", (unsigned long)page,
 		               strerror(errno));
 	__atomic_store_n((uintptr_t *)slot, value, __ATOMIC_SEQ_CST);
 	/* A GOT word is data, fetched by a load: no instruction-cache
@@ -421,7 +422,7 @@ static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_
 	 * is rewritten; a no-op on x86. */
 	__builtin___clear_cache((char *)slot, (char *)(slot + sizeof(uintptr_t)));
 	if (ro && mprotect((void *)page, g_pagesz, pc->prot) != 0)
-		return cf_set(err, TC_EIO, "PLT hook: mprotect(%#lx) back: %s (the slot is written, the page left writable)",
+		return tc_set(err, TC_EIO, "PLT hook: mprotect(%#lx) back: %s (the slot is written, the page left writable)",
 		               (unsigned long)page, strerror(errno));
 	return TC_OK;
 }
@@ -846,7 +847,7 @@ static int apply_all(tc_error *err)
 		}
 		free(p.lazy);
 		if (rc < 0)
-			return cf_set(err, rc, "PLT hook: out of memory");
+			return tc_set(err, rc, "PLT hook: out of memory");
 		if (!progress)
 			return TC_OK;
 	}
@@ -894,17 +895,17 @@ static struct hook *hook_new(const char *libs, const char *ignore, const char *s
 int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 {
 	if (!spec || !id || !spec->libs || !spec->symbol || !spec->symbol[0] || !spec->replacement || !spec->orig)
-		return cf_set(err, TC_EINVAL, "PLT hook: libs, symbol, replacement and orig are required");
+		return tc_set(err, TC_EINVAL, "PLT hook: libs, symbol, replacement and orig are required");
 	if (strlen(spec->symbol) >= MAX_NAME)
-		return cf_set(err, TC_EINVAL, "PLT hook: symbol name longer than %d bytes", MAX_NAME - 1);
+		return tc_set(err, TC_EINVAL, "PLT hook: symbol name longer than %d bytes", MAX_NAME - 1);
 	TRY(check_list(spec->libs, "libs", err));
 	if (spec->ignore)
 		TRY(check_list(spec->ignore, "ignore", err));
 	if (!PE_SUPPORTED)
-		return cf_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
+		return tc_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
 	for (size_t i = 0; i < NMONITORS; i++)
 		if (strcmp(spec->symbol, monitors[i].symbol) == 0)
-			return cf_set(err, TC_EBUSY, "PLT hook: %s is the engine's own (it watches new libraries)",
+			return tc_set(err, TC_EBUSY, "PLT hook: %s is the engine's own (it watches new libraries)",
 			               spec->symbol);
 	pthread_once(&g_once, init);
 
@@ -918,14 +919,14 @@ int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 		int other = h->id;
 		pthread_mutex_unlock(&g_mu);
 		if (!again)
-			return cf_set(err, TC_EBUSY, "PLT hook: %s already has another hook (%d)", spec->symbol, other);
+			return tc_set(err, TC_EBUSY, "PLT hook: %s already has another hook (%d)", spec->symbol, other);
 		*id = other;
 		return TC_OK;
 	}
 	struct hook *h = hook_new(spec->libs, spec->ignore, spec->symbol, spec->replacement, spec->orig, false);
 	if (!h) {
 		pthread_mutex_unlock(&g_mu);
-		return cf_set(err, TC_ENOMEM, "PLT hook: out of memory");
+		return tc_set(err, TC_ENOMEM, "PLT hook: out of memory");
 	}
 	*id = h->id;
 	if (g_users++ == 0) {
@@ -934,7 +935,7 @@ int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 			if (monitor_wanted(&monitors[i]) &&
 			    !hook_new("*", NULL, monitors[i].symbol, monitors[i].proxy, monitors[i].orig, true)) {
 				pthread_mutex_unlock(&g_mu);
-				return cf_set(err, TC_ENOMEM, "PLT hook: out of memory");
+				return tc_set(err, TC_ENOMEM, "PLT hook: out of memory");
 			}
 	}
 	pthread_mutex_unlock(&g_mu);
@@ -949,7 +950,7 @@ int tc_plthook_remove(int id, tc_error *err)
 	struct hook *h = hook_by_id(id);
 	if (!h || h->internal) {
 		pthread_mutex_unlock(&g_mu);
-		return cf_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
+		return tc_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
 	}
 	if (!h->active) {
 		pthread_mutex_unlock(&g_mu);
@@ -1008,7 +1009,7 @@ int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_error *err)
 	struct hook *h = hook_by_id(id);
 	if (!h || h->internal) {
 		pthread_mutex_unlock(&g_mu);
-		return cf_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
+		return tc_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
 	}
 	for (size_t i = 0; i < g_nobjs; i++) {
 		bool any = false;

@@ -3,6 +3,7 @@
  * relocations), the GNU hash section (binutils' bfd/elf.c), the machines'
  * psABIs for the relocation types, Android's APS2 packing. */
 #include "plthook_elf.h"
+#include "try.h"
 
 #include <stdalign.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #define WORD_BITS (sizeof(uintptr_t) * 8)
 
 /* One funnel for malformed tables. */
-#define BAD(err, ...) cf_set(err, TC_EFORMAT, "ELF: " __VA_ARGS__)
+#define BAD(err, ...) tc_set(err, TC_EFORMAT, "ELF: " __VA_ARGS__)
 
 bool pe_inside(const pe_object *o, uintptr_t addr, size_t len, unsigned flags)
 {
@@ -114,7 +115,7 @@ int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, 
 	o->phdr = phdr;
 	o->phnum = phnum;
 	if (!PE_SUPPORTED)
-		return cf_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
+		return tc_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
 	const ElfW(Phdr) *dynph = NULL;
 	o->lo = UINTPTR_MAX;
 	for (size_t i = 0; i < phnum; i++) {

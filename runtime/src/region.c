@@ -49,7 +49,7 @@ static int claim(const char *path, int own_fd, int *fd, tc_error *err)
 {
 	*fd = open(path, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		return errno == ENOENT ? TC_OK : cf_set(err, TC_EIO, "open %s: %s", path, strerror(errno));
+		return errno == ENOENT ? TC_OK : tc_set(err, TC_EIO, "open %s: %s", path, strerror(errno));
 	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
 		return TC_OK;
 	int e = errno;
@@ -63,8 +63,8 @@ static int claim(const char *path, int own_fd, int *fd, tc_error *err)
 	close(*fd);
 	*fd = -1;
 	if (e == EWOULDBLOCK)
-		return cf_set(err, TC_EBUSY, "%s is another live process's ring", path);
-	return cf_set(err, TC_EIO, "lock %s: %s", path, strerror(e));
+		return tc_set(err, TC_EBUSY, "%s is another live process's ring", path);
+	return tc_set(err, TC_EIO, "lock %s: %s", path, strerror(e));
 }
 
 /* Sets r's file fields, or on failure leaves r as it was. */
@@ -74,7 +74,7 @@ static int map_file(region *r, const char *want, const char *prev_path, size_t s
 	size_t n = strlen(want) + 32;
 	char *tmp = malloc(n), *path = strdup(want), *prev = prev_path ? strdup(prev_path) : NULL;
 	if (!tmp || !path || (prev_path && !prev)) {
-		rc = cf_set(err, TC_ENOMEM, "ring path");
+		rc = tc_set(err, TC_ENOMEM, "ring path");
 		goto cleanup;
 	}
 	snprintf(tmp, n, "%s.%d.tmp", want, (int)getpid());
@@ -83,23 +83,23 @@ static int map_file(region *r, const char *want, const char *prev_path, size_t s
 		goto cleanup;
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		rc = cf_set(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
+		rc = tc_set(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
 		goto cleanup;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		rc = cf_set(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
+		rc = tc_set(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
 		goto cleanup;
 	}
 	/* the blocks come zeroed: an empty slot is 0 */
 	int e = reserve(fd, size);
 	if (e) {
-		rc = cf_set(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, want,
+		rc = tc_set(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, want,
 		             strerror(e));
 		goto cleanup;
 	}
 	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
-		rc = cf_set(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
+		rc = tc_set(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
 		goto cleanup;
 	}
 	r->base = m;
@@ -136,7 +136,7 @@ int region_open(region *r, const char *path, const char *prev, size_t size, int 
 	if (anon) {
 		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
-			return cf_set(err, TC_ENOMEM, "%zu bytes of memory: %s", size, strerror(errno));
+			return tc_set(err, TC_ENOMEM, "%zu bytes of memory: %s", size, strerror(errno));
 		r->base = m;
 		r->kind = REGION_ANON;
 		return TC_OK;
@@ -144,7 +144,7 @@ int region_open(region *r, const char *path, const char *prev, size_t size, int 
 	/* calloc: large blocks come zeroed from the kernel, touched lazily */
 	r->base = calloc(1, size);
 	if (!r->base)
-		return cf_set(err, TC_ENOMEM, "ring of %zu bytes", size);
+		return tc_set(err, TC_ENOMEM, "ring of %zu bytes", size);
 	r->kind = REGION_HEAP;
 	return TC_OK;
 }
@@ -161,7 +161,7 @@ int region_publish(region *r, tc_error *err)
 	if (r->claim_fd >= 0 && r->prev && fstat(r->claim_fd, &st) == 0 && st.st_size > 0)
 		rename(r->path, r->prev);
 	if (rename(r->tmp, r->path) != 0)
-		return cf_set(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
+		return tc_set(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
 	free(r->tmp);
 	r->tmp = NULL;
 	if (r->claim_fd >= 0)

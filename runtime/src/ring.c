@@ -7,6 +7,7 @@
  * ring/quirk_fixed_pileup_checks_every_record). Nothing on the write path
  * looks at records. */
 #include "ring.h"
+#include "try.h"
 
 #include <assert.h>
 #include <stdbool.h>
@@ -71,7 +72,7 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 {
 	memset(r, 0, sizeof *r);
 	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
-		return cf_set(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
+		return tc_set(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
 	TRY(region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
@@ -235,14 +236,14 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 	*out = NULL;
 	*n = 0;
 	if (mark_seq == RING_SEQ_LOST)
-		return cf_set(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
+		return tc_set(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
 	uint64_t w = source_seq(src);
 	if (mark_seq > w)
-		return cf_set(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
+		return tc_set(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
 	if (w + RING_WRITER_AHEAD - start > src->capacity)
-		return cf_set(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
+		return tc_set(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
 		               (unsigned long long)src->capacity);
 	if (w == mark_seq)
@@ -250,7 +251,7 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 	size_t count = (size_t)(w - start);
 	uint64_t *buf = malloc(count * sizeof *buf);
 	if (!buf)
-		return cf_set(err, TC_ENOMEM, "copy of %zu events", count);
+		return tc_set(err, TC_ENOMEM, "copy of %zu events", count);
 	source_copy(src, start, count, buf);
 	/* Pairs with the writer's fence before a slot store (the C writer's, or
 	 * the staged writer's release store of the count after its event): if we
@@ -261,7 +262,7 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 		uint64_t cut = w2 + RING_WRITER_AHEAD - src->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
-			return cf_set(err, TC_ESTALE, "index %llu overwritten while copying",
+			return tc_set(err, TC_ESTALE, "index %llu overwritten while copying",
 			               (unsigned long long)mark_seq);
 		}
 		memmove(buf, buf + cut, (count - (size_t)cut) * sizeof *buf);

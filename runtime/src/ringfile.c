@@ -2,6 +2,7 @@
  * truncated or corrupt. Every read goes through a cursor bounded by the
  * input; every failure goes through bad(), which names the offset. */
 #include "tc_ringfile.h"
+#include "try.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -20,7 +21,7 @@ typedef struct cursor {
 
 static int bad(cursor *c, size_t off, const char *what)
 {
-	return cf_set(c->err, TC_EFORMAT, "ring at byte %zu: %s", off, what);
+	return tc_set(c->err, TC_EFORMAT, "ring at byte %zu: %s", off, what);
 }
 
 static int get_bytes(cursor *c, size_t off, void *dst, size_t n)
@@ -144,7 +145,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	if (header_size >= TC_RING_MAIN_HEADER_SIZE) {
 		out->names = malloc(TC_RING_NAMES_SIZE);
 		if (!out->names)
-			return cf_set(err, TC_ENOMEM, "section names");
+			return tc_set(err, TC_ENOMEM, "section names");
 		memcpy(out->names, (const unsigned char *)data + TC_RING_OFF_NAMES, TC_RING_NAMES_SIZE);
 		for (size_t n = 0; n < TC_SECTION_MAX; n++)
 			clean_text(out->names[n], TC_RING_NAME_SIZE);
@@ -155,7 +156,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	uint64_t *slot = malloc((size_t)cap * 8);
 	if (!slot) {
 		tc_ring_image_dispose(out);
-		return cf_set(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)cap);
+		return tc_set(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)cap);
 	}
 	memcpy(slot, (const unsigned char *)data + header_size, (size_t)cap * 8);
 
@@ -167,7 +168,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	if (!out->events) {
 		free(slot);
 		tc_ring_image_dispose(out);
-		return cf_set(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)count);
+		return tc_set(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)count);
 	}
 	for (uint64_t i = 0; i < count; i++)
 		out->events[i] = slot[(first + i) % cap];
@@ -185,7 +186,7 @@ static int read_all(const char *path, unsigned char **out, size_t *len_out, tc_e
 	*len_out = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return cf_set(err, TC_EIO, "open %s: %s", path, strerror(errno));
+		return tc_set(err, TC_EIO, "open %s: %s", path, strerror(errno));
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = malloc(cap);
 	int rc = TC_OK;
@@ -206,9 +207,9 @@ static int read_all(const char *path, unsigned char **out, size_t *len_out, tc_e
 			break;
 	}
 	if (!buf)
-		rc = cf_set(err, TC_ENOMEM, "reading %s", path);
+		rc = tc_set(err, TC_ENOMEM, "reading %s", path);
 	else if (ferror(f))
-		rc = cf_set(err, TC_EIO, "read %s: %s", path, strerror(errno));
+		rc = tc_set(err, TC_EIO, "read %s: %s", path, strerror(errno));
 	fclose(f);
 	if (rc != TC_OK) {
 		free(buf);
@@ -282,13 +283,13 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 	}
 	out->rings = calloc(used ? used : 1, sizeof *out->rings);
 	if (!out->rings)
-		return cf_set(err, TC_ENOMEM, "%u thread rings", used);
+		return tc_set(err, TC_ENOMEM, "%u thread rings", used);
 	for (uint32_t k = 0; k < used; k++) {
 		size_t off = header_size + (size_t)k * (size_t)out->ring_size;
 		tc_error e = { 0 };
 		if (tc_ring_decode(&out->rings[k], (const unsigned char *)data + off, (size_t)out->ring_size, &e) != TC_OK) {
 			tc_threads_image_dispose(out);
-			return cf_set(err, e.code, "thread ring %u (at byte %zu): %s", k, off, e.message);
+			return tc_set(err, e.code, "thread ring %u (at byte %zu): %s", k, off, e.message);
 		}
 		out->count = k + 1;
 	}

@@ -9,7 +9,7 @@
 
 int64_t tc_stack_format(const tc_stack *s, char **report, char **logcat)
 {
-	cf_buf r, l;
+	tc_buf r, l;
 	buf_init(&r);
 	buf_init(&l);
 	int64_t max = 0;

@@ -63,27 +63,27 @@ int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacit
 	memset(t, 0, sizeof *t);
 	t->mem.fd = t->mem.claim_fd = -1;
 	if (max == 0 || max > 4096)
-		return cf_set(err, TC_EINVAL, "max threads %u not in [1, 4096]", max);
+		return tc_set(err, TC_EINVAL, "max threads %u not in [1, 4096]", max);
 	if (capacity < 2 || capacity > THREAD_RING_MAX_CAPACITY)
-		return cf_set(err, TC_EINVAL, "thread ring capacity %llu not in [2, %llu]",
+		return tc_set(err, TC_EINVAL, "thread ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)capacity, (unsigned long long)THREAD_RING_MAX_CAPACITY);
 	size_t ring_size = ring_bytes(TC_RING_HEADER_SIZE, capacity);
 	if (ring_size > (SIZE_MAX - TC_THREADS_HEADER_SIZE) / max)
-		return cf_set(err, TC_EINVAL, "%u thread rings of %llu events do not fit in memory", max,
+		return tc_set(err, TC_EINVAL, "%u thread rings of %llu events do not fit in memory", max,
 		               (unsigned long long)capacity);
 	t->rings = calloc(max, sizeof *t->rings);
 	if (!t->rings)
-		return cf_set(err, TC_ENOMEM, "%u thread rings", max);
+		return tc_set(err, TC_ENOMEM, "%u thread rings", max);
 	if (pthread_mutex_init(&t->mu, NULL)) {
 		free(t->rings);
 		t->rings = NULL;
-		return cf_set(err, TC_ETHREAD, "thread set mutex");
+		return tc_set(err, TC_ETHREAD, "thread set mutex");
 	}
 	if (pthread_key_create(&t->key, thread_ended)) {
 		pthread_mutex_destroy(&t->mu);
 		free(t->rings);
 		t->rings = NULL;
-		return cf_set(err, TC_ETHREAD, "thread set key");
+		return tc_set(err, TC_ETHREAD, "thread set key");
 	}
 	t->key_made = true;
 	/* anonymous pages, not the heap: threads_close retires them */
@@ -335,7 +335,7 @@ int threads_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, vo
 {
 	char *copy = NULL;
 	if (globs && !(copy = strdup(globs)))
-		return cf_set(err, TC_ENOMEM, "thread names");
+		return tc_set(err, TC_ENOMEM, "thread names");
 	pthread_mutex_lock(&t->mu);
 	free(t->globs);
 	t->globs = copy;

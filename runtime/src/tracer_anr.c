@@ -88,7 +88,7 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "ANR check ran %lld ms after the message began: dropped",
 		        (long long)cost);
 	} else {
-		cf_buf b;
+		tc_buf b;
 		buf_init(&b);
 		buf_printf(&b, "\n>>>>>>>>>>>>>>>>>>>>>>> maybe happens ANR(%lld ms)! <<<<<<<<<<<<<<<<<<<<<<<\n",
 		          (long long)cost);

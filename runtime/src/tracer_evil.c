@@ -76,7 +76,7 @@ static void analyse(tc_ctx *ctx, void *arg)
 	char key[32];
 	tc_stack_key(&st, cost, key, sizeof key);
 
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	buf_printf(&b, "-\n>>>>>>>>>>>>>>>>>>>>> maybe happens Jankiness!(%lldms) <<<<<<<<<<<<<<<<<<<<<\n",
 	          (long long)cost);

@@ -37,6 +37,7 @@
 #endif
 
 #include "ctx.h"
+#include "try.h"
 #include "hookset.h"
 #include "json.h"
 #include "tc_plthook.h"

@@ -173,7 +173,7 @@ static void report(tc_ctx *ctx, void *arg)
 		cost = jb->ran_ms;
 	char key[32];
 	tc_stack_key(&st, cost, key, sizeof key);
-	cf_buf blk;
+	tc_buf blk;
 	buf_init(&blk);
 	if (ctx->cfg.block_context)
 		block_text(&blk, &jb->blk, NULL);
@@ -393,13 +393,13 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 {
 	signal_anr *s = calloc(1, sizeof *s);
 	if (!s)
-		return cf_set(err, TC_ENOMEM, "signal ANR");
+		return tc_set(err, TC_ENOMEM, "signal ANR");
 	s->ctx = ctx;
 	s->rfd = s->wfd = -1;
 	int fds[2];
 	if (pipe(fds) != 0) {
 		free(s);
-		return cf_set(err, TC_EIO, "signal ANR: pipe: %s", strerror(errno));
+		return tc_set(err, TC_EIO, "signal ANR: pipe: %s", strerror(errno));
 	}
 	s->rfd = fds[0];
 	s->wfd = fds[1];
@@ -408,13 +408,13 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 	    fcntl(s->wfd, F_SETFD, FD_CLOEXEC) != 0) {
 		close_pipe(s);
 		free(s);
-		return cf_set(err, TC_EIO, "signal ANR: fcntl: %s", strerror(errno));
+		return tc_set(err, TC_EIO, "signal ANR: fcntl: %s", strerror(errno));
 	}
 	pthread_mutex_lock(&g_mu);
 	int rc = TC_OK;
 	bool ignored = false;
 	if (atomic_load(&g_wfd) >= 0) {
-		rc = cf_set(err, TC_ESTATE, "signal ANR: another context has the SIGQUIT handler");
+		rc = tc_set(err, TC_ESTATE, "signal ANR: another context has the SIGQUIT handler");
 	} else if (!g_installed) {
 		/* this thread's alternate stack, unless it has one */
 		stack_t cur;
@@ -441,7 +441,7 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 		g_old = old;
 		g_installer = pthread_self();
 		if (sigaction(SIGQUIT, &sa, NULL) != 0)
-			rc = cf_set(err, TC_EIO, "signal ANR: sigaction: %s", strerror(errno));
+			rc = tc_set(err, TC_EIO, "signal ANR: sigaction: %s", strerror(errno));
 		else if (!handler_in_place())
 			ignored = true;
 		else
@@ -458,7 +458,7 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 		return TC_OK;
 	}
 	if (rc == TC_OK && pthread_create(&s->thread, NULL, watch, s) != 0)
-		rc = cf_set(err, TC_ETHREAD, "signal ANR: watcher thread");
+		rc = tc_set(err, TC_ETHREAD, "signal ANR: watcher thread");
 	if (rc == TC_OK) {
 		s->running = true;
 		atomic_store(&g_wfd, s->wfd);

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "ctx.h"
+#include "try.h"
 #include "hookset.h"
 #include "json.h"
 #include "tc_plthook.h"

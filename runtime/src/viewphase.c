@@ -147,7 +147,7 @@ static int heaviest(const vp_result *v)
 	return best;
 }
 
-void vp_why(cf_buf *sb, const vp_result *v)
+void vp_why(tc_buf *sb, const vp_result *v)
 {
 	int k = v->frames > 0 ? heaviest(v) : -1;
 	if (k >= 0)
@@ -155,7 +155,7 @@ void vp_why(cf_buf *sb, const vp_result *v)
 		           (long long)v->ms[k]);
 }
 
-void vp_text(cf_buf *sb, const vp_result *v)
+void vp_text(tc_buf *sb, const vp_result *v)
 {
 	if (v->frames < 0) {
 		buf_printf(sb, "|*\t\tView: unknown (%s)\n",

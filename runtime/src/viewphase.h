@@ -72,7 +72,7 @@ bool vp_collect(struct tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns, bool fin
 /* The report's `blockContext.viewPhases` object, the logcat line, and the
  * heaviest phase for the `why` line ("" when there is no frame). */
 void vp_json(struct json *j, const vp_result *v);
-void vp_text(cf_buf *sb, const vp_result *v);
-void vp_why(cf_buf *sb, const vp_result *v);
+void vp_text(tc_buf *sb, const vp_result *v);
+void vp_why(tc_buf *sb, const vp_result *v);
 
 #endif

@@ -79,21 +79,21 @@ int worker_start(worker *w, tc_ctx *ctx, tc_clock clock, bool threaded, tc_error
 	w->threaded = threaded;
 	pthread_condattr_t ca;
 	if (pthread_mutex_init(&w->mu, NULL))
-		return cf_set(err, TC_ETHREAD, "worker mutex");
+		return tc_set(err, TC_ETHREAD, "worker mutex");
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	int rc = pthread_cond_init(&w->cv, &ca);
 	pthread_condattr_destroy(&ca);
 	if (rc) {
 		pthread_mutex_destroy(&w->mu);
-		return cf_set(err, TC_ETHREAD, "worker condition: %s", strerror(rc));
+		return tc_set(err, TC_ETHREAD, "worker condition: %s", strerror(rc));
 	}
 	if (threaded) {
 		rc = pthread_create(&w->thread, NULL, loop, w);
 		if (rc) {
 			pthread_cond_destroy(&w->cv);
 			pthread_mutex_destroy(&w->mu);
-			return cf_set(err, TC_ETHREAD, "tracer thread: %s", strerror(rc));
+			return tc_set(err, TC_ETHREAD, "tracer thread: %s", strerror(rc));
 		}
 		w->running = true;
 	}

@@ -80,7 +80,7 @@ cache_key cache_hash_bytes(const void *data, size_t len)
 	return (cache_key){d.low64, d.high64};
 }
 
-int cache_hash_file(const char *path, cache_key *out, uint64_t *size, cf_error *err)
+int cache_hash_file(const char *path, cache_key *out, uint64_t *size, tc_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -88,21 +88,21 @@ int cache_hash_file(const char *path, cache_key *out, uint64_t *size, cf_error *
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read: %s", strerror(e));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read: %s", strerror(e));
 	}
 	*size = (uint64_t)st.st_size;
 	if (!st.st_size) {
 		close(fd);
 		*out = cache_hash_bytes("", 0);
-		return CF_OK;
+		return TC_OK;
 	}
 	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot map: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot map: %s", strerror(errno));
 	*out = cache_hash_bytes(p, (size_t)st.st_size);
 	munmap(p, (size_t)st.st_size);
-	return CF_OK;
+	return TC_OK;
 }
 
 struct tc_cache {
@@ -112,7 +112,7 @@ struct tc_cache {
 	cache_stats stats;
 };
 
-int cache_open(tc_cache **out, const char *dir, uint64_t max_bytes, cf_error *err)
+int cache_open(tc_cache **out, const char *dir, uint64_t max_bytes, tc_error *err)
 {
 	*out = NULL;
 	char path[4096];
@@ -124,7 +124,7 @@ int cache_open(tc_cache **out, const char *dir, uint64_t max_bytes, cf_error *er
 		char c = *p;
 		*p = '\0';
 		if (mkdir(path, 0777) != 0 && errno != EEXIST)
-			return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create the cache directory: %s",
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create the cache directory: %s",
 			               strerror(errno));
 		*p = c;
 		if (!c)
@@ -133,11 +133,11 @@ int cache_open(tc_cache **out, const char *dir, uint64_t max_bytes, cf_error *er
 	tc_cache *c = calloc(1, sizeof *c);
 	if (!c || !(c->dir = strdup(dir))) {
 		free(c);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, dir, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, dir, "no memory");
 	}
 	c->max_bytes = max_bytes;
 	*out = c;
-	return CF_OK;
+	return TC_OK;
 }
 
 cache_stats cache_get_stats(const tc_cache *c)
@@ -245,7 +245,7 @@ static bool open_entry(tc_cache *c, cache_key k, const char *kind, char *path, s
 	return true;
 }
 
-bool cache_get(tc_cache *c, cache_key k, const char *kind, cf_buf *out)
+bool cache_get(tc_cache *c, cache_key k, const char *kind, tc_buf *out)
 {
 	char path[4200];
 	uint8_t *map;
@@ -290,7 +290,7 @@ static bool write_all(int fd, const uint8_t *p, size_t n)
 	return true;
 }
 
-static int finish(tc_cache *c, int fd, const char *tmp, cache_key k, const char *kind, bool ok, cf_error *err)
+static int finish(tc_cache *c, int fd, const char *tmp, cache_key k, const char *kind, bool ok, tc_error *err)
 {
 	char path[4200];
 	entry_path(c, k, kind, path, sizeof path);
@@ -303,19 +303,19 @@ static int finish(tc_cache *c, int fd, const char *tmp, cache_key k, const char 
 		if (ok)
 			e = errno;
 		unlink(tmp);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write the cache entry: %s", strerror(e));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write the cache entry: %s", strerror(e));
 	}
 	c->stats.writes++;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, size_t hlen,
-               cf_error *err)
+               tc_error *err)
 {
 	char tmp[4200];
 	int fd = temp_file(c, tmp, sizeof tmp);
 	if (fd < 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, c->dir, "cannot write to the cache: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, c->dir, "cannot write to the cache: %s", strerror(errno));
 	uint8_t small[HEADER], *h = hlen <= HEADER ? small : malloc(hlen);
 	bool ok = h != NULL;
 	if (ok) {
@@ -327,18 +327,18 @@ static int put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, 
 	return finish(c, fd, tmp, k, kind, ok, err);
 }
 
-int cache_put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, cf_error *err)
+int cache_put(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, tc_error *err)
 {
 	return put(c, k, kind, data, len, HEADER, err);
 }
 
-int cache_put_blob(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, cf_error *err)
+int cache_put_blob(tc_cache *c, cache_key k, const char *kind, const uint8_t *data, size_t len, tc_error *err)
 {
 	return put(c, k, kind, data, len, FILE_HEADER, err);
 }
 
 int cache_put_file(tc_cache *c, cache_key k, const char *kind, const char *src, const cache_key *expect,
-                   cache_key *content, cf_error *err)
+                   cache_key *content, tc_error *err)
 {
 	uint8_t *map = NULL;
 	size_t size = 0;
@@ -347,16 +347,16 @@ int cache_put_file(tc_cache *c, cache_key k, const char *kind, const char *src, 
 	if (in < 0 || fstat(in, &st) != 0) {
 		if (in >= 0)
 			close(in);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, src, "cannot read: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, src, "cannot read: %s", strerror(errno));
 	}
 	size = (size_t)st.st_size;
 	if (size && (map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, in, 0)) == MAP_FAILED) {
 		close(in);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, src, "cannot map: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, src, "cannot map: %s", strerror(errno));
 	}
 	cache_key got = cache_hash_bytes(map, size);
 	int rc = expect && (got.lo != expect->lo || got.hi != expect->hi)
-	                 ? cf_fail(err, CF_EIO, CF_NO_OFFSET, src, "changed while it was read")
+	                 ? tc_fail(err, TC_EIO, TC_NO_OFFSET, src, "changed while it was read")
 	                 : put(c, k, kind, map, size, FILE_HEADER, err);
 	if (content)
 		*content = got;
@@ -395,7 +395,7 @@ static bool copy_range(int in, off_t off, size_t len, int out)
 	return true;
 }
 
-bool cache_get_file(tc_cache *c, cache_key k, const char *kind, const char *dest, cf_error *err)
+bool cache_get_file(tc_cache *c, cache_key k, const char *kind, const char *dest, tc_error *err)
 {
 	char path[4200];
 	uint8_t *map;
@@ -421,7 +421,7 @@ bool cache_get_file(tc_cache *c, cache_key k, const char *kind, const char *dest
 	}
 	if (!ok) {
 		unlink(tmp);
-		cf_fail(err, CF_EIO, CF_NO_OFFSET, dest, "cannot write from the cache: %s", strerror(e));
+		tc_fail(err, TC_EIO, TC_NO_OFFSET, dest, "cannot write from the cache: %s", strerror(e));
 		c->stats.misses++;
 		return false;
 	}

@@ -43,7 +43,7 @@
 /* --- a small binary format ---------------------------------------------------------- */
 
 /* LEB128: most numbers here are small */
-static void w_u64(cf_buf *b, uint64_t v)
+static void w_u64(tc_buf *b, uint64_t v)
 {
 	while (v >= 0x80) {
 		buf_u1(b, (uint8_t)(v | 0x80));
@@ -53,7 +53,7 @@ static void w_u64(cf_buf *b, uint64_t v)
 }
 
 /* a string as its length + 1 (0: NULL), then its bytes */
-static void w_strn(cf_buf *b, const char *s, size_t n)
+static void w_strn(tc_buf *b, const char *s, size_t n)
 {
 	if (!s) {
 		w_u64(b, 0);
@@ -63,7 +63,7 @@ static void w_strn(cf_buf *b, const char *s, size_t n)
 	buf_bytes(b, s, n);
 }
 
-static void w_str(cf_buf *b, const char *s)
+static void w_str(tc_buf *b, const char *s)
 {
 	w_strn(b, s, s ? strlen(s) : 0);
 }
@@ -122,24 +122,24 @@ static const char *r_str(rd *r)
 	return s;
 }
 
-static int memo_facts(run *r, input *in, bool *hit, cf_error *err);
+static int memo_facts(run *r, input *in, bool *hit, tc_error *err);
 static void memo_save_facts(run *r, input *in);
-static int memo_result(run *r, input *in, bool *hit, cf_error *err);
+static int memo_result(run *r, input *in, bool *hit, tc_error *err);
 static void memo_save_result(run *r, input *in);
 static const pipeline_hooks memo_hooks = {memo_facts, memo_save_facts, memo_result, memo_save_result};
 
 /* --- keys ------------------------------------------------------------------------------ */
 
-static int hash_path_into(cache_hasher *h, const char *path, cf_error *err)
+static int hash_path_into(cache_hasher *h, const char *path, tc_error *err)
 {
 	cache_key k;
 	uint64_t size;
-	if (cache_hash_file(path, &k, &size, err) != CF_OK)
+	if (cache_hash_file(path, &k, &size, err) != TC_OK)
 		return err->code;
 	cache_hash_u64(h, size);
 	cache_hash_u64(h, k.lo);
 	cache_hash_u64(h, k.hi);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The main program's GNU build id (a hash the linker takes of the whole binary), or
@@ -175,34 +175,34 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 	return 1; /* the first object is the main program: stop there */
 }
 
-int memo_begin(run *r, cf_error *err)
+int memo_begin(run *r, tc_error *err)
 {
 	const tc_options *o = r->opt;
 	if (!o->cache_dir)
-		return CF_OK;
-	if (cache_open(&r->cache, o->cache_dir, o->cache_max_bytes, err) != CF_OK)
+		return TC_OK;
+	if (cache_open(&r->cache, o->cache_dir, o->cache_max_bytes, err) != TC_OK)
 		return err->code;
 	cache_hasher *h = cache_hasher_new();
 	if (!h)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 	/* the tool itself: any other build of it gives other keys */
 	cache_hash_str(h, "tc-instrument cache " TC_VERSION);
 	build_id id = {NULL, 0};
 	dl_iterate_phdr(find_build_id, &id);
 	cache_hash_u64(h, id.len);
-	int rc = id.p ? (cache_hash(h, id.p, id.len), CF_OK) : hash_path_into(h, "/proc/self/exe", err);
-	if (rc != CF_OK) {
+	int rc = id.p ? (cache_hash(h, id.p, id.len), TC_OK) : hash_path_into(h, "/proc/self/exe", err);
+	if (rc != TC_OK) {
 		/* no /proc: the version and the build's time stand for the binary */
-		cf_error_clear(err);
+		tc_error_clear(err);
 		cache_hash_str(h, __DATE__ " " __TIME__);
-		rc = CF_OK;
+		rc = TC_OK;
 	}
 	cache_hash_str(h, o->beat);
 	cache_hash_u64(h, o->blocklist != NULL);
 	if (o->blocklist)
 		rc = hash_path_into(h, o->blocklist, err);
 	cache_hash_u64(h, o->proguard != NULL);
-	if (rc == CF_OK && o->proguard)
+	if (rc == TC_OK && o->proguard)
 		rc = hash_path_into(h, o->proguard, err);
 	r->cache_env = cache_digest(h);
 	cache_hasher_free(h);
@@ -226,25 +226,25 @@ void memo_end(run *r)
 
 /* An input's facts key: its kind and content (a directory: every file's relative path
  * and bytes, in sorted order). */
-int memo_key(run *r, input *in, cf_error *err)
+int memo_key(run *r, input *in, tc_error *err)
 {
 	if (!r->cache)
-		return CF_OK;
+		return TC_OK;
 	bool dir = in->dir;
 	cache_hasher *h = cache_hasher_new();
 	if (!h)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 	cache_hash_u64(h, FACTS_VERSION);
 	cache_hash(h, &r->cache_env, sizeof r->cache_env);
 	cache_hash_u64(h, (uint64_t)in->classpath << 1 | dir);
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (!dir) {
 		rc = hash_path_into(h, in->in, err);
 	} else {
 		char **files;
 		size_t n;
-		if ((rc = list_files(in->in, &files, &n, err)) == CF_OK) {
-			for (size_t i = 0; i < n && rc == CF_OK; i++) {
+		if ((rc = list_files(in->in, &files, &n, err)) == TC_OK) {
+			for (size_t i = 0; i < n && rc == TC_OK; i++) {
 				char path[4200];
 				path_join(path, sizeof path, in->in, "/", files[i]);
 				cache_hash_str(h, files[i]);
@@ -260,7 +260,7 @@ int memo_key(run *r, input *in, cf_error *err)
 
 /* --- facts -------------------------------------------------------------------------- */
 
-static void put_unit_facts(cf_buf *b, const unit *u)
+static void put_unit_facts(tc_buf *b, const unit *u)
 {
 	w_u64(b, u->kind);
 	w_u64(b, u->entry);
@@ -296,7 +296,7 @@ static void put_unit_facts(cf_buf *b, const unit *u)
 }
 
 /* Units made from facts; dex files get a model to be read later (memo_load_dex). */
-static int get_units(run *r, input *in, rd *p, cf_error *err)
+static int get_units(run *r, input *in, rd *p, tc_error *err)
 {
 	uint64_t n = r_u64(p);
 	in->bytes_in = r_u64(p);
@@ -339,7 +339,7 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 		u->nmethods = (uint32_t)nm;
 		u->methods = nm ? arena_array(&p->w->keep, nm, sizeof(meth)) : NULL;
 		if (nm && !u->methods)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 		size_t clen = 0;
 		const uint8_t *cbytes = r_bytes(p, &clen);
 		const char *cls = cbytes && clen <= UINT16_MAX ? keep_str(p->w, (const char *)cbytes, clen) : NULL;
@@ -369,7 +369,7 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 		if (u->kind == UNIT_DEX) {
 			/* its bytes are read, and parsed, only if its result must be computed */
 			if (!(dex = calloc(1, sizeof *dex)))
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 			arena_init(&dex->a);
 			dex->len = u->in_size;
 			dex->beat_i = dex->beat_o = dex->beat_at = DEX_NO_INDEX;
@@ -382,25 +382,25 @@ static int get_units(run *r, input *in, rd *p, cf_error *err)
 			u->dex = dex;
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-static int memo_facts(run *r, input *in, bool *hit, cf_error *err)
+static int memo_facts(run *r, input *in, bool *hit, tc_error *err)
 {
 	*hit = false;
 	if (!r->cache)
-		return CF_OK;
-	cf_buf b;
+		return TC_OK;
+	tc_buf b;
 	buf_init(&b);
 	if (!cache_get(r->cache, in->facts_key, "facts", &b)) {
 		buf_free(&b);
-		return CF_OK;
+		return TC_OK;
 	}
 	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
 	size_t before = r->nunits;
 	int rc = get_units(r, in, &p, err);
 	buf_free(&b);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		return rc;
 	if (p.bad || p.p != p.end) {
 		/* checksummed, so only an entry of another format: forget what it made */
@@ -408,26 +408,26 @@ static int memo_facts(run *r, input *in, bool *hit, cf_error *err)
 			if (r->units[i].kind == UNIT_DEX)
 				dexin_free(r->units[i].dex);
 		r->nunits = before;
-		return CF_OK;
+		return TC_OK;
 	}
 	*hit = true;
 	in->facts_hit = true;
-	return CF_OK;
+	return TC_OK;
 }
 
 static void memo_save_facts(run *r, input *in)
 {
 	if (!r->cache || in->facts_hit)
 		return;
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	w_u64(&b, in->count);
 	w_u64(&b, in->bytes_in);
 	w_u64(&b, in->apk);
 	for (size_t i = in->first; i < in->first + in->count; i++)
 		put_unit_facts(&b, &r->units[i]);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	if (!b.err)
 		cache_put(r->cache, in->facts_key, "facts", b.data, b.len, &e);
 	buf_free(&b);
@@ -461,17 +461,17 @@ static bool one_file(const input *in)
 	return in->jar || in->dex;
 }
 
-static int memo_result(run *r, input *in, bool *hit, cf_error *err)
+static int memo_result(run *r, input *in, bool *hit, tc_error *err)
 {
 	*hit = false;
 	if (!r->cache || in->classpath)
-		return CF_OK;
+		return TC_OK;
 	in->result_key = result_key(r, in);
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	if (!cache_get(r->cache, in->result_key, "result", &b)) {
 		buf_free(&b);
-		return CF_OK;
+		return TC_OK;
 	}
 	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
 	bool ok = r_u64(&p) == in->count;
@@ -494,7 +494,7 @@ static int memo_result(run *r, input *in, bool *hit, cf_error *err)
 	res *v = calloc(in->count ? in->count : 1, sizeof *v);
 	if (!v) {
 		buf_free(&b);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 	}
 	for (size_t i = 0; ok && i < in->count && !p.bad; i++) {
 		res *x = &v[i];
@@ -537,12 +537,12 @@ static int memo_result(run *r, input *in, bool *hit, cf_error *err)
 	if (ok && one_file(in) && out_holds(in->out, out_size, out_hash)) {
 		in->out_same = true;
 	} else if (ok && one_file(in)) {
-		if (out_stage_file(in, err) != CF_OK) {
+		if (out_stage_file(in, err) != TC_OK) {
 			free(v);
 			return err->code;
 		}
-		cf_error e;
-		cf_error_clear(&e);
+		tc_error e;
+		tc_error_clear(&e);
 		ok = cache_get_file(r->cache, in->result_key, "out", in->stage, &e);
 		if (!ok)
 			out_abort(in);
@@ -577,27 +577,27 @@ static int memo_result(run *r, input *in, bool *hit, cf_error *err)
 		*hit = true;
 	}
 	free(v);
-	return CF_OK;
+	return TC_OK;
 }
 
 static void memo_save_result(run *r, input *in)
 {
 	if (!r->cache || in->classpath || in->result_hit)
 		return;
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	/* before the commit: a one-file output is still at its stage; its copy goes in first,
 	 * for the result names its hash */
 	const char *file = in->stage ? in->stage : in->out;
 	if (one_file(in)) {
 		struct stat st;
 		if (stat(file, &st) != 0 ||
-		    cache_put_file(r->cache, in->result_key, "out", file, NULL, &in->out_hash, &e) != CF_OK)
+		    cache_put_file(r->cache, in->result_key, "out", file, NULL, &in->out_hash, &e) != TC_OK)
 			return;
 		in->out_size = (uint64_t)st.st_size;
 		in->out_known = true;
 	}
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	w_u64(&b, in->count);
 	w_u64(&b, in->bytes_out);
@@ -639,7 +639,7 @@ static void memo_save_result(run *r, input *in)
 
 static const char *const MAP_KIND[2] = {"traced", "ignored"};
 
-static void w_key(cf_buf *b, cache_key k)
+static void w_key(tc_buf *b, cache_key k)
 {
 	w_u64(b, k.lo);
 	w_u64(b, k.hi);
@@ -685,27 +685,27 @@ static void unstage_run(run *r)
 	unstage_maps(r);
 }
 
-int memo_run(run *r, bool *hit, cf_error *err)
+int memo_run(run *r, bool *hit, tc_error *err)
 {
 	*hit = false;
 	if (!r->cache)
-		return CF_OK;
+		return TC_OK;
 	const tc_options *o = r->opt;
 	r->run_memo = true;
 	for (size_t i = 0; i < r->ninputs; i++)
 		if (!r->inputs[i].classpath && !one_file(&r->inputs[i]))
 			r->run_memo = false; /* a directory's output is many files: not replayed */
 	if (!r->run_memo)
-		return CF_OK;
+		return TC_OK;
 	cache_hasher *h = cache_hasher_new();
 	if (!h)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 	cache_hash_u64(h, RUN_VERSION);
 	cache_hash(h, &r->cache_env, sizeof r->cache_env);
 	cache_hash_u64(h, (uint64_t)o->deflate_level);
 	cache_hash_u64(h, o->strict);
 	cache_hash_u64(h, o->base_mapping != NULL);
-	int rc = o->base_mapping ? hash_path_into(h, o->base_mapping, err) : CF_OK;
+	int rc = o->base_mapping ? hash_path_into(h, o->base_mapping, err) : TC_OK;
 	cache_hash_u64(h, r->ninputs);
 	for (size_t i = 0; i < r->ninputs; i++) {
 		const input *in = &r->inputs[i];
@@ -714,14 +714,14 @@ int memo_run(run *r, bool *hit, cf_error *err)
 	}
 	r->run_key = cache_digest(h);
 	cache_hasher_free(h);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		return rc;
 
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	if (!cache_get(r->cache, r->run_key, "run", &b)) {
 		buf_free(&b);
-		return CF_OK;
+		return TC_OK;
 	}
 	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
 	typedef struct out {
@@ -734,7 +734,7 @@ int memo_run(run *r, bool *hit, cf_error *err)
 	uint64_t map_size[2];
 	if (!v) {
 		buf_free(&b);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 	}
 	p.bad = r_u64(&p) != r->ninputs;
 	for (size_t i = 0; i < r->ninputs && !p.bad; i++) {
@@ -760,7 +760,7 @@ int memo_run(run *r, bool *hit, cf_error *err)
 	if (!p.bad && np && !(s.problems = calloc((size_t)np, sizeof *s.problems))) {
 		free(v);
 		buf_free(&b);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 	}
 	for (uint64_t k = 0; k < np && !p.bad; k++) {
 		problem *x = &s.problems[s.nproblems++];
@@ -780,8 +780,8 @@ int memo_run(run *r, bool *hit, cf_error *err)
 	buf_free(&b);
 
 	/* every output, then both mapping files: in place already, or staged from the cache */
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	for (size_t i = 0; i < r->ninputs && ok; i++) {
 		input *in = &r->inputs[i];
 		if (in->classpath)
@@ -790,26 +790,26 @@ int memo_run(run *r, bool *hit, cf_error *err)
 			in->out_same = true;
 			continue;
 		}
-		if ((rc = out_stage_file(in, err)) != CF_OK)
+		if ((rc = out_stage_file(in, err)) != TC_OK)
 			break;
 		ok = cache_get_file(r->cache, v[i].result, "out", in->stage, &e);
 	}
-	if (ok && rc == CF_OK)
+	if (ok && rc == TC_OK)
 		rc = out_mapping_dir(r, err);
-	for (int k = 0; k < 2 && ok && rc == CF_OK; k++) {
+	for (int k = 0; k < 2 && ok && rc == TC_OK; k++) {
 		char path[4200];
 		map_path(r, k, path, sizeof path);
 		if (out_holds(path, map_size[k], map_hash[k]))
 			continue;
 		size_t n = strlen(path) + 64;
 		if (!(r->map_stage[k] = malloc(n))) {
-			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "cache", "no memory");
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 			break;
 		}
 		snprintf(r->map_stage[k], n, "%s.tc-tmp.%ld", path, (long)getpid());
 		ok = cache_get_file(r->cache, map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
 	}
-	if (!ok || rc != CF_OK) {
+	if (!ok || rc != TC_OK) {
 		unstage_run(r);
 		free(s.problems);
 		free(v);
@@ -831,10 +831,10 @@ int memo_run(run *r, bool *hit, cf_error *err)
 	r->sum = s;
 	r->replayed = true;
 	*hit = true;
-	return CF_OK;
+	return TC_OK;
 }
 
-int memo_commit_run(run *r, cf_error *err)
+int memo_commit_run(run *r, tc_error *err)
 {
 	for (int k = 0; k < 2; k++) {
 		char path[4200];
@@ -846,12 +846,12 @@ int memo_commit_run(run *r, cf_error *err)
 		if (rename(r->map_stage[k], path) != 0) {
 			int e = errno;
 			unstage_run(r);
-			return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
 		}
 		free(r->map_stage[k]);
 		r->map_stage[k] = NULL;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* A mapping file as written (output.c noted its size and hash), kept by content: a run
@@ -860,11 +860,11 @@ static bool save_mapping(run *r, int which)
 {
 	char path[4200];
 	map_path(r, which, path, sizeof path);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	return cache_has(r->cache, r->map_hash[which], MAP_KIND[which]) ||
 	       cache_put_file(r->cache, r->map_hash[which], MAP_KIND[which], path, &r->map_hash[which], NULL, &e) ==
-	               CF_OK;
+	               TC_OK;
 }
 
 void memo_save_run(run *r)
@@ -874,7 +874,7 @@ void memo_save_run(run *r)
 	bool traced = save_mapping(r, 0), ignored = save_mapping(r, 1);
 	if (!traced || !ignored)
 		return;
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	w_u64(&b, r->ninputs);
 	for (size_t i = 0; i < r->ninputs; i++) {
@@ -911,8 +911,8 @@ void memo_save_run(run *r)
 		w_u64(&b, r->map_size[k]);
 		w_key(&b, r->map_hash[k]);
 	}
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	if (!b.err)
 		cache_put(r->cache, r->run_key, "run", b.data, b.len, &e);
 	buf_free(&b);

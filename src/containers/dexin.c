@@ -22,12 +22,12 @@ void dexin_free(dexin *x)
 	free(x);
 }
 
-int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err)
+int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err)
 {
 	dexin *x = calloc(1, sizeof *x);
 	if (!x) {
 		free(bytes);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
 	}
 	arena_init_sized(&x->a, len > ((size_t)1 << 20) ? len * 3 : 0);
 	/* the model is bounded like the bytes: a hostile dex can make many small items */
@@ -45,20 +45,20 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 	u->entry = entry;
 	u->dex = x;
 	u->in_size = len;
-	cf_error perr;
-	cf_error_clear(&perr);
-	if (dex_parse(&x->d, &x->a, bytes, len, &perr) != CF_OK) {
+	tc_error perr;
+	tc_error_clear(&perr);
+	if (dex_parse(&x->d, &x->a, bytes, len, &perr) != TC_OK) {
 		char msg[1200];
-		if (perr.code == CF_ENOMEM) {
-			cf_error_clear(&perr);
-			cf_fail(&perr, CF_ENOMEM, CF_NO_OFFSET, "dex",
+		if (perr.code == TC_ENOMEM) {
+			tc_error_clear(&perr);
+			tc_fail(&perr, TC_ENOMEM, TC_NO_OFFSET, "dex",
 			        "no memory for its model (the input limit is %llu MB, --max-input-mb)",
 			        (unsigned long long)(r->max_input >> 20));
 		}
-		cf_error_format(&perr, msg, sizeof msg);
+		tc_error_format(&perr, msg, sizeof msg);
 		u->state = US_MALFORMED;
 		u->error = keep_str(&r->workers[0], msg, strlen(msg));
-		return CF_OK;
+		return TC_OK;
 	}
 	x->parsed = true;
 	for (uint32_t k = 0; k < x->d.nclasses; k++) {
@@ -70,7 +70,7 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 		c->dex = x;
 		c->dex_class = k;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The units of the classes of the dex unit u: u + 1 .. u + n. */
@@ -108,18 +108,18 @@ static void leave(run *r, unit *u, const char *why, bool edited)
 	unit_report(u, &r->workers[0], "dex left unchanged: %s", why);
 }
 
-int dexin_load(run *r, unit *u, cf_error *err)
+int dexin_load(run *r, unit *u, tc_error *err)
 {
 	dexin *x = u->dex;
 	if (!x->pending)
-		return CF_OK;
+		return TC_OK;
 	x->pending = false;
 	input *in = u->in;
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	int rc;
 	if (in->jar) {
-		if (!in->zip && (rc = jar_open(&in->zip, in->in, err)) != CF_OK)
+		if (!in->zip && (rc = jar_open(&in->zip, in->in, err)) != TC_OK)
 			return rc;
 		rc = jar_read(in->zip, u->entry, &b, r->max_input, NULL, err);
 	} else {
@@ -130,51 +130,51 @@ int dexin_load(run *r, unit *u, cf_error *err)
 			path_join(path, sizeof path, in->in, "/", u->name);
 		rc = read_file(path, &b, r->max_input, err);
 	}
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		buf_free(&b);
 		return rc;
 	}
 	x->bytes = buf_take(&b, &x->len);
-	cf_error perr;
-	cf_error_clear(&perr);
+	tc_error perr;
+	tc_error_clear(&perr);
 	/* the cache said it parsed: the same bytes parse the same */
-	if (dex_parse(&x->d, &x->a, x->bytes, x->len, &perr) != CF_OK || x->d.nclasses != classes_of_units(r, u))
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "changed since it was cached");
+	if (dex_parse(&x->d, &x->a, x->bytes, x->len, &perr) != TC_OK || x->d.nclasses != classes_of_units(r, u))
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, u->name, "changed since it was cached");
 	x->parsed = true;
-	return CF_OK;
+	return TC_OK;
 }
 
-int dexin_prepare(run *r, unit *u, cf_error *err)
+int dexin_prepare(run *r, unit *u, tc_error *err)
 {
 	dexin *x = u->dex;
 	if (u->in->classpath || u->in->result_hit)
-		return CF_OK;
-	if (x->pending && dexin_load(r, u, err) != CF_OK)
+		return TC_OK;
+	if (x->pending && dexin_load(r, u, err) != TC_OK)
 		return err->code;
 	if (!x->parsed)
-		return CF_OK;
+		return TC_OK;
 	bool any = false, activity = false;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
 		any |= unit_wants_edit(u + k);
 		activity |= u[k].activity;
 	}
 	if (!any)
-		return CF_OK;
+		return TC_OK;
 	dex_file *d = &x->d;
 	char beat[1100];
 	snprintf(beat, sizeof beat, "L%s;", r->opt->beat);
 	dex_mark m;
 	dex_mark_ids(d, &m);
-	cf_error e;
-	cf_error_clear(&e);
-	if (dex_intern_method(d, beat, "i", "(I)V", &x->beat_i, &e) != CF_OK ||
-	    dex_intern_method(d, beat, "o", "(I)V", &x->beat_o, &e) != CF_OK ||
-	    (activity && dex_intern_method(d, beat, "at", "(Landroid/app/Activity;Z)V", &x->beat_at, &e) != CF_OK))
-		return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.message);
+	tc_error e;
+	tc_error_clear(&e);
+	if (dex_intern_method(d, beat, "i", "(I)V", &x->beat_i, &e) != TC_OK ||
+	    dex_intern_method(d, beat, "o", "(I)V", &x->beat_o, &e) != TC_OK ||
+	    (activity && dex_intern_method(d, beat, "at", "(Landroid/app/Activity;Z)V", &x->beat_at, &e) != TC_OK))
+		return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
 	if (!dex_ids_fit(d)) {
 		dex_rollback_ids(d, &m);
 		leave(r, u, "the calls' ids do not fit: a dex holds at most 65,536 method ids", false);
-		return CF_OK;
+		return TC_OK;
 	}
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
 		unit *c = u + k;
@@ -184,9 +184,9 @@ int dexin_prepare(run *r, unit *u, cf_error *err)
 		snprintf(cls, sizeof cls, "L%s;", c->cls);
 		snprintf(sup, sizeof sup, "L%s;", c->super ? c->super : "java/lang/Object");
 		dex_mark_ids(d, &m);
-		if (dex_intern_method(d, cls, "onWindowFocusChanged", "(Z)V", &c->focus_method, &e) != CF_OK ||
-		    dex_intern_method(d, sup, "onWindowFocusChanged", "(Z)V", &c->focus_super, &e) != CF_OK)
-			return cf_fail(err, e.code, CF_NO_OFFSET, u->name, "%s", e.message);
+		if (dex_intern_method(d, cls, "onWindowFocusChanged", "(Z)V", &c->focus_method, &e) != TC_OK ||
+		    dex_intern_method(d, sup, "onWindowFocusChanged", "(Z)V", &c->focus_super, &e) != TC_OK)
+			return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
 		if (!dex_ids_fit(d)) {
 			dex_rollback_ids(d, &m);
 			c->add_focus = false;
@@ -196,13 +196,13 @@ int dexin_prepare(run *r, unit *u, cf_error *err)
 	}
 	/* the method checker's facts, once the ids are final (the workers only read them);
 	 * with --strict-monitors' rule: a probe must not leave a lock held */
-	if (dvfy_file_init(&x->vfy, d, &x->a) != CF_OK)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (dvfy_file_init(&x->vfy, d, &x->a) != TC_OK)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	x->vfy.strict_monitors = true;
-	return CF_OK;
+	return TC_OK;
 }
 
-int dexin_write(run *r, unit *u, worker *w, cf_error *err)
+int dexin_write(run *r, unit *u, worker *w, tc_error *err)
 {
 	dexin *x = u->dex;
 	const uint8_t *data = x->bytes;
@@ -211,12 +211,12 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 	for (uint32_t k = 1; k <= classes_of(u); k++)
 		changed |= u[k].changed;
 	if (changed && !x->left) {
-		cf_error e;
-		cf_error_clear(&e);
+		tc_error e;
+		tc_error_clear(&e);
 		buf_clear(&w->out);
-		if (dex_write(&x->d, &w->out, &e) == CF_OK && w->out.err)
-			cf_fail(&e, CF_ENOMEM, CF_NO_OFFSET, "dex writer", "no memory");
-		if (e.code == CF_OK) {
+		if (dex_write(&x->d, &w->out, &e) == TC_OK && w->out.err)
+			tc_fail(&e, TC_ENOMEM, TC_NO_OFFSET, "dex writer", "no memory");
+		if (e.code == TC_OK) {
 			/* The writer's output read back by the reader, which checks what ART's
 			 * file verifier checks: a dex we got wrong never reaches a build. */
 			arena check;
@@ -225,11 +225,11 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 			dex_parse(&again, &check, w->out.data, w->out.len, &e);
 			arena_free(&check);
 		}
-		if (e.code == CF_ENOMEM)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-		if (e.code != CF_OK) {
+		if (e.code == TC_ENOMEM)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+		if (e.code != TC_OK) {
 			char msg[1200];
-			cf_error_format(&e, msg, sizeof msg);
+			tc_error_format(&e, msg, sizeof msg);
 			leave(r, u, msg, true);
 		} else {
 			data = w->out.data;
@@ -244,8 +244,8 @@ int dexin_write(run *r, unit *u, worker *w, cf_error *err)
 	if (!in->jar) {
 		/* a directory's rewritten files go with its cached result */
 		if (r->keep_dir_outs && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		return out_dir_file(w, u, data, len, err);
 	}
-	return u->changed ? out_jar_entry(r, u, w, data, len, err) : CF_OK;
+	return u->changed ? out_jar_entry(r, u, w, data, len, err) : TC_OK;
 }

@@ -83,7 +83,7 @@ static uint64_t le64(const uint8_t *p)
 
 static uint32_t at(uint64_t off)
 {
-	return off < CF_NO_OFFSET ? (uint32_t)off : CF_NO_OFFSET;
+	return off < TC_NO_OFFSET ? (uint32_t)off : TC_NO_OFFSET;
 }
 
 static void entry_label(const tc_jar *jar, uint64_t i, char *buf, size_t size)
@@ -119,11 +119,11 @@ typedef struct dir {
 
 /* The end record at p (4.3.16) and, when a Zip64 locator precedes it (4.3.15), the
  * Zip64 end record it points at (4.3.14), which then holds the real sizes. */
-static int read_end(tc_jar *jar, size_t p, dir *d, cf_error *err)
+static int read_end(tc_jar *jar, size_t p, dir *d, tc_error *err)
 {
 	const uint8_t *b = jar->base, *e = b + p;
 	if (le16(e + 4) != 0 || le16(e + 6) != 0 || le16(e + 8) != le16(e + 10))
-		return cf_fail(err, CF_EUNSUPPORTED, at(p), jar->label, "a multi-disk archive");
+		return tc_fail(err, TC_EUNSUPPORTED, at(p), jar->label, "a multi-disk archive");
 	d->count = le16(e + 10);
 	d->size = le32(e + 12);
 	d->offset = le32(e + 16);
@@ -133,13 +133,13 @@ static int read_end(tc_jar *jar, size_t p, dir *d, cf_error *err)
 		const uint8_t *l = e - LOCATOR64_LEN;
 		uint64_t z = le64(l + 8);
 		if (le32(l + 4) != 0 || le32(l + 16) > 1)
-			return cf_fail(err, CF_EUNSUPPORTED, at(p - LOCATOR64_LEN), jar->label, "a multi-disk archive");
+			return tc_fail(err, TC_EUNSUPPORTED, at(p - LOCATOR64_LEN), jar->label, "a multi-disk archive");
 		if (z > p - LOCATOR64_LEN || p - LOCATOR64_LEN - z < END64_LEN || le32(b + z) != SIG_END64)
-			return cf_fail(err, CF_EFORMAT, at(p - LOCATOR64_LEN), jar->label,
+			return tc_fail(err, TC_EFORMAT, at(p - LOCATOR64_LEN), jar->label,
 			               "the Zip64 locator points at no Zip64 end record (%llu)", (unsigned long long)z);
 		const uint8_t *z64 = b + z;
 		if (le32(z64 + 16) != 0 || le32(z64 + 20) != 0 || le64(z64 + 24) != le64(z64 + 32))
-			return cf_fail(err, CF_EUNSUPPORTED, at(z), jar->label, "a multi-disk archive");
+			return tc_fail(err, TC_EUNSUPPORTED, at(z), jar->label, "a multi-disk archive");
 		d->count = le64(z64 + 32);
 		d->size = le64(z64 + 40);
 		d->offset = le64(z64 + 48);
@@ -147,10 +147,10 @@ static int read_end(tc_jar *jar, size_t p, dir *d, cf_error *err)
 		d->zip64 = true;
 	}
 	if (d->offset > d->end || d->size > d->end - d->offset)
-		return cf_fail(err, CF_EFORMAT, at(p), jar->label,
+		return tc_fail(err, TC_EFORMAT, at(p), jar->label,
 		               "the central directory (%llu bytes at %llu) lies outside the archive of %zu bytes",
 		               (unsigned long long)d->size, (unsigned long long)d->offset, jar->len);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The end record is the last thing in the archive but its comment, found by searching
@@ -159,23 +159,23 @@ static int read_end(tc_jar *jar, size_t p, dir *d, cf_error *err)
  * exactly the end of the file (bytes appended to the archive) counts only when that
  * directory also ends right at it. Otherwise the search goes on: the bytes found were
  * part of a comment or of appended data. */
-static int find_dir(tc_jar *jar, dir *d, cf_error *err)
+static int find_dir(tc_jar *jar, dir *d, tc_error *err)
 {
 	const uint8_t *b = jar->base;
 	size_t len = jar->len;
 	if (len < END_LEN)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, jar->label,
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, jar->label,
 		               "not a jar: %zu bytes, no zip end record", len);
 	size_t lo = len - END_LEN > MAX16 ? len - END_LEN - MAX16 : 0;
-	cf_error first; /* why the record that reaches the end of the file was refused */
-	cf_error_clear(&first);
+	tc_error first; /* why the record that reaches the end of the file was refused */
+	tc_error_clear(&first);
 	for (size_t p = len - END_LEN + 1; p-- > lo;) {
 		if (b[p] != 'P' || le32(b + p) != SIG_END || p + END_LEN + le16(b + p + 20) > len)
 			continue;
 		bool exact = p + END_LEN + le16(b + p + 20) == len;
-		cf_error probe;
-		cf_error_clear(&probe);
-		if (read_end(jar, p, d, &probe) != CF_OK) {
+		tc_error probe;
+		tc_error_clear(&probe);
+		if (read_end(jar, p, d, &probe) != TC_OK) {
 			if (exact && !first.code)
 				first = probe;
 			continue;
@@ -186,27 +186,27 @@ static int find_dir(tc_jar *jar, dir *d, cf_error *err)
 			continue;
 		jar->comment = b + p + END_LEN;
 		jar->comment_len = le16(b + p + 20);
-		return CF_OK;
+		return TC_OK;
 	}
 	if (first.code) {
 		*err = first;
 		return first.code;
 	}
-	return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, jar->label, "not a jar: no zip end record");
+	return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, jar->label, "not a jar: no zip end record");
 }
 
 /* 4.5.3: the Zip64 extra field holds, in this order, each of the sizes and offset whose
  * header field is all ones. */
-static int zip64_fields(tc_jar *jar, entry *e, uint64_t pos, uint16_t disk, cf_error *err)
+static int zip64_fields(tc_jar *jar, entry *e, uint64_t pos, uint16_t disk, tc_error *err)
 {
 	bool need_u = e->usize == MAX32, need_c = e->csize == MAX32, need_l = e->local == MAX32;
 	if (!need_u && !need_c && !need_l && disk != MAX16)
-		return CF_OK;
+		return TC_OK;
 	uint16_t n = 0;
 	const uint8_t *x = find_extra(e->cextra, e->cextra_len, EXTRA_ZIP64, &n);
 	size_t want = 8u * (need_u + need_c + need_l);
 	if (!x || n < want)
-		return cf_fail(err, CF_EFORMAT, at(pos), jar->label,
+		return tc_fail(err, TC_EFORMAT, at(pos), jar->label,
 		               "entry %s: its Zip64 extra field is missing or short", e->name);
 	if (need_u)
 		e->usize = le64(x), x += 8;
@@ -215,20 +215,20 @@ static int zip64_fields(tc_jar *jar, entry *e, uint64_t pos, uint16_t disk, cf_e
 	if (need_l)
 		e->local = le64(x), x += 8;
 	if (disk == MAX16 && (n < want + 4 || le32(x) != 0))
-		return cf_fail(err, CF_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
-	return CF_OK;
+		return tc_fail(err, TC_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
+	return TC_OK;
 }
 
 /* 4.3.7: the local header must agree with the central directory (the name, the
  * method and, without a data descriptor, the CRC and sizes), and the bytes must lie
  * before the central directory. */
-static int check_local(tc_jar *jar, entry *e, const dir *d, cf_error *err)
+static int check_local(tc_jar *jar, entry *e, const dir *d, tc_error *err)
 {
 	const uint8_t *b = jar->base;
 	char label[1600];
 	if (e->local > d->offset || d->offset - e->local < LOCAL_LEN || le32(b + e->local) != SIG_LOCAL) {
 		entry_label(jar, (uint64_t)(e - jar->e), label, sizeof label);
-		return cf_fail(err, CF_EFORMAT, at(e->local), label, "no local header where the central directory says");
+		return tc_fail(err, TC_EFORMAT, at(e->local), label, "no local header where the central directory says");
 	}
 	const uint8_t *l = b + e->local;
 	uint16_t nlen = le16(l + 26), xlen = le16(l + 28);
@@ -248,31 +248,31 @@ static int check_local(tc_jar *jar, entry *e, const dir *d, cf_error *err)
 		why = "the entry's bytes run past the start of the central directory (cut off?)";
 	if (why) {
 		entry_label(jar, (uint64_t)(e - jar->e), label, sizeof label);
-		return cf_fail(err, CF_EFORMAT, at(e->local), label, "%s", why);
+		return tc_fail(err, TC_EFORMAT, at(e->local), label, "%s", why);
 	}
 	e->lextra = l + LOCAL_LEN + nlen;
 	e->lextra_len = xlen;
 	e->data = data;
-	return CF_OK;
+	return TC_OK;
 }
 
-static int index_dir(tc_jar *jar, cf_error *err)
+static int index_dir(tc_jar *jar, tc_error *err)
 {
 	dir d = {0};
-	if (find_dir(jar, &d, err) != CF_OK)
+	if (find_dir(jar, &d, err) != TC_OK)
 		return err->code;
 	const uint8_t *b = jar->base;
 	/* Every record takes at least CENTRAL_LEN bytes, which bounds what a damaged count
 	 * could make us allocate. */
 	uint64_t cap = d.size / CENTRAL_LEN;
 	if (!(jar->e = calloc(cap ? cap : 1, sizeof *jar->e)) || !(jar->names = malloc(d.size + 1)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, jar->label, "no memory for the central directory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, jar->label, "no memory for the central directory");
 	char *names = jar->names;
 	uint64_t pos = d.offset, end = d.offset + d.size, n = 0;
 	while (pos < end) {
 		const uint8_t *c = b + pos;
 		if (end - pos < CENTRAL_LEN || le32(c) != SIG_CENTRAL)
-			return cf_fail(err, CF_EFORMAT, at(pos), jar->label, "central directory record %llu is damaged",
+			return tc_fail(err, TC_EFORMAT, at(pos), jar->label, "central directory record %llu is damaged",
 			               (unsigned long long)n);
 		entry *e = &jar->e[n];
 		e->made_by = le16(c + 4);
@@ -293,11 +293,11 @@ static int index_dir(tc_jar *jar, cf_error *err)
 		e->local = le32(c + 42);
 		uint64_t rec = (uint64_t)CENTRAL_LEN + e->name_len + e->cextra_len + e->comment_len;
 		if (rec > end - pos)
-			return cf_fail(err, CF_EFORMAT, at(pos), jar->label,
+			return tc_fail(err, TC_EFORMAT, at(pos), jar->label,
 			               "central directory record %llu runs past the directory", (unsigned long long)n);
 		const uint8_t *name = c + CENTRAL_LEN;
 		if (memchr(name, 0, e->name_len))
-			return cf_fail(err, CF_EFORMAT, at(pos), jar->label, "entry %llu: its name holds a NUL byte",
+			return tc_fail(err, TC_EFORMAT, at(pos), jar->label, "entry %llu: its name holds a NUL byte",
 			               (unsigned long long)n);
 		memcpy(names, name, e->name_len);
 		names[e->name_len] = '\0';
@@ -305,22 +305,22 @@ static int index_dir(tc_jar *jar, cf_error *err)
 		names += e->name_len + 1;
 		e->cextra = name + e->name_len;
 		e->comment = e->cextra + e->cextra_len;
-		if (zip64_fields(jar, e, pos, disk, err) != CF_OK)
+		if (zip64_fields(jar, e, pos, disk, err) != TC_OK)
 			return err->code;
 		if (disk != 0 && disk != MAX16)
-			return cf_fail(err, CF_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
-		if (check_local(jar, e, &d, err) != CF_OK)
+			return tc_fail(err, TC_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
+		if (check_local(jar, e, &d, err) != TC_OK)
 			return err->code;
 		pos += rec;
 		n++;
 	}
 	/* Writers without Zip64 give the count modulo 65536 (the JDK reads such jars). */
 	if (n != d.count && (d.zip64 || (n & MAX16) != d.count))
-		return cf_fail(err, CF_EFORMAT, at(d.end), jar->label,
+		return tc_fail(err, TC_EFORMAT, at(d.end), jar->label,
 		               "the end record counts %llu entries, the central directory holds %llu",
 		               (unsigned long long)d.count, (unsigned long long)n);
 	jar->n = n;
-	return CF_OK;
+	return TC_OK;
 }
 
 static tc_jar *new_jar(const char *label)
@@ -333,19 +333,19 @@ static tc_jar *new_jar(const char *label)
 
 /* The file mapped read-only (one system call, no copy); read into memory when it
  * cannot be mapped. Only a regular file: a FIFO would block, a device never end. */
-static int load(tc_jar *jar, const char *path, cf_error *err)
+static int load(tc_jar *jar, const char *path, tc_error *err)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	struct stat st;
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (fstat(fd, &st) != 0) {
-		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+		rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
-		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "is a directory, not a jar");
+		rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "is a directory, not a jar");
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file, not a jar");
+		rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "not a regular file, not a jar");
 	} else if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
 		int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE
@@ -362,8 +362,8 @@ static int load(tc_jar *jar, const char *path, cf_error *err)
 			jar->len = (size_t)st.st_size;
 		}
 	}
-	if (rc == CF_OK && !jar->map) {
-		cf_buf buf;
+	if (rc == TC_OK && !jar->map) {
+		tc_buf buf;
 		buf_init(&buf);
 		uint8_t chunk[65536];
 		ssize_t got;
@@ -371,9 +371,9 @@ static int load(tc_jar *jar, const char *path, cf_error *err)
 			if (got > 0)
 				buf_bytes(&buf, chunk, (size_t)got);
 		if (got < 0)
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read: %s", strerror(errno));
+			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read: %s", strerror(errno));
 		else if (buf.err)
-			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 		size_t len = 0;
 		jar->owned = buf_take(&buf, &len);
 		jar->base = jar->owned;
@@ -384,38 +384,38 @@ static int load(tc_jar *jar, const char *path, cf_error *err)
 	return rc;
 }
 
-int jar_open(tc_jar **out, const char *path, cf_error *err)
+int jar_open(tc_jar **out, const char *path, tc_error *err)
 {
 	*out = NULL;
 	tc_jar *jar = new_jar(path);
 	if (!jar)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 	int rc = load(jar, path, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = index_dir(jar, err);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		jar_close(jar);
 		return rc;
 	}
 	*out = jar;
-	return CF_OK;
+	return TC_OK;
 }
 
-int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *label, cf_error *err)
+int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *label, tc_error *err)
 {
 	*out = NULL;
 	tc_jar *jar = new_jar(label);
 	if (!jar)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	jar->base = data;
 	jar->len = len;
 	int rc = index_dir(jar, err);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		jar_close(jar);
 		return rc;
 	}
 	*out = jar;
-	return CF_OK;
+	return TC_OK;
 }
 
 void jar_release(tc_jar *jar)
@@ -455,23 +455,23 @@ static int by_name(const void *a, const void *b)
 	return x < y ? -1 : x > y; /* the earlier record first */
 }
 
-int jar_check_unique(const tc_jar *jar, cf_error *err)
+int jar_check_unique(const tc_jar *jar, tc_error *err)
 {
 	if (jar->n < 2)
-		return CF_OK;
+		return TC_OK;
 	const entry **v = malloc(jar->n * sizeof *v);
 	if (!v)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, jar->label, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, jar->label, "no memory");
 	for (uint64_t i = 0; i < jar->n; i++)
 		v[i] = &jar->e[i];
 	qsort(v, jar->n, sizeof *v, by_name);
-	int rc = CF_OK;
-	for (uint64_t i = 1; i < jar->n && rc == CF_OK; i++) {
+	int rc = TC_OK;
+	for (uint64_t i = 1; i < jar->n && rc == TC_OK; i++) {
 		if (v[i]->name_len != v[i - 1]->name_len || memcmp(v[i]->name, v[i - 1]->name, v[i]->name_len))
 			continue;
 		char label[1600];
 		entry_label(jar, (uint64_t)(v[i] - jar->e), label, sizeof label);
-		rc = cf_fail(err, CF_EFORMAT, at(v[i]->local), label,
+		rc = tc_fail(err, TC_EFORMAT, at(v[i]->local), label,
 		             "the archive holds this name twice (local headers at %llu and %llu)",
 		             (unsigned long long)v[i - 1]->local, (unsigned long long)v[i]->local);
 	}
@@ -505,13 +505,13 @@ const uint8_t *jar_raw(const tc_jar *jar, uint64_t i)
 	return jar->base + jar->e[i].data;
 }
 
-static int zfail(cf_error *err, int code, const char *label, const char *what, zip_error_t *ze)
+static int zfail(tc_error *err, int code, const char *label, const char *what, zip_error_t *ze)
 {
-	return cf_fail(err, code, CF_NO_OFFSET, label, "%s: %s", what, zip_error_strerror(ze));
+	return tc_fail(err, code, TC_NO_OFFSET, label, "%s: %s", what, zip_error_strerror(ze));
 }
 
 /* Other compression methods (bzip2, LZMA, ...): libzip, on the same bytes. */
-static int read_other(tc_jar *jar, uint64_t i, cf_buf *buf, const char *label, cf_error *err)
+static int read_other(tc_jar *jar, uint64_t i, tc_buf *buf, const char *label, tc_error *err)
 {
 	if (!jar->za) {
 		zip_error_t ze;
@@ -519,65 +519,65 @@ static int read_other(tc_jar *jar, uint64_t i, cf_buf *buf, const char *label, c
 		zip_source_t *src = zip_source_buffer_create(jar->base, jar->len, 0, &ze);
 		if (src && !(jar->za = zip_open_from_source(src, ZIP_RDONLY, &ze)))
 			zip_source_free(src);
-		int rc = jar->za ? CF_OK : zfail(err, CF_EFORMAT, label, "libzip cannot read the jar", &ze);
+		int rc = jar->za ? TC_OK : zfail(err, TC_EFORMAT, label, "libzip cannot read the jar", &ze);
 		zip_error_fini(&ze);
-		if (rc != CF_OK)
+		if (rc != TC_OK)
 			return rc;
 	}
 	const char *name = zip_get_name(jar->za, i, ZIP_FL_ENC_RAW);
 	if (!name || strcmp(name, jar->e[i].name) != 0)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "libzip reads this jar differently");
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label, "libzip reads this jar differently");
 	zip_file_t *f = zip_fopen_index(jar->za, i, 0);
 	if (!f)
-		return zfail(err, CF_EUNSUPPORTED, label, "cannot open entry", zip_get_error(jar->za));
+		return zfail(err, TC_EUNSUPPORTED, label, "cannot open entry", zip_get_error(jar->za));
 	uint64_t size = jar->e[i].usize;
 	/* One byte past the declared size shows an entry longer than its header says;
 	 * libzip checks the CRC at the end. */
 	zip_int64_t got = zip_fread(f, buf->data, size + 1);
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (got < 0)
-		rc = zfail(err, CF_EFORMAT, label, "corrupt entry", zip_file_get_error(f));
+		rc = zfail(err, TC_EFORMAT, label, "corrupt entry", zip_file_get_error(f));
 	else if ((uint64_t)got != size)
-		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "entry holds %lld bytes, header says %llu",
+		rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label, "entry holds %lld bytes, header says %llu",
 		             (long long)got, (unsigned long long)size);
 	zip_fclose(f);
-	buf->len = rc == CF_OK ? (size_t)size : 0;
+	buf->len = rc == TC_OK ? (size_t)size : 0;
 	return rc;
 }
 
-int jar_read(tc_jar *jar, uint64_t i, cf_buf *buf, uint64_t max_size, zio_inflater *z,
-             cf_error *err)
+int jar_read(tc_jar *jar, uint64_t i, tc_buf *buf, uint64_t max_size, zio_inflater *z,
+             tc_error *err)
 {
 	const entry *e = &jar->e[i];
 	char label[1600];
 	entry_label(jar, i, label, sizeof label);
 	buf_clear(buf);
 	if (e->flags & FLAG_ENCRYPTED)
-		return cf_fail(err, CF_EUNSUPPORTED, at(e->local), label, "encrypted entry");
+		return tc_fail(err, TC_EUNSUPPORTED, at(e->local), label, "encrypted entry");
 	if (e->usize > max_size)
-		return cf_fail(err, CF_ELIMIT, at(e->local), label,
+		return tc_fail(err, TC_ELIMIT, at(e->local), label,
 		               "%llu bytes once inflated, more than the input limit of %llu MB (--max-input-mb)",
 		               (unsigned long long)e->usize, (unsigned long long)(max_size >> 20));
 	const uint8_t *raw = jar->base + e->data;
 	if (e->method == 8) {
 		if (e->usize / MAX_RATIO > e->csize + 1)
-			return cf_fail(err, CF_EFORMAT, at(e->local), label,
+			return tc_fail(err, TC_EFORMAT, at(e->local), label,
 			               "%llu bytes cannot inflate to the %llu the header says",
 			               (unsigned long long)e->csize, (unsigned long long)e->usize);
 		return zio_inflate(z, raw, (size_t)e->csize, (size_t)e->usize, e->crc, buf, label, err);
 	}
 	if (!buf_reserve(buf, (size_t)e->usize + 1))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory for %llu bytes",
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory for %llu bytes",
 		               (unsigned long long)e->usize);
 	if (e->method != 0)
 		return read_other(jar, i, buf, label, err);
 	if (e->csize != e->usize)
-		return cf_fail(err, CF_EFORMAT, at(e->local), label, "stored entry of %llu bytes, header says %llu",
+		return tc_fail(err, TC_EFORMAT, at(e->local), label, "stored entry of %llu bytes, header says %llu",
 		               (unsigned long long)e->csize, (unsigned long long)e->usize);
 	if (zio_crc32(raw, (size_t)e->usize) != e->crc)
-		return cf_fail(err, CF_EFORMAT, at(e->data), label, "CRC-32 mismatch: corrupt entry");
+		return tc_fail(err, TC_EFORMAT, at(e->data), label, "CRC-32 mismatch: corrupt entry");
 	buf_bytes(buf, raw, (size_t)e->usize);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- writing ------------------------------------------------------------------------- */
@@ -682,7 +682,7 @@ static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const 
 	return (long)out;
 }
 
-int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
+int jar_writer_open(tc_jar_writer **out, const char *path, tc_error *err)
 {
 	*out = NULL;
 	tc_jar_writer *w = calloc(1, sizeof *w);
@@ -691,7 +691,7 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 		if (w)
 			free(w->path);
 		free(w);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 	}
 	/* O_EXCL on a name of our own; mode 0666 lets the umask decide, as for any file
 	 * the build creates. */
@@ -703,7 +703,7 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 			break;
 	}
 	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
-		int rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create %s: %s", w->tmp, strerror(errno));
+		int rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create %s: %s", w->tmp, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			remove(w->tmp);
@@ -715,19 +715,19 @@ int jar_writer_open(tc_jar_writer **out, const char *path, cf_error *err)
 	}
 	setvbuf(w->f, NULL, _IOFBF, (size_t)1 << 20);
 	*out = w;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* 4.3.7: the local header; sizes and CRC in place (no data descriptor), in a Zip64
  * field when they do not fit in 32 bits. */
 static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool mapped, const char *label,
-                     cf_error *err)
+                     tc_error *err)
 {
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 256;
 		wentry *e = realloc(w->e, cap * sizeof *e);
 		if (!e)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 		w->e = e;
 		w->cap = cap;
 	}
@@ -739,7 +739,7 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool map
 	bool align = w->align && we->method == 0;
 	long xlen = rebuild_extra(w, s->lextra, s->lextra_len, v, z64 ? 2 : 0, align);
 	if (xlen < 0)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for a Zip64 extra field");
+		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, label, "no room for a Zip64 extra field");
 	if (z64 && we->needed < VERSION_ZIP64)
 		we->needed = VERSION_ZIP64;
 	if (align) {
@@ -753,7 +753,7 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool map
 		uint64_t at = w->pos + LOCAL_LEN + nlen + (uint64_t)xlen;
 		size_t pad = (size_t)((a - (at + 6) % a) % a) + 6;
 		if ((size_t)xlen + pad > MAX16)
-			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "no room for an alignment field");
+			return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, label, "no room for an alignment field");
 		set16(w->extra + xlen, EXTRA_ALIGN);
 		set16(w->extra + xlen + 2, (uint16_t)(pad - 4));
 		set16(w->extra + xlen + 4, (uint16_t)a);
@@ -789,11 +789,11 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool map
 	}
 	w->e[w->n++] = *we;
 	if (w->ioerr)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
-	return CF_OK;
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
+	return TC_OK;
 }
 
-int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *err)
+int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, tc_error *err)
 {
 	const entry *s = &src->e[i];
 	wentry we = {s, s->needed, s->flags, s->method, s->crc, s->csize, s->usize, 0};
@@ -804,13 +804,13 @@ int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, cf_error *e
 
 int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
                        const uint8_t *data, size_t len, uint64_t size, uint32_t crc,
-                       cf_error *err)
+                       tc_error *err)
 {
 	const entry *s = &src->e[i];
 	char label[1600];
 	entry_label(src, i, label, sizeof label);
 	if ((method != 0 && method != 8) || (method == 0 && len != size))
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, label, "cannot write method %u", method);
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, label, "cannot write method %u", method);
 	uint16_t needed = s->needed < VERSION_DEFLATE ? VERSION_DEFLATE : s->needed;
 	/* Bits 1-2 describe the source's deflater, and bit 0 its encryption: neither
 	 * holds for the new bytes. */
@@ -819,23 +819,23 @@ int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t
 	return add_entry(w, &we, data, false, label, err);
 }
 
-int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, cf_error *err)
+int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, tc_error *err)
 {
 	/* Readers find the end record by searching backwards from the end of the file,
 	 * through the comment: a signature in it could pass for the record. */
 	static const uint8_t sig[4] = {'P', 'K', 5, 6};
 	for (size_t k = 0; k + 4 <= src->comment_len; k++)
 		if (memcmp(src->comment + k, sig, 4) == 0)
-			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, src->label,
+			return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, src->label,
 			               "the jar comment holds an end-record signature: zip readers could take it for the end of the archive");
 	w->comment = src->comment;
 	w->comment_len = src->comment_len;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* 4.3.12 central directory records, then 4.3.14-16 the end records (Zip64 ones when
  * the count, a size or an offset does not fit). */
-static int put_directory(tc_jar_writer *w, cf_error *err)
+static int put_directory(tc_jar_writer *w, tc_error *err)
 {
 	uint64_t start = w->pos;
 	for (size_t k = 0; k < w->n && !w->ioerr; k++) {
@@ -851,7 +851,7 @@ static int put_directory(tc_jar_writer *w, cf_error *err)
 			v[nv++] = we->local;
 		long xlen = rebuild_extra(w, s->cextra, s->cextra_len, v, nv, false);
 		if (xlen < 0)
-			return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, w->path,
+			return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, w->path,
 			               "entry %s: no room for a Zip64 extra field", s->name);
 		uint16_t needed = nv > 0 && we->needed < VERSION_ZIP64 ? VERSION_ZIP64 : we->needed;
 		uint8_t h[CENTRAL_LEN];
@@ -910,7 +910,7 @@ static int put_directory(tc_jar_writer *w, cf_error *err)
 	set16(e + 20, w->comment_len);
 	put(w, e, sizeof e);
 	put(w, w->comment, w->comment_len);
-	return CF_OK;
+	return TC_OK;
 }
 
 static void writer_free(tc_jar_writer *w)
@@ -921,10 +921,10 @@ static void writer_free(tc_jar_writer *w)
 	free(w);
 }
 
-int jar_writer_finish(tc_jar_writer *w, cf_error *err)
+int jar_writer_finish(tc_jar_writer *w, tc_error *err)
 {
 	int rc = put_directory(w, err);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		jar_writer_abort(w);
 		return rc;
 	}
@@ -936,7 +936,7 @@ int jar_writer_finish(tc_jar_writer *w, cf_error *err)
 	if (!w->ioerr && rename(w->tmp, w->path) != 0)
 		w->ioerr = errno;
 	if (w->ioerr) {
-		rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
+		rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, w->path, "cannot write: %s", strerror(w->ioerr));
 		remove(w->tmp);
 	}
 	writer_free(w);

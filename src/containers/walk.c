@@ -20,19 +20,19 @@ const char *file_kind(mode_t mode)
 	       : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
-int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err)
+int open_regular(const char *path, uint64_t max, uint64_t *size, tc_error *err)
 {
 	/* O_NONBLOCK: opening a FIFO nobody writes to would wait for a writer */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
-		cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+		tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "not a regular file (%s)", file_kind(st.st_mode));
+		tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "not a regular file (%s)", file_kind(st.st_mode));
 	} else if ((uint64_t)st.st_size > max) {
-		cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path,
+		tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, path,
 		        "%llu bytes, more than the input limit of %llu MB (--max-input-mb)",
 		        (unsigned long long)st.st_size, (unsigned long long)(max >> 20));
 	} else {
@@ -43,16 +43,16 @@ int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err)
 	return err->code;
 }
 
-int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err)
+int read_file(const char *path, tc_buf *buf, uint64_t max, tc_error *err)
 {
 	buf_clear(buf);
 	uint64_t size;
 	int fd = open_regular(path, max, &size, err);
 	if (fd < 0)
 		return fd;
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (!buf_reserve(buf, (size_t)size + 1)) {
-		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory for %llu bytes", (unsigned long long)size);
+		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory for %llu bytes", (unsigned long long)size);
 		goto done;
 	}
 	/* the size it had when opened: a file that grows meanwhile is not read past it */
@@ -61,7 +61,7 @@ int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read: %s", strerror(errno));
+			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read: %s", strerror(errno));
 			goto done;
 		}
 		if (got == 0)
@@ -111,23 +111,23 @@ static int push(list *l, const char *s)
 	return 0;
 }
 
-static int scan(const char *root, const char *rel, list *l, cf_error *err)
+static int scan(const char *root, const char *rel, list *l, tc_error *err)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
 	DIR *d = opendir(path);
 	if (!d)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open directory: %s",
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open directory: %s",
 		               strerror(errno));
-	int rc = CF_OK;
+	int rc = TC_OK;
 	struct dirent *e;
-	while ((e = readdir(d)) && rc == CF_OK) {
+	while ((e = readdir(d)) && rc == TC_OK) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char sub[4096];
 		size_t w = path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name);
 		if (w >= sizeof sub) {
-			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, path, "path too long under it");
+			rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, path, "path too long under it");
 			break;
 		}
 		/* d_type saves a stat per file; some file systems leave it unknown. */
@@ -137,7 +137,7 @@ static int scan(const char *root, const char *rel, list *l, cf_error *err)
 			snprintf(full, sizeof full, "%s/%s", root, sub);
 			struct stat st;
 			if (stat(full, &st) != 0) {
-				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, full, "cannot stat: %s", strerror(errno));
+				rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, full, "cannot stat: %s", strerror(errno));
 				break;
 			}
 			dir = S_ISDIR(st.st_mode);
@@ -146,7 +146,7 @@ static int scan(const char *root, const char *rel, list *l, cf_error *err)
 		if (dir)
 			rc = scan(root, sub, l, err);
 		else if (reg && push(l, sub) != 0)
-			rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 	}
 	closedir(d);
 	return rc;
@@ -157,18 +157,18 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int list_files(const char *dir, char ***out, size_t *n, cf_error *err)
+int list_files(const char *dir, char ***out, size_t *n, tc_error *err)
 {
 	list l = {0};
 	int rc = scan(dir, "", &l, err);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		free_list(l.items, l.n);
 		return rc;
 	}
 	qsort(l.items, l.n, sizeof *l.items, cmp_str);
 	*out = l.items;
 	*n = l.n;
-	return CF_OK;
+	return TC_OK;
 }
 
 void free_list(char **items, size_t n)
@@ -190,19 +190,19 @@ static bool wanted(const char *name, bool dex)
 	return ends_with(name, ".class") || (dex && ends_with(name, ".dex"));
 }
 
-static int walk_jar(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err)
+static int walk_jar(const char *path, bool dex, walk_fn fn, void *ctx, tc_error *err)
 {
 	tc_jar *jar;
-	if (jar_open(&jar, path, err) != CF_OK)
+	if (jar_open(&jar, path, err) != TC_OK)
 		return err->code;
-	cf_buf buf;
+	tc_buf buf;
 	buf_init(&buf);
-	int rc = CF_OK;
-	for (uint64_t i = 0; i < jar_count(jar) && rc == CF_OK; i++) {
+	int rc = TC_OK;
+	for (uint64_t i = 0; i < jar_count(jar) && rc == TC_OK; i++) {
 		const char *name = jar_name(jar, i);
 		if (!name || !wanted(name, dex) || jar_is_dir(jar, i))
 			continue;
-		if ((rc = jar_read(jar, i, &buf, TC_MAX_INPUT_BYTES, NULL, err)) != CF_OK)
+		if ((rc = jar_read(jar, i, &buf, TC_MAX_INPUT_BYTES, NULL, err)) != TC_OK)
 			break;
 		char label[4096];
 		snprintf(label, sizeof label, "%s!%s", path, name);
@@ -213,30 +213,30 @@ static int walk_jar(const char *path, bool dex, walk_fn fn, void *ctx, cf_error 
 	return rc;
 }
 
-static int walk(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err)
+static int walk(const char *path, bool dex, walk_fn fn, void *ctx, tc_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
-	cf_buf buf;
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
+	tc_buf buf;
 	buf_init(&buf);
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (S_ISDIR(st.st_mode)) {
 		char **files;
 		size_t n;
-		if ((rc = list_files(path, &files, &n, err)) != CF_OK)
+		if ((rc = list_files(path, &files, &n, err)) != TC_OK)
 			return rc;
-		for (size_t i = 0; i < n && rc == CF_OK; i++) {
+		for (size_t i = 0; i < n && rc == TC_OK; i++) {
 			if (!wanted(files[i], dex))
 				continue;
 			char full[8192];
 			snprintf(full, sizeof full, "%s/%s", path, files[i]);
-			if ((rc = read_file(full, &buf, TC_MAX_INPUT_BYTES, err)) == CF_OK)
+			if ((rc = read_file(full, &buf, TC_MAX_INPUT_BYTES, err)) == TC_OK)
 				rc = fn(ctx, full, buf.data, buf.len);
 		}
 		free_list(files, n);
 	} else if (wanted(path, dex)) {
-		if ((rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err)) == CF_OK)
+		if ((rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err)) == TC_OK)
 			rc = fn(ctx, path, buf.data, buf.len);
 	} else {
 		rc = walk_jar(path, dex, fn, ctx, err);
@@ -245,12 +245,12 @@ static int walk(const char *path, bool dex, walk_fn fn, void *ctx, cf_error *err
 	return rc;
 }
 
-int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err)
+int walk_classes(const char *path, walk_fn fn, void *ctx, tc_error *err)
 {
 	return walk(path, false, fn, ctx, err);
 }
 
-int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err)
+int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, tc_error *err)
 {
 	return walk(path, true, fn, ctx, err);
 }

@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "bytes.h"
-#include "cf_error.h"
+#include "tc_error.h"
 #include "pipeline/instrument.h"
 
 /* Called once per class file with a label ("dir/a/B.class" or "x.jar!a/B.class").
@@ -18,26 +18,26 @@ typedef int (*walk_fn)(void *ctx, const char *label, const uint8_t *data, size_t
 
 /* Walks path. I/O and archive errors are reported through err and returned; errors
  * inside one class are the callback's business. */
-int walk_classes(const char *path, walk_fn fn, void *ctx, cf_error *err);
+int walk_classes(const char *path, walk_fn fn, void *ctx, tc_error *err);
 /* The same, with dex files too (*.dex files, entries and a file named on its own). */
-int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, cf_error *err);
+int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, tc_error *err);
 
 /* dst = a + sep + b (sep may be ""), truncated to size; returns the length it needed.
  * For the paths built per file, where printf's parsing costs more than the copy. */
 size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
 
 /* Opens a regular file for reading, never blocking (a FIFO is refused, not waited on),
- * whose size is at most max bytes (CF_ELIMIT beyond, naming --max-input-mb). Returns
+ * whose size is at most max bytes (TC_ELIMIT beyond, naming --max-input-mb). Returns
  * the descriptor and its size, or a negative status with err set. */
-int open_regular(const char *path, uint64_t max, uint64_t *size, cf_error *err);
+int open_regular(const char *path, uint64_t max, uint64_t *size, tc_error *err);
 /* "a FIFO", "a directory", ... for messages. */
 const char *file_kind(mode_t mode);
 /* Reads a whole regular file of at most max bytes into buf (open_regular's rules). */
-int read_file(const char *path, cf_buf *buf, uint64_t max, cf_error *err);
+int read_file(const char *path, tc_buf *buf, uint64_t max, tc_error *err);
 
 /* Lists regular files under dir (relative paths, '/'-separated), sorted by strcmp.
  * *out is a malloc'd array of malloc'd strings; free with free_list. */
-int list_files(const char *dir, char ***out, size_t *n, cf_error *err);
+int list_files(const char *dir, char ***out, size_t *n, tc_error *err);
 void free_list(char **list, size_t n);
 
 #endif

@@ -34,32 +34,32 @@ void zio_inflater_free(zio_inflater *z)
 }
 
 int zio_inflate(zio_inflater *zi, const uint8_t *in, size_t in_len, size_t size, uint32_t crc,
-                cf_buf *out, const char *label, cf_error *err)
+                tc_buf *out, const char *label, tc_error *err)
 {
 	buf_clear(out);
 	if (size >= SIZE_MAX / 2)
-		return cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, label, "entry too large");
+		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, label, "entry too large");
 	if (!buf_reserve(out, size + 1))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory for %zu bytes", size);
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory for %zu bytes", size);
 	zio_inflater *own = NULL;
 	if (!zi && !(zi = own = zio_inflater_new()))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start inflate");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "cannot start inflate");
 	size_t got = 0;
 	/* room for one byte more than declared: a longer stream shows as such */
 	enum libdeflate_result lr = libdeflate_deflate_decompress(zi->d, in, in_len, out->data, size + 1, &got);
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (lr == LIBDEFLATE_INSUFFICIENT_SPACE)
-		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+		rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 		             "corrupt compressed data (longer or shorter than declared)");
 	else if (lr != LIBDEFLATE_SUCCESS)
-		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "corrupt compressed data (%s)",
+		rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label, "corrupt compressed data (%s)",
 		             lr == LIBDEFLATE_BAD_DATA ? "invalid deflate stream" : "cut off");
 	else if (got != size)
-		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "inflates to %zu bytes, header says %zu", got, size);
+		rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label, "inflates to %zu bytes, header says %zu", got, size);
 	else if (zio_crc32(out->data, size) != crc)
-		rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label, "CRC-32 mismatch: corrupt entry");
+		rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label, "CRC-32 mismatch: corrupt entry");
 	zio_inflater_free(own);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		out->len = size;
 	return rc;
 }
@@ -86,16 +86,16 @@ void zio_deflater_free(zio_deflater *d)
 	}
 }
 
-int zio_deflate(zio_deflater *d, const uint8_t *data, size_t len, cf_buf *out, const char *label,
-                cf_error *err)
+int zio_deflate(zio_deflater *d, const uint8_t *data, size_t len, tc_buf *out, const char *label,
+                tc_error *err)
 {
 	buf_clear(out);
 	size_t bound = libdeflate_deflate_compress_bound(d->c, len);
 	if (!buf_reserve(out, bound))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	size_t n = libdeflate_deflate_compress(d->c, data, len, out->data, bound);
 	if (!n)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, label, "deflate failed");
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, label, "deflate failed");
 	out->len = n;
-	return CF_OK;
+	return TC_OK;
 }

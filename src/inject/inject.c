@@ -41,8 +41,8 @@ static size_t push_id(cf_class *cls, uint8_t *p, uint32_t id)
 		put_u2(p + 1, (uint16_t)id);
 		return 3;
 	}
-	cf_error ignore;
-	cf_error_clear(&ignore);
+	tc_error ignore;
+	tc_error_clear(&ignore);
 	/* Added (and checked) already by add_refs: this finds it. */
 	uint16_t idx = cp_add_integer(&cls->cp, (int32_t)id, &ignore);
 	if (idx <= 255) {
@@ -68,7 +68,7 @@ static bool is_focus(const cf_class *cls, const cf_member *m)
 	       cp_utf8_eq(&cls->cp, m->desc, FOCUS_DESC);
 }
 
-static int add_refs(run *r, unit *u, cf_class *cls, refs *rf, cf_error *err)
+static int add_refs(run *r, unit *u, cf_class *cls, refs *rf, tc_error *err)
 {
 	const char *beat = r->opt->beat;
 	memset(rf, 0, sizeof *rf);
@@ -87,10 +87,10 @@ static int add_refs(run *r, unit *u, cf_class *cls, refs *rf, cf_error *err)
 	    (!(rf->super_focus = cp_add_methodref(&cls->cp, u->super, FOCUS_NAME, FOCUS_DESC, false, err)) ||
 	     !cp_add_utf8(&cls->cp, "Code", 4, err)))
 		return err->code;
-	return CF_OK;
+	return TC_OK;
 }
 
-static void skipped(unit *u, worker *w, const cf_class *cls, const cf_member *m, const cf_error *e)
+static void skipped(unit *u, worker *w, const cf_class *cls, const cf_member *m, const tc_error *e)
 {
 	char label[300];
 	cf_member_label(cls, m, label, sizeof label);
@@ -100,16 +100,16 @@ static void skipped(unit *u, worker *w, const cf_class *cls, const cf_member *m,
 /* Instruments one traced method (id != 0), or only adds at() to an untraced
  * onWindowFocusChanged (id == 0). */
 static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t id,
-                       const refs *rf, bool focus, cf_error *err)
+                       const refs *rf, bool focus, tc_error *err)
 {
 	arena_reset(&w->scratch);
 	code_editor *ed;
-	if (code_open(&ed, cls, m, &w->scratch, err) != CF_OK)
+	if (code_open(&ed, cls, m, &w->scratch, err) != TC_OK)
 		return err->code;
 	uint32_t n = code_ninsns(ed), start = 0;
 	if (id && cp_utf8_eq(&cls->cp, m->name, "<init>")) {
 		uint32_t init;
-		if (code_this_init(ed, &init, err) != CF_OK)
+		if (code_this_init(ed, &init, err) != TC_OK)
 			return err->code;
 		start = init + 1;
 	}
@@ -118,7 +118,7 @@ static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t
 	if (id) {
 		k = push_id(cls, seq, id);
 		k += call(seq + k, rf->i);
-		if (code_insert(ed, start, CODE_FALLTHROUGH, seq, (uint32_t)k, err) != CF_OK)
+		if (code_insert(ed, start, CODE_FALLTHROUGH, seq, (uint32_t)k, err) != TC_OK)
 			return err->code;
 	}
 	if (focus) {
@@ -126,7 +126,7 @@ static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t
 		seq[0] = OP_ALOAD_0;
 		seq[1] = OP_ILOAD_1;
 		k = 2 + call(seq + 2, rf->at);
-		if (code_insert(ed, start, CODE_FALLTHROUGH, seq, (uint32_t)k, err) != CF_OK)
+		if (code_insert(ed, start, CODE_FALLTHROUGH, seq, (uint32_t)k, err) != TC_OK)
 			return err->code;
 	}
 	if (id) {
@@ -134,21 +134,21 @@ static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t
 		k += call(seq + k, rf->o);
 		for (uint32_t i = start; i < n; i++)
 			if (op_has(code_insn(ed, i)->op, OPF_RETURN) &&
-			    code_insert(ed, i, CODE_AT_TARGET, seq, (uint32_t)k, err) != CF_OK)
+			    code_insert(ed, i, CODE_AT_TARGET, seq, (uint32_t)k, err) != TC_OK)
 				return err->code;
 		seq[k++] = OP_ATHROW;
-		if (code_add_handler(ed, start, n, 0, seq, (uint32_t)k, err) != CF_OK)
+		if (code_add_handler(ed, start, n, 0, seq, (uint32_t)k, err) != TC_OK)
 			return err->code;
 	}
 	return code_commit(ed, err);
 }
 
 /* public void onWindowFocusChanged(boolean z) { super.onWindowFocusChanged(z); at(this, z); } */
-static int add_focus_method(worker *w, cf_class *cls, const refs *rf, cf_error *err)
+static int add_focus_method(worker *w, cf_class *cls, const refs *rf, tc_error *err)
 {
 	uint8_t *code = arena_alloc(cls->arena, 11);
 	if (!code)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "class", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "class", "no memory");
 	code[0] = OP_ALOAD_0;
 	code[1] = OP_ILOAD_1;
 	code[2] = OP_INVOKESPECIAL;
@@ -164,36 +164,36 @@ static int add_focus_method(worker *w, cf_class *cls, const refs *rf, cf_error *
 	const uint8_t *body = w->zout.err ? NULL : arena_dup(cls->arena, w->zout.data, w->zout.len);
 	cf_attr *attr = arena_zalloc(cls->arena, sizeof *attr);
 	if (!body || !attr)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "class", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "class", "no memory");
 	*attr = (cf_attr){.name = cp_add_utf8(&cls->cp, "Code", 4, err), .len = (uint32_t)w->zout.len,
-	                  .data = body, .off = CF_NO_OFFSET};
+	                  .data = body, .off = TC_NO_OFFSET};
 	cf_member m = {.access = ACC_PUBLIC,
 	               .name = cp_add_utf8(&cls->cp, FOCUS_NAME, sizeof FOCUS_NAME - 1, err),
 	               .desc = cp_add_utf8(&cls->cp, FOCUS_DESC, sizeof FOCUS_DESC - 1, err),
 	               .nattrs = 1, .attrs = attr};
-	if (err->code != CF_OK)
+	if (err->code != TC_OK)
 		return err->code;
 	return cf_add_method(cls, &m, err);
 }
 
-int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
+int inject_class(run *r, unit *u, worker *w, cf_class *cls, tc_error *err)
 {
 	refs rf;
-	cf_error e;
-	cf_error_clear(&e);
-	if (add_refs(r, u, cls, &rf, &e) != CF_OK) {
-		if (e.code == CF_ENOMEM)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	tc_error e;
+	tc_error_clear(&e);
+	if (add_refs(r, u, cls, &rf, &e) != TC_OK) {
+		if (e.code == TC_ENOMEM)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		char msg[600];
-		cf_error_format(&e, msg, sizeof msg);
+		tc_error_format(&e, msg, sizeof msg);
 		unit_report(u, w, "class left unchanged: %s", msg);
 		for (uint32_t k = 0; k < u->nmethods; k++)
 			u->skipped += u->methods[k].verdict == V_TRACE;
-		return CF_OK;
+		return TC_OK;
 	}
 	/* Phase 1 read the same bytes: its method table matches this one index by index. */
 	if (u->nmethods != cls->nmethods)
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, u->name, "class changed between the phases");
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, u->name, "class changed between the phases");
 	for (uint32_t k = 0; k < cls->nmethods; k++) {
 		cf_member *m = &cls->methods[k];
 		/* a method instrumented before (meth.preset) is left as it is */
@@ -201,7 +201,7 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
 		bool focus = u->activity && is_focus(cls, m) && cf_method_code(cls, m);
 		if (!id && !focus)
 			continue;
-		cf_error_clear(&e);
+		tc_error_clear(&e);
 		int s = unit_settle(u, edit_method(u, w, cls, m, id, &rf, focus, &e), &e, id != 0, focus, err);
 		if (s < 0)
 			return s;
@@ -209,10 +209,10 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
 			skipped(u, w, cls, m, &e);
 	}
 	if (u->add_focus) {
-		cf_error_clear(&e);
-		if (add_focus_method(w, cls, &rf, &e) != CF_OK) {
-			if (e.code == CF_ENOMEM)
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		tc_error_clear(&e);
+		if (add_focus_method(w, cls, &rf, &e) != TC_OK) {
+			if (e.code == TC_ENOMEM)
+				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 			unit_report(u, w, "onWindowFocusChanged not added: %s", e.message);
 		} else {
 			u->changed = true;
@@ -221,5 +221,5 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, cf_error *err)
 	}
 	if (u->focus_refused)
 		unit_report(u, w, "onWindowFocusChanged not added: a super class declares it final");
-	return CF_OK;
+	return TC_OK;
 }

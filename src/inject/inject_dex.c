@@ -33,17 +33,17 @@ static bool is_focus(const dex_file *d, const dex_emethod *m)
 }
 
 /* Checks code c as method m of class k (flags and index of m, c for its code) into r;
- * CF_ENOMEM or CF_OK. */
+ * TC_ENOMEM or TC_OK. */
 static int check(const dvfy_file *f, arena *scratch, const dex_class *k, const dex_emethod *m, dex_code *c,
                  dvfy_result *r)
 {
 	dex_emethod as = {m->idx, m->flags, c};
 	arena_reset(scratch);
-	return dvfy_method(f, k, &as, scratch, r) == 0 ? CF_OK : CF_ENOMEM;
+	return dvfy_method(f, k, &as, scratch, r) == 0 ? TC_OK : TC_ENOMEM;
 }
 
 /* The verdict r as an error: the rule's place as the part, its message as the message. */
-static int refuse(const dvfy_result *r, const char *what, cf_error *err)
+static int refuse(const dvfy_result *r, const char *what, tc_error *err)
 {
 	bool hard = r->failed;
 	char part[200];
@@ -52,21 +52,21 @@ static int refuse(const dvfy_result *r, const char *what, cf_error *err)
 	else
 		snprintf(part, sizeof part, "%s, at code unit %u (%s)", what, hard ? r->pc : r->lock_pc,
 		         dop_table[hard ? r->op : r->lock_op].name);
-	return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, part, "%s", hard ? r->msg : r->lock_msg);
+	return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, part, "%s", hard ? r->msg : r->lock_msg);
 }
 
 int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
-                      dex_code *c, cf_error *err)
+                      dex_code *c, tc_error *err)
 {
 	dvfy_result r;
-	if (check(f, scratch, k, m, c, &r) != CF_OK)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (check(f, scratch, k, m, c, &r) != TC_OK)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	u->checked++;
 	if (!r.failed && !r.locking)
-		return CF_OK;
+		return TC_OK;
 	dvfy_result before = {0};
-	if (m->code && check(f, scratch, k, m, m->code, &before) != CF_OK)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (m->code && check(f, scratch, k, m, m->code, &before) != TC_OK)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	if (before.failed || before.locking) {
 		u->input_fails++;
 		return refuse(&before, "the input method already breaks ART's verifier rules (left as it was)", err);
@@ -76,7 +76,7 @@ int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_cla
 }
 
 static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emethod *m, uint32_t id, bool focus,
-                cf_error *err)
+                tc_error *err)
 {
 	const dex_file *d = &x->d;
 	arena_reset(&w->scratch);
@@ -88,24 +88,24 @@ static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emet
 	           .extra_words = 2};
 	dedit *e;
 	dex_code *c;
-	if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, &w->scratch, err) != CF_OK ||
-	    dedit_hook(e, &h, err) != CF_OK || dedit_commit(e, &w->keep, &c, err) != CF_OK ||
-	    inject_dex_accept(&x->vfy, &w->scratch, u, k, m, c, err) != CF_OK)
+	if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, &w->scratch, err) != TC_OK ||
+	    dedit_hook(e, &h, err) != TC_OK || dedit_commit(e, &w->keep, &c, err) != TC_OK ||
+	    inject_dex_accept(&x->vfy, &w->scratch, u, k, m, c, err) != TC_OK)
 		return err->code;
 	m->code = c;
-	return CF_OK;
+	return TC_OK;
 }
 
 /* public void onWindowFocusChanged(boolean z) { super.onWindowFocusChanged(z); at(this, z); }
  * as two registers (this, z) and three instructions. */
-static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error *err)
+static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, tc_error *err)
 {
 	dex_cdata *cd = k->data;
 	uint32_t nv = cd ? cd->nvmethods : 0;
 	for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
 		const dex_emethod *m = dex_cdata_method(cd, i);
 		if (m->idx == u->focus_method)
-			return cf_fail(err, CF_EUNSUPPORTED, CF_NO_OFFSET, "class",
+			return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, "class",
 			               "a static onWindowFocusChanged(Z)V is in the way");
 	}
 	dop seq[3] = {{.op = DOP_INVOKE_SUPER, .fmt = DF_35c, .idx = u->focus_super, .nargs = 2, .args = {0, 1}},
@@ -115,7 +115,7 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error 
 	uint8_t *insns = arena_alloc(&w->keep, 2 * 7);
 	dex_emethod *vm = arena_array(&w->keep, nv + 1, sizeof *vm);
 	if (!c || !insns || !vm || (!cd && !(cd = arena_zalloc(&w->keep, sizeof *cd))))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	uint8_t *p = insns;
 	for (int i = 0; i < 3; i++) {
 		dop_encode(&seq[i], p);
@@ -123,7 +123,7 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error 
 	}
 	*c = (dex_code){.regs = 2, .ins = 2, .outs = 2, .ninsns = 7, .insns = insns};
 	dex_emethod added = {u->focus_method, DACC_PUBLIC, NULL};
-	if (inject_dex_accept(&x->vfy, &w->scratch, u, k, &added, c, err) != CF_OK)
+	if (inject_dex_accept(&x->vfy, &w->scratch, u, k, &added, c, err) != TC_OK)
 		return err->code;
 	if (nv)
 		memcpy(vm, cd->vmethods, nv * sizeof *vm);
@@ -132,28 +132,28 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, cf_error 
 	cd->vmethods = vm;
 	cd->nvmethods = nv + 1;
 	k->data = cd;
-	return CF_OK;
+	return TC_OK;
 }
 
-static void skipped(unit *u, worker *w, const dex_file *d, uint32_t method, const cf_error *e)
+static void skipped(unit *u, worker *w, const dex_file *d, uint32_t method, const tc_error *e)
 {
 	char label[600];
 	dex_method_label(d, method, label, sizeof label);
 	unit_skip(u, w, label, e);
 }
 
-int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
+int inject_dex_class(run *r, unit *u, worker *w, tc_error *err)
 {
 	(void)r;
 	dexin *x = u->dex;
 	if (x->left)
-		return CF_OK;
+		return TC_OK;
 	dex_file *d = &x->d;
 	dex_class *k = &d->classes[u->dex_class];
 	dex_cdata *cd = k->data;
 	if (u->nmethods != dex_cdata_nmethods(cd))
-		return cf_fail(err, CF_EARG, CF_NO_OFFSET, u->name, "class changed between the phases");
-	cf_error e;
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, u->name, "class changed between the phases");
+	tc_error e;
 	for (uint32_t i = 0; i < u->nmethods; i++) {
 		dex_emethod *m = dex_cdata_method(cd, i);
 		/* a method instrumented before (meth.preset) is left as it is */
@@ -161,7 +161,7 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		bool focus = u->activity && m->code && is_focus(d, m);
 		if ((!id && !focus) || !m->code)
 			continue;
-		cf_error_clear(&e);
+		tc_error_clear(&e);
 		int s = unit_settle(u, edit(x, u, w, k, m, id, focus, &e), &e, id != 0, focus, err);
 		if (s < 0)
 			return s;
@@ -169,12 +169,12 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 			skipped(u, w, d, m->idx, &e);
 	}
 	if (u->add_focus) {
-		cf_error_clear(&e);
-		if (add_focus(x, u, w, k, &e) != CF_OK) {
-			if (e.code == CF_ENOMEM)
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		tc_error_clear(&e);
+		if (add_focus(x, u, w, k, &e) != TC_OK) {
+			if (e.code == TC_ENOMEM)
+				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 			char msg[900];
-			cf_error_format(&e, msg, sizeof msg);
+			tc_error_format(&e, msg, sizeof msg);
 			unit_report(u, w, "class %s: onWindowFocusChanged not added: %s", u->cls, msg);
 		} else {
 			u->changed = true;
@@ -183,5 +183,5 @@ int inject_dex_class(run *r, unit *u, worker *w, cf_error *err)
 	}
 	if (u->focus_refused)
 		unit_report(u, w, "class %s: onWindowFocusChanged not added: a super class declares it final", u->cls);
-	return CF_OK;
+	return TC_OK;
 }

@@ -33,30 +33,30 @@ void mapping_free(mapping *m)
 }
 
 static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const char *path,
-                    cf_error *err)
+                    tc_error *err)
 {
 	mm_line l;
 	char why[160];
 	if (mm_parse_line(&l, s, n, why, sizeof why) != 0)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: %s", line, why);
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, path, "line %u: %s", line, why);
 	uint32_t id = l.id;
 	const char *key = l.key;
 	size_t klen = l.key_len;
 	entry *e = NULL;
 	HASH_FIND(hh, m->by_key, key, klen, e);
 	if (e)
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, path, "line %u: method listed before on line %u",
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, path, "line %u: method listed before on line %u",
 		               line, e->line);
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024;
 		entry **o = realloc(m->order, cap * sizeof *o);
 		if (!o)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 		m->order = o;
 		m->cap = cap;
 	}
 	if (!(e = malloc(sizeof *e + klen + 1)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
 	e->id = id;
 	e->line = line;
 	memcpy(e->key, key, klen);
@@ -65,18 +65,18 @@ static int add_line(mapping *m, const char *s, size_t n, uint32_t line, const ch
 	m->order[m->n++] = e;
 	if (id != MM_ID_DISPATCH && id > m->max_id)
 		m->max_id = id;
-	return CF_OK;
+	return TC_OK;
 }
 
-int mapping_parse(mapping **out, const char *t, size_t len, const char *label, cf_error *err)
+int mapping_parse(mapping **out, const char *t, size_t len, const char *label, tc_error *err)
 {
 	*out = NULL;
 	mapping *m = calloc(1, sizeof *m);
 	if (!m)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	uint32_t line = 0;
-	int rc = CF_OK;
-	for (size_t pos = 0; pos < len && rc == CF_OK;) {
+	int rc = TC_OK;
+	for (size_t pos = 0; pos < len && rc == TC_OK;) {
 		size_t end = pos;
 		while (end < len && t[end] != '\n')
 			end++;
@@ -88,21 +88,21 @@ int mapping_parse(mapping **out, const char *t, size_t len, const char *label, c
 			continue;
 		rc = add_line(m, s, n, line, label, err);
 	}
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		mapping_free(m);
 		return rc;
 	}
 	*out = m;
-	return CF_OK;
+	return TC_OK;
 }
 
-int mapping_load(mapping **out, const char *path, cf_error *err)
+int mapping_load(mapping **out, const char *path, tc_error *err)
 {
 	*out = NULL;
-	cf_buf buf;
+	tc_buf buf;
 	buf_init(&buf);
 	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = mapping_parse(out, (const char *)buf.data, buf.len, path, err);
 	buf_free(&buf);
 	return rc;
@@ -125,7 +125,7 @@ size_t mapping_size(const mapping *m)
 	return m->n;
 }
 
-int mapping_diff(const mapping *old, const mapping *new_, FILE *out, size_t *changed, cf_error *err)
+int mapping_diff(const mapping *old, const mapping *new_, FILE *out, size_t *changed, tc_error *err)
 {
 	(void)err;
 	size_t ch = 0, added = 0, removed = 0, same = 0;
@@ -151,5 +151,5 @@ int mapping_diff(const mapping *old, const mapping *new_, FILE *out, size_t *cha
 	}
 	fprintf(out, "%zu unchanged, %zu changed, %zu added, %zu removed\n", same, ch, added, removed);
 	*changed = ch;
-	return CF_OK;
+	return TC_OK;
 }

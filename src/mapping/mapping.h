@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 #include "method_mapping.h"
 
 typedef struct mapping mapping;
@@ -14,9 +14,9 @@ typedef struct mapping mapping;
 /* Reads a mapping (a regular file of at most TC_MAX_INPUT_MB). Malformed lines are
  * errors naming the line (Matrix silently stopped reading there), as are a key listed
  * twice and an id of 0 or at least MM_ID_MAX. */
-int mapping_load(mapping **out, const char *path, cf_error *err);
+int mapping_load(mapping **out, const char *path, tc_error *err);
 /* The same from text in memory; label names it in errors. */
-int mapping_parse(mapping **out, const char *text, size_t len, const char *label, cf_error *err);
+int mapping_parse(mapping **out, const char *text, size_t len, const char *label, tc_error *err);
 void mapping_free(mapping *m);
 
 /* The id of a key, or 0. */
@@ -28,6 +28,6 @@ size_t mapping_size(const mapping *m);
 /* Compares two mappings and prints "changed", "added" and "removed" lines to out, then
  * a summary. *changed is the number of keys present in both whose id differs. */
 int mapping_diff(const mapping *old, const mapping *new_, FILE *out, size_t *changed,
-                 cf_error *err);
+                 tc_error *err);
 
 #endif

@@ -297,7 +297,7 @@ static int index_methods(pg_map *m)
 	return 0;
 }
 
-int pg_parse(pg_map **out, const char *text, size_t len, const char *label, cf_error *err)
+int pg_parse(pg_map **out, const char *text, size_t len, const char *label, tc_error *err)
 {
 	*out = NULL;
 	pg_map *m = calloc(1, sizeof *m);
@@ -305,7 +305,7 @@ int pg_parse(pg_map **out, const char *text, size_t len, const char *label, cf_e
 	if (!m || !copy) {
 		free(m);
 		free(copy);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	}
 	memcpy(copy, text, len);
 	copy[len] = '\0';
@@ -331,23 +331,23 @@ int pg_parse(pg_map **out, const char *text, size_t len, const char *label, cf_e
 		rc = index_methods(m);
 	if (rc != 0) {
 		pg_free(m);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "no memory (line %u)", line);
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory (line %u)", line);
 	}
 	if (m->nclasses == 0 && len > 0) {
 		pg_free(m);
-		return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, label,
+		return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 		               "no \"original -> obfuscated:\" class line: not a ProGuard or R8 mapping");
 	}
 	*out = m;
-	return CF_OK;
+	return TC_OK;
 }
 
-int pg_load(pg_map **out, const char *path, cf_error *err)
+int pg_load(pg_map **out, const char *path, tc_error *err)
 {
-	cf_buf buf;
+	tc_buf buf;
 	buf_init(&buf);
 	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = pg_parse(out, (const char *)buf.data, buf.len, path, err);
 	buf_free(&buf);
 	return rc;

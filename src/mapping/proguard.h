@@ -12,12 +12,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 
 typedef struct pg_map pg_map;
 
-int pg_load(pg_map **out, const char *path, cf_error *err);
-int pg_parse(pg_map **out, const char *text, size_t len, const char *label, cf_error *err);
+int pg_load(pg_map **out, const char *path, tc_error *err);
+int pg_parse(pg_map **out, const char *text, size_t len, const char *label, tc_error *err);
 void pg_free(pg_map *m);
 
 /* The original name of an obfuscated class, or NULL when the mapping does not list it. */

@@ -21,26 +21,26 @@
 #include "pipeline/pipeline.h"
 #include "containers/zlib_io.h"
 
-static int mkdirs(worker *w, const char *path, cf_error *err)
+static int mkdirs(worker *w, const char *path, tc_error *err)
 {
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return CF_OK;
+		return TC_OK;
 	size_t n = (size_t)(slash - path);
 	if (n == 0 || n >= sizeof dir)
-		return n == 0 ? CF_OK : cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "path too long");
+		return n == 0 ? TC_OK : tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "path too long");
 	memcpy(dir, path, n);
 	dir[n] = '\0';
 	if (w && strcmp(w->made_dir, dir) == 0)
-		return CF_OK;
+		return TC_OK;
 	for (char *p = dir + 1;; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
 		char c = *p;
 		*p = '\0';
 		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-			return cf_fail(err, CF_EIO, CF_NO_OFFSET, dir, "cannot create directory: %s",
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, dir, "cannot create directory: %s",
 			               strerror(errno));
 		*p = c;
 		if (!c)
@@ -48,7 +48,7 @@ static int mkdirs(worker *w, const char *path, cf_error *err)
 	}
 	if (w)
 		snprintf(w->made_dir, sizeof w->made_dir, "%s", dir);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* A file left as it is because it already holds what would be written gets a new
@@ -84,20 +84,20 @@ bool out_holds(const char *path, uint64_t size, cache_key hash)
 		return false;
 	cache_key k;
 	uint64_t n;
-	cf_error e;
-	cf_error_clear(&e);
-	return cache_hash_file(path, &k, &n, &e) == CF_OK && n == size && k.lo == hash.lo && k.hi == hash.hi;
+	tc_error e;
+	tc_error_clear(&e);
+	return cache_hash_file(path, &k, &n, &e) == TC_OK && n == size && k.lo == hash.lo && k.hi == hash.hi;
 }
 
 int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
-                   cf_error *err)
+                   tc_error *err)
 {
-	if (mkdirs(w, path, err) != CF_OK)
+	if (mkdirs(w, path, err) != TC_OK)
 		return err->code;
 	/* an unchanged file is not written again (a warm run over an existing directory) */
 	if (!fresh && holds(path, data, len)) {
 		touch(path);
-		return CF_OK;
+		return TC_OK;
 	}
 	char tmp[4200];
 	if (fresh)
@@ -106,7 +106,7 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 		snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld.%p", path, (long)getpid(), (void *)w);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	if (fd < 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
 	size_t done = 0;
 	while (done < len) {
 		ssize_t n = write(fd, data + done, len - done);
@@ -116,41 +116,41 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 			int e = errno;
 			close(fd);
 			unlink(tmp);
-			return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write: %s", strerror(e));
 		}
 		done += (size_t)n;
 	}
 	if (close(fd) != 0 || (!fresh && rename(tmp, path) != 0)) {
 		int e = errno;
 		unlink(tmp);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write: %s", strerror(e));
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* in->stage: "OUT.tc-tmp.PID" beside the output (without the trailing slashes of
  * "DIR/", which would put it inside). */
-static int stage_name(input *in, cf_error *err)
+static int stage_name(input *in, tc_error *err)
 {
 	size_t len = strlen(in->out);
 	while (len > 1 && in->out[len - 1] == '/')
 		len--;
 	size_t n = len + 64;
 	if (!(in->stage = malloc(n)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->out, "no memory");
 	snprintf(in->stage, n, "%.*s.tc-tmp.%ld", (int)len, in->out, (long)getpid());
-	return CF_OK;
+	return TC_OK;
 }
 
-int out_stage_file(input *in, cf_error *err)
+int out_stage_file(input *in, tc_error *err)
 {
 	if (in->stage)
-		return CF_OK;
-	if (mkdirs(NULL, in->out, err) != CF_OK)
+		return TC_OK;
+	if (mkdirs(NULL, in->out, err) != TC_OK)
 		return err->code;
 	struct stat st;
 	if (stat(in->out, &st) == 0 && S_ISDIR(st.st_mode))
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "is a directory, the output of a %s must be a file",
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->out, "is a directory, the output of a %s must be a file",
 		               in->dex ? "dex file" : "jar");
 	return stage_name(in, err);
 }
@@ -159,52 +159,52 @@ int out_stage_file(input *in, cf_error *err)
  * not exist yet appears at once, with one rename, each file created only once; into an
  * existing one the files that changed are moved one by one (each atomically) and
  * nothing else in it is touched. Either way a run that fails leaves it as it was. */
-int out_stage_dir(input *in, cf_error *err)
+int out_stage_dir(input *in, tc_error *err)
 {
 	struct stat st;
 	if (stat(in->out, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
-			return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "exists and is not a directory");
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->out, "exists and is not a directory");
 		in->merge = true;
 	} else if (errno != ENOENT) {
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot stat: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->out, "cannot stat: %s", strerror(errno));
 	}
-	if (stage_name(in, err) != CF_OK)
+	if (stage_name(in, err) != TC_OK)
 		return err->code;
 	char probe[4200];
 	snprintf(probe, sizeof probe, "%s/.", in->stage);
-	if (mkdirs(NULL, probe, err) != CF_OK) {
+	if (mkdirs(NULL, probe, err) != TC_OK) {
 		free(in->stage);
 		in->stage = NULL;
 		return err->code;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err)
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *err)
 {
 	char path[4200];
 	if (u->in->merge) {
 		/* an unchanged file is not written again (a warm run over an existing directory) */
 		path_join(path, sizeof path, u->in->out, "/", u->name);
 		if ((u->out_same = holds(path, data, len)))
-			return CF_OK;
+			return TC_OK;
 	}
 	path_join(path, sizeof path, u->in->stage, "/", u->name);
 	return out_write_file(w, path, data, len, true, err);
 }
 
 /* Moves the files under stage/rel into out/rel, making the directories they need. */
-static int merge(const char *stage, const char *out, const char *rel, cf_error *err)
+static int merge(const char *stage, const char *out, const char *rel, tc_error *err)
 {
 	char from[4200], to[4200];
 	path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
 	DIR *d = opendir(from);
 	if (!d)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, from, "cannot open directory: %s", strerror(errno));
-	int rc = CF_OK;
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, from, "cannot open directory: %s", strerror(errno));
+	int rc = TC_OK;
 	struct dirent *e;
-	while (rc == CF_OK && (e = readdir(d))) {
+	while (rc == TC_OK && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char sub[4200];
@@ -212,30 +212,30 @@ static int merge(const char *stage, const char *out, const char *rel, cf_error *
 		if (path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
 		    path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
 		    path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
-			rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, out, "path too long under it");
+			rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, out, "path too long under it");
 		} else if (lstat(from, &st) != 0) {
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, from, "cannot stat: %s", strerror(errno));
+			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, from, "cannot stat: %s", strerror(errno));
 		} else if (S_ISDIR(st.st_mode)) {
 			if (mkdir(to, 0777) != 0 && errno != EEXIST)
-				rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, to, "cannot create directory: %s", strerror(errno));
+				rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, to, "cannot create directory: %s", strerror(errno));
 			else
 				rc = merge(stage, out, sub, err);
 		} else if (rename(from, to) != 0) {
-			rc = cf_fail(err, CF_EIO, CF_NO_OFFSET, to, "cannot move %s into place: %s", from, strerror(errno));
+			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, to, "cannot move %s into place: %s", from, strerror(errno));
 		}
 	}
 	closedir(d);
 	return rc;
 }
 
-int out_commit(run *r, input *in, cf_error *err)
+int out_commit(run *r, input *in, tc_error *err)
 {
 	if (in->out_same)
 		touch(in->out);
 	if (!in->stage)
-		return CF_OK;
+		return TC_OK;
 	if (in->merge) {
-		if (merge(in->stage, in->out, "", err) != CF_OK)
+		if (merge(in->stage, in->out, "", err) != TC_OK)
 			return err->code;
 		out_abort(in); /* the stage's directories, now empty */
 		/* files that already held their bytes get a new time all the same (make) */
@@ -245,14 +245,14 @@ int out_commit(run *r, input *in, cf_error *err)
 				path_join(path, sizeof path, in->out, "/", r->units[k].name);
 				touch(path);
 			}
-		return CF_OK;
+		return TC_OK;
 	}
 	if (rename(in->stage, in->out) != 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->out, "cannot rename %s into place: %s",
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->out, "cannot rename %s into place: %s",
 		               in->stage, strerror(errno));
 	free(in->stage);
 	in->stage = NULL;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -273,7 +273,7 @@ void out_abort(input *in)
 	in->stage = NULL;
 }
 
-int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, cf_error *err)
+int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, tc_error *err)
 {
 	u->out_crc = zio_crc32(data, len);
 	u->out_size = len;
@@ -283,8 +283,8 @@ int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, c
 		char label[4200];
 		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
 		if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, label, "cannot start deflate");
-		if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != CF_OK)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "cannot start deflate");
+		if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != TC_OK)
 			return err->code;
 		data = w->zout.data;
 		len = w->zout.len;
@@ -292,8 +292,8 @@ int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, c
 	/* Held until the jar is written, in the worker's arena. */
 	u->out_len = len;
 	if (!(u->out = arena_dup(&w->outs, data, len)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
-	return CF_OK;
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+	return TC_OK;
 }
 
 /* An APK's v1 signature files: stale once a dex changes, so dropped (apksigner makes
@@ -307,17 +307,17 @@ static bool is_signature(const char *name)
 	       (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") || !strcmp(dot, ".EC")));
 }
 
-int out_write_jar(run *r, input *in, cf_error *err)
+int out_write_jar(run *r, input *in, tc_error *err)
 {
-	if (out_stage_file(in, err) != CF_OK)
+	if (out_stage_file(in, err) != TC_OK)
 		return err->code;
 	struct stat st;
 	tc_jar_writer *jw;
-	if (jar_writer_open(&jw, in->stage, err) != CF_OK)
+	if (jar_writer_open(&jw, in->stage, err) != TC_OK)
 		return err->code;
 	if (in->apk)
 		jar_writer_align(jw, 4, 4096); /* what zipalign -p 4 makes */
-	if (jar_writer_copy_comment(jw, in->zip, err) != CF_OK) {
+	if (jar_writer_copy_comment(jw, in->zip, err) != TC_OK) {
 		jar_writer_abort(jw);
 		return err->code;
 	}
@@ -332,31 +332,31 @@ int out_write_jar(run *r, input *in, cf_error *err)
 		} else {
 			rc = jar_writer_copy(jw, in->zip, u->entry, err);
 		}
-		if (rc != CF_OK) {
+		if (rc != TC_OK) {
 			jar_writer_abort(jw);
 			return rc;
 		}
 	}
-	if (jar_writer_finish(jw, err) != CF_OK)
+	if (jar_writer_finish(jw, err) != TC_OK)
 		return err->code;
 	if (stat(in->stage, &st) == 0)
 		in->bytes_out = (uint64_t)st.st_size;
-	return CF_OK;
+	return TC_OK;
 }
 
-int out_mapping_dir(run *r, cf_error *err)
+int out_mapping_dir(run *r, tc_error *err)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
-	if (mkdirs(NULL, path, err) != CF_OK)
+	if (mkdirs(NULL, path, err) != TC_OK)
 		return err->code;
 	struct stat st;
 	if (stat(r->opt->mapping_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, r->opt->mapping_dir, "is not a directory");
-	return CF_OK;
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, r->opt->mapping_dir, "is not a directory");
+	return TC_OK;
 }
 
-static void put_str(cf_buf *b, const char *s)
+static void put_str(tc_buf *b, const char *s)
 {
 	buf_bytes(b, s, strlen(s));
 }
@@ -367,7 +367,7 @@ static void put_str(cf_buf *b, const char *s)
  * left as it is. */
 typedef struct text_out {
 	char path[4096], tmp[4200];
-	cf_buf b;
+	tc_buf b;
 	cache_hasher *h;
 	uint64_t size;
 	const uint8_t *old; /* the existing file, mapped, or NULL */
@@ -436,7 +436,7 @@ static void text_need(text_out *t)
 		text_flush(t);
 }
 
-static int text_open(run *r, text_out *t, int which, cf_error *err)
+static int text_open(run *r, text_out *t, int which, tc_error *err)
 {
 	memset(t, 0, sizeof *t);
 	t->fd = -1;
@@ -446,7 +446,7 @@ static int text_open(run *r, text_out *t, int which, cf_error *err)
 	buf_init(&t->b);
 	if (!buf_reserve(&t->b, TEXT_CHUNK + 8192) || !(t->h = cache_hasher_new())) {
 		buf_free(&t->b);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, t->path, "no memory");
 	}
 	int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
 	struct stat st;
@@ -459,10 +459,10 @@ static int text_open(run *r, text_out *t, int which, cf_error *err)
 	}
 	if (fd >= 0)
 		close(fd);
-	return CF_OK;
+	return TC_OK;
 }
 
-static int text_close(run *r, text_out *t, int which, cf_error *err)
+static int text_close(run *r, text_out *t, int which, tc_error *err)
 {
 	text_flush(t);
 	bool nomem = t->b.err;
@@ -485,8 +485,8 @@ static int text_close(run *r, text_out *t, int which, cf_error *err)
 	if (nomem || t->failed) {
 		if (!t->same)
 			unlink(t->tmp);
-		return nomem ? cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, t->path, "no memory")
-		             : cf_fail(err, CF_EIO, CF_NO_OFFSET, t->path, "cannot write: %s", strerror(t->err));
+		return nomem ? tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, t->path, "no memory")
+		             : tc_fail(err, TC_EIO, TC_NO_OFFSET, t->path, "cannot write: %s", strerror(t->err));
 	}
 	if (t->same)
 		touch(t->path);
@@ -494,15 +494,15 @@ static int text_close(run *r, text_out *t, int which, cf_error *err)
 	r->map_hash[which] = hash;
 	r->map_size[which] = t->size;
 	r->map_known[which] = true;
-	return CF_OK;
+	return TC_OK;
 }
 
 const char *const out_mapping_names[2] = {"methodMapping.txt", "ignoreMethodMapping.txt"};
 
-int out_write_mappings(run *r, cf_error *err)
+int out_write_mappings(run *r, tc_error *err)
 {
 	text_out t;
-	if (text_open(r, &t, 0, err) != CF_OK)
+	if (text_open(r, &t, 0, err) != TC_OK)
 		return err->code;
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const meth *m = r->traced[i];
@@ -510,7 +510,7 @@ int out_write_mappings(run *r, cf_error *err)
 		text_need(&t);
 	}
 	put_str(&t.b, MM_DISPATCH_LINE "\n");
-	if (text_close(r, &t, 0, err) != CF_OK || text_open(r, &t, 1, err) != CF_OK)
+	if (text_close(r, &t, 0, err) != TC_OK || text_open(r, &t, 1, err) != TC_OK)
 		return err->code;
 	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
@@ -525,7 +525,7 @@ uint64_t out_build_id(const run *r)
 {
 	mm_build_id id;
 	mm_build_id_init(&id);
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const meth *m = r->traced[i];
@@ -544,7 +544,7 @@ uint64_t out_build_id(const run *r)
  * The constant is the field's ConstantValue, so reading the field (reflection)
  * initializes nothing and runs no code; no methods, so no constructor to verify. Major
  * 50 (Java 6): no StackMapTable, accepted by d8 and R8 as by every JVM we support. */
-static void marker_class(cf_buf *b, const char hex[MM_BUILD_ID_HEX])
+static void marker_class(tc_buf *b, const char hex[MM_BUILD_ID_HEX])
 {
 	static const char *const utf8[] = {OUT_MARKER_CLASS, "java/lang/Object", OUT_MARKER_FIELD,
 	                                   "Ljava/lang/String;", "ConstantValue"};
@@ -588,7 +588,7 @@ static void marker_class(cf_buf *b, const char hex[MM_BUILD_ID_HEX])
 	buf_u2(b, 0);                       /* attributes */
 }
 
-int out_build_id_marker(run *r, uint64_t id, cf_error *err)
+int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 {
 	r->marker_in = NULL;
 	input *in = NULL;
@@ -602,7 +602,7 @@ int out_build_id_marker(run *r, uint64_t id, cf_error *err)
 	 * modules, java.base/java/lang/Object.class) a marker at the top would be a stray
 	 * directory that no class path holds. */
 	if (!in || in->jar || in->dex || !in->stage)
-		return CF_OK;
+		return TC_OK;
 	bool root = false;
 	for (size_t k = in->first; k < in->first + in->count && !root; k++) {
 		const unit *u = &r->units[k];
@@ -611,32 +611,32 @@ int out_build_id_marker(run *r, uint64_t id, cf_error *err)
 		       strcmp(u->name + n, ".class") == 0;
 	}
 	if (!root)
-		return CF_OK;
+		return TC_OK;
 	char hex[MM_BUILD_ID_HEX], path[4200];
 	mm_build_id_hex(id, hex);
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	marker_class(&b, hex);
 	if (b.err) {
 		buf_free(&b);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->out, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->out, "no memory");
 	}
 	path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
 	int rc = out_write_file(&r->workers[0], path, b.data, b.len, true, err);
 	buf_free(&b);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		r->marker_in = in;
 	return rc;
 }
 
-int out_write_build_id(run *r, cf_error *err)
+int out_write_build_id(run *r, tc_error *err)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, out_mapping_names[0]);
 	/* from the file as written (or replayed from the cache): what tc-trace will hash */
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot open: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
 	mm_build_id id;
 	mm_build_id_init(&id);
 	char *line = NULL;
@@ -648,7 +648,7 @@ int out_write_build_id(run *r, cf_error *err)
 	free(line);
 	fclose(f);
 	if (bad)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot read");
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read");
 	r->build_id = mm_build_id_final(&id);
 	char hex[MM_BUILD_ID_HEX];
 	mm_build_id_hex(r->build_id, hex);
@@ -656,21 +656,21 @@ int out_write_build_id(run *r, cf_error *err)
 	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
 	f = fopen(tmp, "w");
 	if (!f)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
 	bad = fprintf(f, "%s\n", hex) < 0;
 	bad |= fclose(f) != 0;
 	if (bad || rename(tmp, path) != 0) {
 		int e = errno;
 		unlink(tmp);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write: %s", strerror(e));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write: %s", strerror(e));
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int out_summarize(run *r, cf_error *err)
+int out_summarize(run *r, tc_error *err)
 {
 	if (r->replayed)
-		return CF_OK;
+		return TC_OK;
 	summary *s = &r->sum;
 	free(s->problems);
 	memset(s, 0, sizeof *s);
@@ -716,7 +716,7 @@ int out_summarize(run *r, cf_error *err)
 	for (size_t i = 0; i < r->nignored; i++)
 		s->by_verdict[r->ignored[i]->verdict]++;
 	if (cap && !(s->problems = malloc(cap * sizeof *s->problems)))
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "statistics", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "statistics", "no memory");
 	for (size_t i = 0; i < r->nunits; i++) {
 		const unit *u = &r->units[i];
 		if (u->in->classpath)
@@ -730,7 +730,7 @@ int out_summarize(run *r, cf_error *err)
 		for (const report *p = u->reports; p; p = p->next)
 			s->problems[s->nproblems++] = (problem){in, u->name, p->text, NULL};
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static uint64_t outputs_same(const run *r)
@@ -741,14 +741,14 @@ static uint64_t outputs_same(const run *r)
 	return n;
 }
 
-int out_write_stats(run *r, double total, cf_error *err)
+int out_write_stats(run *r, double total, tc_error *err)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
 	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
 	const summary *s = &r->sum;
 	uint64_t bytes_in = 0, bytes_out = 0;
 	bool apk = false;
@@ -882,13 +882,13 @@ int out_write_stats(run *r, double total, cf_error *err)
 	if (!text) {
 		fclose(f);
 		unlink(tmp);
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, path, "out of memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "out of memory");
 	}
 	fputs(text, f);
 	free(text);
 	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
 		unlink(tmp);
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, path, "cannot write");
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write");
 	}
 	/* A whole dex copied as it was is news the build must not miss (its classes run
 	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
@@ -937,5 +937,5 @@ int out_write_stats(run *r, double total, cf_error *err)
 			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
 			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
 	}
-	return CF_OK;
+	return TC_OK;
 }

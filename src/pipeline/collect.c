@@ -75,11 +75,11 @@ bool meth_line(const meth *m, char *buf, size_t size)
 	return true;
 }
 
-static void malformed(unit *u, worker *w, const cf_error *cerr)
+static void malformed(unit *u, worker *w, const tc_error *cerr)
 {
 	char msg[600];
-	cf_error e = *cerr;
-	cf_error_format(&e, msg, sizeof msg);
+	tc_error e = *cerr;
+	tc_error_format(&e, msg, sizeof msg);
 	u->state = US_MALFORMED;
 	u->error = keep_str(w, msg, strlen(msg));
 }
@@ -88,22 +88,22 @@ static void malformed(unit *u, worker *w, const cf_error *cerr)
  * method's name and its descriptor with dots, in original names when a ProGuard
  * mapping retraces them. */
 static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t olen, const char *name,
-                    const char *desc, meth *x, cf_error *cerr)
+                    const char *desc, meth *x, tc_error *cerr)
 {
 	char obuf[1024], dbuf[4096];
 	const char *oname = name, *odesc = desc;
 	if (r->pg) {
 		if (!pg_method(r->pg, u->cls, name, desc, obuf, sizeof obuf, dbuf, sizeof dbuf))
-			return cf_fail(cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name or descriptor too long");
+			return tc_fail(cerr, TC_ELIMIT, TC_NO_OFFSET, "method", "name or descriptor too long");
 		oname = obuf;
 		odesc = dbuf;
 	}
 	size_t nlen = strlen(oname), dlen = strlen(odesc);
 	if (nlen > UINT16_MAX)
-		return cf_fail(cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name too long");
+		return tc_fail(cerr, TC_ELIMIT, TC_NO_OFFSET, "method", "name too long");
 	char *rest = arena_alloc(&w->keep, nlen + dlen + 2);
 	if (!rest)
-		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+		return tc_fail(cerr, TC_ENOMEM, TC_NO_OFFSET, "collect", "no memory");
 	memcpy(rest, oname, nlen);
 	rest[nlen] = ' ';
 	char *d = rest + nlen + 1;
@@ -116,7 +116,7 @@ static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t o
 	x->rest_len = (uint32_t)(nlen + 1 + dlen);
 	x->name_len = (uint16_t)nlen;
 	x->hash = key_hash(x);
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The filter's verdict, then the -keepmethod rules on the mapping key and the
@@ -171,9 +171,9 @@ static uint32_t probe_id(const run *r, const cf_class *cls, const cf_member *m)
 	if (!at)
 		return 0;
 	cf_code c;
-	cf_error e;
-	cf_error_clear(&e);
-	if (cf_code_parse(cls, at, &c, &e) != CF_OK)
+	tc_error e;
+	tc_error_clear(&e);
+	if (cf_code_parse(cls, at, &c, &e) != TC_OK)
 		return 0;
 	int64_t pushed = 0; /* the previous instruction's constant, 0 when it pushed none */
 	bool focus = false; /* calls BEAT.at: the focus call, in a method a run added if no probe */
@@ -213,18 +213,18 @@ static uint32_t probe_id(const run *r, const cf_class *cls, const cf_member *m)
 	return focus ? PRESET_ADDED : 0;
 }
 
-static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_error *cerr)
+static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, tc_error *cerr)
 {
 	char oclass[1024];
 	const char *ocls;
 	size_t olen = original_class(r, u, w, oclass, sizeof oclass, &ocls);
 	if (!ocls)
-		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+		return tc_fail(cerr, TC_ENOMEM, TC_NO_OFFSET, "collect", "no memory");
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = cls->nmethods;
 	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(meth));
 	if (!u->methods)
-		return cf_fail(cerr, CF_ENOMEM, CF_NO_OFFSET, "collect", "no memory");
+		return tc_fail(cerr, TC_ENOMEM, TC_NO_OFFSET, "collect", "no memory");
 	for (uint32_t i = 0; i < cls->nmethods; i++) {
 		const cf_member *m = &cls->methods[i];
 		meth *x = &u->methods[i];
@@ -239,8 +239,8 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 			x->access |= ASM_ACC_DEPRECATED;
 		const char *name = utf8_str(&w->cls, cls, m->name), *desc = utf8_str(&w->cls, cls, m->desc);
 		if (!name || !desc)
-			return cf_fail(cerr, CF_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
-		if (set_line(r, w, u, ocls, olen, name, desc, x, cerr) != CF_OK)
+			return tc_fail(cerr, TC_EFORMAT, m->off, "method", "name or descriptor holds a NUL byte");
+		if (set_line(r, w, u, ocls, olen, name, desc, x, cerr) != TC_OK)
 			return cerr->code;
 		if (u->blocked) {
 			x->verdict = V_BLOCKED;
@@ -253,39 +253,39 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, cf_e
 			continue;
 		}
 		enum filter_verdict fv;
-		if (filter_method(cls, m, &fv, cerr) != CF_OK) {
+		if (filter_method(cls, m, &fv, cerr) != TC_OK) {
 			char label[1024];
 			cf_member_label(cls, m, label, sizeof label);
-			cf_error_context(cerr, NULL, NULL, label);
+			tc_error_context(cerr, NULL, NULL, label);
 			return cerr->code;
 		}
 		set_verdict(r, x, fv);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
-int collect_unit(run *r, unit *u, worker *w, cf_error *err)
+int collect_unit(run *r, unit *u, worker *w, tc_error *err)
 {
 	const uint8_t *data;
 	size_t len;
-	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
+	if (unit_bytes(r, u, w, &data, &len, err) != TC_OK)
 		return err->code;
 	arena_reset(&w->cls);
-	cf_error cerr;
-	cf_error_clear(&cerr);
+	tc_error cerr;
+	tc_error_clear(&cerr);
 	cf_class cls;
-	if (cf_parse(&cls, &w->cls, data, len, &cerr) != CF_OK) {
+	if (cf_parse(&cls, &w->cls, data, len, &cerr) != TC_OK) {
 		malformed(u, w, &cerr);
-		return CF_OK;
+		return TC_OK;
 	}
 	u->access = cls.access;
 	u->major = cls.major;
 	u->cls = utf8_str(&w->keep, &cls, cls.cp.e[cls.this_class].a);
 	u->super = cls.super_class ? utf8_str(&w->keep, &cls, cls.cp.e[cls.super_class].a) : NULL;
 	if (!u->cls || (cls.super_class && !u->super)) {
-		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class header", "class name holds a NUL byte");
+		tc_fail(&cerr, TC_EFORMAT, TC_NO_OFFSET, "class header", "class name holds a NUL byte");
 		malformed(u, w, &cerr);
-		return CF_OK;
+		return TC_OK;
 	}
 	for (uint32_t i = 0; i < cls.nmethods; i++) {
 		const cf_member *m = &cls.methods[i];
@@ -297,14 +297,14 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 	}
 	if (u->in->classpath || !u->candidate ||
 	    (cls.access & (ACC_INTERFACE | ACC_ABSTRACT | ACC_MODULE)))
-		return CF_OK;
+		return TC_OK;
 	u->traceable = true;
-	if (collect_methods(r, u, w, &cls, &cerr) != CF_OK) {
-		if (cerr.code == CF_ENOMEM)
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (collect_methods(r, u, w, &cls, &cerr) != TC_OK) {
+		if (cerr.code == TC_ENOMEM)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		u->traceable = false;
 		malformed(u, w, &cerr);
-		return CF_OK;
+		return TC_OK;
 	}
 	/* Keep the class for phase 2 when it fits the budget: no second read or inflate.
 	 * The arena goes back once every kept class has been used. */
@@ -315,7 +315,7 @@ int collect_unit(run *r, unit *u, worker *w, cf_error *err)
 		else
 			atomic_fetch_sub(&r->kept_bytes, len);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- dex classes ---------------------------------------------------------------------- */
@@ -400,18 +400,18 @@ static uint32_t dex_probe_id(const run *r, const dex_file *d, const dex_emethod 
 	return focus ? PRESET_ADDED : 0;
 }
 
-int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
+int collect_dex_class(run *r, unit *u, worker *w, tc_error *err)
 {
 	const dex_file *d = &u->dex->d;
 	const dex_class *k = &d->classes[u->dex_class];
-	cf_error cerr;
-	cf_error_clear(&cerr);
+	tc_error cerr;
+	tc_error_clear(&cerr);
 	u->cls = internal_of(w, d, k->type);
 	u->super = k->super != DEX_NO_INDEX ? internal_of(w, d, k->super) : NULL;
 	if (!u->cls || (k->super != DEX_NO_INDEX && !u->super)) {
-		cf_fail(&cerr, CF_EFORMAT, CF_NO_OFFSET, "class_defs", "class %u is not a class type", u->dex_class);
+		tc_fail(&cerr, TC_EFORMAT, TC_NO_OFFSET, "class_defs", "class %u is not a class type", u->dex_class);
 		malformed(u, w, &cerr);
-		return CF_OK;
+		return TC_OK;
 	}
 	u->access = (uint16_t)k->flags;
 	char fname[1100];
@@ -425,18 +425,18 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 			u->focus_final = (cd->vmethods[i].flags & DACC_FINAL) != 0;
 		}
 	if (u->in->classpath || !u->candidate || (k->flags & (DACC_INTERFACE | DACC_ABSTRACT)))
-		return CF_OK;
+		return TC_OK;
 	u->traceable = true;
 	char oclass[1024];
 	const char *ocls;
 	size_t olen = original_class(r, u, w, oclass, sizeof oclass, &ocls);
 	if (!ocls)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = dex_cdata_nmethods(cd);
 	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(meth));
 	if (!u->methods)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	/* direct methods, then virtual ones: inject_dex.c walks them in the same order */
 	for (uint32_t i = 0; i < u->nmethods; i++) {
 		const dex_emethod *m = dex_cdata_method(cd, i);
@@ -448,39 +448,39 @@ int collect_dex_class(run *r, unit *u, worker *w, cf_error *err)
 		const dex_str *name = dex_string(d, mid->name);
 		char desc[4096];
 		if (!dex_proto_desc(d, mid->proto, desc, sizeof desc) || name->len >= 1024) {
-			cf_fail(&cerr, CF_ELIMIT, CF_NO_OFFSET, "method", "name or descriptor too long");
+			tc_fail(&cerr, TC_ELIMIT, TC_NO_OFFSET, "method", "name or descriptor too long");
 		} else {
 			char nbuf[1024];
 			memcpy(nbuf, name->data, name->len);
 			nbuf[name->len] = '\0';
 			set_line(r, w, u, ocls, olen, nbuf, desc, x, &cerr);
 		}
-		if (cerr.code == CF_OK && u->blocked) {
+		if (cerr.code == TC_OK && u->blocked) {
 			x->verdict = V_BLOCKED;
 			continue;
 		}
 		/* instrumented before: traced with its probe's id, left as it is */
-		if (cerr.code == CF_OK && (x->preset = dex_probe_id(r, d, m)) != 0) {
+		if (cerr.code == TC_OK && (x->preset = dex_probe_id(r, d, m)) != 0) {
 			x->verdict = V_TRACE;
 			u->already++;
 			continue;
 		}
 		enum filter_verdict fv = FILTER_TRACE;
-		if (cerr.code == CF_OK)
+		if (cerr.code == TC_OK)
 			filter_dex_method(d, m, &fv, &cerr);
-		if (cerr.code != CF_OK) {
-			if (cerr.code == CF_ENOMEM)
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+		if (cerr.code != TC_OK) {
+			if (cerr.code == TC_ENOMEM)
+				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 			char label[1024];
 			dex_method_label(d, m->idx, label, sizeof label);
-			cf_error_context(&cerr, NULL, NULL, label);
+			tc_error_context(&cerr, NULL, NULL, label);
 			u->traceable = false;
 			malformed(u, w, &cerr);
-			return CF_OK;
+			return TC_OK;
 		}
 		set_verdict(r, x, fv);
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* --- between the phases -------------------------------------------------------------- */
@@ -615,9 +615,9 @@ static uint32_t base_id(const mapping *base, const meth *m)
 	return id;
 }
 
-int decide(run *r, cf_error *err)
+int decide(run *r, tc_error *err)
 {
-	int rc = CF_OK;
+	int rc = TC_OK;
 	cls_entry *map = NULL;
 	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
 	line_set traced_set = {0}, ignored_set = {0};
@@ -634,7 +634,7 @@ int decide(run *r, cf_error *err)
 	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);
 	if (!entries || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
 	    !set_init(&ignored_set, r->ignored, nother)) {
-		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "decide", "no memory");
+		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "decide", "no memory");
 		goto done;
 	}
 
@@ -718,7 +718,7 @@ int decide(run *r, cf_error *err)
 				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
 					next++;
 				if (next >= MM_ID_DISPATCH) {
-					rc = cf_fail(err, CF_ELIMIT, CF_NO_OFFSET, "method ids",
+					rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
 					             "more traced methods than the %u ids below the reserved ones",
 					             MM_ID_DISPATCH - 1);
 					goto done;

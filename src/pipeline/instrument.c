@@ -55,26 +55,26 @@ void unit_report(unit *u, worker *w, const char *fmt, ...)
 	*tail = r;
 }
 
-void unit_skip(unit *u, worker *w, const char *label, const cf_error *e)
+void unit_skip(unit *u, worker *w, const char *label, const tc_error *e)
 {
 	char msg[900];
-	cf_error c = *e;
+	tc_error c = *e;
 	c.member[0] = '\0'; /* the label names the method */
-	cf_error_format(&c, msg, sizeof msg);
+	tc_error_format(&c, msg, sizeof msg);
 	unit_report(u, w, "%s: not instrumented: %s", label, msg);
 	u->skipped++;
 }
 
-int unit_settle(unit *u, int rc, const cf_error *e, bool id, bool focus, cf_error *err)
+int unit_settle(unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err)
 {
-	if (rc == CF_OK) {
+	if (rc == TC_OK) {
 		u->changed = true;
 		u->instrumented += id;
 		u->focus_injected += focus;
 		return 0;
 	}
-	if (e->code == CF_ENOMEM)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+	if (e->code == TC_ENOMEM)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	return 1;
 }
 
@@ -91,13 +91,13 @@ static bool worker_reads(const unit *u)
 	return !u->in->jar || u->info.method == 0 || u->info.method == 8;
 }
 
-unit *unit_new(run *r, input *in, const char *name, cf_error *err)
+unit *unit_new(run *r, input *in, const char *name, tc_error *err)
 {
 	if (r->nunits == r->capunits) {
 		size_t cap = r->capunits ? r->capunits * 2 : 4096;
 		unit *u = realloc(r->units, cap * sizeof *u);
 		if (!u) {
-			cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+			tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
 			return NULL;
 		}
 		r->units = u;
@@ -107,7 +107,7 @@ unit *unit_new(run *r, input *in, const char *name, cf_error *err)
 	memset(u, 0, sizeof *u);
 	u->in = in;
 	if (!(u->name = keep_str(&r->workers[0], name, strlen(name)))) {
-		cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+		tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
 		return NULL;
 	}
 	r->nunits++;
@@ -124,11 +124,11 @@ static bool is_dex_name(const char *name)
 }
 
 
-static int add_dex_file(run *r, input *in, const char *path, const char *name, cf_error *err)
+static int add_dex_file(run *r, input *in, const char *path, const char *name, tc_error *err)
 {
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
-	if (read_file(path, &b, r->max_input, err) != CF_OK) {
+	if (read_file(path, &b, r->max_input, err) != TC_OK) {
 		buf_free(&b);
 		return err->code;
 	}
@@ -137,14 +137,14 @@ static int add_dex_file(run *r, input *in, const char *path, const char *name, c
 	return dexin_add(r, in, name, 0, bytes, len, err);
 }
 
-static int list_dir(run *r, input *in, cf_error *err)
+static int list_dir(run *r, input *in, tc_error *err)
 {
 	char **files;
 	size_t n;
-	if (list_files(in->in, &files, &n, err) != CF_OK)
+	if (list_files(in->in, &files, &n, err) != TC_OK)
 		return err->code;
-	int rc = CF_OK;
-	for (size_t i = 0; i < n && rc == CF_OK; i++) {
+	int rc = TC_OK;
+	for (size_t i = 0; i < n && rc == TC_OK; i++) {
 		if (is_dex_name(files[i])) {
 			char path[4200];
 			path_join(path, sizeof path, in->in, "/", files[i]);
@@ -163,16 +163,16 @@ static int list_dir(run *r, input *in, cf_error *err)
 	return rc;
 }
 
-static int list_jar(run *r, input *in, cf_error *err)
+static int list_jar(run *r, input *in, tc_error *err)
 {
-	if (jar_open(&in->zip, in->in, err) != CF_OK)
+	if (jar_open(&in->zip, in->in, err) != TC_OK)
 		return err->code;
 	struct stat st;
 	if (stat(in->in, &st) == 0)
 		in->bytes_in = (uint64_t)st.st_size;
-	cf_buf buf;
+	tc_buf buf;
 	buf_init(&buf);
-	int rc = CF_OK;
+	int rc = TC_OK;
 	uint64_t n = jar_count(in->zip);
 	bool manifest = false, dex = false;
 	for (uint64_t i = 0; i < n; i++) {
@@ -182,31 +182,31 @@ static int list_jar(run *r, input *in, cf_error *err)
 	}
 	/* An APK: by its name, or by what it holds (a renamed one) */
 	in->apk = ends_with(in->in, ".apk") || (manifest && dex);
-	if (in->apk && (rc = jar_check_unique(in->zip, err)) != CF_OK)
+	if (in->apk && (rc = jar_check_unique(in->zip, err)) != TC_OK)
 		return rc;
 	struct zio_inflater *z = NULL;
-	for (uint64_t i = 0; i < n && rc == CF_OK; i++) {
+	for (uint64_t i = 0; i < n && rc == TC_OK; i++) {
 		const char *name = jar_name(in->zip, i);
 		if (!name) {
-			rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, in->in, "entry %llu has no readable name",
+			rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, in->in, "entry %llu has no readable name",
 			             (unsigned long long)i);
 			break;
 		}
 		if (!strchr(name, '/') && is_dex_name(name) && !jar_is_dir(in->zip, i)) {
 			/* read here, on this thread: the dex's classes become units */
 			if (!z && !(z = zio_inflater_new())) {
-				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "cannot start inflate");
+				rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "cannot start inflate");
 				break;
 			}
-			if ((rc = jar_read(in->zip, i, &buf, r->max_input, z, err)) != CF_OK)
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, z, err)) != TC_OK)
 				break;
 			size_t len, at = r->nunits;
 			uint8_t *bytes = buf_take(&buf, &len);
 			if (!bytes) {
-				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+				rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
 				break;
 			}
-			if ((rc = dexin_add(r, in, name, i, bytes, len, err)) == CF_OK)
+			if ((rc = dexin_add(r, in, name, i, bytes, len, err)) == TC_OK)
 				jar_stat(in->zip, i, &r->units[at].info);
 			continue;
 		}
@@ -231,12 +231,12 @@ static int list_jar(run *r, input *in, cf_error *err)
 		jar_stat(in->zip, i, &u->info);
 		if (!worker_reads(u)) {
 			/* Another compression method: libzip decompresses it here, on this thread. */
-			if ((rc = jar_read(in->zip, i, &buf, r->max_input, NULL, err)) != CF_OK)
+			if ((rc = jar_read(in->zip, i, &buf, r->max_input, NULL, err)) != TC_OK)
 				break;
 			/* workers[0] is this thread's until the phases start. */
 			u->data_len = buf.len;
 			if (!(u->data = arena_dup(&r->workers[0].keep, buf.data, buf.len))) {
-				rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, in->in, "no memory");
+				rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
 				break;
 			}
 		}
@@ -248,28 +248,28 @@ static int list_jar(run *r, input *in, cf_error *err)
 	return rc;
 }
 
-int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err)
+int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, tc_error *err)
 {
 	if (u->data) {
 		*data = u->data;
 		*len = u->data_len;
-		return CF_OK;
+		return TC_OK;
 	}
 	if (u->in->jar) {
 		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
 		if (!w->inflater && !(w->inflater = zio_inflater_new()))
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "cannot start inflate");
-		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != CF_OK)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "cannot start inflate");
+		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != TC_OK)
 			return err->code;
 	} else {
 		char path[4200];
 		path_join(path, sizeof path, u->in->in, "/", u->name);
-		if (read_file(path, &w->in, r->max_input, err) != CF_OK)
+		if (read_file(path, &w->in, r->max_input, err) != TC_OK)
 			return err->code;
 	}
 	*data = w->in.data;
 	*len = w->in.len;
-	return CF_OK;
+	return TC_OK;
 }
 
 static void drop_data(run *r, unit *u)
@@ -287,7 +287,7 @@ static void drop_data(run *r, unit *u)
 typedef struct job {
 	run *r;
 	size_t *items;
-	cf_error *errs; /* per worker */
+	tc_error *errs; /* per worker */
 } job;
 
 static int phase1(void *ctx, size_t i, int wk)
@@ -296,8 +296,8 @@ static int phase1(void *ctx, size_t i, int wk)
 	unit *u = &j->r->units[j->items[i]];
 	worker *w = &j->r->workers[wk];
 	if (u->kind == UNIT_DEXCLASS)
-		return collect_dex_class(j->r, u, w, &j->errs[wk]) != CF_OK;
-	return collect_unit(j->r, u, w, &j->errs[wk]) != CF_OK;
+		return collect_dex_class(j->r, u, w, &j->errs[wk]) != TC_OK;
+	return collect_unit(j->r, u, w, &j->errs[wk]) != TC_OK;
 }
 
 bool unit_wants_edit(const unit *u)
@@ -314,52 +314,52 @@ bool unit_wants_edit(const unit *u)
 
 /* A unit of a directory whose result came from the cache: its rewritten bytes from the
  * cache, or the input file as it is. */
-static int restore_unit(run *r, unit *u, worker *w, cf_error *err)
+static int restore_unit(run *r, unit *u, worker *w, tc_error *err)
 {
 	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
-		return CF_OK; /* one-file outputs are staged whole by hooks->result */
+		return TC_OK; /* one-file outputs are staged whole by hooks->result */
 	if (u->changed && u->out)
 		return out_dir_file(w, u, u->out, u->out_len, err);
 	char in[4200];
 	path_join(in, sizeof in, u->in->in, "/", u->name);
-	if (read_file(in, &w->in, r->max_input, err) != CF_OK)
+	if (read_file(in, &w->in, r->max_input, err) != TC_OK)
 		return err->code;
 	return out_dir_file(w, u, w->in.data, w->in.len, err);
 }
 
-static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
+static int trace_unit(run *r, unit *u, worker *w, tc_error *err)
 {
 	if (u->in->result_hit)
 		return restore_unit(r, u, w, err);
 	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
-		return CF_OK; /* the jar writer copies these; dex files are written in phase 3 */
+		return TC_OK; /* the jar writer copies these; dex files are written in phase 3 */
 	if (u->kind == UNIT_DEXCLASS)
-		return unit_wants_edit(u) ? inject_dex_class(r, u, w, err) : CF_OK;
+		return unit_wants_edit(u) ? inject_dex_class(r, u, w, err) : TC_OK;
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
 		path_join(in, sizeof in, u->in->in, "/", u->name);
-		if (read_file(in, &w->in, r->max_input, err) != CF_OK)
+		if (read_file(in, &w->in, r->max_input, err) != TC_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;
 		return out_dir_file(w, u, w->in.data, w->in.len, err);
 	}
 	const uint8_t *data;
 	size_t len;
-	if (unit_bytes(r, u, w, &data, &len, err) != CF_OK)
+	if (unit_bytes(r, u, w, &data, &len, err) != TC_OK)
 		return err->code;
 	u->in_size = len;
 	if (unit_wants_edit(u)) {
 		arena_reset(&w->cls);
 		cf_class cls;
-		cf_error perr;
-		cf_error_clear(&perr);
-		if (cf_parse(&cls, &w->cls, data, len, &perr) != CF_OK)
-			return cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->name, "class changed between the phases");
-		if (inject_class(r, u, w, &cls, err) != CF_OK)
+		tc_error perr;
+		tc_error_clear(&perr);
+		if (cf_parse(&cls, &w->cls, data, len, &perr) != TC_OK)
+			return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, u->name, "class changed between the phases");
+		if (inject_class(r, u, w, &cls, err) != TC_OK)
 			return err->code;
 		if (u->changed) {
 			buf_clear(&w->out);
-			if (cf_write(&cls, &w->out, err) != CF_OK)
+			if (cf_write(&cls, &w->out, err) != TC_OK)
 				return err->code;
 			data = w->out.data;
 			len = w->out.len;
@@ -369,12 +369,12 @@ static int trace_unit(run *r, unit *u, worker *w, cf_error *err)
 	if (!u->in->jar) {
 		/* a directory's rewritten classes go with its cached result */
 		if (r->keep_dir_outs && u->changed && (u->out_len = len) && !(u->out = arena_dup(&w->outs, data, len)))
-			return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, u->name, "no memory");
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		return out_dir_file(w, u, data, len, err);
 	}
-	if (u->changed && out_jar_entry(r, u, w, data, len, err) != CF_OK)
+	if (u->changed && out_jar_entry(r, u, w, data, len, err) != TC_OK)
 		return err->code;
-	return CF_OK;
+	return TC_OK;
 }
 
 static int phase2(void *ctx, size_t i, int wk)
@@ -383,14 +383,14 @@ static int phase2(void *ctx, size_t i, int wk)
 	unit *u = &j->r->units[j->items[i]];
 	int rc = trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]);
 	drop_data(j->r, u);
-	return rc != CF_OK;
+	return rc != TC_OK;
 }
 
 static int phase3(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
 	unit *u = &j->r->units[j->items[i]];
-	return dexin_write(j->r, u, &j->r->workers[wk], &j->errs[wk]) != CF_OK;
+	return dexin_write(j->r, u, &j->r->workers[wk], &j->errs[wk]) != TC_OK;
 }
 
 typedef struct sized {
@@ -426,13 +426,13 @@ static void largest_first(run *r, size_t *items, size_t n)
 }
 
 /* Runs fn over the selected units; on failure copies the first worker error out. */
-static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, cf_error *err)
+static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, tc_error *err)
 {
-	cf_error *errs = calloc((size_t)r->nworkers, sizeof *errs);
+	tc_error *errs = calloc((size_t)r->nworkers, sizeof *errs);
 	if (!errs)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	for (int i = 0; i < r->nworkers; i++)
-		cf_error_clear(&errs[i]);
+		tc_error_clear(&errs[i]);
 	job j = {r, items, errs};
 	int rc = pool_run(r->nworkers, n, fn, &j);
 	if (rc) {
@@ -442,16 +442,16 @@ static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, cf_error *err)
 				break;
 			}
 		if (!err->code)
-			cf_fail(err, CF_EIO, CF_NO_OFFSET, "tc-instrument", "a worker failed");
+			tc_fail(err, TC_EIO, TC_NO_OFFSET, "tc-instrument", "a worker failed");
 	}
 	free(errs);
-	return rc ? err->code : CF_OK;
+	return rc ? err->code : TC_OK;
 }
 
-static int setup(run *r, cf_error *err)
+static int setup(run *r, tc_error *err)
 {
 	const tc_options *o = r->opt;
-	if (rules_new(&r->rules, err) != CF_OK)
+	if (rules_new(&r->rules, err) != TC_OK)
 		return err->code;
 	/* The beat class's own package is never instrumented: it would call itself. */
 	char pkg[1024];
@@ -459,32 +459,32 @@ static int setup(run *r, cf_error *err)
 	char *slash = strrchr(pkg, '/');
 	if (slash) {
 		slash[1] = '\0';
-		if (rules_block_package(r->rules, pkg, err) != CF_OK)
+		if (rules_block_package(r->rules, pkg, err) != TC_OK)
 			return err->code;
 	} else {
 		char rule[1100];
 		int n = snprintf(rule, sizeof rule, "-keepclass %s\n", o->beat);
-		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != CF_OK)
+		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != TC_OK)
 			return err->code;
 	}
 	/* the side files through read_file: regular files, within the input limit */
 	r->max_input = o->max_input ? o->max_input : TC_MAX_INPUT_BYTES;
-	cf_buf text;
+	tc_buf text;
 	buf_init(&text);
-	int rc = CF_OK;
-	if (o->blocklist && (rc = read_file(o->blocklist, &text, r->max_input, err)) == CF_OK)
+	int rc = TC_OK;
+	if (o->blocklist && (rc = read_file(o->blocklist, &text, r->max_input, err)) == TC_OK)
 		rc = rules_parse(r->rules, (const char *)text.data, text.len, o->blocklist, err);
-	if (rc == CF_OK && o->proguard && (rc = read_file(o->proguard, &text, r->max_input, err)) == CF_OK)
+	if (rc == TC_OK && o->proguard && (rc = read_file(o->proguard, &text, r->max_input, err)) == TC_OK)
 		rc = pg_parse(&r->pg, (const char *)text.data, text.len, o->proguard, err);
-	if (rc == CF_OK && o->base_mapping && (rc = read_file(o->base_mapping, &text, r->max_input, err)) == CF_OK)
+	if (rc == TC_OK && o->base_mapping && (rc = read_file(o->base_mapping, &text, r->max_input, err)) == TC_OK)
 		rc = mapping_parse(&r->base, (const char *)text.data, text.len, o->base_mapping, err);
 	buf_free(&text);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		return rc;
 	r->nworkers = o->threads > 0 ? o->threads : pool_cpus();
 	r->workers = calloc((size_t)r->nworkers, sizeof *r->workers);
 	if (!r->workers)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	for (int i = 0; i < r->nworkers; i++) {
 		worker *w = &r->workers[i];
 		/* keep holds every kept class and rewritten entry: megabytes at once. */
@@ -500,10 +500,10 @@ static int setup(run *r, cf_error *err)
 	r->ninputs = o->npairs + o->nclasspath;
 	r->inputs = calloc(r->ninputs ? r->ninputs : 1, sizeof *r->inputs);
 	if (!r->inputs)
-		return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	r->keep_limit = KEEP_LIMIT;
 	atomic_init(&r->kept_bytes, 0);
-	return CF_OK;
+	return TC_OK;
 }
 
 static void teardown(run *r)
@@ -555,7 +555,7 @@ static bool sniff_dex(const char *path)
 }
 
 /* Input i of the options: its paths and kind (a directory, a dex file, else a jar). */
-static int classify_input(run *r, size_t i, cf_error *err)
+static int classify_input(run *r, size_t i, tc_error *err)
 {
 	const tc_options *o = r->opt;
 	input *in = &r->inputs[i];
@@ -564,29 +564,29 @@ static int classify_input(run *r, size_t i, cf_error *err)
 	in->out = in->classpath ? NULL : o->pairs[i].out;
 	struct stat st;
 	if (stat(in->in, &st) != 0)
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->in, "cannot read: %s", strerror(errno));
 	in->dir = S_ISDIR(st.st_mode);
 	if (!in->dir && !S_ISREG(st.st_mode)) {
 		/* a FIFO would block the run, a device never end */
-		return cf_fail(err, CF_EIO, CF_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
 		               file_kind(st.st_mode));
 	}
 	if (!in->dir) {
 		in->dex = sniff_dex(in->in);
 		in->jar = !in->dex;
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* Every input's units: known already (run.hooks), or listed. */
-static int list_inputs(run *r, cf_error *err)
+static int list_inputs(run *r, tc_error *err)
 {
-	int rc = CF_OK;
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+	int rc = TC_OK;
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
 		input *in = &r->inputs[i];
 		in->first = r->nunits;
 		bool hit = false;
-		if (r->hooks && (rc = r->hooks->facts(r, in, &hit, err)) != CF_OK)
+		if (r->hooks && (rc = r->hooks->facts(r, in, &hit, err)) != TC_OK)
 			break;
 		if (hit) {
 			in->count = r->nunits - in->first;
@@ -596,7 +596,7 @@ static int list_inputs(run *r, cf_error *err)
 			rc = list_dir(r, in, err);
 		} else if (in->dex) {
 			const char *base = strrchr(in->in, '/');
-			if ((rc = add_dex_file(r, in, in->in, base ? base + 1 : in->in, err)) == CF_OK)
+			if ((rc = add_dex_file(r, in, in->in, base ? base + 1 : in->in, err)) == TC_OK)
 				in->bytes_in = r->units[in->first].in_size;
 		} else {
 			rc = list_jar(r, in, err);
@@ -693,27 +693,27 @@ static void release_batch(run *r, size_t first, size_t end, bool done)
 }
 
 /* Phases 2 and 3 of one batch, its outputs staged and its results cached. */
-static int trace_batch(run *r, size_t first, size_t end, size_t *items, cf_error *err)
+static int trace_batch(run *r, size_t first, size_t end, size_t *items, tc_error *err)
 {
-	int rc = CF_OK;
-	for (size_t i = first; i < end && rc == CF_OK; i++) {
+	int rc = TC_OK;
+	for (size_t i = first; i < end && rc == TC_OK; i++) {
 		const input *in = &r->inputs[i];
-		for (size_t k = in->first; k < in->first + in->count && rc == CF_OK; k++)
+		for (size_t k = in->first; k < in->first + in->count && rc == TC_OK; k++)
 			if (r->units[k].kind == UNIT_DEX)
 				rc = dexin_prepare(r, &r->units[k], err);
 	}
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		return rc;
 	size_t n = select_units(r, first, end, to_trace, items);
 	largest_first(r, items, n);
-	if ((rc = run_phase(r, items, n, phase2, err)) != CF_OK)
+	if ((rc = run_phase(r, items, n, phase2, err)) != TC_OK)
 		return rc;
 	/* phase 3: each dex file whole, once its classes are edited */
 	n = select_units(r, first, end, dex_to_write, items);
 	largest_first(r, items, n);
-	if ((rc = run_phase(r, items, n, phase3, err)) != CF_OK)
+	if ((rc = run_phase(r, items, n, phase3, err)) != TC_OK)
 		return rc;
-	for (size_t i = first; i < end && rc == CF_OK; i++) {
+	for (size_t i = first; i < end && rc == TC_OK; i++) {
 		input *in = &r->inputs[i];
 		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
 			continue;
@@ -728,52 +728,52 @@ static int trace_batch(run *r, size_t first, size_t end, size_t *items, cf_error
 			}
 		}
 	}
-	for (size_t i = first; i < end && rc == CF_OK && r->hooks; i++)
+	for (size_t i = first; i < end && rc == TC_OK && r->hooks; i++)
 		r->hooks->save_result(r, &r->inputs[i]);
 	return rc;
 }
 
 /* The pipeline, from listing the inputs (classified, run.hooks set) to the mapping
  * files and the summary: every output committed, nothing of the cache but run.hooks. */
-static int run_pipeline(run *r, double t0, cf_error *err)
+static int run_pipeline(run *r, double t0, tc_error *err)
 {
 	const tc_options *o = r->opt;
 	size_t *items = NULL;
 	int rc = list_inputs(r, err);
-	if (rc == CF_OK && !(items = malloc((r->nunits ? r->nunits : 1) * sizeof *items)))
-		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+	if (rc == TC_OK && !(items = malloc((r->nunits ? r->nunits : 1) * sizeof *items)))
+		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	double t1 = now();
 	r->t_read = t1 - t0;
 
 	size_t first = 0, end = 0;
-	while (rc == CF_OK && next_batch(r, &first, &end)) {
+	while (rc == TC_OK && next_batch(r, &first, &end)) {
 		size_t n = select_units(r, first, end, to_collect, items);
 		largest_first(r, items, n);
 		rc = run_phase(r, items, n, phase1, err);
 		release_batch(r, first, end, false);
 	}
-	if (rc == CF_OK && o->strict) {
+	if (rc == TC_OK && o->strict) {
 		for (size_t i = 0; i < r->nunits; i++) {
 			const unit *u = &r->units[i];
 			if (u->state == US_MALFORMED && !u->in->classpath) {
 				/* a dex file on its own is named by the file */
-				rc = cf_fail(err, CF_EFORMAT, CF_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
+				rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
 				             u->error);
-				cf_error_context(err, u->in->in, NULL, NULL);
+				tc_error_context(err, u->in->in, NULL, NULL);
 				break;
 			}
 		}
 	}
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK && r->hooks; i++)
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK && r->hooks; i++)
 		r->hooks->save_facts(r, &r->inputs[i]);
 	double t2 = now();
 	r->t_collect = t2 - t1;
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = decide(r, err);
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
 		input *in = &r->inputs[i];
 		bool hit = false;
-		if (r->hooks && !in->classpath && (rc = r->hooks->result(r, in, &hit, err)) != CF_OK)
+		if (r->hooks && !in->classpath && (rc = r->hooks->result(r, in, &hit, err)) != TC_OK)
 			break;
 		/* an input known from its facts alone, to be computed: its jar is needed now */
 		if (!hit && in->jar && !in->zip && !in->classpath)
@@ -782,9 +782,9 @@ static int run_pipeline(run *r, double t0, cf_error *err)
 	double t3 = now();
 	r->t_decide = t3 - t2;
 
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = out_mapping_dir(r, err);
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++) {
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
 		input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
@@ -794,23 +794,23 @@ static int run_pipeline(run *r, double t0, cf_error *err)
 			rc = out_stage_file(in, err);
 	}
 	first = end = 0;
-	while (rc == CF_OK && next_batch(r, &first, &end)) {
+	while (rc == TC_OK && next_batch(r, &first, &end)) {
 		rc = trace_batch(r, first, end, items, err);
 		release_batch(r, first, end, true);
 	}
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = out_build_id_marker(r, out_build_id(r), err);
 	double t4 = now();
 	r->t_trace = t4 - t3;
 	/* Every output is complete before the first one appears. */
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
 	double t5 = now();
 	r->t_write = t5 - t4;
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = out_write_mappings(r, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = out_summarize(r, err);
 	r->t_map = now() - t5;
 	free(items);
@@ -819,45 +819,45 @@ static int run_pipeline(run *r, double t0, cf_error *err)
 
 /* A run replayed from the cache (memo_run): its outputs and mapping files are staged
  * or in place, and go into place. */
-static int commit_replay(run *r, double t0, cf_error *err)
+static int commit_replay(run *r, double t0, tc_error *err)
 {
-	int rc = CF_OK;
+	int rc = TC_OK;
 	r->t_read = now() - t0;
-	for (size_t i = 0; i < r->ninputs && rc == CF_OK; i++)
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = memo_commit_run(r, err);
 	return rc;
 }
 
 /* The cache wraps the pipeline: the inputs' keys, the whole run looked up, and either
  * replayed or run (the pipeline asks run.hooks about each input) and stored. */
-int tc_instrument(const tc_options *o, cf_error *err)
+int tc_instrument(const tc_options *o, tc_error *err)
 {
 	double t0 = now();
 	run r = {.opt = o};
-	if (tc_check_paths(o, err) != CF_OK)
+	if (tc_check_paths(o, err) != TC_OK)
 		return err->code;
 	int rc = setup(&r, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = memo_begin(&r, err);
-	for (size_t i = 0; i < r.ninputs && rc == CF_OK; i++)
-		if ((rc = classify_input(&r, i, err)) == CF_OK)
+	for (size_t i = 0; i < r.ninputs && rc == TC_OK; i++)
+		if ((rc = classify_input(&r, i, err)) == TC_OK)
 			rc = memo_key(&r, &r.inputs[i], err);
 	bool replayed = false;
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = memo_run(&r, &replayed, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = replayed ? commit_replay(&r, t0, err) : run_pipeline(&r, t0, err);
 	double tm = now();
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		memo_save_run(&r);
 	memo_end(&r); /* after a failure: nothing was stored, the cache is only trimmed */
 	r.t_map += replayed ? 0 : now() - tm;
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = out_write_build_id(&r, err);
-	if (rc == CF_OK)
+	if (rc == TC_OK)
 		rc = out_write_stats(&r, now() - t0, err);
 	teardown(&r);
 	return rc;

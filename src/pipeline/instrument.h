@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 
 #define TC_VERSION "0.2.0"
 
@@ -37,20 +37,20 @@ typedef struct tc_options {
 	uint64_t cache_max_bytes;    /* the cache is evicted down to this after the run */
 	/* The largest file (input, class-path entry, block list, mapping), archive entry
 	 * once inflated, and dex model read into memory, in bytes; 0: TC_MAX_INPUT_MB. A
-	 * larger one is an error (CF_ELIMIT) found before it is read. */
+	 * larger one is an error (TC_ELIMIT) found before it is read. */
 	uint64_t max_input;
 } tc_options;
 
-/* Runs the whole job. Returns CF_OK, or an error with nothing half-written: outputs
+/* Runs the whole job. Returns TC_OK, or an error with nothing half-written: outputs
  * are replaced atomically, the mapping files last. Starts with tc_check_paths. */
-int tc_instrument(const tc_options *o, cf_error *err);
+int tc_instrument(const tc_options *o, tc_error *err);
 
-/* Refuses (CF_EARG, naming the --out and what it clashes with) a run whose outputs
+/* Refuses (TC_EARG, naming the --out and what it clashes with) a run whose outputs
  * clash, compared as the file system resolves them (symbolic links, "..", "./"): an
  * --out given twice or inside another, equal to or inside an input other than its own
  * (another --in, a --classpath entry), equal to the base mapping, the block list or the
  * ProGuard mapping, or to the mapping directory or one of its three files. Reads and
  * writes nothing. */
-int tc_check_paths(const tc_options *o, cf_error *err);
+int tc_check_paths(const tc_options *o, tc_error *err);
 
 #endif

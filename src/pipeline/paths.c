@@ -82,15 +82,15 @@ static bool within(const char *a, const char *b)
 	return !strncmp(a, b, n) && (a[n] == '\0' || a[n] == '/');
 }
 
-int tc_check_paths(const tc_options *o, cf_error *err)
+int tc_check_paths(const tc_options *o, tc_error *err)
 {
 	size_t n = o->npairs, m = o->nclasspath;
 	char(*in)[PATH_SIZE] = malloc((n + m + 1) * sizeof *in);
 	char(*out)[PATH_SIZE] = malloc((n + 1) * sizeof *out);
 	char side[PATH_SIZE];
-	int rc = CF_OK;
+	int rc = TC_OK;
 	if (!in || !out) {
-		rc = cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "tc-instrument", "no memory");
+		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -101,7 +101,7 @@ int tc_check_paths(const tc_options *o, cf_error *err)
 		resolve(o->classpath[i], in[n + i]);
 #define REFUSE(...)                                                             \
 	do {                                                                    \
-		rc = cf_fail(err, CF_EARG, CF_NO_OFFSET, o->pairs[i].out, __VA_ARGS__); \
+		rc = tc_fail(err, TC_EARG, TC_NO_OFFSET, o->pairs[i].out, __VA_ARGS__); \
 		goto done;                                                      \
 	} while (0)
 	for (size_t i = 0; i < n; i++) {

@@ -15,7 +15,7 @@
 #include "arena.h"
 #include "bytes.h"
 #include "cache/cache.h"
-#include "cf_error.h"
+#include "tc_error.h"
 #include "dex.h"
 #include "dex_verify.h"
 #include "pipeline/instrument.h"
@@ -182,7 +182,7 @@ typedef struct worker {
 	arena outs;            /* rewritten entries, until their batch of inputs is written */
 	arena cls;             /* one class at a time */
 	arena scratch;         /* one method at a time */
-	cf_buf in, out, zout;
+	tc_buf in, out, zout;
 	struct zio_deflater *deflater; /* made on first use, */
 	struct zio_inflater *inflater; /* likewise */
 	char made_dir[4096];   /* last directory created, to skip repeated mkdirs */
@@ -230,59 +230,59 @@ typedef struct run {
 } run;
 
 /* collect.c */
-int collect_unit(run *r, unit *u, worker *w, cf_error *err);
-int decide(run *r, cf_error *err);
+int collect_unit(run *r, unit *u, worker *w, tc_error *err);
+int decide(run *r, tc_error *err);
 
 /* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
 struct cf_class;
-int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, cf_error *err);
+int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, tc_error *err);
 
 /* dexin.c: dex inputs. dexin_add reads a dex file's bytes (taking them) and adds its
  * units; a dex that does not parse is one malformed unit, copied unchanged.
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
-int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, cf_error *err);
-int dexin_prepare(run *r, unit *u, cf_error *err);
+int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err);
+int dexin_prepare(run *r, unit *u, tc_error *err);
 /* A dex whose units came from the cache: its bytes read and parsed, for editing. */
-int dexin_load(run *r, unit *u, cf_error *err);
-int dexin_write(run *r, unit *u, worker *w, cf_error *err);
+int dexin_load(run *r, unit *u, tc_error *err);
+int dexin_write(run *r, unit *u, worker *w, tc_error *err);
 void dexin_free(dexin *x);
 /* collect.c */
-int collect_dex_class(run *r, unit *u, worker *w, cf_error *err);
+int collect_dex_class(run *r, unit *u, worker *w, tc_error *err);
 /* inject_dex.c: edits the methods of one dex class (phase 2). */
-int inject_dex_class(run *r, unit *u, worker *w, cf_error *err);
+int inject_dex_class(run *r, unit *u, worker *w, tc_error *err);
 /* Accepts c, the new code of method m of class k (m->code: the input's,
  * or NULL for a method the run adds), when it passes ART's method verifier rules (f);
- * otherwise fails (CF_EUNSUPPORTED) naming the rule, and says the input method breaks
+ * otherwise fails (TC_EUNSUPPORTED) naming the rule, and says the input method breaks
  * it already when it does. Counts in u->checked, check_refused, input_fails. Scratch
  * memory from scratch (reset). */
 int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
-                      dex_code *c, cf_error *err);
+                      dex_code *c, tc_error *err);
 
 /* output.c */
 /* Writes a file: in place under a temporary name then renamed (atomic), or, with
  * fresh set, directly (the path lies in a staging directory nobody else sees). */
 int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
-                   cf_error *err);
+                   tc_error *err);
 /* Outputs are staged beside their final path (in->stage), so that nothing of a run that
  * fails reaches them: a jar or dex written whole, a new directory built whole, or, for
  * an existing directory, the files that change (in->merge). out_commit renames the
  * stage into place (a merge stage's files one by one, each atomically, leaving the
  * directory's other files as they are) once every output is staged; out_abort removes
  * it after a failure. */
-int out_stage_dir(input *in, cf_error *err);
+int out_stage_dir(input *in, tc_error *err);
 /* The file of unit u in its directory output: into the stage, unless the existing
  * output already holds these bytes (then it is only touched at the commit). */
-int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, cf_error *err);
+int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *err);
 /* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
-int out_stage_file(input *in, cf_error *err);
-int out_write_jar(run *r, input *in, cf_error *err);
-int out_commit(run *r, input *in, cf_error *err);
+int out_stage_file(input *in, tc_error *err);
+int out_write_jar(run *r, input *in, tc_error *err);
+int out_commit(run *r, input *in, tc_error *err);
 void out_abort(input *in);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */
-int out_mapping_dir(run *r, cf_error *err);
-int out_write_mappings(run *r, cf_error *err);
+int out_mapping_dir(run *r, tc_error *err);
+int out_write_mappings(run *r, tc_error *err);
 /* The build id (mapping/method_mapping.h) of the methodMapping.txt out_write_mappings
  * will write, from the assigned ids (after decide). */
 uint64_t out_build_id(const run *r);
@@ -292,15 +292,15 @@ uint64_t out_build_id(const run *r);
 #define OUT_MARKER_FIELD "ID"
 /* Writes the marker class holding id into the first output (a directory of class files;
  * other kinds get none yet, run.marker_in stays NULL), in its stage. */
-int out_build_id_marker(run *r, uint64_t id, cf_error *err);
+int out_build_id_marker(run *r, uint64_t id, tc_error *err);
 /* Computes the build id of methodMapping.txt as it is in the mapping directory (written
  * or replayed) into run.build_id and writes it, in hex, to the file buildId beside it. */
-int out_write_build_id(run *r, cf_error *err);
+int out_write_build_id(run *r, tc_error *err);
 /* The mapping files' names in the mapping directory, by index (run.map_hash). */
 extern const char *const out_mapping_names[2];
 /* Sums the units into run.sum (unless replayed), for memo_save_run and the statistics. */
-int out_summarize(run *r, cf_error *err);
-int out_write_stats(run *r, double total, cf_error *err);
+int out_summarize(run *r, tc_error *err);
+int out_write_stats(run *r, double total, tc_error *err);
 /* Whether the regular file at path has this size and cache_hash_bytes. */
 bool out_holds(const char *path, uint64_t size, cache_key hash);
 
@@ -312,9 +312,9 @@ bool out_holds(const char *path, uint64_t size, cache_key hash);
  * counters (*hit, in->result_hit), and phases 2 and 3 skip it; save_result once its
  * output is staged. */
 typedef struct pipeline_hooks {
-	int (*facts)(run *r, input *in, bool *hit, cf_error *err);
+	int (*facts)(run *r, input *in, bool *hit, tc_error *err);
 	void (*save_facts)(run *r, input *in);
-	int (*result)(run *r, input *in, bool *hit, cf_error *err);
+	int (*result)(run *r, input *in, bool *hit, tc_error *err);
 	void (*save_result)(run *r, input *in);
 } pipeline_hooks;
 
@@ -326,22 +326,22 @@ typedef struct pipeline_hooks {
  * only memo_commit_run and the statistics are left (*hit). Otherwise the pipeline runs,
  * and memo_save_run keeps the mapping files and the summary. memo_end closes the cache
  * (trimming it) and takes its statistics. */
-int memo_begin(run *r, cf_error *err);
+int memo_begin(run *r, tc_error *err);
 void memo_end(run *r);
-int memo_key(run *r, input *in, cf_error *err);
-int memo_run(run *r, bool *hit, cf_error *err);
-int memo_commit_run(run *r, cf_error *err);
+int memo_key(run *r, input *in, tc_error *err);
+int memo_run(run *r, bool *hit, tc_error *err);
+int memo_commit_run(run *r, tc_error *err);
 void memo_save_run(run *r);
 
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
  * source entry was stored), kept in the worker's arena until the jar is written. */
-int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, cf_error *err);
+int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, tc_error *err);
 
 /* instrument.c */
-unit *unit_new(run *r, input *in, const char *name, cf_error *err);
+unit *unit_new(run *r, input *in, const char *name, tc_error *err);
 /* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
 bool unit_wants_edit(const unit *u);
-int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, cf_error *err);
+int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, tc_error *err);
 void unit_report(unit *u, worker *w, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
@@ -349,11 +349,11 @@ void unit_report(unit *u, worker *w, const char *fmt, ...)
 	;
 char *keep_str(worker *w, const char *s, size_t len);
 /* A method left as it was: "label: not instrumented: why" reported and counted. */
-void unit_skip(unit *u, worker *w, const char *label, const cf_error *e);
-/* One method's rewrite settled, the same for both formats (src/inject/): rc CF_OK counts
+void unit_skip(unit *u, worker *w, const char *label, const tc_error *e);
+/* One method's rewrite settled, the same for both formats (src/inject/): rc TC_OK counts
  * it (id: a probe, focus: the at() call) and returns 0; out of memory ends the class
- * (returns CF_ENOMEM, set in err); any other failure returns 1, for the caller to report
+ * (returns TC_ENOMEM, set in err); any other failure returns 1, for the caller to report
  * with unit_skip (its label is the format's) and go on with the method as it was. */
-int unit_settle(unit *u, int rc, const cf_error *e, bool id, bool focus, cf_error *err);
+int unit_settle(unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err);
 
 #endif

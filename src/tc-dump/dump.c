@@ -260,12 +260,12 @@ static void dump_lvt(FILE *out, const cp_pool *cp, const cf_attr *at, const char
 
 static int dump_code(FILE *out, cf_class *cls, cf_member *m, arena *scratch)
 {
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	code_editor *ed;
-	if (code_open(&ed, cls, m, scratch, &err) != CF_OK) {
+	if (code_open(&ed, cls, m, scratch, &err) != TC_OK) {
 		char msg[512];
-		cf_error_format(&err, msg, sizeof msg);
+		tc_error_format(&err, msg, sizeof msg);
 		fprintf(out, "    ! error: %s\n", msg);
 		return 1;
 	}
@@ -292,8 +292,8 @@ static int dump_code(FILE *out, cf_class *cls, cf_member *m, arena *scratch)
 			uint16_t ninit;
 			smt_frame *f;
 			uint32_t nf;
-			if (smt_initial(cls, m, scratch, &init, &ninit, &err) != CF_OK ||
-			    smt_decode(cls, at, c->len, init, ninit, scratch, &f, &nf, &err) != CF_OK) {
+			if (smt_initial(cls, m, scratch, &init, &ninit, &err) != TC_OK ||
+			    smt_decode(cls, at, c->len, init, ninit, scratch, &f, &nf, &err) != TC_OK) {
 				fprintf(out, "    ! error: %s\n", err.message);
 				return 1;
 			}

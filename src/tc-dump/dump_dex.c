@@ -161,8 +161,8 @@ static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t p
 /* The debug info's events ("Dalvik executable format", debug_info_item). */
 static void dump_debug(FILE *out, const dex_file *d, const dex_blob *b)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dx_rd r = dx_at(b->data, b->len, 0, &e, "debug_info_item");
 	int64_t line = dx_uleb(&r);
 	uint32_t np = dx_uleb(&r);

@@ -38,20 +38,20 @@ static const char usage[] =
 typedef struct opts {
 	bool roundtrip, shallow, quiet;
 	arena class_arena, scratch;
-	cf_buf out;
+	tc_buf out;
 	unsigned long classes, same, differ, bad, dex, dex_same, dex_equivalent;
 } opts;
 
-static void report(const char *label, const cf_error *err)
+static void report(const char *label, const tc_error *err)
 {
 	char msg[1024];
-	cf_error e = *err;
-	cf_error_context(&e, label, NULL, NULL);
-	cf_error_format(&e, msg, sizeof msg);
+	tc_error e = *err;
+	tc_error_context(&e, label, NULL, NULL);
+	tc_error_format(&e, msg, sizeof msg);
 	fprintf(stderr, "%s\n", msg);
 }
 
-static int deep_rewrite(cf_class *cls, arena *scratch, cf_error *err)
+static int deep_rewrite(cf_class *cls, arena *scratch, tc_error *err)
 {
 	for (uint32_t i = 0; i < cls->nmethods; i++) {
 		cf_member *m = &cls->methods[i];
@@ -59,14 +59,14 @@ static int deep_rewrite(cf_class *cls, arena *scratch, cf_error *err)
 			continue;
 		arena_reset(scratch);
 		code_editor *ed;
-		if (code_open(&ed, cls, m, scratch, err) != CF_OK || code_commit(ed, err) != CF_OK) {
+		if (code_open(&ed, cls, m, scratch, err) != TC_OK || code_commit(ed, err) != TC_OK) {
 			char label[256];
 			cf_member_label(cls, m, label, sizeof label);
-			cf_error_context(err, NULL, NULL, label);
+			tc_error_context(err, NULL, NULL, label);
 			return err->code;
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 /* The dump of d as a string (malloc'd), for comparisons. */
@@ -102,7 +102,7 @@ static void show_diff(const char *a, size_t la, const char *b, size_t lb, size_t
 
 /* Every method through the code editor with no edit; the model then holds the
  * relaid-out code. */
-static int dex_deep(dex_file *d, arena *keep, arena *scratch, cf_error *err)
+static int dex_deep(dex_file *d, arena *keep, arena *scratch, tc_error *err)
 {
 	for (uint32_t k = 0; k < d->nclasses; k++) {
 		dex_cdata *cd = d->classes[k].data;
@@ -112,26 +112,26 @@ static int dex_deep(dex_file *d, arena *keep, arena *scratch, cf_error *err)
 				continue;
 			arena_reset(scratch);
 			dedit *e;
-			if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, err) != CF_OK ||
-			    dedit_commit(e, keep, &m->code, err) != CF_OK) {
+			if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, err) != TC_OK ||
+			    dedit_commit(e, keep, &m->code, err) != TC_OK) {
 				char label[1024];
 				dex_method_label(d, m->idx, label, sizeof label);
-				cf_error_context(err, NULL, NULL, label);
+				tc_error_context(err, NULL, NULL, label);
 				return err->code;
 			}
 		}
 	}
-	return CF_OK;
+	return TC_OK;
 }
 
 static int on_dex(opts *o, const char *label, const uint8_t *data, size_t len)
 {
 	o->dex++;
 	arena_reset(&o->class_arena);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	dex_file d;
-	if (dex_parse(&d, &o->class_arena, data, len, &err) != CF_OK) {
+	if (dex_parse(&d, &o->class_arena, data, len, &err) != TC_OK) {
 		report(label, &err);
 		o->bad++;
 		return 0;
@@ -142,7 +142,7 @@ static int on_dex(opts *o, const char *label, const uint8_t *data, size_t len)
 		return 0;
 	}
 	buf_clear(&o->out);
-	if (dex_write(&d, &o->out, &err) != CF_OK) {
+	if (dex_write(&d, &o->out, &err) != TC_OK) {
 		report(label, &err);
 		o->bad++;
 		return 0;
@@ -159,7 +159,7 @@ static int on_dex(opts *o, const char *label, const uint8_t *data, size_t len)
 	dex_file again;
 	bool equivalent = same;
 	if (!same) {
-		if (dex_parse(&again, &again_arena, o->out.data, o->out.len, &err) != CF_OK) {
+		if (dex_parse(&again, &again_arena, o->out.data, o->out.len, &err) != TC_OK) {
 			report(label, &err);
 		} else if (!(after = dump_text(&again, &lb)) || !before || la != lb || memcmp(before, after, la)) {
 			fprintf(stderr, "%s: written back, reads back different\n", label);
@@ -173,8 +173,8 @@ static int on_dex(opts *o, const char *label, const uint8_t *data, size_t len)
 	}
 	if (equivalent && !o->shallow) {
 		/* through the editor: the same disassembly after a re-read */
-		if (dex_deep(&d, &keep, &o->scratch, &err) != CF_OK || dex_write(&d, &o->out, &err) != CF_OK ||
-		    dex_parse(&again, &again_arena, o->out.data, o->out.len, &err) != CF_OK) {
+		if (dex_deep(&d, &keep, &o->scratch, &err) != TC_OK || dex_write(&d, &o->out, &err) != TC_OK ||
+		    dex_parse(&again, &again_arena, o->out.data, o->out.len, &err) != TC_OK) {
 			report(label, &err);
 			equivalent = same = false;
 		} else if (!(after = dump_text(&again, &lb)) || !before || la != lb || memcmp(before, after, la)) {
@@ -213,10 +213,10 @@ static int on_class(void *ctx, const char *label, const uint8_t *data, size_t le
 		return on_dex(o, label, data, len);
 	o->classes++;
 	arena_reset(&o->class_arena);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_class cls;
-	if (cf_parse(&cls, &o->class_arena, data, len, &err) != CF_OK) {
+	if (cf_parse(&cls, &o->class_arena, data, len, &err) != TC_OK) {
 		report(label, &err);
 		o->bad++;
 		return 0;
@@ -226,13 +226,13 @@ static int on_class(void *ctx, const char *label, const uint8_t *data, size_t le
 		o->bad += dump_class(stdout, &cls, &o->scratch) ? 1 : 0;
 		return 0;
 	}
-	if (!o->shallow && deep_rewrite(&cls, &o->scratch, &err) != CF_OK) {
+	if (!o->shallow && deep_rewrite(&cls, &o->scratch, &err) != TC_OK) {
 		report(label, &err);
 		o->bad++;
 		return 0;
 	}
 	buf_clear(&o->out);
-	if (cf_write(&cls, &o->out, &err) != CF_OK) {
+	if (cf_write(&cls, &o->out, &err) != TC_OK) {
 		report(label, &err);
 		o->bad++;
 		return 0;
@@ -283,9 +283,9 @@ int main(int argc, char **argv)
 	buf_init(&o.out);
 	int status = 0;
 	for (int i = first; i < argc; i++) {
-		cf_error err;
-		cf_error_clear(&err);
-		if (walk_classes_and_dex(argv[i], on_class, &o, &err) != CF_OK) {
+		tc_error err;
+		tc_error_clear(&err);
+		if (walk_classes_and_dex(argv[i], on_class, &o, &err) != TC_OK) {
 			report(argv[i], &err);
 			status = 2;
 		}

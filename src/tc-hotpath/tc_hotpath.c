@@ -169,33 +169,33 @@ static char *utf8_str(const cp_pool *cp, uint32_t idx)
 
 static int load_jar(opts *o, const char *path)
 {
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	tc_jar *jar;
-	if (jar_open(&jar, path, &err) != CF_OK) {
+	if (jar_open(&jar, path, &err) != TC_OK) {
 		char msg[1024];
-		cf_error_format(&err, msg, sizeof msg);
+		tc_error_format(&err, msg, sizeof msg);
 		fprintf(stderr, "tc-hotpath: %s\n", msg);
 		return -1;
 	}
 	uint64_t n = jar_count(jar);
 	o->k = calloc(n ? n : 1, sizeof *o->k);
 	int rc = 0;
-	cf_buf buf;
+	tc_buf buf;
 	buf_init(&buf);
 	for (uint64_t i = 0; i < n && rc == 0 && o->k; i++) {
 		const char *name = jar_name(jar, i);
 		size_t len = name ? strlen(name) : 0;
 		if (len < 7 || strcmp(name + len - 6, ".class") || jar_is_dir(jar, i))
 			continue;
-		if (jar_read(jar, i, &buf, 1u << 24, NULL, &err) != CF_OK) {
+		if (jar_read(jar, i, &buf, 1u << 24, NULL, &err) != TC_OK) {
 			rc = -1;
 			break;
 		}
 		klass *k = &o->k[o->n_k];
 		k->bytes = buf_take(&buf, &len);
-		if (!k->bytes || cf_parse(&k->cls, &o->a, k->bytes, len, &err) != CF_OK) {
-			cf_error_context(&err, name, NULL, NULL);
+		if (!k->bytes || cf_parse(&k->cls, &o->a, k->bytes, len, &err) != TC_OK) {
+			tc_error_context(&err, name, NULL, NULL);
 			rc = -1;
 			free(k->bytes);
 			break;
@@ -215,7 +215,7 @@ static int load_jar(opts *o, const char *path)
 	jar_close(jar);
 	if (!o->k || rc) {
 		char msg[1024];
-		cf_error_format(&err, msg, sizeof msg);
+		tc_error_format(&err, msg, sizeof msg);
 		fprintf(stderr, "tc-hotpath: %s: %s\n", path, o->k ? msg : "out of memory");
 		return -1;
 	}
@@ -247,9 +247,9 @@ static cf_member *find_method(opts *o, klass **k, const char *name, const char *
 
 /* The reason of a slow-path annotation (RuntimeInvisibleAnnotations, JVMS 4.7.17), or
  * NULL. Reads are bounded by the attribute. */
-static int skip_value(cf_reader *r);
+static int skip_value(tc_reader *r);
 
-static int skip_annotation(cf_reader *r)
+static int skip_annotation(tc_reader *r)
 {
 	rd_u2(r);
 	uint16_t pairs = rd_u2(r);
@@ -260,7 +260,7 @@ static int skip_annotation(cf_reader *r)
 	return rd_ok(r) ? 0 : -1;
 }
 
-static int skip_value(cf_reader *r)
+static int skip_value(tc_reader *r)
 {
 	uint8_t tag = rd_u1(r);
 	switch (tag) {
@@ -287,9 +287,9 @@ static char *slow_reason(const klass *k, const cf_member *m)
 	cf_attr *at = cf_find_attr(&k->cls, m->attrs, m->nattrs, "RuntimeInvisibleAnnotations");
 	if (!at)
 		return NULL;
-	cf_error err;
-	cf_error_clear(&err);
-	cf_reader r = rd_init(at->data, at->len, &err);
+	tc_error err;
+	tc_error_clear(&err);
+	tc_reader r = rd_init(at->data, at->len, &err);
 	uint16_t n = rd_u2(&r);
 	for (uint32_t i = 0; i < n && rd_ok(&r); i++) {
 		uint16_t type = rd_u2(&r);
@@ -435,17 +435,17 @@ static void walk_method(walk *w, klass *k, cf_member *m, int depth)
 	cf_attr *at = cf_method_code(&k->cls, m);
 	if (!at)
 		return;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_code code;
-	if (cf_code_parse(&k->cls, at, &code, &err) != CF_OK) {
+	if (cf_code_parse(&k->cls, at, &code, &err) != TC_OK) {
 		fprintf(stderr, "tc-hotpath: %s: Code does not parse\n", k->name);
 		w->violations++;
 		return;
 	}
 	for (uint32_t off = 0; off < code.len;) {
 		cf_insn in;
-		if (insn_decode(code.code, code.len, off, code.code_off, &in, &err) != CF_OK) {
+		if (insn_decode(code.code, code.len, off, code.code_off, &in, &err) != TC_OK) {
 			fprintf(stderr, "tc-hotpath: %s: bad instruction at %u\n", k->name, off);
 			w->violations++;
 			return;

@@ -78,10 +78,10 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-static void report(const cf_error *err)
+static void report(const tc_error *err)
 {
 	char msg[2048];
-	cf_error_format(err, msg, sizeof msg);
+	tc_error_format(err, msg, sizeof msg);
 	fprintf(stderr, "tc-instrument: %s\n", msg);
 }
 
@@ -89,10 +89,10 @@ static int do_diff(int argc, char **argv)
 {
 	if (argc != 4)
 		return usage_error("diff takes two mapping files%s", "");
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	mapping *a = NULL, *b = NULL;
-	if (mapping_load(&a, argv[2], &err) != CF_OK || mapping_load(&b, argv[3], &err) != CF_OK) {
+	if (mapping_load(&a, argv[2], &err) != TC_OK || mapping_load(&b, argv[3], &err) != TC_OK) {
 		report(&err);
 		mapping_free(a);
 		return 2;
@@ -252,13 +252,13 @@ int main(int argc, char **argv)
 		o.pairs = pairs;
 		o.classpath = cp;
 		o.beat = beat;
-		cf_error err;
-		cf_error_clear(&err);
-		if (tc_check_paths(&o, &err) != CF_OK) {
+		tc_error err;
+		tc_error_clear(&err);
+		if (tc_check_paths(&o, &err) != TC_OK) {
 			/* clashing outputs are a usage error: nothing was read or written */
 			report(&err);
 			status = 2;
-		} else if (tc_instrument(&o, &err) != CF_OK) {
+		} else if (tc_instrument(&o, &err) != TC_OK) {
 			report(&err);
 			status = 1;
 		}

@@ -7,7 +7,7 @@
 
 #include "arena.h"
 #include "bytes.h"
-#include "cf_error.h"
+#include "tc_error.h"
 #include "utf8.h"
 
 static size_t dec(const char *s, size_t avail, uint32_t *cp)
@@ -63,43 +63,43 @@ Test(utf8, encode_round_trips_every_length)
 
 Test(error, cf_fail_keeps_the_first_cause_and_context_never_rewords)
 {
-	cf_error e;
-	cf_error_clear(&e);
-	cr_assert_eq(cf_fail(&e, CF_ETRUNC, 12, "constant pool #3", "needs %d bytes", 4), CF_ETRUNC);
-	cr_assert_eq(cf_fail(&e, CF_EIO, 0, "cleanup", "second"), CF_EIO);
-	cr_assert_eq(e.code, CF_ETRUNC);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(tc_fail(&e, TC_ETRUNC, 12, "constant pool #3", "needs %d bytes", 4), TC_ETRUNC);
+	cr_assert_eq(tc_fail(&e, TC_EIO, 0, "cleanup", "second"), TC_EIO);
+	cr_assert_eq(e.code, TC_ETRUNC);
 	cr_assert_str_eq(e.message, "needs 4 bytes");
 	cr_assert_eq(e.offset, 12);
-	cf_error_context(&e, "a.jar!p/X.class", "p.X", "m()V");
-	cf_error_context(&e, "other", "q.Y", "n()V");
+	tc_error_context(&e, "a.jar!p/X.class", "p.X", "m()V");
+	tc_error_context(&e, "other", "q.Y", "n()V");
 	cr_assert_str_eq(e.file, "a.jar!p/X.class");
 	cr_assert_str_eq(e.cls, "p.X");
 	char line[2048];
-	cf_error_format(&e, line, sizeof line);
+	tc_error_format(&e, line, sizeof line);
 	cr_assert(strstr(line, "a.jar!p/X.class") && strstr(line, "needs 4 bytes") && strstr(line, "12"), "%s",
 	          line);
 }
 
 Test(error, cf_set_replaces_and_may_read_itself)
 {
-	cf_error e;
-	cf_error_clear(&e);
-	cf_fail(&e, CF_ETRUNC, 1, "x", "first");
-	cr_assert_eq(cf_set(&e, CF_EIO, "ring: %s", e.message), CF_EIO);
-	cr_assert_eq(e.code, CF_EIO);
+	tc_error e;
+	tc_error_clear(&e);
+	tc_fail(&e, TC_ETRUNC, 1, "x", "first");
+	cr_assert_eq(tc_set(&e, TC_EIO, "ring: %s", e.message), TC_EIO);
+	cr_assert_eq(e.code, TC_EIO);
 	cr_assert_str_eq(e.message, "ring: first");
-	cr_assert_eq(e.offset, CF_NO_OFFSET);
-	cr_assert_eq(cf_set(NULL, CF_EARG, "no record"), CF_EARG);
+	cr_assert_eq(e.offset, TC_NO_OFFSET);
+	cr_assert_eq(tc_set(NULL, TC_EARG, "no record"), TC_EARG);
 }
 
 Test(error, a_long_message_is_cut_not_overrun)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	char big[2000];
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = 0;
-	cf_set(&e, CF_EIO, "%s", big);
+	tc_set(&e, TC_EIO, "%s", big);
 	cr_assert_eq(strlen(e.message), sizeof e.message - 1);
 }
 
@@ -129,7 +129,7 @@ Test(arena, limit_refuses_and_reset_reuses)
 
 Test(buf, text_stays_nul_terminated_and_errors_stick)
 {
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	buf_puts(&b, "ab");
 	buf_printf(&b, "%d", 42);
@@ -138,7 +138,7 @@ Test(buf, text_stays_nul_terminated_and_errors_stick)
 	cr_assert_str_eq(b.str, "ab42!");
 	b.limit = 8;
 	buf_puts(&b, "0123456789");
-	cr_assert_eq(b.err, CF_ENOMEM);
+	cr_assert_eq(b.err, TC_ENOMEM);
 	size_t len = b.len;
 	buf_puts(&b, "x"); /* ignored once failed */
 	cr_assert_eq(b.len, len);
@@ -149,29 +149,29 @@ Test(buf, text_stays_nul_terminated_and_errors_stick)
 Test(buf, fixed_memory_is_never_outgrown)
 {
 	uint8_t mem[4];
-	cf_buf b;
+	tc_buf b;
 	buf_fixed(&b, mem, sizeof mem);
 	buf_u2(&b, 0x1234);
 	buf_u2(&b, 0x5678);
-	cr_assert_eq(b.err, CF_OK);
+	cr_assert_eq(b.err, TC_OK);
 	cr_assert_eq(mem[0], 0x12);
 	cr_assert_eq(mem[3], 0x78);
 	buf_u1(&b, 1);
-	cr_assert_eq(b.err, CF_ENOMEM);
+	cr_assert_eq(b.err, TC_ENOMEM);
 	cr_assert_eq(b.len, 4);
 }
 
 Test(reader, reads_big_endian_and_fails_past_the_end_once)
 {
 	const uint8_t data[] = { 0xCA, 0xFE, 0xBA, 0xBE, 0x00, 0x05 };
-	cf_error e;
-	cf_error_clear(&e);
-	cf_reader r = rd_init(data, sizeof data, &e);
+	tc_error e;
+	tc_error_clear(&e);
+	tc_reader r = rd_init(data, sizeof data, &e);
 	cr_assert_eq(rd_u4(&r), 0xCAFEBABEu);
 	cr_assert_eq(rd_u2(&r), 5);
 	cr_assert(rd_ok(&r));
 	cr_assert_eq(rd_u2(&r), 0, "past the end reads as 0");
 	cr_assert_not(rd_ok(&r));
-	cr_assert_eq(e.code, CF_ETRUNC);
+	cr_assert_eq(e.code, TC_ETRUNC);
 	cr_assert_eq(e.offset, 6);
 }

@@ -23,7 +23,7 @@ static int parse(const char *s)
 
 static char *put(const json_val *v)
 {
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	json_put(&sb, v);
 	return buf_take_str(&sb);
@@ -41,7 +41,7 @@ Test(json, a_report_line)
 	const char *line = "{\"machine\":\"HIGH\",\"cpu_app\":1.5,\"mem\":6442450944,\"detail\":\"NORMAL\",\"cost\":720,"
 	                   "\"stack\":\"0,1048574,1,720\\n1,100,1,720\\n\",\"stackKey\":\"100|\",\"ok\":true,"
 	                   "\"none\":null,\"memory\":{\"vm_size\":8192},\"list\":[1,-2,3e5,[]]}";
-	cr_assert_eq(parse(line), CF_OK, "%s at %zu", why, off);
+	cr_assert_eq(parse(line), TC_OK, "%s at %zu", why, off);
 	cr_assert_eq(doc.root.type, JSON_OBJ);
 	cr_assert_eq(doc.root.n, 11);
 	const json_val *st = json_get(&doc.root, "stack");
@@ -68,7 +68,7 @@ Test(json, a_report_line)
 
 Test(json, whitespace_around_and_inside)
 {
-	cr_assert_eq(parse(" \t{ \"a\" : [ 1 , 2 ] ,\r\n\"b\":{} }\n "), CF_OK, "%s", why);
+	cr_assert_eq(parse(" \t{ \"a\" : [ 1 , 2 ] ,\r\n\"b\":{} }\n "), TC_OK, "%s", why);
 	char *back = put(&doc.root);
 	cr_assert_str_eq(back, "{\"a\":[1,2],\"b\":{}}");
 	free(back);
@@ -76,19 +76,19 @@ Test(json, whitespace_around_and_inside)
 
 Test(json, scalars_at_the_top)
 {
-	cr_assert_eq(parse("42"), CF_OK);
+	cr_assert_eq(parse("42"), TC_OK);
 	cr_assert_eq(doc.root.type, JSON_NUM);
 	json_doc_dispose(&doc);
-	cr_assert_eq(parse("\"x\""), CF_OK);
+	cr_assert_eq(parse("\"x\""), TC_OK);
 	cr_assert_str_eq(doc.root.s, "x");
 	json_doc_dispose(&doc);
-	cr_assert_eq(parse("-0.5e-3"), CF_OK);
+	cr_assert_eq(parse("-0.5e-3"), TC_OK);
 	cr_assert_str_eq(doc.root.s, "-0.5e-3");
 }
 
 Test(json, escapes_decode_to_utf8)
 {
-	cr_assert_eq(parse("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20ac\\ud83d\\ude00\""), CF_OK, "%s", why);
+	cr_assert_eq(parse("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20ac\\ud83d\\ude00\""), TC_OK, "%s", why);
 	cr_assert_str_eq(doc.root.s, "a\"b\\c/d\b\f\n\r\t\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
 	char *back = put(&doc.root);
 	/* written back by the runtime's escaper: the pair as escapes */
@@ -98,7 +98,7 @@ Test(json, escapes_decode_to_utf8)
 
 Test(json, nul_in_a_string_survives)
 {
-	cr_assert_eq(parse("{\"k\\u0000\":\"a\\u0000b\"}"), CF_OK, "%s", why);
+	cr_assert_eq(parse("{\"k\\u0000\":\"a\\u0000b\"}"), TC_OK, "%s", why);
 	const json_member *mb = &doc.root.members[0];
 	cr_assert_eq(mb->key_len, 3);
 	cr_assert_eq(memcmp(mb->key, "k\xC0\x80", 3), 0);
@@ -110,7 +110,7 @@ Test(json, nul_in_a_string_survives)
 
 Test(json, raw_utf8_is_kept)
 {
-	cr_assert_eq(parse("\"\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\""), CF_OK, "%s", why);
+	cr_assert_eq(parse("\"\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\""), TC_OK, "%s", why);
 	cr_assert_str_eq(doc.root.s, "\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80");
 }
 
@@ -119,11 +119,11 @@ Test(json, sixty_four_levels_but_not_sixty_five)
 	char buf[200];
 	memset(buf, '[', 64);
 	memset(buf + 64, ']', 64);
-	cr_assert_eq(parse_n(buf, 128), CF_OK, "%s", why);
+	cr_assert_eq(parse_n(buf, 128), TC_OK, "%s", why);
 	json_doc_dispose(&doc);
 	memset(buf, '[', 65);
 	memset(buf + 65, ']', 65);
-	cr_assert_eq(parse_n(buf, 130), CF_EFORMAT);
+	cr_assert_eq(parse_n(buf, 130), TC_EFORMAT);
 	cr_assert_eq(off, 64);
 	cr_assert(strstr(why, "nested deeper than 64"), "%s", why);
 }
@@ -181,7 +181,7 @@ Test(json, malformed_input_names_the_offset)
 		{ "/* c */ 1", 0, "expected a value, found '/'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		cr_assert_eq(parse(cases[i].text), CF_EFORMAT, "case %zu: %s", i, cases[i].text);
+		cr_assert_eq(parse(cases[i].text), TC_EFORMAT, "case %zu: %s", i, cases[i].text);
 		cr_expect_eq(off, cases[i].off, "case %zu (%s): offset %zu", i, cases[i].text, off);
 		cr_expect(strstr(why, cases[i].why), "case %zu (%s): %s", i, cases[i].text, why);
 		cr_assert_eq(doc.root.type, JSON_NULL);
@@ -192,7 +192,7 @@ Test(json, malformed_input_names_the_offset)
 Test(json, nul_byte_inside_the_line)
 {
 	static const char text[] = "{\"a\":1}\0";
-	cr_assert_eq(parse_n(text, sizeof text - 1), CF_EFORMAT);
+	cr_assert_eq(parse_n(text, sizeof text - 1), TC_EFORMAT);
 	cr_assert_eq(off, 7);
 	cr_assert(strstr(why, "byte 0x00"), "%s", why);
 }
@@ -205,7 +205,7 @@ Test(json, duplicate_keys_in_a_large_object)
 	for (int i = 0; i < 100; i++)
 		len += (size_t)sprintf(text + len, "%s\"k%d\":%d", i ? "," : "", i == 77 ? 5 : i, i);
 	text[len++] = '}';
-	cr_assert_eq(parse_n(text, len), CF_EFORMAT);
+	cr_assert_eq(parse_n(text, len), TC_EFORMAT);
 	cr_assert(strstr(why, "duplicate key \"k5\""), "%s", why);
 	free(text);
 }
@@ -221,7 +221,7 @@ Test(json, prefixes_and_mutations_never_crash)
 		char *copy = malloc(k ? k : 1); /* exact size, so ASan sees any overread */
 		memcpy(copy, line, k);
 		int rc = parse_n(copy, k);
-		cr_assert_eq(rc, CF_EFORMAT, "prefix %zu", k);
+		cr_assert_eq(rc, TC_EFORMAT, "prefix %zu", k);
 		json_doc_dispose(&doc);
 		free(copy);
 	}
@@ -236,13 +236,13 @@ Test(json, prefixes_and_mutations_never_crash)
 			seed = seed * 1103515245u + 12345u;
 			copy[at] = alphabet[(seed >> 8) % (sizeof alphabet - 1)];
 		}
-		if (parse_n(copy, n) == CF_OK) {
+		if (parse_n(copy, n) == TC_OK) {
 			char *back = put(&doc.root);
 			json_doc again;
 			size_t o2;
 			char w2[128];
 			/* what the reader accepted, the writer writes as valid JSON */
-			cr_assert_eq(json_parse(&again, back, strlen(back), &o2, w2, sizeof w2), CF_OK, "%s: %s", back, w2);
+			cr_assert_eq(json_parse(&again, back, strlen(back), &o2, w2, sizeof w2), TC_OK, "%s: %s", back, w2);
 			json_doc_dispose(&again);
 			free(back);
 		}

@@ -6,7 +6,7 @@
 
 static char *escaped(const char *s)
 {
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	json_escape(&sb, s);
 	return buf_take_str(&sb);

@@ -10,7 +10,7 @@ int tc_parse(tcls *t, uint8_t *bytes, size_t len)
 	arena_init(&t->a);
 	t->bytes = bytes;
 	t->len = len;
-	cf_error_clear(&t->err);
+	tc_error_clear(&t->err);
 	t->rc = cf_parse(&t->cls, &t->a, bytes, len, &t->err);
 	return t->rc;
 }
@@ -21,7 +21,7 @@ void tc_build(tcls *t, bld *b)
 	uint8_t *bytes = bld_finish(b, &len);
 	bld_free(b);
 	int rc = tc_parse(t, bytes, len);
-	cr_assert_eq(rc, CF_OK, "built class does not parse: %s (%s at %u)", t->err.message, t->err.part,
+	cr_assert_eq(rc, TC_OK, "built class does not parse: %s (%s at %u)", t->err.message, t->err.part,
 	             t->err.offset);
 }
 
@@ -54,12 +54,12 @@ cf_member *tc_method(tcls *t, const char *name)
 
 uint8_t *tc_write(tcls *t, size_t *len)
 {
-	cf_buf out;
+	tc_buf out;
 	buf_init(&out);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = cf_write(&t->cls, &out, &err);
-	cr_assert_eq(rc, CF_OK, "write failed: %s", err.message);
+	cr_assert_eq(rc, TC_OK, "write failed: %s", err.message);
 	return buf_take(&out, len);
 }
 
@@ -68,16 +68,16 @@ void tc_reparse(tcls *t, tcls *out)
 	size_t len;
 	uint8_t *bytes = tc_write(t, &len);
 	int rc = tc_parse(out, bytes, len);
-	cr_assert_eq(rc, CF_OK, "written class does not parse: %s (%s at %u)", out->err.message,
+	cr_assert_eq(rc, TC_OK, "written class does not parse: %s (%s at %u)", out->err.message,
 	             out->err.part, out->err.offset);
 }
 
 code_editor *tc_open(tcls *t, arena *scratch, const char *name)
 {
 	code_editor *ed = NULL;
-	cf_error_clear(&t->err);
+	tc_error_clear(&t->err);
 	int rc = code_open(&ed, &t->cls, tc_method(t, name), scratch, &t->err);
-	cr_assert_eq(rc, CF_OK, "code_open(%s): %s (%s at %u)", name, t->err.message, t->err.part,
+	cr_assert_eq(rc, TC_OK, "code_open(%s): %s (%s at %u)", name, t->err.message, t->err.part,
 	             t->err.offset);
 	return ed;
 }
@@ -91,11 +91,11 @@ uint32_t tc_frames(tcls *t, arena *scratch, const char *name, smt_frame **frames
 	smt_vtype *init;
 	uint16_t ninit;
 	uint32_t n = 0;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(smt_initial(&t->cls, m, scratch, &init, &ninit, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(smt_initial(&t->cls, m, scratch, &init, &ninit, &err), TC_OK);
 	int rc = smt_decode(&t->cls, at, c.len, init, ninit, scratch, frames, &n, &err);
-	cr_assert_eq(rc, CF_OK, "frames of %s: %s", name, err.message);
+	cr_assert_eq(rc, TC_OK, "frames of %s: %s", name, err.message);
 	return n;
 }
 
@@ -105,10 +105,10 @@ cf_code tc_code(tcls *t, const char *name)
 	cf_attr *ca = cf_method_code(&t->cls, m);
 	cr_assert_not_null(ca);
 	cf_code c;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = cf_code_parse(&t->cls, ca, &c, &err);
-	cr_assert_eq(rc, CF_OK, "Code of %s: %s", name, err.message);
+	cr_assert_eq(rc, TC_OK, "Code of %s: %s", name, err.message);
 	return c;
 }
 

@@ -16,7 +16,7 @@ typedef struct tcls {
 	uint8_t *bytes;
 	size_t len;
 	cf_class cls;
-	cf_error err;
+	tc_error err;
 	int rc;
 } tcls;
 
@@ -52,7 +52,7 @@ void tc_emit(tcls *t);
 uint8_t *tc_read_file(const char *path, size_t *len);
 
 #define expect_ok(rc, err)                                                                 \
-	cr_assert_eq((rc), CF_OK, "expected success, got %d: %s (part %s, offset %u)", (rc), \
+	cr_assert_eq((rc), TC_OK, "expected success, got %d: %s (part %s, offset %u)", (rc), \
 	             (err).message, (err).part, (err).offset)
 
 #define expect_err(rc, err, code_, part_, off_)                                                 \

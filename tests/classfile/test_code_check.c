@@ -27,9 +27,9 @@ static void open_m(bld *b, opened *o)
 	for (int k = 0; k < 8; k++)
 		o->attr[k] = L->code_attr[1][k];
 	bld_free(b);
-	cr_assert_eq(tc_parse(&o->t, bytes, len), CF_OK, "%s", o->t.err.message);
+	cr_assert_eq(tc_parse(&o->t, bytes, len), TC_OK, "%s", o->t.err.message);
 	arena_init(&o->s);
-	cf_error_clear(&o->t.err);
+	tc_error_clear(&o->t.err);
 	o->rc = code_open(&o->ed, &o->t.cls, tc_method(&o->t, "m"), &o->s, &o->t.err);
 }
 
@@ -61,7 +61,7 @@ Test(code_check, undefined_opcodes)
 	/* 0xca breakpoint and 0xfe/0xff impdep are reserved: never in class files. */
 	uint8_t ops[] = {0xca, 0xcb, 0xd0, 0xe4, 0xfd, 0xfe, 0xff};
 	for (size_t k = 0; k < sizeof ops; k++)
-		expect_code_err(with_m(52, BYTES(OP_NOP, OP_ICONST_0, ops[k], OP_RETURN)), CF_EOPCODE, 2,
+		expect_code_err(with_m(52, BYTES(OP_NOP, OP_ICONST_0, ops[k], OP_RETURN)), TC_EOPCODE, 2,
 		                "Code");
 }
 
@@ -69,31 +69,31 @@ Test(code_check, wide_of_non_widenable)
 {
 	uint8_t ops[] = {OP_IADD, OP_WIDE, OP_BIPUSH, OP_GOTO, OP_ILOAD_0, OP_LDC, 0xcb};
 	for (size_t k = 0; k < sizeof ops; k++)
-		expect_code_err(with_m(52, BYTES(OP_NOP, OP_WIDE, ops[k], 0, 1, OP_RETURN)), CF_EOPCODE, 1,
+		expect_code_err(with_m(52, BYTES(OP_NOP, OP_WIDE, ops[k], 0, 1, OP_RETURN)), TC_EOPCODE, 1,
 		                "Code");
 }
 
 Test(code_check, instructions_cut_off_by_the_end)
 {
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_SIPUSH, 1)), CF_ETRUNC, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_GOTO_W, 0, 0, 0)), CF_ETRUNC, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_WIDE)), CF_ETRUNC, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_WIDE, OP_IINC, 0, 1, 0)), CF_ETRUNC, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_INVOKEINTERFACE, 0, 1, 1)), CF_ETRUNC, 0, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_SIPUSH, 1)), TC_ETRUNC, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_GOTO_W, 0, 0, 0)), TC_ETRUNC, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_WIDE)), TC_ETRUNC, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_WIDE, OP_IINC, 0, 1, 0)), TC_ETRUNC, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_INVOKEINTERFACE, 0, 1, 1)), TC_ETRUNC, 0, "Code");
 	/* tableswitch at 1: 2 bytes of padding, then default, low, high need 12 bytes */
-	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_TABLESWITCH, 0, 0, U4(0), U4(0))), CF_ETRUNC, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_TABLESWITCH, 0, 0, U4(0), U4(0))), TC_ETRUNC, 1, "Code");
 }
 
 Test(code_check, closed_operands)
 {
-	expect_code_err(with_m(52, BYTES(OP_ICONST_1, OP_NEWARRAY, 3, OP_POP, OP_RETURN)), CF_EOPCODE, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_ICONST_1, OP_NEWARRAY, 12, OP_POP, OP_RETURN)), CF_EOPCODE, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_ICONST_1, OP_NEWARRAY, 3, OP_POP, OP_RETURN)), TC_EOPCODE, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_ICONST_1, OP_NEWARRAY, 12, OP_POP, OP_RETURN)), TC_EOPCODE, 1, "Code");
 	expect_code_err(with_m(52, BYTES(OP_ACONST_NULL, OP_INVOKEINTERFACE, U2(1), 0, 0, OP_RETURN)),
-	                CF_EOPCODE, 1, "Code");
+	                TC_EOPCODE, 1, "Code");
 	expect_code_err(with_m(52, BYTES(OP_ACONST_NULL, OP_INVOKEINTERFACE, U2(1), 1, 1, OP_RETURN)),
-	                CF_EOPCODE, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_INVOKEDYNAMIC, U2(1), 0, 1, OP_RETURN)), CF_EOPCODE, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_MULTIANEWARRAY, U2(1), 0, OP_RETURN)), CF_EOPCODE, 1, "Code");
+	                TC_EOPCODE, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_INVOKEDYNAMIC, U2(1), 0, 1, OP_RETURN)), TC_EOPCODE, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_MULTIANEWARRAY, U2(1), 0, OP_RETURN)), TC_EOPCODE, 1, "Code");
 }
 
 /* tableswitch whose case table does not fit in the code, including bounds whose
@@ -102,17 +102,17 @@ Test(code_check, switch_too_long)
 {
 	/* at 0: 3 bytes of padding */
 	expect_code_err(with_m(52, BYTES(OP_TABLESWITCH, 0, 0, 0, U4(16), U4(0), U4(1000), U4(16), OP_RETURN)),
-	                CF_ETRUNC, 0, "Code");
+	                TC_ETRUNC, 0, "Code");
 	expect_code_err(with_m(52, BYTES(OP_TABLESWITCH, 0, 0, 0, U4(16), U4(0x80000000u), U4(0x7fffffff),
 	                                 U4(16), OP_RETURN)),
-	                CF_ETRUNC, 0, "Code");
+	                TC_ETRUNC, 0, "Code");
 	expect_code_err(with_m(52, BYTES(OP_LOOKUPSWITCH, 0, 0, 0, U4(12), U4(0x7fffffff), OP_RETURN)),
-	                CF_ETRUNC, 0, "Code");
+	                TC_ETRUNC, 0, "Code");
 	/* low > high, and a negative npairs */
 	expect_code_err(with_m(52, BYTES(OP_TABLESWITCH, 0, 0, 0, U4(16), U4(1), U4(0), OP_RETURN)),
-	                CF_EOPCODE, 0, "Code");
+	                TC_EOPCODE, 0, "Code");
 	expect_code_err(with_m(52, BYTES(OP_LOOKUPSWITCH, 0, 0, 0, U4(12), U4(0xffffffffu), OP_RETURN)),
-	                CF_EOPCODE, 0, "Code");
+	                TC_EOPCODE, 0, "Code");
 }
 
 Test(code_check, lookupswitch_unsorted)
@@ -121,11 +121,11 @@ Test(code_check, lookupswitch_unsorted)
 	 * (5, ->) (3, ->): keys must increase (JVMS 6.5). All targets: return at 28. */
 	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_LOOKUPSWITCH, 0, 0, U4(27), U4(2), U4(5), U4(27),
 	                                 U4(3), U4(27), OP_RETURN)),
-	                CF_EOPCODE, 1, "Code");
+	                TC_EOPCODE, 1, "Code");
 	/* equal keys are not increasing either */
 	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_LOOKUPSWITCH, 0, 0, U4(27), U4(2), U4(3), U4(27),
 	                                 U4(3), U4(27), OP_RETURN)),
-	                CF_EOPCODE, 1, "Code");
+	                TC_EOPCODE, 1, "Code");
 	/* sorted by signed value: -1 before 1 is fine */
 	opened o;
 	open_m(with_m(52, BYTES(OP_ICONST_0, OP_LOOKUPSWITCH, 0, 0, U4(27), U4(2), U4(0xffffffffu), U4(27),
@@ -140,19 +140,19 @@ Test(code_check, lookupswitch_unsorted)
 Test(code_check, branch_into_the_middle)
 {
 	/* 0: sipush 1 (3 bytes)  3: pop  4: goto -3 (to 1, inside sipush) */
-	expect_code_err(with_m(52, BYTES(OP_SIPUSH, U2(1), OP_POP, OP_GOTO, U2(-3), OP_RETURN)), CF_EBRANCH, 4, "Code");
+	expect_code_err(with_m(52, BYTES(OP_SIPUSH, U2(1), OP_POP, OP_GOTO, U2(-3), OP_RETURN)), TC_EBRANCH, 4, "Code");
 	/* past the end, before the start */
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_GOTO, U2(100), OP_RETURN)), CF_EBRANCH, 1, "Code");
-	expect_code_err(with_m(52, BYTES(OP_NOP, OP_GOTO, U2(-2), OP_RETURN)), CF_EBRANCH, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_GOTO, U2(100), OP_RETURN)), TC_EBRANCH, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_NOP, OP_GOTO, U2(-2), OP_RETURN)), TC_EBRANCH, 1, "Code");
 	/* to code_length exactly */
-	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_IFEQ, U2(4), OP_RETURN)), CF_EBRANCH, 1, "Code");
+	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_IFEQ, U2(4), OP_RETURN)), TC_EBRANCH, 1, "Code");
 	/* goto_w into the middle */
-	expect_code_err(with_m(52, BYTES(OP_GOTO_W, U4(2), OP_NOP, OP_RETURN)), CF_EBRANCH, 0, "Code");
+	expect_code_err(with_m(52, BYTES(OP_GOTO_W, U4(2), OP_NOP, OP_RETURN)), TC_EBRANCH, 0, "Code");
 	/* a switch case into the middle of the switch itself */
 	expect_code_err(with_m(52, BYTES(OP_ICONST_0, OP_TABLESWITCH, 0, 0, U4(19), U4(0), U4(0), U4(2), OP_RETURN)),
-	                CF_EBRANCH, 1, "Code");
+	                TC_EBRANCH, 1, "Code");
 	/* jsr into an operand */
-	expect_code_err(with_m(49, BYTES(OP_JSR, U2(5), OP_RETURN, OP_BIPUSH, 1, OP_RET, 0)), CF_EBRANCH, 0, "Code");
+	expect_code_err(with_m(49, BYTES(OP_JSR, U2(5), OP_RETURN, OP_BIPUSH, 1, OP_RET, 0)), TC_EBRANCH, 0, "Code");
 }
 
 Test(code_check, exception_entry_off_boundaries)
@@ -167,7 +167,7 @@ Test(code_check, exception_entry_off_boundaries)
 	opened o;
 	open_m(b, &o);
 	/* entry 1: after code (6 bytes) and exception_table_length, 8 bytes per entry */
-	expect_err(o.rc, o.t.err, CF_EBRANCH, "exception table", o.code0 + 6 + 2 + 8);
+	expect_err(o.rc, o.t.err, TC_EBRANCH, "exception table", o.code0 + 6 + 2 + 8);
 	close_m(&o);
 
 	b = bld_new(52, 0);
@@ -175,7 +175,7 @@ Test(code_check, exception_entry_off_boundaries)
 	m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 0, BYTES(OP_SIPUSH, U2(1), OP_POP, OP_RETURN, OP_ATHROW));
 	bld_exc(m, 0, 2, 5, 0); /* end inside the sipush */
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EBRANCH, "exception table", o.code0 + 6 + 2);
+	expect_err(o.rc, o.t.err, TC_EBRANCH, "exception table", o.code0 + 6 + 2);
 	close_m(&o);
 
 	b = bld_new(52, 0);
@@ -183,7 +183,7 @@ Test(code_check, exception_entry_off_boundaries)
 	m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 0, BYTES(OP_SIPUSH, U2(1), OP_POP, OP_RETURN, OP_ATHROW));
 	bld_exc(m, 0, 3, 2, 0); /* handler inside the sipush */
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EBRANCH, "exception table", o.code0 + 6 + 2);
+	expect_err(o.rc, o.t.err, TC_EBRANCH, "exception table", o.code0 + 6 + 2);
 	close_m(&o);
 
 	/* end == code_length is fine */
@@ -217,7 +217,7 @@ Test(code_check, frame_offset_not_on_an_instruction)
 	bld_code_attr(m, "StackMapTable", BYTES(0, 2, 5, 1)); /* same@5 (inside sipush), same@7 */
 	open_m(b, &o);
 	/* frame 0 starts after number_of_entries */
-	expect_err(o.rc, o.t.err, CF_EBRANCH, "StackMapTable frame 0", o.attr[0] + 2);
+	expect_err(o.rc, o.t.err, TC_EBRANCH, "StackMapTable frame 0", o.attr[0] + 2);
 	close_m(&o);
 
 	/* A frame past the code is a format error of the table itself. */
@@ -226,7 +226,7 @@ Test(code_check, frame_offset_not_on_an_instruction)
 	m = bld_method_code(b, ACC_STATIC, "m", "(I)V", 1, 1, code, sizeof code);
 	bld_code_attr(m, "StackMapTable", BYTES(0, 2, 7, 0)); /* same@7, same@8 */
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EFORMAT, "StackMapTable frame 1", o.attr[0] + 3);
+	expect_err(o.rc, o.t.err, TC_EFORMAT, "StackMapTable frame 1", o.attr[0] + 3);
 	close_m(&o);
 }
 
@@ -250,7 +250,7 @@ Test(code_check, uninitialized_offset_not_a_new)
 		if (!bad)
 			expect_ok(o.rc, o.t.err);
 		else
-			expect_err(o.rc, o.t.err, CF_EBRANCH, "StackMapTable frame 0", o.attr[0] + 2);
+			expect_err(o.rc, o.t.err, TC_EBRANCH, "StackMapTable frame 0", o.attr[0] + 2);
 		close_m(&o);
 	}
 }
@@ -265,7 +265,7 @@ Test(code_check, line_numbers_and_local_variables)
 	bld_code_attr(m, "LineNumberTable", BYTES(0, 2, U2(0), U2(10), U2(2), U2(11)));
 	opened o;
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EFORMAT, "LineNumberTable", o.attr[0] + 2 + 4);
+	expect_err(o.rc, o.t.err, TC_EFORMAT, "LineNumberTable", o.attr[0] + 2 + 4);
 	close_m(&o);
 
 	/* LineNumberTable with a byte after its entries */
@@ -274,7 +274,7 @@ Test(code_check, line_numbers_and_local_variables)
 	m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 1, code, sizeof code);
 	bld_code_attr(m, "LineNumberTable", BYTES(0, 1, U2(0), U2(10), 0));
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EFORMAT, "LineNumberTable", o.attr[0] + 6);
+	expect_err(o.rc, o.t.err, TC_EFORMAT, "LineNumberTable", o.attr[0] + 6);
 	close_m(&o);
 
 	/* LineNumberTable that claims 2 entries and has 1 */
@@ -283,7 +283,7 @@ Test(code_check, line_numbers_and_local_variables)
 	m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 1, code, sizeof code);
 	bld_code_attr(m, "LineNumberTable", BYTES(0, 2, U2(0), U2(10)));
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_ETRUNC, "LineNumberTable", o.attr[0] + 6);
+	expect_err(o.rc, o.t.err, TC_ETRUNC, "LineNumberTable", o.attr[0] + 6);
 	close_m(&o);
 
 	/* LocalVariableTable: [0, 5) is fine (ends at code_length), [3, 5) fine, [0, 2) ends
@@ -307,7 +307,7 @@ Test(code_check, line_numbers_and_local_variables)
 			if (ranges[k].ok)
 				expect_ok(o.rc, o.t.err);
 			else
-				expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 2 + 10);
+				expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 2 + 10);
 			close_m(&o);
 		}
 	}
@@ -327,7 +327,7 @@ Test(code_check, type_annotation_offsets)
 		bld_code_attr(m, names[kind], BYTES(0, 1, 0x43, U2(1), 0, U2(ty), U2(0)));
 		opened o;
 		open_m(b, &o);
-		expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 3);
+		expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 3);
 		close_m(&o);
 
 		/* type_argument_target (0x4B) at 3 is fine, at 2 is not */
@@ -341,7 +341,7 @@ Test(code_check, type_annotation_offsets)
 			if (at == 3)
 				expect_ok(o.rc, o.t.err);
 			else
-				expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 3);
+				expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 3);
 			close_m(&o);
 		}
 
@@ -353,7 +353,7 @@ Test(code_check, type_annotation_offsets)
 		bld_code_attr(m, names[kind],
 		              BYTES(0, 1, 0x40, U2(2), U2(0), U2(5), U2(0), U2(0), U2(1), U2(0), 0, U2(ty), U2(0)));
 		open_m(b, &o);
-		expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 5 + 6);
+		expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 5 + 6);
 		close_m(&o);
 
 		/* catch_target (0x42) past the exception table (empty here) */
@@ -363,7 +363,7 @@ Test(code_check, type_annotation_offsets)
 		m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 1, code, sizeof code);
 		bld_code_attr(m, names[kind], BYTES(0, 1, 0x42, U2(0), 0, U2(ty), U2(0)));
 		open_m(b, &o);
-		expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 2);
+		expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 2);
 		close_m(&o);
 
 		/* a target type that belongs on a class or method, not in Code */
@@ -373,7 +373,7 @@ Test(code_check, type_annotation_offsets)
 		m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 1, code, sizeof code);
 		bld_code_attr(m, names[kind], BYTES(0, 1, 0x13, 0, U2(ty), U2(0)));
 		open_m(b, &o);
-		expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 2);
+		expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 2);
 		close_m(&o);
 
 		/* an unknown element_value tag in the annotation */
@@ -384,7 +384,7 @@ Test(code_check, type_annotation_offsets)
 		m = bld_method_code(b, ACC_STATIC, "m", "()V", 1, 1, code, sizeof code);
 		bld_code_attr(m, names[kind], BYTES(0, 1, 0x43, U2(3), 0, U2(ty), U2(1), U2(nm), 'x', U2(0)));
 		open_m(b, &o);
-		expect_err(o.rc, o.t.err, CF_EFORMAT, names[kind], o.attr[0] + 12);
+		expect_err(o.rc, o.t.err, TC_EFORMAT, names[kind], o.attr[0] + 12);
 		close_m(&o);
 	}
 }
@@ -456,9 +456,9 @@ Test(code_check, constant_pool_operand_kinds)
 		opened o;
 		open_m(b, &o);
 		if (cases[k].ok)
-			cr_assert_eq(o.rc, CF_OK, "%s: %s", cases[k].what, o.t.err.message);
+			cr_assert_eq(o.rc, TC_OK, "%s: %s", cases[k].what, o.t.err.message);
 		else
-			expect_err(o.rc, o.t.err, CF_EFORMAT, "Code", o.code0 + 1);
+			expect_err(o.rc, o.t.err, TC_EFORMAT, "Code", o.code0 + 1);
 		close_m(&o);
 	}
 }
@@ -473,7 +473,7 @@ Test(code_check, invokeinterface_and_ldc_operands)
 	opened o;
 	bld_method_code(b, ACC_STATIC, "m", "()V", 4, 4, BYTES(OP_NOP, OP_LDC, (uint8_t)l, OP_RETURN));
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EFORMAT, "Code", o.code0 + 1);
+	expect_err(o.rc, o.t.err, TC_EFORMAT, "Code", o.code0 + 1);
 	close_m(&o);
 
 	b = bld_new(52, 0);
@@ -484,7 +484,7 @@ Test(code_check, invokeinterface_and_ldc_operands)
 	                BYTES(OP_ACONST_NULL, OP_INVOKEINTERFACE, U2(imr), 1, 0, OP_ACONST_NULL,
 	                      OP_INVOKEINTERFACE, U2(mr), 1, 0, OP_RETURN));
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EFORMAT, "Code", o.code0 + 7);
+	expect_err(o.rc, o.t.err, TC_EFORMAT, "Code", o.code0 + 7);
 	close_m(&o);
 }
 
@@ -497,7 +497,7 @@ Test(code_check, second_stack_map_table)
 	bld_code_attr(m, "StackMapTable", BYTES(0, 0));
 	opened o;
 	open_m(b, &o);
-	expect_err(o.rc, o.t.err, CF_EFORMAT, "StackMapTable", o.attr[1]);
+	expect_err(o.rc, o.t.err, TC_EFORMAT, "StackMapTable", o.attr[1]);
 	close_m(&o);
 }
 
@@ -511,13 +511,13 @@ Test(code_check, method_without_code)
 	size_t at = bld_last_layout(b)->method[1];
 	bld_free(b);
 	tcls t;
-	cr_assert_eq(tc_parse(&t, bytes, len), CF_OK);
+	cr_assert_eq(tc_parse(&t, bytes, len), TC_OK);
 	arena s;
 	arena_init(&s);
 	code_editor *ed = (code_editor *)&s; /* must be reset to NULL */
-	cf_error_clear(&t.err);
+	tc_error_clear(&t.err);
 	int rc = code_open(&ed, &t.cls, tc_method(&t, "m"), &s, &t.err);
-	expect_err(rc, t.err, CF_EARG, "method", at);
+	expect_err(rc, t.err, TC_EARG, "method", at);
 	cr_assert_null(ed);
 	arena_free(&s);
 	tc_drop(&t);

@@ -27,7 +27,7 @@ typedef struct edt {
 	tcls u;     /* the edited class, written and read back */
 	arena s;
 	code_editor *ed;
-	cf_error err;
+	tc_error err;
 } edt;
 
 static code_editor *begin(edt *e, bld *b, const char *method)
@@ -36,14 +36,14 @@ static code_editor *begin(edt *e, bld *b, const char *method)
 	tc_build(&e->t, b);
 	arena_init(&e->s);
 	e->ed = tc_open(&e->t, &e->s, method);
-	cf_error_clear(&e->err);
+	tc_error_clear(&e->err);
 	return e->ed;
 }
 
 /* Commits, reads the result back into e->u and hands it to HotSpot (tc_emit). */
 static void commit(edt *e)
 {
-	cf_error_clear(&e->err);
+	tc_error_clear(&e->err);
 	int rc = code_commit(e->ed, &e->err);
 	expect_ok(rc, e->err);
 	tc_reparse(&e->t, &e->u);
@@ -60,14 +60,14 @@ static void end(edt *e)
 
 static void ins(edt *e, uint32_t i, enum code_place where, const uint8_t *bytes, size_t len)
 {
-	cf_error_clear(&e->err);
+	tc_error_clear(&e->err);
 	int rc = code_insert(e->ed, i, where, bytes, (uint32_t)len, &e->err);
 	expect_ok(rc, e->err);
 }
 
 static void handler(edt *e, uint32_t from, uint32_t to, uint16_t type, const uint8_t *bytes, size_t len)
 {
-	cf_error_clear(&e->err);
+	tc_error_clear(&e->err);
 	int rc = code_add_handler(e->ed, from, to, type, bytes, (uint32_t)len, &e->err);
 	expect_ok(rc, e->err);
 }
@@ -228,7 +228,7 @@ Test(editor, fallthrough_refused_where_nothing_falls_through)
 	begin(&e, b, "f");
 	int rc = code_insert(e.ed, 3, CODE_FALLTHROUGH, BYTES(OP_NOP), &e.err);
 	cf_code c = tc_code(&e.t, "f");
-	expect_err(rc, e.err, CF_EARG, "Code", c.code_off + 5);
+	expect_err(rc, e.err, TC_EARG, "Code", c.code_off + 5);
 	/* at-target is fine there */
 	ins(&e, 3, CODE_AT_TARGET, BYTES(OP_NOP));
 	commit(&e);
@@ -309,7 +309,7 @@ Test(editor, handler_creates_stack_map_table)
 	edt e;
 	begin(&e, b, "h");
 	handler(&e, 0, 2, 0, BYTES(OP_INVOKESTATIC, U2(p), OP_ATHROW));
-	cf_error_clear(&e.err);
+	tc_error_clear(&e.err);
 	expect_ok(code_commit(e.ed, &e.err), e.err);
 	/* and k with a typed handler: its frame names that class */
 	e.ed = tc_open(&e.t, &e.s, "k");
@@ -385,13 +385,13 @@ Test(editor, handler_refusals)
 		{0, 2, 0, {0}, 0},                         /* empty */
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		cf_error_clear(&e.err);
+		tc_error_clear(&e.err);
 		int rc = code_add_handler(e.ed, bad[k].from, bad[k].to, bad[k].type, bad[k].code, bad[k].len, &e.err);
-		cr_assert_eq(rc, CF_EARG, "case %zu: %d %s", k, rc, e.err.message);
-		cr_assert_eq(e.err.offset, CF_NO_OFFSET, "case %zu", k);
+		cr_assert_eq(rc, TC_EARG, "case %zu: %d %s", k, rc, e.err.message);
+		cr_assert_eq(e.err.offset, TC_NO_OFFSET, "case %zu", k);
 	}
 	/* nothing was added */
-	cf_error_clear(&e.err);
+	tc_error_clear(&e.err);
 	expect_ok(code_commit(e.ed, &e.err), e.err);
 	unchanged(&e.t);
 	end(&e);
@@ -429,18 +429,18 @@ Test(editor, insertion_refusals)
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 		for (int where = 0; where < 2; where++) {
-			cf_error_clear(&e.err);
+			tc_error_clear(&e.err);
 			int rc = code_insert(e.ed, 1, where ? CODE_AT_TARGET : CODE_FALLTHROUGH, bad[k].code, bad[k].len,
 			                     &e.err);
-			cr_assert_eq(rc, CF_EARG, "case %zu: %d %s", k, rc, e.err.message);
-			cr_assert_eq(e.err.code, CF_EARG);
-			cr_assert_eq(e.err.offset, CF_NO_OFFSET, "case %zu: offset %u (%s)", k, e.err.offset, e.err.message);
+			cr_assert_eq(rc, TC_EARG, "case %zu: %d %s", k, rc, e.err.message);
+			cr_assert_eq(e.err.code, TC_EARG);
+			cr_assert_eq(e.err.offset, TC_NO_OFFSET, "case %zu: offset %u (%s)", k, e.err.offset, e.err.message);
 		}
 	}
-	cf_error_clear(&e.err);
+	tc_error_clear(&e.err);
 	int rc = code_insert(e.ed, 3, CODE_AT_TARGET, BYTES(OP_NOP), &e.err);
-	cr_assert_eq(rc, CF_EARG, "no instruction 3");
-	cf_error_clear(&e.err);
+	cr_assert_eq(rc, TC_EARG, "no instruction 3");
+	tc_error_clear(&e.err);
 	expect_ok(code_commit(e.ed, &e.err), e.err);
 	unchanged(&e.t);
 	end(&e);
@@ -607,10 +607,10 @@ Test(editor, this_init_refusals)
 		arena_init(&s);
 		code_editor *ed = tc_open(&t, &s, names[k]);
 		uint32_t init;
-		cf_error err;
-		cf_error_clear(&err);
+		tc_error err;
+		tc_error_clear(&err);
 		int rc = code_this_init(ed, &init, &err);
-		cr_assert_eq(rc, CF_EUNSUPPORTED, "%s: %d %s", names[k], rc, err.message);
+		cr_assert_eq(rc, TC_EUNSUPPORTED, "%s: %d %s", names[k], rc, err.message);
 		cr_assert(strstr(err.message, why[k]), "%s: %s", names[k], err.message);
 		arena_free(&s);
 	}
@@ -854,8 +854,8 @@ Test(editor, every_conditional_inverts)
 		char name[8];
 		snprintf(name, sizeof name, "c%d", k);
 		code_editor *ed = tc_open(&t, &s, name);
-		cf_error err;
-		cf_error_clear(&err);
+		tc_error err;
+		tc_error_clear(&err);
 		code_force_long_branches(ed, 1);
 		expect_ok(code_commit(ed, &err), err);
 		arena_reset(&s);
@@ -1027,7 +1027,7 @@ Test(editor, max_stack_recomputed)
 	cr_assert_eq(code_depth(e.ed, 4), -1);
 	ins(&e, 0, CODE_FALLTHROUGH, BYTES(SIPUSH_POP(1)));
 	ins(&e, 2, CODE_AT_TARGET, BYTES(OP_ICONST_0, OP_ICONST_0, OP_POP2)); /* peak 2 at depth 2 */
-	cf_error_clear(&e.err);
+	tc_error_clear(&e.err);
 	expect_ok(code_commit(e.ed, &e.err), e.err);
 	/* a handler block reaching 3 words over an empty method stack */
 	e.ed = tc_open(&e.t, &e.s, "h");
@@ -1072,36 +1072,36 @@ Test(editor, method_past_65535_bytes_refused_and_untouched)
 	tc_build(&t, b);
 	arena s;
 	arena_init(&s);
-	cf_error err;
+	tc_error err;
 	/* one more byte */
 	code_editor *ed = tc_open(&t, &s, "w");
 	cf_attr *ca = cf_method_code(&t.cls, tc_method(&t, "w"));
 	const uint8_t *data = ca->data;
 	uint32_t len = ca->len;
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	expect_ok(code_insert(ed, 2, CODE_AT_TARGET, BYTES(OP_NOP), &err), err);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	int rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
+	cr_assert_eq(rc, TC_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ca->data == data && ca->len == len);
 	/* widening alone: the ifeq in its long form is 5 bytes longer */
 	arena_reset(&s);
 	ed = tc_open(&t, &s, "w");
 	code_force_long_branches(ed, 1);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
+	cr_assert_eq(rc, TC_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ca->data == data && ca->len == len);
 	/* a small method that receives 65535 bytes */
 	arena_reset(&s);
 	ed = tc_open(&t, &s, "small");
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	static uint8_t nops[65535];
 	memset(nops, OP_NOP, sizeof nops);
 	expect_ok(code_insert(ed, 0, CODE_FALLTHROUGH, nops, sizeof nops, &err), err);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT);
+	cr_assert_eq(rc, TC_ELIMIT);
 	unchanged(&t);
 	arena_free(&s);
 	tc_drop(&t);
@@ -1122,20 +1122,20 @@ Test(editor, old_format_max_stack_limit)
 	tc_build(&t, b);
 	arena s;
 	arena_init(&s);
-	cf_error err;
+	tc_error err;
 	code_editor *ed = tc_open(&t, &s, "s");
 	cr_assert_eq(code_depth(ed, 255), 255);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	expect_ok(code_insert(ed, 255, CODE_AT_TARGET, BYTES(OP_ICONST_0, OP_POP), &err), err);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	int rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
+	cr_assert_eq(rc, TC_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(strstr(err.message, "256"), "%s", err.message);
 	unchanged(&t);
 	/* at depth 254 it fits */
 	arena_reset(&s);
 	ed = tc_open(&t, &s, "s");
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	expect_ok(code_insert(ed, 256, CODE_AT_TARGET, BYTES(OP_ICONST_0, OP_POP), &err), err);
 	expect_ok(code_commit(ed, &err), err);
 	tcls u;
@@ -1173,8 +1173,8 @@ Test(editor, jsr_ret_subroutines_in_version_49)
 	ins(&e, 2, CODE_AT_TARGET, BYTES(OP_INVOKESTATIC, U2(p)));
 	ins(&e, 9, CODE_AT_TARGET, BYTES(OP_NOP));
 	handler(&e, 0, code_ninsns(e.ed), 0, BYTES(OP_INVOKESTATIC, U2(p), OP_ATHROW));
-	cf_error_clear(&e.err);
-	cr_assert_eq(code_insert(e.ed, 2, CODE_FALLTHROUGH, BYTES(OP_NOP), &e.err), CF_EARG,
+	tc_error_clear(&e.err);
+	cr_assert_eq(code_insert(e.ed, 2, CODE_FALLTHROUGH, BYTES(OP_NOP), &e.err), TC_EARG,
 	             "nothing falls through a jsr");
 	commit(&e);
 	expect_code(&e.u, "f",
@@ -1210,9 +1210,9 @@ Test(editor, unedited_commit_is_identity)
 	bld_code_attr(m, "Unknown", BYTES(1, 2, 3));
 	edt e;
 	begin(&e, b, "f");
-	cf_error_clear(&e.err);
+	tc_error_clear(&e.err);
 	expect_ok(code_commit(e.ed, &e.err), e.err);
-	cr_assert_eq(cf_method_code(&e.t.cls, tc_method(&e.t, "f"))->off, CF_NO_OFFSET, "rewritten");
+	cr_assert_eq(cf_method_code(&e.t.cls, tc_method(&e.t, "f"))->off, TC_NO_OFFSET, "rewritten");
 	unchanged(&e.t);
 	end(&e);
 }

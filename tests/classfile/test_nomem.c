@@ -1,6 +1,6 @@
 /* Every allocation that can fail, failing: the arenas' and the output buffer's limits
  * set to every value from nothing up to what a small class needs. Each parse, edit and
- * write must then succeed or fail with CF_ENOMEM, its status and error record must
+ * write must then succeed or fail with TC_ENOMEM, its status and error record must
  * agree, a refused edit must leave the method as it was, and (under ASan) nothing may
  * crash or leak. */
 #include <stdio.h>
@@ -46,16 +46,16 @@ static uint8_t *small_class(size_t *len)
 
 /* The edits of tc-stress on one method: entry (after this-init in constructors),
  * before returns, an outermost handler, and optionally long branches. */
-static int edit(cf_class *cls, cf_member *m, arena *scratch, bool longb, cf_error *err)
+static int edit(cf_class *cls, cf_member *m, arena *scratch, bool longb, tc_error *err)
 {
 	code_editor *ed;
 	int rc = code_open(&ed, cls, m, scratch, err);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		return rc;
 	uint32_t start = 0;
 	if (cp_utf8_eq(&cls->cp, m->name, "<init>")) {
 		uint32_t init;
-		if ((rc = code_this_init(ed, &init, err)) != CF_OK)
+		if ((rc = code_this_init(ed, &init, err)) != TC_OK)
 			return rc;
 		start = init + 1;
 	}
@@ -63,17 +63,17 @@ static int edit(cf_class *cls, cf_member *m, arena *scratch, bool longb, cf_erro
 	if (!p)
 		return err->code;
 	uint8_t seq[] = {OP_SIPUSH, U2(7), OP_INVOKESTATIC, U2(p)};
-	if ((rc = code_insert(ed, start, CODE_FALLTHROUGH, seq, sizeof seq, err)) != CF_OK)
+	if ((rc = code_insert(ed, start, CODE_FALLTHROUGH, seq, sizeof seq, err)) != TC_OK)
 		return rc;
 	for (uint32_t i = 0; i < code_ninsns(ed); i++) {
 		if (op_has(code_insn(ed, i)->op, OPF_RETURN) &&
-		    (rc = code_insert(ed, i, CODE_AT_TARGET, seq, sizeof seq, err)) != CF_OK)
+		    (rc = code_insert(ed, i, CODE_AT_TARGET, seq, sizeof seq, err)) != TC_OK)
 			return rc;
 		if (code_depth(ed, i) < -1)
 			return -99;
 	}
 	uint8_t h[] = {OP_SIPUSH, U2(7), OP_INVOKESTATIC, U2(p), OP_ATHROW};
-	if ((rc = code_add_handler(ed, start, code_ninsns(ed), 0, h, sizeof h, err)) != CF_OK)
+	if ((rc = code_add_handler(ed, start, code_ninsns(ed), 0, h, sizeof h, err)) != TC_OK)
 		return rc;
 	code_force_long_branches(ed, longb);
 	return code_commit(ed, err);
@@ -89,14 +89,14 @@ static bool run(const uint8_t *bytes, size_t len, size_t class_limit, size_t scr
 	arena_init(&s);
 	a.limit = class_limit;
 	s.limit = scratch_limit;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_class cls;
 	bool ok = false;
 	int rc = cf_parse(&cls, &a, bytes, len, &err);
-	cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: parse %d %s", what, rc, err.message);
+	cr_assert(rc == TC_OK || rc == TC_ENOMEM, "%s: parse %d %s", what, rc, err.message);
 	cr_assert_eq(rc, err.code, "%s: parse status %d, record %d", what, rc, err.code);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		goto done;
 	bool all = true;
 	for (uint32_t i = 0; i < cls.nmethods; i++) {
@@ -105,30 +105,30 @@ static bool run(const uint8_t *bytes, size_t len, size_t class_limit, size_t scr
 		const uint8_t *data = ca->data;
 		uint32_t alen = ca->len;
 		arena_reset(&s);
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		rc = edit(&cls, m, &s, longb, &err);
-		cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: method %u: %d %s", what, i, rc, err.message);
+		cr_assert(rc == TC_OK || rc == TC_ENOMEM, "%s: method %u: %d %s", what, i, rc, err.message);
 		cr_assert_eq(rc, err.code, "%s: method %u: status %d, record %d (%s)", what, i, rc, err.code, err.message);
-		if (rc != CF_OK) {
+		if (rc != TC_OK) {
 			all = false;
 			cr_assert(ca->data == data && ca->len == alen, "%s: method %u changed by a failed edit", what, i);
 		}
 	}
-	cf_buf out;
+	tc_buf out;
 	buf_init(&out);
 	out.limit = buf_limit;
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	rc = cf_write(&cls, &out, &err);
-	cr_assert(rc == CF_OK || rc == CF_ENOMEM, "%s: write %d", what, rc);
+	cr_assert(rc == TC_OK || rc == TC_ENOMEM, "%s: write %d", what, rc);
 	cr_assert_eq(rc, err.code);
-	if (rc == CF_OK) {
+	if (rc == TC_OK) {
 		/* whatever was edited or not, the class is whole */
 		arena c;
 		arena_init(&c);
 		cf_class again;
-		cf_error e2;
-		cf_error_clear(&e2);
-		cr_assert_eq(cf_parse(&again, &c, out.data, out.len, &e2), CF_OK, "%s: %s", what, e2.message);
+		tc_error e2;
+		tc_error_clear(&e2);
+		cr_assert_eq(cf_parse(&again, &c, out.data, out.len, &e2), TC_OK, "%s: %s", what, e2.message);
 		arena_free(&c);
 		ok = all;
 	}
@@ -145,21 +145,21 @@ static void needs(const uint8_t *bytes, size_t len, size_t *class_total, size_t 
 	arena a, s;
 	arena_init(&a);
 	arena_init(&s);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_class cls;
-	cr_assert_eq(cf_parse(&cls, &a, bytes, len, &err), CF_OK);
+	cr_assert_eq(cf_parse(&cls, &a, bytes, len, &err), TC_OK);
 	for (uint32_t i = 0; i < cls.nmethods; i++) {
 		arena_reset(&s);
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		int rc = edit(&cls, &cls.methods[i], &s, true, &err);
-		cr_assert_eq(rc, CF_OK, "method %u: %s", i, err.message);
+		cr_assert_eq(rc, TC_OK, "method %u: %s", i, err.message);
 	}
 	*class_total = a.total;
 	*scratch_peak = s.peak;
-	cf_buf out;
+	tc_buf out;
 	buf_init(&out);
-	cr_assert_eq(cf_write(&cls, &out, &err), CF_OK);
+	cr_assert_eq(cf_write(&cls, &out, &err), TC_OK);
 	*out_len = out.len;
 	buf_free(&out);
 	arena_free(&a);
@@ -218,7 +218,7 @@ Test(nomem, output_buffer_every_limit)
 }
 
 /* Parsing alone, on a class that takes more arena than its bytes: every limit below
- * what parsing needs fails with CF_ENOMEM at some offset, never another error. */
+ * what parsing needs fails with TC_ENOMEM at some offset, never another error. */
 Test(nomem, parse_every_limit)
 {
 	size_t len;
@@ -226,17 +226,17 @@ Test(nomem, parse_every_limit)
 	arena a;
 	arena_init(&a);
 	cf_class cls;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(cf_parse(&cls, &a, bytes, len, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(cf_parse(&cls, &a, bytes, len, &err), TC_OK);
 	size_t need = a.total;
 	arena_free(&a);
 	for (size_t lim = 1; lim < need; lim += 16) {
 		arena_init(&a);
 		a.limit = lim;
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		int rc = cf_parse(&cls, &a, bytes, len, &err);
-		cr_assert_eq(rc, CF_ENOMEM, "limit %zu of %zu: %d %s", lim, need, rc, err.message);
+		cr_assert_eq(rc, TC_ENOMEM, "limit %zu of %zu: %d %s", lim, need, rc, err.message);
 		cr_assert_neq(err.part[0], 0);
 		arena_free(&a);
 	}
@@ -271,19 +271,19 @@ Test(nomem, arena_and_buffer_primitives)
 	cr_assert_not_null(arena_zalloc(&a, 32));
 	arena_free(&a);
 
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	b.limit = 5;
 	buf_u4(&b, 1);
-	cr_assert_eq(b.err, CF_OK);
+	cr_assert_eq(b.err, TC_OK);
 	buf_u2(&b, 1);
-	cr_assert_eq(b.err, CF_ENOMEM);
+	cr_assert_eq(b.err, TC_ENOMEM);
 	buf_u4(&b, 1);
 	buf_u1(&b, 1);
-	cr_assert_eq(b.err, CF_ENOMEM, "sticky");
+	cr_assert_eq(b.err, TC_ENOMEM, "sticky");
 	cr_assert_leq(b.len, 5, "never past the limit");
 	buf_clear(&b);
-	cr_assert_eq(b.err, CF_OK);
+	cr_assert_eq(b.err, TC_OK);
 	buf_bytes(&b, "abcde", 5);
 	cr_assert(b.len == 5 && !memcmp(b.data, "abcde", 5));
 	size_t n;

@@ -227,17 +227,17 @@ Test(opcodes, fixed_stack_effects)
 static cf_insn dec(const uint8_t *code, uint32_t len, uint32_t off)
 {
 	cf_insn in;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = insn_decode(code, len, off, 100, &in, &err);
-	cr_assert_eq(rc, CF_OK, "decode at %u: %s", off, err.message);
+	cr_assert_eq(rc, TC_OK, "decode at %u: %s", off, err.message);
 	return in;
 }
 
-static int dec_err(const uint8_t *code, uint32_t len, uint32_t off, cf_error *err)
+static int dec_err(const uint8_t *code, uint32_t len, uint32_t off, tc_error *err)
 {
 	cf_insn in;
-	cf_error_clear(err);
+	tc_error_clear(err);
 	return insn_decode(code, len, off, 100, &in, err);
 }
 
@@ -350,23 +350,23 @@ Test(opcodes, switches_at_every_alignment)
 
 Test(opcodes, decode_errors)
 {
-	cf_error err;
+	tc_error err;
 	/* the error offset is code_off (100) + the instruction's offset */
 	static const uint8_t undef[] = {OP_NOP, 0xcb};
-	cr_assert_eq(dec_err(undef, 2, 1, &err), CF_EOPCODE);
+	cr_assert_eq(dec_err(undef, 2, 1, &err), TC_EOPCODE);
 	cr_assert_eq(err.offset, 101);
 	cr_assert_str_eq(err.part, "Code");
 	static const uint8_t past[] = {OP_NOP};
-	cr_assert_eq(dec_err(past, 1, 1, &err), CF_ETRUNC);
+	cr_assert_eq(dec_err(past, 1, 1, &err), TC_ETRUNC);
 	static const uint8_t wide_bad[] = {OP_WIDE, OP_GOTO, 0, 0};
-	cr_assert_eq(dec_err(wide_bad, 4, 0, &err), CF_EOPCODE);
+	cr_assert_eq(dec_err(wide_bad, 4, 0, &err), TC_EOPCODE);
 	cr_assert_eq(err.offset, 100);
 	static const uint8_t wide_iinc_short[] = {OP_WIDE, OP_IINC, 0, 1, 0};
-	cr_assert_eq(dec_err(wide_iinc_short, 5, 0, &err), CF_ETRUNC);
+	cr_assert_eq(dec_err(wide_iinc_short, 5, 0, &err), TC_ETRUNC);
 	static const uint8_t ts[] = {OP_TABLESWITCH, 0, 0, 0, U4(0), U4(5), U4(4)};
-	cr_assert_eq(dec_err(ts, sizeof ts, 0, &err), CF_EOPCODE);
+	cr_assert_eq(dec_err(ts, sizeof ts, 0, &err), TC_EOPCODE);
 	static const uint8_t ts_short[] = {OP_TABLESWITCH, 0, 0, 0, U4(0), U4(0), U4(1), U4(0)};
-	cr_assert_eq(dec_err(ts_short, sizeof ts_short, 0, &err), CF_ETRUNC);
+	cr_assert_eq(dec_err(ts_short, sizeof ts_short, 0, &err), TC_ETRUNC);
 }
 
 /* --- stack effects that depend on operands ------------------------------------------------ */

@@ -16,9 +16,9 @@ static bld *base(uint16_t major)
 	return b;
 }
 
-static int parse_bytes(const uint8_t *p, size_t len, cf_error *err, arena *a, cf_class *cls)
+static int parse_bytes(const uint8_t *p, size_t len, tc_error *err, arena *a, cf_class *cls)
 {
-	cf_error_clear(err);
+	tc_error_clear(err);
 	return cf_parse(cls, a, p, len, err);
 }
 
@@ -161,7 +161,7 @@ Test(reader, versions_45_to_69_accepted)
 			bld_free(b);
 			tcls t;
 			int rc = tc_parse(&t, bytes, len);
-			cr_assert_eq(rc, CF_OK, "%u.%u: %s", major, minors[k], t.err.message);
+			cr_assert_eq(rc, TC_OK, "%u.%u: %s", major, minors[k], t.err.message);
 			cr_assert(t.cls.major == major && t.cls.minor == minors[k]);
 			size_t n;
 			uint8_t *out = tc_write(&t, &n);
@@ -184,7 +184,7 @@ Test(reader, versions_outside_rejected)
 		bytes[7] = (uint8_t)bad[k];
 		tcls t;
 		int rc = tc_parse(&t, bytes, len);
-		expect_err(rc, t.err, CF_EVERSION, "version", 4);
+		expect_err(rc, t.err, TC_EVERSION, "version", 4);
 		tc_drop(&t);
 	}
 }
@@ -212,8 +212,8 @@ Test(reader, pre_45_3_code_format)
 		arena s;
 		arena_init(&s);
 		code_editor *ed = tc_open(&t, &s, "m");
-		cf_error err;
-		cf_error_clear(&err);
+		tc_error err;
+		tc_error_clear(&err);
 		expect_ok(code_insert(ed, 0, CODE_FALLTHROUGH, BYTES(OP_NOP), &err), err);
 		expect_ok(code_commit(ed, &err), err);
 		tcls u;
@@ -240,12 +240,12 @@ Test(reader, pre_45_3_with_new_layout_is_an_error)
 	tcls t;
 	tc_build(&t, b);
 	cf_code c;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_attr *ca = cf_method_code(&t.cls, tc_method(&t, "m"));
 	int rc = cf_code_parse(&t.cls, ca, &c, &err);
 	/* Old layout reads max_stack 0, max_locals 0, code_length 0: not 1..65535. */
-	expect_err(rc, err, CF_EFORMAT, "Code", ca->off + 2);
+	expect_err(rc, err, TC_EFORMAT, "Code", ca->off + 2);
 	tc_drop(&t);
 }
 
@@ -277,11 +277,11 @@ Test(reader, every_prefix_is_truncated)
 		uint8_t *copy = malloc(k ? k : 1);
 		memcpy(copy, bytes, k);
 		cf_class cls;
-		cf_error err;
+		tc_error err;
 		arena_reset(&a);
 		int rc = parse_bytes(copy, k, &err, &a, &cls);
-		cr_assert_eq(rc, CF_ETRUNC, "prefix %zu: %d %s", k, rc, err.message);
-		cr_assert_eq(err.code, CF_ETRUNC);
+		cr_assert_eq(rc, TC_ETRUNC, "prefix %zu: %d %s", k, rc, err.message);
+		cr_assert_eq(err.code, TC_ETRUNC);
 		/* The offset is where the structure that does not fit starts: inside the
 		 * prefix, at most 4 bytes before its end unless a declared length (Utf8
 		 * bytes, an attribute body) reaches past it. */
@@ -290,7 +290,7 @@ Test(reader, every_prefix_is_truncated)
 		free(copy);
 	}
 	tcls t;
-	cr_assert_eq(tc_parse(&t, bytes, len), CF_OK);
+	cr_assert_eq(tc_parse(&t, bytes, len), TC_OK);
 	tc_drop(&t);
 	arena_free(&a);
 }
@@ -337,10 +337,10 @@ Test(reader, truncation_points)
 	arena_init(&a);
 	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
 		cf_class cls;
-		cf_error err;
+		tc_error err;
 		arena_reset(&a);
 		int rc = parse_bytes(bytes, cuts[i].at, &err, &a, &cls);
-		cr_assert_eq(rc, CF_ETRUNC, "cut %zu at %zu", i, cuts[i].at);
+		cr_assert_eq(rc, TC_ETRUNC, "cut %zu at %zu", i, cuts[i].at);
 		cr_assert_str_eq(err.part, cuts[i].part, "cut %zu at %zu: part '%s' (%s)", i, cuts[i].at,
 		                 err.part, err.message);
 		cr_assert_eq(err.offset, cuts[i].off, "cut %zu at %zu: offset %u, want %zu (%s)", i,
@@ -380,7 +380,7 @@ Test(reader, bad_tags)
 		int rc = tc_parse(&t, bytes, len);
 		char part[48];
 		snprintf(part, sizeof part, "constant pool #%u", bad);
-		expect_err(rc, t.err, CF_EFORMAT, part, off);
+		expect_err(rc, t.err, TC_EFORMAT, part, off);
 		cr_assert(strstr(t.err.message, "unknown tag"), "%s", t.err.message);
 		tc_drop(&t);
 	}
@@ -390,7 +390,7 @@ Test(reader, count_zero)
 {
 	bld *b = base(52);
 	bld_cp_count(b, 0);
-	expect_parse_err(b, CF_EFORMAT, "constant_pool_count", 8);
+	expect_parse_err(b, TC_EFORMAT, "constant_pool_count", 8);
 }
 
 Test(reader, long_in_last_slot)
@@ -410,7 +410,7 @@ Test(reader, long_in_last_slot)
 	int rc = tc_parse(&t, bytes, len);
 	char part[48];
 	snprintf(part, sizeof part, "constant pool #%u", l);
-	expect_err(rc, t.err, CF_EFORMAT, part, off);
+	expect_err(rc, t.err, TC_EFORMAT, part, off);
 	tc_drop(&t);
 }
 
@@ -462,7 +462,7 @@ Test(reader, bad_indices_inside_the_pool)
 		bld_free(b);
 		tcls t;
 		int rc = tc_parse(&t, bytes, len);
-		cr_assert_eq(rc, CF_EFORMAT, "%s: %d %s", cases[k].what, rc, t.err.message);
+		cr_assert_eq(rc, TC_EFORMAT, "%s: %d %s", cases[k].what, rc, t.err.message);
 		cr_assert_str_eq(t.err.part, "constant pool #7", "%s: %s", cases[k].what, t.err.part);
 		cr_assert_eq(t.err.offset, off, "%s: offset %u want %zu", cases[k].what, t.err.offset, off);
 		tc_drop(&t);
@@ -481,7 +481,7 @@ Test(reader, bad_indices_in_the_class)
 		bytes = bld_finish(b, &len);
 		size_t hdr = bld_last_layout(b)->header;
 		bld_free(b);
-		expect_err(tc_parse(&t, bytes, len), t.err, CF_EFORMAT, "this_class", hdr + 2);
+		expect_err(tc_parse(&t, bytes, len), t.err, TC_EFORMAT, "this_class", hdr + 2);
 		tc_drop(&t);
 	}
 	/* super_class past the pool */
@@ -491,7 +491,7 @@ Test(reader, bad_indices_in_the_class)
 		bytes = bld_finish(b, &len);
 		size_t hdr = bld_last_layout(b)->header;
 		bld_free(b);
-		expect_err(tc_parse(&t, bytes, len), t.err, CF_EFORMAT, "super_class", hdr + 4);
+		expect_err(tc_parse(&t, bytes, len), t.err, TC_EFORMAT, "super_class", hdr + 4);
 		tc_drop(&t);
 	}
 	/* super_class 0 is allowed (java/lang/Object, module-info) */
@@ -500,7 +500,7 @@ Test(reader, bad_indices_in_the_class)
 		bld_super(b, 0);
 		bytes = bld_finish(b, &len);
 		bld_free(b);
-		cr_assert_eq(tc_parse(&t, bytes, len), CF_OK);
+		cr_assert_eq(tc_parse(&t, bytes, len), TC_OK);
 		cr_assert_eq(t.cls.super_class, 0);
 		tc_drop(&t);
 	}
@@ -512,7 +512,7 @@ Test(reader, bad_indices_in_the_class)
 		bytes = bld_finish(b, &len);
 		size_t hdr = bld_last_layout(b)->header;
 		bld_free(b);
-		expect_err(tc_parse(&t, bytes, len), t.err, CF_EFORMAT, "interfaces", hdr + 8 + 2);
+		expect_err(tc_parse(&t, bytes, len), t.err, TC_EFORMAT, "interfaces", hdr + 8 + 2);
 		tc_drop(&t);
 	}
 	/* a method's descriptor index names a Class */
@@ -528,7 +528,7 @@ Test(reader, bad_indices_in_the_class)
 		bytes[at + 4] = (uint8_t)(this_idx >> 8);
 		bytes[at + 5] = (uint8_t)this_idx;
 		bld_free(b);
-		expect_err(tc_parse(&t, bytes, len), t.err, CF_EFORMAT, "methods[1]", at);
+		expect_err(tc_parse(&t, bytes, len), t.err, TC_EFORMAT, "methods[1]", at);
 		tc_drop(&t);
 	}
 	/* a field's attribute name is an Integer */
@@ -549,7 +549,7 @@ Test(reader, bad_indices_in_the_class)
 		memset(nb + f0 + 10, 0, 4);
 		memcpy(nb + f0 + 14, bytes + f0 + 8, len - (f0 + 8));
 		free(bytes);
-		expect_err(tc_parse(&t, nb, len + 6), t.err, CF_EFORMAT, "attribute 0 of fI", f0 + 8);
+		expect_err(tc_parse(&t, nb, len + 6), t.err, TC_EFORMAT, "attribute 0 of fI", f0 + 8);
 		tc_drop(&t);
 	}
 }
@@ -563,7 +563,7 @@ Test(reader, trailing_bytes)
 	bytes = realloc(bytes, len + 3);
 	memset(bytes + len, 0, 3);
 	tcls t;
-	expect_err(tc_parse(&t, bytes, len + 3), t.err, CF_EFORMAT, "class file", len);
+	expect_err(tc_parse(&t, bytes, len + 3), t.err, TC_EFORMAT, "class file", len);
 	tc_drop(&t);
 }
 
@@ -575,7 +575,7 @@ Test(reader, bad_magic)
 	bld_free(b);
 	bytes[3] = 0xBF;
 	tcls t;
-	expect_err(tc_parse(&t, bytes, len), t.err, CF_EFORMAT, "magic", 0);
+	expect_err(tc_parse(&t, bytes, len), t.err, TC_EFORMAT, "magic", 0);
 	tc_drop(&t);
 }
 
@@ -593,12 +593,12 @@ static void code_class(tcls *t, uint16_t major, const uint8_t *body, size_t len,
 	uint8_t *bytes = bld_finish(b, &n);
 	*body_off = bld_last_layout(b)->code[1];
 	bld_free(b);
-	cr_assert_eq(tc_parse(t, bytes, n), CF_OK, "%s", t->err.message);
+	cr_assert_eq(tc_parse(t, bytes, n), TC_OK, "%s", t->err.message);
 }
 
 static int parse_code(tcls *t, cf_code *c)
 {
-	cf_error_clear(&t->err);
+	tc_error_clear(&t->err);
 	return cf_code_parse(&t->cls, cf_method_code(&t->cls, tc_method(t, "m")), c, &t->err);
 }
 
@@ -608,14 +608,14 @@ Test(reader, code_length_limits)
 	size_t at;
 	cf_code c;
 	code_class(&t, 52, BYTES(0, 1, 0, 1, U4(0), 0, 0, 0, 0), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_EFORMAT, "Code", at + 4);
+	expect_err(parse_code(&t, &c), t.err, TC_EFORMAT, "Code", at + 4);
 	tc_drop(&t);
 	code_class(&t, 52, BYTES(0, 1, 0, 1, U4(65536), 0, 0, 0, 0), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_EFORMAT, "Code", at + 4);
+	expect_err(parse_code(&t, &c), t.err, TC_EFORMAT, "Code", at + 4);
 	tc_drop(&t);
 	/* code_length past the attribute */
 	code_class(&t, 52, BYTES(0, 1, 0, 1, U4(5), OP_RETURN, 0, 0), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_ETRUNC, "Code", at + 8);
+	expect_err(parse_code(&t, &c), t.err, TC_ETRUNC, "Code", at + 8);
 	tc_drop(&t);
 }
 
@@ -626,19 +626,19 @@ Test(reader, code_attribute_lengths)
 	cf_code c;
 	/* Two bytes inside the declared length after the last nested attribute. */
 	code_class(&t, 52, BYTES(0, 0, 0, 0, U4(1), OP_RETURN, 0, 0, 0, 0, 0xAA, 0xBB), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_EFORMAT, "Code", at + 13);
+	expect_err(parse_code(&t, &c), t.err, TC_EFORMAT, "Code", at + 13);
 	tc_drop(&t);
 	/* A nested attribute declares more than the Code attribute holds. */
 	code_class(&t, 52, BYTES(0, 0, 0, 0, U4(1), OP_RETURN, 0, 0, 0, 1, U2(1), U4(100), 1, 2), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_ETRUNC, "attribute 0 of Code", at + 13);
+	expect_err(parse_code(&t, &c), t.err, TC_ETRUNC, "attribute 0 of Code", at + 13);
 	tc_drop(&t);
 	/* An exception table that does not fit. */
 	code_class(&t, 52, BYTES(0, 0, 0, 0, U4(1), OP_RETURN, 0, 2, 0, 0, 0, 1), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_ETRUNC, "exception table", at + 15);
+	expect_err(parse_code(&t, &c), t.err, TC_ETRUNC, "exception table", at + 15);
 	tc_drop(&t);
 	/* The header itself cut off. */
 	code_class(&t, 52, BYTES(0, 0, 0), &at);
-	expect_err(parse_code(&t, &c), t.err, CF_ETRUNC, "Code", at + 2);
+	expect_err(parse_code(&t, &c), t.err, TC_ETRUNC, "Code", at + 2);
 	tc_drop(&t);
 }
 
@@ -656,7 +656,7 @@ Test(reader, exception_range_outside_code)
 		           BYTES(0, 1, 0, 1, U4(4), OP_NOP, OP_NOP, OP_NOP, OP_RETURN, 0, 1,
 		                 U2(bad[k].start), U2(bad[k].end), U2(bad[k].handler), U2(0), 0, 0),
 		           &at);
-		expect_err(parse_code(&t, &c), t.err, CF_EFORMAT, "exception table", at + 14);
+		expect_err(parse_code(&t, &c), t.err, TC_EFORMAT, "exception table", at + 14);
 		tc_drop(&t);
 	}
 }
@@ -669,6 +669,6 @@ Test(reader, exception_catch_type_not_a_class)
 	/* #1 is the Utf8 "java/lang/Object" (bld_default_init adds it first). */
 	code_class(&t, 52, BYTES(0, 1, 0, 1, U4(2), OP_NOP, OP_RETURN, 0, 1, U2(0), U2(1), U2(1), U2(1), 0, 0), &at);
 	cr_assert_eq(cp_tag(&t.cls.cp, 1), CP_UTF8);
-	expect_err(parse_code(&t, &c), t.err, CF_EFORMAT, "exception table", at + 12 + 6);
+	expect_err(parse_code(&t, &c), t.err, TC_EFORMAT, "exception table", at + 12 + 6);
 	tc_drop(&t);
 }

@@ -88,8 +88,8 @@ Test(smt, initial_frames)
 	tc_build(&t, b);
 	arena a;
 	arena_init(&a);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	smt_vtype *l;
 	uint16_t n;
 	expect_ok(smt_initial(&t.cls, tc_method(&t, "s"), &a, &l, &n, &err), err);
@@ -131,7 +131,7 @@ static void with_table(tcls *t, const uint8_t *smt, size_t len, size_t *body)
 	if (body)
 		*body = bld_last_layout(b)->code_attr[1][0];
 	bld_free(b);
-	cr_assert_eq(tc_parse(t, bytes, n), CF_OK, "%s", t->err.message);
+	cr_assert_eq(tc_parse(t, bytes, n), TC_OK, "%s", t->err.message);
 }
 
 static uint16_t str_index(tcls *t)
@@ -146,13 +146,13 @@ static uint16_t str_index(tcls *t)
 	return 0;
 }
 
-static int decode(tcls *t, arena *a, smt_frame **f, uint32_t *n, cf_error *err)
+static int decode(tcls *t, arena *a, smt_frame **f, uint32_t *n, tc_error *err)
 {
 	cf_member *m = tc_method(t, "m");
 	smt_vtype *init;
 	uint16_t ninit;
-	cf_error_clear(err);
-	cr_assert_eq(smt_initial(&t->cls, m, a, &init, &ninit, err), CF_OK);
+	tc_error_clear(err);
+	cr_assert_eq(smt_initial(&t->cls, m, a, &init, &ninit, err), TC_OK);
 	const cf_attr *at = tc_code_attr(t, "m", "StackMapTable");
 	return smt_decode(&t->cls, at, 40, init, ninit, a, f, n, err);
 }
@@ -183,7 +183,7 @@ Test(smt, every_form_decodes_and_encodes_back)
 	arena_init(&a);
 	smt_frame *f;
 	uint32_t n;
-	cf_error err;
+	tc_error err;
 	expect_ok(decode(&t, &a, &f, &n, &err), err);
 	cr_assert_eq(n, 10);
 	uint32_t offs[] = {3, 4, 6, 9, 10, 11, 12, 13, 15, 16};
@@ -202,11 +202,11 @@ Test(smt, every_form_decodes_and_encodes_back)
 	cr_assert(f[8].stack[0].tag == VT_LONG && f[8].stack[1].tag == VT_UNINIT_THIS);
 	cr_assert(f[9].nlocals == 2 && f[9].locals[1].tag == VT_UNINIT);
 	/* encoded back: the same bytes, forms kept even where smaller ones exist */
-	cf_buf out;
+	tc_buf out;
 	buf_init(&out);
 	smt_vtype *init;
 	uint16_t ninit;
-	cr_assert_eq(smt_initial(&t.cls, tc_method(&t, "m"), &a, &init, &ninit, &err), CF_OK);
+	cr_assert_eq(smt_initial(&t.cls, tc_method(&t, "m"), &a, &init, &ninit, &err), TC_OK);
 	expect_ok(smt_encode(&t.cls.cp, f, n, init, ninit, &out, &err), err);
 	cr_assert(out.len == sizeof smt && !memcmp(out.data, smt, sizeof smt));
 	buf_free(&out);
@@ -221,11 +221,11 @@ Test(smt, new_frames_take_the_smallest_form)
 	with_table(&t, BYTES(0, 0), NULL);
 	arena a;
 	arena_init(&a);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	smt_vtype *init;
 	uint16_t ninit;
-	cr_assert_eq(smt_initial(&t.cls, tc_method(&t, "m"), &a, &init, &ninit, &err), CF_OK);
+	cr_assert_eq(smt_initial(&t.cls, tc_method(&t, "m"), &a, &init, &ninit, &err), TC_OK);
 	smt_vtype I = {.tag = VT_INT}, J = {.tag = VT_LONG}, F = {.tag = VT_FLOAT}, N = {.tag = VT_NULL};
 	smt_vtype loc5[] = {I, J, F, N, I};
 	smt_vtype loc6[] = {I, J, F, N, I, I};
@@ -251,7 +251,7 @@ Test(smt, new_frames_take_the_smallest_form)
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		smt_frame fr = {.off = cases[k].off, .type = SMT_NEW, .nlocals = cases[k].nl, .nstack = cases[k].ns,
 		                .locals = cases[k].l, .stack = cases[k].s};
-		cf_buf out;
+		tc_buf out;
 		buf_init(&out);
 		expect_ok(smt_encode(&t.cls.cp, &fr, 1, init, ninit, &out, &err), err);
 		cr_assert(out.len == 2 + cases[k].wlen && !memcmp(out.data + 2, cases[k].want, cases[k].wlen),
@@ -261,7 +261,7 @@ Test(smt, new_frames_take_the_smallest_form)
 	/* an Object type known only by name gets a Class entry */
 	smt_vtype obj = {.tag = VT_OBJECT, .name = (const uint8_t *)"q/New", .name_len = 5};
 	smt_frame fr = {.off = 0, .type = SMT_NEW, .nlocals = 2, .nstack = 1, .locals = init, .stack = &obj};
-	cf_buf out;
+	tc_buf out;
 	buf_init(&out);
 	uint32_t count = t.cls.cp.count;
 	expect_ok(smt_encode(&t.cls.cp, &fr, 1, init, ninit, &out, &err), err);
@@ -272,7 +272,7 @@ Test(smt, new_frames_take_the_smallest_form)
 	smt_frame two[] = {{.off = 5, .type = SMT_NEW, .nlocals = 2, .locals = init},
 	                   {.off = 5, .type = SMT_NEW, .nlocals = 2, .locals = init}};
 	buf_init(&out);
-	cr_assert_eq(smt_encode(&t.cls.cp, two, 2, init, ninit, &out, &err), CF_EARG);
+	cr_assert_eq(smt_encode(&t.cls.cp, two, 2, init, ninit, &out, &err), TC_EARG);
 	buf_free(&out);
 	arena_free(&a);
 	tc_drop(&t);
@@ -288,16 +288,16 @@ Test(smt, malformed_tables)
 		const char *part;
 		uint32_t rel; /* error offset from the attribute body */
 	} cases[] = {
-		{"reserved frame type", {0, 1, 128}, 3, CF_EFORMAT, "StackMapTable frame 0", 2},
-		{"reserved frame type 246", {0, 2, 0, 246}, 4, CF_EFORMAT, "StackMapTable frame 1", 3},
-		{"chop past the locals", {0, 2, 249, U2(0), 249, U2(0)}, 8, CF_EFORMAT, "StackMapTable frame 1", 5},
-		{"unknown verification type", {0, 1, 64, 9}, 4, CF_EFORMAT, "StackMapTable frame 0", 3},
-		{"Object of a Utf8", {0, 1, 64, VT_OBJECT, U2(1)}, 6, CF_EFORMAT, "StackMapTable frame 0", 3},
-		{"Uninitialized past the code", {0, 1, 64, VT_UNINIT, U2(40)}, 6, CF_EFORMAT, "StackMapTable frame 0", 3},
-		{"frame past the code", {0, 1, 251, U2(40)}, 5, CF_EFORMAT, "StackMapTable frame 0", 2},
-		{"bytes after the last frame", {0, 1, 0, 0}, 4, CF_EFORMAT, "StackMapTable", 3},
-		{"frame cut off", {0, 1, 255, U2(0), U2(3), VT_INT}, 7, CF_ETRUNC, "StackMapTable frame 0", 7},
-		{"count cut off", {0}, 1, CF_ETRUNC, "StackMapTable", 0},
+		{"reserved frame type", {0, 1, 128}, 3, TC_EFORMAT, "StackMapTable frame 0", 2},
+		{"reserved frame type 246", {0, 2, 0, 246}, 4, TC_EFORMAT, "StackMapTable frame 1", 3},
+		{"chop past the locals", {0, 2, 249, U2(0), 249, U2(0)}, 8, TC_EFORMAT, "StackMapTable frame 1", 5},
+		{"unknown verification type", {0, 1, 64, 9}, 4, TC_EFORMAT, "StackMapTable frame 0", 3},
+		{"Object of a Utf8", {0, 1, 64, VT_OBJECT, U2(1)}, 6, TC_EFORMAT, "StackMapTable frame 0", 3},
+		{"Uninitialized past the code", {0, 1, 64, VT_UNINIT, U2(40)}, 6, TC_EFORMAT, "StackMapTable frame 0", 3},
+		{"frame past the code", {0, 1, 251, U2(40)}, 5, TC_EFORMAT, "StackMapTable frame 0", 2},
+		{"bytes after the last frame", {0, 1, 0, 0}, 4, TC_EFORMAT, "StackMapTable", 3},
+		{"frame cut off", {0, 1, 255, U2(0), U2(3), VT_INT}, 7, TC_ETRUNC, "StackMapTable frame 0", 7},
+		{"count cut off", {0}, 1, TC_ETRUNC, "StackMapTable", 0},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		tcls t;
@@ -307,7 +307,7 @@ Test(smt, malformed_tables)
 		arena_init(&a);
 		smt_frame *f;
 		uint32_t n;
-		cf_error err;
+		tc_error err;
 		int rc = decode(&t, &a, &f, &n, &err);
 		cr_assert_eq(rc, cases[k].code, "%s: %d %s", cases[k].what, rc, err.message);
 		cr_assert_str_eq(err.part, cases[k].part, "%s: %s", cases[k].what, err.part);

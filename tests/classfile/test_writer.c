@@ -49,12 +49,12 @@ Test(writer, unedited_is_identical)
 	cr_assert(n == t.len && !memcmp(out, t.bytes, n));
 	free(out);
 	/* cf_write appends to what the buffer holds */
-	cf_buf buf;
+	tc_buf buf;
 	buf_init(&buf);
 	buf_bytes(&buf, "xyz", 3);
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(cf_write(&t.cls, &buf, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(cf_write(&t.cls, &buf, &err), TC_OK);
 	cr_assert(buf.len == t.len + 3 && !memcmp(buf.data, "xyz", 3) && !memcmp(buf.data + 3, t.bytes, t.len));
 	buf_free(&buf);
 	tc_drop(&t);
@@ -87,8 +87,8 @@ Test(cp, find_returns_existing_entries)
 	bld_default_init(b);
 	tcls t;
 	tc_build(&t, b);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cp_pool *cp = &t.cls.cp;
 	uint32_t count = cp->count;
 	cr_assert_neq(dup, u);
@@ -101,7 +101,7 @@ Test(cp, find_returns_existing_entries)
 	cr_assert_eq(cp_add_methodref(cp, "p/I", "m", "()V", true, &err), imr);
 	cr_assert_eq(cp_add_fieldref(cp, "p/C", "f", "I", &err), fr);
 	cr_assert_eq(cp_add_integer(cp, -7, &err), i);
-	cr_assert_eq(err.code, CF_OK);
+	cr_assert_eq(err.code, TC_OK);
 	cr_assert_eq(cp->count, count, "nothing added");
 	size_t n;
 	uint8_t *out = tc_write(&t, &n);
@@ -121,8 +121,8 @@ Test(cp, add_appends_new_entries)
 	bld_default_init(b);
 	tcls t;
 	tc_build(&t, b);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cp_pool *cp = &t.cls.cp;
 	uint16_t count = (uint16_t)cp->count;
 	/* a Class of a name that exists as a String's Utf8: only the Class is new */
@@ -149,7 +149,7 @@ Test(cp, add_appends_new_entries)
 	uint16_t nul = cp_add_utf8(cp, "a\0b", 3, &err);
 	cr_assert_eq(cp_add_utf8(cp, "a\0b", 3, &err), nul, "found again, NUL and all");
 	cr_assert_neq(cp_add_utf8(cp, "a", 1, &err), nul);
-	cr_assert_eq(err.code, CF_OK);
+	cr_assert_eq(err.code, TC_OK);
 	/* written and read back: every added entry is there */
 	tcls u;
 	tc_reparse(&t, &u);
@@ -177,13 +177,13 @@ Test(cp, utf8_longer_than_65535)
 	tc_build(&t, b);
 	static char big[70000];
 	memset(big, 'x', sizeof big);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	uint32_t count = t.cls.cp.count;
 	cr_assert_eq(cp_add_utf8(&t.cls.cp, big, 65536, &err), 0);
-	cr_assert_eq(err.code, CF_ELIMIT);
+	cr_assert_eq(err.code, TC_ELIMIT);
 	cr_assert_eq(t.cls.cp.count, count);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	cr_assert_neq(cp_add_utf8(&t.cls.cp, big, 65535, &err), 0);
 	tcls u;
 	tc_reparse(&t, &u);
@@ -215,7 +215,7 @@ static uint16_t full_pool(tcls *t, uint32_t count, const char *name)
 	size_t len;
 	uint8_t *bytes = bld_finish(b, &len);
 	bld_free(b);
-	cr_assert_eq(tc_parse(t, bytes, len), CF_OK, "%s", t->err.message);
+	cr_assert_eq(tc_parse(t, bytes, len), TC_OK, "%s", t->err.message);
 	cr_assert_eq(t->cls.cp.count, count);
 	return first;
 }
@@ -226,20 +226,20 @@ Test(cp, full_pool_refuses_with_elimit)
 	uint16_t first = full_pool(&t, 65535, "Full");
 	cp_pool *cp = &t.cls.cp;
 	cr_assert_eq(cp_free_slots(cp), 0);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	/* finding still works */
 	uint16_t code = cp_add_utf8(cp, "Code", 4, &err);
 	cr_assert(code > 0 && cp_tag(cp, code) == CP_UTF8);
 	cr_assert_eq(cp_add_integer(cp, 1000000, &err), first);
 	cr_assert_eq(cp_add_integer(cp, 1000001, &err), first + 1);
-	cr_assert_eq(err.code, CF_OK);
+	cr_assert_eq(err.code, TC_OK);
 	/* adding does not */
 	cr_assert_eq(cp_add_integer(cp, -1, &err), 0);
-	cr_assert_eq(err.code, CF_ELIMIT);
-	cf_error_clear(&err);
+	cr_assert_eq(err.code, TC_ELIMIT);
+	tc_error_clear(&err);
 	cr_assert_eq(cp_add_methodref(cp, "x/Y", "m", "()V", false, &err), 0);
-	cr_assert_eq(err.code, CF_ELIMIT);
+	cr_assert_eq(err.code, TC_ELIMIT);
 	cr_assert_eq(cp->count, 65535);
 	tcls u;
 	tc_reparse(&t, &u);
@@ -256,10 +256,10 @@ Test(cp, nearly_full_pool_stays_valid)
 	full_pool(&t, 65532, "Nearly");
 	cp_pool *cp = &t.cls.cp;
 	cr_assert_eq(cp_free_slots(cp), 3);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cr_assert_eq(cp_add_methodref(cp, "x/Y", "m", "()V", false, &err), 0);
-	cr_assert_eq(err.code, CF_ELIMIT);
+	cr_assert_eq(err.code, TC_ELIMIT);
 	cr_assert_eq(cp->count, 65535);
 	tcls u;
 	tc_reparse(&t, &u);
@@ -269,7 +269,7 @@ Test(cp, nearly_full_pool_stays_valid)
 }
 
 /* An edit whose StackMapTable needs a new Class entry fails on a full pool with
- * CF_ELIMIT and leaves the method as it was. */
+ * TC_ELIMIT and leaves the method as it was. */
 Test(cp, full_pool_edit_refused_method_untouched)
 {
 	tcls t;
@@ -280,29 +280,29 @@ Test(cp, full_pool_edit_refused_method_untouched)
 	cf_attr *ca = cf_method_code(&t.cls, tc_method(&t, "f"));
 	const uint8_t *data = ca->data;
 	uint32_t len = ca->len;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	/* the handler's frame names java/lang/Throwable, which is not in the pool */
 	expect_ok(code_add_handler(ed, 0, code_ninsns(ed), 0, BYTES(OP_ATHROW), &err), err);
 	int rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
+	cr_assert_eq(rc, TC_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ca->data == data && ca->len == len);
 	/* insertions alone need no entry and succeed */
 	arena_reset(&s);
 	ed = tc_open(&t, &s, "f");
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	expect_ok(code_insert(ed, 0, CODE_FALLTHROUGH, BYTES(OP_NOP), &err), err);
 	expect_ok(code_commit(ed, &err), err);
 	/* a method without a StackMapTable that needs one for its handler also needs
 	 * the attribute name: "g" has no branches */
 	arena_reset(&s);
 	ed = tc_open(&t, &s, "g");
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	cf_attr *ga = cf_method_code(&t.cls, tc_method(&t, "g"));
 	data = ga->data;
 	expect_ok(code_add_handler(ed, 0, 1, 0, BYTES(OP_ATHROW), &err), err);
 	rc = code_commit(ed, &err);
-	cr_assert_eq(rc, CF_ELIMIT, "%d %s", rc, err.message);
+	cr_assert_eq(rc, TC_ELIMIT, "%d %s", rc, err.message);
 	cr_assert(ga->data == data);
 	tcls u;
 	tc_reparse(&t, &u);
@@ -318,8 +318,8 @@ Test(writer, add_method_and_attributes)
 {
 	tcls t;
 	tc_build(&t, rich());
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_member m = {.access = ACC_PUBLIC | ACC_STATIC};
 	m.name = cp_add_utf8(&t.cls.cp, "added", 5, &err);
 	m.desc = cp_add_utf8(&t.cls.cp, "()V", 3, &err);
@@ -358,54 +358,54 @@ Test(writer, add_method_and_attributes)
 
 Test(errors, first_error_wins_and_context_fills_blanks)
 {
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(err.offset, CF_NO_OFFSET);
-	cr_assert_eq(cf_fail(&err, CF_ETRUNC, 12, "constant pool #3", "needs %d more bytes", 2), CF_ETRUNC);
-	cr_assert_eq(cf_fail(&err, CF_EFORMAT, 99, "other", "later"), CF_EFORMAT, "returns its code");
-	cr_assert_eq(err.code, CF_ETRUNC);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(err.offset, TC_NO_OFFSET);
+	cr_assert_eq(tc_fail(&err, TC_ETRUNC, 12, "constant pool #3", "needs %d more bytes", 2), TC_ETRUNC);
+	cr_assert_eq(tc_fail(&err, TC_EFORMAT, 99, "other", "later"), TC_EFORMAT, "returns its code");
+	cr_assert_eq(err.code, TC_ETRUNC);
 	cr_assert_eq(err.offset, 12);
 	cr_assert_str_eq(err.part, "constant pool #3");
 	cr_assert_str_eq(err.message, "needs 2 more bytes");
-	cf_error_context(&err, "a.jar!p/C.class", "p/C", NULL);
-	cf_error_context(&err, "other.jar", "q/D", "m()V");
+	tc_error_context(&err, "a.jar!p/C.class", "p/C", NULL);
+	tc_error_context(&err, "other.jar", "q/D", "m()V");
 	cr_assert_str_eq(err.file, "a.jar!p/C.class");
 	cr_assert_str_eq(err.cls, "p/C");
 	cr_assert_str_eq(err.member, "m()V");
 	char buf[512];
-	cf_error_format(&err, buf, sizeof buf);
+	tc_error_format(&err, buf, sizeof buf);
 	cr_assert_str_eq(buf, "a.jar!p/C.class: class p/C: m()V: constant pool #3 at offset 12: needs 2 more bytes");
 	/* truncated output stays terminated */
 	char small[10];
-	size_t n = cf_error_format(&err, small, sizeof small);
+	size_t n = tc_error_format(&err, small, sizeof small);
 	cr_assert_eq(n, 9);
 	cr_assert_eq(small[9], '\0');
-	cr_assert_eq(cf_fail(NULL, CF_ENOMEM, 0, "x", "y"), CF_ENOMEM, "no record: code only");
+	cr_assert_eq(tc_fail(NULL, TC_ENOMEM, 0, "x", "y"), TC_ENOMEM, "no record: code only");
 }
 
 Test(errors, format_without_parts)
 {
-	cf_error err;
-	cf_error_clear(&err);
-	cf_fail(&err, CF_ENOMEM, CF_NO_OFFSET, "", "%s", "");
+	tc_error err;
+	tc_error_clear(&err);
+	tc_fail(&err, TC_ENOMEM, TC_NO_OFFSET, "", "%s", "");
 	char buf[128];
-	cf_error_format(&err, buf, sizeof buf);
+	tc_error_format(&err, buf, sizeof buf);
 	cr_assert_str_eq(buf, "out of memory");
-	cf_error_clear(&err);
-	cf_fail(&err, CF_EIO, 7, "", "cannot read");
-	cf_error_format(&err, buf, sizeof buf);
+	tc_error_clear(&err);
+	tc_fail(&err, TC_EIO, 7, "", "cannot read");
+	tc_error_format(&err, buf, sizeof buf);
 	cr_assert_str_eq(buf, "at offset 7: cannot read");
 }
 
 Test(errors, strerror_names_every_code)
 {
-	int codes[] = {CF_OK, CF_ETRUNC, CF_EFORMAT, CF_EVERSION, CF_EOPCODE, CF_EBRANCH, CF_ELIMIT,
-	               CF_EUNSUPPORTED, CF_ENOMEM, CF_EIO, CF_EARG};
+	int codes[] = {TC_OK, TC_ETRUNC, TC_EFORMAT, TC_EVERSION, TC_EOPCODE, TC_EBRANCH, TC_ELIMIT,
+	               TC_EUNSUPPORTED, TC_ENOMEM, TC_EIO, TC_EARG};
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
-		const char *s = cf_strerror(codes[i]);
+		const char *s = tc_strerror(codes[i]);
 		cr_assert(s && *s && strcmp(s, "unknown error") != 0, "code %d", codes[i]);
 		for (size_t k = 0; k < i; k++)
-			cr_assert_str_neq(s, cf_strerror(codes[k]));
+			cr_assert_str_neq(s, tc_strerror(codes[k]));
 	}
-	cr_assert_str_eq(cf_strerror(-99), "unknown error");
+	cr_assert_str_eq(tc_strerror(-99), "unknown error");
 }

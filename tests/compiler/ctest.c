@@ -98,10 +98,10 @@ void ct_rm_rf(const char *path)
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-const char *ct_err(const cf_error *err)
+const char *ct_err(const tc_error *err)
 {
 	static char buf[2048];
-	cf_error_format(err, buf, sizeof buf);
+	tc_error_format(err, buf, sizeof buf);
 	return buf;
 }
 

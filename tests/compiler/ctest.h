@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cf_error.h"
+#include "tc_error.h"
 
 /* A fresh directory under $TMPDIR (or /tmp); the caller frees the string. */
 char *ct_tmpdir(void);
@@ -20,8 +20,8 @@ void ct_write_str(const char *path, const char *text);
 char *ct_read(const char *path, size_t *len);
 bool ct_exists(const char *path);
 void ct_rm_rf(const char *path);
-/* cf_error_format into a static buffer (one test thread). */
-const char *ct_err(const cf_error *err);
+/* tc_error_format into a static buffer (one test thread). */
+const char *ct_err(const tc_error *err);
 /* Number of lines of text (a last line without '\n' counts). */
 size_t ct_lines(const char *text);
 

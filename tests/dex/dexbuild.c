@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static void ok(int rc, const cf_error *e)
+static void ok(int rc, const tc_error *e)
 {
-	cr_assert_eq(rc, CF_OK, "%s", e->message);
+	cr_assert_eq(rc, TC_OK, "%s", e->message);
 }
 
 void db_init(dex_file *d, arena *a)
@@ -23,8 +23,8 @@ uint32_t db_class(dex_file *d, const char *desc, uint32_t flags)
 
 uint32_t db_class_super(dex_file *d, const char *desc, const char *super_desc, uint32_t flags)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t type, super;
 	ok(dex_intern_type(d, desc, &type, &e), &e);
 	ok(dex_intern_type(d, super_desc, &super, &e), &e);
@@ -40,8 +40,8 @@ uint32_t db_class_super(dex_file *d, const char *desc, const char *super_desc, u
 uint32_t db_method(dex_file *d, uint32_t k, const char *name, const char *desc, uint32_t flags,
                    dex_code *code)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t len;
 	const uint8_t *cls = dex_type_desc(d, d->classes[k].type, &len);
 	char cbuf[256];
@@ -99,13 +99,13 @@ dex_code *db_code(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs, const
 	return db_code_units(d, regs, ins, outs, units, len);
 }
 
-void db_rewrite(dex_file *d, cf_buf *buf, dex_file *again, arena *a2)
+void db_rewrite(dex_file *d, tc_buf *buf, dex_file *again, arena *a2)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	buf_clear(buf);
 	ok(dex_write(d, buf, &e), &e);
-	cr_assert_eq(buf->err, CF_OK);
+	cr_assert_eq(buf->err, TC_OK);
 	ok(dex_parse(again, a2, buf->data, buf->len, &e), &e);
 }
 
@@ -181,8 +181,8 @@ dop db_idx(uint8_t op, uint32_t a, uint32_t idx)
 
 void db_bulk_methods(dex_file *d, const char *desc, uint32_t n)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t cls, proto;
 	ok(dex_intern_type(d, desc, &cls, &e), &e);
 	ok(dex_intern_proto(d, "()V", &proto, &e), &e);

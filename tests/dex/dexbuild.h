@@ -30,7 +30,7 @@ dex_code *db_code_units(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs,
 /* Encodes instructions into units (returns the count); for tests that build payloads. */
 uint32_t db_encode(const dop *insns, uint32_t n, uint16_t *units);
 /* Writes d and parses the result into again (in a2); the written bytes stay in buf. */
-void db_rewrite(dex_file *d, cf_buf *buf, dex_file *again, arena *a2);
+void db_rewrite(dex_file *d, tc_buf *buf, dex_file *again, arena *a2);
 /* A method index by class descriptor, name and descriptor, or DEX_NO_INDEX. */
 uint32_t db_find(const dex_file *d, const char *cls, const char *name, const char *desc);
 

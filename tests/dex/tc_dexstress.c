@@ -44,7 +44,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 }
 
 typedef struct reason {
-	char msg[512]; /* a cf_error message */
+	char msg[512]; /* a tc_error message */
 	unsigned n;
 } reason;
 
@@ -88,15 +88,15 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, run *x)
 		if (x->mode == TIGHT_ONLY)
 			continue;
 		arena_reset(scratch);
-		cf_error e;
-		cf_error_clear(&e);
+		tc_error e;
+		tc_error_clear(&e);
 		dedit *ed;
 		dhook h = {.entry = in, .exit = out, .value = (int32_t)(m->idx + 1), .extra = DEX_NO_INDEX,
 		           .after_init = dex_str_eq(d, d->methods.v[m->idx].name, "<init>")};
 		dex_code *c;
 		if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) ||
 		    dedit_hook(ed, &h, &e) || dedit_commit(ed, keep, &c, &e)) {
-			if (e.code == CF_ENOMEM)
+			if (e.code == TC_ENOMEM)
 				return e.code;
 			/* "reason (code unit N)": counted without the position */
 			char msg[sizeof e.message];
@@ -108,7 +108,7 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, run *x)
 			if (getenv("STRESS_VERBOSE")) {
 				char label[512], full[1024];
 				dex_method_label(d, m->idx, label, sizeof label);
-				cf_error_format(&e, full, sizeof full);
+				tc_error_format(&e, full, sizeof full);
 				fprintf(stderr, "  %s: %s\n", label, full);
 			}
 			continue;
@@ -151,15 +151,15 @@ int main(int argc, char **argv)
 		arena_init(&scratch);
 		arena_init(&keep);
 		dex_file d;
-		cf_error e;
-		cf_error_clear(&e);
+		tc_error e;
+		tc_error_clear(&e);
 		uint32_t in, out;
 		char msg[1200];
-		cf_buf o;
+		tc_buf o;
 		buf_init(&o);
 		if (dex_parse(&d, &a, data, len, &e) || dex_intern_method(&d, PROBE, "i", "(I)V", &in, &e) ||
 		    dex_intern_method(&d, PROBE, "o", "(I)V", &out, &e)) {
-			cf_error_format(&e, msg, sizeof msg);
+			tc_error_format(&e, msg, sizeof msg);
 			fprintf(stderr, "%s: %s\n", argv[f], msg);
 			return 1;
 		}
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (dex_write(&d, &o, &e)) {
-			cf_error_format(&e, msg, sizeof msg);
+			tc_error_format(&e, msg, sizeof msg);
 			fprintf(stderr, "%s: write: %s\n", argv[f], msg);
 			status = 1;
 		} else {

@@ -21,10 +21,10 @@ static void setup(void)
 	arena_init(&K);
 	db_init(&D, &A);
 	CLS = db_class(&D, "Lp/T;", DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
-	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "m", "()V", &CALLEE, &e), CF_OK);
-	cr_assert_eq(dex_intern_type(&D, "Ljava/lang/Exception;", &EXC, &e), CF_OK);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "m", "()V", &CALLEE, &e), TC_OK);
+	cr_assert_eq(dex_intern_type(&D, "Ljava/lang/Exception;", &EXC, &e), TC_OK);
 }
 
 static void teardown(void)
@@ -39,19 +39,19 @@ TestSuite(dex_hook, .init = setup, .fini = teardown);
 
 static dedit *open_code(uint32_t method, dex_code *c, bool is_static)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dedit *ed;
-	cr_assert_eq(dedit_open(&ed, &D, c, method, is_static, &S, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_open(&ed, &D, c, method, is_static, &S, &e), TC_OK, "%s", e.message);
 	return ed;
 }
 
 static dex_code *commit(dedit *ed)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dex_code *c;
-	cr_assert_eq(dedit_commit(ed, &K, &c, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_commit(ed, &K, &c, &e), TC_OK, "%s", e.message);
 	return c;
 }
 
@@ -65,9 +65,9 @@ static dop at(const dex_code *c, uint32_t addr)
 
 static void insert(dedit *ed, uint32_t i, enum dedit_where w, const dop *seq, uint32_t n)
 {
-	cf_error e;
-	cf_error_clear(&e);
-	cr_assert_eq(dedit_insert(ed, i, w, seq, n, &e), CF_OK, "%s", e.message);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dedit_insert(ed, i, w, seq, n, &e), TC_OK, "%s", e.message);
 }
 
 /* n copies of const/16 v0, #k (2 units each) */
@@ -118,9 +118,9 @@ Test(dex_edit, nothing_goes_between_an_invoke_and_its_move_result)
 	uint32_t m = db_method(&D, CLS, "g", "()V", DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
 	dop probe = db_lit(DOP_CONST_16, 0, 1);
-	cf_error e;
-	cf_error_clear(&e);
-	cr_expect_eq(dedit_insert(ed, 1, DEDIT_FALLTHROUGH, &probe, 1, &e), CF_EUNSUPPORTED);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_expect_eq(dedit_insert(ed, 1, DEDIT_FALLTHROUGH, &probe, 1, &e), TC_EUNSUPPORTED);
 	cr_expect(strstr(e.message, "move-result") != NULL, "%s", e.message);
 }
 
@@ -260,9 +260,9 @@ Test(dex_edit, the_catch_all_joins_typed_lists_and_leaves_catch_alls_alone)
 		dex_code *c = guarded(with_all);
 		uint32_t m = db_method(&D, CLS, with_all ? "ca1" : "ca0", "()V", DACC_STATIC, c);
 		dedit *ed = open_code(m, c, true);
-		cf_error e;
-		cf_error_clear(&e);
-		cr_assert_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_OK, "%s", e.message);
+		tc_error e;
+		tc_error_clear(&e);
+		cr_assert_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), TC_OK, "%s", e.message);
 		dex_code *out = commit(ed);
 		/* the handler block is appended after the original code (6 units) */
 		cr_expect_eq(at(out, 6).op, DOP_MOVE_EXCEPTION);
@@ -293,9 +293,9 @@ Test(dex_edit, a_monitor_held_without_a_catch_all_is_refused)
 	dex_code *c = db_code(&D, 3, 1, 0, code, 4);
 	uint32_t m = db_method(&D, CLS, "lock", "(Ljava/lang/Object;)V", DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
-	cf_error e;
-	cf_error_clear(&e);
-	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_EUNSUPPORTED);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), TC_EUNSUPPORTED);
 	cr_expect(strstr(e.message, "invoke-static") && strstr(e.message, "monitor"), "%s", e.message);
 }
 
@@ -318,9 +318,9 @@ Test(dex_edit, the_d8_shape_of_synchronized_is_accepted)
 	c->handlers[0].catch_all = 6;
 	uint32_t m = db_method(&D, CLS, "sync", "(Ljava/lang/Object;)V", DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
-	cf_error e;
-	cf_error_clear(&e);
-	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), CF_OK, "%s", e.message);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_expect_eq(dedit_catch_all(ed, 0, dedit_count(ed), HANDLER, 4, &e), TC_OK, "%s", e.message);
 }
 
 Test(dex_edit, scratch_registers_move_every_parameter_back)
@@ -329,10 +329,10 @@ Test(dex_edit, scratch_registers_move_every_parameter_back)
 	dex_code *c = db_code(&D, 4, 4, 0, code, 1);
 	uint32_t m = db_method(&D, CLS, "p", "(IJLjava/lang/Object;)V", DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t first;
-	cr_assert_eq(dedit_scratch(ed, 2, &first, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_scratch(ed, 2, &first, &e), TC_OK, "%s", e.message);
 	cr_expect_eq(first, 4u);
 	dex_code *out = commit(ed);
 	cr_expect_eq(out->regs, 6);
@@ -347,7 +347,7 @@ Test(dex_edit, scratch_registers_move_every_parameter_back)
 	dex_code *c2 = db_code(&D, 2, 2, 0, code, 1);
 	uint32_t m2 = db_method(&D, CLS, "q", "(Z)V", DACC_PUBLIC, c2);
 	ed = open_code(m2, c2, false);
-	cr_assert_eq(dedit_scratch(ed, 1, &first, &e), CF_OK);
+	cr_assert_eq(dedit_scratch(ed, 1, &first, &e), TC_OK);
 	out = commit(ed);
 	a = at(out, 0);
 	b = at(out, 3);
@@ -357,14 +357,14 @@ Test(dex_edit, scratch_registers_move_every_parameter_back)
 
 Test(dex_edit, the_init_call_of_a_constructor_is_found_on_this_only)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t xinit, oinit, binit;
-	cr_assert_eq(dex_intern_method(&D, "Lp/X;", "<init>", "()V", &xinit, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &oinit, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/T;", "<init>", "(I)V", &binit, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/X;", "<init>", "()V", &xinit, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &oinit, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/T;", "<init>", "(I)V", &binit, &e), TC_OK);
 	uint32_t xtype;
-	cr_assert_eq(dex_intern_type(&D, "Lp/X;", &xtype, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(&D, "Lp/X;", &xtype, &e), TC_OK);
 	/* another object is made and initialized first; then a copy of this is */
 	uint16_t r0[] = {0};
 	dop code[] = {db_idx(DOP_NEW_INSTANCE, 0, xtype), db_invoke(DOP_INVOKE_DIRECT, xinit, r0, 1),
@@ -373,7 +373,7 @@ Test(dex_edit, the_init_call_of_a_constructor_is_found_on_this_only)
 	uint32_t m = db_method(&D, CLS, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, c);
 	dedit *ed = open_code(m, c, false);
 	uint32_t after;
-	cr_assert_eq(dedit_after_this_init(ed, &after, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_after_this_init(ed, &after, &e), TC_OK, "%s", e.message);
 	cr_expect_eq(after, 4u, "right after the call on the copy of this");
 	/* this(...) on one path, super() on another: no single call */
 	arena_reset(&S);
@@ -384,8 +384,8 @@ Test(dex_edit, the_init_call_of_a_constructor_is_found_on_this_only)
 	dex_code *c2 = db_code(&D, 2, 2, 2, two, 7);
 	uint32_t m2 = db_method(&D, CLS, "<init>", "(I)V", DACC_PUBLIC | DACC_CONSTRUCTOR, c2);
 	ed = open_code(m2, c2, false);
-	cf_error_clear(&e);
-	cr_expect_eq(dedit_after_this_init(ed, &after, &e), CF_EUNSUPPORTED);
+	tc_error_clear(&e);
+	cr_expect_eq(dedit_after_this_init(ed, &after, &e), TC_EUNSUPPORTED);
 	cr_expect(strstr(e.message, "more than one") != NULL, "%s", e.message);
 }
 
@@ -430,18 +430,18 @@ Test(dex_edit, debug_positions_move_with_their_instructions)
 
 Test(dex_hook, entry_returns_and_the_catch_all_use_dead_registers)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t in, out_m;
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), TC_OK);
 	/* (I)I: v0..v2 locals, v3 this, v4 the int; returns v0 */
 	dop code[] = {db_ab(DOP_MOVE, 0, 4), db_a(DOP_RETURN, 0)};
 	dex_code *c = db_code(&D, 5, 2, 0, code, 2);
 	uint32_t m = db_method(&D, CLS, "id", "(I)I", DACC_PUBLIC, c);
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = in, .exit = out_m, .value = 40000, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_hook(ed, &h, &e), TC_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 5, "no register added: v0 is free at entry");
 	cr_expect_eq(o->outs, 1);
@@ -464,19 +464,19 @@ Test(dex_hook, entry_returns_and_the_catch_all_use_dead_registers)
 
 Test(dex_hook, constructors_get_the_entry_after_super_with_two_new_registers)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t in, out_m, oinit;
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &oinit, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &oinit, &e), TC_OK);
 	uint16_t r0[] = {0};
 	dop code[] = {db_invoke(DOP_INVOKE_DIRECT, oinit, r0, 1), db_op(DOP_RETURN_VOID)};
 	dex_code *c = db_code(&D, 1, 1, 1, code, 2);
 	uint32_t m = db_method(&D, CLS, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, c);
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = in, .exit = out_m, .value = 3, .after_init = true, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_hook(ed, &h, &e), TC_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 3);
 	dop mv = at(o, 0), call = at(o, 3), k = at(o, 6), i = at(o, 8);
@@ -495,12 +495,12 @@ Test(dex_hook, constructors_get_the_entry_after_super_with_two_new_registers)
  * v0; it took v3, past registers_size, which ART's verifier rejects outright. */
 Test(dex_hook, the_probe_before_a_wide_return_in_a_tight_frame_stays_in_the_frame)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t in, out_m, read;
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Landroid/os/Parcel;", "readLong", "()J", &read, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Landroid/os/Parcel;", "readLong", "()J", &read, &e), TC_OK);
 	uint16_t p0[] = {1};
 	dop code[] = {db_invoke(DOP_INVOKE_VIRTUAL, read, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
 	              db_a(DOP_RETURN_WIDE, 1)};
@@ -508,7 +508,7 @@ Test(dex_hook, the_probe_before_a_wide_return_in_a_tight_frame_stays_in_the_fram
 	uint32_t m = db_method(&D, CLS, "readLong", "(Landroid/os/Parcel;I)J", DACC_PUBLIC | DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
 	dhook h = {.entry = in, .exit = out_m, .value = 0x18a0, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_hook(ed, &h, &e), TC_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 3, "v0 is free at entry and before the return: no register added");
 	/* i() at 0..5, the invoke at 5, move-result-wide at 8, the probe at 9 and 11 */
@@ -521,18 +521,18 @@ Test(dex_hook, the_probe_before_a_wide_return_in_a_tight_frame_stays_in_the_fram
 /* The same shape with the pair at v0: the lowest register beside it is v2. */
 Test(dex_hook, the_probe_before_a_wide_return_from_v0_takes_the_register_after_the_pair)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t in, out_m;
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &in, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &out_m, &e), TC_OK);
 	/* static (JI)J: p0:p1 = v0:v1 (the long), p2 = v2; returns v0:v1 */
 	dop code[] = {db_a(DOP_RETURN_WIDE, 0)};
 	dex_code *c = db_code(&D, 3, 3, 0, code, 1);
 	uint32_t m = db_method(&D, CLS, "first", "(JI)J", DACC_PUBLIC | DACC_STATIC, c);
 	dedit *ed = open_code(m, c, true);
 	dhook h = {.entry = DEX_NO_INDEX, .exit = out_m, .value = 7, .extra = DEX_NO_INDEX};
-	cr_assert_eq(dedit_hook(ed, &h, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dedit_hook(ed, &h, &e), TC_OK, "%s", e.message);
 	dex_code *o = commit(ed);
 	cr_expect_eq(o->regs, 3);
 	dop k = at(o, 0);
@@ -584,26 +584,26 @@ typedef struct ctor_ids {
 
 static ctor_ids ctor_setup(void)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	ctor_ids k;
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &k.in, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &k.out, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &k.oinit, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Exception;", "<init>", "()V", &k.xinit, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "i", "(I)V", &k.in, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/B;", "o", "(I)V", &k.out, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Object;", "<init>", "()V", &k.oinit, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Ljava/lang/Exception;", "<init>", "()V", &k.xinit, &e), TC_OK);
 	return k;
 }
 
 static dex_code *hook_ctor(const ctor_ids *k, dex_code *c, const char *desc, int expect)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t m = db_method(&D, CLS, "<init>", desc, DACC_PUBLIC | DACC_CONSTRUCTOR, c);
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = k->in, .exit = k->out, .value = 5, .after_init = true, .extra = DEX_NO_INDEX};
 	int rc = dedit_hook(ed, &h, &e);
 	cr_assert_eq(rc, expect, "%s", e.message);
-	return rc == CF_OK ? commit(ed) : NULL;
+	return rc == TC_OK ? commit(ed) : NULL;
 }
 
 /* (I)V: an argument check before super(), its throw laid out after the body (cold
@@ -619,7 +619,7 @@ Test(dex_hook, a_constructors_check_before_the_init_call_is_not_covered_by_the_c
 	              db_idx(DOP_NEW_INSTANCE, 1, EXC),                               /* 9 */
 	              db_invoke(DOP_INVOKE_DIRECT, k.xinit, r1, 1),                   /* 11 */
 	              db_a(DOP_THROW, 1)};                                            /* 14 */
-	dex_code *o = hook_ctor(&k, db_code(&D, 2, 2, 1, code, 7), "(I)V", CF_OK);
+	dex_code *o = hook_ctor(&k, db_code(&D, 2, 2, 1, code, 7), "(I)V", TC_OK);
 	cr_expect(has_catch_all(o, find_call(o, CALLEE)), "the body after super() is covered");
 	uint32_t bad = find(o, DOP_NEW_INSTANCE, 0), thr = find(o, DOP_THROW, bad);
 	for (uint32_t a = bad; a <= thr; a++)
@@ -637,7 +637,7 @@ Test(dex_hook, a_constructors_body_laid_out_before_the_init_call_gets_its_exits)
 	              db_op(DOP_RETURN_VOID),                                         /* 4 */
 	              db_invoke(DOP_INVOKE_DIRECT, k.oinit, r0, 1),                   /* 5 */
 	              db_branch(DOP_GOTO, 0, 0, -7)};                                 /* 8 */
-	dex_code *o = hook_ctor(&k, db_code(&D, 1, 1, 1, code, 5), "()V", CF_OK);
+	dex_code *o = hook_ctor(&k, db_code(&D, 1, 1, 1, code, 5), "()V", TC_OK);
 	uint32_t call = find_call(o, CALLEE), ret = find(o, DOP_RETURN_VOID, call);
 	dop probe = at(o, ret - 3);
 	cr_expect(probe.op == DOP_INVOKE_STATIC && probe.idx == k.out, "o() right before the return (got %s)",
@@ -664,7 +664,7 @@ Test(dex_hook, a_handler_around_the_init_call_is_not_covered_by_the_catch_all)
 	c->handlers = arena_zalloc(&A, sizeof *c->handlers);
 	c->handlers[0] = (dex_handler){1, arena_alloc(&A, sizeof(dex_catch)), DEX_NO_INDEX};
 	c->handlers[0].catches[0] = (dex_catch){EXC, 7};
-	dex_code *o = hook_ctor(&k, c, "()V", CF_OK);
+	dex_code *o = hook_ctor(&k, c, "()V", TC_OK);
 	uint32_t h = find(o, DOP_MOVE_EXCEPTION, 0);
 	cr_expect(!has_catch_all(o, find(o, DOP_THROW, h)), "the handler's throw reaches no o()");
 	cr_expect(has_catch_all(o, find_call(o, CALLEE)), "the body is covered");
@@ -684,12 +684,12 @@ Test(dex_hook, a_throw_shared_by_code_before_and_after_the_init_call_is_refused)
 	              db_idx(DOP_NEW_INSTANCE, 1, EXC),                               /* 11 */
 	              db_invoke(DOP_INVOKE_DIRECT, k.xinit, r1, 1),                   /* 13 */
 	              db_a(DOP_THROW, 1)};                                            /* 16 */
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dex_code *c = db_code(&D, 2, 2, 1, code, 8);
 	uint32_t m = db_method(&D, CLS, "<init>", "(I)V", DACC_PUBLIC | DACC_CONSTRUCTOR, c);
 	dedit *ed = open_code(m, c, false);
 	dhook h = {.entry = k.in, .exit = k.out, .value = 5, .after_init = true, .extra = DEX_NO_INDEX};
-	cr_expect_eq(dedit_hook(ed, &h, &e), CF_EUNSUPPORTED);
+	cr_expect_eq(dedit_hook(ed, &h, &e), TC_EUNSUPPORTED);
 	cr_expect(strstr(e.message, "before and after the init call") != NULL, "%s", e.message);
 }

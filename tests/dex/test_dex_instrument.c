@@ -15,7 +15,7 @@
 #include "pipeline/pipeline.h"
 
 static arena A, A2;
-static cf_buf B;
+static tc_buf B;
 static char dir[64];
 
 static void setup(void)
@@ -50,10 +50,10 @@ static char *path(const char *name)
 
 static void save(dex_file *d, const char *file)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	buf_clear(&B);
-	cr_assert_eq(dex_write(d, &B, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dex_write(d, &B, &e), TC_OK, "%s", e.message);
 	FILE *f = fopen(path(file), "wb");
 	cr_assert(f && fwrite(B.data, 1, B.len, f) == B.len && !fclose(f));
 }
@@ -77,9 +77,9 @@ static void instrument(const char *in, const char *out)
 	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
 	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
 	                .quiet = true};
-	cf_error e;
-	cf_error_clear(&e);
-	cr_assert_eq(tc_instrument(&o, &e), CF_OK, "%s", e.message);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
 }
 
 static char *stats(void)
@@ -95,10 +95,10 @@ static char *stats(void)
 static void traced_class(dex_file *d, const char *desc)
 {
 	uint32_t k = db_class(d, desc, DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t callee;
-	cr_assert_eq(dex_intern_method(d, "Lp/Other;", "work", "()V", &callee, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
 	dop code[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID)};
 	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 0, 0, 0, code, 2));
 }
@@ -154,10 +154,10 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 {
 	dex_file d;
 	db_init(&d, &A);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t sup;
-	cr_assert_eq(dex_intern_method(&d, "Landroid/app/Activity;", "onWindowFocusChanged", "(Z)V", &sup, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&d, "Landroid/app/Activity;", "onWindowFocusChanged", "(Z)V", &sup, &e), TC_OK);
 	/* declares it: super.onWindowFocusChanged(z); return */
 	uint32_t k = db_class_super(&d, "Lp/Declares;", "Landroid/app/Activity;", DACC_PUBLIC);
 	uint16_t r01[] = {0, 1};
@@ -174,7 +174,7 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 	size_t len;
 	uint8_t *b = load("act-out.dex", &len);
 	dex_file out;
-	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
 	char seq[512];
 	const dex_code *c;
 	ops(&out, "Lp/Declares;", "onWindowFocusChanged", seq, sizeof seq, &c);
@@ -224,10 +224,10 @@ Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
 	dex_file d;
 	db_init(&d, &A);
 	uint32_t k = db_class(&d, "Lp/Bad;", DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t callee;
-	cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
 	dop good[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID)};
 	dop bad[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_a(DOP_RETURN, 0)};
 	db_method(&d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 0, 0, 0, good, 2));
@@ -237,7 +237,7 @@ Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
 	size_t len;
 	uint8_t *b = load("bad-out.dex", &len);
 	dex_file out;
-	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), CF_OK, "%s", e.message);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
 	const dex_code *was = code_of(&d, "Lp/Bad;", "broken", "()I"), *now = code_of(&out, "Lp/Bad;", "broken", "()I");
 	/* the same instructions (the call's method index moves: the writer sorts the ids in) */
 	dop w0, w1, n0, n1;
@@ -268,12 +268,12 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	dex_file d;
 	db_init(&d, &A);
 	uint32_t k = db_class(&d, "Lp/Parcels;", DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t read_long, beat_o;
-	cr_assert_eq(dex_intern_method(&d, "Landroid/os/Parcel;", "readLong", "()J", &read_long, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&d, "Landroid/os/Parcel;", "readLong", "()J", &read_long, &e), TC_OK);
 	cr_assert_eq(dex_intern_method(&d, "Lcom/tencent/matrix/trace/core/AppMethodBeat;", "o", "(I)V", &beat_o, &e),
-	             CF_OK);
+	             TC_OK);
 	uint16_t p0[] = {1}, v3[] = {3}, v0[] = {0};
 	dop orig[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
 	              db_a(DOP_RETURN_WIDE, 1)};
@@ -286,16 +286,16 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	uint32_t flags = DACC_PUBLIC | DACC_STATIC;
 	uint32_t idx = db_method(&d, k, "readLong", "(Landroid/os/Parcel;I)J", flags, db_code(&d, 3, 2, 1, orig, 3));
 	dvfy_file f;
-	cr_assert_eq(dvfy_file_init(&f, &d, &A), CF_OK);
+	cr_assert_eq(dvfy_file_init(&f, &d, &A), TC_OK);
 	f.strict_monitors = true;
 	dex_emethod m = {idx, flags, db_code(&d, 3, 2, 1, orig, 3)};
 	unit u = {.name = "classes.dex"};
-	cr_expect_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, right, 5), &e), CF_OK,
+	cr_expect_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, right, 5), &e), TC_OK,
 	             "%s", e.message);
 	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, wrong, 5), &e),
-	             CF_EUNSUPPORTED);
+	             TC_EUNSUPPORTED);
 	char msg[1024];
-	cf_error_format(&e, msg, sizeof msg);
+	tc_error_format(&e, msg, sizeof msg);
 	cr_expect_str_eq(msg, "the rewritten code would break ART's verifier rules (left as it was), at code unit 4 "
 	                      "(const/16): register v3 out of range (registers_size 3)");
 	cr_expect(u.checked == 2 && u.check_refused == 1 && u.input_fails == 0);
@@ -303,9 +303,9 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	dop broken[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
 	                db_a(DOP_RETURN_WIDE, 0)};
 	m.code = db_code(&d, 3, 2, 1, broken, 3);
-	cf_error_clear(&e);
-	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, m.code, &e), CF_EUNSUPPORTED);
-	cf_error_format(&e, msg, sizeof msg);
+	tc_error_clear(&e);
+	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, m.code, &e), TC_EUNSUPPORTED);
+	tc_error_format(&e, msg, sizeof msg);
 	cr_expect(strstr(msg, "the input method already breaks ART's verifier rules"), "%s", msg);
 	cr_expect(u.checked == 3 && u.check_refused == 1 && u.input_fails == 1);
 }

@@ -178,14 +178,14 @@ Test(dop, leb128_round_trips_and_refuses_overlong_values)
 {
 	static const int32_t sv[] = {0, 1, -1, 63, 64, -64, -65, 8191, -8192, INT32_MAX, INT32_MIN};
 	static const uint32_t uv[] = {0, 1, 127, 128, 16383, 16384, 0xfffffffeu, 0xffffffffu};
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++)
 		buf_sleb(&b, sv[i]);
 	for (size_t i = 0; i < sizeof uv / sizeof uv[0]; i++)
 		buf_uleb(&b, uv[i]);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dx_rd r = dx_at(b.data, b.len, 0, &e, "test");
 	for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++)
 		cr_expect_eq(dx_sleb(&r), sv[i]);
@@ -199,11 +199,11 @@ Test(dop, leb128_round_trips_and_refuses_overlong_values)
 	static const uint8_t six[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
 	r = dx_at(six, sizeof six, 0, &e, "test");
 	dx_uleb(&r);
-	cr_expect_eq(e.code, CF_EFORMAT, "a value past 32 bits");
-	cf_error_clear(&e);
+	cr_expect_eq(e.code, TC_EFORMAT, "a value past 32 bits");
+	tc_error_clear(&e);
 	static const uint8_t cut[] = {0x80, 0x80};
 	r = dx_at(cut, sizeof cut, 0, &e, "test");
 	dx_uleb(&r);
-	cr_expect_eq(e.code, CF_ETRUNC);
+	cr_expect_eq(e.code, TC_ETRUNC);
 	buf_free(&b);
 }

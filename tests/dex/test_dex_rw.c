@@ -9,7 +9,7 @@
 #include "dexbuild.h"
 
 static arena A, A2;
-static cf_buf B;
+static tc_buf B;
 
 static void setup(void)
 {
@@ -60,16 +60,16 @@ static void small(dex_file *d)
 {
 	db_init(d, &A);
 	uint32_t k = db_class(d, "Lp/Main;", DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t init, log;
-	cr_assert_eq(dex_intern_method(d, "Ljava/lang/Object;", "<init>", "()V", &init, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(d, "Lp/Log;", "log", "(Ljava/lang/String;)V", &log, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(d, "Ljava/lang/Object;", "<init>", "()V", &init, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(d, "Lp/Log;", "log", "(Ljava/lang/String;)V", &log, &e), TC_OK);
 	uint16_t r0[] = {0};
 	dop ctor[] = {db_invoke(DOP_INVOKE_DIRECT, init, r0, 1), db_op(DOP_RETURN_VOID)};
 	db_method(d, k, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, db_code(d, 1, 1, 1, ctor, 2));
 	uint32_t s;
-	cr_assert_eq(dex_intern_string(d, "hello", 5, &s, &e), CF_OK);
+	cr_assert_eq(dex_intern_string(d, "hello", 5, &s, &e), TC_OK);
 	dop run[] = {db_idx(DOP_CONST_STRING, 0, s), db_invoke(DOP_INVOKE_STATIC, log, r0, 1),
 	             db_op(DOP_RETURN_VOID)};
 	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 1, run, 3));
@@ -88,16 +88,16 @@ Test(dex_rw, a_model_made_from_scratch_is_written_sorted_and_read_back)
 	size_t len = B.len;
 	uint8_t *first = malloc(len);
 	memcpy(first, B.data, len);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	buf_clear(&B);
-	cr_assert_eq(dex_write(&again, &B, &e), CF_OK);
+	cr_assert_eq(dex_write(&again, &B, &e), TC_OK);
 	cr_expect_eq(B.len, len);
 	cr_expect(!memcmp(B.data, first, len), "a read-back file is written back byte for byte");
 	free(first);
 	/* header facts ART checks */
 	dex_header h;
-	cr_assert_eq(dex_read_header(B.data, B.len, &h, &e), CF_OK);
+	cr_assert_eq(dex_read_header(B.data, B.len, &h, &e), TC_OK);
 	cr_expect_eq(h.file_size, B.len);
 	cr_expect_eq(h.checksum, dex_adler32(B.data, B.len));
 	cr_expect_eq(h.header_size, 0x70u);
@@ -110,13 +110,13 @@ Test(dex_rw, strings_added_in_any_order_land_in_utf16_order)
 	small(&d);
 	static const char *const add[] = {"a\xef\xbf\xbf", "a\xed\xa0\x80\xed\xb0\x80", "\xc0\x80", "Zebra", "zebra",
 	                                  "a", ""};
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	for (size_t i = 0; i < sizeof add / sizeof add[0]; i++) {
 		uint32_t x;
-		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &x, &e), CF_OK, "%s", e.message);
+		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &x, &e), TC_OK, "%s", e.message);
 		uint32_t y;
-		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &y, &e), CF_OK);
+		cr_assert_eq(dex_intern_string(&d, add[i], strlen(add[i]), &y, &e), TC_OK);
 		cr_expect_eq(x, y, "interning twice gives the same index");
 	}
 	db_rewrite(&d, &B, &again, &A2);
@@ -131,18 +131,18 @@ Test(dex_rw, ids_past_the_limits_are_refused_and_can_be_taken_back)
 {
 	dex_file d;
 	small(&d);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dex_mark m;
 	dex_mark_ids(&d, &m);
 	char name[32];
 	for (uint32_t i = d.methods.n; i <= 65536; i++) {
 		uint32_t x;
 		snprintf(name, sizeof name, "m%05u", i);
-		cr_assert_eq(dex_intern_method(&d, "Lp/Many;", name, "()V", &x, &e), CF_OK);
+		cr_assert_eq(dex_intern_method(&d, "Lp/Many;", name, "()V", &x, &e), TC_OK);
 	}
 	cr_expect(!dex_ids_fit(&d), "65,537 method ids");
-	cr_expect_eq(dex_write(&d, &B, &e), CF_ELIMIT);
+	cr_expect_eq(dex_write(&d, &B, &e), TC_ELIMIT);
 	cr_expect(strstr(e.message, "method") != NULL, "%s", e.message);
 	dex_rollback_ids(&d, &m);
 	cr_expect(dex_ids_fit(&d));
@@ -156,16 +156,16 @@ Test(dex_rw, a_const_string_pushed_past_65535_becomes_jumbo)
 	dex_file d, again;
 	db_init(&d, &A);
 	uint32_t k = db_class(&d, "Lp/Main;", DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	/* "~last" is made first (a small model index) but sorts after 65,536 others */
 	uint32_t last, x;
-	cr_assert_eq(dex_intern_string(&d, "~last", 5, &last, &e), CF_OK);
+	cr_assert_eq(dex_intern_string(&d, "~last", 5, &last, &e), TC_OK);
 	cr_assert_lt(last, 65536u);
 	char s[16];
 	for (uint32_t i = 0; i < 65536; i++) {
 		snprintf(s, sizeof s, "s%05u", i);
-		cr_assert_eq(dex_intern_string(&d, s, strlen(s), &x, &e), CF_OK);
+		cr_assert_eq(dex_intern_string(&d, s, strlen(s), &x, &e), TC_OK);
 	}
 	/* a branch over the const-string: the widening moves its target */
 	dop code[] = {db_branch(DOP_IF_EQZ, 0, 0, 4), db_idx(DOP_CONST_STRING, 0, last), db_a(DOP_RETURN_OBJECT, 0)};
@@ -197,12 +197,12 @@ static void refix(uint8_t *p, size_t len)
 	le_put4(p + 8, dex_adler32(p, len));
 }
 
-static int parse(const uint8_t *p, size_t len, cf_error *e)
+static int parse(const uint8_t *p, size_t len, tc_error *e)
 {
 	dex_file d;
 	arena a;
 	arena_init(&a);
-	cf_error_clear(e);
+	tc_error_clear(e);
 	int rc = dex_parse(&d, &a, p, len, e);
 	arena_free(&a);
 	return rc;
@@ -212,40 +212,40 @@ Test(dex_rw, damaged_files_are_errors_with_their_offsets)
 {
 	uint8_t *p;
 	size_t len = valid(&p);
-	cf_error e;
-	cr_assert_eq(parse(p, len, &e), CF_OK);
+	tc_error e;
+	cr_assert_eq(parse(p, len, &e), TC_OK);
 	/* a flipped byte: the checksum no longer matches */
 	p[len - 1] ^= 1;
-	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect_eq(e.offset, 8u);
 	cr_expect(strstr(e.message, "checksum") != NULL, "%s", e.message);
 	p[len - 1] ^= 1;
 	/* cut short */
-	cr_expect_neq(parse(p, len - 10, &e), CF_OK);
+	cr_expect_neq(parse(p, len - 10, &e), TC_OK);
 	/* not a dex file, and the versions we refuse */
 	static const uint8_t zip[128] = "PK\3\4abcd";
-	cr_expect_eq(parse(zip, sizeof zip, &e), CF_EFORMAT);
+	cr_expect_eq(parse(zip, sizeof zip, &e), TC_EFORMAT);
 	cr_expect(strstr(e.message, "bad magic") != NULL, "%s", e.message);
 	memcpy(p + 4, "041", 3);
-	cr_expect_eq(parse(p, len, &e), CF_EUNSUPPORTED);
+	cr_expect_eq(parse(p, len, &e), TC_EUNSUPPORTED);
 	memcpy(p + 4, "036", 3);
-	cr_expect_eq(parse(p, len, &e), CF_EVERSION);
+	cr_expect_eq(parse(p, len, &e), TC_EVERSION);
 	memcpy(p + 4, "038", 3);
 	/* class_data_off one byte into its item: not the start of a class_data_item */
 	dex_header h;
-	cf_error_clear(&e);
-	cr_assert_eq(dex_read_header(p, len, &h, &e), CF_OK);
+	tc_error_clear(&e);
+	cr_assert_eq(dex_read_header(p, len, &h, &e), TC_OK);
 	uint8_t *cd = p + h.class_defs_off + 24;
 	le_put4(cd, le_u4(cd) + 1);
 	refix(p, len);
-	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect_eq(e.offset, h.class_defs_off + 24);
 	cr_expect(strstr(e.message, "class_data_item") != NULL, "%s", e.message);
 	le_put4(cd, le_u4(cd) - 1);
 	/* a type index out of range in type_ids */
 	le_put4(p + h.type_ids_off, 0xffff);
 	refix(p, len);
-	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect_eq(e.offset, h.type_ids_off);
 	free(p);
 }
@@ -266,10 +266,10 @@ Test(dex_rw, an_unknown_opcode_in_code_is_an_error_at_its_offset)
 	cr_assert_lt(at + 4, B.len);
 	p[at] = 0x73;
 	le_put4(p + 8, dex_adler32(p, B.len));
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	arena_reset(&A2);
-	cr_expect_eq(dex_parse(&again, &A2, p, B.len, &e), CF_EOPCODE);
+	cr_expect_eq(dex_parse(&again, &A2, p, B.len, &e), TC_EOPCODE);
 	cr_expect_eq(e.offset, at, "the error names the instruction's byte offset");
 }
 
@@ -329,10 +329,10 @@ static void mk_array_class(dex_file *d)
 static void mk_bad_descriptor(dex_file *d)
 {
 	one_class(d, "Lp/A;");
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t t;
-	cr_assert_eq(dex_intern_type(d, "Lp//B;", &t, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(d, "Lp//B;", &t, &e), TC_OK);
 }
 
 static void mk_dot(dex_file *d)
@@ -343,10 +343,10 @@ static void mk_dot(dex_file *d)
 static void mk_void_array(dex_file *d)
 {
 	one_class(d, "Lp/A;");
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t t;
-	cr_assert_eq(dex_intern_type(d, "[Z", &t, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(d, "[Z", &t, &e), TC_OK);
 }
 
 static void mk_twice(dex_file *d)
@@ -379,12 +379,12 @@ static void mk_empty_angle(dex_file *d)
 static void mk_void_field(dex_file *d)
 {
 	one_class(d, "Lp/A;");
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t cls, type, name;
-	cr_assert_eq(dex_intern_type(d, "Lp/A;", &cls, &e), CF_OK);
-	cr_assert_eq(dex_intern_type(d, "V", &type, &e), CF_OK);
-	cr_assert_eq(dex_intern_string(d, "f", 1, &name, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(d, "Lp/A;", &cls, &e), TC_OK);
+	cr_assert_eq(dex_intern_type(d, "V", &type, &e), TC_OK);
+	cr_assert_eq(dex_intern_string(d, "f", 1, &name, &e), TC_OK);
 	if (d->fields.n == d->fields.cap) {
 		d->fields.cap = d->fields.cap * 2 + 4;
 		dex_fid *v = arena_array(d->a, d->fields.cap, sizeof *v);
@@ -414,10 +414,10 @@ static void mk_array_super(dex_file *d)
 static void mk_foreign_method(dex_file *d)
 {
 	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t m;
-	cr_assert_eq(dex_intern_method(d, "Lp/B;", "run", "()V", &m, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(d, "Lp/B;", "run", "()V", &m, &e), TC_OK);
 	dop ret[] = {db_op(DOP_RETURN_VOID)};
 	dex_cdata *cd = d->classes[k].data = arena_zalloc(d->a, sizeof *cd);
 	cd->ndmethods = 1;
@@ -455,10 +455,10 @@ Test(dex_rw, art_file_verifier_rules_on_names_classes_and_code)
 		dex_file d;
 		db_init(&d, &A);
 		bad_cases[i].make(&d);
-		cf_error e;
-		cf_error_clear(&e);
+		tc_error e;
+		tc_error_clear(&e);
 		buf_clear(&B);
-		cr_assert_eq(dex_write(&d, &B, &e), CF_OK, "%s: the writer: %s", bad_cases[i].what, e.message);
+		cr_assert_eq(dex_write(&d, &B, &e), TC_OK, "%s: the writer: %s", bad_cases[i].what, e.message);
 		if (bad_cases[i].from) {
 			size_t n = strlen(bad_cases[i].from), at = 0;
 			while (at + n <= B.len && memcmp(B.data + at, bad_cases[i].from, n))
@@ -468,10 +468,10 @@ Test(dex_rw, art_file_verifier_rules_on_names_classes_and_code)
 			refix(B.data, B.len);
 		}
 		int rc = parse(B.data, B.len, &e);
-		cr_expect_eq(rc, CF_EFORMAT, "%s: refused (got %d: %s)", bad_cases[i].what, rc, e.message);
+		cr_expect_eq(rc, TC_EFORMAT, "%s: refused (got %d: %s)", bad_cases[i].what, rc, e.message);
 		cr_expect(strstr(e.message, bad_cases[i].msg), "%s: \"%s\" wanted in \"%s\"", bad_cases[i].what,
 		          bad_cases[i].msg, e.message);
-		cr_expect_neq(e.offset, CF_NO_OFFSET, "%s: an offset", bad_cases[i].what);
+		cr_expect_neq(e.offset, TC_NO_OFFSET, "%s: an offset", bad_cases[i].what);
 	}
 	/* the same names are fine where the rules allow them */
 	arena_reset(&A);
@@ -493,9 +493,9 @@ Test(dex_rw, a_map_count_past_its_section_is_refused_before_allocating)
 	uint8_t *p;
 	size_t len = valid(&p);
 	dex_header h;
-	cf_error e;
-	cf_error_clear(&e);
-	cr_assert_eq(dex_read_header(p, len, &h, &e), CF_OK);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_read_header(p, len, &h, &e), TC_OK);
 	uint32_t n = le_u4(p + h.map_off), at = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_DATA)
@@ -503,7 +503,7 @@ Test(dex_rw, a_map_count_past_its_section_is_refused_before_allocating)
 	cr_assert_neq(at, 0u);
 	le_put4(p + at + 4, 0x7fffffff);
 	refix(p, len);
-	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect(strstr(e.message, "2147483647 items of at least 2 bytes do not fit"), "%s", e.message);
 	cr_expect_eq(e.offset, le_u4(p + at + 8));
 	free(p);
@@ -511,11 +511,11 @@ Test(dex_rw, a_map_count_past_its_section_is_refused_before_allocating)
 
 Test(dex_rw, a_dex_shorter_than_its_header_says_so)
 {
-	cf_error e;
+	tc_error e;
 	static const uint8_t seven[7] = "dex\n038";
-	cr_expect_eq(parse(seven, 7, &e), CF_ETRUNC);
+	cr_expect_eq(parse(seven, 7, &e), TC_ETRUNC);
 	cr_expect_str_eq(e.message, "dex file too short (7 bytes, header is 112)");
-	cr_expect_eq(parse(seven, 0, &e), CF_ETRUNC);
+	cr_expect_eq(parse(seven, 0, &e), TC_ETRUNC);
 	cr_expect_str_eq(e.message, "dex file too short (0 bytes, header is 112)");
 }
 
@@ -524,9 +524,9 @@ Test(dex_rw, overlapping_sections_are_refused)
 	uint8_t *p;
 	size_t len = valid(&p);
 	dex_header h;
-	cf_error e;
-	cf_error_clear(&e);
-	cr_assert_eq(dex_read_header(p, len, &h, &e), CF_OK);
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_read_header(p, len, &h, &e), TC_OK);
 	/* one string id more, in the header and the map: the string_ids run into the type_ids */
 	cr_assert_eq(h.string_ids_off + 4 * h.string_ids_size, h.type_ids_off);
 	le_put4(p + 56, h.string_ids_size + 1);
@@ -535,7 +535,7 @@ Test(dex_rw, overlapping_sections_are_refused)
 		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_ID)
 			le_put4(p + h.map_off + 8 + 12 * i, h.string_ids_size + 1);
 	refix(p, len);
-	cr_expect_eq(parse(p, len, &e), CF_EFORMAT);
+	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect(strstr(e.message, "past the start of section 0x0002"), "%s", e.message);
 	cr_expect_eq(e.offset, h.type_ids_off);
 	free(p);

@@ -37,7 +37,7 @@ TestSuite(dex_verify, .init = setup, .fini = teardown);
 static dvfy_result check_with(uint32_t idx, uint32_t flags, dex_code *code, uint32_t factor)
 {
 	dvfy_file f;
-	cr_assert_eq(dvfy_file_init(&f, &D, &A), CF_OK);
+	cr_assert_eq(dvfy_file_init(&f, &D, &A), TC_OK);
 	f.work_factor = factor;
 	dex_emethod m = {idx, flags, code};
 	dvfy_result r;
@@ -183,18 +183,18 @@ static void retype(uint32_t type, const char *s)
 
 Test(dex_verify, own_descriptors)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	/* SetTypesFromSignature: a parameter of no known kind, a return type of none */
 	uint32_t idx = db_method(&D, CLS, "param", "(Lp/Q;)V", DACC_PUBLIC | DACC_STATIC, NULL);
 	uint32_t q;
-	cr_assert_eq(dex_intern_type(&D, "Lp/Q;", &q, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(&D, "Lp/Q;", &q, &e), TC_OK);
 	retype(q, "Q");
 	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, ret_void(1, 1, 0), DVFY_WORK_FACTOR),
 	            "unexpected signature type char in parameter 0 'Q'");
 	idx = db_method(&D, CLS, "ret", "()Lp/R;", DACC_PUBLIC | DACC_STATIC, NULL);
 	uint32_t r;
-	cr_assert_eq(dex_intern_type(&D, "Lp/R;", &r, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(&D, "Lp/R;", &r, &e), TC_OK);
 	retype(r, "[V");
 	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, ret_void(0, 0, 0), DVFY_WORK_FACTOR),
 	            "unexpected char in return type descriptor '[V'");
@@ -205,10 +205,10 @@ Test(dex_verify, new_array_of_256_dimensions)
 	static char deep[258];
 	memset(deep, '[', 256);
 	deep[256] = 'I';
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t t;
-	cr_assert_eq(dex_intern_type(&D, "[[I", &t, &e), CF_OK);
+	cr_assert_eq(dex_intern_type(&D, "[[I", &t, &e), TC_OK);
 	retype(t, deep);
 	dop c[] = {db_lit(DOP_CONST_4, 0, 1), db_idx(DOP_NEW_ARRAY, 0, t), db_op(DOP_RETURN_VOID)};
 	c[1].b = 0;
@@ -231,10 +231,10 @@ Test(dex_verify, index_operands_in_range)
 /* A method with one try item and one handler over `code` (a throwing call at 0). */
 static dex_code *with_try(uint32_t start, uint32_t count, uint32_t handler_addr, uint32_t handler_index)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t callee;
-	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "m", "()V", &callee, &e), CF_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "m", "()V", &callee, &e), TC_OK);
 	/* 0: invoke-static (3 units); 3: return-void; 4: move-exception v0; 5: throw v0 */
 	dop c[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID),
 	           db_a(DOP_MOVE_EXCEPTION, 0), db_a(DOP_THROW, 0)};
@@ -288,12 +288,12 @@ static dex_blob *call_site(uint32_t nvalues, uint8_t arg1_type, uint32_t mh, uin
 
 Test(dex_verify, call_sites)
 {
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	uint32_t proto, bsm, name;
-	cr_assert_eq(dex_intern_proto(&D, "()V", &proto, &e), CF_OK);
-	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "bsm", "()V", &bsm, &e), CF_OK);
-	cr_assert_eq(dex_intern_string(&D, "run", 3, &name, &e), CF_OK);
+	cr_assert_eq(dex_intern_proto(&D, "()V", &proto, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "bsm", "()V", &bsm, &e), TC_OK);
+	cr_assert_eq(dex_intern_string(&D, "run", 3, &name, &e), TC_OK);
 	dex_mhandle *mh = arena_array(&A, 2, sizeof *mh);
 	mh[0] = (dex_mhandle){0x04, bsm}; /* invoke-static */
 	mh[1] = (dex_mhandle){0x05, bsm}; /* invoke-instance */

@@ -90,10 +90,10 @@ static uint32_t probe(uint8_t *p, uint16_t ref)
 /* Edits method m as the flags say. Returns the status of code_open/code_commit, or
  * 1 when the method was not touched on purpose. */
 static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_t ref, arena *scratch,
-                const uint8_t *bloat, bool *canonical, cf_error *err)
+                const uint8_t *bloat, bool *canonical, tc_error *err)
 {
 	code_editor *ed;
-	if (code_open(&ed, cls, m, scratch, err) != CF_OK) {
+	if (code_open(&ed, cls, m, scratch, err) != TC_OK) {
 		CHECK(err->code < 0);
 		return err->code;
 	}
@@ -112,12 +112,12 @@ static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_
 
 	uint8_t seq[8];
 	uint32_t len = probe(seq, flags & F_CALLS ? ref : 0);
-	cf_error e2;
+	tc_error e2;
 	uint32_t start = 0;
 	if ((flags & F_THIS_INIT) && cp_utf8_eq(&cls->cp, m->name, "<init>")) {
 		uint32_t init;
-		cf_error_clear(&e2);
-		if (code_this_init(ed, &init, &e2) == CF_OK) {
+		tc_error_clear(&e2);
+		if (code_this_init(ed, &init, &e2) == TC_OK) {
 			CHECK(init + 1 < n);
 			CHECK(op_has(code_insn(ed, init)->op, OPF_INVOKE));
 			start = init + 1;
@@ -128,7 +128,7 @@ static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_
 	/* Refusals of single insertions are part of the API (e.g. fall-through into an
 	 * instruction nothing falls into); they must not break the editor. */
 	if (flags & F_ENTRY) {
-		cf_error_clear(&e2);
+		tc_error_clear(&e2);
 		int rc = code_insert(ed, start, CODE_FALLTHROUGH, seq, len, &e2);
 		CHECK(rc == e2.code);
 	}
@@ -136,13 +136,13 @@ static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_
 	for (uint32_t i = 0; i < n; i++) {
 		const cf_insn *in = code_insn(ed, i);
 		if ((flags & F_RETURNS) && op_has(in->op, OPF_RETURN)) {
-			cf_error_clear(&e2);
+			tc_error_clear(&e2);
 			CHECK(code_insert(ed, i, CODE_AT_TARGET, seq, len, &e2) == e2.code);
 		}
 		if (flags & F_RANDOM) {
 			h = mix(h + i);
 			if (h % 5 == 0) {
-				cf_error_clear(&e2);
+				tc_error_clear(&e2);
 				enum code_place where = (h >> 8) & 1 ? CODE_AT_TARGET : CODE_FALLTHROUGH;
 				uint8_t nop = OP_NOP;
 				CHECK(code_insert(ed, i, where, &nop, 1, &e2) == e2.code);
@@ -150,14 +150,14 @@ static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_
 		}
 	}
 	if ((flags & F_BLOAT) && n > 1) {
-		cf_error_clear(&e2);
+		tc_error_clear(&e2);
 		CHECK(code_insert(ed, n / 2, CODE_AT_TARGET, bloat, BLOAT, &e2) == e2.code);
 	}
 	if (flags & F_HANDLER) {
 		uint8_t hs[8];
 		uint32_t hl = probe(hs, flags & F_CALLS ? ref : 0);
 		hs[hl++] = OP_ATHROW;
-		cf_error_clear(&e2);
+		tc_error_clear(&e2);
 		if (start < n)
 			CHECK(code_add_handler(ed, start, n, 0, hs, hl, &e2) == e2.code);
 	}
@@ -177,26 +177,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	arena a, scratch;
 	arena_init(&a);
 	arena_init(&scratch);
-	cf_buf out, out2;
+	tc_buf out, out2;
 	buf_init(&out);
 	buf_init(&out2);
 	static uint8_t bloat[BLOAT];
 	bool *committed = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_class cls;
-	if (cf_parse(&cls, &a, data, size, &err) != CF_OK) {
-		CHECK(err.code < 0 && err.code != CF_ENOMEM);
-		CHECK(err.offset == CF_NO_OFFSET || err.offset <= size);
+	if (cf_parse(&cls, &a, data, size, &err) != TC_OK) {
+		CHECK(err.code < 0 && err.code != TC_ENOMEM);
+		CHECK(err.offset == TC_NO_OFFSET || err.offset <= size);
 		goto done;
 	}
-	CHECK(cf_write(&cls, &out, &err) == CF_OK);
+	CHECK(cf_write(&cls, &out, &err) == TC_OK);
 	CHECK(out.len == size && memcmp(out.data, data, size) == 0);
 
 	uint16_t ref = 0;
 	if (flags & F_CALLS)
 		ref = cp_add_methodref(&cls.cp, "tc/Fuzz", "p", "()V", false, &err);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	committed = calloc(cls.nmethods ? cls.nmethods : 1, sizeof *committed);
 	CHECK(committed);
 	if (bloat[0] != OP_NOP)
@@ -211,12 +211,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint8_t *before = code->data;
 		uint32_t before_len = code->len;
 		arena_reset(&scratch);
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		uint8_t f = bloated ? flags & ~F_BLOAT : flags;
 		bloated = bloated || (flags & F_BLOAT);
 		int rc = edit(&cls, m, i, f, ref, &scratch, bloat, &canonical, &err);
 		CHECK(rc == err.code);
-		if (rc == CF_OK) {
+		if (rc == TC_OK) {
 			committed[i] = true;
 		} else {
 			/* A refused edit leaves the method untouched. */
@@ -225,8 +225,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	buf_clear(&out);
-	cf_error_clear(&err);
-	CHECK(cf_write(&cls, &out, &err) == CF_OK);
+	tc_error_clear(&err);
+	CHECK(cf_write(&cls, &out, &err) == TC_OK);
 	if (!(flags & (F_EDITS | F_CALLS)) && canonical) {
 		/* Nothing edited (and no probe added to the pool): relocating through the
 		 * identity map must change nothing. */
@@ -238,15 +238,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		arena a2;
 		arena_init(&a2);
 		cf_class again;
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		int rc = cf_parse(&again, &a2, out.data, out.len, &err);
-		if (rc != CF_OK) {
+		if (rc != TC_OK) {
 			char msg[512];
-			cf_error_format(&err, msg, sizeof msg);
+			tc_error_format(&err, msg, sizeof msg);
 			fprintf(stderr, "edited class does not parse: %s\n", msg);
 		}
-		CHECK(rc == CF_OK);
-		CHECK(cf_write(&again, &out2, &err) == CF_OK);
+		CHECK(rc == TC_OK);
+		CHECK(cf_write(&again, &out2, &err) == TC_OK);
 		CHECK(out2.len == out.len && memcmp(out2.data, out.data, out.len) == 0);
 		CHECK(again.nmethods == cls.nmethods);
 		for (uint32_t i = 0; i < again.nmethods; i++) {
@@ -254,14 +254,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			arena_reset(&scratch);
 			code_editor *ed;
-			cf_error_clear(&err);
+			tc_error_clear(&err);
 			rc = code_open(&ed, &again, &again.methods[i], &scratch, &err);
-			if (rc != CF_OK) {
+			if (rc != TC_OK) {
 				char msg[512];
-				cf_error_format(&err, msg, sizeof msg);
+				tc_error_format(&err, msg, sizeof msg);
 				fprintf(stderr, "edited method %u does not open: %s\n", i, msg);
 			}
-			CHECK(rc == CF_OK);
+			CHECK(rc == TC_OK);
 		}
 		arena_free(&a2);
 	}

@@ -51,7 +51,7 @@ Test(mapping_line, says_what_is_wrong)
 
 Test(mapping_line, writers_write_what_the_reader_reads)
 {
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	mm_put_entry(&b, 1048573, 9, "a.B", 3, "run ()V", 7);
 	mm_put_ignored(&b, "a.B", 3, "get ()I", 7);
@@ -99,7 +99,7 @@ Test(mapping_key, what_is_not_a_method)
 
 Test(mapping_key, the_block_list_rule_round_trips)
 {
-	cf_buf b;
+	tc_buf b;
 	buf_init(&b);
 	mm_put_keepmethod(&b, "a.b.C run ()V", 13);
 	buf_putc(&b, '\0');

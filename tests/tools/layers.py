@@ -129,17 +129,17 @@ def self_test():
     """A small tree, checked clean, then with each kind of bad include planted."""
     good = {
         'base/arena.h': '',
-        'base/cf_error.h': '',
+        'base/tc_error.h': '',
         'classfile/classfile.h': '#include "arena.h"\n',
-        'dex/dex.h': '#include "arena.h"\n#include "cf_error.h"\n',
+        'dex/dex.h': '#include "arena.h"\n#include "tc_error.h"\n',
         'rules/rules.h': '#include "classfile.h"\n#include "dex.h"\n',
         'src/pipeline/pipeline.h': '#include "rules.h"\n#include "containers/jar.h"\n#include <stdio.h>\n',
-        'src/containers/jar.h': '#include "cf_error.h"\n',
+        'src/containers/jar.h': '#include "tc_error.h"\n',
         'src/output/json.h': '',
         'runtime/src/json.h': '',
         'runtime/src/ring.h': '#include "json.h"\n#include "tc_runtime.h"\n',
         'runtime/include/tc_runtime.h': '',
-        'mapping/method_mapping.h': '#include "cf_error.h"\n',
+        'mapping/method_mapping.h': '#include "tc_error.h"\n',
         'trace/trace_mapping.h': '#include "method_mapping.h"\n#include "tc_runtime.h"\n',
     }
     planted = [

@@ -33,7 +33,7 @@ typedef struct stress {
 	uint32_t bloat, bloat_every;
 	bool handler, force_long;
 	arena ca, scratch;
-	cf_buf out;
+	tc_buf out;
 	unsigned long classes, methods, edited, refused[16], class_errors, widened;
 } stress;
 
@@ -86,10 +86,10 @@ static size_t call(uint8_t *p, uint16_t id, uint16_t ref)
 }
 
 static int edit_method(stress *s, cf_class *cls, cf_member *m, uint16_t id, uint16_t ref_i,
-                       uint16_t ref_o, uint16_t ref_r, cf_error *err)
+                       uint16_t ref_o, uint16_t ref_r, tc_error *err)
 {
 	code_editor *ed;
-	if (code_open(&ed, cls, m, &s->scratch, err) != CF_OK)
+	if (code_open(&ed, cls, m, &s->scratch, err) != TC_OK)
 		return err->code;
 	uint32_t n = code_ninsns(ed);
 	uint8_t seq[16];
@@ -98,14 +98,14 @@ static int edit_method(stress *s, cf_class *cls, cf_member *m, uint16_t id, uint
 	bool traced = true;
 	if (is_init) {
 		uint32_t init;
-		cf_error e2;
-		cf_error_clear(&e2);
-		if (code_this_init(ed, &init, &e2) == CF_OK)
+		tc_error e2;
+		tc_error_clear(&e2);
+		if (code_this_init(ed, &init, &e2) == TC_OK)
 			start = init + 1;
 		else
 			traced = false;
 	}
-	if (traced && code_insert(ed, start, CODE_FALLTHROUGH, seq, (uint32_t)call(seq, id, ref_i), err) != CF_OK)
+	if (traced && code_insert(ed, start, CODE_FALLTHROUGH, seq, (uint32_t)call(seq, id, ref_i), err) != TC_OK)
 		return err->code;
 	uint64_t rng = s->seed ^ ((uint64_t)id << 20);
 	bool branches = false;
@@ -117,7 +117,7 @@ static int edit_method(stress *s, cf_class *cls, cf_member *m, uint16_t id, uint
 	for (uint32_t i = 0; i < n; i++) {
 		const cf_insn *in = code_insn(ed, i);
 		if (op_has(in->op, OPF_RETURN) && traced && i >= start &&
-		    code_insert(ed, i, CODE_AT_TARGET, seq, (uint32_t)call(seq, id, ref_o), err) != CF_OK)
+		    code_insert(ed, i, CODE_AT_TARGET, seq, (uint32_t)call(seq, id, ref_o), err) != TC_OK)
 			return err->code;
 		uint64_t r = next(&rng);
 		if (r % 8 == 0) {
@@ -137,22 +137,22 @@ static int edit_method(stress *s, cf_class *cls, cf_member *m, uint16_t id, uint
 				code_insert(ed, i, CODE_AT_TARGET, seq, calls ? 3 : 1, err);
 				break;
 			}
-			if (err->code != CF_OK)
+			if (err->code != TC_OK)
 				return err->code;
 		}
 		if (i == bloat_at) {
 			uint8_t *pad = arena_alloc(&s->scratch, s->bloat);
 			if (!pad)
-				return cf_fail(err, CF_ENOMEM, CF_NO_OFFSET, "stress", "no memory");
+				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "stress", "no memory");
 			memset(pad, OP_NOP, s->bloat);
-			if (code_insert(ed, i, CODE_AT_TARGET, pad, s->bloat, err) != CF_OK)
+			if (code_insert(ed, i, CODE_AT_TARGET, pad, s->bloat, err) != TC_OK)
 				return err->code;
 		}
 	}
 	if (traced && s->handler) {
 		size_t k = call(seq, id, ref_o);
 		seq[k++] = OP_ATHROW;
-		if (code_add_handler(ed, start, n, 0, seq, (uint32_t)k, err) != CF_OK)
+		if (code_add_handler(ed, start, n, 0, seq, (uint32_t)k, err) != TC_OK)
 			return err->code;
 	}
 	if (s->force_long)
@@ -165,14 +165,14 @@ static int on_class(void *ctx, const char *label, const uint8_t *data, size_t le
 	stress *s = ctx;
 	s->classes++;
 	arena_reset(&s->ca);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	cf_class cls;
 	const char *rel = strchr(label, '!');
 	rel = rel ? rel + 1 : label + strlen(s->in) + (label[strlen(s->in)] == '/');
 	char path[8192];
 	snprintf(path, sizeof path, "%s/%s", s->outdir, rel);
-	if (cf_parse(&cls, &s->ca, data, len, &err) != CF_OK) {
+	if (cf_parse(&cls, &s->ca, data, len, &err) != TC_OK) {
 		s->class_errors++;
 		fprintf(stderr, "%s: %s\n", label, err.message);
 		return write_out(path, data, len);
@@ -195,22 +195,22 @@ static int on_class(void *ctx, const char *label, const uint8_t *data, size_t le
 			continue;
 		s->methods++;
 		arena_reset(&s->scratch);
-		cf_error_clear(&err);
-		if (edit_method(s, &cls, m, (uint16_t)(s->methods & 0x7fff), ref_i, ref_o, ref_r, &err) == CF_OK) {
+		tc_error_clear(&err);
+		if (edit_method(s, &cls, m, (uint16_t)(s->methods & 0x7fff), ref_i, ref_o, ref_r, &err) == TC_OK) {
 			s->edited++;
 		} else {
 			s->refused[-err.code & 15]++;
-			if (err.code != CF_ELIMIT && err.code != CF_EUNSUPPORTED) {
+			if (err.code != TC_ELIMIT && err.code != TC_EUNSUPPORTED) {
 				char label2[256], msg[512];
 				cf_member_label(&cls, m, label2, sizeof label2);
-				cf_error_context(&err, label, NULL, label2);
-				cf_error_format(&err, msg, sizeof msg);
+				tc_error_context(&err, label, NULL, label2);
+				tc_error_format(&err, msg, sizeof msg);
 				fprintf(stderr, "refused: %s\n", msg);
 			}
 		}
 	}
 	buf_clear(&s->out);
-	if (cf_write(&cls, &s->out, &err) != CF_OK)
+	if (cf_write(&cls, &s->out, &err) != TC_OK)
 		return fprintf(stderr, "%s: write: %s\n", label, err.message), 1;
 	if (write_out(path, s->out.data, s->out.len) != 0)
 		return fprintf(stderr, "%s: cannot write %s\n", label, path), 1;
@@ -249,15 +249,15 @@ int main(int argc, char **argv)
 	arena_init(&s.ca);
 	arena_init(&s.scratch);
 	buf_init(&s.out);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = walk_classes(s.in, on_class, &s, &err);
 	if (rc != 0 && err.code)
 		fprintf(stderr, "%s: %s\n", s.in, err.message);
 	printf("classes %lu methods %lu edited %lu refused-limit %lu refused-unsupported %lu "
 	       "refused-other %lu class-errors %lu\n",
-	       s.classes, s.methods, s.edited, s.refused[-CF_ELIMIT], s.refused[-CF_EUNSUPPORTED],
-	       s.methods - s.edited - s.refused[-CF_ELIMIT] - s.refused[-CF_EUNSUPPORTED], s.class_errors);
+	       s.classes, s.methods, s.edited, s.refused[-TC_ELIMIT], s.refused[-TC_EUNSUPPORTED],
+	       s.methods - s.edited - s.refused[-TC_ELIMIT] - s.refused[-TC_EUNSUPPORTED], s.class_errors);
 	buf_free(&s.out);
 	arena_free(&s.ca);
 	arena_free(&s.scratch);

@@ -27,7 +27,7 @@ static void json_and_report(const char *s, size_t n)
 	if (json_parse(&doc, s, n, &off, why, sizeof why) == TC_OK) {
 		FILE *null = fopen("/dev/null", "w");
 		tr_report_opts o = { NULL, 0 };
-		cf_error err;
+		tc_error err;
 		tr_report_write(null, &doc.root, "f", 1, &o, &err);
 		o.text = 1;
 		tr_report_write(null, &doc.root, "f", 1, &o, &err);
@@ -42,9 +42,9 @@ static void mapping(const char *s, size_t n)
 	if (!f)
 		return;
 	tr_mapping *m = NULL;
-	cf_error err;
+	tc_error err;
 	if (n && tr_mapping_read(&m, f, "m", &err) == TC_OK) {
-		cf_buf sb;
+		tc_buf sb;
 		buf_init(&sb);
 		for (uint32_t id = 0; id < 64; id++)
 			tr_name_put(&sb, m, id, id % 2 ? TR_NAME_FULL : TR_NAME_SHORT);
@@ -63,7 +63,7 @@ static void events(const unsigned char *d, size_t n)
 	memcpy(ev, d, k * 8);
 	tr_spans s = { 0 }, part = { 0 };
 	tr_tree t = { 0 };
-	cf_error err;
+	tc_error err;
 	FILE *null = fopen("/dev/null", "w");
 	if (tr_spans_build(&s, ev, k, TR_NO_TIME, &err) == TC_OK) {
 		tr_slice q = { TR_SLICE_TIME, s.first_ms + 1, s.last_ms / 2 + s.first_ms / 2 + 1, 0, 0 };

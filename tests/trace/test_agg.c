@@ -13,7 +13,7 @@
 
 static tr_spans s;
 static tr_agg a;
-static cf_error err;
+static tc_error err;
 
 static void teardown(void)
 {

@@ -12,7 +12,7 @@
 
 static tr_spans s;
 static tr_mapping *m;
-static cf_error err;
+static tc_error err;
 static char *out;
 static size_t out_len;
 static chrome_stats cs;
@@ -109,7 +109,7 @@ Test(chrome, unbalanced_input_nests)
 
 static int instants_left;
 
-static int next_instant(void *user, tr_instant *in, cf_error *e)
+static int next_instant(void *user, tr_instant *in, tc_error *e)
 {
 	(void)user;
 	(void)e;

@@ -10,7 +10,7 @@
 static tr_spans s;
 static tr_tree t;
 static tr_mapping *m;
-static cf_error err;
+static tc_error err;
 static char *out;
 static size_t out_len;
 
@@ -92,7 +92,7 @@ Test(flame, nothing_to_draw)
 
 Test(flame, xml_escape_replaces_what_xml_forbids)
 {
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	tr_xml_escape(&sb, "a\x01" "b\x7f" "\xff" "c\xc3\xa9" "\xe2\x82" "d\xef\xbf\xbe" "\xf0\x9f\x98\x80");
 	cr_assert_str_eq(sb.str, "a?b?\xEF\xBF\xBD" "c\xc3\xa9" "\xEF\xBF\xBD\xEF\xBF\xBD" "d\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"

@@ -11,7 +11,7 @@
 static tr_spans s;
 static tr_method_stats st;
 static tr_mapping *m;
-static cf_error err;
+static tc_error err;
 static char *text;
 static size_t text_len;
 

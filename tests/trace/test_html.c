@@ -17,7 +17,7 @@ static const char map[] = "10,1,a.B run ()V\n"
 
 static char *page(const char *report_line, size_t *len)
 {
-	cf_error err = { 0 };
+	tc_error err = { 0 };
 	tr_mapping *m = NULL;
 	FILE *f = fmemopen((void *)map, sizeof map - 1, "rb");
 	cr_assert_eq(tr_mapping_read(&m, f, "map", &err), TC_OK, "%s", err.message);
@@ -122,7 +122,7 @@ Test(html, timeline_spans_packed)
 /* Two-digit varints (100 = 3 * 32 + 4: 'j' 'E') and the flags (TR_SPAN_CUT = 2). */
 Test(html, timeline_long_spans_and_flags)
 {
-	cf_error err = { 0 };
+	tc_error err = { 0 };
 	uint64_t ev[] = { I(10, 0), I(11, 0), O(10, 100) };
 	tr_spans s = { 0 };
 	cr_assert_eq(tr_spans_build(&s, ev, N(ev), TR_NO_TIME, &err), TC_OK);

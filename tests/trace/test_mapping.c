@@ -8,7 +8,7 @@
 #include "trace_mapping.h"
 
 static tr_mapping *m;
-static cf_error err;
+static tc_error err;
 
 static int load_text(const char *text, size_t n)
 {
@@ -27,7 +27,7 @@ static int load(const char *text)
 static char *name(uint32_t id, tr_name_style style)
 {
 	static char buf[256];
-	cf_buf sb;
+	tc_buf sb;
 	buf_init(&sb);
 	tr_name_put(&sb, m, id, style);
 	snprintf(buf, sizeof buf, "%s", sb.str ? sb.str : "");

@@ -8,7 +8,7 @@
 
 static tc_stack st;
 static tr_mapping *m;
-static cf_error err;
+static tc_error err;
 static char why[160];
 static size_t bad;
 

@@ -9,7 +9,7 @@
 #include "trace_text.h"
 
 static tr_spans s, sl;
-static cf_error err;
+static tc_error err;
 
 static void teardown(void)
 {

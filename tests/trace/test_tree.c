@@ -9,7 +9,7 @@
 
 static tr_spans s;
 static tr_tree t;
-static cf_error err;
+static tc_error err;
 
 static void teardown(void)
 {

@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		const char *s;
 		size_t n, count = 0;
 		int rc, bad = 0;
-		cf_error err;
+		tc_error err;
 		while ((rc = tr_lines_next(&lr, &s, &n, &err)) > 0 && !bad) {
 			json_doc doc;
 			size_t off;

@@ -35,19 +35,19 @@ typedef struct zb_opts {
 	uint16_t disk;          /* "number of this disk" in the end record */
 } zb_opts;
 
-static void p16(cf_buf *b, uint16_t v)
+static void p16(tc_buf *b, uint16_t v)
 {
 	uint8_t x[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
 	buf_bytes(b, x, 2);
 }
 
-static void p32(cf_buf *b, uint32_t v)
+static void p32(tc_buf *b, uint32_t v)
 {
 	p16(b, (uint16_t)v);
 	p16(b, (uint16_t)(v >> 16));
 }
 
-static void p64(cf_buf *b, uint64_t v)
+static void p64(tc_buf *b, uint64_t v)
 {
 	p32(b, (uint32_t)v);
 	p32(b, (uint32_t)(v >> 32));
@@ -72,7 +72,7 @@ typedef struct zb_where {
 	size_t local[8], data[8], central[8], cd_offset, end;
 } zb_where;
 
-static void zb_build(cf_buf *out, const zb_entry *es, size_t n, const zb_opts *o, zb_where *w)
+static void zb_build(tc_buf *out, const zb_entry *es, size_t n, const zb_opts *o, zb_where *w)
 {
 	static uint8_t comp[8][4096];
 	size_t clen[8];
@@ -203,10 +203,10 @@ static const zb_entry rich[] = {
 };
 #define NRICH (sizeof rich / sizeof rich[0])
 
-static tc_jar *open_buf(const cf_buf *b, cf_error *err)
+static tc_jar *open_buf(const tc_buf *b, tc_error *err)
 {
 	tc_jar *jar = NULL;
-	cf_error_clear(err);
+	tc_error_clear(err);
 	int rc = jar_open_buffer(&jar, b->data, b->len, "t.jar", err);
 	cr_assert_eq(rc, err->code);
 	return jar;
@@ -214,16 +214,16 @@ static tc_jar *open_buf(const cf_buf *b, cf_error *err)
 
 Test(jar_read, entries_of_every_kind)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_opts o = {.comment = "the jar comment"};
 	zb_build(&b, rich, NRICH, &o, NULL);
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(jar), NRICH);
 	cr_assert(jar_is_dir(jar, 0));
 	cr_assert_not(jar_is_dir(jar, 1));
-	cf_buf got;
+	tc_buf got;
 	buf_init(&got);
 	for (uint64_t i = 0; i < NRICH; i++) {
 		cr_assert_str_eq(jar_name(jar, i), rich[i].name);
@@ -233,13 +233,13 @@ Test(jar_read, entries_of_every_kind)
 		cr_assert_eq(info.method, rich[i].method);
 		cr_assert_eq(info.crc, (uint32_t)crc32(0, (const Bytef *)rich[i].data, (uInt)info.size));
 		cr_assert_not(info.encrypted);
-		cr_assert_eq(jar_read(jar, i, &got, 1 << 20, NULL, &err), CF_OK, "%s", ct_err(&err));
+		cr_assert_eq(jar_read(jar, i, &got, 1 << 20, NULL, &err), TC_OK, "%s", ct_err(&err));
 		cr_assert_eq(got.len, info.size);
 		cr_assert_eq(memcmp(got.data, rich[i].data, got.len), 0);
 	}
 	/* Stored bytes are the content itself. */
 	cr_assert_eq(memcmp(jar_raw(jar, 2), "kept as it is", 13), 0);
-	cr_assert_eq(jar_read(jar, 1, &got, 10, NULL, &err), CF_ELIMIT);
+	cr_assert_eq(jar_read(jar, 1, &got, 10, NULL, &err), TC_ELIMIT);
 	buf_free(&got);
 	jar_close(jar);
 	buf_free(&b);
@@ -247,19 +247,19 @@ Test(jar_read, entries_of_every_kind)
 
 Test(jar_read, zip64_end_records_and_fields)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_opts o = {.zip64_end = true};
 	zb_build(&b, rich, NRICH, &o, NULL);
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(jar), NRICH);
 	jar_info info;
 	jar_stat(jar, 3, &info);
 	cr_assert_eq(info.size, 1);
-	cf_buf got;
+	tc_buf got;
 	buf_init(&got);
-	cr_assert_eq(jar_read(jar, 3, &got, 100, NULL, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_read(jar, 3, &got, 100, NULL, &err), TC_OK, "%s", ct_err(&err));
 	cr_assert_eq(got.len, 1);
 	cr_assert_eq(got.data[0], 'x');
 	buf_free(&got);
@@ -269,7 +269,7 @@ Test(jar_read, zip64_end_records_and_fields)
 
 /* n empty stored entries "e0", "e1", ... and an end record without Zip64 whose count
  * is n modulo 65,536, as writers without Zip64 make them. */
-static void many_entries(cf_buf *b, int n)
+static void many_entries(tc_buf *b, int n)
 {
 	buf_init(b);
 	uint32_t *offs = malloc((size_t)n * sizeof *offs);
@@ -313,9 +313,9 @@ static void many_entries(cf_buf *b, int n)
 Test(jar_read, count_modulo_65536)
 {
 	enum { N = 65537 };
-	cf_buf b;
+	tc_buf b;
 	many_entries(&b, N);
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(jar), N);
@@ -329,13 +329,13 @@ Test(jar_read, count_modulo_65536)
  * right at it is not taken for the real one. */
 Test(jar_read, bytes_after_the_archive)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_build(&b, rich, NRICH, NULL, NULL);
 	static const uint8_t stray[22] = {'P', 'K', 5, 6, 0, 0, 0, 0, 1, 0, 1, 0, 46, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 	buf_bytes(&b, "trailing junk", 13);
 	buf_bytes(&b, stray, sizeof stray);
 	buf_bytes(&b, "PK", 2);
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(jar), NRICH);
@@ -344,62 +344,62 @@ Test(jar_read, bytes_after_the_archive)
 }
 
 /* Each damage: where it is made, the code and offset expected, words of the message. */
-typedef void (*damage_fn)(cf_buf *b, const zb_where *w);
+typedef void (*damage_fn)(tc_buf *b, const zb_where *w);
 
-static void set_u16(cf_buf *b, size_t at, uint16_t v)
+static void set_u16(tc_buf *b, size_t at, uint16_t v)
 {
 	b->data[at] = (uint8_t)v;
 	b->data[at + 1] = (uint8_t)(v >> 8);
 }
 
-static void set_u32(cf_buf *b, size_t at, uint32_t v)
+static void set_u32(tc_buf *b, size_t at, uint32_t v)
 {
 	set_u16(b, at, (uint16_t)v);
 	set_u16(b, at + 2, (uint16_t)(v >> 16));
 }
 
-static void no_end(cf_buf *b, const zb_where *w)
+static void no_end(tc_buf *b, const zb_where *w)
 {
 	b->data[w->end] = 'X';
 }
 
-static void cd_outside(cf_buf *b, const zb_where *w)
+static void cd_outside(tc_buf *b, const zb_where *w)
 {
 	set_u32(b, w->end + 16, (uint32_t)b->len);
 }
 
-static void local_name(cf_buf *b, const zb_where *w)
+static void local_name(tc_buf *b, const zb_where *w)
 {
 	b->data[w->local[2] + 30] ^= 0x20; /* "res/..." -> "Res/..." */
 }
 
-static void local_crc(cf_buf *b, const zb_where *w)
+static void local_crc(tc_buf *b, const zb_where *w)
 {
 	b->data[w->local[2] + 14] ^= 1;
 }
 
-static void local_method(cf_buf *b, const zb_where *w)
+static void local_method(tc_buf *b, const zb_where *w)
 {
 	set_u16(b, w->local[2] + 8, 8);
 }
 
-static void no_local(cf_buf *b, const zb_where *w)
+static void no_local(tc_buf *b, const zb_where *w)
 {
 	set_u32(b, w->central[2] + 42, (uint32_t)w->local[2] + 1);
 }
 
-static void count_off(cf_buf *b, const zb_where *w)
+static void count_off(tc_buf *b, const zb_where *w)
 {
 	set_u16(b, w->end + 10, 3);
 	set_u16(b, w->end + 8, 3);
 }
 
-static void nul_name(cf_buf *b, const zb_where *w)
+static void nul_name(tc_buf *b, const zb_where *w)
 {
 	b->data[w->central[2] + 46 + 3] = 0;
 }
 
-static void bytes_past(cf_buf *b, const zb_where *w)
+static void bytes_past(tc_buf *b, const zb_where *w)
 {
 	/* The stored entry claims more bytes than lie before the central directory. */
 	set_u32(b, w->central[2] + 20, 100000);
@@ -408,17 +408,17 @@ static void bytes_past(cf_buf *b, const zb_where *w)
 	set_u32(b, w->local[2] + 22, 100000);
 }
 
-static void multi_disk(cf_buf *b, const zb_where *w)
+static void multi_disk(tc_buf *b, const zb_where *w)
 {
 	set_u16(b, w->end + 4, 1);
 }
 
-static void central_sig(cf_buf *b, const zb_where *w)
+static void central_sig(tc_buf *b, const zb_where *w)
 {
 	b->data[w->central[1]] = 'Q';
 }
 
-static void zip64_missing(cf_buf *b, const zb_where *w)
+static void zip64_missing(tc_buf *b, const zb_where *w)
 {
 	set_u32(b, w->central[2] + 24, 0xFFFFFFFF);
 }
@@ -430,35 +430,35 @@ static const struct {
 	int at;       /* -1 none; 0..7 local header of entry N; 10 + N central record; 20 end */
 	const char *words;
 } damages[] = {
-	{"no end record", no_end, CF_EFORMAT, -1, "no zip end record"},
-	{"directory outside", cd_outside, CF_EFORMAT, 20, "lies outside the archive"},
-	{"local name", local_name, CF_EFORMAT, 2, "names another entry"},
-	{"local CRC", local_crc, CF_EFORMAT, 2, "another CRC or size"},
-	{"local method", local_method, CF_EFORMAT, 2, "another compression method"},
-	{"no local header", no_local, CF_EFORMAT, -2, "no local header"},
-	{"count", count_off, CF_EFORMAT, 20, "the end record counts 3 entries"},
-	{"NUL in a name", nul_name, CF_EFORMAT, 12, "NUL byte"},
-	{"bytes past", bytes_past, CF_EFORMAT, 2, "run past the start of the central directory"},
-	{"multi-disk", multi_disk, CF_EUNSUPPORTED, 20, "multi-disk"},
-	{"central signature", central_sig, CF_EFORMAT, 11, "record 1 is damaged"},
-	{"Zip64 field missing", zip64_missing, CF_EFORMAT, 12, "Zip64 extra field is missing"},
+	{"no end record", no_end, TC_EFORMAT, -1, "no zip end record"},
+	{"directory outside", cd_outside, TC_EFORMAT, 20, "lies outside the archive"},
+	{"local name", local_name, TC_EFORMAT, 2, "names another entry"},
+	{"local CRC", local_crc, TC_EFORMAT, 2, "another CRC or size"},
+	{"local method", local_method, TC_EFORMAT, 2, "another compression method"},
+	{"no local header", no_local, TC_EFORMAT, -2, "no local header"},
+	{"count", count_off, TC_EFORMAT, 20, "the end record counts 3 entries"},
+	{"NUL in a name", nul_name, TC_EFORMAT, 12, "NUL byte"},
+	{"bytes past", bytes_past, TC_EFORMAT, 2, "run past the start of the central directory"},
+	{"multi-disk", multi_disk, TC_EUNSUPPORTED, 20, "multi-disk"},
+	{"central signature", central_sig, TC_EFORMAT, 11, "record 1 is damaged"},
+	{"Zip64 field missing", zip64_missing, TC_EFORMAT, 12, "Zip64 extra field is missing"},
 };
 
 Test(jar_read, damaged_archives_are_errors_with_offsets)
 {
 	for (size_t k = 0; k < sizeof damages / sizeof damages[0]; k++) {
-		cf_buf b;
+		tc_buf b;
 		zb_where w;
 		zb_build(&b, rich, NRICH, NULL, &w);
 		damages[k].fn(&b, &w);
-		cf_error err;
+		tc_error err;
 		tc_jar *jar = open_buf(&b, &err);
 		cr_assert_null(jar, "%s: opened", damages[k].what);
 		cr_assert_eq(err.code, damages[k].code, "%s: %s", damages[k].what, ct_err(&err));
 		cr_assert(strstr(err.message, damages[k].words), "%s: %s", damages[k].what, ct_err(&err));
 		cr_assert(strstr(err.part, "t.jar"), "%s: %s", damages[k].what, ct_err(&err));
 		int at = damages[k].at;
-		uint32_t want = at == -1 ? CF_NO_OFFSET
+		uint32_t want = at == -1 ? TC_NO_OFFSET
 		              : at == -2 ? (uint32_t)w.local[2] + 1
 		              : at == 20 ? (uint32_t)w.end
 		              : at >= 10 ? (uint32_t)w.central[at - 10] : (uint32_t)w.local[at];
@@ -470,21 +470,21 @@ Test(jar_read, damaged_archives_are_errors_with_offsets)
 
 Test(jar_read, corrupt_bytes_are_found_when_read)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_where w;
 	zb_build(&b, rich, NRICH, NULL, &w);
 	b.data[w.data[2]] ^= 1;     /* the stored entry: its CRC no longer matches */
 	b.data[w.data[1] + 3] ^= 0x55; /* the deflated one */
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "%s", ct_err(&err));
-	cf_buf got;
+	tc_buf got;
 	buf_init(&got);
-	cr_assert_eq(jar_read(jar, 2, &got, 1 << 20, NULL, &err), CF_EFORMAT);
+	cr_assert_eq(jar_read(jar, 2, &got, 1 << 20, NULL, &err), TC_EFORMAT);
 	cr_assert(strstr(err.message, "CRC-32"), "%s", ct_err(&err));
 	cr_assert(strstr(err.part, "t.jar!res/stored.txt"), "%s", ct_err(&err));
-	cf_error_clear(&err);
-	cr_assert_eq(jar_read(jar, 1, &got, 1 << 20, NULL, &err), CF_EFORMAT);
+	tc_error_clear(&err);
+	cr_assert_eq(jar_read(jar, 1, &got, 1 << 20, NULL, &err), TC_EFORMAT);
 	cr_assert(strstr(err.part, "t.jar!a/B.class"), "%s", ct_err(&err));
 	buf_free(&got);
 	jar_close(jar);
@@ -493,7 +493,7 @@ Test(jar_read, corrupt_bytes_are_found_when_read)
 
 Test(jar_read, sizes_deflate_cannot_reach)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_where w;
 	zb_build(&b, rich, NRICH, NULL, &w);
 	/* "odd-extra": 3 deflated bytes claiming 1,000,000 (its Zip64 field). */
@@ -501,12 +501,12 @@ Test(jar_read, sizes_deflate_cannot_reach)
 	for (int k = 0; k < 8; k++)
 		b.data[z + k] = (uint8_t)((uint64_t)1000000 >> (8 * k));
 	set_u32(&b, w.local[3] + 22, 0xFFFFFFFF); /* the local size defers to the Zip64 one */
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "%s", ct_err(&err));
-	cf_buf got;
+	tc_buf got;
 	buf_init(&got);
-	cr_assert_eq(jar_read(jar, 3, &got, 1 << 30, NULL, &err), CF_EFORMAT);
+	cr_assert_eq(jar_read(jar, 3, &got, 1 << 30, NULL, &err), TC_EFORMAT);
 	cr_assert(strstr(err.message, "cannot inflate"), "%s", ct_err(&err));
 	cr_assert_eq(got.cap, 0, "nothing was allocated for the claimed size");
 	buf_free(&got);
@@ -594,15 +594,15 @@ typedef struct pair {
 	tc_jar_writer *w;
 } pair;
 
-static void pair_open(pair *p, const cf_buf *b)
+static void pair_open(pair *p, const tc_buf *b)
 {
 	p->in = ct_path(tmp, "in.jar");
 	p->out = ct_path(tmp, "out.jar");
 	ct_write(p->in, b->data, b->len);
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(jar_open(&p->src, p->in, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_open(&p->w, p->out, &err), CF_OK, "%s", ct_err(&err));
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(jar_open(&p->src, p->in, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_open(&p->w, p->out, &err), TC_OK, "%s", ct_err(&err));
 }
 
 static void pair_close(pair *p)
@@ -614,17 +614,17 @@ static void pair_close(pair *p)
 
 Test(jar_write, copies_keep_every_field, .init = setup, .fini = teardown)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_opts o = {.comment = "the jar comment"};
 	zb_build(&b, rich, NRICH, &o, NULL);
 	pair p;
 	pair_open(&p, &b);
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(jar_writer_copy_comment(p.w, p.src, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(jar_writer_copy_comment(p.w, p.src, &err), TC_OK);
 	for (uint64_t i = 0; i < NRICH; i++)
-		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), TC_OK, "%s", ct_err(&err));
 
 	zip_t *za = zopen(p.in), *zb = zopen(p.out);
 	cr_assert_eq(zip_get_num_entries(zb, 0), (zip_int64_t)NRICH);
@@ -644,7 +644,7 @@ Test(jar_write, copies_keep_every_field, .init = setup, .fini = teardown)
 	/* Read back by the module itself: raw bytes identical, descriptors gone, the
 	 * unparsable local extra kept, the Zip64 field dropped (nothing needs it). */
 	tc_jar *back;
-	cr_assert_eq(jar_open(&back, p.out, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_open(&back, p.out, &err), TC_OK, "%s", ct_err(&err));
 	for (uint64_t i = 0; i < NRICH; i++) {
 		jar_info x, y;
 		jar_stat(p.src, i, &x);
@@ -688,26 +688,26 @@ Test(jar_write, copies_keep_every_field, .init = setup, .fini = teardown)
 
 Test(jar_write, replaced_entries_keep_metadata, .init = setup, .fini = teardown)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_build(&b, rich, NRICH, NULL, NULL);
 	pair p;
 	pair_open(&p, &b);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	const char *nc = "new class bytes, longer than before";
 	uint8_t def[256];
 	size_t dl = raw_deflate(nc, strlen(nc), def, sizeof def);
 	uint32_t crc = (uint32_t)crc32(0, (const Bytef *)nc, (uInt)strlen(nc));
 	const char *ns = "new stored";
 	uint32_t crc2 = (uint32_t)crc32(0, (const Bytef *)ns, (uInt)strlen(ns));
-	cr_assert_eq(jar_writer_copy(p.w, p.src, 0, &err), CF_OK);
-	cr_assert_eq(jar_writer_replace(p.w, p.src, 1, 8, def, dl, strlen(nc), crc, &err), CF_OK);
+	cr_assert_eq(jar_writer_copy(p.w, p.src, 0, &err), TC_OK);
+	cr_assert_eq(jar_writer_replace(p.w, p.src, 1, 8, def, dl, strlen(nc), crc, &err), TC_OK);
 	cr_assert_eq(jar_writer_replace(p.w, p.src, 2, 0, (const uint8_t *)ns, strlen(ns), strlen(ns), crc2,
-	                                &err), CF_OK);
+	                                &err), TC_OK);
 	/* A stored entry's length is its size. */
-	cr_assert_eq(jar_writer_replace(p.w, p.src, 3, 0, (const uint8_t *)ns, 3, 4, 0, &err), CF_EARG);
-	cf_error_clear(&err);
-	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_replace(p.w, p.src, 3, 0, (const uint8_t *)ns, 3, 4, 0, &err), TC_EARG);
+	tc_error_clear(&err);
+	cr_assert_eq(jar_writer_finish(p.w, &err), TC_OK, "%s", ct_err(&err));
 
 	zip_t *za = zopen(p.in), *zb = zopen(p.out);
 	cr_assert_eq(zip_get_num_entries(zb, 0), 3);
@@ -742,21 +742,21 @@ Test(jar_write, replaced_entries_keep_metadata, .init = setup, .fini = teardown)
 Test(jar_write, zip64_end_past_65535_entries, .init = setup, .fini = teardown)
 {
 	enum { N = 70000 };
-	cf_buf b;
+	tc_buf b;
 	many_entries(&b, N);
 	pair p;
 	pair_open(&p, &b);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	for (uint64_t i = 0; i < N; i++)
-		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), TC_OK, "%s", ct_err(&err));
 	zip_t *z = zopen(p.out);
 	cr_assert_eq(zip_get_num_entries(z, 0), N);
 	cr_assert_str_eq(zip_get_name(z, N - 1, ZIP_FL_ENC_RAW), "e69999");
 	zip_discard(z);
 	tc_jar *back;
-	cr_assert_eq(jar_open(&back, p.out, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_open(&back, p.out, &err), TC_OK, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(back), N);
 	cr_assert_str_eq(jar_name(back, N - 1), "e69999");
 	jar_close(back);
@@ -766,16 +766,16 @@ Test(jar_write, zip64_end_past_65535_entries, .init = setup, .fini = teardown)
 
 Test(jar_write, comment_that_could_pass_for_an_end_record, .init = setup, .fini = teardown)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_opts o = {.comment = "looks like PK\5\6 to a reader"};
 	zb_build(&b, rich, NRICH, &o, NULL);
-	cf_error err;
+	tc_error err;
 	tc_jar *src = open_buf(&b, &err);
 	cr_assert(src, "%s", ct_err(&err));
 	char *out = ct_path(tmp, "out.jar");
 	tc_jar_writer *w;
-	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_copy_comment(w, src, &err), CF_EFORMAT);
+	cr_assert_eq(jar_writer_open(&w, out, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_copy_comment(w, src, &err), TC_EFORMAT);
 	cr_assert(strstr(err.message, "end-record signature"), "%s", ct_err(&err));
 	jar_writer_abort(w);
 	cr_assert_not(ct_exists(out));
@@ -787,18 +787,18 @@ Test(jar_write, comment_that_could_pass_for_an_end_record, .init = setup, .fini 
 Test(jar_write, empty_archive_is_its_end_record, .init = setup, .fini = teardown)
 {
 	char *out = ct_path(tmp, "empty.jar");
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	tc_jar_writer *w;
-	cr_assert_eq(jar_writer_open(&w, out, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_finish(w, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_open(&w, out, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(w, &err), TC_OK, "%s", ct_err(&err));
 	size_t len;
 	char *data = ct_read(out, &len);
 	cr_assert_eq(len, 22);
 	cr_assert_eq(memcmp(data, "PK\5\6", 4), 0);
 	free(data);
 	tc_jar *back;
-	cr_assert_eq(jar_open(&back, out, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_open(&back, out, &err), TC_OK, "%s", ct_err(&err));
 	cr_assert_eq(jar_count(back), 0);
 	jar_close(back);
 	free(out);
@@ -806,20 +806,20 @@ Test(jar_write, empty_archive_is_its_end_record, .init = setup, .fini = teardown
 
 Test(jar_write, abort_and_failure_leave_nothing, .init = setup, .fini = teardown)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_build(&b, rich, NRICH, NULL, NULL);
 	pair p;
 	pair_open(&p, &b);
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(jar_writer_copy(p.w, p.src, 1, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(jar_writer_copy(p.w, p.src, 1, &err), TC_OK);
 	jar_writer_abort(p.w);
 	cr_assert_not(ct_exists(p.out));
 	char *tmp0 = ct_path(tmp, "out.jar.tc-tmp0");
 	cr_assert_not(ct_exists(tmp0), "the temporary file is removed");
 	/* A destination in a directory that does not exist. */
 	char *bad = ct_path(tmp, "no/such/dir/out.jar");
-	cr_assert_eq(jar_writer_open(&p.w, bad, &err), CF_EIO);
+	cr_assert_eq(jar_writer_open(&p.w, bad, &err), TC_EIO);
 	cr_assert(strstr(err.part, "no/such/dir/out.jar"), "%s", ct_err(&err));
 	free(tmp0);
 	free(bad);
@@ -880,16 +880,16 @@ static const zb_entry padded[] = {
 
 Test(jar_write, alignment_field_replaces_old_padding, .init = setup, .fini = teardown)
 {
-	cf_buf b;
+	tc_buf b;
 	zb_build(&b, padded, NPADDED, NULL, NULL);
 	pair p;
 	pair_open(&p, &b);
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	jar_writer_align(p.w, 4, 4096);
 	for (uint64_t i = 0; i < NPADDED; i++)
-		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), CF_OK, "%s", ct_err(&err));
-	cr_assert_eq(jar_writer_finish(p.w, &err), CF_OK, "%s", ct_err(&err));
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), TC_OK, "%s", ct_err(&err));
 	size_t len;
 	uint8_t *z = (uint8_t *)ct_read(p.out, &len);
 	size_t off = 0;
@@ -897,7 +897,7 @@ Test(jar_write, alignment_field_replaces_old_padding, .init = setup, .fini = tea
 		off = check_aligned(z, off, strstr(padded[i].name, ".so") ? 4096 : 4, padded[i].name);
 	cr_assert_eq(memcmp(z + off, "PK\1\2", 4), 0, "the directory follows the last entry");
 	tc_jar *back;
-	cr_assert_eq(jar_open(&back, p.out, &err), CF_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_open(&back, p.out, &err), TC_OK, "%s", ct_err(&err));
 	zip_t *zb = zopen(p.out);
 	for (zip_uint64_t i = 0; i < NPADDED; i++) {
 		zip_uint16_t id, n;
@@ -926,14 +926,14 @@ Test(jar_read, a_name_twice_is_found_by_jar_check_unique)
 		{.name = "a", .data = "1"}, {.name = "b", .data = "2"}, {.name = "ab", .data = "3"},
 		{.name = "b", .data = "4", .method = 8},
 	};
-	cf_buf b;
+	tc_buf b;
 	zb_where w;
 	zb_build(&b, twice, 4, NULL, &w);
-	cf_error err;
+	tc_error err;
 	tc_jar *jar = open_buf(&b, &err);
 	cr_assert(jar, "the reader takes it (the JVM does): %s", ct_err(&err));
 	cr_expect_eq(jar_count(jar), 4);
-	cr_expect_eq(jar_check_unique(jar, &err), CF_EFORMAT);
+	cr_expect_eq(jar_check_unique(jar, &err), TC_EFORMAT);
 	cr_expect_eq(err.offset, w.local[3], "at the second one");
 	cr_expect(strstr(err.part, "t.jar!b"), "%s", ct_err(&err));
 	cr_expect(strstr(err.message, "twice (local headers at"), "%s", ct_err(&err));
@@ -942,7 +942,7 @@ Test(jar_read, a_name_twice_is_found_by_jar_check_unique)
 	zb_build(&b, twice, 3, NULL, NULL);
 	jar = open_buf(&b, &err);
 	cr_assert(jar);
-	cr_expect_eq(jar_check_unique(jar, &err), CF_OK, "%s", ct_err(&err));
+	cr_expect_eq(jar_check_unique(jar, &err), TC_OK, "%s", ct_err(&err));
 	jar_close(jar);
 	buf_free(&b);
 }

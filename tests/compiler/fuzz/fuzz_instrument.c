@@ -7,7 +7,7 @@
  * picks the options: none, a ProGuard mapping and a block list naming the seeds'
  * classes, a base mapping, or two threads. Invariants, any of which aborts (a crash
  * for libFuzzer):
- *   - the call returns CF_OK or a negative status equal to err.code, with a message;
+ *   - the call returns TC_OK or a negative status equal to err.code, with a message;
  *   - on success the output and the three mapping-directory files exist, and a class
  *     that was rewritten parses again (the tool must never emit what it cannot read);
  *   - on failure nothing was written: no output directory or jar, no mapping files,
@@ -79,7 +79,7 @@ static unsigned pick(const uint8_t *data, size_t size)
 	return h % 4;
 }
 
-static int run(const char *in, const char *out, unsigned mode, cf_error *err)
+static int run(const char *in, const char *out, unsigned mode, tc_error *err)
 {
 	char pin[512], pout[512], pmap[512], ppg[512], pbl[512], pbase[512];
 	fz_path(pin, sizeof pin, in);
@@ -109,11 +109,11 @@ static int run(const char *in, const char *out, unsigned mode, cf_error *err)
 	} else if (mode == 3) {
 		o.threads = 2;
 	}
-	cf_error_clear(err);
+	tc_error_clear(err);
 	int rc = tc_instrument(&o, err);
-	CHECK(rc == CF_OK || (rc < 0 && rc >= CF_EARG));
+	CHECK(rc == TC_OK || (rc < 0 && rc >= TC_EARG));
 	CHECK(rc == err->code);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		CHECK(err->message[0] != '\0');
 	return rc;
 }
@@ -121,8 +121,8 @@ static int run(const char *in, const char *out, unsigned mode, cf_error *err)
 static void one(const char *in, const char *out, const char *out_class, const uint8_t *data,
                 size_t size)
 {
-	cf_error err;
-	if (run(in, out, pick(data, size), &err) != CF_OK) {
+	tc_error err;
+	if (run(in, out, pick(data, size), &err) != TC_OK) {
 		check_clean();
 		return;
 	}
@@ -139,9 +139,9 @@ static void one(const char *in, const char *out, const char *out_class, const ui
 			arena a;
 			arena_init(&a);
 			cf_class cls;
-			cf_error perr;
-			cf_error_clear(&perr);
-			if (cf_parse(&cls, &a, got, len, &perr) != CF_OK) {
+			tc_error perr;
+			tc_error_clear(&perr);
+			if (cf_parse(&cls, &a, got, len, &perr) != TC_OK) {
 				fprintf(stderr, "rewritten class does not parse: %s at %u\n", perr.message,
 				        perr.offset);
 				abort();

@@ -24,7 +24,7 @@
 
 static char out_path[256];
 
-static void check_failure(int rc, const cf_error *err)
+static void check_failure(int rc, const tc_error *err)
 {
 	CHECK(rc < 0 && rc == err->code);
 	CHECK(err->message[0] != '\0');
@@ -37,11 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(out_path, sizeof out_path, "%s/tc-fuzz-jar-%ld.jar", t && *t ? t : "/tmp",
 		         (long)getpid());
 	}
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	tc_jar *jar;
 	int rc = jar_open_buffer(&jar, data, size, "in.jar", &err);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		check_failure(rc, &err);
 		CHECK(strstr(err.part, "in.jar") != NULL);
 		CHECK(jar == NULL);
@@ -50,36 +50,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t n = jar_count(jar);
 	bool *readable = calloc(n ? n : 1, sizeof *readable);
 	CHECK(readable);
-	cf_buf a, b;
+	tc_buf a, b;
 	buf_init(&a);
 	buf_init(&b);
 	for (uint64_t i = 0; i < n; i++) {
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		rc = jar_read(jar, i, &a, 1 << 20, NULL, &err);
-		if (rc != CF_OK)
+		if (rc != TC_OK)
 			check_failure(rc, &err);
-		readable[i] = rc == CF_OK;
+		readable[i] = rc == TC_OK;
 	}
 
 	tc_jar_writer *w;
-	cf_error_clear(&err);
-	CHECK(jar_writer_open(&w, out_path, &err) == CF_OK);
-	if (jar_writer_copy_comment(w, jar, &err) != CF_OK) {
+	tc_error_clear(&err);
+	CHECK(jar_writer_open(&w, out_path, &err) == TC_OK);
+	if (jar_writer_copy_comment(w, jar, &err) != TC_OK) {
 		check_failure(err.code, &err);
 		CHECK(strstr(err.message, "end-record signature") != NULL);
 		jar_writer_abort(w);
 		goto done;
 	}
 	for (uint64_t i = 0; i < n; i++)
-		CHECK(jar_writer_copy(w, jar, i, &err) == CF_OK);
-	CHECK(jar_writer_finish(w, &err) == CF_OK);
+		CHECK(jar_writer_copy(w, jar, i, &err) == TC_OK);
+	CHECK(jar_writer_finish(w, &err) == TC_OK);
 
 	tc_jar *copy;
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	rc = jar_open(&copy, out_path, &err);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		fprintf(stderr, "the copy does not open: %s\n", err.message);
-	CHECK(rc == CF_OK);
+	CHECK(rc == TC_OK);
 	CHECK(jar_count(copy) == n);
 	for (uint64_t i = 0; i < n; i++) {
 		jar_info x, y;
@@ -91,11 +91,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(x.comp_size == 0 || memcmp(jar_raw(jar, i), jar_raw(copy, i), x.comp_size) == 0);
 		if (x.method != 0 && x.method != 8)
 			continue; /* read through libzip, which is judged below */
-		cf_error_clear(&err);
+		tc_error_clear(&err);
 		rc = jar_read(copy, i, &b, 1 << 20, NULL, &err);
-		CHECK((rc == CF_OK) == readable[i]);
+		CHECK((rc == TC_OK) == readable[i]);
 		if (readable[i]) {
-			CHECK(jar_read(jar, i, &a, 1 << 20, NULL, &err) == CF_OK);
+			CHECK(jar_read(jar, i, &a, 1 << 20, NULL, &err) == TC_OK);
 			CHECK(a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0));
 		}
 	}

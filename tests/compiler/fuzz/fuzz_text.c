@@ -18,7 +18,7 @@
 #include "../../fuzz/fuzz.h"
 
 
-static void failed(int rc, const cf_error *err)
+static void failed(int rc, const tc_error *err)
 {
 	CHECK(rc < 0 && rc == err->code);
 	CHECK(err->message[0] != '\0');
@@ -47,10 +47,10 @@ static size_t words(const char *text, size_t len, char **out, size_t max, char *
 static void fuzz_proguard(const char *text, size_t len, char **w, size_t nw)
 {
 	pg_map *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = pg_parse(&m, text, len, "fuzz", &err);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		CHECK(!m);
 		failed(rc, &err);
 		return;
@@ -77,11 +77,11 @@ static void fuzz_proguard(const char *text, size_t len, char **w, size_t nw)
 static void fuzz_rules(const char *text, size_t len, char **w, size_t nw)
 {
 	tc_rules *r = NULL;
-	cf_error err;
-	cf_error_clear(&err);
-	CHECK(rules_new(&r, &err) == CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	CHECK(rules_new(&r, &err) == TC_OK);
 	int rc = rules_parse(r, text, len, "fuzz", &err);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		failed(rc, &err);
 	for (size_t i = 0; i < nw; i++) {
 		(void)rules_blocks_class(r, w[i]);
@@ -101,11 +101,11 @@ static void fuzz_mapping(const char *text, size_t len, char **w, size_t nw)
 	CHECK(len == 0 || fwrite(text, 1, len, f) == len);
 	CHECK(fclose(f) == 0);
 	mapping *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = mapping_load(&m, path, &err);
 	unlink(path);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		CHECK(!m);
 		failed(rc, &err);
 		return;
@@ -116,7 +116,7 @@ static void fuzz_mapping(const char *text, size_t len, char **w, size_t nw)
 	FILE *out = fopen("/dev/null", "w");
 	CHECK(out);
 	size_t changed = 1;
-	CHECK(mapping_diff(m, m, out, &changed, &err) == CF_OK);
+	CHECK(mapping_diff(m, m, out, &changed, &err) == TC_OK);
 	CHECK(changed == 0);
 	fclose(out);
 	mapping_free(m);

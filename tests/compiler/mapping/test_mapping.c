@@ -27,10 +27,10 @@ static mapping *load(const char *name, const char *text)
 	char *path = ct_path(dir, name);
 	ct_write_str(path, text);
 	mapping *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = mapping_load(&m, path, &err);
-	cr_assert_eq(rc, CF_OK, "%s: %s", name, ct_err(&err));
+	cr_assert_eq(rc, TC_OK, "%s: %s", name, ct_err(&err));
 	free(path);
 	return m;
 }
@@ -41,8 +41,8 @@ static const char *load_err(const char *text)
 	char *path = ct_path(dir, "bad.txt");
 	ct_write_str(path, text);
 	mapping *m = (mapping *)1;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = mapping_load(&m, path, &err);
 	cr_assert_lt(rc, 0, "accepted: %s", text);
 	cr_expect_eq(rc, err.code);
@@ -174,9 +174,9 @@ Test(mapping, missing_file_is_an_error_naming_it)
 {
 	char *path = ct_path(dir, "none.txt");
 	mapping *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_expect_eq(mapping_load(&m, path, &err), CF_EIO);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_expect_eq(mapping_load(&m, path, &err), TC_EIO);
 	cr_expect(strstr(ct_err(&err), path), "%s", ct_err(&err));
 	free(path);
 }
@@ -188,9 +188,9 @@ static char *diff(const mapping *a, const mapping *b, size_t *changed)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	cr_assert(f);
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(mapping_diff(a, b, f, changed, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(mapping_diff(a, b, f, changed, &err), TC_OK);
 	fclose(f);
 	return buf;
 }
@@ -266,11 +266,11 @@ Test(mapping, nul_byte_in_a_key)
 	char *path = ct_path(dir, "nul.txt");
 	ct_write(path, text, sizeof text - 1);
 	mapping *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = mapping_load(&m, path, &err);
 	free(path);
-	if (rc != CF_OK) {
+	if (rc != TC_OK) {
 		cr_expect(strstr(ct_err(&err), "line 2"), "%s", ct_err(&err));
 		return;
 	}

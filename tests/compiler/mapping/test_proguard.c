@@ -10,10 +10,10 @@
 static pg_map *load_text(const char *text)
 {
 	pg_map *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = pg_parse(&m, text, strlen(text), "mapping.txt", &err);
-	cr_assert_eq(rc, CF_OK, "pg_parse: %s", ct_err(&err));
+	cr_assert_eq(rc, TC_OK, "pg_parse: %s", ct_err(&err));
 	cr_assert(m);
 	return m;
 }
@@ -240,8 +240,8 @@ Test(proguard, odd_lines_do_not_crash)
 Test(proguard, not_a_mapping_is_an_error)
 {
 	pg_map *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	const char *text = "hello world\nthis is no mapping\n";
 	int rc = pg_parse(&m, text, strlen(text), "notes.txt", &err);
 	cr_expect_lt(rc, 0);
@@ -264,14 +264,14 @@ Test(proguard, load_from_file)
 	char *path = ct_path(dir, "mapping.txt");
 	ct_write_str(path, r8_map);
 	pg_map *m = NULL;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(pg_load(&m, path, &err), CF_OK, "%s", ct_err(&err));
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(pg_load(&m, path, &err), TC_OK, "%s", ct_err(&err));
 	cr_expect_str_eq(pg_class(m, "b"), "com/example/app/Util");
 	pg_free(m);
 	m = NULL;
 	char *missing = ct_path(dir, "missing.txt");
-	cr_expect_eq(pg_load(&m, missing, &err), CF_EIO);
+	cr_expect_eq(pg_load(&m, missing, &err), TC_EIO);
 	cr_expect(strstr(ct_err(&err), missing), "%s", ct_err(&err));
 	ct_rm_rf(dir);
 	free(path);

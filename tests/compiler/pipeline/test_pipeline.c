@@ -73,7 +73,7 @@ typedef struct job {
 	int threads;
 } job;
 
-static int run(job j, cf_error *err)
+static int run(job j, tc_error *err)
 {
 	char *in = ct_path(dir, j.in), *out = ct_path(dir, j.out), *map = ct_path(dir, "map");
 	char *bl = j.blocklist ? ct_path(dir, j.blocklist) : NULL;
@@ -84,7 +84,7 @@ static int run(job j, cf_error *err)
 	                .proguard = pg, .base_mapping = base, .beat = BEAT,
 	                .threads = j.threads ? j.threads : 1, .deflate_level = 6, .strict = j.strict,
 	                .quiet = true};
-	cf_error_clear(err);
+	tc_error_clear(err);
 	int rc = tc_instrument(&o, err);
 	free(in);
 	free(out);
@@ -97,9 +97,9 @@ static int run(job j, cf_error *err)
 
 static void run_ok(job j)
 {
-	cf_error err;
+	tc_error err;
 	int rc = run(j, &err);
-	cr_assert_eq(rc, CF_OK, "tc_instrument: %s", ct_err(&err));
+	cr_assert_eq(rc, TC_OK, "tc_instrument: %s", ct_err(&err));
 }
 
 static char *read_rel(const char *rel)
@@ -281,9 +281,9 @@ Test(pipeline, beat_class_package_is_blocked)
 	tc_pair pair = {in, out};
 	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = map, .beat = "x/y/Beat",
 	                .threads = 1, .deflate_level = 6, .quiet = true};
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(tc_instrument(&o, &err), CF_OK, "%s", ct_err(&err));
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(tc_instrument(&o, &err), TC_OK, "%s", ct_err(&err));
 	char *mm = read_rel("map/methodMapping.txt");
 	char *ig = read_rel("map/ignoreMethodMapping.txt");
 	expect_line(mm, "1,1,x.yz.App run ()V");
@@ -374,7 +374,7 @@ Test(pipeline, strict_makes_a_malformed_class_fatal_and_writes_nothing)
 	char *p = ct_path(dir, "in/p/Bad.class");
 	ct_write(p, "\xca\xfe\xba\xbe\x00\x00", 6);
 	free(p);
-	cf_error err;
+	tc_error err;
 	int rc = run((job){.in = "in", .out = "out", .strict = true}, &err);
 	cr_expect_lt(rc, 0);
 	cr_expect(strstr(ct_err(&err), "Bad.class"), "%s", ct_err(&err));
@@ -388,7 +388,7 @@ Test(pipeline, strict_makes_a_malformed_class_fatal_and_writes_nothing)
 
 Test(pipeline, missing_input_names_the_path)
 {
-	cf_error err;
+	tc_error err;
 	int rc = run((job){.in = "nothing-here", .out = "out"}, &err);
 	cr_expect_lt(rc, 0);
 	cr_expect(strstr(ct_err(&err), "nothing-here"), "%s", ct_err(&err));

@@ -92,9 +92,9 @@ static built *finish(bld *b)
 	t->bytes = bld_finish(b, &len);
 	bld_free(b);
 	arena_init(&t->a);
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(cf_parse(&t->cls, &t->a, t->bytes, len, &err), CF_OK, "%s", ct_err(&err));
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(cf_parse(&t->cls, &t->a, t->bytes, len, &err), TC_OK, "%s", ct_err(&err));
 	return t;
 }
 
@@ -117,10 +117,10 @@ static const cf_member *method(const built *t, const char *name)
 static enum filter_verdict verdict(const built *t, const char *name)
 {
 	enum filter_verdict v;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = filter_method(&t->cls, method(t, name), &v, &err);
-	cr_assert_eq(rc, CF_OK, "%s: %s", name, ct_err(&err));
+	cr_assert_eq(rc, TC_OK, "%s: %s", name, ct_err(&err));
 	return v;
 }
 
@@ -218,9 +218,9 @@ Test(filter_method, constructor_with_one_invokespecial_is_trivial)
 	built *t = finish(b);
 	for (uint32_t i = 0; i < t->cls.nmethods; i++) {
 		enum filter_verdict v;
-		cf_error err;
-		cf_error_clear(&err);
-		cr_assert_eq(filter_method(&t->cls, &t->cls.methods[i], &v, &err), CF_OK);
+		tc_error err;
+		tc_error_clear(&err);
+		cr_assert_eq(filter_method(&t->cls, &t->cls.methods[i], &v, &err), TC_OK);
 		cr_expect_eq(v, FILTER_GETSET, "constructor %u: %s", i, filter_name(v));
 	}
 	drop(t);
@@ -337,12 +337,12 @@ Test(filter_method, malformed_code_is_an_error)
 	bld_method_code(b, ACC_PUB | ACC_STAT, "cut", "()V", 0, 0, BYTES(NOP, INVOKESTATIC, 0));
 	built *t = finish(b);
 	enum filter_verdict v;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = filter_method(&t->cls, method(t, "bad"), &v, &err);
 	cr_expect_lt(rc, 0, "an undefined opcode was accepted");
 	cr_expect_eq(rc, err.code);
-	cf_error_clear(&err);
+	tc_error_clear(&err);
 	rc = filter_method(&t->cls, method(t, "cut"), &v, &err);
 	cr_expect_lt(rc, 0, "a cut-off instruction was accepted");
 	drop(t);

@@ -9,11 +9,11 @@
 static tc_rules *parse_ok(const char *text)
 {
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new_empty(&r, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
 	int rc = rules_parse(r, text, strlen(text), "test.rules", &err);
-	cr_assert_eq(rc, CF_OK, "parse failed: %s", ct_err(&err));
+	cr_assert_eq(rc, TC_OK, "parse failed: %s", ct_err(&err));
 	return r;
 }
 
@@ -21,9 +21,9 @@ static tc_rules *parse_ok(const char *text)
 static const char *parse_err(const char *text, const char *label)
 {
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new_empty(&r, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
 	int rc = rules_parse(r, text, strlen(text), label, &err);
 	cr_assert_lt(rc, 0, "\"%s\" was accepted", text);
 	cr_assert_eq(rc, err.code);
@@ -137,11 +137,11 @@ Test(rules_parse, bad_regex_is_an_error_naming_file_and_line)
 Test(rules_parse, load_missing_file_is_an_error_naming_it)
 {
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new_empty(&r, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
 	int rc = rules_load(r, "/nonexistent/dir/block.txt", &err);
-	cr_expect_eq(rc, CF_EIO);
+	cr_expect_eq(rc, TC_EIO);
 	cr_expect(strstr(ct_err(&err), "/nonexistent/dir/block.txt"), "%s", ct_err(&err));
 	rules_free(r);
 }
@@ -153,14 +153,14 @@ Test(rules_parse, load_reads_the_file_and_names_it_in_errors)
 	ct_write_str(good, "[package]\r\n-keeppackage com/x/\r\n#c\r\n-keepclass a.B\r\n");
 	ct_write_str(bad, "-keepclass a.B\n-keep a.C\n");
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new_empty(&r, &err), CF_OK);
-	cr_assert_eq(rules_load(r, good, &err), CF_OK, "%s", ct_err(&err));
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
+	cr_assert_eq(rules_load(r, good, &err), TC_OK, "%s", ct_err(&err));
 	cr_expect(blocks(r, "com.x.Y"));
 	cr_expect(blocks(r, "a.B"));
 	int rc = rules_load(r, bad, &err);
-	cr_expect_eq(rc, CF_EFORMAT);
+	cr_expect_eq(rc, TC_EFORMAT);
 	cr_expect(strstr(ct_err(&err), bad) && strstr(ct_err(&err), "line 2"), "%s", ct_err(&err));
 	rules_free(r);
 	ct_rm_rf(dir);
@@ -229,11 +229,11 @@ Test(rules_match, quirk_keeppackage_needs_no_trailing_dot)
 Test(rules_match, block_package_api_takes_both_forms)
 {
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new_empty(&r, &err), CF_OK);
-	cr_assert_eq(rules_block_package(r, "com/x/", &err), CF_OK);
-	cr_assert_eq(rules_block_package(r, "org.y", &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
+	cr_assert_eq(rules_block_package(r, "com/x/", &err), TC_OK);
+	cr_assert_eq(rules_block_package(r, "org.y", &err), TC_OK);
 	cr_expect(blocks(r, "com.x.A"));
 	cr_expect(blocks(r, "org/y/z/B"));
 	cr_expect_not(blocks(r, "com.xy.A"));
@@ -340,9 +340,9 @@ Test(rules_match, no_regex_rule_blocks_no_method)
 Test(rules_match, defaults_block_android_and_matrix)
 {
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new(&r, &err), CF_OK, "%s", ct_err(&err));
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new(&r, &err), TC_OK, "%s", ct_err(&err));
 	cr_expect(blocks(r, "android.app.Activity"));
 	cr_expect(blocks(r, "android/os/Handler"));
 	cr_expect(blocks(r, "android.support.v7.app.AppCompatActivity$1"));
@@ -356,7 +356,7 @@ Test(rules_match, defaults_block_android_and_matrix)
 	cr_expect_not(rules_have_regex(r));
 	rules_free(r);
 
-	cr_assert_eq(rules_new_empty(&r, &err), CF_OK);
+	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
 	cr_expect_not(blocks(r, "android.app.Activity"), "the empty rule set has no defaults");
 	rules_free(r);
 }
@@ -364,11 +364,11 @@ Test(rules_match, defaults_block_android_and_matrix)
 Test(rules_match, user_rules_add_to_the_defaults)
 {
 	tc_rules *r;
-	cf_error err;
-	cf_error_clear(&err);
-	cr_assert_eq(rules_new(&r, &err), CF_OK);
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(rules_new(&r, &err), TC_OK);
 	const char *text = "-keepclass my.App\n";
-	cr_assert_eq(rules_parse(r, text, strlen(text), "user", &err), CF_OK);
+	cr_assert_eq(rules_parse(r, text, strlen(text), "user", &err), TC_OK);
 	cr_expect(blocks(r, "my.App"));
 	cr_expect(blocks(r, "android.view.View"));
 	rules_free(r);

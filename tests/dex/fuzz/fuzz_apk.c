@@ -3,7 +3,7 @@
  * fixed first as fuzz_dex.c does, written as in.dex), into a fresh output.
  *
  * Invariants, any of which aborts (a crash for libFuzzer):
- *   - the call returns CF_OK or a negative status equal to err.code, with a message;
+ *   - the call returns TC_OK or a negative status equal to err.code, with a message;
  *   - on failure nothing was written: no output, no mapping file, nothing temporary;
  *   - on success the output exists and, for an APK, is a zip our reader opens whose
  *     local headers follow one another in order, each local extra block a sequence of
@@ -43,7 +43,7 @@ static void check_clean(const char *out)
 	fz_check_no_temp();
 }
 
-static int run(const char *in, const char *out, bool two_threads, cf_error *err)
+static int run(const char *in, const char *out, bool two_threads, tc_error *err)
 {
 	char pin[512], pout[512], pmap[512];
 	fz_path(pin, sizeof pin, in);
@@ -60,11 +60,11 @@ static int run(const char *in, const char *out, bool two_threads, cf_error *err)
 		.quiet = true,
 		.max_input = (uint64_t)64 << 20,
 	};
-	cf_error_clear(err);
+	tc_error_clear(err);
 	int rc = tc_instrument(&o, err);
-	CHECK(rc == CF_OK || (rc < 0 && rc >= CF_EARG));
+	CHECK(rc == TC_OK || (rc < 0 && rc >= TC_EARG));
 	CHECK(rc == err->code);
-	if (rc != CF_OK)
+	if (rc != TC_OK)
 		CHECK(err->message[0] != '\0');
 	return rc;
 }
@@ -82,9 +82,9 @@ static void check_dex(const uint8_t *got, size_t len, const uint8_t *was, size_t
 	arena a;
 	arena_init(&a);
 	dex_file d;
-	cf_error e;
-	cf_error_clear(&e);
-	if (dex_parse(&d, &a, got, len, &e) != CF_OK) {
+	tc_error e;
+	tc_error_clear(&e);
+	if (dex_parse(&d, &a, got, len, &e) != TC_OK) {
 		fprintf(stderr, "a written dex does not read back: %s at %u\n", e.message, e.offset);
 		abort();
 	}
@@ -107,11 +107,11 @@ static void check_apk(void)
 	uint8_t *z = fz_read("out.apk", &len);
 	CHECK(z);
 	tc_jar *out = NULL, *in = NULL;
-	cf_error e;
-	cf_error_clear(&e);
-	CHECK(jar_open(&out, pout, &e) == CF_OK);
-	CHECK(jar_open(&in, pin, &e) == CF_OK);
-	cf_buf b, c;
+	tc_error e;
+	tc_error_clear(&e);
+	CHECK(jar_open(&out, pout, &e) == TC_OK);
+	CHECK(jar_open(&in, pin, &e) == TC_OK);
+	tc_buf b, c;
 	buf_init(&b);
 	buf_init(&c);
 	size_t off = 0;
@@ -140,14 +140,14 @@ static void check_apk(void)
 			CHECK(data % want == 0);
 		}
 		CHECK(data + (size_t)info.comp_size <= len && !memcmp(jar_raw(out, i), z + data, (size_t)info.comp_size));
-		if (is_dex_entry(name) && jar_read(out, i, &b, (uint64_t)64 << 20, NULL, &e) == CF_OK) {
+		if (is_dex_entry(name) && jar_read(out, i, &b, (uint64_t)64 << 20, NULL, &e) == TC_OK) {
 			/* the same entry of the input, if it reads */
 			const uint8_t *was = NULL;
 			size_t was_len = 0;
 			for (uint64_t k = 0; k < jar_count(in); k++) {
-				cf_error e2;
-				cf_error_clear(&e2);
-				if (!strcmp(jar_name(in, k), name) && jar_read(in, k, &c, (uint64_t)64 << 20, NULL, &e2) == CF_OK) {
+				tc_error e2;
+				tc_error_clear(&e2);
+				if (!strcmp(jar_name(in, k), name) && jar_read(in, k, &c, (uint64_t)64 << 20, NULL, &e2) == TC_OK) {
 					was = c.data;
 					was_len = c.len;
 					break;
@@ -155,7 +155,7 @@ static void check_apk(void)
 			}
 			check_dex(b.data, b.len, was, was_len);
 		}
-		cf_error_clear(&e);
+		tc_error_clear(&e);
 		off = data + (size_t)info.comp_size;
 	}
 	buf_free(&b);
@@ -191,8 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
-	cf_error err;
-	if (run(in, out, h % 2, &err) != CF_OK) {
+	tc_error err;
+	if (run(in, out, h % 2, &err) != TC_OK) {
 		check_clean(out);
 	} else {
 		CHECK(fz_exists(out));

@@ -31,7 +31,7 @@ static bool accepted(const dvfy_file *f, const dex_class *k, const dex_emethod *
 static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint32_t out)
 {
 	dvfy_file f;
-	CHECK(dvfy_file_init(&f, d, keep) == CF_OK);
+	CHECK(dvfy_file_init(&f, d, keep) == TC_OK);
 	for (uint32_t k = 0; k < d->nclasses; k++) {
 		dex_cdata *cd = d->classes[k].data;
 		for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
@@ -40,14 +40,14 @@ static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint
 			if (!m->code)
 				continue;
 			arena_reset(scratch);
-			cf_error e;
-			cf_error_clear(&e);
+			tc_error e;
+			tc_error_clear(&e);
 			dedit *ed;
 			dex_code *c;
 			dhook h = {.entry = in, .exit = out, .value = (int32_t)i + 1, .extra = DEX_NO_INDEX,
 			           .after_init = dex_str_eq(d, d->methods.v[m->idx].name, "<init>")};
-			if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) == CF_OK &&
-			    dedit_hook(ed, &h, &e) == CF_OK && dedit_commit(ed, keep, &c, &e) == CF_OK) {
+			if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) == TC_OK &&
+			    dedit_hook(ed, &h, &e) == TC_OK && dedit_commit(ed, keep, &c, &e) == TC_OK) {
 				CHECK(!before || accepted(&f, &d->classes[k], m, c, scratch));
 				m->code = c;
 			}
@@ -77,29 +77,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	arena_init(&a3);
 	arena_init(&scratch);
 	arena_init(&keep);
-	cf_buf b1, b2;
+	tc_buf b1, b2;
 	buf_init(&b1);
 	buf_init(&b2);
-	cf_error e;
-	cf_error_clear(&e);
+	tc_error e;
+	tc_error_clear(&e);
 	dex_file d, d2, d3;
-	if (dex_parse(&d, &a, data, size, &e) != CF_OK)
+	if (dex_parse(&d, &a, data, size, &e) != TC_OK)
 		goto done;
-	CHECK(e.code == CF_OK);
-	if (dex_write(&d, &b1, &e) != CF_OK)
+	CHECK(e.code == TC_OK);
+	if (dex_write(&d, &b1, &e) != TC_OK)
 		goto done; /* e.g. a const-string past 65535 in code the editor refuses */
-	CHECK(dex_parse(&d2, &a2, b1.data, b1.len, &e) == CF_OK);
-	CHECK(dex_write(&d2, &b2, &e) == CF_OK);
+	CHECK(dex_parse(&d2, &a2, b1.data, b1.len, &e) == TC_OK);
+	CHECK(dex_write(&d2, &b2, &e) == TC_OK);
 	CHECK(b1.len == b2.len && !memcmp(b1.data, b2.data, b1.len));
 	uint32_t in, out;
-	if (dex_intern_method(&d2, "Ltc/P;", "i", "(I)V", &in, &e) != CF_OK ||
-	    dex_intern_method(&d2, "Ltc/P;", "o", "(I)V", &out, &e) != CF_OK || !dex_ids_fit(&d2))
+	if (dex_intern_method(&d2, "Ltc/P;", "i", "(I)V", &in, &e) != TC_OK ||
+	    dex_intern_method(&d2, "Ltc/P;", "o", "(I)V", &out, &e) != TC_OK || !dex_ids_fit(&d2))
 		goto done;
 	hook_all(&d2, &scratch, &keep, in, out);
-	cf_error_clear(&e);
+	tc_error_clear(&e);
 	buf_clear(&b2);
-	if (dex_write(&d2, &b2, &e) == CF_OK)
-		CHECK(dex_parse(&d3, &a3, b2.data, b2.len, &e) == CF_OK);
+	if (dex_write(&d2, &b2, &e) == TC_OK)
+		CHECK(dex_parse(&d3, &a3, b2.data, b2.len, &e) == TC_OK);
 done:
 	free(data);
 	buf_free(&b1);

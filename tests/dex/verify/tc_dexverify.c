@@ -130,18 +130,18 @@ static int check_file(const char *path, const opts *o)
 	arena_init(&a);
 	arena_init(&scratch);
 	dex_file d;
-	cf_error err;
-	cf_error_clear(&err);
+	tc_error err;
+	tc_error_clear(&err);
 	int rc = 0;
-	if (dex_parse(&d, &a, data, len, &err) != CF_OK) {
+	if (dex_parse(&d, &a, data, len, &err) != TC_OK) {
 		char msg[2048];
-		cf_error_format(&err, msg, sizeof msg);
+		tc_error_format(&err, msg, sizeof msg);
 		fprintf(stderr, "%s: %s\n", path, msg);
 		rc = 2;
 		goto cleanup;
 	}
 	dvfy_file f;
-	if (dvfy_file_init(&f, &d, &a) != CF_OK) {
+	if (dvfy_file_init(&f, &d, &a) != TC_OK) {
 		fprintf(stderr, "%s: out of memory\n", path);
 		rc = 2;
 		goto cleanup;

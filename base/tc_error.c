@@ -1,4 +1,4 @@
-#include "cf_error.h"
+#include "tc_error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,19 +16,19 @@ static void copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-void cf_error_clear(cf_error *err)
+void tc_error_clear(tc_error *err)
 {
 	/* Cleared once per method on hot paths: only what marks the record empty. */
 	if (!err)
 		return;
-	err->code = CF_OK;
-	err->offset = CF_NO_OFFSET;
+	err->code = TC_OK;
+	err->offset = TC_NO_OFFSET;
 	err->part[0] = err->message[0] = err->member[0] = err->cls[0] = err->file[0] = '\0';
 }
 
-int cf_fail(cf_error *err, int code, uint32_t offset, const char *part, const char *fmt, ...)
+int tc_fail(tc_error *err, int code, uint32_t offset, const char *part, const char *fmt, ...)
 {
-	if (!err || err->code != CF_OK)
+	if (!err || err->code != TC_OK)
 		return code;
 	err->code = code;
 	err->offset = offset;
@@ -40,7 +40,7 @@ int cf_fail(cf_error *err, int code, uint32_t offset, const char *part, const ch
 	return code;
 }
 
-int cf_set(cf_error *err, int code, const char *fmt, ...)
+int tc_set(tc_error *err, int code, const char *fmt, ...)
 {
 	if (!err)
 		return code;
@@ -49,13 +49,13 @@ int cf_set(cf_error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
-	cf_error_clear(err);
+	tc_error_clear(err);
 	err->code = code;
 	memcpy(err->message, message, sizeof message);
 	return code;
 }
 
-void cf_error_context(cf_error *err, const char *file, const char *cls, const char *member)
+void tc_error_context(tc_error *err, const char *file, const char *cls, const char *member)
 {
 	if (!err)
 		return;
@@ -67,7 +67,7 @@ void cf_error_context(cf_error *err, const char *file, const char *cls, const ch
 		copy(err->member, sizeof err->member, member);
 }
 
-size_t cf_error_format(const cf_error *err, char *buf, size_t size)
+size_t tc_error_format(const tc_error *err, char *buf, size_t size)
 {
 	size_t n = 0;
 	int w;
@@ -87,29 +87,35 @@ size_t cf_error_format(const cf_error *err, char *buf, size_t size)
 		PUT("%s: ", err->member);
 	if (err->part[0])
 		PUT("%s", err->part);
-	if (err->offset != CF_NO_OFFSET)
+	if (err->offset != TC_NO_OFFSET)
 		PUT("%sat offset %u", err->part[0] ? " " : "", err->offset);
-	if (err->part[0] || err->offset != CF_NO_OFFSET)
+	if (err->part[0] || err->offset != TC_NO_OFFSET)
 		PUT(": ");
-	PUT("%s", err->message[0] ? err->message : cf_strerror(err->code));
+	PUT("%s", err->message[0] ? err->message : tc_strerror(err->code));
 #undef PUT
 	return n < size ? n : (size ? size - 1 : 0);
 }
 
-const char *cf_strerror(int code)
+const char *tc_strerror(int code)
 {
 	switch (code) {
-	case CF_OK: return "ok";
-	case CF_ETRUNC: return "truncated input";
-	case CF_EFORMAT: return "malformed class file";
-	case CF_EVERSION: return "unsupported class-file version";
-	case CF_EOPCODE: return "bad instruction";
-	case CF_EBRANCH: return "bad branch target";
-	case CF_ELIMIT: return "JVM limit exceeded";
-	case CF_EUNSUPPORTED: return "unsupported";
-	case CF_ENOMEM: return "out of memory";
-	case CF_EIO: return "I/O error";
-	case CF_EARG: return "invalid argument";
+	case TC_OK: return "ok";
+	case TC_ETRUNC: return "truncated input";
+	case TC_EFORMAT: return "malformed input";
+	case TC_EVERSION: return "unsupported class-file version";
+	case TC_EOPCODE: return "bad instruction";
+	case TC_EBRANCH: return "bad branch target";
+	case TC_ELIMIT: return "JVM limit exceeded";
+	case TC_EUNSUPPORTED: return "unsupported";
+	case TC_ENOMEM: return "out of memory";
+	case TC_EIO: return "I/O error";
+	case TC_EARG: return "invalid argument";
+	case TC_EINVAL: return "invalid configuration or argument";
+	case TC_ESTALE: return "index record overwritten";
+	case TC_ESTATE: return "not allowed in this status";
+	case TC_ETHREAD: return "thread start failed";
+	case TC_EBUSY: return "ring file held by another process";
+	case TC_ENOSPC: return "no room for the ring file";
 	}
 	return "unknown error";
 }

@@ -190,7 +190,7 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
-/* A -keepmethod argument, read as the mapping's key (mapping/: one reader of method
+/* A -keepmethod argument, read as the mapping's key (mapfile/: one reader of method
  * names for both). 1 when it is not a method, -1 without memory. */
 static int add_method(tc_rules *r, const char *s, size_t len)
 {

@@ -545,7 +545,7 @@ static void prev_note(const char *path)
 /* The recording and the mapping must be of one build: ids of another build's mapping
  * name other methods, and nothing else would show it. The ring's header holds the id
  * of the build that recorded it (from its marker class), the mapping's is computed from
- * its lines as tc-instrument computed it (mapping/method_mapping.h). Where the ring has
+ * its lines as tc-instrument computed it (mapfile/method_mapping.h). Where the ring has
  * none (an older runtime, an app without the marker), a note says so once. */
 static int check_build_id(const tr_recording *rec, const opts *o, const tr_mapping *m, tc_error *err)
 {

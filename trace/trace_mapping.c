@@ -24,7 +24,7 @@ struct tr_mapping {
 	entry *extra;    /* tr_mapping_name's, few: looked up in turn */
 	size_t n_extra;
 	arena names;
-	uint64_t build_id; /* of the file read (mapping/method_mapping.h), 0 for an empty mapping */
+	uint64_t build_id; /* of the file read (mapfile/method_mapping.h), 0 for an empty mapping */
 };
 
 void tr_mapping_free(tr_mapping *m)

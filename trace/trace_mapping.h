@@ -31,7 +31,7 @@ int tr_mapping_empty(tr_mapping **out, tc_error *err);
 void tr_mapping_free(tr_mapping *m);
 
 size_t tr_mapping_size(const tr_mapping *m);
-/* The build id of the file read (mapping/method_mapping.h: what tc-instrument wrote to
+/* The build id of the file read (mapfile/method_mapping.h: what tc-instrument wrote to
  * buildId and its output's marker, and the runtime records); 0 for tr_mapping_empty. */
 uint64_t tr_mapping_build_id(const tr_mapping *m);
 /* Names a pseudo-method the recording defines (a section, a thread's node in

@@ -32,7 +32,7 @@
  *                         ns), 0 while it runs
  *   104    8 build_id     the build the recording's method ids belong to
  *                         (tc_config.build_id: tc-instrument's hash of its
- *                         methodMapping.txt, mapping/method_mapping.h); 0:
+ *                         methodMapping.txt, mapfile/method_mapping.h); 0:
  *                         unknown (an app without the marker class)
  *   128    8 now_ms       the clock thread's current time, read by C writers
  *   256 8192 names        a context's ring only: TC_SECTION_MAX entries of 64

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "pipeline/instrument.h"
-#include "mapping/mapping.h"
+#include "maps/base_mapping.h"
 #include "pipeline/pipeline.h"
 
 enum { PATH_SIZE = 8192 };

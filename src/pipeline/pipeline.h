@@ -20,8 +20,8 @@
 #include "dex_verify.h"
 #include "pipeline/instrument.h"
 #include "containers/jar.h"
-#include "mapping/mapping.h"
-#include "mapping/proguard.h"
+#include "maps/base_mapping.h"
+#include "maps/proguard.h"
 #include "rules.h"
 
 enum verdict {
@@ -283,7 +283,7 @@ void out_abort(input *in);
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(run *r, tc_error *err);
 int out_write_mappings(run *r, tc_error *err);
-/* The build id (mapping/method_mapping.h) of the methodMapping.txt out_write_mappings
+/* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
  * will write, from the assigned ids (after decide). */
 uint64_t out_build_id(const run *r);
 /* Where the runtime finds the build id: a class of its own, read by reflection

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pipeline/instrument.h"
-#include "mapping/mapping.h"
+#include "maps/base_mapping.h"
 
 #define DEFAULT_BEAT "com/tencent/matrix/trace/core/AppMethodBeat"
 

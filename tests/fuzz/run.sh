@@ -97,13 +97,13 @@ if [ "$compiler" = dex ]; then
     headers="$headers $root/dex/*.h"
     compiler=
 elif [ -n "$compiler" ]; then
-    lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c) $(ls "$root"/mapping/*.c)"
+    lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c) $(ls "$root"/mapfile/*.c)"
     # src/'s rooms, without the programs' (src/tc-*/: each has a main, and libFuzzer
     # brings its own)
     for f in "$root"/src/*/*.c; do
         case "$f" in */src/tc-*/*) ;; *) lib="$lib $f" ;; esac
     done
-    headers="$headers $root/dex/*.h $root/rules/*.h $root/mapping/*.h $root/src/*/*.h"
+    headers="$headers $root/dex/*.h $root/rules/*.h $root/mapfile/*.h $root/src/*/*.h"
 fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Layers point down: fails when an #include "..." in one top-level folder reaches a
-folder it must not (see the READMEs of base/, classfile/, dex/, rules/, mapping/, src/,
+folder it must not (see the READMEs of base/, classfile/, dex/, rules/, mapfile/, src/,
 runtime/, trace/).
 
     tests/tools/layers.py [ROOT]       check the tree at ROOT (default: this repository)
@@ -21,22 +21,22 @@ import shutil
 import sys
 import tempfile
 
-FOLDERS = ['base', 'classfile', 'dex', 'rules', 'mapping', 'src', 'runtime', 'trace']
+FOLDERS = ['base', 'classfile', 'dex', 'rules', 'mapfile', 'src', 'runtime', 'trace']
 # What each layer may include, itself aside. base/ includes nothing of ours; everyone
 # may include base/; runtime/ stands alone (it ships in apps) and takes only base/.
 ALLOWED = {
     'base': set(),
     'classfile': {'base'},
     'dex': {'base'},
-    'rules': {'base', 'classfile', 'dex', 'mapping'},
-    'mapping': {'base'},
-    'src': {'base', 'classfile', 'dex', 'rules', 'mapping'},
+    'rules': {'base', 'classfile', 'dex', 'mapfile'},
+    'mapfile': {'base'},
+    'src': {'base', 'classfile', 'dex', 'rules', 'mapfile'},
     'runtime': {'base'},
     # the runtime's internals (runtime/src/): its public headers besides
     'runtime/src': {'base', 'runtime'},
     # tc-trace and tc-ringdump: the runtime's public headers (the ring-file format, the
-    # analysis), never its internals; base/ and mapping/
-    'trace': {'base', 'mapping', 'runtime'},
+    # analysis), never its internals; base/ and mapfile/
+    'trace': {'base', 'mapfile', 'runtime'},
 }
 # Rooms of a folder that are a layer of their own, above the rest of the folder.
 SUBLAYERS = {'runtime/src/': 'runtime/src'}
@@ -139,7 +139,7 @@ def self_test():
         'runtime/src/json.h': '',
         'runtime/src/ring.h': '#include "json.h"\n#include "tc_runtime.h"\n',
         'runtime/include/tc_runtime.h': '',
-        'mapping/method_mapping.h': '#include "tc_error.h"\n',
+        'mapfile/method_mapping.h': '#include "tc_error.h"\n',
         'trace/trace_mapping.h': '#include "method_mapping.h"\n#include "tc_runtime.h"\n',
     }
     planted = [
@@ -152,8 +152,8 @@ def self_test():
         ('src/pipeline/x.c', '#include "tc_runtime.h"\n', 'src/ must not include runtime/'),
         ('runtime/src/x.c', '#include "classfile.h"\n', 'runtime/src/ must not include classfile/'),
         ('runtime/src/x.c', '#include "pipeline/pipeline.h"\n', 'runtime/src/ must not include src/'),
-        ('runtime/src/x.c', '#include "method_mapping.h"\n', 'runtime/src/ must not include mapping/'),
-        ('mapping/x.c', '#include "rules.h"\n', 'mapping/ must not include rules/'),
+        ('runtime/src/x.c', '#include "method_mapping.h"\n', 'runtime/src/ must not include mapfile/'),
+        ('mapfile/x.c', '#include "rules.h"\n', 'mapfile/ must not include rules/'),
         ('trace/x.c', '#include "rules.h"\n', 'trace/ must not include rules/'),
         ('runtime/src/x.c', '#include "trace_mapping.h"\n', 'runtime/src/ must not include trace/'),
         ('trace/x.c', '#include "ring.h"\n', 'trace/ must not include runtime/src/'),

@@ -54,7 +54,7 @@ SPECS = {
     'fresh-check.sh': {'help': ['--help'], 'stop': '--'},
 }
 SHELL_LANGS = {'', 'sh', 'bash', 'shell', 'console', 'sh-session'}
-TOP = ['.ci', 'base', 'bench', 'classfile', 'dex', 'docs', 'mapping', 'rules', 'runtime',
+TOP = ['.ci', 'base', 'bench', 'classfile', 'dex', 'docs', 'mapfile', 'rules', 'runtime',
        'samples', 'scripts', 'src', 'tests', 'trace']
 VERBOSE = False
 OPT = re.compile(r'(?<![\w/.$-])(--?[A-Za-z][A-Za-z0-9-]*)')

@@ -226,7 +226,7 @@ Test(lines, a_line_over_the_limit_is_an_error)
 	fclose(f);
 }
 
-/* The build id (mapping/method_mapping.h): tc-trace's, from the file, is tc-instrument's
+/* The build id (mapfile/method_mapping.h): tc-trace's, from the file, is tc-instrument's
  * (tests/compiler/cli/build_id.sh checks the two agree on a real run). */
 static uint64_t id_of(const char *text)
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The build id (issue 21): tc-instrument hashes the methodMapping.txt it writes
-# (mapping/method_mapping.h: the entry lines, comments and blank lines left out, 64-bit
+# (mapfile/method_mapping.h: the entry lines, comments and blank lines left out, 64-bit
 # FNV-1a with splitmix64's finalizer), writes it to buildId beside the mapping and to the
 # statistics, and puts it where the runtime reads it: the class
 # com.tencent.matrix.trace.generated.BuildId (field ID) in the first output when that is

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mapping/mapping.h"
-#include "mapping/proguard.h"
+#include "maps/base_mapping.h"
+#include "maps/proguard.h"
 #include "rules.h"
 #include "../../fuzz/fuzz.h"
 

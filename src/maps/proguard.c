@@ -1,4 +1,4 @@
-#include "mapping/proguard.h"
+#include "maps/proguard.h"
 
 #include <ctype.h>
 #include <errno.h>

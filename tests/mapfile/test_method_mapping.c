@@ -1,4 +1,4 @@
-/* mapping/: the one reader and writer of Matrix's mapping lines, and the block list's
+/* mapfile/: the one reader and writer of Matrix's mapping lines, and the block list's
  * method rule. The programs' own tests (tests/compiler/mapping, tests/trace) cover what
  * each keeps of the lines. */
 #include <criterion/criterion.h>

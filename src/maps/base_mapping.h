@@ -1,7 +1,7 @@
 /* An earlier build's methodMapping.txt, by key ("class method desc"), for
- * --base-mapping and `tc-instrument diff`. Its lines are read by mapping/ (the format). */
-#ifndef TC_MAPPING_H
-#define TC_MAPPING_H
+ * --base-mapping and `tc-instrument diff`. Its lines are read by mapfile/ (the format). */
+#ifndef TC_BASE_MAPPING_H
+#define TC_BASE_MAPPING_H
 
 #include <stdint.h>
 #include <stdio.h>

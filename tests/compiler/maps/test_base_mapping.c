@@ -1,11 +1,11 @@
-/* methodMapping.txt (src/mapping/mapping.h): loading, ids and the diff. */
+/* methodMapping.txt (src/maps/base_mapping.h): loading, ids and the diff. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctest.h"
-#include "mapping/mapping.h"
+#include "maps/base_mapping.h"
 
 static char *dir;
 

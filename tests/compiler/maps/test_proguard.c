@@ -1,11 +1,11 @@
-/* ProGuard / R8 mapping files (src/mapping/proguard.h). The mappings below are written by hand
+/* ProGuard / R8 mapping files (src/maps/proguard.h). The mappings below are written by hand
  * in the formats ProGuard 6 and R8 produce; the expected retraced names are read off
  * them by hand. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "ctest.h"
-#include "mapping/proguard.h"
+#include "maps/proguard.h"
 
 static pg_map *load_text(const char *text)
 {

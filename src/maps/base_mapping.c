@@ -1,4 +1,4 @@
-#include "mapping/mapping.h"
+#include "maps/base_mapping.h"
 
 #include <errno.h>
 #include <stdlib.h>

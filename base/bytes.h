@@ -133,6 +133,42 @@ static inline void put_u4(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/* The same, little-endian (dex files, zip records). */
+static inline uint16_t get_le2(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t get_le4(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get_le8(const uint8_t *p)
+{
+	return get_le4(p) | (uint64_t)get_le4(p + 4) << 32;
+}
+
+static inline void put_le2(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void put_le4(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void put_le8(uint8_t *p, uint64_t v)
+{
+	put_le4(p, (uint32_t)v);
+	put_le4(p + 4, (uint32_t)(v >> 32));
+}
+
 /* The growable byte buffer, for binary output (class files, dex files, jar entries) and
  * text (reports, JSON, tc-trace's outputs), with a sticky error: after a failure the
  * contents are undefined and the caller reports the error once. Memory comes from malloc
@@ -200,6 +236,60 @@ static inline void buf_bytes(tc_buf *b, const void *p, size_t n)
 		memcpy(b->data + b->len, p, n);
 		b->len += n;
 	}
+}
+
+static inline void buf_le2(tc_buf *b, uint16_t v)
+{
+	if (b->cap - b->len >= 2 || buf_reserve(b, 2)) {
+		put_le2(b->data + b->len, v);
+		b->len += 2;
+	}
+}
+
+static inline void buf_le4(tc_buf *b, uint32_t v)
+{
+	if (b->cap - b->len >= 4 || buf_reserve(b, 4)) {
+		put_le4(b->data + b->len, v);
+		b->len += 4;
+	}
+}
+
+/* LEB128, always minimal (the canonical encoding): unsigned up to 64 bits, signed 32. */
+static inline size_t leb_size(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static inline void buf_uleb(tc_buf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		buf_u1(b, (uint8_t)(v | 0x80));
+		v >>= 7;
+	}
+	buf_u1(b, (uint8_t)v);
+}
+
+static inline void buf_sleb(tc_buf *b, int32_t v)
+{
+	for (;;) {
+		uint8_t byte = (uint8_t)(v & 0x7f);
+		v >>= 7; /* arithmetic on every compiler we build with */
+		bool done = (v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40));
+		buf_u1(b, done ? byte : (uint8_t)(byte | 0x80));
+		if (done)
+			return;
+	}
+}
+
+static inline void buf_pad(tc_buf *b, size_t align)
+{
+	while (b->len % align)
+		buf_u1(b, 0);
 }
 
 #endif

@@ -101,13 +101,13 @@ static int decode_payload(dedit *e, payload *p, tc_error *err)
 	if (p->kind == DPL_ARRAY)
 		return TC_OK;
 	/* targets are relative to the switch, so they are resolved against its owner */
-	p->count = le_u2(raw + 2);
+	p->count = get_le2(raw + 2);
 	if (!(p->targets = arena_array(e->a, p->count ? p->count : 1, sizeof *p->targets)))
 		return nomem(err);
 	uint32_t base = e->ins[p->owner].addr;
 	const uint8_t *t = p->kind == DPL_PACKED ? raw + 8 : raw + 4 + 4 * (size_t)p->count;
 	for (uint32_t k = 0; k < p->count; k++) {
-		int64_t to = (int64_t)base + (int32_t)le_u4(t + 4 * k);
+		int64_t to = (int64_t)base + (int32_t)get_le4(t + 4 * k);
 		uint32_t i = to >= 0 && to < e->code->ninsns ? insn_at(e, (uint32_t)to) : NONE;
 		if (i == NONE)
 			return fail(e, err, TC_EBRANCH, p->addr, "switch target %lld is not an instruction", (long long)to);
@@ -139,15 +139,15 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 	for (uint32_t pc = 0, size; pc < n; pc += size) {
 		if (!(size = dop_decode(code->insns, n, pc, d->version, &op)))
 			return fail(e, err, TC_EOPCODE, pc, "bad or cut-off instruction 0x%04x",
-			            le_u2(code->insns + 2 * (size_t)pc));
+			            get_le2(code->insns + 2 * (size_t)pc));
 		if (op.fmt == DF_PAYLOAD) {
 			if (pc & 1)
 				return fail(e, err, TC_EBRANCH, pc, "payload at an odd address");
 			e->pays[e->npays++] = (payload){.addr = pc, .size = size, .kind = op.payload, .owner = NONE};
 			continue;
 		}
-		if (op.op == DOP_NOP && (pc & 1) && pc + 1 < n && (le_u2(code->insns + 2 * ((size_t)pc + 1)) & 0xff) == 0 &&
-		    le_u2(code->insns + 2 * ((size_t)pc + 1)) >> 8 >= 1 && le_u2(code->insns + 2 * ((size_t)pc + 1)) >> 8 <= 3)
+		if (op.op == DOP_NOP && (pc & 1) && pc + 1 < n && (get_le2(code->insns + 2 * ((size_t)pc + 1)) & 0xff) == 0 &&
+		    get_le2(code->insns + 2 * ((size_t)pc + 1)) >> 8 >= 1 && get_le2(code->insns + 2 * ((size_t)pc + 1)) >> 8 <= 3)
 			continue; /* the padding before a payload, not code: the layout pads anew */
 		e->at[pc] = e->nins;
 		e->ins[e->nins++] = (insn){.d = op, .addr = pc, .target = NONE, .payload = NONE, .list = NONE};
@@ -819,7 +819,7 @@ static int emit(dedit *e, layout *l, uint8_t *out, tc_error *err)
 				const node *prev = &l->v[i - 1];
 				uint32_t end = prev->addr + (prev->kind == N_PAYLOAD ? prev->size : node_size(prev));
 				if (end < x->addr)
-					le_put2(out + 2 * (size_t)end, DOP_NOP);
+					put_le2(out + 2 * (size_t)end, DOP_NOP);
 			}
 			const payload *pl = &e->pays[x->orig];
 			memcpy(p, pl->raw, 2 * (size_t)pl->size);
@@ -829,7 +829,7 @@ static int emit(dedit *e, layout *l, uint8_t *out, tc_error *err)
 			uint32_t owner = l->self[pl->owner];
 			uint8_t *t = pl->kind == DPL_PACKED ? p + 8 : p + 4 + 4 * (size_t)pl->count;
 			for (uint32_t k = 0; k < pl->count; k++)
-				le_put4(t + 4 * k, (uint32_t)((int64_t)l->v[l->entry[pl->targets[k]]].addr - l->v[owner].addr));
+				put_le4(t + 4 * k, (uint32_t)((int64_t)l->v[l->entry[pl->targets[k]]].addr - l->v[owner].addr));
 			continue;
 		}
 		dop d = x->d;

@@ -50,30 +50,6 @@ static inline bool dx_need(dx_rd *r, size_t n)
 	return false;
 }
 
-static inline uint16_t le_u2(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t le_u4(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline void le_put2(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static inline void le_put4(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 static inline uint8_t dx_u1(dx_rd *r)
 {
 	return dx_need(r, 1) ? *r->pos++ : 0;
@@ -83,7 +59,7 @@ static inline uint16_t dx_u2(dx_rd *r)
 {
 	if (!dx_need(r, 2))
 		return 0;
-	uint16_t v = le_u2(r->pos);
+	uint16_t v = get_le2(r->pos);
 	r->pos += 2;
 	return v;
 }
@@ -92,7 +68,7 @@ static inline uint32_t dx_u4(dx_rd *r)
 {
 	if (!dx_need(r, 4))
 		return 0;
-	uint32_t v = le_u4(r->pos);
+	uint32_t v = get_le4(r->pos);
 	r->pos += 4;
 	return v;
 }
@@ -151,58 +127,6 @@ static inline uint32_t dx_ulebp1(dx_rd *r)
 	return dx_uleb(r) - 1u;
 }
 
-/* Writers of the same forms, always minimal (the canonical encoding). */
-static inline size_t leb_size(uint32_t v)
-{
-	size_t n = 1;
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
-static inline void buf_uleb(tc_buf *b, uint32_t v)
-{
-	while (v >= 0x80) {
-		buf_u1(b, (uint8_t)(v | 0x80));
-		v >>= 7;
-	}
-	buf_u1(b, (uint8_t)v);
-}
-
-static inline void buf_sleb(tc_buf *b, int32_t v)
-{
-	for (;;) {
-		uint8_t byte = (uint8_t)(v & 0x7f);
-		v >>= 7; /* arithmetic on every compiler we build with */
-		bool done = (v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40));
-		buf_u1(b, done ? byte : (uint8_t)(byte | 0x80));
-		if (done)
-			return;
-	}
-}
-
-static inline void buf_le2(tc_buf *b, uint16_t v)
-{
-	if (b->cap - b->len >= 2 || buf_reserve(b, 2)) {
-		le_put2(b->data + b->len, v);
-		b->len += 2;
-	}
-}
-
-static inline void buf_le4(tc_buf *b, uint32_t v)
-{
-	if (b->cap - b->len >= 4 || buf_reserve(b, 4)) {
-		le_put4(b->data + b->len, v);
-		b->len += 4;
-	}
-}
-
-static inline void buf_pad(tc_buf *b, size_t align)
-{
-	while (b->len % align)
-		buf_u1(b, 0);
-}
+/* The writers of these forms are base's (bytes.h: buf_uleb, buf_sleb, buf_le2, buf_le4). */
 
 #endif

@@ -260,7 +260,7 @@ const char *dop_fmt_name(uint8_t fmt)
 
 static inline uint16_t unit(const uint8_t *insns, uint32_t i)
 {
-	return le_u2(insns + 2 * (size_t)i);
+	return get_le2(insns + 2 * (size_t)i);
 }
 
 static uint32_t decode_payload(const uint8_t *insns, uint32_t n, uint32_t pc, dop *d)
@@ -539,6 +539,6 @@ bool dop_encode(const dop *d, uint8_t *out)
 	u[0] = (uint16_t)(hi << 8 | d->op);
 	uint32_t size = fmt_size[d->fmt];
 	for (uint32_t i = 0; i < size; i++)
-		le_put2(out + 2 * i, u[i]);
+		put_le2(out + 2 * i, u[i]);
 	return true;
 }

@@ -396,7 +396,7 @@ static void *p_type_list(ctx *c, uint32_t off, uint32_t *end)
 	t->n = n;
 	t->types = types;
 	for (uint32_t i = 0; i < n; i++)
-		types[i] = check_index(c, DV_TYPE, le_u2(p + 2 * i), off + 4 + 2 * i, "type_list");
+		types[i] = check_index(c, DV_TYPE, get_le2(p + 2 * i), off + 4 + 2 * i, "type_list");
 	*end = dx_off(&r);
 	return c->err->code ? NULL : t;
 }
@@ -461,7 +461,7 @@ static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 		uint32_t at = off + 2 * pc;
 		if (!size)
 			return fail(c, TC_EOPCODE, at, "code_item", "bad or cut-off instruction 0x%04x at %u",
-			            le_u2(insns + 2 * (size_t)pc), pc);
+			            get_le2(insns + 2 * (size_t)pc), pc);
 		uint8_t ik = code == DOP_NOP ? DI_NONE : dop_table[code].idx;
 		if (ik == DI_CALL_SITE) {
 			dop_decode(insns, n, pc, c->d->version, &op);
@@ -583,7 +583,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 		uint32_t prev_end = 0;
 		for (uint32_t i = 0; i < ntries; i++) {
 			const uint8_t *p = t + 8 * i;
-			uint32_t start = le_u4(p), count = le_u2(p + 4), ho = le_u2(p + 6);
+			uint32_t start = get_le4(p), count = get_le2(p + 4), ho = get_le2(p + 6);
 			uint32_t at = tries_at + 8 * i;
 			if (!count || start < prev_end || start > code->ninsns || count > code->ninsns - start) {
 				fail(c, TC_EFORMAT, at, part, "try item [%u, +%u) out of order or past the code", start,
@@ -641,7 +641,7 @@ static void *p_annotation_set(ctx *c, uint32_t off, uint32_t *end)
 	s->n = n;
 	s->annos = annos;
 	for (uint32_t i = 0; i < n; i++) {
-		if (!(annos[i] = ref(c, K_ANNOTATION, le_u4(p + 4 * i), off + 4 + 4 * i, part)))
+		if (!(annos[i] = ref(c, K_ANNOTATION, get_le4(p + 4 * i), off + 4 + 4 * i, part)))
 			return NULL;
 		if (i && anno_type(annos[i]) <= anno_type(annos[i - 1])) {
 			fail(c, TC_EFORMAT, off + 4 + 4 * i, part, "annotations out of order by type");
@@ -670,7 +670,7 @@ static void *p_annotation_set_ref_list(ctx *c, uint32_t off, uint32_t *end)
 	s->n = n;
 	s->sets = sets;
 	for (uint32_t i = 0; i < n; i++) {
-		sets[i] = opt_ref(c, K_ANNOTATION_SET, le_u4(p + 4 * i), off + 4 + 4 * i, part);
+		sets[i] = opt_ref(c, K_ANNOTATION_SET, get_le4(p + 4 * i), off + 4 + 4 * i, part);
 		if (c->err->code)
 			return NULL;
 	}
@@ -704,7 +704,7 @@ static void *p_annotations_directory(ctx *c, uint32_t off, uint32_t *end)
 		return NULL;
 	uint32_t at = off + 16;
 	for (uint32_t i = 0; i < nf + nm + np; i++, at += 8, p += 8) {
-		uint32_t idx = le_u4(p), o = le_u4(p + 4);
+		uint32_t idx = get_le4(p), o = get_le4(p + 4);
 		bool fld = i < nf, meth = !fld && i < nf + nm;
 		check_index(c, fld ? DV_FIELD : DV_METHOD, idx, at, part);
 		if (c->err->code)
@@ -911,7 +911,7 @@ static int read_ids(ctx *c)
 	GROW_INIT(d->strings, h->string_ids_size);
 	for (uint32_t i = 0; i < h->string_ids_size; i++) {
 		uint32_t at = h->string_ids_off + 4 * i;
-		dex_str *s = ref(c, K_STRING_DATA, le_u4(c->data + at), at, part);
+		dex_str *s = ref(c, K_STRING_DATA, get_le4(c->data + at), at, part);
 		if (!s)
 			return c->err->code;
 		d->strings.v[i] = *s;
@@ -924,7 +924,7 @@ static int read_ids(ctx *c)
 		return nomem(c);
 	for (uint32_t i = 0; i < h->type_ids_size; i++) {
 		uint32_t at = h->type_ids_off + 4 * i;
-		uint32_t s = check_index(c, DV_STRING, le_u4(c->data + at), at, part);
+		uint32_t s = check_index(c, DV_STRING, get_le4(c->data + at), at, part);
 		if (c->err->code)
 			return c->err->code;
 		if (i && s <= d->types.v[i - 1])
@@ -943,9 +943,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->proto_ids_off + 12 * i;
 		const uint8_t *p = c->data + at;
 		dex_proto *pr = &d->protos.v[i];
-		pr->shorty = check_index(c, DV_STRING, le_u4(p), at, part);
-		pr->ret = check_index(c, DV_TYPE, le_u4(p + 4), at + 4, part);
-		pr->params = opt_ref(c, K_TYPE_LIST, le_u4(p + 8), at + 8, part);
+		pr->shorty = check_index(c, DV_STRING, get_le4(p), at, part);
+		pr->ret = check_index(c, DV_TYPE, get_le4(p + 4), at + 4, part);
+		pr->params = opt_ref(c, K_TYPE_LIST, get_le4(p + 8), at + 8, part);
 		if (c->err->code)
 			return c->err->code;
 		/* the shorty must match the types: return, then one letter per parameter */
@@ -965,9 +965,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->field_ids_off + 8 * i;
 		const uint8_t *p = c->data + at;
 		dex_fid *f = &d->fields.v[i];
-		f->cls = check_index(c, DV_TYPE, le_u2(p), at, part);
-		f->type = check_index(c, DV_TYPE, le_u2(p + 2), at + 2, part);
-		f->name = check_index(c, DV_STRING, le_u4(p + 4), at + 4, part);
+		f->cls = check_index(c, DV_TYPE, get_le2(p), at, part);
+		f->type = check_index(c, DV_TYPE, get_le2(p + 2), at + 2, part);
+		f->name = check_index(c, DV_STRING, get_le4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
 		/* ART's CheckInterFieldIdItem */
@@ -995,9 +995,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->method_ids_off + 8 * i;
 		const uint8_t *p = c->data + at;
 		dex_mid *m = &d->methods.v[i];
-		m->cls = check_index(c, DV_TYPE, le_u2(p), at, part);
-		m->proto = check_index(c, DV_PROTO, le_u2(p + 2), at + 2, part);
-		m->name = check_index(c, DV_STRING, le_u4(p + 4), at + 4, part);
+		m->cls = check_index(c, DV_TYPE, get_le2(p), at, part);
+		m->proto = check_index(c, DV_PROTO, get_le2(p + 2), at + 2, part);
+		m->name = check_index(c, DV_STRING, get_le4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
 		/* ART's CheckInterMethodIdItem: a method of a class or an array (clone) */
@@ -1129,18 +1129,18 @@ static int read_classes(ctx *c)
 		uint32_t at = c->h.class_defs_off + 32 * i;
 		const uint8_t *p = c->data + at;
 		dex_class *k = &d->classes[i];
-		k->type = check_index(c, DV_TYPE, le_u4(p), at, part);
-		k->flags = le_u4(p + 4);
-		k->super = le_u4(p + 8);
+		k->type = check_index(c, DV_TYPE, get_le4(p), at, part);
+		k->flags = get_le4(p + 4);
+		k->super = get_le4(p + 8);
 		if (k->super != DEX_NO_INDEX)
 			check_index(c, DV_TYPE, k->super, at + 8, part);
-		k->ifaces = opt_ref(c, K_TYPE_LIST, le_u4(p + 12), at + 12, part);
-		k->source = le_u4(p + 16);
+		k->ifaces = opt_ref(c, K_TYPE_LIST, get_le4(p + 12), at + 12, part);
+		k->source = get_le4(p + 16);
 		if (k->source != DEX_NO_INDEX)
 			check_index(c, DV_STRING, k->source, at + 16, part);
-		k->annos = opt_ref(c, K_ANNOTATIONS_DIRECTORY, le_u4(p + 20), at + 20, part);
-		k->data = opt_ref(c, K_CLASS_DATA, le_u4(p + 24), at + 24, part);
-		k->values = opt_ref(c, K_ENCODED_ARRAY, le_u4(p + 28), at + 28, part);
+		k->annos = opt_ref(c, K_ANNOTATIONS_DIRECTORY, get_le4(p + 20), at + 20, part);
+		k->data = opt_ref(c, K_CLASS_DATA, get_le4(p + 24), at + 24, part);
+		k->values = opt_ref(c, K_ENCODED_ARRAY, get_le4(p + 28), at + 28, part);
 		if (c->err->code || check_class_def(c, i, at, def) != TC_OK)
 			return c->err->code;
 	}
@@ -1155,17 +1155,17 @@ static int read_classes(ctx *c)
 		return nomem(c);
 	for (uint32_t i = 0; i < c->cs_count; i++) {
 		uint32_t at = c->cs_off + 4 * i;
-		if (!(d->call_sites[i] = ref(c, K_ENCODED_ARRAY, le_u4(c->data + at), at, "call_site_ids")))
+		if (!(d->call_sites[i] = ref(c, K_ENCODED_ARRAY, get_le4(c->data + at), at, "call_site_ids")))
 			return c->err->code;
 	}
 	for (uint32_t i = 0; i < c->mh_count; i++) {
 		uint32_t at = c->mh_off + 8 * i;
 		const uint8_t *p = c->data + at;
-		uint16_t kind = le_u2(p);
+		uint16_t kind = get_le2(p);
 		if (kind > 8)
 			return fail(c, TC_EFORMAT, at, "method_handles", "method handle type %u", kind);
 		d->mhandles[i].kind = kind;
-		d->mhandles[i].idx = check_index(c, kind <= 3 ? DV_FIELD : DV_METHOD, le_u2(p + 4), at + 4,
+		d->mhandles[i].idx = check_index(c, kind <= 3 ? DV_FIELD : DV_METHOD, get_le2(p + 4), at + 4,
 		                                 "method_handles");
 		if (c->err->code)
 			return c->err->code;

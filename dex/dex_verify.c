@@ -738,7 +738,7 @@ static bool is_result_op(uint8_t op)
 
 static uint16_t unit(const vm *v, uint32_t pc)
 {
-	return le_u2(v->insns + 2 * (size_t)pc);
+	return get_le2(v->insns + 2 * (size_t)pc);
 }
 
 static int32_t unit32(const vm *v, uint32_t pc)

@@ -287,21 +287,21 @@ static int put_insns(wr *w, const dex_code *c)
 		case DI_STRING:
 			v = map(w, DEX_MAP_STRING, op.idx);
 			if (op.fmt == DF_31c) {
-				le_put4(u1, v);
+				put_le4(u1, v);
 				continue;
 			}
 			if (v > 0xffff)
 				return tc_fail(w->err, TC_ELIMIT, TC_NO_OFFSET, "dex writer",
 				               "const-string at %u needs const-string/jumbo (string index %u)", pc, v);
-			le_put2(u1, (uint16_t)v);
+			put_le2(u1, (uint16_t)v);
 			break;
-		case DI_TYPE: le_put2(u1, (uint16_t)map(w, DEX_MAP_TYPE, op.idx)); break;
-		case DI_FIELD: le_put2(u1, (uint16_t)map(w, DEX_MAP_FIELD, op.idx)); break;
-		case DI_METHOD: le_put2(u1, (uint16_t)map(w, DEX_MAP_METHOD, op.idx)); break;
-		case DI_PROTO: le_put2(u1, (uint16_t)map(w, DEX_MAP_PROTO, op.idx)); break;
+		case DI_TYPE: put_le2(u1, (uint16_t)map(w, DEX_MAP_TYPE, op.idx)); break;
+		case DI_FIELD: put_le2(u1, (uint16_t)map(w, DEX_MAP_FIELD, op.idx)); break;
+		case DI_METHOD: put_le2(u1, (uint16_t)map(w, DEX_MAP_METHOD, op.idx)); break;
+		case DI_PROTO: put_le2(u1, (uint16_t)map(w, DEX_MAP_PROTO, op.idx)); break;
 		case DI_METHOD_PROTO:
-			le_put2(u1, (uint16_t)map(w, DEX_MAP_METHOD, op.idx));
-			le_put2(p + 2 * ((size_t)pc + 3), (uint16_t)map(w, DEX_MAP_PROTO, op.idx2));
+			put_le2(u1, (uint16_t)map(w, DEX_MAP_METHOD, op.idx));
+			put_le2(p + 2 * ((size_t)pc + 3), (uint16_t)map(w, DEX_MAP_PROTO, op.idx2));
 			break;
 		default: break;
 		}
@@ -608,7 +608,7 @@ static bool needs_jumbo(const wr *w, const dex_code *c)
 		if (!(size = dop_length(c->insns, c->ninsns, pc, w->d->version, &op)))
 			return false; /* put_insns reports it */
 		/* a payload's first unit is nop-coded: op is 0 there */
-		if (op == DOP_CONST_STRING && map(w, DEX_MAP_STRING, le_u2(c->insns + 2 * (size_t)pc + 2)) > 0xffff)
+		if (op == DOP_CONST_STRING && map(w, DEX_MAP_STRING, get_le2(c->insns + 2 * (size_t)pc + 2)) > 0xffff)
 			return true;
 	}
 	return false;
@@ -706,7 +706,7 @@ static void finish(wr *w)
 	tc_buf *o = w->out;
 	uint8_t *p = o->data;
 	for (uint32_t i = 0; i < w->npatches; i++)
-		le_put4(p + w->patches[i].pos, w->patches[i].target ? w->patches[i].target->out : 0);
+		put_le4(p + w->patches[i].pos, w->patches[i].target ? w->patches[i].target->out : 0);
 	uint32_t map_off = 0, data_off = 0, last_end = (uint32_t)o->len;
 	for (uint32_t s = 0; s < w->norder; s++) {
 		if (w->order[s] == DT_MAP_LIST)
@@ -715,22 +715,22 @@ static void finish(wr *w)
 			data_off = w->sec_off[s];
 	}
 	uint8_t *mp = p + map_off;
-	le_put4(mp, w->norder);
+	put_le4(mp, w->norder);
 	for (uint32_t s = 0; s < w->norder; s++) {
-		le_put2(mp + 4 + 12 * s, w->order[s]);
-		le_put2(mp + 6 + 12 * s, 0);
-		le_put4(mp + 8 + 12 * s, w->sec_count[s]);
-		le_put4(mp + 12 + 12 * s, w->sec_off[s]);
+		put_le2(mp + 4 + 12 * s, w->order[s]);
+		put_le2(mp + 6 + 12 * s, 0);
+		put_le4(mp + 8 + 12 * s, w->sec_count[s]);
+		put_le4(mp + 12 + 12 * s, w->sec_off[s]);
 	}
 	const dex_file *d = w->d;
 	memcpy(p, "dex\n000", 8);
 	p[4] = (uint8_t)('0' + d->version / 100);
 	p[5] = (uint8_t)('0' + d->version / 10 % 10);
 	p[6] = (uint8_t)('0' + d->version % 10);
-	le_put4(p + 32, (uint32_t)o->len);
-	le_put4(p + 36, 0x70);
-	le_put4(p + 40, 0x12345678);
-	le_put4(p + 52, map_off);
+	put_le4(p + 32, (uint32_t)o->len);
+	put_le4(p + 36, 0x70);
+	put_le4(p + 40, 0x12345678);
+	put_le4(p + 52, map_off);
 	static const uint16_t ids[] = {DT_STRING_ID, DT_TYPE_ID, DT_PROTO_ID, DT_FIELD_ID, DT_METHOD_ID,
 	                               DT_CLASS_DEF};
 	for (int i = 0; i < 6; i++) {
@@ -740,14 +740,14 @@ static void finish(wr *w)
 				off = w->sec_off[s];
 				count = w->sec_count[s];
 			}
-		le_put4(p + 56 + 8 * i, count);
-		le_put4(p + 60 + 8 * i, off);
+		put_le4(p + 56 + 8 * i, count);
+		put_le4(p + 60 + 8 * i, off);
 	}
 	uint32_t data_end = d->data_to_end ? (uint32_t)o->len : last_end;
-	le_put4(p + 104, data_off ? data_end - data_off : 0);
-	le_put4(p + 108, data_off);
+	put_le4(p + 104, data_off ? data_end - data_off : 0);
+	put_le4(p + 108, data_off);
 	sha1(p + 32, o->len - 32, p + 12);
-	le_put4(p + 8, dex_adler32(p, o->len));
+	put_le4(p + 8, dex_adler32(p, o->len));
 }
 
 int dex_write(dex_file *d, tc_buf *out, tc_error *err)

@@ -45,11 +45,7 @@
 /* LEB128: most numbers here are small */
 static void w_u64(tc_buf *b, uint64_t v)
 {
-	while (v >= 0x80) {
-		buf_u1(b, (uint8_t)(v | 0x80));
-		v >>= 7;
-	}
-	buf_u1(b, (uint8_t)v);
+	buf_uleb(b, v);
 }
 
 /* a string as its length + 1 (0: NULL), then its bytes */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dex.h"
+#include "file.h"
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
@@ -128,7 +129,7 @@ int dexin_load(run *r, unit *u, tc_error *err)
 			snprintf(path, sizeof path, "%s", in->in);
 		else
 			path_join(path, sizeof path, in->in, "/", u->name);
-		rc = read_file(path, &b, r->max_input, err);
+		rc = tc_file_read(path, &b, r->max_input, TC_LIMIT_OPTION, err);
 	}
 	if (rc != TC_OK) {
 		buf_free(&b);

@@ -1,6 +1,7 @@
 /* MAP_POPULATE is not POSIX. */
 #define _DEFAULT_SOURCE
 #include "containers/jar.h"
+#include "bytes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,21 +67,6 @@ struct tc_jar {
 	char label[1024];
 };
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
 static uint32_t at(uint64_t off)
 {
 	return off < TC_NO_OFFSET ? (uint32_t)off : TC_NO_OFFSET;
@@ -97,7 +83,7 @@ static const uint8_t *find_extra(const uint8_t *x, size_t len, uint16_t id, uint
 {
 	size_t p = 0;
 	while (len - p >= 4) {
-		uint16_t fid = le16(x + p), n = le16(x + p + 2);
+		uint16_t fid = get_le2(x + p), n = get_le2(x + p + 2);
 		if (n > len - p - 4)
 			return NULL;
 		if (fid == id) {
@@ -122,27 +108,27 @@ typedef struct dir {
 static int read_end(tc_jar *jar, size_t p, dir *d, tc_error *err)
 {
 	const uint8_t *b = jar->base, *e = b + p;
-	if (le16(e + 4) != 0 || le16(e + 6) != 0 || le16(e + 8) != le16(e + 10))
+	if (get_le2(e + 4) != 0 || get_le2(e + 6) != 0 || get_le2(e + 8) != get_le2(e + 10))
 		return tc_fail(err, TC_EUNSUPPORTED, at(p), jar->label, "a multi-disk archive");
-	d->count = le16(e + 10);
-	d->size = le32(e + 12);
-	d->offset = le32(e + 16);
+	d->count = get_le2(e + 10);
+	d->size = get_le4(e + 12);
+	d->offset = get_le4(e + 16);
 	d->end = p;
 	d->zip64 = false;
-	if (p >= LOCATOR64_LEN && le32(e - LOCATOR64_LEN) == SIG_LOCATOR64) {
+	if (p >= LOCATOR64_LEN && get_le4(e - LOCATOR64_LEN) == SIG_LOCATOR64) {
 		const uint8_t *l = e - LOCATOR64_LEN;
-		uint64_t z = le64(l + 8);
-		if (le32(l + 4) != 0 || le32(l + 16) > 1)
+		uint64_t z = get_le8(l + 8);
+		if (get_le4(l + 4) != 0 || get_le4(l + 16) > 1)
 			return tc_fail(err, TC_EUNSUPPORTED, at(p - LOCATOR64_LEN), jar->label, "a multi-disk archive");
-		if (z > p - LOCATOR64_LEN || p - LOCATOR64_LEN - z < END64_LEN || le32(b + z) != SIG_END64)
+		if (z > p - LOCATOR64_LEN || p - LOCATOR64_LEN - z < END64_LEN || get_le4(b + z) != SIG_END64)
 			return tc_fail(err, TC_EFORMAT, at(p - LOCATOR64_LEN), jar->label,
 			               "the Zip64 locator points at no Zip64 end record (%llu)", (unsigned long long)z);
 		const uint8_t *z64 = b + z;
-		if (le32(z64 + 16) != 0 || le32(z64 + 20) != 0 || le64(z64 + 24) != le64(z64 + 32))
+		if (get_le4(z64 + 16) != 0 || get_le4(z64 + 20) != 0 || get_le8(z64 + 24) != get_le8(z64 + 32))
 			return tc_fail(err, TC_EUNSUPPORTED, at(z), jar->label, "a multi-disk archive");
-		d->count = le64(z64 + 32);
-		d->size = le64(z64 + 40);
-		d->offset = le64(z64 + 48);
+		d->count = get_le8(z64 + 32);
+		d->size = get_le8(z64 + 40);
+		d->offset = get_le8(z64 + 48);
 		d->end = z;
 		d->zip64 = true;
 	}
@@ -170,9 +156,9 @@ static int find_dir(tc_jar *jar, dir *d, tc_error *err)
 	tc_error first; /* why the record that reaches the end of the file was refused */
 	tc_error_clear(&first);
 	for (size_t p = len - END_LEN + 1; p-- > lo;) {
-		if (b[p] != 'P' || le32(b + p) != SIG_END || p + END_LEN + le16(b + p + 20) > len)
+		if (b[p] != 'P' || get_le4(b + p) != SIG_END || p + END_LEN + get_le2(b + p + 20) > len)
 			continue;
-		bool exact = p + END_LEN + le16(b + p + 20) == len;
+		bool exact = p + END_LEN + get_le2(b + p + 20) == len;
 		tc_error probe;
 		tc_error_clear(&probe);
 		if (read_end(jar, p, d, &probe) != TC_OK) {
@@ -181,11 +167,11 @@ static int find_dir(tc_jar *jar, dir *d, tc_error *err)
 			continue;
 		}
 		bool empty = d->count == 0 && d->size == 0;
-		if (!(exact && empty) && (d->size < CENTRAL_LEN || le32(b + d->offset) != SIG_CENTRAL ||
+		if (!(exact && empty) && (d->size < CENTRAL_LEN || get_le4(b + d->offset) != SIG_CENTRAL ||
 		                          (!exact && d->offset + d->size != d->end)))
 			continue;
 		jar->comment = b + p + END_LEN;
-		jar->comment_len = le16(b + p + 20);
+		jar->comment_len = get_le2(b + p + 20);
 		return TC_OK;
 	}
 	if (first.code) {
@@ -209,12 +195,12 @@ static int zip64_fields(tc_jar *jar, entry *e, uint64_t pos, uint16_t disk, tc_e
 		return tc_fail(err, TC_EFORMAT, at(pos), jar->label,
 		               "entry %s: its Zip64 extra field is missing or short", e->name);
 	if (need_u)
-		e->usize = le64(x), x += 8;
+		e->usize = get_le8(x), x += 8;
 	if (need_c)
-		e->csize = le64(x), x += 8;
+		e->csize = get_le8(x), x += 8;
 	if (need_l)
-		e->local = le64(x), x += 8;
-	if (disk == MAX16 && (n < want + 4 || le32(x) != 0))
+		e->local = get_le8(x), x += 8;
+	if (disk == MAX16 && (n < want + 4 || get_le4(x) != 0))
 		return tc_fail(err, TC_EUNSUPPORTED, at(pos), jar->label, "a multi-disk archive");
 	return TC_OK;
 }
@@ -226,23 +212,23 @@ static int check_local(tc_jar *jar, entry *e, const dir *d, tc_error *err)
 {
 	const uint8_t *b = jar->base;
 	char label[1600];
-	if (e->local > d->offset || d->offset - e->local < LOCAL_LEN || le32(b + e->local) != SIG_LOCAL) {
+	if (e->local > d->offset || d->offset - e->local < LOCAL_LEN || get_le4(b + e->local) != SIG_LOCAL) {
 		entry_label(jar, (uint64_t)(e - jar->e), label, sizeof label);
 		return tc_fail(err, TC_EFORMAT, at(e->local), label, "no local header where the central directory says");
 	}
 	const uint8_t *l = b + e->local;
-	uint16_t nlen = le16(l + 26), xlen = le16(l + 28);
+	uint16_t nlen = get_le2(l + 26), xlen = get_le2(l + 28);
 	uint64_t data = e->local + LOCAL_LEN + nlen + xlen;
 	const char *why = NULL;
 	if (data > d->offset)
 		why = "the local header runs into the central directory";
 	else if (nlen != e->name_len || memcmp(l + LOCAL_LEN, e->name, nlen) != 0)
 		why = "the local header names another entry (inconsistent archive)";
-	else if (le16(l + 8) != e->method)
+	else if (get_le2(l + 8) != e->method)
 		why = "the local header gives another compression method (inconsistent archive)";
 	else if (!(e->flags & FLAG_DESCRIPTOR) &&
-	         (le32(l + 14) != e->crc || (le32(l + 18) != MAX32 && le32(l + 18) != e->csize) ||
-	          (le32(l + 22) != MAX32 && le32(l + 22) != e->usize)))
+	         (get_le4(l + 14) != e->crc || (get_le4(l + 18) != MAX32 && get_le4(l + 18) != e->csize) ||
+	          (get_le4(l + 22) != MAX32 && get_le4(l + 22) != e->usize)))
 		why = "the local header gives another CRC or size (inconsistent archive)";
 	else if (e->csize > d->offset - data)
 		why = "the entry's bytes run past the start of the central directory (cut off?)";
@@ -271,26 +257,26 @@ static int index_dir(tc_jar *jar, tc_error *err)
 	uint64_t pos = d.offset, end = d.offset + d.size, n = 0;
 	while (pos < end) {
 		const uint8_t *c = b + pos;
-		if (end - pos < CENTRAL_LEN || le32(c) != SIG_CENTRAL)
+		if (end - pos < CENTRAL_LEN || get_le4(c) != SIG_CENTRAL)
 			return tc_fail(err, TC_EFORMAT, at(pos), jar->label, "central directory record %llu is damaged",
 			               (unsigned long long)n);
 		entry *e = &jar->e[n];
-		e->made_by = le16(c + 4);
-		e->needed = le16(c + 6);
-		e->flags = le16(c + 8);
-		e->method = le16(c + 10);
-		e->time = le16(c + 12);
-		e->date = le16(c + 14);
-		e->crc = le32(c + 16);
-		e->csize = le32(c + 20);
-		e->usize = le32(c + 24);
-		e->name_len = le16(c + 28);
-		e->cextra_len = le16(c + 30);
-		e->comment_len = le16(c + 32);
-		uint16_t disk = le16(c + 34);
-		e->iattr = le16(c + 36);
-		e->eattr = le32(c + 38);
-		e->local = le32(c + 42);
+		e->made_by = get_le2(c + 4);
+		e->needed = get_le2(c + 6);
+		e->flags = get_le2(c + 8);
+		e->method = get_le2(c + 10);
+		e->time = get_le2(c + 12);
+		e->date = get_le2(c + 14);
+		e->crc = get_le4(c + 16);
+		e->csize = get_le4(c + 20);
+		e->usize = get_le4(c + 24);
+		e->name_len = get_le2(c + 28);
+		e->cextra_len = get_le2(c + 30);
+		e->comment_len = get_le2(c + 32);
+		uint16_t disk = get_le2(c + 34);
+		e->iattr = get_le2(c + 36);
+		e->eattr = get_le4(c + 38);
+		e->local = get_le4(c + 42);
 		uint64_t rec = (uint64_t)CENTRAL_LEN + e->name_len + e->cextra_len + e->comment_len;
 		if (rec > end - pos)
 			return tc_fail(err, TC_EFORMAT, at(pos), jar->label,
@@ -616,24 +602,6 @@ static void put(tc_jar_writer *w, const void *p, size_t n)
 	w->pos += n;
 }
 
-static void set16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void set32(uint8_t *p, uint32_t v)
-{
-	set16(p, (uint16_t)v);
-	set16(p + 2, (uint16_t)(v >> 16));
-}
-
-static void set64(uint8_t *p, uint64_t v)
-{
-	set32(p, (uint32_t)v);
-	set32(p + 4, (uint32_t)(v >> 32));
-}
-
 static uint32_t low32(uint64_t v)
 {
 	return v >= MAX32 ? MAX32 : (uint32_t)v;
@@ -656,8 +624,8 @@ static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const 
 {
 	size_t out = 0, p = 0;
 	while (len - p >= 4) {
-		uint16_t id = le16(x + p);
-		size_t n = 4 + (size_t)le16(x + p + 2);
+		uint16_t id = get_le2(x + p);
+		size_t n = 4 + (size_t)get_le2(x + p + 2);
 		if (n > len - p)
 			break;
 		if (id != EXTRA_ZIP64 && !(align && (id == EXTRA_ALIGN || (id == 0 && n == 4)))) {
@@ -673,11 +641,11 @@ static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const 
 	if (nz64 > 0) {
 		if (out + 4 + 8 * (size_t)nz64 > MAX16)
 			return -1;
-		set16(w->extra + out, EXTRA_ZIP64);
-		set16(w->extra + out + 2, (uint16_t)(8 * nz64));
+		put_le2(w->extra + out, EXTRA_ZIP64);
+		put_le2(w->extra + out + 2, (uint16_t)(8 * nz64));
 		out += 4;
 		for (int k = 0; k < nz64; k++, out += 8)
-			set64(w->extra + out, z64[k]);
+			put_le8(w->extra + out, z64[k]);
 	}
 	return (long)out;
 }
@@ -754,24 +722,24 @@ static int add_entry(tc_jar_writer *w, wentry *we, const uint8_t *data, bool map
 		size_t pad = (size_t)((a - (at + 6) % a) % a) + 6;
 		if ((size_t)xlen + pad > MAX16)
 			return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, label, "no room for an alignment field");
-		set16(w->extra + xlen, EXTRA_ALIGN);
-		set16(w->extra + xlen + 2, (uint16_t)(pad - 4));
-		set16(w->extra + xlen + 4, (uint16_t)a);
+		put_le2(w->extra + xlen, EXTRA_ALIGN);
+		put_le2(w->extra + xlen + 2, (uint16_t)(pad - 4));
+		put_le2(w->extra + xlen + 4, (uint16_t)a);
 		memset(w->extra + xlen + 6, 0, pad - 6);
 		xlen += (long)pad;
 	}
 	uint8_t h[LOCAL_LEN];
-	set32(h, SIG_LOCAL);
-	set16(h + 4, we->needed);
-	set16(h + 6, we->flags);
-	set16(h + 8, we->method);
-	set16(h + 10, s->time);
-	set16(h + 12, s->date);
-	set32(h + 14, we->crc);
-	set32(h + 18, z64 ? MAX32 : (uint32_t)we->csize);
-	set32(h + 22, z64 ? MAX32 : (uint32_t)we->usize);
-	set16(h + 26, s->name_len);
-	set16(h + 28, (uint16_t)xlen);
+	put_le4(h, SIG_LOCAL);
+	put_le2(h + 4, we->needed);
+	put_le2(h + 6, we->flags);
+	put_le2(h + 8, we->method);
+	put_le2(h + 10, s->time);
+	put_le2(h + 12, s->date);
+	put_le4(h + 14, we->crc);
+	put_le4(h + 18, z64 ? MAX32 : (uint32_t)we->csize);
+	put_le4(h + 22, z64 ? MAX32 : (uint32_t)we->usize);
+	put_le2(h + 26, s->name_len);
+	put_le2(h + 28, (uint16_t)xlen);
 	put(w, h, sizeof h);
 	put(w, s->name, s->name_len);
 	put(w, w->extra, (size_t)xlen);
@@ -855,23 +823,23 @@ static int put_directory(tc_jar_writer *w, tc_error *err)
 			               "entry %s: no room for a Zip64 extra field", s->name);
 		uint16_t needed = nv > 0 && we->needed < VERSION_ZIP64 ? VERSION_ZIP64 : we->needed;
 		uint8_t h[CENTRAL_LEN];
-		set32(h, SIG_CENTRAL);
-		set16(h + 4, s->made_by);
-		set16(h + 6, needed);
-		set16(h + 8, we->flags);
-		set16(h + 10, we->method);
-		set16(h + 12, s->time);
-		set16(h + 14, s->date);
-		set32(h + 16, we->crc);
-		set32(h + 20, low32(we->csize));
-		set32(h + 24, low32(we->usize));
-		set16(h + 28, s->name_len);
-		set16(h + 30, (uint16_t)xlen);
-		set16(h + 32, s->comment_len);
-		set16(h + 34, 0);
-		set16(h + 36, s->iattr);
-		set32(h + 38, s->eattr);
-		set32(h + 42, low32(we->local));
+		put_le4(h, SIG_CENTRAL);
+		put_le2(h + 4, s->made_by);
+		put_le2(h + 6, needed);
+		put_le2(h + 8, we->flags);
+		put_le2(h + 10, we->method);
+		put_le2(h + 12, s->time);
+		put_le2(h + 14, s->date);
+		put_le4(h + 16, we->crc);
+		put_le4(h + 20, low32(we->csize));
+		put_le4(h + 24, low32(we->usize));
+		put_le2(h + 28, s->name_len);
+		put_le2(h + 30, (uint16_t)xlen);
+		put_le2(h + 32, s->comment_len);
+		put_le2(h + 34, 0);
+		put_le2(h + 36, s->iattr);
+		put_le4(h + 38, s->eattr);
+		put_le4(h + 42, low32(we->local));
 		put(w, h, sizeof h);
 		put(w, s->name, s->name_len);
 		put(w, w->extra, (size_t)xlen);
@@ -881,33 +849,33 @@ static int put_directory(tc_jar_writer *w, tc_error *err)
 	if (w->n >= MAX16 || size >= MAX32 || start >= MAX32) {
 		uint64_t at64 = w->pos;
 		uint8_t z[END64_LEN + LOCATOR64_LEN];
-		set32(z, SIG_END64);
-		set64(z + 4, END64_LEN - 12); /* the record's size after this field */
-		set16(z + 12, VERSION_ZIP64);
-		set16(z + 14, VERSION_ZIP64);
-		set32(z + 16, 0);
-		set32(z + 20, 0);
-		set64(z + 24, w->n);
-		set64(z + 32, w->n);
-		set64(z + 40, size);
-		set64(z + 48, start);
+		put_le4(z, SIG_END64);
+		put_le8(z + 4, END64_LEN - 12); /* the record's size after this field */
+		put_le2(z + 12, VERSION_ZIP64);
+		put_le2(z + 14, VERSION_ZIP64);
+		put_le4(z + 16, 0);
+		put_le4(z + 20, 0);
+		put_le8(z + 24, w->n);
+		put_le8(z + 32, w->n);
+		put_le8(z + 40, size);
+		put_le8(z + 48, start);
 		uint8_t *l = z + END64_LEN;
-		set32(l, SIG_LOCATOR64);
-		set32(l + 4, 0);
-		set64(l + 8, at64);
-		set32(l + 16, 1);
+		put_le4(l, SIG_LOCATOR64);
+		put_le4(l + 4, 0);
+		put_le8(l + 8, at64);
+		put_le4(l + 16, 1);
 		put(w, z, sizeof z);
 	}
 	uint8_t e[END_LEN];
 	uint16_t count = w->n >= MAX16 ? MAX16 : (uint16_t)w->n;
-	set32(e, SIG_END);
-	set16(e + 4, 0);
-	set16(e + 6, 0);
-	set16(e + 8, count);
-	set16(e + 10, count);
-	set32(e + 12, low32(size));
-	set32(e + 16, low32(start));
-	set16(e + 20, w->comment_len);
+	put_le4(e, SIG_END);
+	put_le2(e + 4, 0);
+	put_le2(e + 6, 0);
+	put_le2(e + 8, count);
+	put_le2(e + 10, count);
+	put_le4(e + 12, low32(size));
+	put_le4(e + 16, low32(start));
+	put_le2(e + 20, w->comment_len);
 	put(w, e, sizeof e);
 	put(w, w->comment, w->comment_len);
 	return TC_OK;

@@ -13,65 +13,7 @@
 #include <unistd.h>
 
 #include "containers/jar.h"
-
-const char *file_kind(mode_t mode)
-{
-	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
-	       : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
-}
-
-int open_regular(const char *path, uint64_t max, uint64_t *size, tc_error *err)
-{
-	/* O_NONBLOCK: opening a FIFO nobody writes to would wait for a writer */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot stat: %s", strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "not a regular file (%s)", file_kind(st.st_mode));
-	} else if ((uint64_t)st.st_size > max) {
-		tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, path,
-		        "%llu bytes, more than the input limit of %llu MB (--max-input-mb)",
-		        (unsigned long long)st.st_size, (unsigned long long)(max >> 20));
-	} else {
-		*size = (uint64_t)st.st_size;
-		return fd;
-	}
-	close(fd);
-	return err->code;
-}
-
-int read_file(const char *path, tc_buf *buf, uint64_t max, tc_error *err)
-{
-	buf_clear(buf);
-	uint64_t size;
-	int fd = open_regular(path, max, &size, err);
-	if (fd < 0)
-		return fd;
-	int rc = TC_OK;
-	if (!buf_reserve(buf, (size_t)size + 1)) {
-		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory for %llu bytes", (unsigned long long)size);
-		goto done;
-	}
-	/* the size it had when opened: a file that grows meanwhile is not read past it */
-	while (buf->len < size) {
-		ssize_t got = read(fd, buf->data + buf->len, (size_t)size - buf->len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read: %s", strerror(errno));
-			goto done;
-		}
-		if (got == 0)
-			break;
-		buf->len += (size_t)got;
-	}
-done:
-	close(fd);
-	return rc;
-}
+#include "file.h"
 
 size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b)
 {
@@ -231,12 +173,12 @@ static int walk(const char *path, bool dex, walk_fn fn, void *ctx, tc_error *err
 				continue;
 			char full[8192];
 			snprintf(full, sizeof full, "%s/%s", path, files[i]);
-			if ((rc = read_file(full, &buf, TC_MAX_INPUT_BYTES, err)) == TC_OK)
+			if ((rc = tc_file_read(full, &buf, TC_MAX_INPUT_BYTES, TC_LIMIT_OPTION, err)) == TC_OK)
 				rc = fn(ctx, full, buf.data, buf.len);
 		}
 		free_list(files, n);
 	} else if (wanted(path, dex)) {
-		if ((rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err)) == TC_OK)
+		if ((rc = tc_file_read(path, &buf, TC_MAX_INPUT_BYTES, TC_LIMIT_OPTION, err)) == TC_OK)
 			rc = fn(ctx, path, buf.data, buf.len);
 	} else {
 		rc = walk_jar(path, dex, fn, ctx, err);

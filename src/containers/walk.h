@@ -26,15 +26,6 @@ int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, tc_error *err)
  * For the paths built per file, where printf's parsing costs more than the copy. */
 size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
 
-/* Opens a regular file for reading, never blocking (a FIFO is refused, not waited on),
- * whose size is at most max bytes (TC_ELIMIT beyond, naming --max-input-mb). Returns
- * the descriptor and its size, or a negative status with err set. */
-int open_regular(const char *path, uint64_t max, uint64_t *size, tc_error *err);
-/* "a FIFO", "a directory", ... for messages. */
-const char *file_kind(mode_t mode);
-/* Reads a whole regular file of at most max bytes into buf (open_regular's rules). */
-int read_file(const char *path, tc_buf *buf, uint64_t max, tc_error *err);
-
 /* Lists regular files under dir (relative paths, '/'-separated), sorted by strcmp.
  * *out is a malloc'd array of malloc'd strings; free with free_list. */
 int list_files(const char *dir, char ***out, size_t *n, tc_error *err);

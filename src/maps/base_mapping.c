@@ -6,6 +6,7 @@
 #include <uthash.h>
 
 #include "containers/walk.h"
+#include "file.h"
 
 typedef struct entry {
 	UT_hash_handle hh;
@@ -101,7 +102,7 @@ int mapping_load(mapping **out, const char *path, tc_error *err)
 	*out = NULL;
 	tc_buf buf;
 	buf_init(&buf);
-	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
+	int rc = tc_file_read(path, &buf, TC_MAX_INPUT_BYTES, TC_LIMIT_OPTION, err);
 	if (rc == TC_OK)
 		rc = mapping_parse(out, (const char *)buf.data, buf.len, path, err);
 	buf_free(&buf);

@@ -8,6 +8,7 @@
 #include <uthash.h>
 
 #include "containers/walk.h"
+#include "file.h"
 
 typedef struct pg_method_entry {
 	UT_hash_handle hh;
@@ -346,7 +347,7 @@ int pg_load(pg_map **out, const char *path, tc_error *err)
 {
 	tc_buf buf;
 	buf_init(&buf);
-	int rc = read_file(path, &buf, TC_MAX_INPUT_BYTES, err);
+	int rc = tc_file_read(path, &buf, TC_MAX_INPUT_BYTES, TC_LIMIT_OPTION, err);
 	if (rc == TC_OK)
 		rc = pg_parse(out, (const char *)buf.data, buf.len, path, err);
 	buf_free(&buf);

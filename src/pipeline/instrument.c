@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "classfile.h"
+#include "file.h"
 #include "dex.h"
 #include "filter.h"
 #include "pipeline/pipeline.h"
@@ -128,7 +129,7 @@ static int add_dex_file(run *r, input *in, const char *path, const char *name, t
 {
 	tc_buf b;
 	buf_init(&b);
-	if (read_file(path, &b, r->max_input, err) != TC_OK) {
+	if (tc_file_read(path, &b, r->max_input, TC_LIMIT_OPTION, err) != TC_OK) {
 		buf_free(&b);
 		return err->code;
 	}
@@ -264,7 +265,7 @@ int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, tc
 	} else {
 		char path[4200];
 		path_join(path, sizeof path, u->in->in, "/", u->name);
-		if (read_file(path, &w->in, r->max_input, err) != TC_OK)
+		if (tc_file_read(path, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 			return err->code;
 	}
 	*data = w->in.data;
@@ -322,7 +323,7 @@ static int restore_unit(run *r, unit *u, worker *w, tc_error *err)
 		return out_dir_file(w, u, u->out, u->out_len, err);
 	char in[4200];
 	path_join(in, sizeof in, u->in->in, "/", u->name);
-	if (read_file(in, &w->in, r->max_input, err) != TC_OK)
+	if (tc_file_read(in, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 		return err->code;
 	return out_dir_file(w, u, w->in.data, w->in.len, err);
 }
@@ -338,7 +339,7 @@ static int trace_unit(run *r, unit *u, worker *w, tc_error *err)
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
 		path_join(in, sizeof in, u->in->in, "/", u->name);
-		if (read_file(in, &w->in, r->max_input, err) != TC_OK)
+		if (tc_file_read(in, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;
 		return out_dir_file(w, u, w->in.data, w->in.len, err);
@@ -467,16 +468,16 @@ static int setup(run *r, tc_error *err)
 		if (rules_parse(r->rules, rule, (size_t)n, "--beat-class", err) != TC_OK)
 			return err->code;
 	}
-	/* the side files through read_file: regular files, within the input limit */
+	/* the side files through tc_file_read: regular files, within the input limit */
 	r->max_input = o->max_input ? o->max_input : TC_MAX_INPUT_BYTES;
 	tc_buf text;
 	buf_init(&text);
 	int rc = TC_OK;
-	if (o->blocklist && (rc = read_file(o->blocklist, &text, r->max_input, err)) == TC_OK)
+	if (o->blocklist && (rc = tc_file_read(o->blocklist, &text, r->max_input, TC_LIMIT_OPTION, err)) == TC_OK)
 		rc = rules_parse(r->rules, (const char *)text.data, text.len, o->blocklist, err);
-	if (rc == TC_OK && o->proguard && (rc = read_file(o->proguard, &text, r->max_input, err)) == TC_OK)
+	if (rc == TC_OK && o->proguard && (rc = tc_file_read(o->proguard, &text, r->max_input, TC_LIMIT_OPTION, err)) == TC_OK)
 		rc = pg_parse(&r->pg, (const char *)text.data, text.len, o->proguard, err);
-	if (rc == TC_OK && o->base_mapping && (rc = read_file(o->base_mapping, &text, r->max_input, err)) == TC_OK)
+	if (rc == TC_OK && o->base_mapping && (rc = tc_file_read(o->base_mapping, &text, r->max_input, TC_LIMIT_OPTION, err)) == TC_OK)
 		rc = mapping_parse(&r->base, (const char *)text.data, text.len, o->base_mapping, err);
 	buf_free(&text);
 	if (rc != TC_OK)
@@ -569,7 +570,7 @@ static int classify_input(run *r, size_t i, tc_error *err)
 	if (!in->dir && !S_ISREG(st.st_mode)) {
 		/* a FIFO would block the run, a device never end */
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->in, "not a regular file or a directory (%s)",
-		               file_kind(st.st_mode));
+		               tc_file_kind(st.st_mode));
 	}
 	if (!in->dir) {
 		in->dex = sniff_dex(in->in);

@@ -14,6 +14,8 @@
  * is held in memory (tc_options.max_input; the command line's --max-input-mb). */
 #define TC_MAX_INPUT_MB 512
 #define TC_MAX_INPUT_BYTES ((uint64_t)TC_MAX_INPUT_MB << 20)
+/* What sets the input limit, for messages (tc_file_open). */
+#define TC_LIMIT_OPTION "--max-input-mb"
 
 typedef struct tc_pair {
 	const char *in, *out;

@@ -89,18 +89,18 @@ static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t p
 	fprintf(out, "    %04x: ", pc);
 	if (op->fmt == DF_PAYLOAD) {
 		const uint8_t *p = c->insns + 2 * (size_t)pc;
-		uint32_t n = le_u2(p + 2);
+		uint32_t n = get_le2(p + 2);
 		if (op->payload == DPL_PACKED) {
-			fprintf(out, "packed-switch-payload first %" PRId32 ":", (int32_t)le_u4(p + 4));
+			fprintf(out, "packed-switch-payload first %" PRId32 ":", (int32_t)get_le4(p + 4));
 			for (uint32_t k = 0; k < n; k++)
-				fprintf(out, " %+d", (int32_t)le_u4(p + 8 + 4 * k));
+				fprintf(out, " %+d", (int32_t)get_le4(p + 8 + 4 * k));
 		} else if (op->payload == DPL_SPARSE) {
 			fprintf(out, "sparse-switch-payload");
 			for (uint32_t k = 0; k < n; k++)
-				fprintf(out, " %" PRId32 ":%+d", (int32_t)le_u4(p + 4 + 4 * k),
-				        (int32_t)le_u4(p + 4 + 4 * (n + k)));
+				fprintf(out, " %" PRId32 ":%+d", (int32_t)get_le4(p + 4 + 4 * k),
+				        (int32_t)get_le4(p + 4 + 4 * (n + k)));
 		} else {
-			uint32_t count = le_u4(p + 4);
+			uint32_t count = get_le4(p + 4);
 			fprintf(out, "array-data-payload width %u count %u:", n, count);
 			for (uint32_t k = 0; k < (uint32_t)n * count; k++)
 				fprintf(out, " %02x", p[8 + k]);

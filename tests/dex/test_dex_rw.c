@@ -194,7 +194,7 @@ static size_t valid(uint8_t **out)
 
 static void refix(uint8_t *p, size_t len)
 {
-	le_put4(p + 8, dex_adler32(p, len));
+	put_le4(p + 8, dex_adler32(p, len));
 }
 
 static int parse(const uint8_t *p, size_t len, tc_error *e)
@@ -236,14 +236,14 @@ Test(dex_rw, damaged_files_are_errors_with_their_offsets)
 	tc_error_clear(&e);
 	cr_assert_eq(dex_read_header(p, len, &h, &e), TC_OK);
 	uint8_t *cd = p + h.class_defs_off + 24;
-	le_put4(cd, le_u4(cd) + 1);
+	put_le4(cd, get_le4(cd) + 1);
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect_eq(e.offset, h.class_defs_off + 24);
 	cr_expect(strstr(e.message, "class_data_item") != NULL, "%s", e.message);
-	le_put4(cd, le_u4(cd) - 1);
+	put_le4(cd, get_le4(cd) - 1);
 	/* a type index out of range in type_ids */
-	le_put4(p + h.type_ids_off, 0xffff);
+	put_le4(p + h.type_ids_off, 0xffff);
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect_eq(e.offset, h.type_ids_off);
@@ -265,7 +265,7 @@ Test(dex_rw, an_unknown_opcode_in_code_is_an_error_at_its_offset)
 		at++;
 	cr_assert_lt(at + 4, B.len);
 	p[at] = 0x73;
-	le_put4(p + 8, dex_adler32(p, B.len));
+	put_le4(p + 8, dex_adler32(p, B.len));
 	tc_error e;
 	tc_error_clear(&e);
 	arena_reset(&A2);
@@ -496,16 +496,16 @@ Test(dex_rw, a_map_count_past_its_section_is_refused_before_allocating)
 	tc_error e;
 	tc_error_clear(&e);
 	cr_assert_eq(dex_read_header(p, len, &h, &e), TC_OK);
-	uint32_t n = le_u4(p + h.map_off), at = 0;
+	uint32_t n = get_le4(p + h.map_off), at = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_DATA)
+		if (get_le2(p + h.map_off + 4 + 12 * i) == DT_STRING_DATA)
 			at = h.map_off + 4 + 12 * i;
 	cr_assert_neq(at, 0u);
-	le_put4(p + at + 4, 0x7fffffff);
+	put_le4(p + at + 4, 0x7fffffff);
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect(strstr(e.message, "2147483647 items of at least 2 bytes do not fit"), "%s", e.message);
-	cr_expect_eq(e.offset, le_u4(p + at + 8));
+	cr_expect_eq(e.offset, get_le4(p + at + 8));
 	free(p);
 }
 
@@ -529,11 +529,11 @@ Test(dex_rw, overlapping_sections_are_refused)
 	cr_assert_eq(dex_read_header(p, len, &h, &e), TC_OK);
 	/* one string id more, in the header and the map: the string_ids run into the type_ids */
 	cr_assert_eq(h.string_ids_off + 4 * h.string_ids_size, h.type_ids_off);
-	le_put4(p + 56, h.string_ids_size + 1);
-	uint32_t n = le_u4(p + h.map_off);
+	put_le4(p + 56, h.string_ids_size + 1);
+	uint32_t n = get_le4(p + h.map_off);
 	for (uint32_t i = 0; i < n; i++)
-		if (le_u2(p + h.map_off + 4 + 12 * i) == DT_STRING_ID)
-			le_put4(p + h.map_off + 8 + 12 * i, h.string_ids_size + 1);
+		if (get_le2(p + h.map_off + 4 + 12 * i) == DT_STRING_ID)
+			put_le4(p + h.map_off + 8 + 12 * i, h.string_ids_size + 1);
 	refix(p, len);
 	cr_expect_eq(parse(p, len, &e), TC_EFORMAT);
 	cr_expect(strstr(e.message, "past the start of section 0x0002"), "%s", e.message);

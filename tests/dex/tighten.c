@@ -191,11 +191,11 @@ static void live_after(const meth *m, uint32_t i, const uint64_t *live, uint64_t
 	}
 	if ((fl & DOPF_SWITCH) && to >= 0 && to + 2 <= c->ninsns) {
 		const uint8_t *p = c->insns + 2 * (size_t)to;
-		uint32_t count = le_u2(p + 2);
+		uint32_t count = get_le2(p + 2);
 		size_t first = op.op == DOP_PACKED_SWITCH ? 8 : 4 + 4 * (size_t)count;
 		if ((size_t)to * 2 + first + 4 * (size_t)count <= 2 * (size_t)c->ninsns)
 			for (uint32_t e = 0; e < count; e++) {
-				uint32_t t = insn_at(m, (int64_t)m->pc[i] + (int32_t)le_u4(p + first + 4 * e));
+				uint32_t t = insn_at(m, (int64_t)m->pc[i] + (int32_t)get_le4(p + first + 4 * e));
 				if (t != NONE)
 					for (uint32_t k = 0; k < rw; k++)
 						out[k] |= live[(size_t)t * rw + k];

@@ -108,7 +108,7 @@ fi
 newest_header=$(ls -t $headers "$0" | head -n 1)
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/base -I$root/classfile -I$root/dex -I$root/rules -I$root/mapping -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
+    -I$root/base -I$root/classfile -I$root/dex -I$root/rules -I$root/mapfile -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
 build() { # build SOURCE OBJECT
     if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
         # shellcheck disable=SC2086

@@ -80,7 +80,7 @@ if [ "$mode" = missing ]; then
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "installing: ${missing[*]}" >&2
+echo "installing with apt-get (a few minutes on a new machine): ${missing[*]}" >&2
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 # Several scripts may install at once (parallel builds): one apt at a time.

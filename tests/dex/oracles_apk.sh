@@ -4,13 +4,14 @@
 # semantic diff (every original method unchanged but for the probes, which are placed
 # right), enjarify + HotSpot -Xverify:all (no class that verified before fails after),
 # and the behaviour programs (the same output, every i() matched by one o()).
-# usage: oracles_apk.sh SRC CORPUS WORK TC_INSTRUMENT
+# usage: oracles_apk.sh SRC CORPUS WORK TC_INSTRUMENT [CACHE]
+#   CACHE  oracles.sh --cache, shared with the other oracle runs (default WORK/oracles/cache)
 set -uo pipefail
-src=$1 corpus=$2 work=$3 tci=$(realpath "$4")
+src=$1 corpus=$2 work=$3 tci=$(realpath "$4") cache=${5:-$3/oracles/cache}
 bash "$src/tests/dex/corpus.sh" "$corpus" || exit 1
 mkdir -p "$work" && rm -rf "$work/out" "$work/map" && mkdir -p "$work/out"
 "$tci" --quiet --mapping-dir "$work/map" --in "$corpus/server.apk" --out "$work/traced.apk" || exit 1
 (cd "$work/out" && unzip -qo ../traced.apk 'classes*.dex') || exit 1
-# the originals' translations are cached in $work/oracles/cache across runs
+# the originals' translations are cached in $cache across runs
 exec bash "$src/tests/dex/oracles/oracles.sh" "$corpus/server" "$work/out" "$work/oracles" --expect-probes \
-	--behave "$src/tests/dex/oracles/behave" --resources "$corpus/server.apk"
+	--behave "$src/tests/dex/oracles/behave" --resources "$corpus/server.apk" --cache "$cache"

@@ -7,10 +7,14 @@
 # Types oracle sampling: of an output dex above 4 MB (settings' classes.dex and stf's) a
 # quarter of the classes, chosen by a hash of the name (oracles.sh --sample 4), is
 # translated and judged; all the other dex files are judged whole.
-# usage: oracles_more.sh SRC CORPUS WORK TC_INSTRUMENT [APP...]   (default: every app)
+# usage: oracles_more.sh SRC CORPUS WORK TC_INSTRUMENT [--cache DIR] [APP...]   (default: every app)
+#   --cache DIR  oracles.sh --cache, shared with the other oracle runs (default: each
+#                app's WORK/APP/oracles/cache)
 set -uo pipefail
 src=$1 corpus=$2 work=$3 tci=$(realpath "$4")
 shift 4
+cache_args=()
+if [ "${1:-}" = --cache ]; then cache_args=(--cache "$2"); shift 2; fi
 only=" $* "
 bash "$src/tests/dex/corpus_more.sh" "$corpus" || exit 1
 mkdir -p "$work"
@@ -28,9 +32,9 @@ while IFS=$'\t' read -r name file kind from; do
 		fail=1
 		continue
 	fi
-	# the originals' translations stay cached in $w/oracles/cache across runs
+	# the originals' translations stay cached across runs
 	bash "$src/tests/dex/oracles/oracles.sh" "$corpus/$name" "$w/out" "$w/oracles" --expect-probes --sample 4 \
-		</dev/null
+		"${cache_args[@]+"${cache_args[@]}"}" </dev/null
 	rc=$?
 	[ $rc = 77 ] && exit 77   # a tool is missing (tests/lib/need.sh)
 	[ $rc = 0 ] || fail=1

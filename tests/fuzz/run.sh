@@ -3,7 +3,7 @@
 # it for a bounded time on a corpus seeded from its seeds and regressions directories.
 #
 #   tests/fuzz/run.sh [-T classfile|instrument|jar|text|dex|apk] [-t SECONDS] [-o WORKDIR] [-j JOBS]
-#                     [-L OBJDIR] [-- LIBFUZZER-ARGS...]
+#                     [-B BINDIR] [-- LIBFUZZER-ARGS...]
 #
 #   classfile   tests/fuzz/fuzz_classfile.c: the class-file library alone;
 #               tests/fuzz/seeds, tests/fuzz/regressions
@@ -18,57 +18,52 @@
 #   apk         tests/dex/fuzz/fuzz_apk.c: APKs and lone dex files through tc_instrument();
 #               tests/dex/fuzz/seeds-apk, .../regressions-apk
 #
-# WORKDIR (default /tmp/tc-fuzz-TARGET) keeps the binary, the growing corpus and crash
-# files (crash-*, leak-*, timeout-*, oom-*); copy each one into the regressions. The
-# library's objects are kept in OBJDIR (default WORKDIR/obj) and rebuilt when stale.
-# Exit 77 (skipped, for meson) when clang or libFuzzer is missing, 1 when the fuzzer
-# found a problem, 0 otherwise. Needs python3 (rules/embed.py), libzip, pcre2, zlib, libdeflate.
+# WORKDIR (default /tmp/tc-fuzz-TARGET) keeps the growing corpus and crash files
+# (crash-*, leak-*, timeout-*, oom-*); copy each one into the regressions. The binary is
+# BINDIR/fuzz_TARGET, built by tests/fuzz/build.sh (meson builds them all once, in the
+# build directory's tests/fuzz); without -B, build.sh builds it in WORKDIR/build first
+# (objects kept there, compiled again when stale). Exit 77 (skipped, for meson) when
+# clang or libFuzzer is missing, 1 when the fuzzer found a problem, 0 otherwise.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 secs=30
 target=classfile
-objdir=
+bindir=
 work=
 jobs=1
 while [ $# -gt 0 ]; do
     case "$1" in
         -T) target=$2; shift 2 ;;
-        -L) objdir=$2; shift 2 ;;
+        -B) bindir=$2; shift 2 ;;
         -t) secs=$2; shift 2 ;;
         -o) work=$2; shift 2 ;;
         -j) jobs=$2; shift 2 ;;
         --) shift; break ;;
-        *) echo "usage: $0 [-T classfile|instrument|jar|text|dex|apk] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-L OBJDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
+        *) echo "usage: $0 [-T classfile|instrument|jar|text|dex|apk] [-t SECONDS] [-o WORKDIR] [-j JOBS] [-B BINDIR] [-- LIBFUZZER-ARGS...]" >&2; exit 2 ;;
     esac
 done
 cfuzz=$root/tests/compiler/fuzz
-# Every target has: its source, seeds, regressions, the longest input, and whether it
-# links the compiler (rules/, src/) besides classfile/.
+# Every target has its seeds, regressions and longest input (its source and what it
+# links: build.sh).
 case "$target" in
-    classfile) src=$here/fuzz_classfile.c; seeds=$here/seeds; regressions=$here/regressions
-        max_len=262144; compiler= ;;
-    instrument) src=$cfuzz/fuzz_instrument.c; seeds=$cfuzz/seeds; regressions=$cfuzz/regressions
-        max_len=65536; compiler=yes ;;
-    jar) src=$cfuzz/fuzz_jar.c; seeds=$cfuzz/seeds-jar; regressions=$cfuzz/regressions-jar
-        max_len=65536; compiler=yes ;;
-    text) src=$cfuzz/fuzz_text.c; seeds=$cfuzz/seeds-text; regressions=$cfuzz/regressions-text
-        max_len=65536; compiler=yes ;;
-    dex) src=$root/tests/dex/fuzz/fuzz_dex.c; seeds=$root/tests/dex/fuzz/seeds
-        regressions=$root/tests/dex/fuzz/regressions; max_len=65536; compiler=dex ;;
-    apk) src=$root/tests/dex/fuzz/fuzz_apk.c; seeds=$root/tests/dex/fuzz/seeds-apk
-        regressions=$root/tests/dex/fuzz/regressions-apk; max_len=65536; compiler=yes ;;
+    classfile) seeds=$here/seeds; regressions=$here/regressions
+        max_len=262144 ;;
+    instrument) seeds=$cfuzz/seeds; regressions=$cfuzz/regressions
+        max_len=65536 ;;
+    jar) seeds=$cfuzz/seeds-jar; regressions=$cfuzz/regressions-jar
+        max_len=65536 ;;
+    text) seeds=$cfuzz/seeds-text; regressions=$cfuzz/regressions-text
+        max_len=65536 ;;
+    dex) seeds=$root/tests/dex/fuzz/seeds
+        regressions=$root/tests/dex/fuzz/regressions; max_len=65536 ;;
+    apk) seeds=$root/tests/dex/fuzz/seeds-apk
+        regressions=$root/tests/dex/fuzz/regressions-apk; max_len=65536 ;;
     *) echo "run.sh: unknown target $target" >&2; exit 2 ;;
 esac
 work=${work:-/tmp/tc-fuzz-$target}
 
-CLANG=${CLANG:-}
-if [ -z "$CLANG" ]; then
-    for c in clang clang-14 clang-15 clang-16; do
-        if command -v "$c" >/dev/null 2>&1; then CLANG=$c; break; fi
-    done
-fi
 # A missing clang or libFuzzer skips (meson's 77), or fails under TC_REQUIRE_TOOLS=1
 # (scripts/test.sh), as tests/lib/need.sh does.
 missing() { # missing WHAT PACKAGE
@@ -79,69 +74,20 @@ missing() { # missing WHAT PACKAGE
     echo "run.sh: $1 is missing (Debian package $2); skipped" >&2
     exit 77
 }
-if [ -z "$CLANG" ]; then
-    missing clang clang
-fi
-PYTHON=${PYTHON:-python3}
 
 mkdir -p "$work/corpus"
 rm -rf "$work/artifacts"; mkdir -p "$work/artifacts"
-bin="$work/fuzz_$target"
-# The libraries are compiled once into OBJDIR (-L, shared by the targets), then linked.
-objdir=${objdir:-$work/obj}
-mkdir -p "$objdir"
-lib="$(ls "$root"/base/*.c "$root"/classfile/*.c)"
-headers="$root/base/*.h $root/classfile/*.h"
-if [ "$compiler" = dex ]; then
-    lib="$lib $(ls "$root"/dex/*.c)"
-    headers="$headers $root/dex/*.h"
-    compiler=
-elif [ -n "$compiler" ]; then
-    lib="$lib $(ls "$root"/dex/*.c) $(ls "$root"/rules/*.c) $(ls "$root"/mapfile/*.c)"
-    # src/'s rooms, without the programs' (src/tc-*/: each has a main, and libFuzzer
-    # brings its own)
-    for f in "$root"/src/*/*.c; do
-        case "$f" in */src/tc-*/*) ;; *) lib="$lib $f" ;; esac
-    done
-    headers="$headers $root/dex/*.h $root/rules/*.h $root/mapfile/*.h $root/src/*/*.h"
+# The binary: prebuilt (-B, meson's fuzz-binaries) or built here by build.sh.
+if [ -z "$bindir" ]; then
+    bindir=$work/build
+    "$here/build.sh" -o "$bindir" -j "$(nproc 2>/dev/null || echo 2)" "$target" || exit 1
 fi
-newest_header=$(ls -t $headers "$0" | head -n 1)
-cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
-    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-    -I$root/base -I$root/classfile -I$root/dex -I$root/rules -I$root/mapfile -I$root/src -I$here $(pkg-config --cflags libzip libpcre2-8 zlib libdeflate libxxhash)"
-build() { # build SOURCE OBJECT
-    if [ ! -f "$2" ] || [ "$1" -nt "$2" ] || [ "$newest_header" -nt "$2" ]; then
-        # shellcheck disable=SC2086
-        "$CLANG" $cflags -c "$1" -o "$2.tmp" 2>>"$work/build.log" && mv -f "$2.tmp" "$2"
-    fi
-}
-: >"$work/build.log"
-if [ -n "$compiler" ]; then
-    if [ ! -f "$objdir/default_rules.c" ] || [ "$root/rules/default.rules" -nt "$objdir/default_rules.c" ]; then
-        "$PYTHON" "$root/rules/embed.py" tc_default_rules "$root/rules/default.rules" \
-            "$objdir/default_rules.c.tmp" && mv -f "$objdir/default_rules.c.tmp" "$objdir/default_rules.c"
-    fi
-    lib="$lib $objdir/default_rules.c"
+if [ -f "$bindir/missing" ]; then
+    IFS='	' read -r what pkg <"$bindir/missing"
+    missing "$what" "$pkg"
 fi
-objs=""
-for f in $lib "$src"; do
-    o="$objdir/$(basename "$f" .c).o"
-    build "$f" "$o" || { cat "$work/build.log" >&2; exit 1; }
-    objs="$objs $o"
-done
-# -fsanitize=fuzzer needs libclang_rt.fuzzer (Debian: libfuzzer-14-dev).
-# shellcheck disable=SC2086
-if ! "$CLANG" -fsanitize=fuzzer,address,undefined $objs $(pkg-config --libs libzip libpcre2-8 zlib libdeflate libxxhash) \
-    -lpthread -o "$bin.tmp" 2>>"$work/build.log"; then
-    # Only the fuzzer runtime itself missing is a skip; any other link error (two mains,
-    # a symbol missing) is a failure, even when FuzzerMain is named in it.
-    if grep -Eqi 'cannot find .*fuzzer|libclang_rt\.fuzzer[^ ]*: No such file' "$work/build.log"; then
-        missing "libFuzzer (clang's -fsanitize=fuzzer runtime; see $work/build.log)" libfuzzer-14-dev
-    fi
-    cat "$work/build.log" >&2
-    exit 1
-fi
-mv -f "$bin.tmp" "$bin"
+bin=$bindir/fuzz_$target
+[ -x "$bin" ] || { echo "run.sh: no $bin (tests/fuzz/build.sh -o $bindir $target)" >&2; exit 1; }
 
 # Seeds and regressions first, then the corpus grown by earlier runs.
 set -- -max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 -timeout=20 \

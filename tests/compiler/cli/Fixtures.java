@@ -94,5 +94,39 @@ public class Fixtures {
         javac("11", out.resolve("module"), sources(data.resolve("module")));
         javac("17", out.resolve("beat"), sources(data.resolve("beat")));
         libraryJar(out.resolve("rt57.jar"));
+
+        // cache.sh's inputs (--release 8): two jars and a directory, a jar it adds, the
+        // directory with one class edited, and base.jar once its class is an Activity
+        Path c = data.resolve("cache");
+        Path co = out.resolve("cache");
+        String cp = co.resolve("base") + ":" + co.resolve("dir");
+        javac("8", co.resolve("base"), sources(c.resolve("base")));
+        javac("8", co.resolve("dir"), sources(c.resolve("dir")));
+        javac("8", co.resolve("app"), sources(c.resolve("app")), "-cp", cp);
+        javac("8", co.resolve("extra"), sources(c.resolve("extra")), "-cp", cp);
+        javac("8", co.resolve("dir-edited"), sources(c.resolve("dir-edited")), "-cp", cp);
+        javac("8", co.resolve("stub"), sources(c.resolve("stub")));
+        javac("8", co.resolve("base-activity"), sources(c.resolve("base-activity")), "-cp",
+                co.resolve("stub").toString());
+        for (String j : new String[] {"base", "app", "extra", "base-activity"}) {
+            jar(co.resolve(j), co.resolve(j + ".jar"));
+        }
+    }
+
+    /* A jar of a directory's files, in byte order of their paths, with one fixed time. */
+    static void jar(Path dir, Path out) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(dir)) {
+            files = s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+        }
+        try (ZipOutputStream zos = new ZipOutputStream(Files.newOutputStream(out))) {
+            for (Path f : files) {
+                ZipEntry e = new ZipEntry(dir.relativize(f).toString().replace('\\', '/'));
+                e.setTime(315532800000L); // 1980-01-01, zip's first day
+                zos.putNextEntry(e);
+                zos.write(Files.readAllBytes(f));
+                zos.closeEntry();
+            }
+        }
     }
 }

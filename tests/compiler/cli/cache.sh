@@ -9,55 +9,14 @@
 # two runs at once share one cache; --cache-max-mb trims it.
 . "$(dirname "$0")/lib.sh"
 need_fixtures
-need_cmd javac default-jdk-headless
-need_cmd jar default-jdk-headless
 SEED_DEX=$CLI_DIR/../../dex/fuzz/seeds/shapes-api26.dex
 
 # --- the inputs: a class directory, two jars, a dex file ------------------------------
-src=$T/src
-mkdir -p "$src/base/p" "$src/app/q" "$src/dir/r" "$src/extra/s"
-cat >"$src/base/p/Base.java" <<'EOF'
-package p;
-public class Base {
-    protected int n;
-    public void onCreate() { n = helper(n) + 1; System.out.println("create " + n); }
-    static int helper(int x) { return Math.abs(x) * 2; }
-}
-EOF
-cat >"$src/app/q/Screen.java" <<'EOF'
-package q;
-public class Screen extends p.Base {
-    public void show(String s) { onCreate(); System.out.println(s.trim()); }
-    public static void main(String[] a) { new Screen().show(" hi "); }
-}
-EOF
-cat >"$src/dir/r/Tool.java" <<'EOF'
-package r;
-public class Tool {
-    public static String run(String s) { return s.toUpperCase() + s.length(); }
-    public int get() { return 1; }
-}
-EOF
-cat >"$src/extra/s/More.java" <<'EOF'
-package s;
-public class More { public static void go() { System.out.println(r.Tool.run("x")); } }
-EOF
-build() { # build NAME DIR [CLASSPATH]: javac into $T/classes/NAME
-    rm -rf "$T/classes/$1" && mkdir -p "$T/classes/$1" &&
-        javac -nowarn --release 8 -d "$T/classes/$1" -cp "${3:-$T/classes/base:$T/classes/dir}" \
-            $(find "$2" -name '*.java') 2>"$T/javac.err" ||
-        { cat "$T/javac.err"; not_ok "javac $1"; finish; }
-}
-jarup() { rm -f "$2" && jar cf "$2" -C "$1" .; }
-build base "$src/base"
-build dir "$src/dir"
-build app "$src/app"
-build extra "$src/extra"
+# compiled by fixtures.sh from tests/data/compiler/cache (Fixtures.java, one JVM)
+F=$FIXTURES/cache
 mkdir -p "$T/in"
-jarup "$T/classes/base" "$T/in/base.jar"
-jarup "$T/classes/app" "$T/in/app.jar"
-jarup "$T/classes/extra" "$T/in/extra.jar"
-cp -r "$T/classes/dir" "$T/in/dir"
+cp "$F/base.jar" "$F/app.jar" "$F/extra.jar" "$T/in/"
+cp -r "$F/dir" "$T/in/dir"
 cp "$SEED_DEX" "$T/in/shapes.dex"
 
 INPUTS="base.jar app.jar dir shapes.dex"
@@ -110,9 +69,8 @@ check "again, nothing changed: the same outputs" same first-cold again
 set -- $(reused again)
 check "again: all 4 results reused" test "$1" = 4
 
-# one class edited (the directory)
-sed -i 's/toUpperCase() + s.length()/toLowerCase() + s.hashCode()/' "$src/dir/r/Tool.java"
-build dir "$src/dir" && rm -rf "$T/in/dir" && cp -r "$T/classes/dir" "$T/in/dir"
+# one class edited (the directory): r.Tool's run() calls other methods
+rm -rf "$T/in/dir" && cp -r "$F/dir-edited" "$T/in/dir"
 step edited
 set -- $(reused edited-cached)
 check "edited: the 3 other inputs reused" test "$1" = 3
@@ -144,13 +102,7 @@ step blocklist
 EXTRA_OPTS=""
 
 # a super class changed in another jar: Screen becomes an Activity through Base
-sed -i 's/public class Base {/public class Base extends android.app.Activity {/' "$src/base/p/Base.java"
-mkdir -p "$src/stub/android/app"
-printf 'package android.app;\npublic class Activity { public void onWindowFocusChanged(boolean b) {} }\n' \
-    >"$src/stub/android/app/Activity.java"
-build stub "$src/stub" "$T"
-build base "$src/base" "$T/classes/stub"
-jarup "$T/classes/base" "$T/in/base.jar"
+cp "$F/base-activity.jar" "$T/in/base.jar"
 step activity
 check "activity: Base and Screen got an onWindowFocusChanged" "$PYTHON" -c '
 import json, sys

@@ -11,6 +11,9 @@
 #   mr.jar module.jar meta.jar app1.jar malformed.jar corrupt/ big/ pool/
 #                   made by classgen.py (see there)
 #   peers/peers.jar bench/peers (VerifyAll)
+#   cache/          cache.sh's inputs from tests/data/compiler/cache (--release 8): base.jar,
+#                   app.jar, extra.jar, dir/, dir-edited/ (one class edited),
+#                   base-activity.jar (Base extends android.app.Activity, from stub/)
 #
 # Environment: JAVA, JAVAC (for the peers), JAR, PYTHON, PROGUARD_JAR. Nothing is
 # built when java is missing: the stamp then says "missing", and the tests skip.

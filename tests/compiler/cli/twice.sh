@@ -8,13 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 need_fixtures
 
-# two_i DIR: methods that call AppMethodBeat.i more than once (javap), one per line.
+# two_i DIR: methods that call AppMethodBeat.i more than once, one per line (one javap
+# for all of DIR's classes: a JVM per class costs a second each).
 two_i() {
-    find "$1" -name '*.class' | LC_ALL=C sort | while read -r f; do
-        "$JAVAP" -c -p "$f" | awk -v f="$f" '
-            /^  [^ ].*\(.*\)/ { m = $0; n = 0 }
-            /invokestatic .*AppMethodBeat\.i:\(I\)V/ { if (++n == 2) print f ": " m }'
-    done
+    find "$1" -name '*.class' | LC_ALL=C sort | xargs "$JAVAP" -c -p | awk '
+        /^[^ ].*(class|interface|enum|record) / { c = $0 }
+        /^  [^ ].*\(.*\)/ { m = $0; n = 0 }
+        /invokestatic .*AppMethodBeat\.i:\(I\)V/ { if (++n == 2) print c ": " m }'
 }
 
 # A directory, over its own output.

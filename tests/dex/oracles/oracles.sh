@@ -8,6 +8,7 @@
 #   OUT_DIR    instrumented dex files; each *.dex with a same-named file in ORIG_DIR is judged
 #   WORK_DIR   scratch and cache (WORK_DIR/cache keeps what is derived from the originals,
 #              keyed by their SHA-256; the rest is rewritten on every run)
+# (the options come after the three arguments)
 # options:
 #   --probe-class DESC   the probe class (default Lcom/tencent/matrix/trace/core/AppMethodBeat;)
 #   --expect-probes      fail unless the outputs hold probes (semantics) and the behaviour
@@ -24,6 +25,8 @@
 #   --max-diffs N        diffs printed per dex (default 5)
 #   --serial             run the per-dex oracles in one stream (default: structure, disasm
 #                        and semantics in one, the enjarify translations in another)
+#   --cache DIR          what is derived from the originals (default WORK_DIR/cache): runs
+#                        on the same originals share it (each entry made once, under a lock)
 #
 # The oracles, per output dex file:
 #   structure  dexdump -c OUT.dex: exit 0, "Checksum verified", nothing on stderr (ART's
@@ -55,7 +58,7 @@ work=$3
 shift 3
 probe='Lcom/tencent/matrix/trace/core/AppMethodBeat;'
 expect=0 behave='' only=structure,disasm,semantics,types sample=1 sample_min=4000000 jobs=2
-reginfo=ALL,FULLMERGE max_diffs=5 serial=0
+reginfo=ALL,FULLMERGE max_diffs=5 serial=0 cache=
 start=$(date +%s)
 resources=()
 while [ $# -gt 0 ]; do
@@ -71,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--register-info) reginfo=$2; shift ;;
 	--max-diffs) max_diffs=$2; shift ;;
 	--serial) serial=1 ;;
+	--cache) cache=$2; shift ;;
 	*) echo "oracles.sh: unknown option $1" >&2; usage ;;
 	esac
 	shift
@@ -90,7 +94,9 @@ export PYTHON=$PY
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-cache=$work/cache
+cache=${cache:-$work/cache}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
 run=$work/run
 rm -rf "$run"
 mkdir -p "$cache" "$run"
@@ -124,6 +130,16 @@ timed() { # ORACLE CMD...: run CMD, adding its wall time to secs[ORACLE]
 	return $rc
 }
 key() { sha256sum "$1" | cut -c1-16; }
+locked() { # LOCKFILE CMD...: CMD under an exclusive lock (runs sharing --cache make each entry once)
+	local fd rc
+	exec {fd}>"$1"
+	flock "$fd"
+	shift
+	"$@"
+	rc=$?
+	exec {fd}>&-
+	return $rc
+}
 
 # --- derived data of the originals, cached by content -------------------------------
 analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an AnalysisException,
@@ -149,21 +165,22 @@ analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an Ana
 orig_analysis() { # DEX -> prints the file listing the original's methods baksmali cannot analyse
 	local d=$cache/$(key "$orig_dir/$1")
 	local f=$d/analysis-${reginfo//,/_}
-	if [ ! -f "$f.done" ]; then
-		mkdir -p "$d"
-		analyse "$orig_dir/$1" "$f" && touch "$f.done"
-	fi
+	mkdir -p "$d"
+	locked "$f.lock" make_orig_analysis "$1" "$f"
 	echo "$f.methods"
 }
+make_orig_analysis() { [ -f "$2.done" ] || { analyse "$orig_dir/$1" "$2" && touch "$2.done"; }; }
 orig_smali() { # DEX -> prints the directory of its baksmali text
 	local d=$cache/$(key "$orig_dir/$1")
-	if [ ! -f "$d/smali.done" ]; then
-		rm -rf "$d/smali"
-		mkdir -p "$d"
-		baksmali d --di false --pr false -j "$jobs" -o "$d/smali" "$orig_dir/$1" >"$d/smali.log" 2>&1 &&
-			touch "$d/smali.done"
-	fi
+	mkdir -p "$d"
+	locked "$d/smali.lock" make_orig_smali "$1" "$d"
 	echo "$d/smali"
+}
+make_orig_smali() {
+	[ ! -f "$2/smali.done" ] || return 0
+	rm -rf "$2/smali"
+	baksmali d --di false --pr false -j "$jobs" -o "$2/smali" "$orig_dir/$1" >"$2/smali.log" 2>&1 &&
+		touch "$2/smali.done"
 }
 translate() { # DEX_PATH DIR SAMPLE: DIR/{raw.jar,run.jar,cc.jar,errors.tsv,log}
 	mkdir -p "$2"
@@ -172,12 +189,15 @@ translate() { # DEX_PATH DIR SAMPLE: DIR/{raw.jar,run.jar,cc.jar,errors.tsv,log}
 		python3 "$here/runjar.py" --all "$2/raw.jar" "$2/cc.jar" >>"$2/log"
 }
 orig_jar() { # DEX -> prints the directory of its translation (always complete)
-	local d=$cache/$(key "$orig_dir/$1")/enj
-	if [ ! -f "$d/done" ]; then
-		rm -rf "$d"
-		translate "$orig_dir/$1" "$d" 1 && touch "$d/done"
-	fi
-	echo "$d"
+	local d=$cache/$(key "$orig_dir/$1")
+	mkdir -p "$d"
+	locked "$d/enj.lock" make_orig_jar "$1" "$d/enj"
+	echo "$d/enj"
+}
+make_orig_jar() {
+	[ ! -f "$2/done" ] || return 0
+	rm -rf "$2"
+	translate "$orig_dir/$1" "$2" 1 && touch "$2/done"
 }
 sample_of() { # DEX -> the sample divisor for its output
 	local size

@@ -18,19 +18,22 @@
 #     the XmlText behaviour run (frames left open on main, exit 97);
 #  5. a class of the toy classes16.dex moved to a new classes17.dex is found and compared;
 #     a class in classes17.dex that no original has fails semantics.
-# usage: selftest.sh SOURCE_ROOT WORK_DIR
+# usage: selftest.sh SOURCE_ROOT WORK_DIR [CORPUS [CACHE]]
+#   CORPUS  the corpus of tests/dex/corpus.sh, made already (default: WORK_DIR/corpus)
+#   CACHE   oracles.sh --cache: what is derived from the originals, shared with the other
+#           oracle runs on them (default: WORK_DIR/oracles/cache)
 set -euo pipefail
-src=$1 work=$2
+src=$1 work=$2 corpus=${3:-$2/corpus} cache=${4:-$2/oracles/cache}
 here=$src/tests/dex/oracles
 . "$src/tests/lib/need.sh"
 need_cmd smali apktool
 need_cmd baksmali apktool
 need_file /usr/bin/python3 python3
 mkdir -p "$work"
-bash "$src/tests/dex/corpus.sh" "$work/corpus"
-orig=$work/corpus/server
+bash "$src/tests/dex/corpus.sh" "$corpus"
+orig=$corpus/server
 bad=0
-oracles() { bash "$here/oracles.sh" "$orig" "$@" --resources "$work/corpus/server.apk"; }
+oracles() { bash "$here/oracles.sh" "$orig" "$@" --resources "$corpus/server.apk" --cache "$cache"; }
 status() { awk -F'\t' -v d="$1" -v o="$2" '$1 == d && $2 == o { print $3 }' "$work/oracles/results.tsv"; }
 expect() { # DEX ORACLE STATUS
 	local got

@@ -150,6 +150,12 @@ public final class E2e {
         for (int k = 0; k < 1000; k++) {
             crashStep(k);
         }
+        // the writer's events reach the file ring when the copier next runs (a tick): on a
+        // loaded machine that can be long after the last call, and kill -9 before it
+        // found the file empty (seen in CI). Ready once the file's header counts them all.
+        for (int waited = 0; fileSeq(crashFile) < 2001 && waited < 30_000; waited += 10) {
+            sleep(10);
+        }
         System.out.println("READY");
         System.out.flush();
         sleep(60_000); // killed here, with 300 open
@@ -1322,7 +1328,23 @@ public final class E2e {
         TraceCanary.release();
     }
 
+    static String crashFile;
+
+    /** The ring file's seq, events ever stored in it (tc_ringfile.h: 8 bytes at offset 64,
+     *  in the writer's byte order, which is this machine's). */
+    static long fileSeq(String file) {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file, "r")) {
+            byte[] b = new byte[8];
+            f.seek(64);
+            f.readFully(b);
+            return java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.nativeOrder()).getLong();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
+
     static void crash(String lib, String file) {
+        crashFile = file;
         TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096);
         TraceCanary.start(c, LISTENER);
         crashLoop();

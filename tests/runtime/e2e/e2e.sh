@@ -211,6 +211,8 @@ crash)
   expect "the 1000 steps merge into one stack line under the loop that never ended" \
     grep -q "^1,301,1000," "$dir/dump"
   expect "FILE is the second launch's ring" grep -q "capacity 4096, written 2001, pid $pid_2, status 2" "$dir/dump2"
+  grep -q "capacity 4096, written 2001, pid $pid_2, status 2" "$dir/dump2" ||
+    { echo "# the second launch is pid $pid_2; tc-ringdump -q FILE says:"; sed 's/^/#   /' "$dir/dump2" "$dir/dump2.err" | head -n 8; }
   expect "tc-ringdump says FILE.prev is there" grep -q "ring.prev holds the ring of the run before" "$dir/dump2.err"
   expect "tc-trace reads FILE.prev: the loop that never ended and its 1000 steps" \
     grep -q "1000  *#301" "$dir/tree"

@@ -1,0 +1,2 @@
+package android.app;
+public class Activity { public void onWindowFocusChanged(boolean b) {} }

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "dex_edit.h"
-#include "dex_le.h"
 #include "dex_value.h"
 
 #define NONE UINT32_MAX
@@ -967,7 +967,7 @@ static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *e
 	                       e->d->nmhandles}};
 	tc_buf b;
 	buf_init(&b);
-	dx_rd r = dx_at(old->data, old->len, 0, err, "debug_info_item");
+	tc_reader r = rd_at(old->data, old->len, 0, err, "debug_info_item");
 	int rc = dv_debug(&r, &b, &vc, map, n);
 	if (rc == TC_OK && b.err)
 		rc = nomem(err);

@@ -1,6 +1,6 @@
 #include "dex_op.h"
 
-#include "dex_le.h"
+#include "bytes.h"
 
 /* Generated once from the opcode list of "Dalvik bytecode" and checked against dexdump's
  * disassembly of the real corpus (tests/dex). CAN_THROW follows ART's kThrow flag. */

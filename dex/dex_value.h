@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "bytes.h"
-#include "dex_le.h"
 
 enum dv_kind { DV_STRING, DV_TYPE, DV_PROTO, DV_FIELD, DV_METHOD, DV_MHANDLE, DV_KINDS };
 
@@ -27,13 +26,13 @@ static inline uint32_t dv_map(const dv_ctx *c, enum dv_kind k, uint32_t idx)
 
 /* encoded_value, encoded_array (uleb size, values), encoded_annotation (uleb type,
  * uleb size, (uleb name, value)...). depth bounds the nesting. */
-int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth);
-int dv_array(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth);
-int dv_annotation(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth);
+int dv_value(tc_reader *r, tc_buf *out, const dv_ctx *c, int depth);
+int dv_array(tc_reader *r, tc_buf *out, const dv_ctx *c, int depth);
+int dv_annotation(tc_reader *r, tc_buf *out, const dv_ctx *c, int depth);
 
 /* A debug_info_item. With addr_map (code-unit address old -> new, naddr + 1 entries:
  * addresses 0..naddr inclusive), addresses are relocated as well; then advance_pc and
  * special opcodes are re-encoded. */
-int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, uint32_t naddr);
+int dv_debug(tc_reader *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, uint32_t naddr);
 
 #endif

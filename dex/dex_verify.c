@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dex_le.h"
+#include "bytes.h"
 #include "dex_op.h"
 
 #define NONE UINT32_MAX
@@ -759,16 +759,16 @@ static uint32_t call_site_proto(const dex_file *d, uint32_t cs, const char **why
 	const dex_blob *b = d->call_sites[cs];
 	tc_error err;
 	tc_error_clear(&err);
-	dx_rd r = dx_at(b->data, b->len, 0, &err, "call site");
-	if (dx_uleb(&r) < 3) {
+	tc_reader r = rd_at(b->data, b->len, 0, &err, "call site");
+	if (rd_uleb(&r) < 3) {
 		*why = "has fewer than 3 arguments";
 		return NONE;
 	}
 	for (int i = 0; i < 3; i++) {
-		uint8_t h = dx_u1(&r);
+		uint8_t h = rd_u1(&r);
 		uint32_t size = (uint32_t)(h >> 5) + 1, val = 0;
-		const uint8_t *p = dx_bytes(&r, size);
-		if (!dx_ok(&r) || size > 4)
+		const uint8_t *p = rd_bytes(&r, size);
+		if (!rd_ok(&r) || size > 4)
 			return NONE;
 		for (uint32_t k = 0; k < size; k++)
 			val |= (uint32_t)p[k] << (8 * k);

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "dex.h"
 #include "dex_edit.h"
 #include "dex_ids.h"
-#include "dex_le.h"
 #include "dex_op.h"
 #include "dex_value.h"
 #include "sha1.h"
@@ -257,10 +257,10 @@ static int put_blob(wr *w, const dex_blob *b, enum list l)
 		buf_bytes(w->out, b->data, b->len);
 		return TC_OK;
 	}
-	dx_rd r = dx_at(b->data, b->len, 0, w->err, "dex writer");
+	tc_reader r = rd_at(b->data, b->len, 0, w->err, "dex writer");
 	switch (l) {
 	case L_ANNOTATION:
-		buf_u1(w->out, dx_u1(&r));
+		buf_u1(w->out, rd_u1(&r));
 		return dv_annotation(&r, w->out, &w->vc, 0);
 	case L_ENCODED_ARRAY: return dv_array(&r, w->out, &w->vc, 0);
 	default: return dv_debug(&r, w->out, &w->vc, NULL, 0);

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "dex_le.h"
+#include "bytes.h"
 #include "dex_op.h"
 
 /* Operands at the top of each field's range for the instruction's format. */
@@ -186,24 +186,24 @@ Test(dop, leb128_round_trips_and_refuses_overlong_values)
 		buf_uleb(&b, uv[i]);
 	tc_error e;
 	tc_error_clear(&e);
-	dx_rd r = dx_at(b.data, b.len, 0, &e, "test");
+	tc_reader r = rd_at(b.data, b.len, 0, &e, "test");
 	for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++)
-		cr_expect_eq(dx_sleb(&r), sv[i]);
+		cr_expect_eq(rd_sleb(&r), sv[i]);
 	for (size_t i = 0; i < sizeof uv / sizeof uv[0]; i++) {
 		size_t want = 1 + (uv[i] >= 1u << 7) + (uv[i] >= 1u << 14) + (uv[i] >= 1u << 21) + (uv[i] >= 1u << 28);
 		cr_expect_eq(leb_size(uv[i]), want, "%u", uv[i]);
-		cr_expect_eq(dx_uleb(&r), uv[i]);
+		cr_expect_eq(rd_uleb(&r), uv[i]);
 	}
-	cr_expect(dx_ok(&r));
+	cr_expect(rd_ok(&r));
 	cr_expect_eq(r.pos, r.end);
 	static const uint8_t six[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
-	r = dx_at(six, sizeof six, 0, &e, "test");
-	dx_uleb(&r);
+	r = rd_at(six, sizeof six, 0, &e, "test");
+	rd_uleb(&r);
 	cr_expect_eq(e.code, TC_EFORMAT, "a value past 32 bits");
 	tc_error_clear(&e);
 	static const uint8_t cut[] = {0x80, 0x80};
-	r = dx_at(cut, sizeof cut, 0, &e, "test");
-	dx_uleb(&r);
+	r = rd_at(cut, sizeof cut, 0, &e, "test");
+	rd_uleb(&r);
 	cr_expect_eq(e.code, TC_ETRUNC);
 	buf_free(&b);
 }

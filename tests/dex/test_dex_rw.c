@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "dex.h"
-#include "dex_le.h"
+#include "bytes.h"
 #include "dexbuild.h"
 
 static arena A, A2;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "dex_le.h"
+#include "bytes.h"
 #include "dex_op.h"
 
 #define NONE UINT32_MAX

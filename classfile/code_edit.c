@@ -63,7 +63,7 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 		ok = t == CP_INTEGER || t == CP_FLOAT || t == CP_STRING || t == CP_CLASS ||
 		     t == CP_METHODTYPE || t == CP_METHODHANDLE ||
 		     (t == CP_DYNAMIC && cp_dynamic_ref(cp, in->index, &ref) && ref.desc_len &&
-		      ref.desc[0] != 'J' && ref.desc[0] != 'D' && desc_field_valid(ref.desc, ref.desc_len));
+		      ref.desc[0] != 'J' && ref.desc[0] != 'D' && cf_desc_field_valid(ref.desc, ref.desc_len));
 		break;
 	case OP_LDC2_W:
 		ok = t == CP_LONG || t == CP_DOUBLE ||
@@ -92,7 +92,7 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 	}
 	if (!ok)
 		return ed_fail(ed, TC_EFORMAT, in->off, "%s at %u names #%u, a %s, or a bad descriptor",
-		               op_table[in->op].name, in->off, in->index, cp_tag_name(t));
+		               cf_op_table[in->op].name, in->off, in->index, cp_tag_name(t));
 	return TC_OK;
 }
 
@@ -108,14 +108,14 @@ static int decode_all(code_editor *ed)
 	for (uint32_t off = 0; off < c->len; n++) {
 		ed_insn *e = &ed->in[n];
 		memset(e, 0, sizeof *e);
-		if (insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != TC_OK)
+		if (cf_insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != TC_OK)
 			return ed->err->code;
 		e->tgt = NONE;
 		ed->at[off] = n;
 		for (uint32_t k = 1; k < e->d.len; k++)
 			ed->at[off + k] = NONE;
 		off += e->d.len;
-		if (op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != TC_OK)
+		if (cf_op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != TC_OK)
 			return ed->err->code;
 	}
 	ed->n = n;
@@ -126,22 +126,22 @@ static int resolve_targets(code_editor *ed)
 {
 	for (uint32_t i = 0; i < ed->n; i++) {
 		ed_insn *e = &ed->in[i];
-		uint32_t nt = insn_ntargets(&e->d);
+		uint32_t nt = cf_insn_ntargets(&e->d);
 		if (!nt)
 			continue;
 		uint32_t *dst = &e->tgt;
-		if (op_has(e->d.op, OPF_SWITCH)) {
+		if (cf_op_has(e->d.op, OPF_SWITCH)) {
 			if (!(e->stgt = arena_array(ed->a, nt, sizeof(uint32_t))))
 				return ed_fail(ed, TC_ENOMEM, e->d.off, "no memory for switch targets");
 			dst = e->stgt;
 		}
 		for (uint32_t k = 0; k < nt; k++) {
-			int64_t t = insn_target(&e->d, k);
+			int64_t t = cf_insn_target(&e->d, k);
 			uint32_t idx = t >= 0 && t < ed->code.len ? ed_index(ed, (uint32_t)t) : NONE;
 			if (idx == NONE)
 				return ed_fail(ed, TC_EBRANCH, e->d.off,
 				               "%s at %u jumps to %lld, not the start of an instruction",
-				               op_table[e->d.op].name, e->d.off, (long long)t);
+				               cf_op_table[e->d.op].name, e->d.off, (long long)t);
 			dst[k] = idx;
 		}
 	}
@@ -242,7 +242,7 @@ int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, tc_error
 		return err->code;
 	bool has_targets = ed->code.nexc > 0;
 	for (uint32_t i = 0; i < ed->n && !has_targets; i++)
-		has_targets = op_has(ed->in[i].d.op, OPF_BRANCH);
+		has_targets = cf_op_has(ed->in[i].d.op, OPF_BRANCH);
 	for (uint32_t i = 0; i < ed->code.nattrs; i++) {
 		cf_attr *at = &ed->code.attrs[i];
 		int kind = attr_kind(cls, at);
@@ -281,18 +281,18 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 	int peak = depth;
 	cf_insn in;
 	for (uint32_t off = 0; off < len; off += in.len) {
-		if (insn_decode(bytes, len, off, 0, &in, &scratch) != TC_OK)
+		if (cf_insn_decode(bytes, len, off, 0, &in, &scratch) != TC_OK)
 			return ed_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		bool last = off + in.len == len;
 		unsigned banned = OPF_BRANCH | OPF_STORE | OPF_JSR | OPF_RET;
 		if (!handler || !last)
 			banned |= OPF_NOFALL;
-		if (op_has(in.op, banned) || in.op == OP_IINC)
+		if (cf_op_has(in.op, banned) || in.op == OP_IINC)
 			return ed_fail(ed, TC_EARG, NONE, "inserted code may not contain %s",
-			               op_table[in.op].name), -1;
-		if (handler && last && !op_has(in.op, OPF_NOFALL))
+			               cf_op_table[in.op].name), -1;
+		if (handler && last && !cf_op_has(in.op, OPF_NOFALL))
 			return ed_fail(ed, TC_EARG, NONE, "a handler block must end in athrow or a return"), -1;
-		if (op_has(in.op, OPF_CP)) {
+		if (cf_op_has(in.op, OPF_CP)) {
 			/* check_cp reports a format error at an offset of the method's code;
 			 * bad inserted code is the caller's error and has no such offset. */
 			tc_error *saved = ed->err;
@@ -303,14 +303,14 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 				return ed_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		}
 		int pop, push;
-		if (!insn_stack_effect(&ed->cls->cp, &in, &pop, &push))
+		if (!cf_insn_stack_effect(&ed->cls->cp, &in, &pop, &push))
 			return ed_fail(ed, TC_EARG, NONE, "inserted %s: operand does not resolve",
-			               op_table[in.op].name), -1;
+			               cf_op_table[in.op].name), -1;
 		if (pop > depth)
 			return ed_fail(ed, TC_EARG, NONE, "inserted %s pops %d words, %d available",
-			               op_table[in.op].name, pop, depth), -1;
+			               cf_op_table[in.op].name, pop, depth), -1;
 		depth += push - pop;
-		if (op_has(in.op, OPF_NOFALL))
+		if (cf_op_has(in.op, OPF_NOFALL))
 			depth = 0;
 		if (depth > peak)
 			peak = depth;
@@ -333,10 +333,10 @@ int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_
 	ed->err = err;
 	if (i >= ed->n)
 		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "Code", "no instruction %u (%u in all)", i, ed->n);
-	if (where == CODE_FALLTHROUGH && i > 0 && op_has(ed->in[i - 1].d.op, OPF_NOFALL | OPF_JSR))
+	if (where == CODE_FALLTHROUGH && i > 0 && cf_op_has(ed->in[i - 1].d.op, OPF_NOFALL | OPF_JSR))
 		return ed_fail(ed, TC_EARG, ed->in[i].d.off,
 		               "nothing falls through into %u after %s", ed->in[i].d.off,
-		               op_table[ed->in[i - 1].d.op].name);
+		               cf_op_table[ed->in[i - 1].d.op].name);
 	int peak = check_seq(ed, bytes, len, 0, false);
 	if (peak < 0)
 		return err->code;
@@ -395,7 +395,7 @@ int code_add_handler(code_editor *ed, uint32_t from, uint32_t to, uint16_t catch
 
 static uint32_t insn_size(const ed_insn *e, uint32_t off)
 {
-	const op_info *info = &op_table[e->d.op];
+	const cf_op_info *info = &cf_op_table[e->d.op];
 	switch (info->kind) {
 	case OPK_TSWITCH:
 		return 1 + (3 - (off & 3)) + 12 + 4 * e->d.npairs;
@@ -420,8 +420,8 @@ static int layout(code_editor *ed)
 	for (uint32_t i = 0; i < ed->n; i++) {
 		ed_insn *e = &ed->in[i];
 		e->form = FORM_SAME;
-		if (ed->force_long && op_table[e->d.op].kind == OPK_BR2)
-			e->form = op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
+		if (ed->force_long && cf_op_table[e->d.op].kind == OPK_BR2)
+			e->form = cf_op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
 	}
 	for (;;) {
 		uint64_t off = 0;
@@ -446,10 +446,10 @@ static int layout(code_editor *ed)
 		bool changed = false;
 		for (uint32_t i = 0; i < ed->n; i++) {
 			ed_insn *e = &ed->in[i];
-			if (op_table[e->d.op].kind != OPK_BR2 || e->form != FORM_SAME)
+			if (cf_op_table[e->d.op].kind != OPK_BR2 || e->form != FORM_SAME)
 				continue;
 			if (!fits_s2((int64_t)ed->in[e->tgt].label - e->off)) {
-				e->form = op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
+				e->form = cf_op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
 				changed = true;
 			}
 		}
@@ -486,7 +486,7 @@ static void emit_seqs(uint8_t *p, const ed_seq *s)
 static void emit_insn(const code_editor *ed, const ed_insn *e, uint8_t *p)
 {
 	const uint8_t *orig = ed->code.code + e->d.off;
-	const op_info *info = &op_table[e->d.op];
+	const cf_op_info *info = &cf_op_table[e->d.op];
 	int32_t rel = e->tgt != NONE ? (int32_t)ed->in[e->tgt].label - (int32_t)e->off : 0;
 	switch (info->kind) {
 	case OPK_BR2:
@@ -524,7 +524,7 @@ static void emit_insn(const code_editor *ed, const ed_insn *e, uint8_t *p)
 			put_u4(q + 4, e->d.npairs);
 			q += 8;
 			for (uint32_t k = 0; k < e->d.npairs; k++, q += 8) {
-				put_u4(q, (uint32_t)insn_switch_key(&e->d, k));
+				put_u4(q, (uint32_t)cf_insn_switch_key(&e->d, k));
 				put_u4(q + 4,
 				       (uint32_t)((int32_t)ed->in[e->stgt[k + 1]].label - (int32_t)e->off));
 			}

@@ -16,21 +16,21 @@ static bool for_successors(code_editor *ed, uint32_t i, succ_fn fn, void *ctx)
 {
 	const ed_insn *e = &ed->in[i];
 	uint8_t op = e->d.op;
-	if (op_has(op, OPF_SWITCH)) {
+	if (cf_op_has(op, OPF_SWITCH)) {
 		for (uint32_t k = 0; k <= e->d.npairs; k++)
 			fn(ed, i, e->stgt[k], 0, ctx);
 		return true;
 	}
-	if (op_has(op, OPF_JSR)) {
+	if (cf_op_has(op, OPF_JSR)) {
 		fn(ed, i, e->tgt, 0, ctx);
 		if (i + 1 >= ed->n)
 			return false;
 		fn(ed, i, i + 1, -1, ctx);
 		return true;
 	}
-	if (op_has(op, OPF_BRANCH))
+	if (cf_op_has(op, OPF_BRANCH))
 		fn(ed, i, e->tgt, 0, ctx);
-	if (!op_has(op, OPF_NOFALL)) {
+	if (!cf_op_has(op, OPF_NOFALL)) {
 		if (i + 1 >= ed->n)
 			return false; /* falls off the end of the code */
 		fn(ed, i, i + 1, 0, ctx);
@@ -80,7 +80,7 @@ int ed_depths(code_editor *ed)
 			const ed_insn *e = &ed->in[i];
 			uint8_t op = e->d.op;
 			int pop, push;
-			if (!insn_stack_effect(cp, &e->d, &pop, &push) || pop > ed->depth[i]) {
+			if (!cf_insn_stack_effect(cp, &e->d, &pop, &push) || pop > ed->depth[i]) {
 				ok = false;
 				break;
 			}
@@ -89,7 +89,7 @@ int ed_depths(code_editor *ed)
 				ok = false;
 				break;
 			}
-			unsigned flags = op_table[op].flags;
+			unsigned flags = cf_op_table[op].flags;
 			if (flags & OPF_SWITCH) {
 				for (uint32_t k = 0; k <= e->d.npairs && ok; k++)
 					ok = depth_set(ed, e->stgt[k], after, i, &again);
@@ -267,9 +267,9 @@ static bool step(code_editor *ed, init_ctx *c, uint32_t i, uint8_t *s)
 		break;
 	}
 	int pop, push;
-	if (!insn_stack_effect(&ed->cls->cp, in, &pop, &push))
+	if (!cf_insn_stack_effect(&ed->cls->cp, in, &pop, &push))
 		return false;
-	if (op_has(op, OPF_STORE)) {
+	if (cf_op_has(op, OPF_STORE)) {
 		/* A primitive store overwrites one or two locals with non-references. */
 		uint32_t words = (uint32_t)pop;
 		if (in->index + words > c->nl)

@@ -50,7 +50,7 @@ typedef struct ctx {
 	dex_header h;
 	sec s[K_COUNT];
 	uint32_t cs_off, cs_count, mh_off, mh_count;
-	dv_ctx vc;
+	dex_value_ctx vc;
 	char *tkind;         /* per type: its descriptor's first character ('L', '[', 'I', ...) */
 } ctx;
 
@@ -334,10 +334,10 @@ static void item_at(dex_item *it, uint32_t off)
 	it->mark = 0;
 }
 
-static uint32_t check_index(ctx *c, enum dv_kind k, uint32_t v, uint32_t at, const char *part)
+static uint32_t check_index(ctx *c, enum dex_value_kind k, uint32_t v, uint32_t at, const char *part)
 {
-	static const char *const names[DV_KINDS] = {"string", "type", "proto", "field", "method",
-	                                            "method handle"};
+	static const char *const names[DEX_VALUE_KINDS] = {"string", "type", "proto", "field", "method",
+	                                                   "method handle"};
 	if (v >= c->vc.limit[k])
 		fail(c, TC_EFORMAT, at, part, "%s index %u out of range (%u)", names[k], v, c->vc.limit[k]);
 	return v;
@@ -396,7 +396,7 @@ static void *p_type_list(ctx *c, uint32_t off, uint32_t *end)
 	t->n = n;
 	t->types = types;
 	for (uint32_t i = 0; i < n; i++)
-		types[i] = check_index(c, DV_TYPE, get_le2(p + 2 * i), off + 4 + 2 * i, "type_list");
+		types[i] = check_index(c, DEX_VALUE_TYPE, get_le2(p + 2 * i), off + 4 + 2 * i, "type_list");
 	*end = rd_off(&r);
 	return c->err->code ? NULL : t;
 }
@@ -422,7 +422,7 @@ static void *p_annotation(ctx *c, uint32_t off, uint32_t *end)
 		fail(c, TC_EFORMAT, off, "annotation_item", "visibility %u", vis);
 		return NULL;
 	}
-	if (dv_annotation(&r, NULL, &c->vc, 0) != TC_OK)
+	if (dex_value_annotation(&r, NULL, &c->vc, 0) != TC_OK)
 		return NULL;
 	*end = rd_off(&r);
 	return blob(c, off, *end);
@@ -431,7 +431,7 @@ static void *p_annotation(ctx *c, uint32_t off, uint32_t *end)
 static void *p_encoded_array(ctx *c, uint32_t off, uint32_t *end)
 {
 	tc_reader r = rd_at(c->data, c->len, off, c->err, "encoded_array_item");
-	if (dv_array(&r, NULL, &c->vc, 0) != TC_OK)
+	if (dex_value_array(&r, NULL, &c->vc, 0) != TC_OK)
 		return NULL;
 	*end = rd_off(&r);
 	return blob(c, off, *end);
@@ -440,7 +440,7 @@ static void *p_encoded_array(ctx *c, uint32_t off, uint32_t *end)
 static void *p_debug_info(ctx *c, uint32_t off, uint32_t *end)
 {
 	tc_reader r = rd_at(c->data, c->len, off, c->err, "debug_info_item");
-	if (dv_debug(&r, NULL, &c->vc, NULL, 0) != TC_OK)
+	if (dex_value_debug(&r, NULL, &c->vc, NULL, 0) != TC_OK)
 		return NULL;
 	*end = rd_off(&r);
 	return blob(c, off, *end);
@@ -450,29 +450,29 @@ static void *p_debug_info(ctx *c, uint32_t off, uint32_t *end)
 static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 {
 	static const uint8_t kind_of[] = {
-		[DI_STRING] = DV_STRING, [DI_TYPE] = DV_TYPE, [DI_FIELD] = DV_FIELD,
-		[DI_METHOD] = DV_METHOD, [DI_PROTO] = DV_PROTO, [DI_METHOD_HANDLE] = DV_MHANDLE,
-		[DI_METHOD_PROTO] = DV_METHOD,
+		[DI_STRING] = DEX_VALUE_STRING, [DI_TYPE] = DEX_VALUE_TYPE, [DI_FIELD] = DEX_VALUE_FIELD,
+		[DI_METHOD] = DEX_VALUE_METHOD, [DI_PROTO] = DEX_VALUE_PROTO, [DI_METHOD_HANDLE] = DEX_VALUE_MHANDLE,
+		[DI_METHOD_PROTO] = DEX_VALUE_METHOD,
 	};
-	dop op;
+	dex_insn op;
 	uint8_t code;
 	for (uint32_t pc = 0; pc < n;) {
-		uint32_t size = dop_length(insns, n, pc, c->d->version, &code);
+		uint32_t size = dex_op_length(insns, n, pc, c->d->version, &code);
 		uint32_t at = off + 2 * pc;
 		if (!size)
 			return fail(c, TC_EOPCODE, at, "code_item", "bad or cut-off instruction 0x%04x at %u",
 			            get_le2(insns + 2 * (size_t)pc), pc);
-		uint8_t ik = code == DOP_NOP ? DI_NONE : dop_table[code].idx;
+		uint8_t ik = code == DEX_OP_NOP ? DI_NONE : dex_op_table[code].idx;
 		if (ik == DI_CALL_SITE) {
-			dop_decode(insns, n, pc, c->d->version, &op);
+			dex_op_decode(insns, n, pc, c->d->version, &op);
 			if (op.idx >= c->cs_count)
 				return fail(c, TC_EFORMAT, at, "code_item", "call site index %u out of range (%u)", op.idx,
 				            c->cs_count);
 		} else if (ik != DI_NONE) {
-			dop_decode(insns, n, pc, c->d->version, &op);
+			dex_op_decode(insns, n, pc, c->d->version, &op);
 			check_index(c, kind_of[ik], op.idx, at, "code_item");
 			if (ik == DI_METHOD_PROTO)
-				check_index(c, DV_PROTO, op.idx2, at, "code_item");
+				check_index(c, DEX_VALUE_PROTO, op.idx2, at, "code_item");
 			if (c->err->code)
 				return c->err->code;
 		}
@@ -557,7 +557,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 			}
 			for (uint32_t k = 0; k < h[i].n; k++) {
 				uint32_t at = rd_off(&r);
-				h[i].catches[k].type = check_index(c, DV_TYPE, rd_uleb(&r), at, part);
+				h[i].catches[k].type = check_index(c, DEX_VALUE_TYPE, rd_uleb(&r), at, part);
 				h[i].catches[k].addr = rd_uleb(&r);
 				if (!rd_ok(&r))
 					return NULL;
@@ -706,7 +706,7 @@ static void *p_annotations_directory(ctx *c, uint32_t off, uint32_t *end)
 	for (uint32_t i = 0; i < nf + nm + np; i++, at += 8, p += 8) {
 		uint32_t idx = get_le4(p), o = get_le4(p + 4);
 		bool fld = i < nf, meth = !fld && i < nf + nm;
-		check_index(c, fld ? DV_FIELD : DV_METHOD, idx, at, part);
+		check_index(c, fld ? DEX_VALUE_FIELD : DEX_VALUE_METHOD, idx, at, part);
 		if (c->err->code)
 			return NULL;
 		uint32_t prev = fld ? (i ? a->fields[i - 1].idx : 0)
@@ -755,7 +755,7 @@ static bool members(ctx *c, tc_reader *r, uint32_t n, bool methods, void **out)
 			return false;
 		}
 		idx += diff;
-		check_index(c, methods ? DV_METHOD : DV_FIELD, idx, at, part);
+		check_index(c, methods ? DEX_VALUE_METHOD : DEX_VALUE_FIELD, idx, at, part);
 		if (c->err->code)
 			return false;
 		if (!methods) {
@@ -924,7 +924,7 @@ static int read_ids(ctx *c)
 		return nomem(c);
 	for (uint32_t i = 0; i < h->type_ids_size; i++) {
 		uint32_t at = h->type_ids_off + 4 * i;
-		uint32_t s = check_index(c, DV_STRING, get_le4(c->data + at), at, part);
+		uint32_t s = check_index(c, DEX_VALUE_STRING, get_le4(c->data + at), at, part);
 		if (c->err->code)
 			return c->err->code;
 		if (i && s <= d->types.v[i - 1])
@@ -943,8 +943,8 @@ static int read_ids(ctx *c)
 		uint32_t at = h->proto_ids_off + 12 * i;
 		const uint8_t *p = c->data + at;
 		dex_proto *pr = &d->protos.v[i];
-		pr->shorty = check_index(c, DV_STRING, get_le4(p), at, part);
-		pr->ret = check_index(c, DV_TYPE, get_le4(p + 4), at + 4, part);
+		pr->shorty = check_index(c, DEX_VALUE_STRING, get_le4(p), at, part);
+		pr->ret = check_index(c, DEX_VALUE_TYPE, get_le4(p + 4), at + 4, part);
 		pr->params = opt_ref(c, K_TYPE_LIST, get_le4(p + 8), at + 8, part);
 		if (c->err->code)
 			return c->err->code;
@@ -965,9 +965,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->field_ids_off + 8 * i;
 		const uint8_t *p = c->data + at;
 		dex_fid *f = &d->fields.v[i];
-		f->cls = check_index(c, DV_TYPE, get_le2(p), at, part);
-		f->type = check_index(c, DV_TYPE, get_le2(p + 2), at + 2, part);
-		f->name = check_index(c, DV_STRING, get_le4(p + 4), at + 4, part);
+		f->cls = check_index(c, DEX_VALUE_TYPE, get_le2(p), at, part);
+		f->type = check_index(c, DEX_VALUE_TYPE, get_le2(p + 2), at + 2, part);
+		f->name = check_index(c, DEX_VALUE_STRING, get_le4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
 		/* ART's CheckInterFieldIdItem */
@@ -995,9 +995,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->method_ids_off + 8 * i;
 		const uint8_t *p = c->data + at;
 		dex_mid *m = &d->methods.v[i];
-		m->cls = check_index(c, DV_TYPE, get_le2(p), at, part);
-		m->proto = check_index(c, DV_PROTO, get_le2(p + 2), at + 2, part);
-		m->name = check_index(c, DV_STRING, get_le4(p + 4), at + 4, part);
+		m->cls = check_index(c, DEX_VALUE_TYPE, get_le2(p), at, part);
+		m->proto = check_index(c, DEX_VALUE_PROTO, get_le2(p + 2), at + 2, part);
+		m->name = check_index(c, DEX_VALUE_STRING, get_le4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
 		/* ART's CheckInterMethodIdItem: a method of a class or an array (clone) */
@@ -1129,15 +1129,15 @@ static int read_classes(ctx *c)
 		uint32_t at = c->h.class_defs_off + 32 * i;
 		const uint8_t *p = c->data + at;
 		dex_class *k = &d->classes[i];
-		k->type = check_index(c, DV_TYPE, get_le4(p), at, part);
+		k->type = check_index(c, DEX_VALUE_TYPE, get_le4(p), at, part);
 		k->flags = get_le4(p + 4);
 		k->super = get_le4(p + 8);
 		if (k->super != DEX_NO_INDEX)
-			check_index(c, DV_TYPE, k->super, at + 8, part);
+			check_index(c, DEX_VALUE_TYPE, k->super, at + 8, part);
 		k->ifaces = opt_ref(c, K_TYPE_LIST, get_le4(p + 12), at + 12, part);
 		k->source = get_le4(p + 16);
 		if (k->source != DEX_NO_INDEX)
-			check_index(c, DV_STRING, k->source, at + 16, part);
+			check_index(c, DEX_VALUE_STRING, k->source, at + 16, part);
 		k->annos = opt_ref(c, K_ANNOTATIONS_DIRECTORY, get_le4(p + 20), at + 20, part);
 		k->data = opt_ref(c, K_CLASS_DATA, get_le4(p + 24), at + 24, part);
 		k->values = opt_ref(c, K_ENCODED_ARRAY, get_le4(p + 28), at + 28, part);
@@ -1165,8 +1165,8 @@ static int read_classes(ctx *c)
 		if (kind > 8)
 			return fail(c, TC_EFORMAT, at, "method_handles", "method handle type %u", kind);
 		d->mhandles[i].kind = kind;
-		d->mhandles[i].idx = check_index(c, kind <= 3 ? DV_FIELD : DV_METHOD, get_le2(p + 4), at + 4,
-		                                 "method_handles");
+		d->mhandles[i].idx = check_index(c, kind <= 3 ? DEX_VALUE_FIELD : DEX_VALUE_METHOD, get_le2(p + 4),
+		                                 at + 4, "method_handles");
 		if (c->err->code)
 			return c->err->code;
 	}
@@ -1369,12 +1369,12 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_error *
 	d->data_to_end = (uint64_t)h->data_off + h->data_size == len;
 	if (read_map(&c) != TC_OK)
 		return err->code;
-	c.vc.limit[DV_STRING] = h->string_ids_size;
-	c.vc.limit[DV_TYPE] = h->type_ids_size;
-	c.vc.limit[DV_PROTO] = h->proto_ids_size;
-	c.vc.limit[DV_FIELD] = h->field_ids_size;
-	c.vc.limit[DV_METHOD] = h->method_ids_size;
-	c.vc.limit[DV_MHANDLE] = c.mh_count;
+	c.vc.limit[DEX_VALUE_STRING] = h->string_ids_size;
+	c.vc.limit[DEX_VALUE_TYPE] = h->type_ids_size;
+	c.vc.limit[DEX_VALUE_PROTO] = h->proto_ids_size;
+	c.vc.limit[DEX_VALUE_FIELD] = h->field_ids_size;
+	c.vc.limit[DEX_VALUE_METHOD] = h->method_ids_size;
+	c.vc.limit[DEX_VALUE_MHANDLE] = c.mh_count;
 	/* Sections in dependency order: what an item points at is parsed before it. */
 	static const enum kind order[] = {
 		K_STRING_DATA, K_TYPE_LIST, K_ANNOTATION, K_ENCODED_ARRAY, K_DEBUG_INFO, K_CODE,

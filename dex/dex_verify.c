@@ -210,14 +210,14 @@ enum {
 };
 
 typedef struct vm {
-	const dvfy_file *f;
+	const dex_verify_file *f;
 	const dex_file *d;
 	const dex_code *code;
 	const uint8_t *insns;
 	uint32_t n;
 	uint32_t nregs, nt;
 	bool has_mon;
-	dop *ins;          /* the instructions (payloads too), decoded once, in order */
+	dex_insn *ins;     /* the instructions (payloads too), decoded once, in order */
 	uint32_t nins;
 	uint32_t *at;      /* pc -> index in ins, where an instruction starts (F_START) */
 	uint8_t *fl;
@@ -228,7 +228,7 @@ typedef struct vm {
 	line *lines;
 	uint8_t *changed;
 	line work;
-	uint64_t work_done; /* steps (see DVFY_WORK_FACTOR) */
+	uint64_t work_done; /* steps (see DEX_VERIFY_WORK_FACTOR) */
 	uint32_t edges;     /* control-flow edges into stored lines, but fall-through */
 	/* the method */
 	uint32_t midx;
@@ -237,7 +237,7 @@ typedef struct vm {
 	uint32_t ret_type;
 	bool is_static, is_init; /* is_init: an instance <init> of a class other than Object */
 	const dex_class *cls;
-	dvfy_result *res;
+	dex_verify_result *res;
 	uint32_t pc;
 	uint8_t op;
 	arena *a;
@@ -414,7 +414,7 @@ static uint32_t find_type_c(const dex_file *d, const char *s)
 	return find_type(d, (const uint8_t *)s, (uint32_t)strlen(s));
 }
 
-int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
+int dex_verify_file_init(dex_verify_file *f, const dex_file *d, arena *a)
 {
 	memset(f, 0, sizeof *f);
 	f->d = d;
@@ -428,7 +428,7 @@ int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
 	f->s_clinit = find_string(d, "<clinit>");
 	f->kinds_ok = arith_agrees();
 	f->strict_monitors = false;
-	f->work_factor = DVFY_WORK_FACTOR;
+	f->work_factor = DEX_VERIFY_WORK_FACTOR;
 	/* per type its kind and component type, per proto its argument words: reading them
 	 * through the ids and strings costs cache misses at every call and field access */
 	f->tchar = arena_alloc(a, d->types.n ? d->types.n : 1);
@@ -644,12 +644,12 @@ static bool wide_k(uint8_t k)
 static bool arith_agrees(void)
 {
 	for (unsigned op = 0; op < 256; op++) {
-		if (!is_arith((uint8_t)op) || !dop_table[op].name)
+		if (!is_arith((uint8_t)op) || !dex_op_table[op].name)
 			continue;
 		arith k = arith_of((uint8_t)op);
 		bool two = op >= 0xb0 && op <= 0xcf, lit = op >= 0xd0, un = op >= 0x7b && op <= 0x8f;
-		bool wa = dop_has((uint8_t)op, DOPF_WIDE_A), wb = dop_has((uint8_t)op, DOPF_WIDE_B),
-		     wc = dop_has((uint8_t)op, DOPF_WIDE_C);
+		bool wa = dex_op_has((uint8_t)op, DEX_OPF_WIDE_A), wb = dex_op_has((uint8_t)op, DEX_OPF_WIDE_B),
+		     wc = dex_op_has((uint8_t)op, DEX_OPF_WIDE_C);
 		bool ok;
 		if (two)
 			ok = wa == wide_k(k.dst) && wb == wide_k(k.src2) && !wc;
@@ -726,14 +726,14 @@ static bool has_b(uint8_t fmt)
 	}
 }
 
-static uint32_t argreg(const dop *o, uint32_t i)
+static uint32_t argreg(const dex_insn *o, uint32_t i)
 {
 	return o->fmt == DF_35c || o->fmt == DF_45cc ? o->args[i] : o->a + i;
 }
 
 static bool is_result_op(uint8_t op)
 {
-	return op >= DOP_MOVE_RESULT && op <= DOP_MOVE_RESULT_OBJECT;
+	return op >= DEX_OP_MOVE_RESULT && op <= DEX_OP_MOVE_RESULT_OBJECT;
 }
 
 static uint16_t unit(const vm *v, uint32_t pc)
@@ -788,15 +788,15 @@ static uint32_t call_site_proto(const dex_file *d, uint32_t cs, const char **why
 }
 
 /* Argument words an invoke needs, and its proto; false (failed) when unknown. */
-static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
+static bool invoke_proto(vm *v, const dex_insn *o, uint32_t *proto, uint32_t *words)
 {
 	const dex_file *d = v->d;
 	switch (o->op) {
-	case DOP_INVOKE_POLYMORPHIC: case DOP_INVOKE_POLYMORPHIC_RANGE:
+	case DEX_OP_INVOKE_POLYMORPHIC: case DEX_OP_INVOKE_POLYMORPHIC_RANGE:
 		*proto = o->idx2;
 		*words = proto_words(v, *proto, false);
 		return true;
-	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE: {
+	case DEX_OP_INVOKE_CUSTOM: case DEX_OP_INVOKE_CUSTOM_RANGE: {
 		const char *why;
 		*proto = call_site_proto(d, o->idx, &why);
 		if (*proto == NONE)
@@ -806,7 +806,8 @@ static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
 	}
 	default:
 		*proto = d->methods.v[o->idx].proto;
-		*words = proto_words(v, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
+		*words = proto_words(v, *proto,
+		                     o->op == DEX_OP_INVOKE_STATIC || o->op == DEX_OP_INVOKE_STATIC_RANGE);
 		return true;
 	}
 }
@@ -816,7 +817,7 @@ static bool target_ok(vm *v, int64_t t, const char *what)
 	if (t < 0 || t >= v->n || !(v->fl[t] & F_START))
 		return fail(v, "%s %lld is not the start of an instruction", what, (long long)t);
 	uint8_t op = (uint8_t)unit(v, (uint32_t)t);
-	if (op == DOP_MOVE_EXCEPTION)
+	if (op == DEX_OP_MOVE_EXCEPTION)
 		return fail(v, "invalid use of move-exception: %s %lld", what, (long long)t);
 	if (is_result_op(op))
 		return fail(v, "%s %lld is a move-result", what, (long long)t);
@@ -826,34 +827,34 @@ static bool target_ok(vm *v, int64_t t, const char *what)
 /* The type operands ART checks without flow: field descriptors against the instruction
  * (CheckFieldIndex), new-instance of a class, arrays of at most 255 dimensions, and
  * filled-new-array of int or reference elements only (CheckNewArray). */
-static bool type_operand_ok(vm *v, const dop *o)
+static bool type_operand_ok(vm *v, const dex_insn *o)
 {
 	uint8_t op = o->op;
 	uint32_t len;
 	const uint8_t *s;
-	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT) {
-		int variant = (op - (op >= DOP_SGET ? DOP_SGET : DOP_IGET)) % 7;
+	if (op >= DEX_OP_IGET && op <= DEX_OP_SPUT_SHORT) {
+		int variant = (op - (op >= DEX_OP_SGET ? DEX_OP_SGET : DEX_OP_IGET)) % 7;
 		s = tdesc(v, v->d->fields.v[o->idx].type, &len);
 		if (!field_fits(variant, s[0]))
 			return fail(v, "field of type %.*s accessed as %s", (int)len, (const char *)s,
 			            variant_types[variant]);
 		return true;
 	}
-	if (op == DOP_NEW_INSTANCE) {
+	if (op == DEX_OP_NEW_INSTANCE) {
 		s = tdesc(v, o->idx, &len);
 		return s[0] == 'L' || fail(v, "new-instance of %.*s", (int)len, (const char *)s);
 	}
-	if (op != DOP_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY_RANGE)
+	if (op != DEX_OP_NEW_ARRAY && op != DEX_OP_FILLED_NEW_ARRAY && op != DEX_OP_FILLED_NEW_ARRAY_RANGE)
 		return true;
 	s = tdesc(v, o->idx, &len);
 	uint32_t dims = 0;
 	while (dims < len && s[dims] == '[')
 		dims++;
 	if (!dims)
-		return fail(v, "%s of a non-array type %.*s", dop_table[op].name, (int)len, (const char *)s);
+		return fail(v, "%s of a non-array type %.*s", dex_op_table[op].name, (int)len, (const char *)s);
 	if (dims > 255)
-		return fail(v, "%s of %u dimensions (at most 255)", dop_table[op].name, dims);
-	if (op != DOP_NEW_ARRAY && dims == 1 && s[1] != 'I' && s[1] != 'L')
+		return fail(v, "%s of %u dimensions (at most 255)", dex_op_table[op].name, dims);
+	if (op != DEX_OP_NEW_ARRAY && dims == 1 && s[1] != 'I' && s[1] != 'L')
 		return fail(v, "filled-new-array of %.*s (only int and reference elements)", (int)len,
 		            (const char *)s);
 	return true;
@@ -861,14 +862,14 @@ static bool type_operand_ok(vm *v, const dop *o)
 
 /* The payload a switch or fill-array-data at pc refers to, checked (CheckSwitchTargets,
  * CheckArrayData): inside the code, at an even address, with the right signature. */
-static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t *at)
+static bool payload_at(vm *v, uint32_t pc, const dex_insn *o, uint16_t want, uint32_t *at)
 {
 	int64_t p = (int64_t)pc + o->target;
 	if (p < 0 || p >= v->n)
 		return fail(v, "payload offset %d leaves the code", o->target);
 	if (p & 1)
 		return fail(v, "payload at odd address %lld (payloads are 4-byte aligned)", (long long)p);
-	const dop *pl = (v->fl[p] & F_START) ? &v->ins[v->at[p]] : NULL;
+	const dex_insn *pl = (v->fl[p] & F_START) ? &v->ins[v->at[p]] : NULL;
 	if (!pl || pl->fmt != DF_PAYLOAD || pl->payload != want)
 		return fail(v, "no %s payload at %lld",
 		            want == DPL_PACKED ? "packed-switch" : want == DPL_SPARSE ? "sparse-switch" : "array-data",
@@ -919,7 +920,7 @@ static bool desc_ok(const uint8_t *s, uint32_t len, bool allow_void)
 
 /* The index operand of o in range for its kind (ART's Check*Index): the reader checks
  * the input's, the editor's output is checked here before anything reads through it. */
-static bool index_ok(vm *v, const dop *o)
+static bool index_ok(vm *v, const dex_insn *o)
 {
 	const dex_file *d = v->d;
 	static const char *const what[] = {
@@ -927,7 +928,7 @@ static bool index_ok(vm *v, const dop *o)
 		[DI_PROTO] = "prototype", [DI_CALL_SITE] = "call site", [DI_METHOD_HANDLE] = "method handle",
 		[DI_METHOD_PROTO] = "method",
 	};
-	uint8_t ik = dop_table[o->op].idx;
+	uint8_t ik = dex_op_table[o->op].idx;
 	uint32_t limit;
 	switch (ik) {
 	case DI_STRING: limit = d->strings.n; break;
@@ -1021,8 +1022,8 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 		return fail(v, "empty code (code item has no opcode)");
 	for (uint32_t pc = 0; pc < v->n;) {
 		v->at[pc] = v->nins;
-		dop *o = &v->ins[v->nins++];
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, o);
+		dex_insn *o = &v->ins[v->nins++];
+		uint32_t size = dex_op_decode(v->insns, v->n, pc, v->d->version, o);
 		if (!size) {
 			v->pc = pc;
 			v->op = (uint8_t)unit(v, pc);
@@ -1030,7 +1031,7 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 		}
 		o->size = size;
 		v->fl[pc] |= F_START;
-		if (o->op == DOP_MONITOR_ENTER && o->fmt != DF_PAYLOAD)
+		if (o->op == DEX_OP_MONITOR_ENTER && o->fmt != DF_PAYLOAD)
 			v->has_mon = true;
 		pc += size;
 	}
@@ -1076,24 +1077,24 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 		}
 	}
 	for (uint32_t k = 0, pc = 0; k < v->nins; pc += v->ins[k++].size) {
-		const dop *o = &v->ins[k];
+		const dex_insn *o = &v->ins[k];
 		v->pc = pc;
 		v->op = o->op;
 		if (o->fmt == DF_PAYLOAD)
 			continue;
-		uint32_t flags = dop_table[o->op].flags;
+		uint32_t flags = dex_op_table[o->op].flags;
 		if (!index_ok(v, o))
 			return false;
 		/* exception edges: a throwing instruction in a try, to each of its handlers */
-		if ((flags & DOPF_CAN_THROW) && (v->fl[pc] & F_TRY)) {
+		if ((flags & DEX_OPF_CAN_THROW) && (v->fl[pc] & F_TRY)) {
 			const dex_handler *h = &c->handlers[v->tryh[pc]];
 			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
 		}
-		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DOPF_WIDE_A))
+		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DEX_OPF_WIDE_A))
 			return false;
-		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DOPF_WIDE_B))
+		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DEX_OPF_WIDE_B))
 			return false;
-		if (o->fmt == DF_23x && !reg_ok(v, o->c, flags & DOPF_WIDE_C))
+		if (o->fmt == DF_23x && !reg_ok(v, o->c, flags & DEX_OPF_WIDE_C))
 			return false;
 		if (o->fmt == DF_35c || o->fmt == DF_45cc) {
 			for (uint32_t i = 0; i < o->nargs; i++)
@@ -1102,11 +1103,11 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 		}
 		if ((o->fmt == DF_3rc || o->fmt == DF_4rcc) && o->nargs && !reg_ok(v, o->a + o->nargs - 1, false))
 			return false;
-		if (flags & DOPF_INVOKE) {
+		if (flags & DEX_OPF_INVOKE) {
 			uint32_t proto, words;
 			/* kVerifyVarArgNonZero: every invoke but static and custom has a receiver */
-			bool receiver = o->op != DOP_INVOKE_STATIC && o->op != DOP_INVOKE_STATIC_RANGE &&
-			                o->op != DOP_INVOKE_CUSTOM && o->op != DOP_INVOKE_CUSTOM_RANGE;
+			bool receiver = o->op != DEX_OP_INVOKE_STATIC && o->op != DEX_OP_INVOKE_STATIC_RANGE &&
+			                o->op != DEX_OP_INVOKE_CUSTOM && o->op != DEX_OP_INVOKE_CUSTOM_RANGE;
 			if (receiver && o->nargs == 0)
 				return fail(v, "invalid arg count (0) in %srange invoke",
 				            o->fmt == DF_3rc || o->fmt == DF_4rcc ? "" : "non-");
@@ -1117,22 +1118,22 @@ static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
 			if (o->nargs > c->outs)
 				return fail(v, "invoke passes %u argument words, outs_size is %u", o->nargs, c->outs);
 		}
-		if (dop_table[o->op].idx == DI_FIELD || dop_table[o->op].idx == DI_TYPE) {
+		if (dex_op_table[o->op].idx == DI_FIELD || dex_op_table[o->op].idx == DI_TYPE) {
 			if (!type_operand_ok(v, o))
 				return false;
 		}
-		if (o->op == DOP_MOVE_EXCEPTION && v->pc == 0)
+		if (o->op == DEX_OP_MOVE_EXCEPTION && v->pc == 0)
 			return fail(v, "invalid use of move-exception (at pc 0)");
-		if (flags & DOPF_BRANCH) {
-			if (o->target == 0 && o->op != DOP_GOTO_32)
+		if (flags & DEX_OPF_BRANCH) {
+			if (o->target == 0 && o->op != DEX_OP_GOTO_32)
 				return fail(v, "branch offset 0 (only goto/32 may target itself)");
 			if (!target_ok(v, (int64_t)v->pc + o->target, "branch target"))
 				return false;
 			leader(v, v->pc + (uint32_t)o->target);
 			v->edges++;
 		}
-		if (flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
-			uint16_t want = o->op == DOP_PACKED_SWITCH ? DPL_PACKED : o->op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
+		if (flags & (DEX_OPF_SWITCH | DEX_OPF_ARRAYDATA)) {
+			uint16_t want = o->op == DEX_OP_PACKED_SWITCH ? DPL_PACKED : o->op == DEX_OP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
 			uint32_t at = 0;
 			if (!payload_at(v, v->pc, o, want, &at))
 				return false;
@@ -1261,11 +1262,11 @@ static bool declares_ifield(const vm *v, uint32_t idx)
 	return false;
 }
 
-static bool field_op(vm *v, const dop *o)
+static bool field_op(vm *v, const dex_insn *o)
 {
 	uint8_t op = o->op;
-	bool is_static = op >= DOP_SGET;
-	uint8_t base = is_static ? DOP_SGET : DOP_IGET;
+	bool is_static = op >= DEX_OP_SGET;
+	uint8_t base = is_static ? DEX_OP_SGET : DEX_OP_IGET;
 	bool put = op - base >= 7;
 	uint32_t ftype = v->d->fields.v[o->idx].type;
 	if (!is_static) {
@@ -1327,10 +1328,10 @@ static const uint8_t *array_of(vm *v, uint32_t r, uint32_t *len, bool *ok)
 	return NULL;
 }
 
-static bool array_op(vm *v, const dop *o)
+static bool array_op(vm *v, const dex_insn *o)
 {
-	bool put = o->op >= DOP_APUT;
-	int variant = o->op - (put ? DOP_APUT : DOP_AGET);
+	bool put = o->op >= DEX_OP_APUT;
+	int variant = o->op - (put ? DEX_OP_APUT : DEX_OP_AGET);
 	if (!need(v, o->c, K_INT))
 		return false;
 	uint32_t clen;
@@ -1447,20 +1448,20 @@ static bool polymorphic_ok(vm *v, uint32_t idx)
 	return true;
 }
 
-static bool invoke(vm *v, const dop *o)
+static bool invoke(vm *v, const dex_insn *o)
 {
 	uint8_t op = o->op;
 	uint32_t proto, words;
 	if (!invoke_proto(v, o, &proto, &words))
 		return false;
-	bool is_static = op == DOP_INVOKE_STATIC || op == DOP_INVOKE_STATIC_RANGE || op == DOP_INVOKE_CUSTOM ||
-	                 op == DOP_INVOKE_CUSTOM_RANGE;
-	bool is_direct = op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE;
-	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
+	bool is_static = op == DEX_OP_INVOKE_STATIC || op == DEX_OP_INVOKE_STATIC_RANGE || op == DEX_OP_INVOKE_CUSTOM ||
+	                 op == DEX_OP_INVOKE_CUSTOM_RANGE;
+	bool is_direct = op == DEX_OP_INVOKE_DIRECT || op == DEX_OP_INVOKE_DIRECT_RANGE;
+	bool is_poly = op == DEX_OP_INVOKE_POLYMORPHIC || op == DEX_OP_INVOKE_POLYMORPHIC_RANGE;
 	bool ctor = false;
 	if (is_poly && !polymorphic_ok(v, o->idx))
 		return false;
-	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
+	if (!is_poly && op != DEX_OP_INVOKE_CUSTOM && op != DEX_OP_INVOKE_CUSTOM_RANGE) {
 		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never
 		 * (by string index: reading each callee's name costs a cache miss per call) */
 		uint32_t name = v->d->methods.v[o->idx].name;
@@ -1510,7 +1511,7 @@ static bool invoke(vm *v, const dop *o)
 	return true;
 }
 
-static bool filled_new_array(vm *v, const dop *o)
+static bool filled_new_array(vm *v, const dex_insn *o)
 {
 	uint32_t len;
 	int k = desc_kind(tdesc(v, o->idx, &len) + 1); /* I or a reference (type_operand_ok) */
@@ -1522,17 +1523,17 @@ static bool filled_new_array(vm *v, const dop *o)
 	return true;
 }
 
-static bool do_return(vm *v, const dop *o)
+static bool do_return(vm *v, const dex_insn *o)
 {
 	if (v->is_init && !v->work.this_init)
 		return fail(v, "constructor returns before calling <init> on this");
 	int k = desc_kind(v->ret);
 	switch (o->op) {
-	case DOP_RETURN_VOID:
+	case DEX_OP_RETURN_VOID:
 		if (k >= 0)
 			return fail(v, "return-void in a method returning %c", v->ret[0]);
 		break;
-	case DOP_RETURN:
+	case DEX_OP_RETURN:
 		if (k != K_INT && k != K_FLOAT)
 			return fail(v, "return in a method returning %c", v->ret[0]);
 		if (!need(v, o->a, k))
@@ -1546,7 +1547,7 @@ static bool do_return(vm *v, const dop *o)
 				return false;
 		}
 		break;
-	case DOP_RETURN_WIDE:
+	case DEX_OP_RETURN_WIDE:
 		if (k != K_LONG && k != K_DOUBLE)
 			return fail(v, "return-wide in a method returning %c", v->ret[0]);
 		if (!need_wide(v, o->a, k))
@@ -1566,11 +1567,11 @@ static bool do_return(vm *v, const dop *o)
 
 /* The instruction before the one at index k (at pc), when control can only come from
  * it (pc is not a leader), or NULL. */
-static const dop *before(const vm *v, uint32_t k, uint32_t pc)
+static const dex_insn *before(const vm *v, uint32_t k, uint32_t pc)
 {
 	if (k == 0 || (v->fl[pc] & F_LEADER))
 		return NULL;
-	const dop *p = &v->ins[k - 1];
+	const dex_insn *p = &v->ins[k - 1];
 	return p->fmt == DF_PAYLOAD ? NULL : p;
 }
 
@@ -1588,18 +1589,18 @@ static void copy_ref(vm *v, uint32_t dst, uint32_t src)
 static void alias_peephole(vm *v, uint32_t r)
 {
 	uint32_t k = v->at[v->pc];
-	const dop *p = before(v, k, v->pc);
+	const dex_insn *p = before(v, k, v->pc);
 	if (!p)
 		return;
-	if (p->op >= DOP_MOVE_OBJECT && p->op <= DOP_MOVE_OBJECT_16) {
+	if (p->op >= DEX_OP_MOVE_OBJECT && p->op <= DEX_OP_MOVE_OBJECT_16) {
 		if (p->b == r && is_ref(get(v, p->b)))
 			copy_ref(v, p->a, p->b);
 		return;
 	}
-	if (p->op != DOP_CONST_CLASS)
+	if (p->op != DEX_OP_CONST_CLASS)
 		return;
-	const dop *p2 = before(v, k - 1, v->pc - p->size);
-	if (!p2 || p2->op != DOP_CONST_CLASS || p2->idx != p->idx)
+	const dex_insn *p2 = before(v, k - 1, v->pc - p->size);
+	if (!p2 || p2->op != DEX_OP_CONST_CLASS || p2->idx != p->idx)
 		return;
 	if (p->a == r)
 		copy_ref(v, p2->a, r);
@@ -1607,14 +1608,14 @@ static void alias_peephole(vm *v, uint32_t r)
 		copy_ref(v, p->a, r);
 }
 
-static bool monitor(vm *v, const dop *o)
+static bool monitor(vm *v, const dex_insn *o)
 {
 	if (!need_any_ref(v, o->a))
 		return false;
 	line *w = &v->work;
 	uint32_t r = o->a;
 	bool null = KIND(get(v, r)) == T_ZERO;
-	if (o->op == DOP_MONITOR_ENTER) {
+	if (o->op == DEX_OP_MONITOR_ENTER) {
 		if (w->depth >= 32) {
 			lock_fail(v, "LOCKING: monitor stack deeper than 32");
 			return true;
@@ -1647,29 +1648,29 @@ static bool monitor(vm *v, const dop *o)
 }
 
 /* The effect of one instruction on the work line; false on a hard failure. */
-static bool step(vm *v, uint32_t pc, const dop *o)
+static bool step(vm *v, uint32_t pc, const dex_insn *o)
 {
 	uint8_t op = o->op;
 	uint32_t t, len;
 	const uint8_t *s;
 	switch (op) {
-	case DOP_NOP:
+	case DEX_OP_NOP:
 		return true;
-	case DOP_MOVE: case DOP_MOVE_FROM16: case DOP_MOVE_16:
+	case DEX_OP_MOVE: case DEX_OP_MOVE_FROM16: case DEX_OP_MOVE_16:
 		t = get(v, o->b);
 		/* CopyRegister1: conflicts may be copied, undefined and halves may not */
 		if (!is_cat1(t) && KIND(t) != T_CONFLICT)
 			return bad_reg(v, o->b, "a 32-bit non-reference value (move)");
 		set1(v, o->a, t);
 		return true;
-	case DOP_MOVE_WIDE: case DOP_MOVE_WIDE_FROM16: case DOP_MOVE_WIDE_16: {
+	case DEX_OP_MOVE_WIDE: case DEX_OP_MOVE_WIDE_FROM16: case DEX_OP_MOVE_WIDE_16: {
 		if (!need_wide(v, o->b, K_WIDE))
 			return false;
 		uint32_t lo = get(v, o->b), hi = get(v, o->b + 1);
 		set2(v, o->a, lo, hi);
 		return true;
 	}
-	case DOP_MOVE_OBJECT: case DOP_MOVE_OBJECT_FROM16: case DOP_MOVE_OBJECT_16: {
+	case DEX_OP_MOVE_OBJECT: case DEX_OP_MOVE_OBJECT_FROM16: case DEX_OP_MOVE_OBJECT_16: {
 		t = get(v, o->b);
 		if (!is_ref(t) && KIND(t) != T_CONFLICT)
 			return bad_reg(v, o->b, "a reference (move-object)");
@@ -1679,50 +1680,50 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			v->work.lk[o->a] = lk;
 		return true;
 	}
-	case DOP_MOVE_RESULT: case DOP_MOVE_RESULT_WIDE: case DOP_MOVE_RESULT_OBJECT: {
+	case DEX_OP_MOVE_RESULT: case DEX_OP_MOVE_RESULT_WIDE: case DEX_OP_MOVE_RESULT_OBJECT: {
 		uint32_t r0 = get(v, v->nregs), r1 = get(v, v->nregs + 1);
 		if (KIND(r0) == T_UNDEF)
 			return fail(v, "move-result does not directly follow an invoke or filled-new-array");
 		if (KIND(r0) == T_VOID)
 			return fail(v, "move-result after a call that returns void");
 		char b[200];
-		if (op == DOP_MOVE_RESULT_WIDE) {
+		if (op == DEX_OP_MOVE_RESULT_WIDE) {
 			if (KIND(r0) != T_LONG_LO && KIND(r0) != T_DOUBLE_LO)
 				return fail(v, "move-result-wide of %s", tname(v, r0, b, sizeof b));
 			set2(v, o->a, r0, r1);
-		} else if (op == DOP_MOVE_RESULT_OBJECT ? !is_ref(r0) : !is_cat1(r0)) {
-			return fail(v, "%s of %s", dop_table[op].name, tname(v, r0, b, sizeof b));
+		} else if (op == DEX_OP_MOVE_RESULT_OBJECT ? !is_ref(r0) : !is_cat1(r0)) {
+			return fail(v, "%s of %s", dex_op_table[op].name, tname(v, r0, b, sizeof b));
 		} else {
 			set1(v, o->a, r0);
 		}
 		return true;
 	}
-	case DOP_MOVE_EXCEPTION:
+	case DEX_OP_MOVE_EXCEPTION:
 		set1(v, o->a, ref_of(v->f->t_throwable));
 		return true;
-	case DOP_RETURN_VOID: case DOP_RETURN: case DOP_RETURN_WIDE: case DOP_RETURN_OBJECT:
+	case DEX_OP_RETURN_VOID: case DEX_OP_RETURN: case DEX_OP_RETURN_WIDE: case DEX_OP_RETURN_OBJECT:
 		return do_return(v, o);
-	case DOP_CONST_4: case DOP_CONST_16: case DOP_CONST: case DOP_CONST_HIGH16:
+	case DEX_OP_CONST_4: case DEX_OP_CONST_16: case DEX_OP_CONST: case DEX_OP_CONST_HIGH16:
 		set1(v, o->a, const_of(o->lit));
 		return true;
-	case DOP_CONST_WIDE_16: case DOP_CONST_WIDE_32: case DOP_CONST_WIDE: case DOP_CONST_WIDE_HIGH16:
+	case DEX_OP_CONST_WIDE_16: case DEX_OP_CONST_WIDE_32: case DEX_OP_CONST_WIDE: case DEX_OP_CONST_WIDE_HIGH16:
 		set2(v, o->a, T_WCONST_LO, T_WCONST_HI);
 		return true;
-	case DOP_CONST_STRING: case DOP_CONST_STRING_JUMBO:
+	case DEX_OP_CONST_STRING: case DEX_OP_CONST_STRING_JUMBO:
 		set1(v, o->a, ref_of(v->f->t_string));
 		return true;
-	case DOP_CONST_CLASS:
+	case DEX_OP_CONST_CLASS:
 		set1(v, o->a, ref_of(v->f->t_class));
 		return true;
-	case DOP_CONST_METHOD_HANDLE:
+	case DEX_OP_CONST_METHOD_HANDLE:
 		set1(v, o->a, ref_of(v->f->t_mhandle));
 		return true;
-	case DOP_CONST_METHOD_TYPE:
+	case DEX_OP_CONST_METHOD_TYPE:
 		set1(v, o->a, ref_of(v->f->t_mtype));
 		return true;
-	case DOP_MONITOR_ENTER: case DOP_MONITOR_EXIT:
+	case DEX_OP_MONITOR_ENTER: case DEX_OP_MONITOR_EXIT:
 		return monitor(v, o);
-	case DOP_CHECK_CAST:
+	case DEX_OP_CHECK_CAST:
 		s = tdesc(v, o->idx, &len);
 		if (desc_kind(s) != K_REF)
 			return fail(v, "check-cast to a primitive type %.*s", (int)len, (const char *)s);
@@ -1730,7 +1731,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			return false;
 		set1(v, o->a, MK(T_REF, o->idx));
 		return true;
-	case DOP_INSTANCE_OF:
+	case DEX_OP_INSTANCE_OF:
 		s = tdesc(v, o->idx, &len);
 		if (desc_kind(s) != K_REF)
 			return fail(v, "instance-of a primitive type %.*s", (int)len, (const char *)s);
@@ -1738,7 +1739,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			return false;
 		set1(v, o->a, T_BOOL);
 		return true;
-	case DOP_ARRAY_LENGTH: {
+	case DEX_OP_ARRAY_LENGTH: {
 		bool ok;
 		array_of(v, o->b, &len, &ok);
 		if (!ok)
@@ -1746,7 +1747,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		set1(v, o->a, T_INT);
 		return true;
 	}
-	case DOP_NEW_INSTANCE:
+	case DEX_OP_NEW_INSTANCE:
 		/* MarkUninitRefsAsInvalid: an older object from this new-instance is lost */
 		v->work_done += v->nregs;
 		for (uint32_t r = 0; r < v->nregs; r++)
@@ -1754,14 +1755,14 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 				set1(v, r, T_CONFLICT);
 		set1(v, o->a, MK(T_UNINIT, pc));
 		return true;
-	case DOP_NEW_ARRAY:
+	case DEX_OP_NEW_ARRAY:
 		if (!need(v, o->b, K_INT))
 			return false;
 		set1(v, o->a, MK(T_REF, o->idx));
 		return true;
-	case DOP_FILLED_NEW_ARRAY: case DOP_FILLED_NEW_ARRAY_RANGE:
+	case DEX_OP_FILLED_NEW_ARRAY: case DEX_OP_FILLED_NEW_ARRAY_RANGE:
 		return filled_new_array(v, o);
-	case DOP_FILL_ARRAY_DATA: {
+	case DEX_OP_FILL_ARRAY_DATA: {
 		bool ok;
 		const uint8_t *comp = array_of(v, o->a, &len, &ok);
 		if (!ok)
@@ -1780,18 +1781,18 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		}
 		return true;
 	}
-	case DOP_THROW:
+	case DEX_OP_THROW:
 		t = get(v, o->a);
 		if (!need(v, o->a, K_REF))
 			return false;
 		if (KIND(t) == T_REF && tdesc(v, AUX(t), &len)[0] == '[')
 			return bad_reg(v, o->a, "a Throwable");
 		return true;
-	case DOP_GOTO: case DOP_GOTO_16: case DOP_GOTO_32:
+	case DEX_OP_GOTO: case DEX_OP_GOTO_16: case DEX_OP_GOTO_32:
 		return true;
-	case DOP_PACKED_SWITCH: case DOP_SPARSE_SWITCH:
+	case DEX_OP_PACKED_SWITCH: case DEX_OP_SPARSE_SWITCH:
 		return need(v, o->a, K_INT);
-	case DOP_IF_EQ: case DOP_IF_NE: {
+	case DEX_OP_IF_EQ: case DEX_OP_IF_NE: {
 		uint32_t a = get(v, o->a), b = get(v, o->b);
 		bool ok = KIND(a) == T_ZERO ? is_ref(b) || is_int(b) : is_ref(a) ? is_ref(b) : is_int(a) && is_int(b);
 		if (!ok) {
@@ -1801,21 +1802,21 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		}
 		return true;
 	}
-	case DOP_IF_LT: case DOP_IF_GE: case DOP_IF_GT: case DOP_IF_LE:
+	case DEX_OP_IF_LT: case DEX_OP_IF_GE: case DEX_OP_IF_GT: case DEX_OP_IF_LE:
 		return need(v, o->a, K_INT) && need(v, o->b, K_INT);
-	case DOP_IF_EQZ: case DOP_IF_NEZ:
+	case DEX_OP_IF_EQZ: case DEX_OP_IF_NEZ:
 		t = get(v, o->a);
 		return is_ref(t) || is_int(t) || bad_reg(v, o->a, "int or a reference");
-	case DOP_IF_LTZ: case DOP_IF_GEZ: case DOP_IF_GTZ: case DOP_IF_LEZ:
+	case DEX_OP_IF_LTZ: case DEX_OP_IF_GEZ: case DEX_OP_IF_GTZ: case DEX_OP_IF_LEZ:
 		return need(v, o->a, K_INT);
 	default:
 		break;
 	}
-	if (op >= DOP_AGET && op <= DOP_APUT_SHORT)
+	if (op >= DEX_OP_AGET && op <= DEX_OP_APUT_SHORT)
 		return array_op(v, o);
-	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT)
+	if (op >= DEX_OP_IGET && op <= DEX_OP_SPUT_SHORT)
 		return field_op(v, o);
-	if (dop_has(op, DOPF_INVOKE))
+	if (dex_op_has(op, DEX_OPF_INVOKE))
 		return invoke(v, o);
 	if (is_arith(op)) {
 		arith k = arith_of(op);
@@ -1866,17 +1867,17 @@ static bool walk(vm *v, uint32_t li)
 	line_copy(v, &v->work, &v->lines[li]);
 	uint32_t pc = v->lpc[li];
 	for (uint32_t k = v->at[pc];; k++) {
-		const dop *o = &v->ins[k];
+		const dex_insn *o = &v->ins[k];
 		uint32_t size = o->size;
 		v->pc = pc;
 		v->op = o->op;
 		v->work_done++;
 		if (o->fmt == DF_PAYLOAD)
 			return fail(v, "execution reaches a payload");
-		uint32_t flags = dop_table[o->op].flags;
+		uint32_t flags = dex_op_table[o->op].flags;
 		/* monitor-exit counts as not throwing (ART: it cannot fail once locking is
 		 * verified), so it has no exception edges and needs no catch-all */
-		bool throws = (flags & DOPF_CAN_THROW) && o->op != DOP_MONITOR_EXIT;
+		bool throws = (flags & DEX_OPF_CAN_THROW) && o->op != DEX_OP_MONITOR_EXIT;
 		bool in_try = throws && (v->fl[pc] & F_TRY);
 		const dex_handler *h = in_try ? &v->code->handlers[v->tryh[pc]] : NULL;
 		/* a throw leaves before the instruction changes a register: its handlers get the
@@ -1888,34 +1889,34 @@ static bool walk(vm *v, uint32_t li)
 		}
 		if (!step(v, pc, o))
 			return false;
-		if (!(flags & DOPF_HAS_RESULT)) {
+		if (!(flags & DEX_OPF_HAS_RESULT)) {
 			v->work.t[v->nregs] = T_UNDEF;
 			v->work.t[v->nregs + 1] = T_UNDEF;
 		}
 		/* Beyond ART (--strict-monitors): a throw here leaves the method with the lock
 		 * held, as when an instrumenter splits a probe out of d8's synchronized try */
 		if (throws && !in_try && v->f->strict_monitors && v->work.depth &&
-		    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
+		    !(o->op == DEX_OP_MONITOR_ENTER && v->work.depth == 1))
 			return fail(v, "STRICT: throwing instruction outside any try while a monitor is held "
 			            "(ART accepts it; a throw here leaks the lock)");
 		if (h) {
 			if (v->work.depth && !handler_catches_all(v, h) &&
-			    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
+			    !(o->op == DEX_OP_MONITOR_ENTER && v->work.depth == 1))
 				return fail(v, "expected to be within a catch-all for an instruction where a monitor is held");
 		}
-		if (flags & DOPF_BRANCH) {
+		if (flags & DEX_OPF_BRANCH) {
 			merge_into(v, pc + (uint32_t)o->target, &v->work);
-		} else if (flags & DOPF_SWITCH) {
+		} else if (flags & DEX_OPF_SWITCH) {
 			uint32_t at = (uint32_t)((int64_t)pc + o->target);
 			for (uint32_t i = 0; i < switch_count(v, at); i++)
 				merge_into(v, (uint32_t)switch_target(v, pc, at, i), &v->work);
 		}
-		if (flags & DOPF_GOTO)
+		if (flags & DEX_OPF_GOTO)
 			return true;
 		uint32_t next = pc + size;
 		if (next >= v->n)
 			return fail(v, "execution falls off the end of the code");
-		if ((uint8_t)unit(v, next) == DOP_MOVE_EXCEPTION)
+		if ((uint8_t)unit(v, next) == DEX_OP_MOVE_EXCEPTION)
 			return fail(v, "invalid use of move-exception: reached by fall-through from %u", pc);
 		if (v->fl[next] & F_LEADER) {
 			merge_into(v, next, &v->work);
@@ -1953,9 +1954,10 @@ static bool entry_line(vm *v, const dex_emethod *m)
 	return true;
 }
 
-int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out)
+int dex_verify_method(const dex_verify_file *f, const dex_class *cls, const dex_emethod *m, arena *a,
+                      dex_verify_result *out)
 {
-	memset(out, 0, offsetof(dvfy_result, msg)); /* the messages' buffers need no clearing */
+	memset(out, 0, offsetof(dex_verify_result, msg)); /* the messages' buffers need no clearing */
 	out->msg[0] = out->lock_msg[0] = '\0';
 	const dex_file *d = f->d;
 	static const dex_code none;
@@ -1994,19 +1996,21 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)
 		return TC_ENOMEM;
-	/* the budget (DVFY_WORK_FACTOR), and the register lines' memory, before taking it */
+	/* the budget (DEX_VERIFY_WORK_FACTOR), and the register lines' memory, before taking
+	 * it */
 	uint64_t size = (uint64_t)v.n + (uint64_t)v.nt * (v.edges + v.nlines + 1);
 	uint64_t budget = size * f->work_factor;
-	if (budget > DVFY_MAX_WORK)
-		budget = DVFY_MAX_WORK;
+	if (budget > DEX_VERIFY_MAX_WORK)
+		budget = DEX_VERIFY_MAX_WORK;
 	size_t line_bytes = (size_t)v.nt * sizeof(uint32_t) + (v.has_mon ? (size_t)(v.nregs + 1) * sizeof(uint32_t) : 0);
 	out->size = size;
-	if (size > DVFY_MAX_WORK) {
-		too_costly(&v, "a size of", size, DVFY_MAX_WORK);
+	if (size > DEX_VERIFY_MAX_WORK) {
+		too_costly(&v, "a size of", size, DEX_VERIFY_MAX_WORK);
 		goto done;
 	}
-	if ((size_t)(v.nlines + 2) * line_bytes > DVFY_MAX_LINE_BYTES) {
-		too_costly(&v, "register lines of (bytes)", (uint64_t)(v.nlines + 2) * line_bytes, DVFY_MAX_LINE_BYTES);
+	if ((size_t)(v.nlines + 2) * line_bytes > DEX_VERIFY_MAX_LINE_BYTES) {
+		too_costly(&v, "register lines of (bytes)", (uint64_t)(v.nlines + 2) * line_bytes,
+		           DEX_VERIFY_MAX_LINE_BYTES);
 		goto done;
 	}
 	v.lpc = arena_array(a, v.nlines, sizeof *v.lpc);

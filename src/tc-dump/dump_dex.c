@@ -84,7 +84,7 @@ static void put_index(FILE *out, const dex_file *d, uint8_t kind, uint32_t idx)
 	}
 }
 
-static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t pc, const dop *op)
+static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t pc, const dex_insn *op)
 {
 	fprintf(out, "    %04x: ", pc);
 	if (op->fmt == DF_PAYLOAD) {
@@ -108,7 +108,7 @@ static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t p
 		fputc('\n', out);
 		return;
 	}
-	const dop_info *info = &dop_table[op->op];
+	const dex_op_info *info = &dex_op_table[op->op];
 	fputs(info->name, out);
 	switch (op->fmt) {
 	case DF_10x: break;
@@ -218,9 +218,9 @@ static int dump_code(FILE *out, const dex_file *d, const dex_code *c)
 {
 	int problems = 0;
 	fprintf(out, "    registers %u, ins %u, outs %u, %u code units\n", c->regs, c->ins, c->outs, c->ninsns);
-	dop op;
+	dex_insn op;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_decode(c->insns, c->ninsns, pc, d->version, &op))) {
+		if (!(size = dex_op_decode(c->insns, c->ninsns, pc, d->version, &op))) {
 			fprintf(out, "    ! error: bad instruction at %04x\n", pc);
 			problems++;
 			break;

@@ -25,8 +25,8 @@ static const smt_vtype TOP = {.tag = VT_TOP};
 
 static int bad(sim *s, const char *what)
 {
-	return ed_fail(s->ed, TC_EUNSUPPORTED, s->at,
-	               "cannot infer stack-map types at %u for a new frame: %s", s->at, what);
+	return code_fail(s->ed, TC_EUNSUPPORTED, s->at,
+	                 "cannot infer stack-map types at %u for a new frame: %s", s->at, what);
 }
 
 static bool expand(const smt_vtype *list, uint32_t n, smt_vtype *out, uint32_t cap, uint32_t *count)
@@ -152,7 +152,7 @@ static int array_of(sim *s, const uint8_t *elem, uint32_t len, bool is_desc)
 {
 	uint8_t *n = arena_alloc(s->ed->a, len + 3);
 	if (!n)
-		return ed_fail(s->ed, TC_ENOMEM, s->at, "no memory");
+		return code_fail(s->ed, TC_ENOMEM, s->at, "no memory");
 	uint32_t k = 0;
 	n[k++] = '[';
 	if (!is_desc)
@@ -171,7 +171,7 @@ static int initialize(sim *s, smt_vtype recv)
 	if (recv.tag == VT_UNINIT_THIS) {
 		to.name = cf_class_name(s->ed->cls, &to.name_len);
 	} else if (recv.tag == VT_UNINIT) {
-		uint32_t k = ed_index(s->ed, recv.off);
+		uint32_t k = code_index(s->ed, recv.off);
 		if (k == NONE || s->ed->in[k].d.op != OP_NEW)
 			return bad(s, "Uninitialized type does not name a new");
 		to.name = cp_class_name(&s->ed->cls->cp, s->ed->in[k].d.index, &to.name_len);
@@ -385,14 +385,14 @@ static smt_vtype *compress(sim *s, const smt_vtype *v, uint32_t n, bool trim, ui
 	return out;
 }
 
-int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
+int code_sim_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 {
 	ed->err = err;
 	sim s = {.ed = ed, .nl = ed->code.max_locals, .ns = ed->code.max_stack};
 	s.loc = arena_array(ed->a, s.nl ? s.nl : 1, sizeof *s.loc);
 	s.stk = arena_array(ed->a, s.ns ? s.ns : 1, sizeof *s.stk);
 	if (!s.loc || !s.stk)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory");
 	const smt_vtype *locals = ed->init, *stack = NULL;
 	uint32_t nlocals = ed->ninit, nstack = 0, from = 0;
 	for (uint32_t k = 0; k < ed->nframes && ed->frames[k].off <= ed->in[i].d.off; k++) {
@@ -400,7 +400,7 @@ int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 		nlocals = ed->frames[k].nlocals;
 		stack = ed->frames[k].stack;
 		nstack = ed->frames[k].nstack;
-		from = ed_index(ed, ed->frames[k].off);
+		from = code_index(ed, ed->frames[k].off);
 	}
 	uint32_t used;
 	s.at = ed->in[from].d.off;
@@ -420,6 +420,6 @@ int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 	out->locals = compress(&s, s.loc, s.nl, true, &out->nlocals);
 	out->stack = compress(&s, s.stk, s.sp, false, &out->nstack);
 	if (!out->locals || !out->stack)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory");
 	return TC_OK;
 }

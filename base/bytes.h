@@ -1,9 +1,11 @@
-/* Big-endian cursor over untrusted input, and the growable byte buffer.
+/* The cursor over untrusted input (big-endian for class files; little-endian and LEB128
+ * for dex files), and the growable byte buffer.
  *
- * A reader is {base, pos, end}: base stays the start of the whole class file, so every
- * offset in an error is absolute even inside a sub-reader limited to one attribute.
- * Readers never read past end; on a short read they set the error and return 0, so a
- * parse can check once per structure (rd_ok) instead of per byte. */
+ * A reader is {base, pos, end}: base stays the start of the whole input (the class file,
+ * the dex file), so every offset in an error is absolute even inside a sub-reader limited
+ * to one attribute. Readers never read past end; on a short or malformed read they set
+ * the error and return 0, so a parse can check once per structure (rd_ok) instead of per
+ * byte. */
 #ifndef TC_BYTES_H
 #define TC_BYTES_H
 
@@ -104,6 +106,14 @@ static inline tc_reader rd_sub(tc_reader *r, size_t n, const char *part)
 	return s;
 }
 
+/* A reader over base[0..len) positioned at off (at the end when off is past it), for a
+ * structure an absolute offset points at (dex files are read that way). */
+static inline tc_reader rd_at(const uint8_t *base, size_t len, size_t off, tc_error *err, const char *part)
+{
+	tc_reader r = {base, base + (off <= len ? off : len), base + len, err, part};
+	return r;
+}
+
 static inline uint16_t get_u2(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
@@ -167,6 +177,72 @@ static inline void put_le8(uint8_t *p, uint64_t v)
 {
 	put_le4(p, (uint32_t)v);
 	put_le4(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The little-endian readers (dex files). */
+static inline uint16_t rd_le2(tc_reader *r)
+{
+	if (!rd_need(r, 2))
+		return 0;
+	uint16_t v = get_le2(r->pos);
+	r->pos += 2;
+	return v;
+}
+
+static inline uint32_t rd_le4(tc_reader *r)
+{
+	if (!rd_need(r, 4))
+		return 0;
+	uint32_t v = get_le4(r->pos);
+	r->pos += 4;
+	return v;
+}
+
+/* LEB128 as dex files use it ("Dalvik executable format", LEB128): at most 5 bytes and
+ * 32 bits; anything longer is an error. uleb128: the fifth byte may use only its low 4
+ * bits. */
+static inline uint32_t rd_uleb(tc_reader *r)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 5; i++) {
+		if (!rd_need(r, 1))
+			return 0;
+		uint8_t b = *r->pos++;
+		if (i == 4 && (b & 0xf0)) {
+			tc_fail(r->err, TC_EFORMAT, rd_off(r) - 1, r->part, "LEB128 value wider than 32 bits");
+			return 0;
+		}
+		v |= (uint32_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80))
+			return v;
+	}
+	return v; /* not reached: the fifth byte has no continuation bit */
+}
+
+static inline int32_t rd_sleb(tc_reader *r)
+{
+	uint32_t v = 0;
+	int shift = 0;
+	for (int i = 0; i < 5; i++) {
+		if (!rd_need(r, 1))
+			return 0;
+		uint8_t b = *r->pos++;
+		v |= (uint32_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 32 && (b & 0x40))
+				v |= ~0u << shift;
+			return (int32_t)v;
+		}
+	}
+	tc_fail(r->err, TC_EFORMAT, rd_off(r) - 1, r->part, "LEB128 value wider than 32 bits");
+	return 0;
+}
+
+/* uleb128p1: the value plus one, so that -1 (NO_INDEX) takes one byte. */
+static inline uint32_t rd_ulebp1(tc_reader *r)
+{
+	return rd_uleb(r) - 1u;
 }
 
 /* The growable byte buffer, for binary output (class files, dex files, jar entries) and

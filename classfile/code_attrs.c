@@ -40,7 +40,7 @@ static void patch_u2(walk *w, const uint8_t *field, uint32_t v)
 
 static bool on_insn(const code_editor *ed, uint32_t off)
 {
-	return ed_index(ed, off) != NONE;
+	return code_index(ed, off) != NONE;
 }
 
 /* A (start_pc, length) range: start on an instruction, end on one or at code_length. */
@@ -57,8 +57,8 @@ static int range(walk *w)
 	if (!on_insn(ed, start) || end > ed->code.len || (end < ed->code.len && !on_insn(ed, end)))
 		return fail_at(w, at, "range %u..%u is not on instruction boundaries", start, end);
 	if (w->out) {
-		uint32_t ns = ed_new_first(ed, start);
-		uint32_t ne = ed_new_first(ed, end);
+		uint32_t ns = code_new_first(ed, start);
+		uint32_t ne = code_new_first(ed, end);
 		patch_u2(w, field, ns);
 		patch_u2(w, field + 2, ne - ns);
 	}
@@ -74,7 +74,7 @@ static int insn_offset(walk *w)
 		return w->r.err->code;
 	if (!on_insn(w->ed, off))
 		return fail_at(w, at, "offset %u is not an instruction", off);
-	patch_u2(w, field, ed_new_insn(w->ed, off));
+	patch_u2(w, field, code_new_insn(w->ed, off));
 	return TC_OK;
 }
 
@@ -90,7 +90,7 @@ static int line_numbers(walk *w)
 			break;
 		if (!on_insn(w->ed, start))
 			return fail_at(w, at, "entry %u: start_pc %u is not an instruction", i, start);
-		patch_u2(w, field, ed_new_first(w->ed, start));
+		patch_u2(w, field, code_new_first(w->ed, start));
 	}
 	return w->r.err->code;
 }
@@ -228,12 +228,12 @@ static int run(code_editor *ed, const cf_attr *attr, int kind, uint8_t *out, tc_
 	return err->code;
 }
 
-int ed_attr_check(code_editor *ed, cf_attr *attr, int kind, tc_error *err)
+int code_attrs_check(code_editor *ed, cf_attr *attr, int kind, tc_error *err)
 {
 	return run(ed, attr, kind, NULL, err);
 }
 
-int ed_attr_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out, tc_error *err)
+int code_attrs_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out, tc_error *err)
 {
 	uint8_t *copy = arena_dup(ed->cls->arena, attr->data, attr->len);
 	if (!copy && attr->len)

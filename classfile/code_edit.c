@@ -8,7 +8,7 @@
 #include "code_internal.h"
 #include "desc.h"
 
-int ed_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
+int code_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
 {
 	char msg[192];
 	va_list ap;
@@ -19,7 +19,7 @@ int ed_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
 	return tc_fail(ed->err, code, at, "Code", "%s", msg);
 }
 
-uint32_t ed_index(const code_editor *ed, uint32_t off)
+uint32_t code_index(const code_editor *ed, uint32_t off)
 {
 	return off < ed->code.len ? ed->at[off] : NONE;
 }
@@ -36,7 +36,7 @@ const cf_insn *code_insn(const code_editor *ed, uint32_t i)
 
 uint32_t code_at(const code_editor *ed, uint32_t off)
 {
-	return ed_index(ed, off);
+	return code_index(ed, off);
 }
 
 const cf_code *code_body(const code_editor *ed)
@@ -63,7 +63,7 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 		ok = t == CP_INTEGER || t == CP_FLOAT || t == CP_STRING || t == CP_CLASS ||
 		     t == CP_METHODTYPE || t == CP_METHODHANDLE ||
 		     (t == CP_DYNAMIC && cp_dynamic_ref(cp, in->index, &ref) && ref.desc_len &&
-		      ref.desc[0] != 'J' && ref.desc[0] != 'D' && desc_field_valid(ref.desc, ref.desc_len));
+		      ref.desc[0] != 'J' && ref.desc[0] != 'D' && cf_desc_field_valid(ref.desc, ref.desc_len));
 		break;
 	case OP_LDC2_W:
 		ok = t == CP_LONG || t == CP_DOUBLE ||
@@ -91,8 +91,8 @@ static int check_cp(code_editor *ed, const cf_insn *in)
 		break;
 	}
 	if (!ok)
-		return ed_fail(ed, TC_EFORMAT, in->off, "%s at %u names #%u, a %s, or a bad descriptor",
-		               op_table[in->op].name, in->off, in->index, cp_tag_name(t));
+		return code_fail(ed, TC_EFORMAT, in->off, "%s at %u names #%u, a %s, or a bad descriptor",
+		                 cf_op_table[in->op].name, in->off, in->index, cp_tag_name(t));
 	return TC_OK;
 }
 
@@ -100,22 +100,22 @@ static int decode_all(code_editor *ed)
 {
 	const cf_code *c = &ed->code;
 	/* At most one instruction per byte: allocate for that and touch only what is used. */
-	ed->in = arena_array(ed->a, c->len, sizeof(ed_insn));
+	ed->in = arena_array(ed->a, c->len, sizeof(code_node));
 	ed->at = arena_array(ed->a, c->len, sizeof(uint32_t));
 	if (!ed->in || !ed->at)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for %u bytes of code", c->len);
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for %u bytes of code", c->len);
 	uint32_t n = 0;
 	for (uint32_t off = 0; off < c->len; n++) {
-		ed_insn *e = &ed->in[n];
+		code_node *e = &ed->in[n];
 		memset(e, 0, sizeof *e);
-		if (insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != TC_OK)
+		if (cf_insn_decode(c->code, c->len, off, c->code_off, &e->d, ed->err) != TC_OK)
 			return ed->err->code;
 		e->tgt = NONE;
 		ed->at[off] = n;
 		for (uint32_t k = 1; k < e->d.len; k++)
 			ed->at[off + k] = NONE;
 		off += e->d.len;
-		if (op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != TC_OK)
+		if (cf_op_has(e->d.op, OPF_CP) && check_cp(ed, &e->d) != TC_OK)
 			return ed->err->code;
 	}
 	ed->n = n;
@@ -125,23 +125,23 @@ static int decode_all(code_editor *ed)
 static int resolve_targets(code_editor *ed)
 {
 	for (uint32_t i = 0; i < ed->n; i++) {
-		ed_insn *e = &ed->in[i];
-		uint32_t nt = insn_ntargets(&e->d);
+		code_node *e = &ed->in[i];
+		uint32_t nt = cf_insn_ntargets(&e->d);
 		if (!nt)
 			continue;
 		uint32_t *dst = &e->tgt;
-		if (op_has(e->d.op, OPF_SWITCH)) {
+		if (cf_op_has(e->d.op, OPF_SWITCH)) {
 			if (!(e->stgt = arena_array(ed->a, nt, sizeof(uint32_t))))
-				return ed_fail(ed, TC_ENOMEM, e->d.off, "no memory for switch targets");
+				return code_fail(ed, TC_ENOMEM, e->d.off, "no memory for switch targets");
 			dst = e->stgt;
 		}
 		for (uint32_t k = 0; k < nt; k++) {
-			int64_t t = insn_target(&e->d, k);
-			uint32_t idx = t >= 0 && t < ed->code.len ? ed_index(ed, (uint32_t)t) : NONE;
+			int64_t t = cf_insn_target(&e->d, k);
+			uint32_t idx = t >= 0 && t < ed->code.len ? code_index(ed, (uint32_t)t) : NONE;
 			if (idx == NONE)
-				return ed_fail(ed, TC_EBRANCH, e->d.off,
-				               "%s at %u jumps to %lld, not the start of an instruction",
-				               op_table[e->d.op].name, e->d.off, (long long)t);
+				return code_fail(ed, TC_EBRANCH, e->d.off,
+				                 "%s at %u jumps to %lld, not the start of an instruction",
+				                 cf_op_table[e->d.op].name, e->d.off, (long long)t);
 			dst[k] = idx;
 		}
 	}
@@ -151,7 +151,7 @@ static int resolve_targets(code_editor *ed)
 /* An end offset: an instruction start, or the code length (index n). */
 static uint32_t end_index(const code_editor *ed, uint32_t off)
 {
-	return off == ed->code.len ? ed->n : ed_index(ed, off);
+	return off == ed->code.len ? ed->n : code_index(ed, off);
 }
 
 static int map_exceptions(code_editor *ed)
@@ -161,12 +161,12 @@ static int map_exceptions(code_editor *ed)
 	ed->exc_end = arena_array(ed->a, k, sizeof(uint32_t));
 	ed->exc_handler = arena_array(ed->a, k, sizeof(uint32_t));
 	if (!ed->exc_start || !ed->exc_end || !ed->exc_handler)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the exception table");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for the exception table");
 	for (uint32_t i = 0; i < ed->code.nexc; i++) {
 		const cf_exc *e = &ed->code.exc[i];
-		ed->exc_start[i] = ed_index(ed, e->start);
+		ed->exc_start[i] = code_index(ed, e->start);
 		ed->exc_end[i] = end_index(ed, e->end);
-		ed->exc_handler[i] = ed_index(ed, e->handler);
+		ed->exc_handler[i] = code_index(ed, e->handler);
 		/* JVMS 4.7.3: the entry follows code[] and exception_table_length, 8 bytes each. */
 		uint32_t at = ed->code.code_off + ed->code.len + 2 + 8 * i;
 		if (ed->exc_start[i] == NONE || ed->exc_end[i] == NONE || ed->exc_handler[i] == NONE)
@@ -205,14 +205,14 @@ static int open_frames(code_editor *ed)
 	char part[40];
 	for (uint32_t i = 0; i < ed->nframes; i++) {
 		const smt_frame *f = &ed->frames[i];
-		if (ed_index(ed, f->off) == NONE) {
+		if (code_index(ed, f->off) == NONE) {
 			snprintf(part, sizeof part, "StackMapTable frame %u", i);
 			return tc_fail(ed->err, TC_EBRANCH, f->at, part,
 			               "applies at %u, not the start of an instruction", f->off);
 		}
 		for (uint32_t k = 0; k < f->nlocals + f->nstack; k++) {
 			const smt_vtype *v = k < f->nlocals ? &f->locals[k] : &f->stack[k - f->nlocals];
-			if (v->tag == VT_UNINIT && ed_index(ed, v->off) == NONE) {
+			if (v->tag == VT_UNINIT && code_index(ed, v->off) == NONE) {
 				snprintf(part, sizeof part, "StackMapTable frame %u", i);
 				return tc_fail(ed->err, TC_EBRANCH, f->at, part,
 				               "Uninitialized(%u) is not an instruction", v->off);
@@ -242,7 +242,7 @@ int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, tc_error
 		return err->code;
 	bool has_targets = ed->code.nexc > 0;
 	for (uint32_t i = 0; i < ed->n && !has_targets; i++)
-		has_targets = op_has(ed->in[i].d.op, OPF_BRANCH);
+		has_targets = cf_op_has(ed->in[i].d.op, OPF_BRANCH);
 	for (uint32_t i = 0; i < ed->code.nattrs; i++) {
 		cf_attr *at = &ed->code.attrs[i];
 		int kind = attr_kind(cls, at);
@@ -251,7 +251,7 @@ int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, tc_error
 				return tc_fail(err, TC_EFORMAT, at->off, "StackMapTable",
 				               "a second StackMapTable in one Code attribute");
 			ed->smt_attr = at;
-		} else if (kind != ATTR_OTHER && ed_attr_check(ed, at, kind, err) != TC_OK) {
+		} else if (kind != ATTR_OTHER && code_attrs_check(ed, at, kind, err) != TC_OK) {
 			return err->code;
 		}
 	}
@@ -272,7 +272,7 @@ int code_open(code_editor **out, cf_class *cls, cf_member *m, arena *a, tc_error
 static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int depth, bool handler)
 {
 	if (!len)
-		return ed_fail(ed, TC_EARG, NONE, "empty code sequence"), -1;
+		return code_fail(ed, TC_EARG, NONE, "empty code sequence"), -1;
 	if (ed->seen_bytes && ed->seen_len == len && ed->seen_handler == handler &&
 	    memcmp(ed->seen_bytes, bytes, len) == 0)
 		return ed->seen_peak;
@@ -281,18 +281,18 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 	int peak = depth;
 	cf_insn in;
 	for (uint32_t off = 0; off < len; off += in.len) {
-		if (insn_decode(bytes, len, off, 0, &in, &scratch) != TC_OK)
-			return ed_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
+		if (cf_insn_decode(bytes, len, off, 0, &in, &scratch) != TC_OK)
+			return code_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		bool last = off + in.len == len;
 		unsigned banned = OPF_BRANCH | OPF_STORE | OPF_JSR | OPF_RET;
 		if (!handler || !last)
 			banned |= OPF_NOFALL;
-		if (op_has(in.op, banned) || in.op == OP_IINC)
-			return ed_fail(ed, TC_EARG, NONE, "inserted code may not contain %s",
-			               op_table[in.op].name), -1;
-		if (handler && last && !op_has(in.op, OPF_NOFALL))
-			return ed_fail(ed, TC_EARG, NONE, "a handler block must end in athrow or a return"), -1;
-		if (op_has(in.op, OPF_CP)) {
+		if (cf_op_has(in.op, banned) || in.op == OP_IINC)
+			return code_fail(ed, TC_EARG, NONE, "inserted code may not contain %s",
+			                 cf_op_table[in.op].name), -1;
+		if (handler && last && !cf_op_has(in.op, OPF_NOFALL))
+			return code_fail(ed, TC_EARG, NONE, "a handler block must end in athrow or a return"), -1;
+		if (cf_op_has(in.op, OPF_CP)) {
 			/* check_cp reports a format error at an offset of the method's code;
 			 * bad inserted code is the caller's error and has no such offset. */
 			tc_error *saved = ed->err;
@@ -300,23 +300,23 @@ static int check_seq(code_editor *ed, const uint8_t *bytes, uint32_t len, int de
 			int rc = check_cp(ed, &in);
 			ed->err = saved;
 			if (rc != TC_OK)
-				return ed_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
+				return code_fail(ed, TC_EARG, NONE, "inserted code: %s", scratch.message), -1;
 		}
 		int pop, push;
-		if (!insn_stack_effect(&ed->cls->cp, &in, &pop, &push))
-			return ed_fail(ed, TC_EARG, NONE, "inserted %s: operand does not resolve",
-			               op_table[in.op].name), -1;
+		if (!cf_insn_stack_effect(&ed->cls->cp, &in, &pop, &push))
+			return code_fail(ed, TC_EARG, NONE, "inserted %s: operand does not resolve",
+			                 cf_op_table[in.op].name), -1;
 		if (pop > depth)
-			return ed_fail(ed, TC_EARG, NONE, "inserted %s pops %d words, %d available",
-			               op_table[in.op].name, pop, depth), -1;
+			return code_fail(ed, TC_EARG, NONE, "inserted %s pops %d words, %d available",
+			                 cf_op_table[in.op].name, pop, depth), -1;
 		depth += push - pop;
-		if (op_has(in.op, OPF_NOFALL))
+		if (cf_op_has(in.op, OPF_NOFALL))
 			depth = 0;
 		if (depth > peak)
 			peak = depth;
 	}
 	if (!handler && depth != 0)
-		return ed_fail(ed, TC_EARG, NONE, "inserted code leaves %d words on the stack", depth), -1;
+		return code_fail(ed, TC_EARG, NONE, "inserted code leaves %d words on the stack", depth), -1;
 	uint8_t *copy = arena_dup(ed->a, bytes, len);
 	if (copy) {
 		ed->seen_bytes = copy;
@@ -333,22 +333,22 @@ int code_insert(code_editor *ed, uint32_t i, enum code_place where, const uint8_
 	ed->err = err;
 	if (i >= ed->n)
 		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "Code", "no instruction %u (%u in all)", i, ed->n);
-	if (where == CODE_FALLTHROUGH && i > 0 && op_has(ed->in[i - 1].d.op, OPF_NOFALL | OPF_JSR))
-		return ed_fail(ed, TC_EARG, ed->in[i].d.off,
-		               "nothing falls through into %u after %s", ed->in[i].d.off,
-		               op_table[ed->in[i - 1].d.op].name);
+	if (where == CODE_FALLTHROUGH && i > 0 && cf_op_has(ed->in[i - 1].d.op, OPF_NOFALL | OPF_JSR))
+		return code_fail(ed, TC_EARG, ed->in[i].d.off,
+		                 "nothing falls through into %u after %s", ed->in[i].d.off,
+		                 cf_op_table[ed->in[i - 1].d.op].name);
 	int peak = check_seq(ed, bytes, len, 0, false);
 	if (peak < 0)
 		return err->code;
-	ed_seq *s = arena_zalloc(ed->a, sizeof *s);
+	code_seq *s = arena_zalloc(ed->a, sizeof *s);
 	uint8_t *copy = arena_dup(ed->a, bytes, len);
 	if (!s || !copy)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "Code", "no memory for inserted code");
 	s->bytes = copy;
 	s->len = len;
 	s->peak = peak;
-	ed_insn *e = &ed->in[i];
-	ed_seq **tail = where == CODE_FALLTHROUGH ? &e->fall : &e->at;
+	code_node *e = &ed->in[i];
+	code_seq **tail = where == CODE_FALLTHROUGH ? &e->fall : &e->at;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = s;
@@ -374,7 +374,7 @@ int code_add_handler(code_editor *ed, uint32_t from, uint32_t to, uint16_t catch
 	int peak = check_seq(ed, bytes, len, 1, true);
 	if (peak < 0)
 		return err->code;
-	ed_block *b = arena_zalloc(ed->a, sizeof *b);
+	code_block *b = arena_zalloc(ed->a, sizeof *b);
 	uint8_t *copy = arena_dup(ed->a, bytes, len);
 	if (!b || !copy)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "Code", "no memory for a handler");
@@ -393,9 +393,9 @@ int code_add_handler(code_editor *ed, uint32_t from, uint32_t to, uint16_t catch
 
 /* --- layout ------------------------------------------------------------------------ */
 
-static uint32_t insn_size(const ed_insn *e, uint32_t off)
+static uint32_t insn_size(const code_node *e, uint32_t off)
 {
-	const op_info *info = &op_table[e->d.op];
+	const cf_op_info *info = &cf_op_table[e->d.op];
 	switch (info->kind) {
 	case OPK_TSWITCH:
 		return 1 + (3 - (off & 3)) + 12 + 4 * e->d.npairs;
@@ -418,15 +418,15 @@ static bool fits_s2(int64_t v)
 static int layout(code_editor *ed)
 {
 	for (uint32_t i = 0; i < ed->n; i++) {
-		ed_insn *e = &ed->in[i];
+		code_node *e = &ed->in[i];
 		e->form = FORM_SAME;
-		if (ed->force_long && op_table[e->d.op].kind == OPK_BR2)
-			e->form = op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
+		if (ed->force_long && cf_op_table[e->d.op].kind == OPK_BR2)
+			e->form = cf_op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
 	}
 	for (;;) {
 		uint64_t off = 0;
 		for (uint32_t i = 0; i < ed->n; i++) {
-			ed_insn *e = &ed->in[i];
+			code_node *e = &ed->in[i];
 			e->first = (uint32_t)off;
 			off += e->fall_len;
 			e->label = (uint32_t)off;
@@ -435,21 +435,21 @@ static int layout(code_editor *ed)
 			e->len = insn_size(e, e->off);
 			off += e->len;
 			if (off > UINT32_MAX / 2)
-				return ed_fail(ed, TC_ELIMIT, NONE, "code grows past any limit");
+				return code_fail(ed, TC_ELIMIT, NONE, "code grows past any limit");
 		}
 		ed->end = (uint32_t)off;
-		for (ed_block *b = ed->blocks; b; b = b->next) {
+		for (code_block *b = ed->blocks; b; b = b->next) {
 			b->off = (uint32_t)off;
 			off += b->len;
 		}
 		ed->new_len = (uint32_t)(off > UINT32_MAX ? UINT32_MAX : off);
 		bool changed = false;
 		for (uint32_t i = 0; i < ed->n; i++) {
-			ed_insn *e = &ed->in[i];
-			if (op_table[e->d.op].kind != OPK_BR2 || e->form != FORM_SAME)
+			code_node *e = &ed->in[i];
+			if (cf_op_table[e->d.op].kind != OPK_BR2 || e->form != FORM_SAME)
 				continue;
 			if (!fits_s2((int64_t)ed->in[e->tgt].label - e->off)) {
-				e->form = op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
+				e->form = cf_op_has(e->d.op, OPF_COND) ? FORM_LONGCOND : FORM_WIDE;
 				changed = true;
 			}
 		}
@@ -457,13 +457,13 @@ static int layout(code_editor *ed)
 			break;
 	}
 	if (ed->new_len > 65535)
-		return ed_fail(ed, TC_ELIMIT, NONE,
-		               "would grow to %u bytes, past the 65535-byte limit of a method", ed->new_len);
+		return code_fail(ed, TC_ELIMIT, NONE,
+		                 "would grow to %u bytes, past the 65535-byte limit of a method", ed->new_len);
 	/* A conditional branch cannot end valid code: it would fall off the end. */
-	const ed_insn *last = &ed->in[ed->n - 1];
+	const code_node *last = &ed->in[ed->n - 1];
 	if (last->form == FORM_LONGCOND)
-		return ed_fail(ed, TC_EFORMAT, last->d.off,
-		               "conditional branch at %u is the last instruction", last->d.off);
+		return code_fail(ed, TC_EFORMAT, last->d.off,
+		                 "conditional branch at %u is the last instruction", last->d.off);
 	return TC_OK;
 }
 
@@ -475,7 +475,7 @@ static uint8_t invert(uint8_t op)
 	return op == OP_IFNULL ? OP_IFNONNULL : OP_IFNULL;
 }
 
-static void emit_seqs(uint8_t *p, const ed_seq *s)
+static void emit_seqs(uint8_t *p, const code_seq *s)
 {
 	for (; s; s = s->next) {
 		memcpy(p, s->bytes, s->len);
@@ -483,10 +483,10 @@ static void emit_seqs(uint8_t *p, const ed_seq *s)
 	}
 }
 
-static void emit_insn(const code_editor *ed, const ed_insn *e, uint8_t *p)
+static void emit_insn(const code_editor *ed, const code_node *e, uint8_t *p)
 {
 	const uint8_t *orig = ed->code.code + e->d.off;
-	const op_info *info = &op_table[e->d.op];
+	const cf_op_info *info = &cf_op_table[e->d.op];
 	int32_t rel = e->tgt != NONE ? (int32_t)ed->in[e->tgt].label - (int32_t)e->off : 0;
 	switch (info->kind) {
 	case OPK_BR2:
@@ -524,7 +524,7 @@ static void emit_insn(const code_editor *ed, const ed_insn *e, uint8_t *p)
 			put_u4(q + 4, e->d.npairs);
 			q += 8;
 			for (uint32_t k = 0; k < e->d.npairs; k++, q += 8) {
-				put_u4(q, (uint32_t)insn_switch_key(&e->d, k));
+				put_u4(q, (uint32_t)cf_insn_switch_key(&e->d, k));
 				put_u4(q + 4,
 				       (uint32_t)((int32_t)ed->in[e->stgt[k + 1]].label - (int32_t)e->off));
 			}
@@ -543,37 +543,37 @@ static uint8_t *emit_code(code_editor *ed)
 	if (!code)
 		return NULL;
 	for (uint32_t i = 0; i < ed->n; i++) {
-		const ed_insn *e = &ed->in[i];
+		const code_node *e = &ed->in[i];
 		emit_seqs(code + e->first, e->fall);
 		emit_seqs(code + e->label, e->at);
 		emit_insn(ed, e, code + e->off);
 	}
-	for (const ed_block *b = ed->blocks; b; b = b->next)
+	for (const code_block *b = ed->blocks; b; b = b->next)
 		memcpy(code + b->off, b->bytes, b->len);
 	return code;
 }
 
 /* --- offset maps --------------------------------------------------------------------- */
 
-uint32_t ed_new_first(const code_editor *ed, uint32_t old_off)
+uint32_t code_new_first(const code_editor *ed, uint32_t old_off)
 {
 	if (old_off >= ed->code.len)
 		return ed->end;
-	return ed->in[ed_index(ed, old_off)].first;
+	return ed->in[code_index(ed, old_off)].first;
 }
 
-uint32_t ed_new_label(const code_editor *ed, uint32_t old_off)
+uint32_t code_new_label(const code_editor *ed, uint32_t old_off)
 {
 	if (old_off >= ed->code.len)
 		return ed->end;
-	return ed->in[ed_index(ed, old_off)].label;
+	return ed->in[code_index(ed, old_off)].label;
 }
 
-uint32_t ed_new_insn(const code_editor *ed, uint32_t old_off)
+uint32_t code_new_insn(const code_editor *ed, uint32_t old_off)
 {
 	if (old_off >= ed->code.len)
 		return ed->end;
-	return ed->in[ed_index(ed, old_off)].off;
+	return ed->in[code_index(ed, old_off)].off;
 }
 
 static uint32_t idx_first(const code_editor *ed, uint32_t i)
@@ -592,10 +592,10 @@ static int remap_vtypes(code_editor *ed, smt_vtype **list, uint16_t n)
 		return TC_OK;
 	smt_vtype *copy = arena_dup(ed->a, *list, n * sizeof **list);
 	if (!copy)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
 	for (uint32_t k = 0; k < n; k++)
 		if (copy[k].tag == VT_UNINIT)
-			copy[k].off = ed_new_insn(ed, copy[k].off);
+			copy[k].off = code_new_insn(ed, copy[k].off);
 	*list = copy;
 	return TC_OK;
 }
@@ -614,11 +614,11 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 		extra += ed->in[i].form == FORM_LONGCOND;
 	smt_frame *f = arena_array(ed->a, ed->nframes + extra + 1, sizeof *f);
 	if (!f)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < ed->nframes; i++) {
 		f[n] = ed->frames[i];
-		f[n].off = ed_new_label(ed, ed->frames[i].off);
+		f[n].off = code_new_label(ed, ed->frames[i].off);
 		n++;
 	}
 	if (ed->cls->major >= 50) {
@@ -633,16 +633,16 @@ static int build_frames(code_editor *ed, smt_frame **out, uint32_t *nout)
 				have = f[k].off == at;
 			if (have)
 				continue;
-			if (ed_frame_after(ed, i, &f[n], ed->err) != TC_OK)
+			if (code_sim_frame_after(ed, i, &f[n], ed->err) != TC_OK)
 				return ed->err->code;
 			f[n].off = at;
 			f[n].type = SMT_NEW;
 			n++;
 		}
-		for (const ed_block *b = ed->blocks; b; b = b->next) {
+		for (const code_block *b = ed->blocks; b; b = b->next) {
 			smt_vtype *st = arena_zalloc(ed->a, sizeof *st);
 			if (!st)
-				return ed_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
+				return code_fail(ed, TC_ENOMEM, NONE, "no memory for frames");
 			st->tag = VT_OBJECT;
 			if (b->type) {
 				st->cpidx = b->type;
@@ -674,9 +674,9 @@ static int new_max_stack(code_editor *ed, uint32_t *out)
 	bool inserted = false;
 	for (uint32_t i = 0; i < ed->n && !inserted; i++)
 		inserted = ed->in[i].fall || ed->in[i].at;
-	bool exact = inserted && ed_depths(ed) == TC_OK;
+	bool exact = inserted && code_flow_depths(ed) == TC_OK;
 	for (uint32_t i = 0; i < ed->n; i++) {
-		const ed_insn *e = &ed->in[i];
+		const code_node *e = &ed->in[i];
 		if (!e->fall && !e->at)
 			continue;
 		/* Inserted code runs with the stack as instruction i finds it; where that is
@@ -684,16 +684,16 @@ static int new_max_stack(code_editor *ed, uint32_t *out)
 		int d = exact ? ed->depth[i] : -1;
 		uint32_t base = d >= 0 ? (uint32_t)d : ed->code.max_stack;
 		for (int pass = 0; pass < 2; pass++)
-			for (const ed_seq *s = pass ? e->at : e->fall; s; s = s->next)
+			for (const code_seq *s = pass ? e->at : e->fall; s; s = s->next)
 				if (base + (uint32_t)s->peak > max)
 					max = base + (uint32_t)s->peak;
 	}
-	for (const ed_block *b = ed->blocks; b; b = b->next)
+	for (const code_block *b = ed->blocks; b; b = b->next)
 		if ((uint32_t)b->peak > max)
 			max = (uint32_t)b->peak;
 	uint32_t limit = ed->code.old_format ? 255 : 65535;
 	if (max > limit)
-		return ed_fail(ed, TC_ELIMIT, NONE, "max_stack would be %u, past %u", max, limit);
+		return code_fail(ed, TC_ELIMIT, NONE, "max_stack would be %u, past %u", max, limit);
 	*out = max;
 	return TC_OK;
 }
@@ -713,12 +713,12 @@ int code_commit(code_editor *ed, tc_error *err)
 	nc.max_stack = (uint16_t)max_stack;
 	nc.len = ed->new_len;
 	if (!(nc.code = emit_code(ed)))
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for %u bytes of code", ed->new_len);
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for %u bytes of code", ed->new_len);
 
 	nc.nexc = (uint16_t)(ed->code.nexc + ed->nblocks);
 	nc.exc = arena_array(ed->a, nc.nexc ? nc.nexc : 1, sizeof(cf_exc));
 	if (!nc.exc)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the exception table");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for the exception table");
 	for (uint32_t i = 0; i < ed->code.nexc; i++) {
 		nc.exc[i].start = (uint16_t)ed->in[ed->exc_start[i]].label;
 		nc.exc[i].end = (uint16_t)idx_first(ed, ed->exc_end[i]);
@@ -726,7 +726,7 @@ int code_commit(code_editor *ed, tc_error *err)
 		nc.exc[i].type = ed->code.exc[i].type;
 	}
 	uint32_t k = ed->code.nexc;
-	for (const ed_block *b = ed->blocks; b; b = b->next, k++) {
+	for (const code_block *b = ed->blocks; b; b = b->next, k++) {
 		nc.exc[k].start = (uint16_t)ed->in[b->from].label;
 		nc.exc[k].end = (uint16_t)idx_first(ed, b->to);
 		nc.exc[k].handler = (uint16_t)b->off;
@@ -737,7 +737,7 @@ int code_commit(code_editor *ed, tc_error *err)
 	bool want_smt = !ed->smt_attr && ed->frames_needed && ed->nblocks > 0;
 	nc.attrs = arena_array(ed->a, ed->code.nattrs + 1u, sizeof(cf_attr));
 	if (!nc.attrs)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for attributes");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for attributes");
 	nc.nattrs = ed->code.nattrs;
 	int rc = TC_OK;
 	for (uint32_t i = 0; i < ed->code.nattrs + (want_smt ? 1u : 0u) && rc == TC_OK; i++) {
@@ -746,7 +746,7 @@ int code_commit(code_editor *ed, tc_error *err)
 		if (kind != ATTR_SMT) {
 			nc.attrs[i] = *src;
 			if (kind != ATTR_OTHER)
-				rc = ed_attr_relocate(ed, src, kind, &nc.attrs[i], err);
+				rc = code_attrs_relocate(ed, src, kind, &nc.attrs[i], err);
 			continue;
 		}
 		smt_frame *frames = NULL;
@@ -759,7 +759,7 @@ int code_commit(code_editor *ed, tc_error *err)
 			bound += 7 + 3 * ((size_t)frames[f].nlocals + frames[f].nstack);
 		uint8_t *body = arena_alloc(cls->arena, bound);
 		if (!body) {
-			rc = ed_fail(ed, TC_ENOMEM, NONE, "no memory for the StackMapTable");
+			rc = code_fail(ed, TC_ENOMEM, NONE, "no memory for the StackMapTable");
 			break;
 		}
 		tc_buf smt_buf;
@@ -767,7 +767,7 @@ int code_commit(code_editor *ed, tc_error *err)
 		if ((rc = smt_encode(&cls->cp, frames, nframes, ed->init, ed->ninit, &smt_buf, err)) != TC_OK)
 			break;
 		if (smt_buf.err) {
-			rc = ed_fail(ed, TC_ELIMIT, NONE, "StackMapTable larger than its bound");
+			rc = code_fail(ed, TC_ELIMIT, NONE, "StackMapTable larger than its bound");
 			break;
 		}
 		if (src) {
@@ -790,15 +790,15 @@ int code_commit(code_editor *ed, tc_error *err)
 
 	size_t body_len = cf_code_size(&nc);
 	if (body_len > UINT32_MAX)
-		return ed_fail(ed, TC_ELIMIT, NONE, "Code attribute too large");
+		return code_fail(ed, TC_ELIMIT, NONE, "Code attribute too large");
 	uint8_t *body = arena_alloc(cls->arena, body_len);
 	if (!body)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the Code attribute");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for the Code attribute");
 	tc_buf out;
 	buf_fixed(&out, body, body_len);
 	cf_code_write(&nc, &out);
 	if (out.err || out.len != body_len)
-		return ed_fail(ed, TC_ENOMEM, NONE, "Code attribute size mismatch");
+		return code_fail(ed, TC_ENOMEM, NONE, "Code attribute size mismatch");
 	ed->code_attr->data = body;
 	ed->code_attr->len = (uint32_t)body_len;
 	ed->code_attr->off = TC_NO_OFFSET;

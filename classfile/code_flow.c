@@ -14,23 +14,23 @@ typedef void (*succ_fn)(code_editor *ed, uint32_t from, uint32_t to, int extra, 
 
 static bool for_successors(code_editor *ed, uint32_t i, succ_fn fn, void *ctx)
 {
-	const ed_insn *e = &ed->in[i];
+	const code_node *e = &ed->in[i];
 	uint8_t op = e->d.op;
-	if (op_has(op, OPF_SWITCH)) {
+	if (cf_op_has(op, OPF_SWITCH)) {
 		for (uint32_t k = 0; k <= e->d.npairs; k++)
 			fn(ed, i, e->stgt[k], 0, ctx);
 		return true;
 	}
-	if (op_has(op, OPF_JSR)) {
+	if (cf_op_has(op, OPF_JSR)) {
 		fn(ed, i, e->tgt, 0, ctx);
 		if (i + 1 >= ed->n)
 			return false;
 		fn(ed, i, i + 1, -1, ctx);
 		return true;
 	}
-	if (op_has(op, OPF_BRANCH))
+	if (cf_op_has(op, OPF_BRANCH))
 		fn(ed, i, e->tgt, 0, ctx);
-	if (!op_has(op, OPF_NOFALL)) {
+	if (!cf_op_has(op, OPF_NOFALL)) {
 		if (i + 1 >= ed->n)
 			return false; /* falls off the end of the code */
 		fn(ed, i, i + 1, 0, ctx);
@@ -56,14 +56,14 @@ static bool depth_set(code_editor *ed, uint32_t to, int d, uint32_t from, bool *
 	return ed->depth[to] == d;
 }
 
-int ed_depths(code_editor *ed)
+int code_flow_depths(code_editor *ed)
 {
 	if (ed->depth)
 		return ed->depth_ok ? TC_OK : TC_EUNSUPPORTED;
 	ed->depth = arena_array(ed->a, ed->n, sizeof(int));
 	bool *done = arena_zalloc(ed->a, ed->n);
 	if (!ed->depth || !done)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for stack depths");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for stack depths");
 	for (uint32_t i = 0; i < ed->n; i++)
 		ed->depth[i] = -1;
 	bool ok = true, again = false;
@@ -77,10 +77,10 @@ int ed_depths(code_editor *ed)
 			if (ed->depth[i] < 0 || done[i])
 				continue;
 			done[i] = true;
-			const ed_insn *e = &ed->in[i];
+			const code_node *e = &ed->in[i];
 			uint8_t op = e->d.op;
 			int pop, push;
-			if (!insn_stack_effect(cp, &e->d, &pop, &push) || pop > ed->depth[i]) {
+			if (!cf_insn_stack_effect(cp, &e->d, &pop, &push) || pop > ed->depth[i]) {
 				ok = false;
 				break;
 			}
@@ -89,7 +89,7 @@ int ed_depths(code_editor *ed)
 				ok = false;
 				break;
 			}
-			unsigned flags = op_table[op].flags;
+			unsigned flags = cf_op_table[op].flags;
 			if (flags & OPF_SWITCH) {
 				for (uint32_t k = 0; k <= e->d.npairs && ok; k++)
 					ok = depth_set(ed, e->stgt[k], after, i, &again);
@@ -114,7 +114,7 @@ int ed_depths(code_editor *ed)
 
 int code_depth(code_editor *ed, uint32_t i)
 {
-	if (i >= ed->n || ed_depths(ed) != TC_OK)
+	if (i >= ed->n || code_flow_depths(ed) != TC_OK)
 		return -1;
 	return ed->depth[i];
 }
@@ -267,9 +267,9 @@ static bool step(code_editor *ed, init_ctx *c, uint32_t i, uint8_t *s)
 		break;
 	}
 	int pop, push;
-	if (!insn_stack_effect(&ed->cls->cp, in, &pop, &push))
+	if (!cf_insn_stack_effect(&ed->cls->cp, in, &pop, &push))
 		return false;
-	if (op_has(op, OPF_STORE)) {
+	if (cf_op_has(op, OPF_STORE)) {
 		/* A primitive store overwrites one or two locals with non-references. */
 		uint32_t words = (uint32_t)pop;
 		if (in->index + words > c->nl)
@@ -307,10 +307,10 @@ int code_this_init(code_editor *ed, uint32_t *insn, tc_error *err)
 	ed->err = err;
 	*insn = NONE;
 	if (!cp_utf8_eq(&ed->cls->cp, ed->m->name, "<init>") || (ed->m->access & ACC_STATIC))
-		return ed_fail(ed, TC_EUNSUPPORTED, NONE, "not a constructor");
+		return code_fail(ed, TC_EUNSUPPORTED, NONE, "not a constructor");
 	init_ctx c = {.nl = ed->code.max_locals, .ns = ed->code.max_stack};
 	if (c.nl == 0)
-		return ed_fail(ed, TC_EFORMAT, NONE, "constructor with max_locals 0");
+		return code_fail(ed, TC_EFORMAT, NONE, "constructor with max_locals 0");
 	c.w = c.nl + c.ns + 2;
 	c.states = arena_zalloc(ed->a, (size_t)ed->n * c.w);
 	c.seen = arena_zalloc(ed->a, ed->n);
@@ -321,7 +321,7 @@ int code_this_init(code_editor *ed, uint32_t *insn, tc_error *err)
 	c.cur = arena_alloc(ed->a, c.w);
 	uint8_t *handler = arena_alloc(ed->a, c.w);
 	if (!c.states || !c.seen || !c.queued || !c.pre || !c.is_init || !c.work || !c.cur || !handler)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory for the constructor analysis");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory for the constructor analysis");
 	memset(c.cur, V_OTHER, c.w);
 	c.cur[0] = V_THIS;
 	set_sp(&c, c.cur, 0);
@@ -346,8 +346,8 @@ int code_this_init(code_editor *ed, uint32_t *insn, tc_error *err)
 			c.bad = true;
 	}
 	if (c.bad)
-		return ed_fail(ed, TC_EUNSUPPORTED, NONE,
-		               "cannot follow `this` through the constructor (inconsistent stack)");
+		return code_fail(ed, TC_EUNSUPPORTED, NONE,
+		                 "cannot follow `this` through the constructor (inconsistent stack)");
 	uint32_t init = NONE, ninit = 0;
 	for (uint32_t i = 0; i < ed->n; i++)
 		if (c.is_init[i]) {
@@ -355,19 +355,19 @@ int code_this_init(code_editor *ed, uint32_t *insn, tc_error *err)
 			ninit++;
 		}
 	if (ninit == 0)
-		return ed_fail(ed, TC_EUNSUPPORTED, NONE, "constructor never initializes `this`");
+		return code_fail(ed, TC_EUNSUPPORTED, NONE, "constructor never initializes `this`");
 	if (ninit > 1)
-		return ed_fail(ed, TC_EUNSUPPORTED, NONE,
-		               "constructor initializes `this` at %u places", ninit);
+		return code_fail(ed, TC_EUNSUPPORTED, NONE,
+		                 "constructor initializes `this` at %u places", ninit);
 	if (init + 1 >= ed->n)
-		return ed_fail(ed, TC_EFORMAT, ed->in[init].d.off, "constructor ends with its super call");
+		return code_fail(ed, TC_EFORMAT, ed->in[init].d.off, "constructor ends with its super call");
 	/* Code placed after the call in offset order must all run after it, so that one
 	 * handler range [init + 1, end) covers only initialized code. */
 	for (uint32_t i = init + 1; i < ed->n; i++)
 		if (c.pre[i])
-			return ed_fail(ed, TC_EUNSUPPORTED, ed->in[i].d.off,
-			               "code at %u runs before `this` is initialized but follows the call",
-			               ed->in[i].d.off);
+			return code_fail(ed, TC_EUNSUPPORTED, ed->in[i].d.off,
+			                 "code at %u runs before `this` is initialized but follows the call",
+			                 ed->in[i].d.off);
 	*insn = init;
 	return TC_OK;
 }

@@ -9,48 +9,43 @@
 
 #define NONE UINT32_MAX
 
-typedef struct ed_seq {
-	struct ed_seq *next;
+typedef struct code_seq {
+	struct code_seq *next;
 	const uint8_t *bytes;
 	uint32_t len;
 	int peak;      /* highest stack words above the depth where it starts */
-} ed_seq;
+} code_seq;
 
-enum ed_form {
+enum code_form {
 	FORM_SAME,     /* as decoded */
 	FORM_WIDE,     /* goto -> goto_w, jsr -> jsr_w */
 	FORM_LONGCOND, /* if<cond> L  ->  if<!cond> +8; goto_w L */
 };
 
-typedef struct ed_insn {
+typedef struct code_node {
 	cf_insn d;
 	uint32_t tgt;       /* BR2/BR4: index of the target instruction */
 	uint32_t *stgt;     /* switches: default then each case, as indices */
-	ed_seq *fall, *at;  /* inserted code, see code.h */
+	code_seq *fall, *at; /* inserted code, see code.h */
 	uint32_t fall_len, at_len;
 	uint8_t form;
 	uint32_t first;     /* new offset of the fall-through code (or what follows) */
 	uint32_t label;     /* new offset of the at-target code (or the instruction) */
 	uint32_t off;       /* new offset of the instruction */
 	uint32_t len;       /* new length of the instruction */
-} ed_insn;
+} code_node;
 
-typedef struct ed_block {
-	struct ed_block *next;
+typedef struct code_block {
+	struct code_block *next;
 	const uint8_t *bytes;
 	uint32_t len;
 	int peak;
 	uint32_t from, to;  /* covered original instructions */
 	uint16_t type;
 	uint32_t off;       /* new offset */
-} ed_block;
+} code_block;
 
-/* A relocatable Code attribute other than the StackMapTable. */
-typedef struct ed_attr {
-	cf_attr *attr;
-	int kind;           /* ATTR_* */
-} ed_attr;
-
+/* The Code attributes the editor relocates (attr_kind). */
 enum { ATTR_OTHER, ATTR_SMT, ATTR_LNT, ATTR_LVT, ATTR_LVTT, ATTR_RVTA, ATTR_RITA };
 
 struct code_editor {
@@ -61,10 +56,10 @@ struct code_editor {
 	arena *a;
 	cf_code code;
 	uint32_t n;
-	ed_insn *in;
+	code_node *in;
 	uint32_t *at;       /* code offset -> instruction index, NONE inside an instruction */
 	uint32_t *exc_start, *exc_end, *exc_handler; /* instruction indices; end may be n */
-	ed_block *blocks, **blocks_tail;
+	code_block *blocks, **blocks_tail;
 	uint32_t nblocks;
 	/* stack map */
 	cf_attr *smt_attr;
@@ -89,30 +84,30 @@ struct code_editor {
 };
 
 /* Errors for this method: part "Code", offsets inside the code array made absolute. */
-int ed_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
+int code_fail(code_editor *ed, int code, uint32_t code_off, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 
 /* Index of the instruction starting at code offset off, or NONE. */
-uint32_t ed_index(const code_editor *ed, uint32_t off);
+uint32_t code_index(const code_editor *ed, uint32_t off);
 
 /* code_flow.c */
-int ed_depths(code_editor *ed);
+int code_flow_depths(code_editor *ed);
 
 /* code_sim.c: the verification types at the fall-through of instruction i (after it
  * executed), as a frame at offset `at` in compressed form. */
-int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err);
+int code_sim_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err);
 
 /* code_attrs.c: checks an attribute's offsets against the instructions (code_open)
  * and writes the relocated copy into the class arena (code_commit). */
-int ed_attr_check(code_editor *ed, cf_attr *attr, int kind, tc_error *err);
-int ed_attr_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out,
-                     tc_error *err);
+int code_attrs_check(code_editor *ed, cf_attr *attr, int kind, tc_error *err);
+int code_attrs_relocate(code_editor *ed, const cf_attr *attr, int kind, cf_attr *out,
+                        tc_error *err);
 /* New offsets of an old offset, for the three uses of code.h's layout comment. */
-uint32_t ed_new_first(const code_editor *ed, uint32_t old_off);
-uint32_t ed_new_label(const code_editor *ed, uint32_t old_off);
-uint32_t ed_new_insn(const code_editor *ed, uint32_t old_off);
+uint32_t code_new_first(const code_editor *ed, uint32_t old_off);
+uint32_t code_new_label(const code_editor *ed, uint32_t old_off);
+uint32_t code_new_insn(const code_editor *ed, uint32_t old_off);
 
 #endif

@@ -25,8 +25,8 @@ static const smt_vtype TOP = {.tag = VT_TOP};
 
 static int bad(sim *s, const char *what)
 {
-	return ed_fail(s->ed, TC_EUNSUPPORTED, s->at,
-	               "cannot infer stack-map types at %u for a new frame: %s", s->at, what);
+	return code_fail(s->ed, TC_EUNSUPPORTED, s->at,
+	                 "cannot infer stack-map types at %u for a new frame: %s", s->at, what);
 }
 
 static bool expand(const smt_vtype *list, uint32_t n, smt_vtype *out, uint32_t cap, uint32_t *count)
@@ -152,7 +152,7 @@ static int array_of(sim *s, const uint8_t *elem, uint32_t len, bool is_desc)
 {
 	uint8_t *n = arena_alloc(s->ed->a, len + 3);
 	if (!n)
-		return ed_fail(s->ed, TC_ENOMEM, s->at, "no memory");
+		return code_fail(s->ed, TC_ENOMEM, s->at, "no memory");
 	uint32_t k = 0;
 	n[k++] = '[';
 	if (!is_desc)
@@ -171,7 +171,7 @@ static int initialize(sim *s, smt_vtype recv)
 	if (recv.tag == VT_UNINIT_THIS) {
 		to.name = cf_class_name(s->ed->cls, &to.name_len);
 	} else if (recv.tag == VT_UNINIT) {
-		uint32_t k = ed_index(s->ed, recv.off);
+		uint32_t k = code_index(s->ed, recv.off);
 		if (k == NONE || s->ed->in[k].d.op != OP_NEW)
 			return bad(s, "Uninitialized type does not name a new");
 		to.name = cp_class_name(&s->ed->cls->cp, s->ed->in[k].d.index, &to.name_len);
@@ -191,10 +191,10 @@ static int invoke(sim *s, const cf_insn *in)
 {
 	const cp_pool *cp = &s->ed->cls->cp;
 	cp_ref ref;
-	desc_method md;
+	cf_desc_method md;
 	if (!(in->op == OP_INVOKEDYNAMIC ? cp_dynamic_ref(cp, in->index, &ref)
 	                                 : cp_member_ref(cp, in->index, &ref)) ||
-	    !desc_parse_method(ref.desc, ref.desc_len, &md))
+	    !cf_desc_parse_method(ref.desc, ref.desc_len, &md))
 		return bad(s, "bad method reference");
 	if (pop(s, md.arg_words) != TC_OK)
 		return s->ed->err->code;
@@ -259,12 +259,12 @@ static int step(sim *s, const cf_insn *in)
 		return push_tag(s, op <= OP_ICONST_5 || op >= OP_BIPUSH ? VT_INT
 		                   : op <= OP_LCONST_1 ? VT_LONG : op <= OP_FCONST_2 ? VT_FLOAT : VT_DOUBLE);
 	if (op >= OP_IADD && op <= OP_DCMPG && op != OP_IINC) {
-		const op_info *info = &op_table[op];
+		const cf_op_info *info = &cf_op_table[op];
 		if (pop(s, (uint32_t)info->pop) != TC_OK)
 			return s->ed->err->code;
 		return push_tag(s, arith_result(op));
 	}
-	if (op_has(op, OPF_LOAD)) {
+	if (cf_op_has(op, OPF_LOAD)) {
 		uint32_t idx = in->index;
 		if (idx >= s->nl)
 			return bad(s, "load past max_locals");
@@ -274,7 +274,7 @@ static int step(sim *s, const cf_insn *in)
 		static const uint8_t tags[] = {VT_INT, VT_LONG, VT_FLOAT, VT_DOUBLE};
 		return push_tag(s, tags[kind]);
 	}
-	if (op_has(op, OPF_STORE)) {
+	if (cf_op_has(op, OPF_STORE)) {
 		uint8_t kind = (uint8_t)(op <= OP_ASTORE ? op - OP_ISTORE : (op - OP_ISTORE_0) / 4);
 		static const uint8_t tags[] = {VT_INT, VT_LONG, VT_FLOAT, VT_DOUBLE};
 		smt_vtype v = {.tag = kind < 4 ? tags[kind] : VT_TOP};
@@ -289,9 +289,9 @@ static int step(sim *s, const cf_insn *in)
 	}
 	if (op >= OP_IALOAD && op <= OP_SALOAD)
 		return array_load(s, op);
-	if ((op >= OP_IASTORE && op <= OP_SASTORE) || op_has(op, OPF_COND) ||
+	if ((op >= OP_IASTORE && op <= OP_SASTORE) || cf_op_has(op, OPF_COND) ||
 	    op == OP_MONITORENTER || op == OP_MONITOREXIT || op == OP_POP || op == OP_POP2)
-		return pop(s, (uint32_t)op_table[op].pop);
+		return pop(s, (uint32_t)cf_op_table[op].pop);
 	switch (op) {
 	case OP_NOP:
 	case OP_IINC:
@@ -321,7 +321,7 @@ static int step(sim *s, const cf_insn *in)
 		cp_ref ref;
 		if (!cp_member_ref(cp, in->index, &ref))
 			return bad(s, "bad field reference");
-		int w = desc_words(ref.desc[0]);
+		int w = cf_desc_words(ref.desc[0]);
 		if (op == OP_PUTSTATIC || op == OP_PUTFIELD)
 			return pop(s, (uint32_t)w + (op == OP_PUTFIELD));
 		if (op == OP_GETFIELD && pop(s, 1) != TC_OK)
@@ -367,7 +367,7 @@ static int step(sim *s, const cf_insn *in)
 	}
 	}
 	/* jsr, ret, returns, athrow: nothing falls through them to a new frame. */
-	return bad(s, op_table[op].name);
+	return bad(s, cf_op_table[op].name);
 }
 
 static smt_vtype *compress(sim *s, const smt_vtype *v, uint32_t n, bool trim, uint16_t *count)
@@ -385,14 +385,14 @@ static smt_vtype *compress(sim *s, const smt_vtype *v, uint32_t n, bool trim, ui
 	return out;
 }
 
-int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
+int code_sim_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 {
 	ed->err = err;
 	sim s = {.ed = ed, .nl = ed->code.max_locals, .ns = ed->code.max_stack};
 	s.loc = arena_array(ed->a, s.nl ? s.nl : 1, sizeof *s.loc);
 	s.stk = arena_array(ed->a, s.ns ? s.ns : 1, sizeof *s.stk);
 	if (!s.loc || !s.stk)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory");
 	const smt_vtype *locals = ed->init, *stack = NULL;
 	uint32_t nlocals = ed->ninit, nstack = 0, from = 0;
 	for (uint32_t k = 0; k < ed->nframes && ed->frames[k].off <= ed->in[i].d.off; k++) {
@@ -400,7 +400,7 @@ int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 		nlocals = ed->frames[k].nlocals;
 		stack = ed->frames[k].stack;
 		nstack = ed->frames[k].nstack;
-		from = ed_index(ed, ed->frames[k].off);
+		from = code_index(ed, ed->frames[k].off);
 	}
 	uint32_t used;
 	s.at = ed->in[from].d.off;
@@ -411,7 +411,7 @@ int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 	if (!expand(stack, nstack, s.stk, s.ns, &s.sp))
 		return bad(&s, "frame has a deeper stack than max_stack");
 	for (uint32_t k = from; k <= i; k++) {
-		if (k < i && op_has(ed->in[k].d.op, OPF_NOFALL))
+		if (k < i && cf_op_has(ed->in[k].d.op, OPF_NOFALL))
 			return bad(&s, "unconditional jump without a following frame");
 		if (step(&s, &ed->in[k].d) != TC_OK)
 			return err->code;
@@ -420,6 +420,6 @@ int ed_frame_after(code_editor *ed, uint32_t i, smt_frame *out, tc_error *err)
 	out->locals = compress(&s, s.loc, s.nl, true, &out->nlocals);
 	out->stack = compress(&s, s.stk, s.sp, false, &out->nstack);
 	if (!out->locals || !out->stack)
-		return ed_fail(ed, TC_ENOMEM, NONE, "no memory");
+		return code_fail(ed, TC_ENOMEM, NONE, "no memory");
 	return TC_OK;
 }

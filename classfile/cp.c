@@ -319,11 +319,11 @@ bool cp_ref_words(cp_pool *pool, uint32_t idx, uint32_t *args, uint32_t *ret)
 		uint32_t memo = WORDS_BAD;
 		bool ok = t == CP_INVOKEDYNAMIC ? cp_dynamic_ref(pool, idx, &ref) : cp_member_ref(pool, idx, &ref);
 		if (ok && t == CP_FIELDREF) {
-			if (desc_field_valid(ref.desc, ref.desc_len))
-				memo = (uint32_t)desc_words(ref.desc[0]) << 16;
+			if (cf_desc_field_valid(ref.desc, ref.desc_len))
+				memo = (uint32_t)cf_desc_words(ref.desc[0]) << 16;
 		} else if (ok) {
-			desc_method md;
-			if (desc_parse_method(ref.desc, ref.desc_len, &md) && md.arg_words <= 0xFFFF)
+			cf_desc_method md;
+			if (cf_desc_parse_method(ref.desc, ref.desc_len, &md) && md.arg_words <= 0xFFFF)
 				memo = md.arg_words | (uint32_t)md.ret_words << 16;
 		}
 		e->len = memo | WORDS_KNOWN;

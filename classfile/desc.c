@@ -1,6 +1,6 @@
 #include "desc.h"
 
-uint32_t desc_type_end(const uint8_t *s, uint32_t len, uint32_t pos)
+uint32_t cf_desc_type_end(const uint8_t *s, uint32_t len, uint32_t pos)
 {
 	uint32_t dims = 0;
 	while (pos < len && s[pos] == '[') {
@@ -26,21 +26,21 @@ uint32_t desc_type_end(const uint8_t *s, uint32_t len, uint32_t pos)
 	return 0;
 }
 
-bool desc_field_valid(const uint8_t *s, uint32_t len)
+bool cf_desc_field_valid(const uint8_t *s, uint32_t len)
 {
-	return len > 0 && desc_type_end(s, len, 0) == len;
+	return len > 0 && cf_desc_type_end(s, len, 0) == len;
 }
 
-bool desc_parse_method(const uint8_t *s, uint32_t len, desc_method *out)
+bool cf_desc_parse_method(const uint8_t *s, uint32_t len, cf_desc_method *out)
 {
 	if (len < 3 || s[0] != '(')
 		return false;
 	uint32_t pos = 1, nargs = 0, words = 0;
 	while (pos < len && s[pos] != ')') {
-		uint32_t end = desc_type_end(s, len, pos);
+		uint32_t end = cf_desc_type_end(s, len, pos);
 		if (!end)
 			return false;
-		words += (uint32_t)desc_words(s[pos]);
+		words += (uint32_t)cf_desc_words(s[pos]);
 		nargs++;
 		pos = end;
 	}
@@ -54,8 +54,8 @@ bool desc_parse_method(const uint8_t *s, uint32_t len, desc_method *out)
 		out->ret_words = 0;
 		return true;
 	}
-	if (desc_type_end(s, len, pos) != len)
+	if (cf_desc_type_end(s, len, pos) != len)
 		return false;
-	out->ret_words = desc_words(s[pos]);
+	out->ret_words = cf_desc_words(s[pos]);
 	return true;
 }

@@ -4,7 +4,7 @@
 
 #include "bytes.h"
 
-const op_info op_table[256] = {
+const cf_op_info cf_op_table[256] = {
 	[0x00] = {"nop", 1, OPK_NONE, 0, 0, 0},
 	[0x01] = {"aconst_null", 1, OPK_NONE, 0, 0, 1},
 	[0x02] = {"iconst_m1", 1, OPK_NONE, 0, 0, 1},
@@ -214,8 +214,8 @@ static int fail(tc_error *err, int code, uint32_t at, const char *fmt, uint32_t 
 	return tc_fail(err, code, at, "Code", fmt, a, b);
 }
 
-int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
-                cf_insn *in, tc_error *err)
+int cf_insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
+                   cf_insn *in, tc_error *err)
 {
 	*in = (cf_insn){.off = off};
 	uint32_t at = code_off + off;
@@ -224,7 +224,7 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 	const uint8_t *p = code + off;
 	uint32_t left = code_len - off;
 	uint8_t op = p[0];
-	const op_info *info = &op_table[op];
+	const cf_op_info *info = &cf_op_table[op];
 	in->op = op;
 	if (!info->name)
 		return fail(err, TC_EOPCODE, at, "undefined opcode 0x%02x at %u", op, off);
@@ -293,7 +293,7 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 			return fail(err, TC_ETRUNC, at, "wide at %u is cut off by the end of code (%u)", off,
 			            code_len);
 		uint8_t w = p[1];
-		if (!op_valid(w) || !op_has(w, OPF_WIDENABLE))
+		if (!cf_op_valid(w) || !cf_op_has(w, OPF_WIDENABLE))
 			return fail(err, TC_EOPCODE, at, "wide at %u modifies 0x%02x, which cannot be widened",
 			            off, w);
 		in->op = w;
@@ -354,12 +354,12 @@ int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t c
 	return TC_OK;
 }
 
-uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op)
+uint32_t cf_insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op)
 {
 	if (off >= code_len)
 		return 0;
 	uint8_t o = code[off];
-	const op_info *info = &op_table[o];
+	const cf_op_info *info = &cf_op_table[o];
 	uint32_t left = code_len - off, len = info->len;
 	*op = o;
 	if (!info->name)
@@ -367,7 +367,7 @@ uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8
 	if (len)
 		return len <= left ? len : 0;
 	if (o == OP_WIDE) {
-		if (left < 2 || !op_valid(code[off + 1]) || !op_has(code[off + 1], OPF_WIDENABLE))
+		if (left < 2 || !cf_op_valid(code[off + 1]) || !cf_op_has(code[off + 1], OPF_WIDENABLE))
 			return 0;
 		*op = code[off + 1];
 		len = *op == OP_IINC ? 6 : 4;
@@ -393,18 +393,18 @@ uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8
 	return n <= left - head ? head + (uint32_t)n : 0;
 }
 
-uint32_t insn_ntargets(const cf_insn *in)
+uint32_t cf_insn_ntargets(const cf_insn *in)
 {
-	if (!op_has(in->op, OPF_BRANCH))
+	if (!cf_op_has(in->op, OPF_BRANCH))
 		return 0;
-	if (op_has(in->op, OPF_SWITCH))
+	if (cf_op_has(in->op, OPF_SWITCH))
 		return 1 + in->npairs;
 	return 1;
 }
 
-int64_t insn_target(const cf_insn *in, uint32_t k)
+int64_t cf_insn_target(const cf_insn *in, uint32_t k)
 {
-	if (!op_has(in->op, OPF_SWITCH))
+	if (!cf_op_has(in->op, OPF_SWITCH))
 		return (int64_t)in->off + in->branch;
 	if (k == 0)
 		return (int64_t)in->off + in->deflt;
@@ -412,16 +412,16 @@ int64_t insn_target(const cf_insn *in, uint32_t k)
 	return (int64_t)in->off + (int32_t)get_u4(e);
 }
 
-int32_t insn_switch_key(const cf_insn *in, uint32_t k)
+int32_t cf_insn_switch_key(const cf_insn *in, uint32_t k)
 {
 	if (in->op == OP_TABLESWITCH)
 		return (int32_t)((int64_t)in->low + k);
 	return (int32_t)get_u4(in->table + 8 * k);
 }
 
-bool insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push)
+bool cf_insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push)
 {
-	const op_info *info = &op_table[in->op];
+	const cf_op_info *info = &cf_op_table[in->op];
 	if (info->pop >= 0 && info->push >= 0) {
 		*pop = info->pop;
 		*push = info->push;
@@ -435,7 +435,7 @@ bool insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push)
 	uint32_t args, ret;
 	if (!cp_ref_words(pool, in->index, &args, &ret))
 		return false;
-	if (op_has(in->op, OPF_FIELD)) {
+	if (cf_op_has(in->op, OPF_FIELD)) {
 		uint8_t t = cp_tag(pool, in->index);
 		if (t != CP_FIELDREF)
 			return false;

@@ -218,7 +218,7 @@ enum {
 	OP_JSR_W = 0xc9,
 };
 
-enum op_kind {
+enum cf_op_kind {
 	OPK_NONE,       /* no operand (xload_n etc. carry their index in the opcode) */
 	OPK_S1,         /* bipush: signed byte */
 	OPK_S2,         /* sipush: signed short */
@@ -237,7 +237,7 @@ enum op_kind {
 	OPK_WIDE,       /* the wide prefix */
 };
 
-enum op_flag {
+enum cf_op_flag {
 	OPF_BRANCH = 1 << 0,     /* has one or more branch targets */
 	OPF_COND = 1 << 1,       /* conditional branch (falls through too) */
 	OPF_SWITCH = 1 << 2,     /* tableswitch, lookupswitch */
@@ -254,24 +254,24 @@ enum op_flag {
 	OPF_WIDENABLE = 1 << 13, /* may follow the wide prefix */
 };
 
-typedef struct op_info {
+typedef struct cf_op_info {
 	const char *name;  /* NULL for opcodes undefined in class files */
 	uint8_t len;       /* bytes including the opcode; 0 = variable length */
-	uint8_t kind;      /* enum op_kind */
-	uint16_t flags;    /* enum op_flag */
+	uint8_t kind;      /* enum cf_op_kind */
+	uint16_t flags;    /* enum cf_op_flag */
 	int8_t pop, push;  /* words; -1 = depends on the operand */
-} op_info;
+} cf_op_info;
 
-extern const op_info op_table[256];
+extern const cf_op_info cf_op_table[256];
 
-static inline bool op_valid(uint8_t op)
+static inline bool cf_op_valid(uint8_t op)
 {
-	return op_table[op].name != 0;
+	return cf_op_table[op].name != 0;
 }
 
-static inline bool op_has(uint8_t op, unsigned flags)
+static inline bool cf_op_has(uint8_t op, unsigned flags)
 {
-	return (op_table[op].flags & flags) != 0;
+	return (cf_op_table[op].flags & flags) != 0;
 }
 
 /* One decoded instruction. Offsets are relative to the start of the code array. */
@@ -294,24 +294,24 @@ typedef struct cf_insn {
  * file, used only in error messages. Checks length, operands that have a closed set of
  * values (wide targets, newarray type, dimensions, padding-independent switch bounds)
  * but not branch targets or constant-pool tags (see code_scan). */
-int insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
-                cf_insn *out, tc_error *err);
+int cf_insn_decode(const uint8_t *code, uint32_t code_len, uint32_t off, uint32_t code_off,
+                   cf_insn *out, tc_error *err);
 
 /* The length of the instruction at code[off] and its opcode (the widened one after
  * wide), or 0 when it is undefined or cut off. Operands are not checked: for scans
  * that only need to know which instructions a method has. */
-uint32_t insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op);
+uint32_t cf_insn_length(const uint8_t *code, uint32_t code_len, uint32_t off, uint8_t *op);
 
 /* Number of branch targets (0 for non-branches; switches: 1 + cases) and the k-th
  * absolute target; target 0 of a switch is the default. */
-uint32_t insn_ntargets(const cf_insn *in);
-int64_t insn_target(const cf_insn *in, uint32_t k);
+uint32_t cf_insn_ntargets(const cf_insn *in);
+int64_t cf_insn_target(const cf_insn *in, uint32_t k);
 /* lookupswitch match key k. */
-int32_t insn_switch_key(const cf_insn *in, uint32_t k);
+int32_t cf_insn_switch_key(const cf_insn *in, uint32_t k);
 
 /* Words popped and pushed, using the constant pool for field and invoke descriptors
  * (memoized in the pool, hence not const). Returns false when an operand does not
  * resolve. */
-bool insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push);
+bool cf_insn_stack_effect(cp_pool *pool, const cf_insn *in, int *pop, int *push);
 
 #endif

@@ -63,8 +63,8 @@ int smt_initial(const cf_class *cls, const cf_member *m, arena *a, smt_vtype **l
 {
 	uint32_t dl;
 	const uint8_t *d = cp_utf8(&cls->cp, m->desc, &dl);
-	desc_method md;
-	if (!d || !desc_parse_method(d, dl, &md))
+	cf_desc_method md;
+	if (!d || !cf_desc_parse_method(d, dl, &md))
 		return tc_fail(err, TC_EFORMAT, m->off, "method descriptor", "is not a valid descriptor");
 	uint32_t n = md.nargs + ((m->access & ACC_STATIC) ? 0 : 1);
 	smt_vtype *v = arena_array(a, n ? n : 1, sizeof *v);
@@ -88,7 +88,7 @@ int smt_initial(const cf_class *cls, const cf_member *m, arena *a, smt_vtype **l
 		k = 1;
 	}
 	for (uint32_t pos = 1; d[pos] != ')'; k++) {
-		uint32_t end = desc_type_end(d, dl, pos);
+		uint32_t end = cf_desc_type_end(d, dl, pos);
 		smt_from_desc(d + pos, end - pos, &v[k]);
 		pos = end;
 	}

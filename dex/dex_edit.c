@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "dex_edit.h"
-#include "dex_le.h"
 #include "dex_value.h"
 
 #define NONE UINT32_MAX
@@ -12,14 +12,14 @@
 
 typedef struct block {
 	struct block *next;
-	enum dedit_where where;
-	dop *seq;
+	enum dex_edit_where where;
+	dex_insn *seq;
 	uint32_t n;
 } block;
 
 /* An original instruction. */
 typedef struct insn {
-	dop d;
+	dex_insn d;
 	uint32_t addr;
 	uint32_t target;   /* branches: instruction index */
 	uint32_t payload;  /* switches and fill-array-data: payload index */
@@ -37,7 +37,7 @@ typedef struct payload {
 	uint32_t owner;    /* the instruction that uses it; NONE until one does */
 } payload;
 
-struct dedit {
+struct dex_editor {
 	const dex_file *d;
 	const dex_code *code;
 	arena *a;
@@ -50,20 +50,20 @@ struct dedit {
 	uint32_t *at;         /* address -> instruction index, or NONE */
 	uint32_t **catch_to;  /* per original handler: catch entries as instruction indices */
 	uint32_t *catch_all;  /* per original handler: catch-all instruction index, or NONE */
-	uint32_t grow;        /* dedit_scratch's k */
+	uint32_t grow;        /* dex_edit_scratch's k */
 	bool has_catch_all;
 	bool *ca_cover;       /* per original instruction: the new catch-all covers it */
 	block ca;
 };
 
 /* An error inside the method: the absolute offset when the code came from the input. */
-static int fail(const dedit *e, tc_error *err, int code, uint32_t pc, const char *fmt, ...)
+static int fail(const dex_editor *e, tc_error *err, int code, uint32_t pc, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 5, 6)))
 #endif
 	;
 
-static int fail(const dedit *e, tc_error *err, int code, uint32_t pc, const char *fmt, ...)
+static int fail(const dex_editor *e, tc_error *err, int code, uint32_t pc, const char *fmt, ...)
 {
 	char msg[160];
 	va_list ap;
@@ -81,12 +81,12 @@ static int nomem(tc_error *err)
 	return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "code", "no memory");
 }
 
-static uint32_t insn_at(const dedit *e, uint32_t addr)
+static uint32_t insn_at(const dex_editor *e, uint32_t addr)
 {
 	return addr < e->code->ninsns ? e->at[addr] : NONE;
 }
 
-static uint32_t payload_at(const dedit *e, uint32_t addr)
+static uint32_t payload_at(const dex_editor *e, uint32_t addr)
 {
 	for (uint32_t p = 0; p < e->npays; p++)
 		if (e->pays[p].addr == addr)
@@ -94,7 +94,7 @@ static uint32_t payload_at(const dedit *e, uint32_t addr)
 	return NONE;
 }
 
-static int decode_payload(dedit *e, payload *p, tc_error *err)
+static int decode_payload(dex_editor *e, payload *p, tc_error *err)
 {
 	const uint8_t *raw = e->code->insns + 2 * (size_t)p->addr;
 	p->raw = raw;
@@ -116,10 +116,10 @@ static int decode_payload(dedit *e, payload *p, tc_error *err)
 	return TC_OK;
 }
 
-int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t method, bool is_static,
-               arena *a, tc_error *err)
+int dex_edit_open(dex_editor **out, const dex_file *d, const dex_code *code, uint32_t method,
+                  bool is_static, arena *a, tc_error *err)
 {
-	dedit *e = arena_zalloc(a, sizeof *e);
+	dex_editor *e = arena_zalloc(a, sizeof *e);
 	if (!e)
 		return nomem(err);
 	e->d = d;
@@ -135,9 +135,9 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 		return nomem(err);
 	for (uint32_t i = 0; i < n; i++)
 		e->at[i] = NONE;
-	dop op;
+	dex_insn op;
 	for (uint32_t pc = 0, size; pc < n; pc += size) {
-		if (!(size = dop_decode(code->insns, n, pc, d->version, &op)))
+		if (!(size = dex_op_decode(code->insns, n, pc, d->version, &op)))
 			return fail(e, err, TC_EOPCODE, pc, "bad or cut-off instruction 0x%04x",
 			            get_le2(code->insns + 2 * (size_t)pc));
 		if (op.fmt == DF_PAYLOAD) {
@@ -146,7 +146,7 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 			e->pays[e->npays++] = (payload){.addr = pc, .size = size, .kind = op.payload, .owner = NONE};
 			continue;
 		}
-		if (op.op == DOP_NOP && (pc & 1) && pc + 1 < n && (get_le2(code->insns + 2 * ((size_t)pc + 1)) & 0xff) == 0 &&
+		if (op.op == DEX_OP_NOP && (pc & 1) && pc + 1 < n && (get_le2(code->insns + 2 * ((size_t)pc + 1)) & 0xff) == 0 &&
 		    get_le2(code->insns + 2 * ((size_t)pc + 1)) >> 8 >= 1 && get_le2(code->insns + 2 * ((size_t)pc + 1)) >> 8 <= 3)
 			continue; /* the padding before a payload, not code: the layout pads anew */
 		e->at[pc] = e->nins;
@@ -157,14 +157,14 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 	for (uint32_t i = 0; i < e->nins; i++) {
 		insn *x = &e->ins[i];
 		int64_t to = (int64_t)x->addr + x->d.target;
-		if (dop_table[x->d.op].flags & DOPF_BRANCH) {
+		if (dex_op_table[x->d.op].flags & DEX_OPF_BRANCH) {
 			if ((x->target = to >= 0 && to < n ? insn_at(e, (uint32_t)to) : NONE) == NONE)
 				return fail(e, err, TC_EBRANCH, x->addr, "branch target %lld is not an instruction",
 				            (long long)to);
-		} else if (dop_table[x->d.op].flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
+		} else if (dex_op_table[x->d.op].flags & (DEX_OPF_SWITCH | DEX_OPF_ARRAYDATA)) {
 			uint32_t p = to >= 0 && to < n ? payload_at(e, (uint32_t)to) : NONE;
-			uint16_t want = x->d.op == DOP_PACKED_SWITCH ? DPL_PACKED
-			                : x->d.op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
+			uint16_t want = x->d.op == DEX_OP_PACKED_SWITCH ? DPL_PACKED
+			                : x->d.op == DEX_OP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
 			if (p == NONE || e->pays[p].kind != want)
 				return fail(e, err, TC_EBRANCH, x->addr, "payload offset %d names no payload of its kind",
 				            x->d.target);
@@ -208,53 +208,54 @@ int dedit_open(dedit **out, const dex_file *d, const dex_code *code, uint32_t me
 	return TC_OK;
 }
 
-uint32_t dedit_count(const dedit *e)
+uint32_t dex_edit_count(const dex_editor *e)
 {
 	return e->nins;
 }
 
-const dop *dedit_insn(const dedit *e, uint32_t i)
+const dex_insn *dex_edit_insn(const dex_editor *e, uint32_t i)
 {
 	return &e->ins[i].d;
 }
 
-uint32_t dedit_addr(const dedit *e, uint32_t i)
+uint32_t dex_edit_addr(const dex_editor *e, uint32_t i)
 {
 	return e->ins[i].addr;
 }
 
-uint32_t dedit_at(const dedit *e, uint32_t addr)
+uint32_t dex_edit_at(const dex_editor *e, uint32_t addr)
 {
 	return insn_at(e, addr);
 }
 
-uint16_t dedit_regs(const dedit *e)
+uint16_t dex_edit_regs(const dex_editor *e)
 {
 	return (uint16_t)(e->code->regs + e->grow);
 }
 
-uint16_t dedit_ins(const dedit *e)
+uint16_t dex_edit_ins(const dex_editor *e)
 {
 	return e->code->ins;
 }
 
 static bool is_result_or_exception(uint8_t op)
 {
-	return op == DOP_MOVE_EXCEPTION || dop_has(op, DOPF_RESULT);
+	return op == DEX_OP_MOVE_EXCEPTION || dex_op_has(op, DEX_OPF_RESULT);
 }
 
-static int check_seq(const dedit *e, const dop *seq, uint32_t n, tc_error *err)
+static int check_seq(const dex_editor *e, const dex_insn *seq, uint32_t n, tc_error *err)
 {
 	for (uint32_t k = 0; k < n; k++) {
-		if (seq[k].fmt == DF_PAYLOAD || dop_has(seq[k].op, DOPF_BRANCH | DOPF_SWITCH | DOPF_ARRAYDATA) ||
-		    !dop_fits(&seq[k]))
+		if (seq[k].fmt == DF_PAYLOAD ||
+		    dex_op_has(seq[k].op, DEX_OPF_BRANCH | DEX_OPF_SWITCH | DEX_OPF_ARRAYDATA) ||
+		    !dex_op_fits(&seq[k]))
 			return fail(e, err, TC_EARG, NONE, "inserted instruction %u (%s) is not allowed or does not fit", k,
-			            dop_table[seq[k].op].name);
+			            dex_op_table[seq[k].op].name);
 	}
 	return TC_OK;
 }
 
-static block *new_block(dedit *e, enum dedit_where where, const dop *seq, uint32_t n)
+static block *new_block(dex_editor *e, enum dex_edit_where where, const dex_insn *seq, uint32_t n)
 {
 	block *b = arena_zalloc(e->a, sizeof *b);
 	if (!b || !(b->seq = arena_dup(e->a, seq, (n ? n : 1) * sizeof *seq)))
@@ -264,13 +265,14 @@ static block *new_block(dedit *e, enum dedit_where where, const dop *seq, uint32
 	return b;
 }
 
-int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, uint32_t n, tc_error *err)
+int dex_edit_insert(dex_editor *e, uint32_t i, enum dex_edit_where where, const dex_insn *seq, uint32_t n,
+                    tc_error *err)
 {
 	if (i >= e->nins)
 		return fail(e, err, TC_EARG, NONE, "no instruction %u to insert before", i);
 	if (is_result_or_exception(e->ins[i].d.op))
 		return fail(e, err, TC_EUNSUPPORTED, e->ins[i].addr, "cannot insert before %s",
-		            dop_table[e->ins[i].d.op].name);
+		            dex_op_table[e->ins[i].d.op].name);
 	if (check_seq(e, seq, n, err) != TC_OK)
 		return err->code;
 	block *b = new_block(e, where, seq, n);
@@ -283,19 +285,20 @@ int dedit_insert(dedit *e, uint32_t i, enum dedit_where where, const dop *seq, u
 	return TC_OK;
 }
 
-int dedit_replace(dedit *e, uint32_t i, const dop *d, tc_error *err)
+int dex_edit_replace(dex_editor *e, uint32_t i, const dex_insn *d, tc_error *err)
 {
 	if (i >= e->nins)
 		return fail(e, err, TC_EARG, NONE, "no instruction %u to replace", i);
-	const dop *old = &e->ins[i].d;
-	if (dop_has(old->op, DOPF_BRANCH | DOPF_SWITCH | DOPF_ARRAYDATA) || check_seq(e, d, 1, err) != TC_OK)
+	const dex_insn *old = &e->ins[i].d;
+	if (dex_op_has(old->op, DEX_OPF_BRANCH | DEX_OPF_SWITCH | DEX_OPF_ARRAYDATA) ||
+	    check_seq(e, d, 1, err) != TC_OK)
 		return err->code ? err->code : fail(e, err, TC_EARG, e->ins[i].addr, "cannot replace %s",
-		                                    dop_table[old->op].name);
+		                                    dex_op_table[old->op].name);
 	e->ins[i].d = *d;
 	return TC_OK;
 }
 
-int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, tc_error *err)
+int dex_edit_scratch(dex_editor *e, uint32_t k, uint32_t *first, tc_error *err)
 {
 	if (e->grow)
 		return fail(e, err, TC_EARG, NONE, "registers grown twice%s", "");
@@ -312,22 +315,22 @@ int dedit_scratch(dedit *e, uint32_t k, uint32_t *first, tc_error *err)
 /* --- control flow ------------------------------------------------------------------- */
 
 /* Calls fn(ctx, successor, exceptional) for every successor of instruction i. */
-static void successors(const dedit *e, uint32_t i, void (*fn)(void *, uint32_t, bool), void *ctx)
+static void successors(const dex_editor *e, uint32_t i, void (*fn)(void *, uint32_t, bool), void *ctx)
 {
 	const insn *x = &e->ins[i];
-	uint16_t f = dop_table[x->d.op].flags;
-	if (!(f & DOPF_GOTO) && i + 1 < e->nins)
+	uint16_t f = dex_op_table[x->d.op].flags;
+	if (!(f & DEX_OPF_GOTO) && i + 1 < e->nins)
 		fn(ctx, i + 1, false);
-	if (f & DOPF_BRANCH)
+	if (f & DEX_OPF_BRANCH)
 		fn(ctx, x->target, false);
-	if (f & DOPF_SWITCH) {
+	if (f & DEX_OPF_SWITCH) {
 		const payload *p = &e->pays[x->payload];
 		for (uint32_t k = 0; k < p->count; k++)
 			fn(ctx, p->targets[k], false);
 	}
 	/* ART's verifier takes no exception edge from monitor-exit: if it throws at all,
 	 * structured locking has already failed elsewhere */
-	if (x->list != NONE && (f & DOPF_CAN_THROW) && x->d.op != DOP_MONITOR_EXIT) {
+	if (x->list != NONE && (f & DEX_OPF_CAN_THROW) && x->d.op != DEX_OP_MONITOR_EXIT) {
 		const dex_handler *h = &e->code->handlers[x->list];
 		for (uint32_t k = 0; k < h->n; k++)
 			fn(ctx, e->catch_to[x->list][k], true);
@@ -337,7 +340,7 @@ static void successors(const dedit *e, uint32_t i, void (*fn)(void *, uint32_t, 
 }
 
 typedef struct flow {
-	const dedit *e;
+	const dex_editor *e;
 	uint8_t *depth;   /* monitor depth at entry, MONITOR_UNKNOWN on conflict, 0xfe unseen */
 	uint32_t *work;
 	uint32_t nwork;
@@ -363,7 +366,7 @@ static void flow_to(void *ctx, uint32_t s, bool exceptional)
 }
 
 /* Monitor depth at each instruction (MONITOR_UNKNOWN where paths disagree). */
-static uint8_t *monitor_depths(const dedit *e, tc_error *err)
+static uint8_t *monitor_depths(const dex_editor *e, tc_error *err)
 {
 	flow f = {.e = e};
 	f.depth = arena_alloc(e->a, e->nins);
@@ -384,9 +387,9 @@ static uint8_t *monitor_depths(const dedit *e, tc_error *err)
 		uint8_t op = e->ins[i].d.op;
 		f.out = f.out_exc = d;
 		if (d != MONITOR_UNKNOWN) {
-			if (op == DOP_MONITOR_ENTER)
+			if (op == DEX_OP_MONITOR_ENTER)
 				f.out = d < 0xf0 ? (uint8_t)(d + 1) : MONITOR_UNKNOWN;
-			else if (op == DOP_MONITOR_EXIT)
+			else if (op == DEX_OP_MONITOR_EXIT)
 				f.out = d ? (uint8_t)(d - 1) : MONITOR_UNKNOWN;
 		}
 		successors(e, i, flow_to, &f);
@@ -394,7 +397,7 @@ static uint8_t *monitor_depths(const dedit *e, tc_error *err)
 	return f.depth;
 }
 
-int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32_t n, tc_error *err)
+int dex_edit_catch_all(dex_editor *e, uint32_t from, uint32_t to, const dex_insn *seq, uint32_t n, tc_error *err)
 {
 	if (from > to || to > e->nins)
 		return fail(e, err, TC_EARG, NONE, "bad range [%u, ...)", from);
@@ -403,37 +406,37 @@ int dedit_catch_all(dedit *e, uint32_t from, uint32_t to, const dop *seq, uint32
 		return nomem(err);
 	for (uint32_t i = from; i < to; i++)
 		cover[i] = true;
-	return dedit_catch_all_of(e, cover, seq, n, err);
+	return dex_edit_catch_all_of(e, cover, seq, n, err);
 }
 
-int dedit_catch_all_of(dedit *e, const bool *cover, const dop *seq, uint32_t n, tc_error *err)
+int dex_edit_catch_all_of(dex_editor *e, const bool *cover, const dex_insn *seq, uint32_t n, tc_error *err)
 {
 	if (e->has_catch_all)
 		return fail(e, err, TC_EARG, NONE, "a second catch-all%s", "");
-	if (n < 2 || seq[0].op != DOP_MOVE_EXCEPTION || seq[n - 1].op != DOP_THROW)
+	if (n < 2 || seq[0].op != DEX_OP_MOVE_EXCEPTION || seq[n - 1].op != DEX_OP_THROW)
 		return fail(e, err, TC_EARG, NONE, "a handler must begin with move-exception and end with throw%s", "");
 	for (uint32_t k = 1; k < n; k++)
-		if (dop_has(seq[k].op, DOPF_RESULT) || seq[k].op == DOP_MOVE_EXCEPTION)
+		if (dex_op_has(seq[k].op, DEX_OPF_RESULT) || seq[k].op == DEX_OP_MOVE_EXCEPTION)
 			return fail(e, err, TC_EARG, NONE, "bad handler instruction %u", k);
 	if (check_seq(e, seq, n - 1, err) != TC_OK)
 		return err->code;
 	bool monitors = false;
 	for (uint32_t i = 0; i < e->nins && !monitors; i++)
-		monitors = e->ins[i].d.op == DOP_MONITOR_ENTER;
+		monitors = e->ins[i].d.op == DEX_OP_MONITOR_ENTER;
 	if (monitors) {
 		uint8_t *depth = monitor_depths(e, err);
 		if (!depth)
 			return err->code;
 		for (uint32_t i = 0; i < e->nins; i++) {
 			const insn *x = &e->ins[i];
-			if (!cover[i] || depth[i] == 0 || depth[i] == UNSEEN || !dop_has(x->d.op, DOPF_CAN_THROW) ||
-			    x->d.op == DOP_MONITOR_EXIT)
+			if (!cover[i] || depth[i] == 0 || depth[i] == UNSEEN ||
+			    !dex_op_has(x->d.op, DEX_OPF_CAN_THROW) || x->d.op == DEX_OP_MONITOR_EXIT)
 				continue;
 			if (x->list != NONE && e->catch_all[x->list] != NONE)
 				continue;
 			return fail(e, err, TC_EUNSUPPORTED, x->addr,
 			            "%s runs with a monitor held and no catch-all of its own",
-			            dop_table[x->d.op].name);
+			            dex_op_table[x->d.op].name);
 		}
 	}
 	if (!(e->ca.seq = arena_dup(e->a, seq, n * sizeof *seq)) ||
@@ -460,7 +463,7 @@ static void walk_to(void *ctx, uint32_t s, bool exceptional)
 	w->work[w->nwork++] = s;
 }
 
-int dedit_reach(const dedit *e, uint32_t from, uint32_t stop, bool **seen, tc_error *err)
+int dex_edit_reach(const dex_editor *e, uint32_t from, uint32_t stop, bool **seen, tc_error *err)
 {
 	if (from >= e->nins)
 		return fail(e, err, TC_EARG, NONE, "no instruction %u to start from", from);
@@ -501,14 +504,14 @@ static void reach_to(void *ctx, uint32_t s, bool exceptional)
 
 static bool is_copy(uint8_t op)
 {
-	return op == DOP_MOVE_OBJECT || op == DOP_MOVE_OBJECT_FROM16 || op == DOP_MOVE_OBJECT_16;
+	return op == DEX_OP_MOVE_OBJECT || op == DEX_OP_MOVE_OBJECT_FROM16 || op == DEX_OP_MOVE_OBJECT_16;
 }
 
 /* Registers that may hold the uninitialized `this` at each instruction: a forward
  * may-analysis (p0 at entry; move-object copies it; any other write kills; the init
  * call initializes every copy). One bit set of `words` 64-bit words per instruction. */
 typedef struct uthis {
-	const dedit *e;
+	const dex_editor *e;
 	uint64_t *in;      /* nins * words */
 	uint32_t words;
 	uint64_t *out;     /* the current instruction's outgoing set */
@@ -550,16 +553,16 @@ static void put_bit(uint64_t *set, uint32_t r, bool v)
 		set[r / 64] &= ~((uint64_t)1 << (r % 64));
 }
 
-static bool is_this_init(const dedit *e, const dop *d, const uint64_t *holds, uint32_t regs)
+static bool is_this_init(const dex_editor *e, const dex_insn *d, const uint64_t *holds, uint32_t regs)
 {
-	if (d->op != DOP_INVOKE_DIRECT && d->op != DOP_INVOKE_DIRECT_RANGE)
+	if (d->op != DEX_OP_INVOKE_DIRECT && d->op != DEX_OP_INVOKE_DIRECT_RANGE)
 		return false;
-	uint32_t recv = d->op == DOP_INVOKE_DIRECT ? d->args[0] : d->a;
+	uint32_t recv = d->op == DEX_OP_INVOKE_DIRECT ? d->args[0] : d->a;
 	return d->nargs && recv < regs && bit(holds, recv) && d->idx < e->d->methods.n &&
 	       dex_str_eq(e->d, e->d->methods.v[d->idx].name, "<init>");
 }
 
-int dedit_after_this_init(const dedit *e, uint32_t *out, tc_error *err)
+int dex_edit_after_this_init(const dex_editor *e, uint32_t *out, tc_error *err)
 {
 	uint32_t regs = e->code->regs;
 	if (e->is_static || !e->code->ins)
@@ -578,15 +581,15 @@ int dedit_after_this_init(const dedit *e, uint32_t *out, tc_error *err)
 	while (u.nwork) {
 		uint32_t i = u.work[--u.nwork];
 		u.queued[i] = false;
-		const dop *d = &e->ins[i].d;
+		const dex_insn *d = &e->ins[i].d;
 		u.pre = u.in + (size_t)i * u.words;
 		memcpy(u.out, u.pre, u.words * sizeof *u.out);
 		if (is_this_init(e, d, u.out, regs)) {
 			memset(u.out, 0, u.words * sizeof *u.out);
-		} else if (dop_has(d->op, DOPF_SETS_A) && d->a < regs) {
+		} else if (dex_op_has(d->op, DEX_OPF_SETS_A) && d->a < regs) {
 			bool copy = is_copy(d->op) && d->b < regs && bit(u.out, d->b);
 			put_bit(u.out, d->a, copy);
-			if (dop_has(d->op, DOPF_WIDE_A) && d->a + 1 < regs)
+			if (dex_op_has(d->op, DEX_OPF_WIDE_A) && d->a + 1 < regs)
 				put_bit(u.out, d->a + 1, false);
 		}
 		successors(e, i, uthis_to, &u);
@@ -616,7 +619,7 @@ int dedit_after_this_init(const dedit *e, uint32_t *out, tc_error *err)
 	while (r.nwork)
 		successors(e, r.work[--r.nwork], reach_to, &r);
 	for (uint32_t i = 0; i < e->nins; i++)
-		if (r.seen[i] && dop_has(e->ins[i].d.op, DOPF_RETURN))
+		if (r.seen[i] && dex_op_has(e->ins[i].d.op, DEX_OPF_RETURN))
 			return fail(e, err, TC_EUNSUPPORTED, e->ins[i].addr, "a return is reached without the init call%s", "");
 	*out = call + 1;
 	return TC_OK;
@@ -627,7 +630,7 @@ int dedit_after_this_init(const dedit *e, uint32_t *out, tc_error *err)
 enum node_kind { N_NEW, N_INSN, N_PAYLOAD };
 
 typedef struct node {
-	dop d;
+	dex_insn d;
 	uint8_t kind;
 	bool long_if;     /* an if-* laid out as the inverted test over a goto/32 */
 	bool covered;     /* an original instruction the new catch-all covers */
@@ -652,7 +655,7 @@ static uint32_t node_size(const node *x)
 		return x->size;
 	if (x->long_if)
 		return 2 + 3;
-	return dop_fmt_size(x->d.fmt);
+	return dex_op_fmt_size(x->d.fmt);
 }
 
 static bool fits16(int64_t v)
@@ -675,20 +678,20 @@ static bool place(layout *l)
 	bool grew = false;
 	for (uint32_t i = 0; i < l->n; i++) {
 		node *x = &l->v[i];
-		if (x->kind == N_PAYLOAD || !dop_has(x->d.op, DOPF_BRANCH))
+		if (x->kind == N_PAYLOAD || !dex_op_has(x->d.op, DEX_OPF_BRANCH))
 			continue;
 		int64_t off = (int64_t)l->v[x->target].addr - x->addr;
 		switch (x->d.fmt) {
 		case DF_10t:
 			if (off == 0 || off < INT8_MIN || off > INT8_MAX) {
-				x->d.op = DOP_GOTO_16;
+				x->d.op = DEX_OP_GOTO_16;
 				x->d.fmt = DF_20t;
 				grew = true;
 			}
 			break;
 		case DF_20t:
 			if (off == 0 || !fits16(off)) {
-				x->d.op = DOP_GOTO_32;
+				x->d.op = DEX_OP_GOTO_32;
 				x->d.fmt = DF_30t;
 				grew = true;
 			}
@@ -709,11 +712,11 @@ static bool place(layout *l)
 static uint8_t invert_if(uint8_t op)
 {
 	/* if-eq/ne, lt/ge, gt/le are pairs: flip the low bit of the pair index */
-	uint8_t base = op >= DOP_IF_EQZ ? DOP_IF_EQZ : DOP_IF_EQ;
+	uint8_t base = op >= DEX_OP_IF_EQZ ? DEX_OP_IF_EQZ : DEX_OP_IF_EQ;
 	return (uint8_t)(base + ((op - base) ^ 1));
 }
 
-static int build(dedit *e, layout *l, tc_error *err)
+static int build(dex_editor *e, layout *l, tc_error *err)
 {
 	uint32_t nnew = 0;
 	for (uint32_t i = 0; i < e->nins; i++)
@@ -745,8 +748,8 @@ static int build(dedit *e, layout *l, tc_error *err)
 			memset(x, 0, sizeof *x);
 			x->kind = N_NEW;
 			x->d.fmt = DF_32x;
-			x->d.op = kind == 'L' || kind == '[' ? DOP_MOVE_OBJECT_16
-			          : kind == 'J' || kind == 'D' ? DOP_MOVE_WIDE_16 : DOP_MOVE_16;
+			x->d.op = kind == 'L' || kind == '[' ? DEX_OP_MOVE_OBJECT_16
+			          : kind == 'J' || kind == 'D' ? DEX_OP_MOVE_WIDE_16 : DEX_OP_MOVE_16;
 			x->d.a = to;
 			x->d.b = from;
 			uint32_t w = kind == 'J' || kind == 'D' ? 2 : 1;
@@ -757,7 +760,7 @@ static int build(dedit *e, layout *l, tc_error *err)
 	for (uint32_t i = 0; i < e->nins; i++) {
 		l->entry[i] = NONE;
 		for (block *b = e->ins[i].blocks; b; b = b->next) {
-			if (b->where == DEDIT_AT_TARGET && l->entry[i] == NONE && b->n)
+			if (b->where == DEX_EDIT_AT_TARGET && l->entry[i] == NONE && b->n)
 				l->entry[i] = l->n;
 			for (uint32_t k = 0; k < b->n; k++) {
 				node *x = &l->v[l->n++];
@@ -790,7 +793,7 @@ static int build(dedit *e, layout *l, tc_error *err)
 	for (uint32_t i = 0; i < e->nins; i++) {
 		insn *o = &e->ins[i];
 		node *x = &l->v[l->self[i]];
-		if (dop_has(o->d.op, DOPF_BRANCH))
+		if (dex_op_has(o->d.op, DEX_OPF_BRANCH))
 			x->target = l->entry[o->target];
 		if (o->payload == NONE)
 			continue;
@@ -808,7 +811,7 @@ static int build(dedit *e, layout *l, tc_error *err)
 	return TC_OK;
 }
 
-static int emit(dedit *e, layout *l, uint8_t *out, tc_error *err)
+static int emit(dex_editor *e, layout *l, uint8_t *out, tc_error *err)
 {
 	for (uint32_t i = 0; i < l->n; i++) {
 		node *x = &l->v[i];
@@ -819,7 +822,7 @@ static int emit(dedit *e, layout *l, uint8_t *out, tc_error *err)
 				const node *prev = &l->v[i - 1];
 				uint32_t end = prev->addr + (prev->kind == N_PAYLOAD ? prev->size : node_size(prev));
 				if (end < x->addr)
-					put_le2(out + 2 * (size_t)end, DOP_NOP);
+					put_le2(out + 2 * (size_t)end, DEX_OP_NOP);
 			}
 			const payload *pl = &e->pays[x->orig];
 			memcpy(p, pl->raw, 2 * (size_t)pl->size);
@@ -832,22 +835,22 @@ static int emit(dedit *e, layout *l, uint8_t *out, tc_error *err)
 				put_le4(t + 4 * k, (uint32_t)((int64_t)l->v[l->entry[pl->targets[k]]].addr - l->v[owner].addr));
 			continue;
 		}
-		dop d = x->d;
-		if (x->kind == N_INSN && (dop_has(d.op, DOPF_BRANCH | DOPF_SWITCH | DOPF_ARRAYDATA)))
+		dex_insn d = x->d;
+		if (x->kind == N_INSN && (dex_op_has(d.op, DEX_OPF_BRANCH | DEX_OPF_SWITCH | DEX_OPF_ARRAYDATA)))
 			d.target = (int32_t)((int64_t)l->v[x->target].addr - x->addr);
 		if (x->long_if) {
 			/* if-<not cond> +5; goto/32 target */
-			dop inv = d, g = {.op = DOP_GOTO_32, .fmt = DF_30t};
+			dex_insn inv = d, g = {.op = DEX_OP_GOTO_32, .fmt = DF_30t};
 			inv.op = invert_if(d.op);
 			inv.target = 5;
 			g.target = d.target - 2;
-			if (!dop_encode(&inv, p) || !dop_encode(&g, p + 4))
+			if (!dex_op_encode(&inv, p) || !dex_op_encode(&g, p + 4))
 				return fail(e, err, TC_ELIMIT, NONE, "cannot encode a long branch%s", "");
 			continue;
 		}
-		if (!dop_encode(&d, p))
+		if (!dex_op_encode(&d, p))
 			return fail(e, err, TC_ELIMIT, x->kind == N_INSN ? e->ins[x->orig].addr : NONE,
-			            "%s does not fit its format after the edit", dop_table[d.op].name);
+			            "%s does not fit its format after the edit", dex_op_table[d.op].name);
 	}
 	return TC_OK;
 }
@@ -861,7 +864,7 @@ typedef struct cover {
 	bool added;       /* the new catch-all */
 } cover;
 
-static cover cover_of(const dedit *e, const layout *l, const node *x)
+static cover cover_of(const dex_editor *e, const layout *l, const node *x)
 {
 	cover c = {NONE, false};
 	(void)l;
@@ -877,7 +880,7 @@ static bool same(cover a, cover b)
 	return a.list == b.list && a.added == b.added;
 }
 
-static int exceptions(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *err)
+static int exceptions(dex_editor *e, layout *l, dex_code *c, arena *keep, tc_error *err)
 {
 	/* handler lists in the order they are first used, tries run-length encoded */
 	uint32_t maxl = e->code->nhandlers * 2 + 1;
@@ -934,7 +937,7 @@ static int exceptions(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *e
 	return TC_OK;
 }
 
-static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *err)
+static int debug_info(dex_editor *e, layout *l, dex_code *c, arena *keep, tc_error *err)
 {
 	const dex_blob *old = e->code->debug;
 	if (!old)
@@ -963,12 +966,12 @@ static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *e
 		map[a] = new_at + (d < new_size ? d : new_size);
 	}
 	map[n] = l->total;
-	dv_ctx vc = {.limit = {e->d->strings.n, e->d->types.n, e->d->protos.n, e->d->fields.n, e->d->methods.n,
-	                       e->d->nmhandles}};
+	dex_value_ctx vc = {.limit = {e->d->strings.n, e->d->types.n, e->d->protos.n, e->d->fields.n,
+	                              e->d->methods.n, e->d->nmhandles}};
 	tc_buf b;
 	buf_init(&b);
-	dx_rd r = dx_at(old->data, old->len, 0, err, "debug_info_item");
-	int rc = dv_debug(&r, &b, &vc, map, n);
+	tc_reader r = rd_at(old->data, old->len, 0, err, "debug_info_item");
+	int rc = dex_value_debug(&r, &b, &vc, map, n);
 	if (rc == TC_OK && b.err)
 		rc = nomem(err);
 	dex_blob *nb = rc == TC_OK ? arena_zalloc(keep, sizeof *nb) : NULL;
@@ -982,14 +985,14 @@ static int debug_info(dedit *e, layout *l, dex_code *c, arena *keep, tc_error *e
 	return rc;
 }
 
-static uint32_t arg_words(const dop *d)
+static uint32_t arg_words(const dex_insn *d)
 {
-	if (!dop_has(d->op, DOPF_INVOKE | DOPF_HAS_RESULT))
+	if (!dex_op_has(d->op, DEX_OPF_INVOKE | DEX_OPF_HAS_RESULT))
 		return 0;
 	return d->nargs;
 }
 
-int dedit_commit(dedit *e, arena *keep, dex_code **out, tc_error *err)
+int dex_edit_commit(dex_editor *e, arena *keep, dex_code **out, tc_error *err)
 {
 	layout l = {0};
 	if (build(e, &l, err) != TC_OK)
@@ -1000,7 +1003,7 @@ int dedit_commit(dedit *e, arena *keep, dex_code **out, tc_error *err)
 		return nomem(err);
 	if (emit(e, &l, insns, err) != TC_OK)
 		return err->code;
-	c->regs = dedit_regs(e);
+	c->regs = dex_edit_regs(e);
 	c->ins = e->code->ins;
 	c->outs = e->code->outs;
 	for (uint32_t i = 0; i < l.n; i++)

@@ -16,7 +16,7 @@
  * Registers: a non-parameter register at entry, any register but the returned one
  * before a return, any two in the handler; where the frame has too few, or in a
  * constructor (whose registers may be live right after the init call), two registers
- * are added on top and the parameters moved back at entry (dedit_scratch). */
+ * are added on top and the parameters moved back at entry (dex_edit_scratch). */
 #ifndef TC_DEX_HOOK_H
 #define TC_DEX_HOOK_H
 
@@ -25,20 +25,20 @@
 
 #include "dex_edit.h"
 
-typedef struct dhook {
+typedef struct dex_hook {
 	uint32_t entry;       /* method index of a static (I)V, or DEX_NO_INDEX */
 	uint32_t exit;        /* method index of a static (I)V, or DEX_NO_INDEX */
 	int32_t value;        /* the int both receive */
 	bool after_init;      /* a constructor: hook in after this() / super() */
 	uint32_t extra;       /* a static method called after the entry hook, or DEX_NO_INDEX */
 	uint32_t extra_words; /* parameter words it receives (from p0) */
-} dhook;
+} dex_hook;
 
 /* Applies the hooks to the method e was opened on (nothing else may have been edited
- * yet); dedit_commit then gives the code. Fails (TC_EUNSUPPORTED) where the method
+ * yet); dex_edit_commit then gives the code. Fails (TC_EUNSUPPORTED) where the method
  * cannot be hooked safely: a frame past 256 registers, a constructor without a single
  * initializing call or with throwing code that runs both before and after it, a monitor
  * held where the catch-all would cover it. */
-int dedit_hook(dedit *e, const dhook *h, tc_error *err);
+int dex_hook_apply(dex_editor *e, const dex_hook *h, tc_error *err);
 
 #endif

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "dex.h"
-#include "dex_le.h"
 #include "dex_op.h"
 #include "dex_value.h"
 
@@ -50,7 +50,7 @@ typedef struct ctx {
 	dex_header h;
 	sec s[K_COUNT];
 	uint32_t cs_off, cs_count, mh_off, mh_count;
-	dv_ctx vc;
+	dex_value_ctx vc;
 	char *tkind;         /* per type: its descriptor's first character ('L', '[', 'I', ...) */
 } ctx;
 
@@ -120,13 +120,13 @@ uint32_t dex_adler32(const uint8_t *data, size_t len)
 
 int dex_read_header(const uint8_t *data, size_t len, dex_header *h, tc_error *err)
 {
-	dx_rd r = dx_at(data, len, 0, err, "header");
-	const uint8_t *m = dx_bytes(&r, 8);
+	tc_reader r = rd_at(data, len, 0, err, "header");
+	const uint8_t *m = rd_bytes(&r, 8);
 	if (!m)
 		return err->code;
 	memcpy(h->magic, m, 8);
-	h->checksum = dx_u4(&r);
-	const uint8_t *sig = dx_bytes(&r, 20);
+	h->checksum = rd_le4(&r);
+	const uint8_t *sig = rd_bytes(&r, 20);
 	if (sig)
 		memcpy(h->signature, sig, 20);
 	uint32_t *f[] = {&h->file_size, &h->header_size, &h->endian_tag, &h->link_size, &h->link_off,
@@ -135,7 +135,7 @@ int dex_read_header(const uint8_t *data, size_t len, dex_header *h, tc_error *er
 	                 &h->field_ids_off, &h->method_ids_size, &h->method_ids_off, &h->class_defs_size,
 	                 &h->class_defs_off, &h->data_size, &h->data_off};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		*f[i] = dx_u4(&r);
+		*f[i] = rd_le4(&r);
 	return err->code;
 }
 
@@ -334,10 +334,10 @@ static void item_at(dex_item *it, uint32_t off)
 	it->mark = 0;
 }
 
-static uint32_t check_index(ctx *c, enum dv_kind k, uint32_t v, uint32_t at, const char *part)
+static uint32_t check_index(ctx *c, enum dex_value_kind k, uint32_t v, uint32_t at, const char *part)
 {
-	static const char *const names[DV_KINDS] = {"string", "type", "proto", "field", "method",
-	                                            "method handle"};
+	static const char *const names[DEX_VALUE_KINDS] = {"string", "type", "proto", "field", "method",
+	                                                   "method handle"};
 	if (v >= c->vc.limit[k])
 		fail(c, TC_EFORMAT, at, part, "%s index %u out of range (%u)", names[k], v, c->vc.limit[k]);
 	return v;
@@ -347,9 +347,9 @@ typedef void *(*parse_fn)(ctx *c, uint32_t off, uint32_t *end);
 
 static void *p_string_data(ctx *c, uint32_t off, uint32_t *end)
 {
-	dx_rd r = dx_at(c->data, c->len, off, c->err, "string_data_item");
-	uint32_t utf16 = dx_uleb(&r);
-	if (!dx_ok(&r))
+	tc_reader r = rd_at(c->data, c->len, off, c->err, "string_data_item");
+	uint32_t utf16 = rd_uleb(&r);
+	if (!rd_ok(&r))
 		return NULL;
 	const uint8_t *s = r.pos;
 	const uint8_t *nul = memchr(s, 0, (size_t)(r.end - s));
@@ -381,9 +381,9 @@ static void *p_string_data(ctx *c, uint32_t off, uint32_t *end)
 
 static void *p_type_list(ctx *c, uint32_t off, uint32_t *end)
 {
-	dx_rd r = dx_at(c->data, c->len, off, c->err, "type_list");
-	uint32_t n = dx_u4(&r);
-	const uint8_t *p = dx_ok(&r) ? dx_bytes(&r, 2 * (size_t)n) : NULL;
+	tc_reader r = rd_at(c->data, c->len, off, c->err, "type_list");
+	uint32_t n = rd_le4(&r);
+	const uint8_t *p = rd_ok(&r) ? rd_bytes(&r, 2 * (size_t)n) : NULL;
 	if (!p)
 		return NULL;
 	dex_tlist *t = arena_alloc(c->d->a, sizeof *t);
@@ -396,8 +396,8 @@ static void *p_type_list(ctx *c, uint32_t off, uint32_t *end)
 	t->n = n;
 	t->types = types;
 	for (uint32_t i = 0; i < n; i++)
-		types[i] = check_index(c, DV_TYPE, get_le2(p + 2 * i), off + 4 + 2 * i, "type_list");
-	*end = dx_off(&r);
+		types[i] = check_index(c, DEX_VALUE_TYPE, get_le2(p + 2 * i), off + 4 + 2 * i, "type_list");
+	*end = rd_off(&r);
 	return c->err->code ? NULL : t;
 }
 
@@ -416,33 +416,33 @@ static dex_blob *blob(ctx *c, uint32_t off, uint32_t end)
 
 static void *p_annotation(ctx *c, uint32_t off, uint32_t *end)
 {
-	dx_rd r = dx_at(c->data, c->len, off, c->err, "annotation_item");
-	uint8_t vis = dx_u1(&r);
-	if (dx_ok(&r) && vis > 2) {
+	tc_reader r = rd_at(c->data, c->len, off, c->err, "annotation_item");
+	uint8_t vis = rd_u1(&r);
+	if (rd_ok(&r) && vis > 2) {
 		fail(c, TC_EFORMAT, off, "annotation_item", "visibility %u", vis);
 		return NULL;
 	}
-	if (dv_annotation(&r, NULL, &c->vc, 0) != TC_OK)
+	if (dex_value_annotation(&r, NULL, &c->vc, 0) != TC_OK)
 		return NULL;
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return blob(c, off, *end);
 }
 
 static void *p_encoded_array(ctx *c, uint32_t off, uint32_t *end)
 {
-	dx_rd r = dx_at(c->data, c->len, off, c->err, "encoded_array_item");
-	if (dv_array(&r, NULL, &c->vc, 0) != TC_OK)
+	tc_reader r = rd_at(c->data, c->len, off, c->err, "encoded_array_item");
+	if (dex_value_array(&r, NULL, &c->vc, 0) != TC_OK)
 		return NULL;
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return blob(c, off, *end);
 }
 
 static void *p_debug_info(ctx *c, uint32_t off, uint32_t *end)
 {
-	dx_rd r = dx_at(c->data, c->len, off, c->err, "debug_info_item");
-	if (dv_debug(&r, NULL, &c->vc, NULL, 0) != TC_OK)
+	tc_reader r = rd_at(c->data, c->len, off, c->err, "debug_info_item");
+	if (dex_value_debug(&r, NULL, &c->vc, NULL, 0) != TC_OK)
 		return NULL;
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return blob(c, off, *end);
 }
 
@@ -450,29 +450,29 @@ static void *p_debug_info(ctx *c, uint32_t off, uint32_t *end)
 static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 {
 	static const uint8_t kind_of[] = {
-		[DI_STRING] = DV_STRING, [DI_TYPE] = DV_TYPE, [DI_FIELD] = DV_FIELD,
-		[DI_METHOD] = DV_METHOD, [DI_PROTO] = DV_PROTO, [DI_METHOD_HANDLE] = DV_MHANDLE,
-		[DI_METHOD_PROTO] = DV_METHOD,
+		[DI_STRING] = DEX_VALUE_STRING, [DI_TYPE] = DEX_VALUE_TYPE, [DI_FIELD] = DEX_VALUE_FIELD,
+		[DI_METHOD] = DEX_VALUE_METHOD, [DI_PROTO] = DEX_VALUE_PROTO, [DI_METHOD_HANDLE] = DEX_VALUE_MHANDLE,
+		[DI_METHOD_PROTO] = DEX_VALUE_METHOD,
 	};
-	dop op;
+	dex_insn op;
 	uint8_t code;
 	for (uint32_t pc = 0; pc < n;) {
-		uint32_t size = dop_length(insns, n, pc, c->d->version, &code);
+		uint32_t size = dex_op_length(insns, n, pc, c->d->version, &code);
 		uint32_t at = off + 2 * pc;
 		if (!size)
 			return fail(c, TC_EOPCODE, at, "code_item", "bad or cut-off instruction 0x%04x at %u",
 			            get_le2(insns + 2 * (size_t)pc), pc);
-		uint8_t ik = code == DOP_NOP ? DI_NONE : dop_table[code].idx;
+		uint8_t ik = code == DEX_OP_NOP ? DI_NONE : dex_op_table[code].idx;
 		if (ik == DI_CALL_SITE) {
-			dop_decode(insns, n, pc, c->d->version, &op);
+			dex_op_decode(insns, n, pc, c->d->version, &op);
 			if (op.idx >= c->cs_count)
 				return fail(c, TC_EFORMAT, at, "code_item", "call site index %u out of range (%u)", op.idx,
 				            c->cs_count);
 		} else if (ik != DI_NONE) {
-			dop_decode(insns, n, pc, c->d->version, &op);
+			dex_op_decode(insns, n, pc, c->d->version, &op);
 			check_index(c, kind_of[ik], op.idx, at, "code_item");
 			if (ik == DI_METHOD_PROTO)
-				check_index(c, DV_PROTO, op.idx2, at, "code_item");
+				check_index(c, DEX_VALUE_PROTO, op.idx2, at, "code_item");
 			if (c->err->code)
 				return c->err->code;
 		}
@@ -484,20 +484,20 @@ static int check_insns(ctx *c, const uint8_t *insns, uint32_t n, uint32_t off)
 static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 {
 	const char *part = "code_item";
-	dx_rd r = dx_at(c->data, c->len, off, c->err, part);
+	tc_reader r = rd_at(c->data, c->len, off, c->err, part);
 	dex_code *code = arena_zalloc(c->d->a, sizeof *code);
 	if (!code) {
 		nomem(c);
 		return NULL;
 	}
 	item_at(&code->it, off);
-	code->regs = dx_u2(&r);
-	code->ins = dx_u2(&r);
-	code->outs = dx_u2(&r);
-	uint32_t ntries = dx_u2(&r);
-	uint32_t debug_off = dx_u4(&r);
-	code->ninsns = dx_u4(&r);
-	if (!dx_ok(&r))
+	code->regs = rd_le2(&r);
+	code->ins = rd_le2(&r);
+	code->outs = rd_le2(&r);
+	uint32_t ntries = rd_le2(&r);
+	uint32_t debug_off = rd_le4(&r);
+	code->ninsns = rd_le4(&r);
+	if (!rd_ok(&r))
 		return NULL;
 	if (code->ins > code->regs) {
 		fail(c, TC_EFORMAT, off, part, "ins_size %u exceeds registers_size %u", code->ins, code->regs);
@@ -509,26 +509,26 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 		fail(c, TC_EFORMAT, off + 4, part, "outs_size %u exceeds registers_size %u", code->outs, code->regs);
 		return NULL;
 	}
-	if (!(code->insns = dx_bytes(&r, 2 * (size_t)code->ninsns)))
+	if (!(code->insns = rd_bytes(&r, 2 * (size_t)code->ninsns)))
 		return NULL;
 	if (check_insns(c, code->insns, code->ninsns, off + 16) != TC_OK)
 		return NULL;
 	if (debug_off && !(code->debug = ref(c, K_DEBUG_INFO, debug_off, off + 8, part)))
 		return NULL;
 	if (ntries) {
-		if ((code->ninsns & 1) && dx_u2(&r) != 0) {
+		if ((code->ninsns & 1) && rd_le2(&r) != 0) {
 			/* padding to 4 bytes */
-			fail(c, TC_EFORMAT, dx_off(&r) - 2, part, "non-zero padding before the try items");
+			fail(c, TC_EFORMAT, rd_off(&r) - 2, part, "non-zero padding before the try items");
 			return NULL;
 		}
-		uint32_t tries_at = dx_off(&r);
-		const uint8_t *t = dx_bytes(&r, 8 * (size_t)ntries);
+		uint32_t tries_at = rd_off(&r);
+		const uint8_t *t = rd_bytes(&r, 8 * (size_t)ntries);
 		if (!t)
 			return NULL;
 		/* encoded_catch_handler_list */
-		uint32_t list = dx_off(&r);
-		uint32_t nh = dx_uleb(&r);
-		if (!dx_ok(&r))
+		uint32_t list = rd_off(&r);
+		uint32_t nh = rd_uleb(&r);
+		if (!rd_ok(&r))
 			return NULL;
 		if (nh == 0 || nh > 65535 || nh > ntries) {
 			fail(c, TC_EFORMAT, list, part, "%u catch handlers for %u try items", nh, ntries);
@@ -542,9 +542,9 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 			return NULL;
 		}
 		for (uint32_t i = 0; i < nh; i++) {
-			hoff[i] = dx_off(&r) - list;
-			int32_t size = dx_sleb(&r);
-			if (!dx_ok(&r))
+			hoff[i] = rd_off(&r) - list;
+			int32_t size = rd_sleb(&r);
+			if (!rd_ok(&r))
 				return NULL;
 			if (size < -65536 || size > 65536) {
 				fail(c, TC_EFORMAT, list + hoff[i], part, "catch handler size %d", size);
@@ -556,10 +556,10 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 				return NULL;
 			}
 			for (uint32_t k = 0; k < h[i].n; k++) {
-				uint32_t at = dx_off(&r);
-				h[i].catches[k].type = check_index(c, DV_TYPE, dx_uleb(&r), at, part);
-				h[i].catches[k].addr = dx_uleb(&r);
-				if (!dx_ok(&r))
+				uint32_t at = rd_off(&r);
+				h[i].catches[k].type = check_index(c, DEX_VALUE_TYPE, rd_uleb(&r), at, part);
+				h[i].catches[k].addr = rd_uleb(&r);
+				if (!rd_ok(&r))
 					return NULL;
 				if (h[i].catches[k].addr >= code->ninsns) {
 					fail(c, TC_EFORMAT, at, part, "handler address %u past the code (%u units)",
@@ -569,9 +569,9 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 			}
 			h[i].catch_all = DEX_NO_INDEX;
 			if (size <= 0) {
-				uint32_t at = dx_off(&r);
-				h[i].catch_all = dx_uleb(&r);
-				if (!dx_ok(&r))
+				uint32_t at = rd_off(&r);
+				h[i].catch_all = rd_uleb(&r);
+				if (!rd_ok(&r))
 					return NULL;
 				if (h[i].catch_all >= code->ninsns) {
 					fail(c, TC_EFORMAT, at, part, "catch-all address %u past the code (%u units)",
@@ -610,7 +610,7 @@ static void *p_code(ctx *c, uint32_t off, uint32_t *end)
 		code->nhandlers = nh;
 		code->handlers = h;
 	}
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return code;
 }
 
@@ -619,16 +619,16 @@ static uint32_t anno_type(const dex_blob *b)
 	/* visibility, then the encoded_annotation's uleb128 type (checked by the parse) */
 	tc_error e;
 	tc_error_clear(&e);
-	dx_rd r = dx_at(b->data, b->len, 1, &e, "annotation_item");
-	return dx_uleb(&r);
+	tc_reader r = rd_at(b->data, b->len, 1, &e, "annotation_item");
+	return rd_uleb(&r);
 }
 
 static void *p_annotation_set(ctx *c, uint32_t off, uint32_t *end)
 {
 	const char *part = "annotation_set_item";
-	dx_rd r = dx_at(c->data, c->len, off, c->err, part);
-	uint32_t n = dx_u4(&r);
-	const uint8_t *p = dx_ok(&r) ? dx_bytes(&r, 4 * (size_t)n) : NULL;
+	tc_reader r = rd_at(c->data, c->len, off, c->err, part);
+	uint32_t n = rd_le4(&r);
+	const uint8_t *p = rd_ok(&r) ? rd_bytes(&r, 4 * (size_t)n) : NULL;
 	if (!p)
 		return NULL;
 	dex_aset *s = arena_alloc(c->d->a, sizeof *s);
@@ -648,16 +648,16 @@ static void *p_annotation_set(ctx *c, uint32_t off, uint32_t *end)
 			return NULL;
 		}
 	}
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return s;
 }
 
 static void *p_annotation_set_ref_list(ctx *c, uint32_t off, uint32_t *end)
 {
 	const char *part = "annotation_set_ref_list";
-	dx_rd r = dx_at(c->data, c->len, off, c->err, part);
-	uint32_t n = dx_u4(&r);
-	const uint8_t *p = dx_ok(&r) ? dx_bytes(&r, 4 * (size_t)n) : NULL;
+	tc_reader r = rd_at(c->data, c->len, off, c->err, part);
+	uint32_t n = rd_le4(&r);
+	const uint8_t *p = rd_ok(&r) ? rd_bytes(&r, 4 * (size_t)n) : NULL;
 	if (!p)
 		return NULL;
 	dex_asref *s = arena_alloc(c->d->a, sizeof *s);
@@ -674,18 +674,18 @@ static void *p_annotation_set_ref_list(ctx *c, uint32_t off, uint32_t *end)
 		if (c->err->code)
 			return NULL;
 	}
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return s;
 }
 
 static void *p_annotations_directory(ctx *c, uint32_t off, uint32_t *end)
 {
 	const char *part = "annotations_directory_item";
-	dx_rd r = dx_at(c->data, c->len, off, c->err, part);
-	uint32_t cls = dx_u4(&r), nf = dx_u4(&r), nm = dx_u4(&r), np = dx_u4(&r);
-	if (!dx_ok(&r))
+	tc_reader r = rd_at(c->data, c->len, off, c->err, part);
+	uint32_t cls = rd_le4(&r), nf = rd_le4(&r), nm = rd_le4(&r), np = rd_le4(&r);
+	if (!rd_ok(&r))
 		return NULL;
-	const uint8_t *p = dx_bytes(&r, 8 * ((size_t)nf + nm + np));
+	const uint8_t *p = rd_bytes(&r, 8 * ((size_t)nf + nm + np));
 	if (!p)
 		return NULL;
 	dex_adir *a = arena_zalloc(c->d->a, sizeof *a);
@@ -706,7 +706,7 @@ static void *p_annotations_directory(ctx *c, uint32_t off, uint32_t *end)
 	for (uint32_t i = 0; i < nf + nm + np; i++, at += 8, p += 8) {
 		uint32_t idx = get_le4(p), o = get_le4(p + 4);
 		bool fld = i < nf, meth = !fld && i < nf + nm;
-		check_index(c, fld ? DV_FIELD : DV_METHOD, idx, at, part);
+		check_index(c, fld ? DEX_VALUE_FIELD : DEX_VALUE_METHOD, idx, at, part);
 		if (c->err->code)
 			return NULL;
 		uint32_t prev = fld ? (i ? a->fields[i - 1].idx : 0)
@@ -727,11 +727,11 @@ static void *p_annotations_directory(ctx *c, uint32_t off, uint32_t *end)
 		if (c->err->code)
 			return NULL;
 	}
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return a;
 }
 
-static bool members(ctx *c, dx_rd *r, uint32_t n, bool methods, void **out)
+static bool members(ctx *c, tc_reader *r, uint32_t n, bool methods, void **out)
 {
 	const char *part = "class_data_item";
 	size_t esize = methods ? sizeof(dex_emethod) : sizeof(dex_efield);
@@ -742,9 +742,9 @@ static bool members(ctx *c, dx_rd *r, uint32_t n, bool methods, void **out)
 	}
 	uint32_t idx = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t at = dx_off(r);
-		uint32_t diff = dx_uleb(r), flags = dx_uleb(r);
-		if (!dx_ok(r))
+		uint32_t at = rd_off(r);
+		uint32_t diff = rd_uleb(r), flags = rd_uleb(r);
+		if (!rd_ok(r))
 			return false;
 		if (i && diff == 0) {
 			fail(c, TC_EFORMAT, at, part, "%s listed twice", methods ? "method" : "field");
@@ -755,16 +755,16 @@ static bool members(ctx *c, dx_rd *r, uint32_t n, bool methods, void **out)
 			return false;
 		}
 		idx += diff;
-		check_index(c, methods ? DV_METHOD : DV_FIELD, idx, at, part);
+		check_index(c, methods ? DEX_VALUE_METHOD : DEX_VALUE_FIELD, idx, at, part);
 		if (c->err->code)
 			return false;
 		if (!methods) {
 			((dex_efield *)v)[i] = (dex_efield){idx, flags};
 			continue;
 		}
-		uint32_t code_at = dx_off(r);
-		uint32_t code_off = dx_uleb(r);
-		if (!dx_ok(r))
+		uint32_t code_at = rd_off(r);
+		uint32_t code_off = rd_uleb(r);
+		if (!rd_ok(r))
 			return false;
 		dex_code *code = opt_ref(c, K_CODE, code_off, code_at, part);
 		if (c->err->code)
@@ -783,18 +783,18 @@ static bool members(ctx *c, dx_rd *r, uint32_t n, bool methods, void **out)
 
 static void *p_class_data(ctx *c, uint32_t off, uint32_t *end)
 {
-	dx_rd r = dx_at(c->data, c->len, off, c->err, "class_data_item");
+	tc_reader r = rd_at(c->data, c->len, off, c->err, "class_data_item");
 	dex_cdata *cd = arena_zalloc(c->d->a, sizeof *cd);
 	if (!cd) {
 		nomem(c);
 		return NULL;
 	}
 	item_at(&cd->it, off);
-	cd->nsfields = dx_uleb(&r);
-	cd->nifields = dx_uleb(&r);
-	cd->ndmethods = dx_uleb(&r);
-	cd->nvmethods = dx_uleb(&r);
-	if (!dx_ok(&r))
+	cd->nsfields = rd_uleb(&r);
+	cd->nifields = rd_uleb(&r);
+	cd->ndmethods = rd_uleb(&r);
+	cd->nvmethods = rd_uleb(&r);
+	if (!rd_ok(&r))
 		return NULL;
 	/* each member takes two bytes at least: counts past the end are cut-off input */
 	uint64_t total = (uint64_t)cd->nsfields + cd->nifields + cd->ndmethods + cd->nvmethods;
@@ -807,7 +807,7 @@ static void *p_class_data(ctx *c, uint32_t off, uint32_t *end)
 	    !members(c, &r, cd->ndmethods, true, (void **)&cd->dmethods) ||
 	    !members(c, &r, cd->nvmethods, true, (void **)&cd->vmethods))
 		return NULL;
-	*end = dx_off(&r);
+	*end = rd_off(&r);
 	return cd;
 }
 
@@ -924,7 +924,7 @@ static int read_ids(ctx *c)
 		return nomem(c);
 	for (uint32_t i = 0; i < h->type_ids_size; i++) {
 		uint32_t at = h->type_ids_off + 4 * i;
-		uint32_t s = check_index(c, DV_STRING, get_le4(c->data + at), at, part);
+		uint32_t s = check_index(c, DEX_VALUE_STRING, get_le4(c->data + at), at, part);
 		if (c->err->code)
 			return c->err->code;
 		if (i && s <= d->types.v[i - 1])
@@ -943,8 +943,8 @@ static int read_ids(ctx *c)
 		uint32_t at = h->proto_ids_off + 12 * i;
 		const uint8_t *p = c->data + at;
 		dex_proto *pr = &d->protos.v[i];
-		pr->shorty = check_index(c, DV_STRING, get_le4(p), at, part);
-		pr->ret = check_index(c, DV_TYPE, get_le4(p + 4), at + 4, part);
+		pr->shorty = check_index(c, DEX_VALUE_STRING, get_le4(p), at, part);
+		pr->ret = check_index(c, DEX_VALUE_TYPE, get_le4(p + 4), at + 4, part);
 		pr->params = opt_ref(c, K_TYPE_LIST, get_le4(p + 8), at + 8, part);
 		if (c->err->code)
 			return c->err->code;
@@ -965,9 +965,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->field_ids_off + 8 * i;
 		const uint8_t *p = c->data + at;
 		dex_fid *f = &d->fields.v[i];
-		f->cls = check_index(c, DV_TYPE, get_le2(p), at, part);
-		f->type = check_index(c, DV_TYPE, get_le2(p + 2), at + 2, part);
-		f->name = check_index(c, DV_STRING, get_le4(p + 4), at + 4, part);
+		f->cls = check_index(c, DEX_VALUE_TYPE, get_le2(p), at, part);
+		f->type = check_index(c, DEX_VALUE_TYPE, get_le2(p + 2), at + 2, part);
+		f->name = check_index(c, DEX_VALUE_STRING, get_le4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
 		/* ART's CheckInterFieldIdItem */
@@ -995,9 +995,9 @@ static int read_ids(ctx *c)
 		uint32_t at = h->method_ids_off + 8 * i;
 		const uint8_t *p = c->data + at;
 		dex_mid *m = &d->methods.v[i];
-		m->cls = check_index(c, DV_TYPE, get_le2(p), at, part);
-		m->proto = check_index(c, DV_PROTO, get_le2(p + 2), at + 2, part);
-		m->name = check_index(c, DV_STRING, get_le4(p + 4), at + 4, part);
+		m->cls = check_index(c, DEX_VALUE_TYPE, get_le2(p), at, part);
+		m->proto = check_index(c, DEX_VALUE_PROTO, get_le2(p + 2), at + 2, part);
+		m->name = check_index(c, DEX_VALUE_STRING, get_le4(p + 4), at + 4, part);
 		if (c->err->code)
 			return c->err->code;
 		/* ART's CheckInterMethodIdItem: a method of a class or an array (clone) */
@@ -1129,15 +1129,15 @@ static int read_classes(ctx *c)
 		uint32_t at = c->h.class_defs_off + 32 * i;
 		const uint8_t *p = c->data + at;
 		dex_class *k = &d->classes[i];
-		k->type = check_index(c, DV_TYPE, get_le4(p), at, part);
+		k->type = check_index(c, DEX_VALUE_TYPE, get_le4(p), at, part);
 		k->flags = get_le4(p + 4);
 		k->super = get_le4(p + 8);
 		if (k->super != DEX_NO_INDEX)
-			check_index(c, DV_TYPE, k->super, at + 8, part);
+			check_index(c, DEX_VALUE_TYPE, k->super, at + 8, part);
 		k->ifaces = opt_ref(c, K_TYPE_LIST, get_le4(p + 12), at + 12, part);
 		k->source = get_le4(p + 16);
 		if (k->source != DEX_NO_INDEX)
-			check_index(c, DV_STRING, k->source, at + 16, part);
+			check_index(c, DEX_VALUE_STRING, k->source, at + 16, part);
 		k->annos = opt_ref(c, K_ANNOTATIONS_DIRECTORY, get_le4(p + 20), at + 20, part);
 		k->data = opt_ref(c, K_CLASS_DATA, get_le4(p + 24), at + 24, part);
 		k->values = opt_ref(c, K_ENCODED_ARRAY, get_le4(p + 28), at + 28, part);
@@ -1165,8 +1165,8 @@ static int read_classes(ctx *c)
 		if (kind > 8)
 			return fail(c, TC_EFORMAT, at, "method_handles", "method handle type %u", kind);
 		d->mhandles[i].kind = kind;
-		d->mhandles[i].idx = check_index(c, kind <= 3 ? DV_FIELD : DV_METHOD, get_le2(p + 4), at + 4,
-		                                 "method_handles");
+		d->mhandles[i].idx = check_index(c, kind <= 3 ? DEX_VALUE_FIELD : DEX_VALUE_METHOD, get_le2(p + 4),
+		                                 at + 4, "method_handles");
 		if (c->err->code)
 			return c->err->code;
 	}
@@ -1196,9 +1196,9 @@ static int read_map(ctx *c)
 	const char *part = "map_list";
 	if (h->map_off % 4 || h->map_off < 0x70)
 		return fail(c, TC_EFORMAT, h->map_off, part, "map_off not aligned or inside the header");
-	dx_rd r = dx_at(c->data, c->len, h->map_off, c->err, part);
-	uint32_t n = dx_u4(&r);
-	if (!dx_ok(&r))
+	tc_reader r = rd_at(c->data, c->len, h->map_off, c->err, part);
+	uint32_t n = rd_le4(&r);
+	if (!rd_ok(&r))
 		return c->err->code;
 	if (n > 32)
 		return fail(c, TC_EFORMAT, h->map_off, part, "%u entries (there are 21 item types)", n);
@@ -1206,11 +1206,11 @@ static int read_map(ctx *c)
 	uint32_t offs[32], counts[32];
 	uint16_t types[32];
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t at = dx_off(&r);
-		uint16_t type = dx_u2(&r);
-		dx_u2(&r);
-		uint32_t size = dx_u4(&r), off = dx_u4(&r);
-		if (!dx_ok(&r))
+		uint32_t at = rd_off(&r);
+		uint16_t type = rd_le2(&r);
+		rd_le2(&r);
+		uint32_t size = rd_le4(&r), off = rd_le4(&r);
+		if (!rd_ok(&r))
 			return c->err->code;
 		if (i && off <= prev_off)
 			return fail(c, TC_EFORMAT, at, part, "entries out of order");
@@ -1285,13 +1285,13 @@ static int read_map(ctx *c)
 static int check_layout(ctx *c)
 {
 	const dex_header *h = &c->h;
-	dx_rd r = dx_at(c->data, c->len, h->map_off, c->err, "map_list");
-	uint32_t n = dx_u4(&r), prev_end = 0;
+	tc_reader r = rd_at(c->data, c->len, h->map_off, c->err, "map_list");
+	uint32_t n = rd_le4(&r), prev_end = 0;
 	uint16_t prev = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint16_t type = dx_u2(&r);
-		dx_u2(&r);
-		uint32_t count = dx_u4(&r), off = dx_u4(&r);
+		uint16_t type = rd_le2(&r);
+		rd_le2(&r);
+		uint32_t count = rd_le4(&r), off = rd_le4(&r);
 		uint64_t end = off;
 		switch (type) {
 		case DT_HEADER: end = 0x70; break;
@@ -1305,7 +1305,7 @@ static int check_layout(ctx *c)
 				if (kinds[k].type == type)
 					end = c->s[k].end;
 		}
-		if (!dx_ok(&r))
+		if (!rd_ok(&r))
 			return c->err->code;
 		if (i && prev_end > off)
 			return fail(c, TC_EFORMAT, off, "map_list", "section 0x%04x ends at %u, past the start of section 0x%04x",
@@ -1369,12 +1369,12 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_error *
 	d->data_to_end = (uint64_t)h->data_off + h->data_size == len;
 	if (read_map(&c) != TC_OK)
 		return err->code;
-	c.vc.limit[DV_STRING] = h->string_ids_size;
-	c.vc.limit[DV_TYPE] = h->type_ids_size;
-	c.vc.limit[DV_PROTO] = h->proto_ids_size;
-	c.vc.limit[DV_FIELD] = h->field_ids_size;
-	c.vc.limit[DV_METHOD] = h->method_ids_size;
-	c.vc.limit[DV_MHANDLE] = c.mh_count;
+	c.vc.limit[DEX_VALUE_STRING] = h->string_ids_size;
+	c.vc.limit[DEX_VALUE_TYPE] = h->type_ids_size;
+	c.vc.limit[DEX_VALUE_PROTO] = h->proto_ids_size;
+	c.vc.limit[DEX_VALUE_FIELD] = h->field_ids_size;
+	c.vc.limit[DEX_VALUE_METHOD] = h->method_ids_size;
+	c.vc.limit[DEX_VALUE_MHANDLE] = c.mh_count;
 	/* Sections in dependency order: what an item points at is parsed before it. */
 	static const enum kind order[] = {
 		K_STRING_DATA, K_TYPE_LIST, K_ANNOTATION, K_ENCODED_ARRAY, K_DEBUG_INFO, K_CODE,
@@ -1384,12 +1384,12 @@ int dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_error *
 		sec *s = &c.s[order[i]];
 		uint32_t limit = (uint32_t)len;
 		/* the next map entry bounds this section */
-		dx_rd r = dx_at(data, len, h->map_off, err, "map_list");
-		uint32_t n = dx_u4(&r);
+		tc_reader r = rd_at(data, len, h->map_off, err, "map_list");
+		uint32_t n = rd_le4(&r);
 		for (uint32_t k = 0; k < n; k++) {
-			dx_u4(&r);
-			dx_u4(&r);
-			uint32_t off = dx_u4(&r);
+			rd_le4(&r);
+			rd_le4(&r);
+			uint32_t off = rd_le4(&r);
 			if (off > s->off && off < limit)
 				limit = off;
 		}
@@ -1501,10 +1501,10 @@ bool dex_member_annotated(const dex_file *d, const dex_class *k, uint32_t idx, b
 			tc_error e;
 			tc_error_clear(&e);
 			const dex_blob *b = v[i].set->annos[j];
-			dx_rd r = dx_at(b->data, b->len, 1, &e, "annotation_item");
+			tc_reader r = rd_at(b->data, b->len, 1, &e, "annotation_item");
 			uint32_t type, len;
 			const uint8_t *s;
-			if ((type = dx_uleb(&r), dx_ok(&r)) && (s = dex_type_desc(d, type, &len)) &&
+			if ((type = rd_uleb(&r), rd_ok(&r)) && (s = dex_type_desc(d, type, &len)) &&
 			    len == strlen(desc) && !memcmp(s, desc, len))
 				return true;
 		}

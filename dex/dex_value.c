@@ -12,22 +12,23 @@ enum {
 
 #define MAX_DEPTH 64
 
-static int bad(dx_rd *r, uint32_t off, const char *what, uint32_t v)
+static int bad(tc_reader *r, uint32_t off, const char *what, uint32_t v)
 {
 	return tc_fail(r->err, TC_EFORMAT, off, r->part, "%s %u", what, v);
 }
 
 /* An index read through the maps: range-checked against the model, written back as
  * the file's index. */
-static uint32_t index_in(dx_rd *r, const dv_ctx *c, enum dv_kind k, uint32_t v, uint32_t off)
+static uint32_t index_in(tc_reader *r, const dex_value_ctx *c, enum dex_value_kind k, uint32_t v, uint32_t off)
 {
-	static const char *const names[DV_KINDS] = {"string index", "type index", "proto index",
-	                                            "field index", "method index", "method handle index"};
+	static const char *const names[DEX_VALUE_KINDS] = {"string index", "type index", "proto index",
+	                                                   "field index", "method index",
+	                                                   "method handle index"};
 	if (v >= c->limit[k]) {
 		bad(r, off, names[k], v);
 		return 0;
 	}
-	return dv_map(c, k, v);
+	return dex_value_map(c, k, v);
 }
 
 static void put_uleb(tc_buf *out, uint32_t v)
@@ -47,15 +48,15 @@ static void put_index_value(tc_buf *out, uint8_t type, uint32_t v)
 		buf_u1(out, (uint8_t)(v >> (8 * i)));
 }
 
-int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
+int dex_value_encoded(tc_reader *r, tc_buf *out, const dex_value_ctx *c, int depth)
 {
-	uint32_t off = dx_off(r);
-	uint8_t head = dx_u1(r);
-	if (!dx_ok(r))
+	uint32_t off = rd_off(r);
+	uint8_t head = rd_u1(r);
+	if (!rd_ok(r))
 		return r->err->code;
 	uint8_t type = head & 0x1f, arg = head >> 5;
 	uint32_t size = arg + 1u, max;
-	enum dv_kind kind;
+	enum dex_value_kind kind;
 	switch (type) {
 	case VT_BYTE: max = 1; goto plain;
 	case VT_SHORT:
@@ -64,13 +65,13 @@ int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
 	case VT_FLOAT: max = 4; goto plain;
 	case VT_LONG:
 	case VT_DOUBLE: max = 8; goto plain;
-	case VT_METHOD_TYPE: kind = DV_PROTO; goto index;
-	case VT_METHOD_HANDLE: kind = DV_MHANDLE; goto index;
-	case VT_STRING: kind = DV_STRING; goto index;
-	case VT_TYPE: kind = DV_TYPE; goto index;
+	case VT_METHOD_TYPE: kind = DEX_VALUE_PROTO; goto index;
+	case VT_METHOD_HANDLE: kind = DEX_VALUE_MHANDLE; goto index;
+	case VT_STRING: kind = DEX_VALUE_STRING; goto index;
+	case VT_TYPE: kind = DEX_VALUE_TYPE; goto index;
 	case VT_FIELD:
-	case VT_ENUM: kind = DV_FIELD; goto index;
-	case VT_METHOD: kind = DV_METHOD; goto index;
+	case VT_ENUM: kind = DEX_VALUE_FIELD; goto index;
+	case VT_METHOD: kind = DEX_VALUE_METHOD; goto index;
 	case VT_ARRAY:
 		if (arg)
 			return bad(r, off, "value_arg of an array must be 0, not", arg);
@@ -78,7 +79,7 @@ int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
 			return tc_fail(r->err, TC_EFORMAT, off, r->part, "values nested too deeply");
 		if (out)
 			buf_u1(out, head);
-		return dv_array(r, out, c, depth + 1);
+		return dex_value_array(r, out, c, depth + 1);
 	case VT_ANNOTATION:
 		if (arg)
 			return bad(r, off, "value_arg of an annotation must be 0, not", arg);
@@ -86,7 +87,7 @@ int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
 			return tc_fail(r->err, TC_EFORMAT, off, r->part, "values nested too deeply");
 		if (out)
 			buf_u1(out, head);
-		return dv_annotation(r, out, c, depth + 1);
+		return dex_value_annotation(r, out, c, depth + 1);
 	case VT_NULL:
 		if (arg)
 			return bad(r, off, "value_arg of null must be 0, not", arg);
@@ -106,7 +107,7 @@ plain:
 	if (size > max)
 		return bad(r, off, "encoded_value too long for its type: bytes", size);
 	{
-		const uint8_t *p = dx_bytes(r, size);
+		const uint8_t *p = rd_bytes(r, size);
 		if (!p)
 			return r->err->code;
 		if (out) {
@@ -119,14 +120,14 @@ index:
 	if (size > 4)
 		return bad(r, off, "index value too long: bytes", size);
 	{
-		const uint8_t *p = dx_bytes(r, size);
+		const uint8_t *p = rd_bytes(r, size);
 		if (!p)
 			return r->err->code;
 		uint32_t v = 0;
 		for (uint32_t i = 0; i < size; i++)
 			v |= (uint32_t)p[i] << (8 * i);
 		v = index_in(r, c, kind, v, off);
-		if (!dx_ok(r))
+		if (!rd_ok(r))
 			return r->err->code;
 		if (out)
 			put_index_value(out, type, v);
@@ -134,42 +135,42 @@ index:
 	return TC_OK;
 }
 
-int dv_array(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
+int dex_value_array(tc_reader *r, tc_buf *out, const dex_value_ctx *c, int depth)
 {
-	uint32_t n = dx_uleb(r);
-	if (!dx_ok(r))
+	uint32_t n = rd_uleb(r);
+	if (!rd_ok(r))
 		return r->err->code;
 	put_uleb(out, n);
 	for (uint32_t i = 0; i < n; i++) {
 		/* every value takes a byte at least: a count past the end is cut-off input */
 		if (r->pos >= r->end)
-			return tc_fail(r->err, TC_ETRUNC, dx_off(r), r->part, "array of %u values cut off", n);
-		if (dv_value(r, out, c, depth) != TC_OK)
+			return tc_fail(r->err, TC_ETRUNC, rd_off(r), r->part, "array of %u values cut off", n);
+		if (dex_value_encoded(r, out, c, depth) != TC_OK)
 			return r->err->code;
 	}
 	return TC_OK;
 }
 
-int dv_annotation(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth)
+int dex_value_annotation(tc_reader *r, tc_buf *out, const dex_value_ctx *c, int depth)
 {
-	uint32_t off = dx_off(r);
-	uint32_t type = index_in(r, c, DV_TYPE, dx_uleb(r), off);
-	uint32_t n = dx_uleb(r);
-	if (!dx_ok(r))
+	uint32_t off = rd_off(r);
+	uint32_t type = index_in(r, c, DEX_VALUE_TYPE, rd_uleb(r), off);
+	uint32_t n = rd_uleb(r);
+	if (!rd_ok(r))
 		return r->err->code;
 	put_uleb(out, type);
 	put_uleb(out, n);
 	uint32_t last = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t eoff = dx_off(r);
-		uint32_t name = dx_uleb(r);
-		if (!dx_ok(r))
+		uint32_t eoff = rd_off(r);
+		uint32_t name = rd_uleb(r);
+		if (!rd_ok(r))
 			return r->err->code;
 		if (i && name <= last)
 			return bad(r, eoff, "annotation elements out of order at name index", name);
 		last = name;
-		put_uleb(out, index_in(r, c, DV_STRING, name, eoff));
-		if (!dx_ok(r) || dv_value(r, out, c, depth) != TC_OK)
+		put_uleb(out, index_in(r, c, DEX_VALUE_STRING, name, eoff));
+		if (!rd_ok(r) || dex_value_encoded(r, out, c, depth) != TC_OK)
 			return r->err->code;
 	}
 	return TC_OK;
@@ -186,11 +187,11 @@ enum {
 #define DBG_LINE_RANGE 15
 
 /* A uleb128p1 string or type index (NO_INDEX allowed). */
-static void opt_index(dx_rd *r, tc_buf *out, const dv_ctx *c, enum dv_kind k)
+static void opt_index(tc_reader *r, tc_buf *out, const dex_value_ctx *c, enum dex_value_kind k)
 {
-	uint32_t off = dx_off(r);
-	uint32_t v = dx_ulebp1(r);
-	if (!dx_ok(r))
+	uint32_t off = rd_off(r);
+	uint32_t v = rd_ulebp1(r);
+	if (!rd_ok(r))
 		return;
 	if (v != DEX_NO_INDEX)
 		v = index_in(r, c, k, v, off);
@@ -198,10 +199,10 @@ static void opt_index(dx_rd *r, tc_buf *out, const dv_ctx *c, enum dv_kind k)
 }
 
 /* The register of a local-variable opcode, which ART bounds to 16 bits; copied with it. */
-static int local_reg(dx_rd *r, tc_buf *out, uint8_t op, uint32_t off)
+static int local_reg(tc_reader *r, tc_buf *out, uint8_t op, uint32_t off)
 {
-	uint32_t reg = dx_uleb(r);
-	if (!dx_ok(r))
+	uint32_t reg = rd_uleb(r);
+	if (!rd_ok(r))
 		return r->err->code;
 	if (reg >= 65536)
 		return bad(r, off, "local variable register out of range:", reg);
@@ -217,19 +218,19 @@ static uint32_t reloc(const uint32_t *map, uint32_t naddr, uint32_t addr)
 	return map[addr <= naddr ? addr : naddr];
 }
 
-int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, uint32_t naddr)
+int dex_value_debug(tc_reader *r, tc_buf *out, const dex_value_ctx *c, const uint32_t *addr_map, uint32_t naddr)
 {
-	uint32_t line = dx_uleb(r);
-	uint32_t nparams = dx_uleb(r);
-	if (!dx_ok(r))
+	uint32_t line = rd_uleb(r);
+	uint32_t nparams = rd_uleb(r);
+	if (!rd_ok(r))
 		return r->err->code;
 	put_uleb(out, line);
 	put_uleb(out, nparams);
 	for (uint32_t i = 0; i < nparams; i++) {
 		if (r->pos >= r->end)
-			return tc_fail(r->err, TC_ETRUNC, dx_off(r), r->part, "parameter names cut off");
-		opt_index(r, out, c, DV_STRING);
-		if (!dx_ok(r))
+			return tc_fail(r->err, TC_ETRUNC, rd_off(r), r->part, "parameter names cut off");
+		opt_index(r, out, c, DEX_VALUE_STRING);
+		if (!rd_ok(r))
 			return r->err->code;
 	}
 	/* With relocation, address advances are deferred until an event needs them, then
@@ -237,9 +238,9 @@ int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 	uint32_t addr = 0, emitted = 0;
 	bool relocate = addr_map != NULL && out != NULL;
 	for (;;) {
-		uint32_t off = dx_off(r);
-		uint8_t op = dx_u1(r);
-		if (!dx_ok(r))
+		uint32_t off = rd_off(r);
+		uint8_t op = rd_u1(r);
+		if (!rd_ok(r))
 			return r->err->code;
 		if (relocate && op != DBG_ADVANCE_PC && op != DBG_ADVANCE_LINE && op != DBG_END_SEQUENCE &&
 		    op < DBG_FIRST_SPECIAL) {
@@ -256,8 +257,8 @@ int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 				buf_u1(out, op);
 			return TC_OK;
 		case DBG_ADVANCE_PC: {
-			uint32_t d = dx_uleb(r);
-			if (!dx_ok(r))
+			uint32_t d = rd_uleb(r);
+			if (!rd_ok(r))
 				return r->err->code;
 			if (d > UINT32_MAX - addr)
 				return bad(r, off, "address advance overflows:", d);
@@ -269,8 +270,8 @@ int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 			break;
 		}
 		case DBG_ADVANCE_LINE: {
-			int32_t d = dx_sleb(r);
-			if (!dx_ok(r))
+			int32_t d = rd_sleb(r);
+			if (!rd_ok(r))
 				return r->err->code;
 			if (out) {
 				buf_u1(out, op);
@@ -282,11 +283,11 @@ int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 		case DBG_START_LOCAL_EXTENDED:
 			if (local_reg(r, out, op, off) != TC_OK)
 				return r->err->code;
-			opt_index(r, out, c, DV_STRING);
-			opt_index(r, out, c, DV_TYPE);
+			opt_index(r, out, c, DEX_VALUE_STRING);
+			opt_index(r, out, c, DEX_VALUE_TYPE);
 			if (op == DBG_START_LOCAL_EXTENDED)
-				opt_index(r, out, c, DV_STRING);
-			if (!dx_ok(r))
+				opt_index(r, out, c, DEX_VALUE_STRING);
+			if (!rd_ok(r))
 				return r->err->code;
 			break;
 		case DBG_END_LOCAL:
@@ -302,8 +303,8 @@ int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, u
 		case DBG_SET_FILE:
 			if (out)
 				buf_u1(out, op);
-			opt_index(r, out, c, DV_STRING);
-			if (!dx_ok(r))
+			opt_index(r, out, c, DEX_VALUE_STRING);
+			if (!rd_ok(r))
 				return r->err->code;
 			break;
 		default: {

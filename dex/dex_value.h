@@ -11,29 +11,32 @@
 #include <stdint.h>
 
 #include "bytes.h"
-#include "dex_le.h"
 
-enum dv_kind { DV_STRING, DV_TYPE, DV_PROTO, DV_FIELD, DV_METHOD, DV_MHANDLE, DV_KINDS };
+/* The kinds of id an encoded value or debug info refers to. */
+enum dex_value_kind {
+	DEX_VALUE_STRING, DEX_VALUE_TYPE, DEX_VALUE_PROTO, DEX_VALUE_FIELD, DEX_VALUE_METHOD,
+	DEX_VALUE_MHANDLE, DEX_VALUE_KINDS
+};
 
-typedef struct dv_ctx {
-	uint32_t limit[DV_KINDS];     /* index counts, for range checks */
-	const uint32_t *map[DV_KINDS]; /* model -> file, or NULL */
-} dv_ctx;
+typedef struct dex_value_ctx {
+	uint32_t limit[DEX_VALUE_KINDS];      /* index counts, for range checks */
+	const uint32_t *map[DEX_VALUE_KINDS]; /* model -> file, or NULL */
+} dex_value_ctx;
 
-static inline uint32_t dv_map(const dv_ctx *c, enum dv_kind k, uint32_t idx)
+static inline uint32_t dex_value_map(const dex_value_ctx *c, enum dex_value_kind k, uint32_t idx)
 {
 	return c->map[k] ? c->map[k][idx] : idx;
 }
 
 /* encoded_value, encoded_array (uleb size, values), encoded_annotation (uleb type,
  * uleb size, (uleb name, value)...). depth bounds the nesting. */
-int dv_value(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth);
-int dv_array(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth);
-int dv_annotation(dx_rd *r, tc_buf *out, const dv_ctx *c, int depth);
+int dex_value_encoded(tc_reader *r, tc_buf *out, const dex_value_ctx *c, int depth);
+int dex_value_array(tc_reader *r, tc_buf *out, const dex_value_ctx *c, int depth);
+int dex_value_annotation(tc_reader *r, tc_buf *out, const dex_value_ctx *c, int depth);
 
 /* A debug_info_item. With addr_map (code-unit address old -> new, naddr + 1 entries:
  * addresses 0..naddr inclusive), addresses are relocated as well; then advance_pc and
  * special opcodes are re-encoded. */
-int dv_debug(dx_rd *r, tc_buf *out, const dv_ctx *c, const uint32_t *addr_map, uint32_t naddr);
+int dex_value_debug(tc_reader *r, tc_buf *out, const dex_value_ctx *c, const uint32_t *addr_map, uint32_t naddr);
 
 #endif

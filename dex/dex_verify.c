@@ -1,5 +1,8 @@
-/* The type checker (see dex_verify.h). Rules cite ART's method verifier by the message it
- * gives, so that a failure here can be matched to what a device would say. */
+/* The dataflow of the method checker (see dex_verify.h and dex_verify_internal.h): the
+ * register lines, the effect of each instruction on them, the fixed point over the
+ * control-flow graph; and the entry points, which run the static checks first. Rules
+ * cite ART's method verifier by the message it gives, so that a failure here can be
+ * matched to what a device would say. */
 #include "dex_verify.h"
 
 #include <stdarg.h>
@@ -7,263 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dex_le.h"
-#include "dex_op.h"
+#include "dex_verify_internal.h"
 
-#define NONE UINT32_MAX
+/* --- locking failures, type names, the file's tables ----------------------------- */
 
-/* --- register types ---------------------------------------------------------------
- * A type is one u32: kind in the low 5 bits, an operand above (a type index for T_REF,
- * the new-instance pc for T_UNINIT, the constant class for T_CONST). Halves of a pair are
- * typed separately and checked as a pair when read, as ART does (CheckWidePair): writing
- * one half leaves the other an orphan that no read accepts.
- *
- * 32-bit values are typed as ART types them (reg_type.h): boolean, byte, short, char and
- * int apart, and constants by the range of values they may hold (DetermineCat1Constant:
- * 0 and 1 exactly, then 0..127, 0..32767, 0..65535, -128..127, -32768..32767, any), so
- * that a method returning boolean, byte, short or char returns what ART lets it. */
-enum {
-	T_UNDEF, T_CONFLICT, T_ZERO, T_CONST, T_BOOL, T_BYTE, T_SHORT, T_CHAR, T_INT, T_FLOAT,
-	T_LONG_LO, T_LONG_HI, T_DOUBLE_LO, T_DOUBLE_HI, T_WCONST_LO, T_WCONST_HI,
-	T_REF, T_REF_ANY, T_UNINIT, T_UNINIT_THIS,
-	T_VOID, /* the result register after a void call */
-};
-
-#define MK(k, x) ((uint32_t)(x) << 5 | (uint32_t)(k))
-#define KIND(t) ((t) & 31u)
-#define AUX(t) ((t) >> 5)
-#define MAX_AUX (UINT32_MAX >> 5)
-
-/* T_CONST's classes: the value ART keeps for each (RegTypeCache: One is precise, the
- * others stand for a range; T_ZERO is the precise 0, which is also null). */
-enum { C_ONE, C_ONE_MERGED, C_POS_BYTE, C_POS_SHORT, C_CHAR, C_BYTE, C_SHORT, C_INT, C_COUNT };
-static const int32_t const_value[C_COUNT] = {1, 1, 127, 32767, 65535, -128, -32768, INT32_MAX};
-
-static int32_t cvalue(uint32_t t)
-{
-	return KIND(t) == T_ZERO ? 0 : const_value[AUX(t)];
-}
-
-/* DetermineCat1Constant */
-static uint32_t const_of(int64_t v)
-{
-	int c = v < -32768 ? C_INT : v < -128 ? C_SHORT : v < 0 ? C_BYTE : v == 0 ? -1 : v == 1 ? C_ONE :
-	        v < 128 ? C_POS_BYTE : v < 32768 ? C_POS_SHORT : v < 65536 ? C_CHAR : C_INT;
-	return c < 0 ? T_ZERO : MK(T_CONST, c);
-}
-
-/* The class of the imprecise constant of value v (a value of const_value, or 0). */
-static uint32_t const_imprecise(int32_t v)
-{
-	if (v == 1)
-		return MK(T_CONST, C_ONE_MERGED);
-	for (uint32_t c = C_POS_BYTE; c < C_COUNT; c++)
-		if (const_value[c] == v)
-			return MK(T_CONST, c);
-	return T_ZERO;
-}
-
-static bool is_const(uint32_t t)
-{
-	return KIND(t) == T_ZERO || KIND(t) == T_CONST;
-}
-
-static bool in_range(uint32_t t, int32_t lo, int32_t hi)
-{
-	return is_const(t) && cvalue(t) >= lo && cvalue(t) <= hi;
-}
-
-static bool is_int(uint32_t t) /* IsIntegralTypes */
-{
-	uint32_t k = KIND(t);
-	return k >= T_ZERO && k <= T_INT;
-}
-
-static bool is_bool_t(uint32_t t) /* IsBooleanTypes */
-{
-	return KIND(t) == T_BOOL || in_range(t, 0, 1);
-}
-
-static bool is_byte_t(uint32_t t) /* IsByteTypes */
-{
-	return KIND(t) == T_BYTE || KIND(t) == T_BOOL || in_range(t, -128, 127);
-}
-
-static bool is_short_t(uint32_t t) /* IsShortTypes */
-{
-	return KIND(t) == T_SHORT || KIND(t) == T_BYTE || KIND(t) == T_BOOL || in_range(t, -32768, 32767);
-}
-
-static bool is_char_t(uint32_t t) /* IsCharTypes */
-{
-	return KIND(t) == T_CHAR || is_bool_t(t) || in_range(t, 0, 65535);
-}
-
-static bool is_float(uint32_t t) /* IsFloatTypes: any constant may be a float */
-{
-	return is_const(t) || KIND(t) == T_FLOAT;
-}
-
-static bool is_cat1(uint32_t t)
-{
-	return is_int(t) || KIND(t) == T_FLOAT;
-}
-
-static bool is_uninit(uint32_t t)
-{
-	return KIND(t) == T_UNINIT || KIND(t) == T_UNINIT_THIS;
-}
-
-static bool is_ref(uint32_t t)
-{
-	uint32_t k = KIND(t);
-	return k == T_ZERO || k == T_REF || k == T_REF_ANY || is_uninit(t);
-}
-
-static bool is_init_ref(uint32_t t)
-{
-	return is_ref(t) && !is_uninit(t);
-}
-
-/* Two constants (ConstantType Merge): of one sign the wider, as an imprecise constant;
- * of both signs the narrowest signed range holding both. */
-static uint32_t join_const(uint32_t a, uint32_t b)
-{
-	int32_t x = cvalue(a), y = cvalue(b);
-	if ((x >= 0) == (y >= 0))
-		return const_imprecise(x >= 0 ? (x > y ? x : y) : (x < y ? x : y));
-	if (in_range(a, -128, 127))
-		return in_range(b, -128, 127) ? MK(T_CONST, C_BYTE) :
-		       in_range(b, -32768, 32767) ? MK(T_CONST, C_SHORT) : MK(T_CONST, C_INT);
-	if (in_range(a, -32768, 32767))
-		return in_range(b, -32768, 32767) ? MK(T_CONST, C_SHORT) : MK(T_CONST, C_INT);
-	return MK(T_CONST, C_INT);
-}
-
-/* The join (reg_type.cc Merge): undefined wins (undefined registers must not even be
- * copied), then conflict; constants join by value, integral types to the narrowest of
- * boolean, byte, short, char, int holding both; constants join the category they meet;
- * references of two different classes join to "some reference" (no hierarchy here);
- * uninitialized values join only with themselves. */
-static uint32_t join(uint32_t a, uint32_t b)
-{
-	if (a == b)
-		return a;
-	uint32_t ka = KIND(a), kb = KIND(b);
-	if (ka == T_UNDEF || kb == T_UNDEF)
-		return T_UNDEF;
-	if (ka == T_CONFLICT || kb == T_CONFLICT)
-		return T_CONFLICT;
-	if (is_const(a) && is_const(b))
-		return join_const(a, b);
-	if (is_int(a) && is_int(b)) {
-		if (is_bool_t(a) && is_bool_t(b))
-			return T_BOOL;
-		if (is_byte_t(a) && is_byte_t(b))
-			return T_BYTE;
-		if (is_short_t(a) && is_short_t(b))
-			return T_SHORT;
-		if (is_char_t(a) && is_char_t(b))
-			return T_CHAR;
-		return T_INT;
-	}
-	if (is_float(a) && is_float(b))
-		return T_FLOAT;
-	if ((ka == T_LONG_LO && kb == T_WCONST_LO) || (kb == T_LONG_LO && ka == T_WCONST_LO))
-		return T_LONG_LO;
-	if ((ka == T_LONG_HI && kb == T_WCONST_HI) || (kb == T_LONG_HI && ka == T_WCONST_HI))
-		return T_LONG_HI;
-	if ((ka == T_DOUBLE_LO && kb == T_WCONST_LO) || (kb == T_DOUBLE_LO && ka == T_WCONST_LO))
-		return T_DOUBLE_LO;
-	if ((ka == T_DOUBLE_HI && kb == T_WCONST_HI) || (kb == T_DOUBLE_HI && ka == T_WCONST_HI))
-		return T_DOUBLE_HI;
-	if (is_ref(a) && is_ref(b)) {
-		if (is_uninit(a) || is_uninit(b))
-			return T_CONFLICT;
-		if (ka == T_ZERO)
-			return b;
-		if (kb == T_ZERO)
-			return a;
-		return T_REF_ANY;
-	}
-	return T_CONFLICT;
-}
-
-/* --- per-method state ---------------------------------------------------------------- */
-
-/* Register line: nregs registers, then the result register (a pair: lo, hi). lk: per
- * register (and one virtual register for null, as ART's kVirtualNullRegister) the bit
- * set of monitor depths it locked; only kept when the method has monitor-enter. */
-typedef struct line {
-	uint32_t *t;
-	uint32_t *lk;
-	uint32_t depth;
-	bool this_init;
-	bool valid;
-} line;
-
-enum {
-	F_START = 1,    /* an instruction starts here */
-	F_LEADER = 2,   /* a branch, switch or handler target, or pc 0: a stored line */
-	F_TRY = 4,      /* covered by a try item */
-	F_HANDLER = 8,  /* a handler starts here */
-};
-
-typedef struct vm {
-	const dvfy_file *f;
-	const dex_file *d;
-	const dex_code *code;
-	const uint8_t *insns;
-	uint32_t n;
-	uint32_t nregs, nt;
-	bool has_mon;
-	dop *ins;          /* the instructions (payloads too), decoded once, in order */
-	uint32_t nins;
-	uint32_t *at;      /* pc -> index in ins, where an instruction starts (F_START) */
-	uint8_t *fl;
-	uint32_t *tryh;    /* pc -> handler index, or NONE */
-	uint32_t *lead;    /* pc -> line index, or NONE */
-	uint32_t nlines;
-	uint32_t *lpc;
-	line *lines;
-	uint8_t *changed;
-	line work;
-	uint64_t work_done; /* steps (see DVFY_WORK_FACTOR) */
-	uint32_t edges;     /* control-flow edges into stored lines, but fall-through */
-	/* the method */
-	uint32_t midx;
-	uint32_t cls_type;
-	const uint8_t *ret;
-	uint32_t ret_type;
-	bool is_static, is_init; /* is_init: an instance <init> of a class other than Object */
-	const dex_class *cls;
-	dvfy_result *res;
-	uint32_t pc;
-	uint8_t op;
-	arena *a;
-} vm;
-
-static bool fail(vm *v, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-
-static bool fail(vm *v, const char *fmt, ...)
-{
-	if (v->res->failed)
-		return false;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v->res->msg, sizeof v->res->msg, fmt, ap);
-	va_end(ap);
-	v->res->failed = true;
-	v->res->at_insn = v->pc != NONE;
-	v->res->pc = v->pc == NONE ? 0 : v->pc;
-	v->res->op = v->op;
-	return false;
-}
-
+/* A locking failure (ART's soft VERIFY_ERROR_LOCKING): recorded, the check goes on. */
 static void lock_fail(vm *v, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
@@ -290,33 +41,6 @@ static void too_costly(vm *v, const char *what, uint64_t have, uint64_t limit)
 	fail(v, "too costly to verify: %s %llu over the bound of %llu (%u code units, %u registers)", what,
 	     (unsigned long long)have, (unsigned long long)limit, v->n, v->nregs);
 	v->res->costly = true;
-}
-
-static const uint8_t *tdesc(const vm *v, uint32_t type, uint32_t *len)
-{
-	const uint8_t *s = dex_type_desc(v->d, type, len);
-	if (!s) {
-		*len = 1;
-		return (const uint8_t *)"?";
-	}
-	return s;
-}
-
-/* The first character of type idx's descriptor (its kind), from the file's table. */
-static uint8_t tchar(const vm *v, uint32_t type)
-{
-	if (type < v->f->ntypes)
-		return v->f->tchar[type];
-	uint32_t len;
-	return tdesc(v, type, &len)[0];
-}
-
-/* Argument words of proto idx, `this` included unless is_static. */
-static uint32_t proto_words(const vm *v, uint32_t proto, bool is_static)
-{
-	if (proto < v->f->nprotos)
-		return v->f->pwords[proto] + !is_static;
-	return dex_proto_words(v->d, proto, is_static);
 }
 
 /* The type operand of the instruction at pc (a new-instance). */
@@ -402,19 +126,12 @@ static uint32_t find_string(const dex_file *d, const char *s)
 	return NONE;
 }
 
-/* Whether string idx is s, given s's index among the input's strings (known, or NONE):
- * an input string is s only at that index; one added since is compared. */
-static bool str_is(const dex_file *d, uint32_t idx, uint32_t known, const char *s)
-{
-	return idx < d->strings.in ? idx == known : dex_str_eq(d, idx, s);
-}
-
 static uint32_t find_type_c(const dex_file *d, const char *s)
 {
 	return find_type(d, (const uint8_t *)s, (uint32_t)strlen(s));
 }
 
-int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
+int dex_verify_file_init(dex_verify_file *f, const dex_file *d, arena *a)
 {
 	memset(f, 0, sizeof *f);
 	f->d = d;
@@ -428,7 +145,7 @@ int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a)
 	f->s_clinit = find_string(d, "<clinit>");
 	f->kinds_ok = arith_agrees();
 	f->strict_monitors = false;
-	f->work_factor = DVFY_WORK_FACTOR;
+	f->work_factor = DEX_VERIFY_WORK_FACTOR;
 	/* per type its kind and component type, per proto its argument words: reading them
 	 * through the ids and strings costs cache misses at every call and field access */
 	f->tchar = arena_alloc(a, d->types.n ? d->types.n : 1);
@@ -456,8 +173,6 @@ static uint32_t ref_of(uint32_t idx)
 }
 
 /* --- reading and writing registers ----------------------------------------------- */
-
-enum { K_INT, K_FLOAT, K_LONG, K_DOUBLE, K_REF, K_WIDE /* long or double */ };
 
 static const char *const kind_names[] = {
 	[K_INT] = "int", [K_FLOAT] = "float", [K_LONG] = "long", [K_DOUBLE] = "double",
@@ -525,19 +240,6 @@ static void set_wide(vm *v, uint32_t r, int k)
 		set2(v, r, T_DOUBLE_LO, T_DOUBLE_HI);
 	else
 		set2(v, r, T_WCONST_LO, T_WCONST_HI);
-}
-
-/* The register type a value of descriptor s has (the result of a get or a call). */
-static int desc_kind(const uint8_t *s)
-{
-	switch (s[0]) {
-	case 'Z': case 'B': case 'S': case 'C': case 'I': return K_INT;
-	case 'F': return K_FLOAT;
-	case 'J': return K_LONG;
-	case 'D': return K_DOUBLE;
-	case 'L': case '[': return K_REF;
-	default: return -1; /* V */
-	}
 }
 
 /* The register type of a 32-bit primitive descriptor character (Z B S C I F). */
@@ -644,12 +346,12 @@ static bool wide_k(uint8_t k)
 static bool arith_agrees(void)
 {
 	for (unsigned op = 0; op < 256; op++) {
-		if (!is_arith((uint8_t)op) || !dop_table[op].name)
+		if (!is_arith((uint8_t)op) || !dex_op_table[op].name)
 			continue;
 		arith k = arith_of((uint8_t)op);
 		bool two = op >= 0xb0 && op <= 0xcf, lit = op >= 0xd0, un = op >= 0x7b && op <= 0x8f;
-		bool wa = dop_has((uint8_t)op, DOPF_WIDE_A), wb = dop_has((uint8_t)op, DOPF_WIDE_B),
-		     wc = dop_has((uint8_t)op, DOPF_WIDE_C);
+		bool wa = dex_op_has((uint8_t)op, DEX_OPF_WIDE_A), wb = dex_op_has((uint8_t)op, DEX_OPF_WIDE_B),
+		     wc = dex_op_has((uint8_t)op, DEX_OPF_WIDE_C);
 		bool ok;
 		if (two)
 			ok = wa == wide_k(k.dst) && wb == wide_k(k.src2) && !wc;
@@ -674,490 +376,6 @@ static void set_k(vm *v, uint32_t r, uint8_t k)
 		set_wide(v, r, k);
 	else
 		set1(v, r, k == K_INT ? T_INT : T_FLOAT);
-}
-
-/* --- static checks (ART's VerifyInstructions, ScanTryCatchBlocks) ----------------- */
-
-/* Which field descriptors an iget/iput/sget/sput variant (0..6: plain, wide, object,
- * boolean, byte, char, short) accepts (VerifyPrimitiveGet/Put: exact, but the plain
- * and wide forms also serve float and double). */
-static bool field_fits(int variant, uint8_t c)
-{
-	switch (variant) {
-	case 0: return c == 'I' || c == 'F';
-	case 1: return c == 'J' || c == 'D';
-	case 2: return c == 'L' || c == '[';
-	case 3: return c == 'Z';
-	case 4: return c == 'B';
-	case 5: return c == 'C';
-	default: return c == 'S';
-	}
-}
-
-static const char *const variant_types[] = {"I or F", "J or D", "a reference", "Z", "B", "C", "S"};
-
-static bool reg_ok(vm *v, uint32_t r, bool wide)
-{
-	if (r < v->nregs && (!wide || r + 1 < v->nregs))
-		return true;
-	return fail(v, "register v%u%s out of range (registers_size %u)", wide ? r + 1 : r,
-	            wide ? " (second half of a pair)" : "", v->nregs);
-}
-
-static bool has_a(uint8_t fmt)
-{
-	switch (fmt) {
-	case DF_10x: case DF_10t: case DF_20t: case DF_30t: case DF_35c: case DF_3rc:
-	case DF_45cc: case DF_4rcc: case DF_PAYLOAD:
-		return false;
-	default:
-		return true;
-	}
-}
-
-static bool has_b(uint8_t fmt)
-{
-	switch (fmt) {
-	case DF_12x: case DF_22x: case DF_23x: case DF_22b: case DF_22t: case DF_22s: case DF_22c:
-	case DF_32x:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static uint32_t argreg(const dop *o, uint32_t i)
-{
-	return o->fmt == DF_35c || o->fmt == DF_45cc ? o->args[i] : o->a + i;
-}
-
-static bool is_result_op(uint8_t op)
-{
-	return op >= DOP_MOVE_RESULT && op <= DOP_MOVE_RESULT_OBJECT;
-}
-
-static uint16_t unit(const vm *v, uint32_t pc)
-{
-	return get_le2(v->insns + 2 * (size_t)pc);
-}
-
-static int32_t unit32(const vm *v, uint32_t pc)
-{
-	return (int32_t)((uint32_t)unit(v, pc) | (uint32_t)unit(v, pc + 1) << 16);
-}
-
-/* The proto of call site cs, checked as ART's CheckCallSite does: its encoded array
- * starts with a method handle of kind invoke-static, a name and a method type, each
- * index in range. NONE and a reason in why when it does not. */
-static uint32_t call_site_proto(const dex_file *d, uint32_t cs, const char **why)
-{
-	static const uint8_t want[3] = {0x16, 0x17, 0x15}; /* method handle, string, method type */
-	const uint32_t limit[3] = {d->nmhandles, d->strings.n, d->protos.n};
-	*why = "malformed";
-	if (cs >= d->ncall_sites)
-		return NONE;
-	const dex_blob *b = d->call_sites[cs];
-	tc_error err;
-	tc_error_clear(&err);
-	dx_rd r = dx_at(b->data, b->len, 0, &err, "call site");
-	if (dx_uleb(&r) < 3) {
-		*why = "has fewer than 3 arguments";
-		return NONE;
-	}
-	for (int i = 0; i < 3; i++) {
-		uint8_t h = dx_u1(&r);
-		uint32_t size = (uint32_t)(h >> 5) + 1, val = 0;
-		const uint8_t *p = dx_bytes(&r, size);
-		if (!dx_ok(&r) || size > 4)
-			return NONE;
-		for (uint32_t k = 0; k < size; k++)
-			val |= (uint32_t)p[k] << (8 * k);
-		if ((h & 0x1f) != want[i] || val >= limit[i]) {
-			*why = i == 0 ? "argument 0 is not a method handle" : i == 1 ? "argument 1 is not a string" :
-			                                                           "argument 2 is not a method type";
-			return NONE;
-		}
-		if (i == 0 && d->mhandles[val].kind != 0x04) {
-			*why = "argument 0 method handle type is not invoke-static";
-			return NONE;
-		}
-		if (i == 2)
-			return val;
-	}
-	return NONE;
-}
-
-/* Argument words an invoke needs, and its proto; false (failed) when unknown. */
-static bool invoke_proto(vm *v, const dop *o, uint32_t *proto, uint32_t *words)
-{
-	const dex_file *d = v->d;
-	switch (o->op) {
-	case DOP_INVOKE_POLYMORPHIC: case DOP_INVOKE_POLYMORPHIC_RANGE:
-		*proto = o->idx2;
-		*words = proto_words(v, *proto, false);
-		return true;
-	case DOP_INVOKE_CUSTOM: case DOP_INVOKE_CUSTOM_RANGE: {
-		const char *why;
-		*proto = call_site_proto(d, o->idx, &why);
-		if (*proto == NONE)
-			return fail(v, "call site %u %s", o->idx, why);
-		*words = proto_words(v, *proto, true);
-		return true;
-	}
-	default:
-		*proto = d->methods.v[o->idx].proto;
-		*words = proto_words(v, *proto, o->op == DOP_INVOKE_STATIC || o->op == DOP_INVOKE_STATIC_RANGE);
-		return true;
-	}
-}
-
-static bool target_ok(vm *v, int64_t t, const char *what)
-{
-	if (t < 0 || t >= v->n || !(v->fl[t] & F_START))
-		return fail(v, "%s %lld is not the start of an instruction", what, (long long)t);
-	uint8_t op = (uint8_t)unit(v, (uint32_t)t);
-	if (op == DOP_MOVE_EXCEPTION)
-		return fail(v, "invalid use of move-exception: %s %lld", what, (long long)t);
-	if (is_result_op(op))
-		return fail(v, "%s %lld is a move-result", what, (long long)t);
-	return true;
-}
-
-/* The type operands ART checks without flow: field descriptors against the instruction
- * (CheckFieldIndex), new-instance of a class, arrays of at most 255 dimensions, and
- * filled-new-array of int or reference elements only (CheckNewArray). */
-static bool type_operand_ok(vm *v, const dop *o)
-{
-	uint8_t op = o->op;
-	uint32_t len;
-	const uint8_t *s;
-	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT) {
-		int variant = (op - (op >= DOP_SGET ? DOP_SGET : DOP_IGET)) % 7;
-		s = tdesc(v, v->d->fields.v[o->idx].type, &len);
-		if (!field_fits(variant, s[0]))
-			return fail(v, "field of type %.*s accessed as %s", (int)len, (const char *)s,
-			            variant_types[variant]);
-		return true;
-	}
-	if (op == DOP_NEW_INSTANCE) {
-		s = tdesc(v, o->idx, &len);
-		return s[0] == 'L' || fail(v, "new-instance of %.*s", (int)len, (const char *)s);
-	}
-	if (op != DOP_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY && op != DOP_FILLED_NEW_ARRAY_RANGE)
-		return true;
-	s = tdesc(v, o->idx, &len);
-	uint32_t dims = 0;
-	while (dims < len && s[dims] == '[')
-		dims++;
-	if (!dims)
-		return fail(v, "%s of a non-array type %.*s", dop_table[op].name, (int)len, (const char *)s);
-	if (dims > 255)
-		return fail(v, "%s of %u dimensions (at most 255)", dop_table[op].name, dims);
-	if (op != DOP_NEW_ARRAY && dims == 1 && s[1] != 'I' && s[1] != 'L')
-		return fail(v, "filled-new-array of %.*s (only int and reference elements)", (int)len,
-		            (const char *)s);
-	return true;
-}
-
-/* The payload a switch or fill-array-data at pc refers to, checked (CheckSwitchTargets,
- * CheckArrayData): inside the code, at an even address, with the right signature. */
-static bool payload_at(vm *v, uint32_t pc, const dop *o, uint16_t want, uint32_t *at)
-{
-	int64_t p = (int64_t)pc + o->target;
-	if (p < 0 || p >= v->n)
-		return fail(v, "payload offset %d leaves the code", o->target);
-	if (p & 1)
-		return fail(v, "payload at odd address %lld (payloads are 4-byte aligned)", (long long)p);
-	const dop *pl = (v->fl[p] & F_START) ? &v->ins[v->at[p]] : NULL;
-	if (!pl || pl->fmt != DF_PAYLOAD || pl->payload != want)
-		return fail(v, "no %s payload at %lld",
-		            want == DPL_PACKED ? "packed-switch" : want == DPL_SPARSE ? "sparse-switch" : "array-data",
-		            (long long)p);
-	*at = (uint32_t)p;
-	return true;
-}
-
-/* The number of targets of the switch payload at `at`, and target i as an absolute
- * code-unit address (relative to the switch at pc, not to the payload). */
-static uint32_t switch_count(const vm *v, uint32_t at)
-{
-	return unit(v, at + 1);
-}
-
-static int64_t switch_target(const vm *v, uint32_t pc, uint32_t at, uint32_t i)
-{
-	uint32_t n = unit(v, at + 1);
-	uint32_t base = unit(v, at) == DPL_PACKED ? at + 4 : at + 2 + 2 * n;
-	return (int64_t)pc + unit32(v, base + 2 * i);
-}
-
-/* Marks pc as a leader (a stored line), counting them. */
-static void leader(vm *v, uint32_t pc)
-{
-	if (!(v->fl[pc] & F_LEADER)) {
-		v->fl[pc] |= F_LEADER;
-		v->nlines++;
-	}
-}
-
-/* Whether s[0..len) is a field or parameter descriptor (with void: a return type),
- * as SetTypesFromSignature reads one: a primitive, or arrays of a primitive or class,
- * or a class name ending in ';'. */
-static bool desc_ok(const uint8_t *s, uint32_t len, bool allow_void)
-{
-	uint32_t i = 0;
-	while (i < len && s[i] == '[')
-		i++;
-	if (i == len)
-		return false;
-	if (s[i] == 'L')
-		return len - i >= 3 && s[len - 1] == ';' && !memchr(s + i, ';', len - i - 1);
-	if (i + 1 != len)
-		return false;
-	return strchr("ZBSCIJFD", s[i]) || (s[i] == 'V' && allow_void && i == 0);
-}
-
-/* The index operand of o in range for its kind (ART's Check*Index): the reader checks
- * the input's, the editor's output is checked here before anything reads through it. */
-static bool index_ok(vm *v, const dop *o)
-{
-	const dex_file *d = v->d;
-	static const char *const what[] = {
-		[DI_STRING] = "string", [DI_TYPE] = "type", [DI_FIELD] = "field", [DI_METHOD] = "method",
-		[DI_PROTO] = "prototype", [DI_CALL_SITE] = "call site", [DI_METHOD_HANDLE] = "method handle",
-		[DI_METHOD_PROTO] = "method",
-	};
-	uint8_t ik = dop_table[o->op].idx;
-	uint32_t limit;
-	switch (ik) {
-	case DI_STRING: limit = d->strings.n; break;
-	case DI_TYPE: limit = d->types.n; break;
-	case DI_FIELD: limit = d->fields.n; break;
-	case DI_METHOD: case DI_METHOD_PROTO: limit = d->methods.n; break;
-	case DI_PROTO: limit = d->protos.n; break;
-	case DI_CALL_SITE: limit = d->ncall_sites; break;
-	case DI_METHOD_HANDLE: limit = d->nmhandles; break;
-	default: return true;
-	}
-	if (o->idx >= limit)
-		return fail(v, "bad %s index %u (max %u)", what[ik], o->idx, limit);
-	if (ik == DI_METHOD_PROTO && o->idx2 >= d->protos.n)
-		return fail(v, "bad prototype index %u (max %u)", o->idx2, d->protos.n);
-	return true;
-}
-
-/* The method itself (ART's Verify and SetTypesFromSignature, and the code item limits
- * of the file verifier's CheckIntraCodeItem, which the editor's output has not met). */
-static bool method_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
-{
-	const dex_code *c = v->code;
-	const dex_file *d = v->d;
-	const dex_mid *mid = &d->methods.v[m->idx];
-	v->pc = NONE;
-	if ((m->flags & DACC_CONSTRUCTOR) && !str_is(d, mid->name, v->f->s_init, "<init>") &&
-	    !str_is(d, mid->name, v->f->s_clinit, "<clinit>"))
-		return fail(v, "method is marked as constructor, but not named accordingly");
-	if (c->ins > c->regs)
-		return fail(v, "bad register counts (ins=%u regs=%u)", c->ins, c->regs);
-	if (c->outs > 5 && c->outs > c->regs)
-		return fail(v, "outs_size %u > registers_size %u (only up to 5 may pass it)", c->outs, c->regs);
-	const dex_proto *pr = &d->protos.v[mid->proto];
-	for (uint32_t p = 0; pr->params && p < pr->params->n; p++) {
-		uint32_t len;
-		const uint8_t *s = tdesc(v, pr->params->types[p], &len);
-		if (!desc_ok(s, len, false))
-			return fail(v, "unexpected signature type char in parameter %u '%.*s'", p, (int)len, (const char *)s);
-	}
-	uint32_t len;
-	const uint8_t *s = tdesc(v, pr->ret, &len);
-	if (!desc_ok(s, len, true))
-		return fail(v, "unexpected char in return type descriptor '%.*s'", (int)len, (const char *)s);
-	if (c->ins != ins_words)
-		return fail(v, "ins_size %u, but the proto has %u argument words", c->ins, ins_words);
-	return true;
-}
-
-/* A method without code (ART's Verify): only abstract and native ones; a native one
- * annotated @FastNative is not synchronized, one @CriticalNative is static, not
- * synchronized, and has no reference in its signature. */
-static void no_code_checks(vm *v, const dex_emethod *m)
-{
-	const dex_file *d = v->d;
-	if (!(m->flags & (DACC_NATIVE | DACC_ABSTRACT))) {
-		fail(v, "zero-length code in concrete non-native method");
-		return;
-	}
-	if (!(m->flags & DACC_NATIVE))
-		return;
-	bool sync = (m->flags & DACC_SYNCHRONIZED) != 0;
-	if (sync && dex_member_annotated(d, v->cls, m->idx, false, "Ldalvik/annotation/optimization/FastNative;")) {
-		fail(v, "fast native methods cannot be synchronized");
-		return;
-	}
-	if (!dex_member_annotated(d, v->cls, m->idx, false, "Ldalvik/annotation/optimization/CriticalNative;"))
-		return;
-	if (sync) {
-		fail(v, "critical native methods cannot be synchronized");
-		return;
-	}
-	if (!(m->flags & DACC_STATIC)) {
-		fail(v, "critical native methods must be static");
-		return;
-	}
-	const dex_proto *pr = &d->protos.v[d->methods.v[m->idx].proto];
-	bool refs = tchar(v, pr->ret) == 'L' || tchar(v, pr->ret) == '[';
-	for (uint32_t p = 0; pr->params && p < pr->params->n; p++)
-		refs |= desc_kind((const uint8_t[]){tchar(v, pr->params->types[p])}) == K_REF;
-	if (refs)
-		fail(v, "critical native methods must not have references as arguments or return type");
-}
-
-static bool static_checks(vm *v, const dex_emethod *m, uint32_t ins_words)
-{
-	const dex_code *c = v->code;
-	if (!method_checks(v, m, ins_words))
-		return false;
-	if (v->n == 0)
-		return fail(v, "empty code (code item has no opcode)");
-	for (uint32_t pc = 0; pc < v->n;) {
-		v->at[pc] = v->nins;
-		dop *o = &v->ins[v->nins++];
-		uint32_t size = dop_decode(v->insns, v->n, pc, v->d->version, o);
-		if (!size) {
-			v->pc = pc;
-			v->op = (uint8_t)unit(v, pc);
-			return fail(v, "undecodable instruction");
-		}
-		o->size = size;
-		v->fl[pc] |= F_START;
-		if (o->op == DOP_MONITOR_ENTER && o->fmt != DF_PAYLOAD)
-			v->has_mon = true;
-		pc += size;
-	}
-	v->work_done += v->n;
-	v->pc = NONE;
-	/* try items (ScanTryCatchBlocks, and the file verifier's order): inside the code,
-	 * starting on an instruction (the end may fall anywhere: instructions that start
-	 * before it are covered), sorted and disjoint, each naming a handler */
-	uint32_t prev_end = 0;
-	for (uint32_t i = 0; i < c->ntries; i++) {
-		const dex_try *t = &c->tries[i];
-		uint32_t end = t->start + t->count;
-		if (!t->count || t->start >= v->n || t->count > v->n - t->start)
-			return fail(v, "bad exception entry: startAddr=%u endAddr=%u (size=%u)", t->start, end, v->n);
-		if (t->start < prev_end)
-			return fail(v, "try item [%u, %u) out of order or overlapping the one before", t->start, end);
-		if (!(v->fl[t->start] & F_START))
-			return fail(v, "'try' block starts inside an instruction (%u)", t->start);
-		if (t->handler >= c->nhandlers)
-			return fail(v, "try item [%u, %u) names no catch handler", t->start, end);
-		prev_end = end;
-		v->work_done += t->count;
-		for (uint32_t pc = t->start; pc < end; pc++) {
-			v->fl[pc] |= F_TRY;
-			v->tryh[pc] = t->handler;
-		}
-	}
-	for (uint32_t i = 0; i < c->nhandlers; i++) {
-		const dex_handler *h = &c->handlers[i];
-		for (uint32_t k = 0; k <= h->n; k++) {
-			uint32_t addr = k < h->n ? h->catches[k].addr : h->catch_all;
-			if (addr == DEX_NO_INDEX)
-				continue;
-			if (k < h->n && h->catches[k].type >= v->d->types.n)
-				return fail(v, "bad type index %u (max %u) of a catch", h->catches[k].type, v->d->types.n);
-			if (addr >= v->n || !(v->fl[addr] & F_START))
-				return fail(v, "exception handler starts at bad address (%u): not the start of an "
-				            "instruction", addr);
-			if (is_result_op((uint8_t)unit(v, addr)))
-				return fail(v, "exception handler at %u begins with move-result", addr);
-			leader(v, addr);
-			v->fl[addr] |= F_HANDLER;
-		}
-	}
-	for (uint32_t k = 0, pc = 0; k < v->nins; pc += v->ins[k++].size) {
-		const dop *o = &v->ins[k];
-		v->pc = pc;
-		v->op = o->op;
-		if (o->fmt == DF_PAYLOAD)
-			continue;
-		uint32_t flags = dop_table[o->op].flags;
-		if (!index_ok(v, o))
-			return false;
-		/* exception edges: a throwing instruction in a try, to each of its handlers */
-		if ((flags & DOPF_CAN_THROW) && (v->fl[pc] & F_TRY)) {
-			const dex_handler *h = &c->handlers[v->tryh[pc]];
-			v->edges += h->n + (h->catch_all != DEX_NO_INDEX);
-		}
-		if (has_a(o->fmt) && !reg_ok(v, o->a, flags & DOPF_WIDE_A))
-			return false;
-		if (has_b(o->fmt) && !reg_ok(v, o->b, flags & DOPF_WIDE_B))
-			return false;
-		if (o->fmt == DF_23x && !reg_ok(v, o->c, flags & DOPF_WIDE_C))
-			return false;
-		if (o->fmt == DF_35c || o->fmt == DF_45cc) {
-			for (uint32_t i = 0; i < o->nargs; i++)
-				if (!reg_ok(v, o->args[i], false))
-					return false;
-		}
-		if ((o->fmt == DF_3rc || o->fmt == DF_4rcc) && o->nargs && !reg_ok(v, o->a + o->nargs - 1, false))
-			return false;
-		if (flags & DOPF_INVOKE) {
-			uint32_t proto, words;
-			/* kVerifyVarArgNonZero: every invoke but static and custom has a receiver */
-			bool receiver = o->op != DOP_INVOKE_STATIC && o->op != DOP_INVOKE_STATIC_RANGE &&
-			                o->op != DOP_INVOKE_CUSTOM && o->op != DOP_INVOKE_CUSTOM_RANGE;
-			if (receiver && o->nargs == 0)
-				return fail(v, "invalid arg count (0) in %srange invoke",
-				            o->fmt == DF_3rc || o->fmt == DF_4rcc ? "" : "non-");
-			if (!invoke_proto(v, o, &proto, &words))
-				return false;
-			if (o->nargs != words)
-				return fail(v, "%u argument registers, the callee's proto needs %u", o->nargs, words);
-			if (o->nargs > c->outs)
-				return fail(v, "invoke passes %u argument words, outs_size is %u", o->nargs, c->outs);
-		}
-		if (dop_table[o->op].idx == DI_FIELD || dop_table[o->op].idx == DI_TYPE) {
-			if (!type_operand_ok(v, o))
-				return false;
-		}
-		if (o->op == DOP_MOVE_EXCEPTION && v->pc == 0)
-			return fail(v, "invalid use of move-exception (at pc 0)");
-		if (flags & DOPF_BRANCH) {
-			if (o->target == 0 && o->op != DOP_GOTO_32)
-				return fail(v, "branch offset 0 (only goto/32 may target itself)");
-			if (!target_ok(v, (int64_t)v->pc + o->target, "branch target"))
-				return false;
-			leader(v, v->pc + (uint32_t)o->target);
-			v->edges++;
-		}
-		if (flags & (DOPF_SWITCH | DOPF_ARRAYDATA)) {
-			uint16_t want = o->op == DOP_PACKED_SWITCH ? DPL_PACKED : o->op == DOP_SPARSE_SWITCH ? DPL_SPARSE : DPL_ARRAY;
-			uint32_t at = 0;
-			if (!payload_at(v, v->pc, o, want, &at))
-				return false;
-			if (want == DPL_PACKED && switch_count(v, at) > 1 &&
-			    unit32(v, at + 2) > INT32_MAX - (int32_t)(switch_count(v, at) - 1))
-				return fail(v, "packed-switch keys overflow int from %d", unit32(v, at + 2));
-			if (want == DPL_SPARSE) {
-				uint32_t n = switch_count(v, at);
-				for (uint32_t i = 1; i < n; i++)
-					if (unit32(v, at + 2 + 2 * i) <= unit32(v, at + 2 + 2 * (i - 1)))
-						return fail(v, "sparse-switch keys not ascending at entry %u", i);
-			}
-			if (want != DPL_ARRAY) {
-				for (uint32_t i = 0; i < switch_count(v, at); i++) {
-					int64_t t = switch_target(v, v->pc, at, i);
-					if (!target_ok(v, t, "switch target"))
-						return false;
-					leader(v, (uint32_t)t);
-					v->edges++;
-				}
-			}
-		}
-	}
-	leader(v, 0);
-	return true;
 }
 
 /* --- lines ------------------------------------------------------------------------ */
@@ -1208,7 +426,7 @@ static void merge_into(vm *v, uint32_t target, const line *in)
 	}
 	bool ch = false;
 	for (uint32_t r = 0; r < v->nt; r++) {
-		uint32_t m = join(t->t[r], in->t[r]);
+		uint32_t m = dex_verify_join(t->t[r], in->t[r]);
 		if (m != t->t[r]) {
 			t->t[r] = m;
 			ch = true;
@@ -1261,11 +479,11 @@ static bool declares_ifield(const vm *v, uint32_t idx)
 	return false;
 }
 
-static bool field_op(vm *v, const dop *o)
+static bool field_op(vm *v, const dex_insn *o)
 {
 	uint8_t op = o->op;
-	bool is_static = op >= DOP_SGET;
-	uint8_t base = is_static ? DOP_SGET : DOP_IGET;
+	bool is_static = op >= DEX_OP_SGET;
+	uint8_t base = is_static ? DEX_OP_SGET : DEX_OP_IGET;
 	bool put = op - base >= 7;
 	uint32_t ftype = v->d->fields.v[o->idx].type;
 	if (!is_static) {
@@ -1327,10 +545,10 @@ static const uint8_t *array_of(vm *v, uint32_t r, uint32_t *len, bool *ok)
 	return NULL;
 }
 
-static bool array_op(vm *v, const dop *o)
+static bool array_op(vm *v, const dex_insn *o)
 {
-	bool put = o->op >= DOP_APUT;
-	int variant = o->op - (put ? DOP_APUT : DOP_AGET);
+	bool put = o->op >= DEX_OP_APUT;
+	int variant = o->op - (put ? DEX_OP_APUT : DEX_OP_AGET);
 	if (!need(v, o->c, K_INT))
 		return false;
 	uint32_t clen;
@@ -1447,20 +665,20 @@ static bool polymorphic_ok(vm *v, uint32_t idx)
 	return true;
 }
 
-static bool invoke(vm *v, const dop *o)
+static bool invoke(vm *v, const dex_insn *o)
 {
 	uint8_t op = o->op;
 	uint32_t proto, words;
-	if (!invoke_proto(v, o, &proto, &words))
+	if (!dex_verify_invoke_proto(v, o, &proto, &words))
 		return false;
-	bool is_static = op == DOP_INVOKE_STATIC || op == DOP_INVOKE_STATIC_RANGE || op == DOP_INVOKE_CUSTOM ||
-	                 op == DOP_INVOKE_CUSTOM_RANGE;
-	bool is_direct = op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE;
-	bool is_poly = op == DOP_INVOKE_POLYMORPHIC || op == DOP_INVOKE_POLYMORPHIC_RANGE;
+	bool is_static = op == DEX_OP_INVOKE_STATIC || op == DEX_OP_INVOKE_STATIC_RANGE ||
+	                 op == DEX_OP_INVOKE_CUSTOM || op == DEX_OP_INVOKE_CUSTOM_RANGE;
+	bool is_direct = op == DEX_OP_INVOKE_DIRECT || op == DEX_OP_INVOKE_DIRECT_RANGE;
+	bool is_poly = op == DEX_OP_INVOKE_POLYMORPHIC || op == DEX_OP_INVOKE_POLYMORPHIC_RANGE;
 	bool ctor = false;
 	if (is_poly && !polymorphic_ok(v, o->idx))
 		return false;
-	if (!is_poly && op != DOP_INVOKE_CUSTOM && op != DOP_INVOKE_CUSTOM_RANGE) {
+	if (!is_poly && op != DEX_OP_INVOKE_CUSTOM && op != DEX_OP_INVOKE_CUSTOM_RANGE) {
 		/* ResolveMethodAndCheckAccess: <init> only through invoke-direct, <clinit> never
 		 * (by string index: reading each callee's name costs a cache miss per call) */
 		uint32_t name = v->d->methods.v[o->idx].name;
@@ -1510,7 +728,7 @@ static bool invoke(vm *v, const dop *o)
 	return true;
 }
 
-static bool filled_new_array(vm *v, const dop *o)
+static bool filled_new_array(vm *v, const dex_insn *o)
 {
 	uint32_t len;
 	int k = desc_kind(tdesc(v, o->idx, &len) + 1); /* I or a reference (type_operand_ok) */
@@ -1522,17 +740,17 @@ static bool filled_new_array(vm *v, const dop *o)
 	return true;
 }
 
-static bool do_return(vm *v, const dop *o)
+static bool do_return(vm *v, const dex_insn *o)
 {
 	if (v->is_init && !v->work.this_init)
 		return fail(v, "constructor returns before calling <init> on this");
 	int k = desc_kind(v->ret);
 	switch (o->op) {
-	case DOP_RETURN_VOID:
+	case DEX_OP_RETURN_VOID:
 		if (k >= 0)
 			return fail(v, "return-void in a method returning %c", v->ret[0]);
 		break;
-	case DOP_RETURN:
+	case DEX_OP_RETURN:
 		if (k != K_INT && k != K_FLOAT)
 			return fail(v, "return in a method returning %c", v->ret[0]);
 		if (!need(v, o->a, k))
@@ -1546,7 +764,7 @@ static bool do_return(vm *v, const dop *o)
 				return false;
 		}
 		break;
-	case DOP_RETURN_WIDE:
+	case DEX_OP_RETURN_WIDE:
 		if (k != K_LONG && k != K_DOUBLE)
 			return fail(v, "return-wide in a method returning %c", v->ret[0]);
 		if (!need_wide(v, o->a, k))
@@ -1566,11 +784,11 @@ static bool do_return(vm *v, const dop *o)
 
 /* The instruction before the one at index k (at pc), when control can only come from
  * it (pc is not a leader), or NULL. */
-static const dop *before(const vm *v, uint32_t k, uint32_t pc)
+static const dex_insn *before(const vm *v, uint32_t k, uint32_t pc)
 {
 	if (k == 0 || (v->fl[pc] & F_LEADER))
 		return NULL;
-	const dop *p = &v->ins[k - 1];
+	const dex_insn *p = &v->ins[k - 1];
 	return p->fmt == DF_PAYLOAD ? NULL : p;
 }
 
@@ -1588,18 +806,18 @@ static void copy_ref(vm *v, uint32_t dst, uint32_t src)
 static void alias_peephole(vm *v, uint32_t r)
 {
 	uint32_t k = v->at[v->pc];
-	const dop *p = before(v, k, v->pc);
+	const dex_insn *p = before(v, k, v->pc);
 	if (!p)
 		return;
-	if (p->op >= DOP_MOVE_OBJECT && p->op <= DOP_MOVE_OBJECT_16) {
+	if (p->op >= DEX_OP_MOVE_OBJECT && p->op <= DEX_OP_MOVE_OBJECT_16) {
 		if (p->b == r && is_ref(get(v, p->b)))
 			copy_ref(v, p->a, p->b);
 		return;
 	}
-	if (p->op != DOP_CONST_CLASS)
+	if (p->op != DEX_OP_CONST_CLASS)
 		return;
-	const dop *p2 = before(v, k - 1, v->pc - p->size);
-	if (!p2 || p2->op != DOP_CONST_CLASS || p2->idx != p->idx)
+	const dex_insn *p2 = before(v, k - 1, v->pc - p->size);
+	if (!p2 || p2->op != DEX_OP_CONST_CLASS || p2->idx != p->idx)
 		return;
 	if (p->a == r)
 		copy_ref(v, p2->a, r);
@@ -1607,14 +825,14 @@ static void alias_peephole(vm *v, uint32_t r)
 		copy_ref(v, p->a, r);
 }
 
-static bool monitor(vm *v, const dop *o)
+static bool monitor(vm *v, const dex_insn *o)
 {
 	if (!need_any_ref(v, o->a))
 		return false;
 	line *w = &v->work;
 	uint32_t r = o->a;
 	bool null = KIND(get(v, r)) == T_ZERO;
-	if (o->op == DOP_MONITOR_ENTER) {
+	if (o->op == DEX_OP_MONITOR_ENTER) {
 		if (w->depth >= 32) {
 			lock_fail(v, "LOCKING: monitor stack deeper than 32");
 			return true;
@@ -1647,29 +865,29 @@ static bool monitor(vm *v, const dop *o)
 }
 
 /* The effect of one instruction on the work line; false on a hard failure. */
-static bool step(vm *v, uint32_t pc, const dop *o)
+static bool step(vm *v, uint32_t pc, const dex_insn *o)
 {
 	uint8_t op = o->op;
 	uint32_t t, len;
 	const uint8_t *s;
 	switch (op) {
-	case DOP_NOP:
+	case DEX_OP_NOP:
 		return true;
-	case DOP_MOVE: case DOP_MOVE_FROM16: case DOP_MOVE_16:
+	case DEX_OP_MOVE: case DEX_OP_MOVE_FROM16: case DEX_OP_MOVE_16:
 		t = get(v, o->b);
 		/* CopyRegister1: conflicts may be copied, undefined and halves may not */
 		if (!is_cat1(t) && KIND(t) != T_CONFLICT)
 			return bad_reg(v, o->b, "a 32-bit non-reference value (move)");
 		set1(v, o->a, t);
 		return true;
-	case DOP_MOVE_WIDE: case DOP_MOVE_WIDE_FROM16: case DOP_MOVE_WIDE_16: {
+	case DEX_OP_MOVE_WIDE: case DEX_OP_MOVE_WIDE_FROM16: case DEX_OP_MOVE_WIDE_16: {
 		if (!need_wide(v, o->b, K_WIDE))
 			return false;
 		uint32_t lo = get(v, o->b), hi = get(v, o->b + 1);
 		set2(v, o->a, lo, hi);
 		return true;
 	}
-	case DOP_MOVE_OBJECT: case DOP_MOVE_OBJECT_FROM16: case DOP_MOVE_OBJECT_16: {
+	case DEX_OP_MOVE_OBJECT: case DEX_OP_MOVE_OBJECT_FROM16: case DEX_OP_MOVE_OBJECT_16: {
 		t = get(v, o->b);
 		if (!is_ref(t) && KIND(t) != T_CONFLICT)
 			return bad_reg(v, o->b, "a reference (move-object)");
@@ -1679,50 +897,50 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			v->work.lk[o->a] = lk;
 		return true;
 	}
-	case DOP_MOVE_RESULT: case DOP_MOVE_RESULT_WIDE: case DOP_MOVE_RESULT_OBJECT: {
+	case DEX_OP_MOVE_RESULT: case DEX_OP_MOVE_RESULT_WIDE: case DEX_OP_MOVE_RESULT_OBJECT: {
 		uint32_t r0 = get(v, v->nregs), r1 = get(v, v->nregs + 1);
 		if (KIND(r0) == T_UNDEF)
 			return fail(v, "move-result does not directly follow an invoke or filled-new-array");
 		if (KIND(r0) == T_VOID)
 			return fail(v, "move-result after a call that returns void");
 		char b[200];
-		if (op == DOP_MOVE_RESULT_WIDE) {
+		if (op == DEX_OP_MOVE_RESULT_WIDE) {
 			if (KIND(r0) != T_LONG_LO && KIND(r0) != T_DOUBLE_LO)
 				return fail(v, "move-result-wide of %s", tname(v, r0, b, sizeof b));
 			set2(v, o->a, r0, r1);
-		} else if (op == DOP_MOVE_RESULT_OBJECT ? !is_ref(r0) : !is_cat1(r0)) {
-			return fail(v, "%s of %s", dop_table[op].name, tname(v, r0, b, sizeof b));
+		} else if (op == DEX_OP_MOVE_RESULT_OBJECT ? !is_ref(r0) : !is_cat1(r0)) {
+			return fail(v, "%s of %s", dex_op_table[op].name, tname(v, r0, b, sizeof b));
 		} else {
 			set1(v, o->a, r0);
 		}
 		return true;
 	}
-	case DOP_MOVE_EXCEPTION:
+	case DEX_OP_MOVE_EXCEPTION:
 		set1(v, o->a, ref_of(v->f->t_throwable));
 		return true;
-	case DOP_RETURN_VOID: case DOP_RETURN: case DOP_RETURN_WIDE: case DOP_RETURN_OBJECT:
+	case DEX_OP_RETURN_VOID: case DEX_OP_RETURN: case DEX_OP_RETURN_WIDE: case DEX_OP_RETURN_OBJECT:
 		return do_return(v, o);
-	case DOP_CONST_4: case DOP_CONST_16: case DOP_CONST: case DOP_CONST_HIGH16:
+	case DEX_OP_CONST_4: case DEX_OP_CONST_16: case DEX_OP_CONST: case DEX_OP_CONST_HIGH16:
 		set1(v, o->a, const_of(o->lit));
 		return true;
-	case DOP_CONST_WIDE_16: case DOP_CONST_WIDE_32: case DOP_CONST_WIDE: case DOP_CONST_WIDE_HIGH16:
+	case DEX_OP_CONST_WIDE_16: case DEX_OP_CONST_WIDE_32: case DEX_OP_CONST_WIDE: case DEX_OP_CONST_WIDE_HIGH16:
 		set2(v, o->a, T_WCONST_LO, T_WCONST_HI);
 		return true;
-	case DOP_CONST_STRING: case DOP_CONST_STRING_JUMBO:
+	case DEX_OP_CONST_STRING: case DEX_OP_CONST_STRING_JUMBO:
 		set1(v, o->a, ref_of(v->f->t_string));
 		return true;
-	case DOP_CONST_CLASS:
+	case DEX_OP_CONST_CLASS:
 		set1(v, o->a, ref_of(v->f->t_class));
 		return true;
-	case DOP_CONST_METHOD_HANDLE:
+	case DEX_OP_CONST_METHOD_HANDLE:
 		set1(v, o->a, ref_of(v->f->t_mhandle));
 		return true;
-	case DOP_CONST_METHOD_TYPE:
+	case DEX_OP_CONST_METHOD_TYPE:
 		set1(v, o->a, ref_of(v->f->t_mtype));
 		return true;
-	case DOP_MONITOR_ENTER: case DOP_MONITOR_EXIT:
+	case DEX_OP_MONITOR_ENTER: case DEX_OP_MONITOR_EXIT:
 		return monitor(v, o);
-	case DOP_CHECK_CAST:
+	case DEX_OP_CHECK_CAST:
 		s = tdesc(v, o->idx, &len);
 		if (desc_kind(s) != K_REF)
 			return fail(v, "check-cast to a primitive type %.*s", (int)len, (const char *)s);
@@ -1730,7 +948,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			return false;
 		set1(v, o->a, MK(T_REF, o->idx));
 		return true;
-	case DOP_INSTANCE_OF:
+	case DEX_OP_INSTANCE_OF:
 		s = tdesc(v, o->idx, &len);
 		if (desc_kind(s) != K_REF)
 			return fail(v, "instance-of a primitive type %.*s", (int)len, (const char *)s);
@@ -1738,7 +956,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 			return false;
 		set1(v, o->a, T_BOOL);
 		return true;
-	case DOP_ARRAY_LENGTH: {
+	case DEX_OP_ARRAY_LENGTH: {
 		bool ok;
 		array_of(v, o->b, &len, &ok);
 		if (!ok)
@@ -1746,7 +964,7 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		set1(v, o->a, T_INT);
 		return true;
 	}
-	case DOP_NEW_INSTANCE:
+	case DEX_OP_NEW_INSTANCE:
 		/* MarkUninitRefsAsInvalid: an older object from this new-instance is lost */
 		v->work_done += v->nregs;
 		for (uint32_t r = 0; r < v->nregs; r++)
@@ -1754,14 +972,14 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 				set1(v, r, T_CONFLICT);
 		set1(v, o->a, MK(T_UNINIT, pc));
 		return true;
-	case DOP_NEW_ARRAY:
+	case DEX_OP_NEW_ARRAY:
 		if (!need(v, o->b, K_INT))
 			return false;
 		set1(v, o->a, MK(T_REF, o->idx));
 		return true;
-	case DOP_FILLED_NEW_ARRAY: case DOP_FILLED_NEW_ARRAY_RANGE:
+	case DEX_OP_FILLED_NEW_ARRAY: case DEX_OP_FILLED_NEW_ARRAY_RANGE:
 		return filled_new_array(v, o);
-	case DOP_FILL_ARRAY_DATA: {
+	case DEX_OP_FILL_ARRAY_DATA: {
 		bool ok;
 		const uint8_t *comp = array_of(v, o->a, &len, &ok);
 		if (!ok)
@@ -1780,18 +998,18 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		}
 		return true;
 	}
-	case DOP_THROW:
+	case DEX_OP_THROW:
 		t = get(v, o->a);
 		if (!need(v, o->a, K_REF))
 			return false;
 		if (KIND(t) == T_REF && tdesc(v, AUX(t), &len)[0] == '[')
 			return bad_reg(v, o->a, "a Throwable");
 		return true;
-	case DOP_GOTO: case DOP_GOTO_16: case DOP_GOTO_32:
+	case DEX_OP_GOTO: case DEX_OP_GOTO_16: case DEX_OP_GOTO_32:
 		return true;
-	case DOP_PACKED_SWITCH: case DOP_SPARSE_SWITCH:
+	case DEX_OP_PACKED_SWITCH: case DEX_OP_SPARSE_SWITCH:
 		return need(v, o->a, K_INT);
-	case DOP_IF_EQ: case DOP_IF_NE: {
+	case DEX_OP_IF_EQ: case DEX_OP_IF_NE: {
 		uint32_t a = get(v, o->a), b = get(v, o->b);
 		bool ok = KIND(a) == T_ZERO ? is_ref(b) || is_int(b) : is_ref(a) ? is_ref(b) : is_int(a) && is_int(b);
 		if (!ok) {
@@ -1801,21 +1019,21 @@ static bool step(vm *v, uint32_t pc, const dop *o)
 		}
 		return true;
 	}
-	case DOP_IF_LT: case DOP_IF_GE: case DOP_IF_GT: case DOP_IF_LE:
+	case DEX_OP_IF_LT: case DEX_OP_IF_GE: case DEX_OP_IF_GT: case DEX_OP_IF_LE:
 		return need(v, o->a, K_INT) && need(v, o->b, K_INT);
-	case DOP_IF_EQZ: case DOP_IF_NEZ:
+	case DEX_OP_IF_EQZ: case DEX_OP_IF_NEZ:
 		t = get(v, o->a);
 		return is_ref(t) || is_int(t) || bad_reg(v, o->a, "int or a reference");
-	case DOP_IF_LTZ: case DOP_IF_GEZ: case DOP_IF_GTZ: case DOP_IF_LEZ:
+	case DEX_OP_IF_LTZ: case DEX_OP_IF_GEZ: case DEX_OP_IF_GTZ: case DEX_OP_IF_LEZ:
 		return need(v, o->a, K_INT);
 	default:
 		break;
 	}
-	if (op >= DOP_AGET && op <= DOP_APUT_SHORT)
+	if (op >= DEX_OP_AGET && op <= DEX_OP_APUT_SHORT)
 		return array_op(v, o);
-	if (op >= DOP_IGET && op <= DOP_SPUT_SHORT)
+	if (op >= DEX_OP_IGET && op <= DEX_OP_SPUT_SHORT)
 		return field_op(v, o);
-	if (dop_has(op, DOPF_INVOKE))
+	if (dex_op_has(op, DEX_OPF_INVOKE))
 		return invoke(v, o);
 	if (is_arith(op)) {
 		arith k = arith_of(op);
@@ -1866,17 +1084,17 @@ static bool walk(vm *v, uint32_t li)
 	line_copy(v, &v->work, &v->lines[li]);
 	uint32_t pc = v->lpc[li];
 	for (uint32_t k = v->at[pc];; k++) {
-		const dop *o = &v->ins[k];
+		const dex_insn *o = &v->ins[k];
 		uint32_t size = o->size;
 		v->pc = pc;
 		v->op = o->op;
 		v->work_done++;
 		if (o->fmt == DF_PAYLOAD)
 			return fail(v, "execution reaches a payload");
-		uint32_t flags = dop_table[o->op].flags;
+		uint32_t flags = dex_op_table[o->op].flags;
 		/* monitor-exit counts as not throwing (ART: it cannot fail once locking is
 		 * verified), so it has no exception edges and needs no catch-all */
-		bool throws = (flags & DOPF_CAN_THROW) && o->op != DOP_MONITOR_EXIT;
+		bool throws = (flags & DEX_OPF_CAN_THROW) && o->op != DEX_OP_MONITOR_EXIT;
 		bool in_try = throws && (v->fl[pc] & F_TRY);
 		const dex_handler *h = in_try ? &v->code->handlers[v->tryh[pc]] : NULL;
 		/* a throw leaves before the instruction changes a register: its handlers get the
@@ -1888,34 +1106,34 @@ static bool walk(vm *v, uint32_t li)
 		}
 		if (!step(v, pc, o))
 			return false;
-		if (!(flags & DOPF_HAS_RESULT)) {
+		if (!(flags & DEX_OPF_HAS_RESULT)) {
 			v->work.t[v->nregs] = T_UNDEF;
 			v->work.t[v->nregs + 1] = T_UNDEF;
 		}
 		/* Beyond ART (--strict-monitors): a throw here leaves the method with the lock
 		 * held, as when an instrumenter splits a probe out of d8's synchronized try */
 		if (throws && !in_try && v->f->strict_monitors && v->work.depth &&
-		    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
+		    !(o->op == DEX_OP_MONITOR_ENTER && v->work.depth == 1))
 			return fail(v, "STRICT: throwing instruction outside any try while a monitor is held "
 			            "(ART accepts it; a throw here leaks the lock)");
 		if (h) {
 			if (v->work.depth && !handler_catches_all(v, h) &&
-			    !(o->op == DOP_MONITOR_ENTER && v->work.depth == 1))
+			    !(o->op == DEX_OP_MONITOR_ENTER && v->work.depth == 1))
 				return fail(v, "expected to be within a catch-all for an instruction where a monitor is held");
 		}
-		if (flags & DOPF_BRANCH) {
+		if (flags & DEX_OPF_BRANCH) {
 			merge_into(v, pc + (uint32_t)o->target, &v->work);
-		} else if (flags & DOPF_SWITCH) {
+		} else if (flags & DEX_OPF_SWITCH) {
 			uint32_t at = (uint32_t)((int64_t)pc + o->target);
 			for (uint32_t i = 0; i < switch_count(v, at); i++)
 				merge_into(v, (uint32_t)switch_target(v, pc, at, i), &v->work);
 		}
-		if (flags & DOPF_GOTO)
+		if (flags & DEX_OPF_GOTO)
 			return true;
 		uint32_t next = pc + size;
 		if (next >= v->n)
 			return fail(v, "execution falls off the end of the code");
-		if ((uint8_t)unit(v, next) == DOP_MOVE_EXCEPTION)
+		if ((uint8_t)unit(v, next) == DEX_OP_MOVE_EXCEPTION)
 			return fail(v, "invalid use of move-exception: reached by fall-through from %u", pc);
 		if (v->fl[next] & F_LEADER) {
 			merge_into(v, next, &v->work);
@@ -1953,9 +1171,10 @@ static bool entry_line(vm *v, const dex_emethod *m)
 	return true;
 }
 
-int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out)
+int dex_verify_method(const dex_verify_file *f, const dex_class *cls, const dex_emethod *m, arena *a,
+                      dex_verify_result *out)
 {
-	memset(out, 0, offsetof(dvfy_result, msg)); /* the messages' buffers need no clearing */
+	memset(out, 0, offsetof(dex_verify_result, msg)); /* the messages' buffers need no clearing */
 	out->msg[0] = out->lock_msg[0] = '\0';
 	const dex_file *d = f->d;
 	static const dex_code none;
@@ -1975,7 +1194,7 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 		return 0;
 	}
 	if (!m->code) {
-		no_code_checks(&v, m);
+		dex_verify_no_code_checks(&v, m);
 		return 0;
 	}
 
@@ -1989,24 +1208,26 @@ int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, 
 	v.at = arena_array(a, v.n ? v.n : 1, sizeof *v.at);
 	if (!v.fl || !v.tryh || !v.ins || !v.at)
 		return TC_ENOMEM;
-	if (!static_checks(&v, m, proto_words(&v, mid->proto, v.is_static)))
+	if (!dex_verify_static_checks(&v, m, proto_words(&v, mid->proto, v.is_static)))
 		goto done;
 	v.lead = arena_array(a, v.n, sizeof *v.lead);
 	if (!v.lead)
 		return TC_ENOMEM;
-	/* the budget (DVFY_WORK_FACTOR), and the register lines' memory, before taking it */
+	/* the budget (DEX_VERIFY_WORK_FACTOR), and the register lines' memory, before taking
+	 * it */
 	uint64_t size = (uint64_t)v.n + (uint64_t)v.nt * (v.edges + v.nlines + 1);
 	uint64_t budget = size * f->work_factor;
-	if (budget > DVFY_MAX_WORK)
-		budget = DVFY_MAX_WORK;
+	if (budget > DEX_VERIFY_MAX_WORK)
+		budget = DEX_VERIFY_MAX_WORK;
 	size_t line_bytes = (size_t)v.nt * sizeof(uint32_t) + (v.has_mon ? (size_t)(v.nregs + 1) * sizeof(uint32_t) : 0);
 	out->size = size;
-	if (size > DVFY_MAX_WORK) {
-		too_costly(&v, "a size of", size, DVFY_MAX_WORK);
+	if (size > DEX_VERIFY_MAX_WORK) {
+		too_costly(&v, "a size of", size, DEX_VERIFY_MAX_WORK);
 		goto done;
 	}
-	if ((size_t)(v.nlines + 2) * line_bytes > DVFY_MAX_LINE_BYTES) {
-		too_costly(&v, "register lines of (bytes)", (uint64_t)(v.nlines + 2) * line_bytes, DVFY_MAX_LINE_BYTES);
+	if ((size_t)(v.nlines + 2) * line_bytes > DEX_VERIFY_MAX_LINE_BYTES) {
+		too_costly(&v, "register lines of (bytes)", (uint64_t)(v.nlines + 2) * line_bytes,
+		           DEX_VERIFY_MAX_LINE_BYTES);
 		goto done;
 	}
 	v.lpc = arena_array(a, v.nlines, sizeof *v.lpc);

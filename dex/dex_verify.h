@@ -29,14 +29,14 @@
  * stored lines (a first pass over the method costs about one size). A clean method
  * needs a few sizes (each loop re-walks its body until its types settle); the budget
  * bounds a method the rules would make loop, and an adversarial one. Over the budget,
- * or past DVFY_MAX_WORK steps or DVFY_MAX_LINE_BYTES of register lines whatever the
- * size, the verdict is "too costly to verify": not accepted. */
-#define DVFY_WORK_FACTOR 64
-#define DVFY_MAX_WORK (UINT64_C(1) << 30)
-#define DVFY_MAX_LINE_BYTES ((size_t)64 << 20)
+ * or past DEX_VERIFY_MAX_WORK steps or DEX_VERIFY_MAX_LINE_BYTES of register lines
+ * whatever the size, the verdict is "too costly to verify": not accepted. */
+#define DEX_VERIFY_WORK_FACTOR 64
+#define DEX_VERIFY_MAX_WORK (UINT64_C(1) << 30)
+#define DEX_VERIFY_MAX_LINE_BYTES ((size_t)64 << 20)
 
 /* What a file needs once: type indices of the descriptors the rules name, and options. */
-typedef struct dvfy_file {
+typedef struct dex_verify_file {
 	const dex_file *d;
 	uint32_t t_object, t_string, t_class, t_throwable, t_mhandle, t_mtype;
 	uint32_t s_init, s_clinit; /* string indices of "<init>" and "<clinit>" */
@@ -50,10 +50,10 @@ typedef struct dvfy_file {
 	bool kinds_ok; /* the checker's operand kinds agree with dex_op's wide flags */
 	bool strict_monitors; /* beyond ART: a throwing instruction with a monitor held
 	                       * must be inside a try (set by the caller) */
-	uint32_t work_factor; /* DVFY_WORK_FACTOR unless the caller sets another */
-} dvfy_file;
+	uint32_t work_factor; /* DEX_VERIFY_WORK_FACTOR unless the caller sets another */
+} dex_verify_file;
 
-typedef struct dvfy_result {
+typedef struct dex_verify_result {
 	bool failed;       /* not accepted: a hard failure, or too costly (msg, pc, op) */
 	bool costly;       /* failed because the check went over its budget */
 	bool locking;      /* a locking failure: lock_msg, lock_pc, lock_op */
@@ -64,17 +64,18 @@ typedef struct dvfy_result {
 	uint64_t size;     /* the method's size as the budget counts it (0 if not reached) */
 	char msg[320];
 	char lock_msg[320];
-} dvfy_result;
+} dex_verify_result;
 
 /* Prepares f for the methods of d, with its tables from a (which must outlive f).
  * Returns TC_OK or TC_ENOMEM. d may gain ids later (tc-instrument adds its calls'):
  * the checker looks those up as it meets them. */
-int dvfy_file_init(dvfy_file *f, const dex_file *d, arena *a);
+int dex_verify_file_init(dex_verify_file *f, const dex_file *d, arena *a);
 
 /* Checks method m of class cls (without code: only what ART checks of abstract and
  * native methods). Scratch memory comes from a, which the caller resets between
  * methods. Returns 0, or TC_ENOMEM. The verdict is in out: accepted when neither
  * failed nor locking. */
-int dvfy_method(const dvfy_file *f, const dex_class *cls, const dex_emethod *m, arena *a, dvfy_result *out);
+int dex_verify_method(const dex_verify_file *f, const dex_class *cls, const dex_emethod *m, arena *a,
+                      dex_verify_result *out);
 
 #endif

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "dex.h"
 #include "dex_edit.h"
 #include "dex_ids.h"
-#include "dex_le.h"
 #include "dex_op.h"
 #include "dex_value.h"
-#include "sha1.h"
+#include "dex_sha1.h"
 
 #define MAX_PASSES 8
 
@@ -60,7 +60,7 @@ typedef struct wr {
 	arena tmp;
 	uint32_t *maps[DEX_MAP_KINDS];
 	uint32_t *perm[DEX_MAP_KINDS]; /* file index -> model index */
-	dv_ctx vc;
+	dex_value_ctx vc;
 	bool identity;                 /* no index moves: raw bytes are copied */
 	ilist lists[L_COUNT];
 	patch *patches;
@@ -257,13 +257,13 @@ static int put_blob(wr *w, const dex_blob *b, enum list l)
 		buf_bytes(w->out, b->data, b->len);
 		return TC_OK;
 	}
-	dx_rd r = dx_at(b->data, b->len, 0, w->err, "dex writer");
+	tc_reader r = rd_at(b->data, b->len, 0, w->err, "dex writer");
 	switch (l) {
 	case L_ANNOTATION:
-		buf_u1(w->out, dx_u1(&r));
-		return dv_annotation(&r, w->out, &w->vc, 0);
-	case L_ENCODED_ARRAY: return dv_array(&r, w->out, &w->vc, 0);
-	default: return dv_debug(&r, w->out, &w->vc, NULL, 0);
+		buf_u1(w->out, rd_u1(&r));
+		return dex_value_annotation(&r, w->out, &w->vc, 0);
+	case L_ENCODED_ARRAY: return dex_value_array(&r, w->out, &w->vc, 0);
+	default: return dex_value_debug(&r, w->out, &w->vc, NULL, 0);
 	}
 }
 
@@ -273,17 +273,17 @@ static int put_insns(wr *w, const dex_code *c)
 	if (w->identity || w->out->err)
 		return TC_OK;
 	uint8_t *p = w->out->data + w->out->len - 2 * (size_t)c->ninsns;
-	dop op;
+	dex_insn op;
 	uint8_t code;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_length(c->insns, c->ninsns, pc, w->d->version, &code)))
+		if (!(size = dex_op_length(c->insns, c->ninsns, pc, w->d->version, &code)))
 			return tc_fail(w->err, TC_EOPCODE, TC_NO_OFFSET, "dex writer", "bad instruction at %u", pc);
-		if (dop_table[code].idx == DI_NONE || (code == DOP_NOP && size > 1))
+		if (dex_op_table[code].idx == DI_NONE || (code == DEX_OP_NOP && size > 1))
 			continue; /* no index to map, or a payload */
-		dop_decode(c->insns, c->ninsns, pc, w->d->version, &op);
+		dex_op_decode(c->insns, c->ninsns, pc, w->d->version, &op);
 		uint8_t *u1 = p + 2 * ((size_t)pc + 1);
 		uint32_t v;
-		switch (dop_table[op.op].idx) {
+		switch (dex_op_table[op.op].idx) {
 		case DI_STRING:
 			v = map(w, DEX_MAP_STRING, op.idx);
 			if (op.fmt == DF_31c) {
@@ -605,10 +605,11 @@ static bool needs_jumbo(const wr *w, const dex_code *c)
 {
 	uint8_t op;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_length(c->insns, c->ninsns, pc, w->d->version, &op)))
+		if (!(size = dex_op_length(c->insns, c->ninsns, pc, w->d->version, &op)))
 			return false; /* put_insns reports it */
 		/* a payload's first unit is nop-coded: op is 0 there */
-		if (op == DOP_CONST_STRING && map(w, DEX_MAP_STRING, get_le2(c->insns + 2 * (size_t)pc + 2)) > 0xffff)
+		if (op == DEX_OP_CONST_STRING &&
+		    map(w, DEX_MAP_STRING, get_le2(c->insns + 2 * (size_t)pc + 2)) > 0xffff)
 			return true;
 	}
 	return false;
@@ -624,20 +625,20 @@ static int widen(wr *w, dex_emethod *ms, uint32_t n, arena *scratch)
 		if (!m->code || !needs_jumbo(w, m->code))
 			continue;
 		arena_reset(scratch);
-		dedit *e;
+		dex_editor *e;
 		dex_code *c;
-		if (dedit_open(&e, w->d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, w->err) != TC_OK)
+		if (dex_edit_open(&e, w->d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, w->err) != TC_OK)
 			return w->err->code;
-		for (uint32_t k = 0; k < dedit_count(e); k++) {
-			dop j = *dedit_insn(e, k);
-			if (j.op != DOP_CONST_STRING || map(w, DEX_MAP_STRING, j.idx) <= 0xffff)
+		for (uint32_t k = 0; k < dex_edit_count(e); k++) {
+			dex_insn j = *dex_edit_insn(e, k);
+			if (j.op != DEX_OP_CONST_STRING || map(w, DEX_MAP_STRING, j.idx) <= 0xffff)
 				continue;
-			j.op = DOP_CONST_STRING_JUMBO;
+			j.op = DEX_OP_CONST_STRING_JUMBO;
 			j.fmt = DF_31c;
-			if (dedit_replace(e, k, &j, w->err) != TC_OK)
+			if (dex_edit_replace(e, k, &j, w->err) != TC_OK)
 				return w->err->code;
 		}
-		if (dedit_commit(e, w->d->a, &c, w->err) != TC_OK)
+		if (dex_edit_commit(e, w->d->a, &c, w->err) != TC_OK)
 			return w->err->code;
 		m->code = c;
 	}
@@ -746,7 +747,7 @@ static void finish(wr *w)
 	uint32_t data_end = d->data_to_end ? (uint32_t)o->len : last_end;
 	put_le4(p + 104, data_off ? data_end - data_off : 0);
 	put_le4(p + 108, data_off);
-	sha1(p + 32, o->len - 32, p + 12);
+	dex_sha1(p + 32, o->len - 32, p + 12);
 	put_le4(p + 8, dex_adler32(p, o->len));
 }
 
@@ -775,12 +776,12 @@ int dex_write(dex_file *d, tc_buf *out, tc_error *err)
 		for (uint32_t i = 0; i < n; i++)
 			w.perm[k][w.maps[k][i]] = i;
 	}
-	w.vc.limit[DV_STRING] = d->strings.n;
-	w.vc.limit[DV_TYPE] = d->types.n;
-	w.vc.limit[DV_PROTO] = d->protos.n;
-	w.vc.limit[DV_FIELD] = d->fields.n;
-	w.vc.limit[DV_METHOD] = d->methods.n;
-	w.vc.limit[DV_MHANDLE] = d->nmhandles;
+	w.vc.limit[DEX_VALUE_STRING] = d->strings.n;
+	w.vc.limit[DEX_VALUE_TYPE] = d->types.n;
+	w.vc.limit[DEX_VALUE_PROTO] = d->protos.n;
+	w.vc.limit[DEX_VALUE_FIELD] = d->fields.n;
+	w.vc.limit[DEX_VALUE_METHOD] = d->methods.n;
+	w.vc.limit[DEX_VALUE_MHANDLE] = d->nmhandles;
 	if ((rc = widen_all(&w)) != TC_OK)
 		goto done;
 	d->gen += MAX_PASSES + 1;

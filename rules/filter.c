@@ -55,14 +55,14 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 		/* Lengths and opcodes are all this needs; methods that get traced are
 		 * decoded in full (and checked) when they are instrumented. After wide, op is
 		 * the widened opcode, as ASM reports it. */
-		if (!(len = insn_length(code.code, code.len, off, &op)))
+		if (!(len = cf_insn_length(code.code, code.len, off, &op)))
 			return tc_fail(err, TC_EOPCODE, code.code_off + off, "Code",
 			               "bad or cut-off instruction 0x%02x at %u", code.code[off], off);
 		if (op == OP_INVOKESPECIAL)
 			v.special++;
-		else if (op_has(op, OPF_INVOKE))
+		else if (cf_op_has(op, OPF_INVOKE))
 			v.invoke++;
-		else if (!(op <= OP_SALOAD || op_has(op, OPF_FIELD | OPF_RETURN)))
+		else if (!(op <= OP_SALOAD || cf_op_has(op, OPF_FIELD | OPF_RETURN)))
 			v.other++;
 	}
 	*out = filter_decide(&v);
@@ -72,9 +72,9 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 /* Dalvik's accessor-like instructions (see filter.h). */
 static bool dex_accessor(uint8_t op)
 {
-	return op <= DOP_MOVE_OBJECT_16 || (op >= DOP_RETURN_VOID && op <= DOP_CONST_CLASS) ||
-	       (op >= DOP_AGET && op <= DOP_AGET_SHORT) || (op >= DOP_IGET && op <= DOP_SPUT_SHORT) ||
-	       op == DOP_CONST_METHOD_HANDLE || op == DOP_CONST_METHOD_TYPE;
+	return op <= DEX_OP_MOVE_OBJECT_16 || (op >= DEX_OP_RETURN_VOID && op <= DEX_OP_CONST_CLASS) ||
+	       (op >= DEX_OP_AGET && op <= DEX_OP_AGET_SHORT) || (op >= DEX_OP_IGET && op <= DEX_OP_SPUT_SHORT) ||
+	       op == DEX_OP_CONST_METHOD_HANDLE || op == DEX_OP_CONST_METHOD_TYPE;
 }
 
 int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdict *out, tc_error *err)
@@ -86,15 +86,15 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdi
 		v.ctor = m->idx < d->methods.n && dex_str_eq(d, d->methods.v[m->idx].name, "<init>");
 		uint8_t op;
 		for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-			if (!(size = dop_length(c->insns, c->ninsns, pc, d->version, &op)))
+			if (!(size = dex_op_length(c->insns, c->ninsns, pc, d->version, &op)))
 				return tc_fail(err, TC_EOPCODE, c->it.off ? c->it.off + 16 + 2 * pc : TC_NO_OFFSET, "code",
 				               "bad or cut-off instruction at code unit %u", pc);
-			if (op == DOP_NOP && (c->insns[2 * pc + 1]))
+			if (op == DEX_OP_NOP && (c->insns[2 * pc + 1]))
 				continue; /* a payload */
-			if (op == DOP_INVOKE_DIRECT || op == DOP_INVOKE_DIRECT_RANGE || op == DOP_INVOKE_SUPER ||
-			    op == DOP_INVOKE_SUPER_RANGE)
+			if (op == DEX_OP_INVOKE_DIRECT || op == DEX_OP_INVOKE_DIRECT_RANGE || op == DEX_OP_INVOKE_SUPER ||
+			    op == DEX_OP_INVOKE_SUPER_RANGE)
 				v.special++;
-			else if (dop_has(op, DOPF_INVOKE))
+			else if (dex_op_has(op, DEX_OPF_INVOKE))
 				v.invoke++;
 			else if (!dex_accessor(op))
 				v.other++;

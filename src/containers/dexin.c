@@ -197,7 +197,7 @@ int dexin_prepare(run *r, unit *u, tc_error *err)
 	}
 	/* the method checker's facts, once the ids are final (the workers only read them);
 	 * with --strict-monitors' rule: a probe must not leave a lock held */
-	if (dvfy_file_init(&x->vfy, d, &x->a) != TC_OK)
+	if (dex_verify_file_init(&x->vfy, d, &x->a) != TC_OK)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	x->vfy.strict_monitors = true;
 	return TC_OK;

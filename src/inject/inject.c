@@ -133,7 +133,7 @@ static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t
 		k = push_id(cls, seq, id);
 		k += call(seq + k, rf->o);
 		for (uint32_t i = start; i < n; i++)
-			if (op_has(code_insn(ed, i)->op, OPF_RETURN) &&
+			if (cf_op_has(code_insn(ed, i)->op, OPF_RETURN) &&
 			    code_insert(ed, i, CODE_AT_TARGET, seq, (uint32_t)k, err) != TC_OK)
 				return err->code;
 		seq[k++] = OP_ATHROW;

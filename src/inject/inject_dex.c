@@ -34,16 +34,16 @@ static bool is_focus(const dex_file *d, const dex_emethod *m)
 
 /* Checks code c as method m of class k (flags and index of m, c for its code) into r;
  * TC_ENOMEM or TC_OK. */
-static int check(const dvfy_file *f, arena *scratch, const dex_class *k, const dex_emethod *m, dex_code *c,
-                 dvfy_result *r)
+static int check(const dex_verify_file *f, arena *scratch, const dex_class *k, const dex_emethod *m, dex_code *c,
+                 dex_verify_result *r)
 {
 	dex_emethod as = {m->idx, m->flags, c};
 	arena_reset(scratch);
-	return dvfy_method(f, k, &as, scratch, r) == 0 ? TC_OK : TC_ENOMEM;
+	return dex_verify_method(f, k, &as, scratch, r) == 0 ? TC_OK : TC_ENOMEM;
 }
 
 /* The verdict r as an error: the rule's place as the part, its message as the message. */
-static int refuse(const dvfy_result *r, const char *what, tc_error *err)
+static int refuse(const dex_verify_result *r, const char *what, tc_error *err)
 {
 	bool hard = r->failed;
 	char part[200];
@@ -51,20 +51,20 @@ static int refuse(const dvfy_result *r, const char *what, tc_error *err)
 		snprintf(part, sizeof part, "%s", what);
 	else
 		snprintf(part, sizeof part, "%s, at code unit %u (%s)", what, hard ? r->pc : r->lock_pc,
-		         dop_table[hard ? r->op : r->lock_op].name);
+		         dex_op_table[hard ? r->op : r->lock_op].name);
 	return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, part, "%s", hard ? r->msg : r->lock_msg);
 }
 
-int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+int inject_dex_accept(const dex_verify_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
                       dex_code *c, tc_error *err)
 {
-	dvfy_result r;
+	dex_verify_result r;
 	if (check(f, scratch, k, m, c, &r) != TC_OK)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	u->checked++;
 	if (!r.failed && !r.locking)
 		return TC_OK;
-	dvfy_result before = {0};
+	dex_verify_result before = {0};
 	if (m->code && check(f, scratch, k, m, m->code, &before) != TC_OK)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	if (before.failed || before.locking) {
@@ -80,16 +80,16 @@ static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emet
 {
 	const dex_file *d = &x->d;
 	arena_reset(&w->scratch);
-	dhook h = {.entry = id ? x->beat_i : DEX_NO_INDEX,
+	dex_hook h = {.entry = id ? x->beat_i : DEX_NO_INDEX,
 	           .exit = id ? x->beat_o : DEX_NO_INDEX,
 	           .value = (int32_t)id,
 	           .after_init = id && dex_str_eq(d, d->methods.v[m->idx].name, "<init>"),
 	           .extra = focus ? x->beat_at : DEX_NO_INDEX,
 	           .extra_words = 2};
-	dedit *e;
+	dex_editor *e;
 	dex_code *c;
-	if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, &w->scratch, err) != TC_OK ||
-	    dedit_hook(e, &h, err) != TC_OK || dedit_commit(e, &w->keep, &c, err) != TC_OK ||
+	if (dex_edit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, &w->scratch, err) != TC_OK ||
+	    dex_hook_apply(e, &h, err) != TC_OK || dex_edit_commit(e, &w->keep, &c, err) != TC_OK ||
 	    inject_dex_accept(&x->vfy, &w->scratch, u, k, m, c, err) != TC_OK)
 		return err->code;
 	m->code = c;
@@ -108,9 +108,9 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, tc_error 
 			return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, "class",
 			               "a static onWindowFocusChanged(Z)V is in the way");
 	}
-	dop seq[3] = {{.op = DOP_INVOKE_SUPER, .fmt = DF_35c, .idx = u->focus_super, .nargs = 2, .args = {0, 1}},
-	              {.op = DOP_INVOKE_STATIC, .fmt = DF_35c, .idx = x->beat_at, .nargs = 2, .args = {0, 1}},
-	              {.op = DOP_RETURN_VOID, .fmt = DF_10x}};
+	dex_insn seq[3] = {{.op = DEX_OP_INVOKE_SUPER, .fmt = DF_35c, .idx = u->focus_super, .nargs = 2, .args = {0, 1}},
+	              {.op = DEX_OP_INVOKE_STATIC, .fmt = DF_35c, .idx = x->beat_at, .nargs = 2, .args = {0, 1}},
+	              {.op = DEX_OP_RETURN_VOID, .fmt = DF_10x}};
 	dex_code *c = arena_zalloc(&w->keep, sizeof *c);
 	uint8_t *insns = arena_alloc(&w->keep, 2 * 7);
 	dex_emethod *vm = arena_array(&w->keep, nv + 1, sizeof *vm);
@@ -118,8 +118,8 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, tc_error 
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	uint8_t *p = insns;
 	for (int i = 0; i < 3; i++) {
-		dop_encode(&seq[i], p);
-		p += 2 * dop_fmt_size(seq[i].fmt);
+		dex_op_encode(&seq[i], p);
+		p += 2 * dex_op_fmt_size(seq[i].fmt);
 	}
 	*c = (dex_code){.regs = 2, .ins = 2, .outs = 2, .ninsns = 7, .insns = insns};
 	dex_emethod added = {u->focus_method, DACC_PUBLIC, NULL};

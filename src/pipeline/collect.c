@@ -179,7 +179,7 @@ static uint32_t probe_id(const run *r, const cf_class *cls, const cf_member *m)
 	bool focus = false; /* calls BEAT.at: the focus call, in a method a run added if no probe */
 	for (uint32_t off = 0; off < c.len;) {
 		uint8_t op;
-		uint32_t n = insn_length(c.code, c.len, off, &op);
+		uint32_t n = cf_insn_length(c.code, c.len, off, &op);
 		if (!n)
 			return 0;
 		const uint8_t *p = c.code + off;
@@ -377,21 +377,21 @@ static uint32_t dex_probe_id(const run *r, const dex_file *d, const dex_emethod 
 	uint32_t reg = UINT32_MAX;
 	bool focus = false;
 	for (uint32_t pc = 0; pc < c->ninsns;) {
-		dop o;
-		uint32_t n = dop_decode(c->insns, c->ninsns, pc, d->version, &o);
+		dex_insn o;
+		uint32_t n = dex_op_decode(c->insns, c->ninsns, pc, d->version, &o);
 		if (!n)
 			return 0;
 		int64_t v = 0;
 		uint32_t vr = UINT32_MAX;
-		if (o.op == DOP_CONST_4 || o.op == DOP_CONST_16 || o.op == DOP_CONST || o.op == DOP_CONST_HIGH16) {
+		if (o.op == DEX_OP_CONST_4 || o.op == DEX_OP_CONST_16 || o.op == DEX_OP_CONST || o.op == DEX_OP_CONST_HIGH16) {
 			v = o.lit;
 			vr = o.a;
-		} else if ((o.op == DOP_INVOKE_STATIC || o.op == DOP_INVOKE_STATIC_RANGE) && o.nargs == 1) {
-			uint32_t arg = o.op == DOP_INVOKE_STATIC ? o.args[0] : o.a;
+		} else if ((o.op == DEX_OP_INVOKE_STATIC || o.op == DEX_OP_INVOKE_STATIC_RANGE) && o.nargs == 1) {
+			uint32_t arg = o.op == DEX_OP_INVOKE_STATIC ? o.args[0] : o.a;
 			if (lit > 0 && lit < MM_ID_DISPATCH && arg == reg && is_beat_method(r, d, o.idx, "i", "(I)V"))
 				return (uint32_t)lit;
 		}
-		if ((o.op == DOP_INVOKE_STATIC || o.op == DOP_INVOKE_STATIC_RANGE) && is_beat_method(r, d, o.idx, "at", NULL))
+		if ((o.op == DEX_OP_INVOKE_STATIC || o.op == DEX_OP_INVOKE_STATIC_RANGE) && is_beat_method(r, d, o.idx, "at", NULL))
 			focus = true;
 		lit = v;
 		reg = vr;

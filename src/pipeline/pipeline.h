@@ -100,7 +100,7 @@ typedef struct dexin {
 	bool parsed;
 	bool pending;          /* its units came from the cache: read and parse it if edited */
 	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
-	dvfy_file vfy;         /* the method checker's facts, once the ids are final */
+	dex_verify_file vfy;         /* the method checker's facts, once the ids are final */
 	bool left;             /* written unchanged (limits or a failed write): see reports */
 } dexin;
 enum unit_state { US_OK, US_MALFORMED };
@@ -256,7 +256,7 @@ int inject_dex_class(run *r, unit *u, worker *w, tc_error *err);
  * otherwise fails (TC_EUNSUPPORTED) naming the rule, and says the input method breaks
  * it already when it does. Counts in u->checked, check_refused, input_fails. Scratch
  * memory from scratch (reset). */
-int inject_dex_accept(const dvfy_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+int inject_dex_accept(const dex_verify_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
                       dex_code *c, tc_error *err);
 
 /* output.c */

@@ -176,7 +176,7 @@ static void put_vtypes(FILE *out, const smt_vtype *v, uint32_t n)
 
 static void dump_insn(FILE *out, const cp_pool *cp, const cf_insn *in)
 {
-	const op_info *info = &op_table[in->op];
+	const cf_op_info *info = &cf_op_table[in->op];
 	fprintf(out, "      %5u: %s%s", in->off, in->wide ? "wide " : "", info->name);
 	switch (info->kind) {
 	case OPK_S1:
@@ -211,15 +211,15 @@ static void dump_insn(FILE *out, const cp_pool *cp, const cf_insn *in)
 	}
 	case OPK_BR2:
 	case OPK_BR4:
-		fprintf(out, " %lld", (long long)insn_target(in, 0));
+		fprintf(out, " %lld", (long long)cf_insn_target(in, 0));
 		break;
 	case OPK_TSWITCH:
 	case OPK_LSWITCH:
 		fprintf(out, " { // %u\n", in->npairs);
 		for (uint32_t k = 0; k < in->npairs; k++)
-			fprintf(out, "               %11d: %lld\n", insn_switch_key(in, k),
-			        (long long)insn_target(in, k + 1));
-		fprintf(out, "                   default: %lld\n               }", (long long)insn_target(in, 0));
+			fprintf(out, "               %11d: %lld\n", cf_insn_switch_key(in, k),
+			        (long long)cf_insn_target(in, k + 1));
+		fprintf(out, "                   default: %lld\n               }", (long long)cf_insn_target(in, 0));
 		break;
 	}
 	fputc('\n', out);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dex.h"
-#include "dex_le.h"
+#include "bytes.h"
 #include "dex_op.h"
 #include "tc-dump/dump.h"
 
@@ -84,7 +84,7 @@ static void put_index(FILE *out, const dex_file *d, uint8_t kind, uint32_t idx)
 	}
 }
 
-static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t pc, const dop *op)
+static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t pc, const dex_insn *op)
 {
 	fprintf(out, "    %04x: ", pc);
 	if (op->fmt == DF_PAYLOAD) {
@@ -108,7 +108,7 @@ static void put_insn(FILE *out, const dex_file *d, const dex_code *c, uint32_t p
 		fputc('\n', out);
 		return;
 	}
-	const dop_info *info = &dop_table[op->op];
+	const dex_op_info *info = &dex_op_table[op->op];
 	fputs(info->name, out);
 	switch (op->fmt) {
 	case DF_10x: break;
@@ -163,22 +163,22 @@ static void dump_debug(FILE *out, const dex_file *d, const dex_blob *b)
 {
 	tc_error e;
 	tc_error_clear(&e);
-	dx_rd r = dx_at(b->data, b->len, 0, &e, "debug_info_item");
-	int64_t line = dx_uleb(&r);
-	uint32_t np = dx_uleb(&r);
+	tc_reader r = rd_at(b->data, b->len, 0, &e, "debug_info_item");
+	int64_t line = rd_uleb(&r);
+	uint32_t np = rd_uleb(&r);
 	fprintf(out, "    debug: line %" PRId64 ", %u parameter names\n", line, np);
-	for (uint32_t i = 0; i < np && dx_ok(&r); i++)
-		dx_ulebp1(&r);
+	for (uint32_t i = 0; i < np && rd_ok(&r); i++)
+		rd_ulebp1(&r);
 	uint32_t addr = 0;
-	while (dx_ok(&r)) {
-		uint8_t op = dx_u1(&r);
+	while (rd_ok(&r)) {
+		uint8_t op = rd_u1(&r);
 		switch (op) {
 		case 0: return;
-		case 1: addr += dx_uleb(&r); break;
-		case 2: line += dx_sleb(&r); break;
+		case 1: addr += rd_uleb(&r); break;
+		case 2: line += rd_sleb(&r); break;
 		case 3:
 		case 4: {
-			uint32_t reg = dx_uleb(&r), name = dx_ulebp1(&r), type = dx_ulebp1(&r);
+			uint32_t reg = rd_uleb(&r), name = rd_ulebp1(&r), type = rd_ulebp1(&r);
 			fprintf(out, "      %04x: local v%u ", addr, reg);
 			if (name != DEX_NO_INDEX)
 				put_str(out, d, name);
@@ -186,7 +186,7 @@ static void dump_debug(FILE *out, const dex_file *d, const dex_blob *b)
 			if (type != DEX_NO_INDEX)
 				put_type(out, d, type);
 			if (op == 4) {
-				uint32_t sig = dx_ulebp1(&r);
+				uint32_t sig = rd_ulebp1(&r);
 				fputc(' ', out);
 				if (sig != DEX_NO_INDEX)
 					put_str(out, d, sig);
@@ -194,12 +194,12 @@ static void dump_debug(FILE *out, const dex_file *d, const dex_blob *b)
 			fputc('\n', out);
 			break;
 		}
-		case 5: fprintf(out, "      %04x: end local v%u\n", addr, dx_uleb(&r)); break;
-		case 6: fprintf(out, "      %04x: restart local v%u\n", addr, dx_uleb(&r)); break;
+		case 5: fprintf(out, "      %04x: end local v%u\n", addr, rd_uleb(&r)); break;
+		case 6: fprintf(out, "      %04x: restart local v%u\n", addr, rd_uleb(&r)); break;
 		case 7: fprintf(out, "      %04x: prologue end\n", addr); break;
 		case 8: fprintf(out, "      %04x: epilogue begin\n", addr); break;
 		case 9: {
-			uint32_t f = dx_ulebp1(&r);
+			uint32_t f = rd_ulebp1(&r);
 			fprintf(out, "      %04x: file ", addr);
 			if (f != DEX_NO_INDEX)
 				put_str(out, d, f);
@@ -218,9 +218,9 @@ static int dump_code(FILE *out, const dex_file *d, const dex_code *c)
 {
 	int problems = 0;
 	fprintf(out, "    registers %u, ins %u, outs %u, %u code units\n", c->regs, c->ins, c->outs, c->ninsns);
-	dop op;
+	dex_insn op;
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_decode(c->insns, c->ninsns, pc, d->version, &op))) {
+		if (!(size = dex_op_decode(c->insns, c->ninsns, pc, d->version, &op))) {
 			fprintf(out, "    ! error: bad instruction at %04x\n", pc);
 			problems++;
 			break;

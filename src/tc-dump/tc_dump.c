@@ -111,9 +111,9 @@ static int dex_deep(dex_file *d, arena *keep, arena *scratch, tc_error *err)
 			if (!m->code)
 				continue;
 			arena_reset(scratch);
-			dedit *e;
-			if (dedit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, err) != TC_OK ||
-			    dedit_commit(e, keep, &m->code, err) != TC_OK) {
+			dex_editor *e;
+			if (dex_edit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, err) != TC_OK ||
+			    dex_edit_commit(e, keep, &m->code, err) != TC_OK) {
 				char label[1024];
 				dex_method_label(d, m->idx, label, sizeof label);
 				tc_error_context(err, NULL, NULL, label);

@@ -445,7 +445,7 @@ static void walk_method(walk *w, klass *k, cf_member *m, int depth)
 	}
 	for (uint32_t off = 0; off < code.len;) {
 		cf_insn in;
-		if (insn_decode(code.code, code.len, off, code.code_off, &in, &err) != TC_OK) {
+		if (cf_insn_decode(code.code, code.len, off, code.code_off, &in, &err) != TC_OK) {
 			fprintf(stderr, "tc-hotpath: %s: bad instruction at %u\n", k->name, off);
 			w->violations++;
 			return;
@@ -456,7 +456,7 @@ static void walk_method(walk *w, klass *k, cf_member *m, int depth)
 			say(w, depth, "indy  at %u: invokedynamic (a bootstrap, an allocation)  <-- not allowed per event", in.off);
 			continue;
 		}
-		if (!op_has(in.op, OPF_INVOKE))
+		if (!cf_op_has(in.op, OPF_INVOKE))
 			continue;
 		cp_ref r;
 		if (!cp_member_ref(&k->cls.cp, in.index, &r))

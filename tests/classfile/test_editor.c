@@ -185,7 +185,7 @@ Test(editor, before_returns_that_are_branch_and_handler_targets)
 	begin(&e, b, "f");
 	cr_assert_eq(code_ninsns(e.ed), 6);
 	for (uint32_t i = 0; i < code_ninsns(e.ed); i++)
-		if (op_has(code_insn(e.ed, i)->op, OPF_RETURN))
+		if (cf_op_has(code_insn(e.ed, i)->op, OPF_RETURN))
 			ins(&e, i, CODE_AT_TARGET, BYTES(OP_INVOKESTATIC, U2(p)));
 	commit(&e);
 	expect_code(&e.u, "f",

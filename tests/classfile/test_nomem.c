@@ -66,7 +66,7 @@ static int edit(cf_class *cls, cf_member *m, arena *scratch, bool longb, tc_erro
 	if ((rc = code_insert(ed, start, CODE_FALLTHROUGH, seq, sizeof seq, err)) != TC_OK)
 		return rc;
 	for (uint32_t i = 0; i < code_ninsns(ed); i++) {
-		if (op_has(code_insn(ed, i)->op, OPF_RETURN) &&
+		if (cf_op_has(code_insn(ed, i)->op, OPF_RETURN) &&
 		    (rc = code_insert(ed, i, CODE_AT_TARGET, seq, sizeof seq, err)) != TC_OK)
 			return rc;
 		if (code_depth(ed, i) < -1)

@@ -56,11 +56,11 @@ Test(opcodes, names_and_defined_range)
 	cr_assert_eq(sizeof jvms_names / sizeof jvms_names[0], 0xca);
 	for (int op = 0; op < 256; op++) {
 		if (op < 0xca) {
-			cr_assert(op_valid((uint8_t)op), "0x%02x", op);
-			cr_assert_str_eq(op_table[op].name, jvms_names[op], "0x%02x", op);
+			cr_assert(cf_op_valid((uint8_t)op), "0x%02x", op);
+			cr_assert_str_eq(cf_op_table[op].name, jvms_names[op], "0x%02x", op);
 		} else {
 			/* 0xca breakpoint, 0xfe/0xff impdep: reserved, never in class files */
-			cr_assert_not(op_valid((uint8_t)op), "0x%02x is defined", op);
+			cr_assert_not(cf_op_valid((uint8_t)op), "0x%02x is defined", op);
 		}
 	}
 }
@@ -68,8 +68,8 @@ Test(opcodes, names_and_defined_range)
 Test(opcodes, lengths)
 {
 	for (int op = 0; op < 0xca; op++)
-		cr_assert_eq(op_table[op].len, jvms_len(op), "%s: %u, JVMS %d", jvms_names[op],
-		             op_table[op].len, jvms_len(op));
+		cr_assert_eq(cf_op_table[op].len, jvms_len(op), "%s: %u, JVMS %d", jvms_names[op],
+		             cf_op_table[op].len, jvms_len(op));
 }
 
 static bool in(int op, int lo, int hi)
@@ -81,7 +81,7 @@ Test(opcodes, flags)
 {
 	for (int op = 0; op < 0xca; op++) {
 		const char *n = jvms_names[op];
-		unsigned f = op_table[op].flags;
+		unsigned f = cf_op_table[op].flags;
 		bool cond = in(op, 0x99, 0xa6) || op == 0xc6 || op == 0xc7;
 		bool jsr = op == 0xa8 || op == 0xc9;
 		bool go = op == 0xa7 || op == 0xc8;
@@ -111,35 +111,35 @@ Test(opcodes, flags)
 Test(opcodes, operand_kinds)
 {
 	for (int op = 0; op < 0xca; op++) {
-		uint8_t k = op_table[op].kind;
+		uint8_t k = cf_op_table[op].kind;
 		const char *n = jvms_names[op];
-		if (op_has((uint8_t)op, OPF_BRANCH) && !op_has((uint8_t)op, OPF_SWITCH))
-			cr_assert_eq(k, op_table[op].len == 3 ? OPK_BR2 : OPK_BR4, "%s", n);
+		if (cf_op_has((uint8_t)op, OPF_BRANCH) && !cf_op_has((uint8_t)op, OPF_SWITCH))
+			cr_assert_eq(k, cf_op_table[op].len == 3 ? OPK_BR2 : OPK_BR4, "%s", n);
 		if (k == OPK_BR2)
-			cr_assert_eq(op_table[op].len, 3, "%s", n);
+			cr_assert_eq(cf_op_table[op].len, 3, "%s", n);
 		if (k == OPK_BR4)
-			cr_assert_eq(op_table[op].len, 5, "%s", n);
+			cr_assert_eq(cf_op_table[op].len, 5, "%s", n);
 		if (k == OPK_CP2)
-			cr_assert_eq(op_table[op].len, 3, "%s", n);
-		if (op_has((uint8_t)op, OPF_CP))
+			cr_assert_eq(cf_op_table[op].len, 3, "%s", n);
+		if (cf_op_has((uint8_t)op, OPF_CP))
 			cr_assert(k == OPK_CP1 || k == OPK_CP2 || k == OPK_IINTERFACE || k == OPK_INDY ||
 			          k == OPK_MULTI, "%s", n);
-		if (op_table[op].len == 1)
+		if (cf_op_table[op].len == 1)
 			cr_assert_eq(k, OPK_NONE, "%s", n);
 	}
-	cr_assert_eq(op_table[OP_BIPUSH].kind, OPK_S1);
-	cr_assert_eq(op_table[OP_SIPUSH].kind, OPK_S2);
-	cr_assert_eq(op_table[OP_LDC].kind, OPK_CP1);
-	cr_assert_eq(op_table[OP_ILOAD].kind, OPK_LOCAL);
-	cr_assert_eq(op_table[OP_RET].kind, OPK_LOCAL);
-	cr_assert_eq(op_table[OP_IINC].kind, OPK_IINC);
-	cr_assert_eq(op_table[OP_TABLESWITCH].kind, OPK_TSWITCH);
-	cr_assert_eq(op_table[OP_LOOKUPSWITCH].kind, OPK_LSWITCH);
-	cr_assert_eq(op_table[OP_INVOKEINTERFACE].kind, OPK_IINTERFACE);
-	cr_assert_eq(op_table[OP_INVOKEDYNAMIC].kind, OPK_INDY);
-	cr_assert_eq(op_table[OP_NEWARRAY].kind, OPK_ATYPE);
-	cr_assert_eq(op_table[OP_MULTIANEWARRAY].kind, OPK_MULTI);
-	cr_assert_eq(op_table[OP_WIDE].kind, OPK_WIDE);
+	cr_assert_eq(cf_op_table[OP_BIPUSH].kind, OPK_S1);
+	cr_assert_eq(cf_op_table[OP_SIPUSH].kind, OPK_S2);
+	cr_assert_eq(cf_op_table[OP_LDC].kind, OPK_CP1);
+	cr_assert_eq(cf_op_table[OP_ILOAD].kind, OPK_LOCAL);
+	cr_assert_eq(cf_op_table[OP_RET].kind, OPK_LOCAL);
+	cr_assert_eq(cf_op_table[OP_IINC].kind, OPK_IINC);
+	cr_assert_eq(cf_op_table[OP_TABLESWITCH].kind, OPK_TSWITCH);
+	cr_assert_eq(cf_op_table[OP_LOOKUPSWITCH].kind, OPK_LSWITCH);
+	cr_assert_eq(cf_op_table[OP_INVOKEINTERFACE].kind, OPK_IINTERFACE);
+	cr_assert_eq(cf_op_table[OP_INVOKEDYNAMIC].kind, OPK_INDY);
+	cr_assert_eq(cf_op_table[OP_NEWARRAY].kind, OPK_ATYPE);
+	cr_assert_eq(cf_op_table[OP_MULTIANEWARRAY].kind, OPK_MULTI);
+	cr_assert_eq(cf_op_table[OP_WIDE].kind, OPK_WIDE);
 }
 
 /* Words of the type letter a mnemonic starts with. */
@@ -152,7 +152,7 @@ Test(opcodes, fixed_stack_effects)
 {
 	for (int op = 0; op < 0xca; op++) {
 		const char *n = jvms_names[op];
-		int pop = op_table[op].pop, push = op_table[op].push;
+		int pop = cf_op_table[op].pop, push = cf_op_table[op].push;
 		int epop = -2, epush = -2; /* -2: not checked by a rule below */
 		if (in(op, 0x01, 0x11)) {
 			epop = 0;
@@ -160,10 +160,10 @@ Test(opcodes, fixed_stack_effects)
 		} else if (in(op, 0x12, 0x14)) {
 			epop = 0;
 			epush = op == 0x14 ? 2 : 1;
-		} else if (op_has((uint8_t)op, OPF_LOAD)) {
+		} else if (cf_op_has((uint8_t)op, OPF_LOAD)) {
 			epop = 0;
 			epush = words(n[0]);
-		} else if (op_has((uint8_t)op, OPF_STORE)) {
+		} else if (cf_op_has((uint8_t)op, OPF_STORE)) {
 			epop = words(n[0]);
 			epush = 0;
 		} else if (in(op, 0x2e, 0x35)) { /* xaload: arrayref, index -> value */
@@ -217,8 +217,8 @@ Test(opcodes, fixed_stack_effects)
 		{OP_MONITOREXIT, 1, 0}, {OP_MULTIANEWARRAY, -1, 1},
 	};
 	for (size_t k = 0; k < sizeof spot / sizeof spot[0]; k++) {
-		cr_assert_eq(op_table[spot[k].op].pop, spot[k].pop, "%s", jvms_names[spot[k].op]);
-		cr_assert_eq(op_table[spot[k].op].push, spot[k].push, "%s", jvms_names[spot[k].op]);
+		cr_assert_eq(cf_op_table[spot[k].op].pop, spot[k].pop, "%s", jvms_names[spot[k].op]);
+		cr_assert_eq(cf_op_table[spot[k].op].push, spot[k].push, "%s", jvms_names[spot[k].op]);
 	}
 }
 
@@ -229,7 +229,7 @@ static cf_insn dec(const uint8_t *code, uint32_t len, uint32_t off)
 	cf_insn in;
 	tc_error err;
 	tc_error_clear(&err);
-	int rc = insn_decode(code, len, off, 100, &in, &err);
+	int rc = cf_insn_decode(code, len, off, 100, &in, &err);
 	cr_assert_eq(rc, TC_OK, "decode at %u: %s", off, err.message);
 	return in;
 }
@@ -238,7 +238,7 @@ static int dec_err(const uint8_t *code, uint32_t len, uint32_t off, tc_error *er
 {
 	cf_insn in;
 	tc_error_clear(err);
-	return insn_decode(code, len, off, 100, &in, err);
+	return cf_insn_decode(code, len, off, 100, &in, err);
 }
 
 Test(opcodes, decode_simple_operands)
@@ -288,10 +288,10 @@ Test(opcodes, decode_simple_operands)
 	in = dec(c, n, 22);
 	cr_assert(in.op == OP_IINC && in.wide && in.len == 6 && in.index == 300 && in.imm == -1000);
 	in = dec(c, n, 28);
-	cr_assert(in.op == OP_IFEQ && in.branch == -28 && insn_target(&in, 0) == 0);
-	cr_assert_eq(insn_ntargets(&in), 1);
+	cr_assert(in.op == OP_IFEQ && in.branch == -28 && cf_insn_target(&in, 0) == 0);
+	cr_assert_eq(cf_insn_ntargets(&in), 1);
 	in = dec(c, n, 31);
-	cr_assert(in.op == OP_GOTO_W && in.len == 5 && in.branch == 0x10000 && insn_target(&in, 0) == 31 + 0x10000);
+	cr_assert(in.op == OP_GOTO_W && in.len == 5 && in.branch == 0x10000 && cf_insn_target(&in, 0) == 31 + 0x10000);
 	in = dec(c, n, 36);
 	cr_assert(in.len == 5 && in.index == 9 && in.imm == 3);
 	in = dec(c, n, 41);
@@ -303,9 +303,9 @@ Test(opcodes, decode_simple_operands)
 	in = dec(c, n, 52);
 	cr_assert(in.op == OP_RET && in.wide && in.len == 4 && in.index == 256);
 	in = dec(c, n, 56);
-	cr_assert(in.op == OP_JSR_W && insn_target(&in, 0) == 0);
+	cr_assert(in.op == OP_JSR_W && cf_insn_target(&in, 0) == 0);
 	in = dec(c, n, 17);
-	cr_assert_eq(insn_ntargets(&in), 0);
+	cr_assert_eq(cf_insn_ntargets(&in), 0);
 }
 
 /* tableswitch and lookupswitch at each of the 4 alignments: 3..0 padding bytes. */
@@ -324,12 +324,12 @@ Test(opcodes, switches_at_every_alignment)
 		cf_insn in = dec(c, p, at);
 		cr_assert_eq(in.len, 1 + pad + 24, "at %u", at);
 		cr_assert(in.low == -1 && in.high == 1 && in.npairs == 3);
-		cr_assert_eq(insn_ntargets(&in), 4);
-		cr_assert_eq(insn_target(&in, 0), at + 100);
-		cr_assert_eq(insn_target(&in, 1), at + 10);
-		cr_assert_eq(insn_target(&in, 3), at + 30);
-		cr_assert_eq(insn_switch_key(&in, 0), -1);
-		cr_assert_eq(insn_switch_key(&in, 2), 1);
+		cr_assert_eq(cf_insn_ntargets(&in), 4);
+		cr_assert_eq(cf_insn_target(&in, 0), at + 100);
+		cr_assert_eq(cf_insn_target(&in, 1), at + 10);
+		cr_assert_eq(cf_insn_target(&in, 3), at + 30);
+		cr_assert_eq(cf_insn_switch_key(&in, 0), -1);
+		cr_assert_eq(cf_insn_switch_key(&in, 2), 1);
 
 		memset(c, OP_NOP, sizeof c);
 		p = at;
@@ -341,10 +341,10 @@ Test(opcodes, switches_at_every_alignment)
 		in = dec(c, p, at);
 		cr_assert_eq(in.len, 1 + pad + 24, "at %u", at);
 		cr_assert_eq(in.npairs, 2);
-		cr_assert_eq(insn_target(&in, 0), (int64_t)at - 7);
-		cr_assert_eq(insn_switch_key(&in, 0), -5);
-		cr_assert_eq(insn_switch_key(&in, 1), 1000);
-		cr_assert_eq(insn_target(&in, 2), at + 50);
+		cr_assert_eq(cf_insn_target(&in, 0), (int64_t)at - 7);
+		cr_assert_eq(cf_insn_switch_key(&in, 0), -5);
+		cr_assert_eq(cf_insn_switch_key(&in, 1), 1000);
+		cr_assert_eq(cf_insn_target(&in, 2), at + 50);
 	}
 }
 
@@ -397,19 +397,19 @@ Test(opcodes, stack_effects_from_descriptors)
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		cf_insn in = {.op = cases[k].op, .index = cases[k].idx};
 		int pop = -9, push = -9;
-		cr_assert(insn_stack_effect(&t.cls.cp, &in, &pop, &push), "case %zu", k);
+		cr_assert(cf_insn_stack_effect(&t.cls.cp, &in, &pop, &push), "case %zu", k);
 		cr_assert_eq(pop, cases[k].pop, "case %zu (%s): pop %d", k, jvms_names[cases[k].op], pop);
 		cr_assert_eq(push, cases[k].push, "case %zu (%s): push %d", k, jvms_names[cases[k].op], push);
 	}
 	cf_insn multi = {.op = OP_MULTIANEWARRAY, .index = 1, .imm = 4};
 	int pop, push;
-	cr_assert(insn_stack_effect(&t.cls.cp, &multi, &pop, &push));
+	cr_assert(cf_insn_stack_effect(&t.cls.cp, &multi, &pop, &push));
 	cr_assert(pop == 4 && push == 1);
 	cf_insn wrong = {.op = OP_INVOKESTATIC, .index = gj};
-	cr_assert_not(insn_stack_effect(&t.cls.cp, &wrong, &pop, &push), "a Fieldref does not resolve as a method");
+	cr_assert_not(cf_insn_stack_effect(&t.cls.cp, &wrong, &pop, &push), "a Fieldref does not resolve as a method");
 	cf_insn broken = {.op = OP_INVOKESTATIC, .index = bad};
-	cr_assert_not(insn_stack_effect(&t.cls.cp, &broken, &pop, &push));
+	cr_assert_not(cf_insn_stack_effect(&t.cls.cp, &broken, &pop, &push));
 	cf_insn past = {.op = OP_GETSTATIC, .index = 60000};
-	cr_assert_not(insn_stack_effect(&t.cls.cp, &past, &pop, &push));
+	cr_assert_not(cf_insn_stack_effect(&t.cls.cp, &past, &pop, &push));
 	tc_drop(&t);
 }

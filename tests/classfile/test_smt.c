@@ -8,7 +8,7 @@
 
 static uint32_t end_of(const char *s, uint32_t pos)
 {
-	return desc_type_end((const uint8_t *)s, (uint32_t)strlen(s), pos);
+	return cf_desc_type_end((const uint8_t *)s, (uint32_t)strlen(s), pos);
 }
 
 Test(desc, field_types)
@@ -31,24 +31,24 @@ Test(desc, field_types)
 	memset(dims, '[', 256);
 	strcpy(dims + 256, "I");
 	cr_assert_eq(end_of(dims, 0), 0, "256 dimensions");
-	cr_assert(desc_field_valid((const uint8_t *)"[Lx;", 4));
-	cr_assert_not(desc_field_valid((const uint8_t *)"II", 2));
-	cr_assert_not(desc_field_valid((const uint8_t *)"", 0));
-	cr_assert_eq(desc_words('J'), 2);
-	cr_assert_eq(desc_words('D'), 2);
-	cr_assert_eq(desc_words('V'), 0);
-	cr_assert_eq(desc_words('['), 1);
-	cr_assert_eq(desc_words('L'), 1);
+	cr_assert(cf_desc_field_valid((const uint8_t *)"[Lx;", 4));
+	cr_assert_not(cf_desc_field_valid((const uint8_t *)"II", 2));
+	cr_assert_not(cf_desc_field_valid((const uint8_t *)"", 0));
+	cr_assert_eq(cf_desc_words('J'), 2);
+	cr_assert_eq(cf_desc_words('D'), 2);
+	cr_assert_eq(cf_desc_words('V'), 0);
+	cr_assert_eq(cf_desc_words('['), 1);
+	cr_assert_eq(cf_desc_words('L'), 1);
 }
 
-static bool method(const char *s, desc_method *m)
+static bool method(const char *s, cf_desc_method *m)
 {
-	return desc_parse_method((const uint8_t *)s, (uint32_t)strlen(s), m);
+	return cf_desc_parse_method((const uint8_t *)s, (uint32_t)strlen(s), m);
 }
 
 Test(desc, method_types)
 {
-	desc_method m;
+	cf_desc_method m;
 	cr_assert(method("()V", &m));
 	cr_assert(m.nargs == 0 && m.arg_words == 0 && m.ret_words == 0 && m.ret_pos == 2);
 	cr_assert(method("(IJD[JLx;)J", &m));

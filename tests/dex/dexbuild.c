@@ -64,14 +64,14 @@ uint32_t db_method(dex_file *d, uint32_t k, const char *name, const char *desc, 
 	return m;
 }
 
-uint32_t db_encode(const dop *insns, uint32_t n, uint16_t *units)
+uint32_t db_encode(const dex_insn *insns, uint32_t n, uint16_t *units)
 {
 	uint32_t at = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t bytes[10];
-		cr_assert(dop_encode(&insns[i], bytes), "instruction %u (%s) does not encode", i,
-		          dop_table[insns[i].op].name);
-		uint32_t size = dop_fmt_size(insns[i].fmt);
+		cr_assert(dex_op_encode(&insns[i], bytes), "instruction %u (%s) does not encode", i,
+		          dex_op_table[insns[i].op].name);
+		uint32_t size = dex_op_fmt_size(insns[i].fmt);
 		for (uint32_t k = 0; k < size; k++)
 			units[at + k] = (uint16_t)(bytes[2 * k] | bytes[2 * k + 1] << 8);
 		at += size;
@@ -92,7 +92,7 @@ dex_code *db_code_units(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs,
 	return c;
 }
 
-dex_code *db_code(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs, const dop *insns, uint32_t n)
+dex_code *db_code(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs, const dex_insn *insns, uint32_t n)
 {
 	uint16_t units[4096];
 	uint32_t len = db_encode(insns, n, units);
@@ -123,45 +123,45 @@ uint32_t db_find(const dex_file *d, const char *cls, const char *name, const cha
 	return DEX_NO_INDEX;
 }
 
-dop db_op(uint8_t op)
+dex_insn db_op(uint8_t op)
 {
-	dop d = {0};
+	dex_insn d = {0};
 	d.op = op;
-	d.fmt = dop_table[op].fmt;
+	d.fmt = dex_op_table[op].fmt;
 	return d;
 }
 
-dop db_a(uint8_t op, uint32_t a)
+dex_insn db_a(uint8_t op, uint32_t a)
 {
-	dop d = db_op(op);
+	dex_insn d = db_op(op);
 	d.a = a;
 	return d;
 }
 
-dop db_ab(uint8_t op, uint32_t a, uint32_t b)
+dex_insn db_ab(uint8_t op, uint32_t a, uint32_t b)
 {
-	dop d = db_a(op, a);
+	dex_insn d = db_a(op, a);
 	d.b = b;
 	return d;
 }
 
-dop db_lit(uint8_t op, uint32_t a, int64_t lit)
+dex_insn db_lit(uint8_t op, uint32_t a, int64_t lit)
 {
-	dop d = db_a(op, a);
+	dex_insn d = db_a(op, a);
 	d.lit = lit;
 	return d;
 }
 
-dop db_branch(uint8_t op, uint32_t a, uint32_t b, int32_t target)
+dex_insn db_branch(uint8_t op, uint32_t a, uint32_t b, int32_t target)
 {
-	dop d = db_ab(op, a, b);
+	dex_insn d = db_ab(op, a, b);
 	d.target = target;
 	return d;
 }
 
-dop db_invoke(uint8_t op, uint32_t method, const uint16_t *regs, uint8_t n)
+dex_insn db_invoke(uint8_t op, uint32_t method, const uint16_t *regs, uint8_t n)
 {
-	dop d = db_op(op);
+	dex_insn d = db_op(op);
 	d.idx = method;
 	d.nargs = n;
 	if (d.fmt == DF_3rc)
@@ -172,9 +172,9 @@ dop db_invoke(uint8_t op, uint32_t method, const uint16_t *regs, uint8_t n)
 	return d;
 }
 
-dop db_idx(uint8_t op, uint32_t a, uint32_t idx)
+dex_insn db_idx(uint8_t op, uint32_t a, uint32_t idx)
 {
-	dop d = db_a(op, a);
+	dex_insn d = db_a(op, a);
 	d.idx = idx;
 	return d;
 }

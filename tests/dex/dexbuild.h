@@ -1,5 +1,5 @@
 /* Dex models made from scratch for unit tests: an empty file, classes with methods
- * whose code is given as instructions (dop) or as raw code units. Test code: failures
+ * whose code is given as instructions (dex_insn) or as raw code units. Test code: failures
  * abort through Criterion. */
 #ifndef TC_DEXBUILD_H
 #define TC_DEXBUILD_H
@@ -23,24 +23,24 @@ void db_bulk_methods(dex_file *d, const char *desc, uint32_t n);
 uint32_t db_method(dex_file *d, uint32_t k, const char *name, const char *desc, uint32_t flags,
                    dex_code *code);
 /* A code item from instructions (encoded in order; branch targets as given). */
-dex_code *db_code(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs, const dop *insns, uint32_t n);
+dex_code *db_code(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs, const dex_insn *insns, uint32_t n);
 /* A code item from raw code units. */
 dex_code *db_code_units(dex_file *d, uint16_t regs, uint16_t ins, uint16_t outs, const uint16_t *units,
                         uint32_t n);
 /* Encodes instructions into units (returns the count); for tests that build payloads. */
-uint32_t db_encode(const dop *insns, uint32_t n, uint16_t *units);
+uint32_t db_encode(const dex_insn *insns, uint32_t n, uint16_t *units);
 /* Writes d and parses the result into again (in a2); the written bytes stay in buf. */
 void db_rewrite(dex_file *d, tc_buf *buf, dex_file *again, arena *a2);
 /* A method index by class descriptor, name and descriptor, or DEX_NO_INDEX. */
 uint32_t db_find(const dex_file *d, const char *cls, const char *name, const char *desc);
 
 /* Shorthands for instructions. */
-dop db_op(uint8_t op);
-dop db_a(uint8_t op, uint32_t a);
-dop db_ab(uint8_t op, uint32_t a, uint32_t b);
-dop db_lit(uint8_t op, uint32_t a, int64_t lit);
-dop db_branch(uint8_t op, uint32_t a, uint32_t b, int32_t target);
-dop db_invoke(uint8_t op, uint32_t method, const uint16_t *regs, uint8_t n);
-dop db_idx(uint8_t op, uint32_t a, uint32_t idx);
+dex_insn db_op(uint8_t op);
+dex_insn db_a(uint8_t op, uint32_t a);
+dex_insn db_ab(uint8_t op, uint32_t a, uint32_t b);
+dex_insn db_lit(uint8_t op, uint32_t a, int64_t lit);
+dex_insn db_branch(uint8_t op, uint32_t a, uint32_t b, int32_t target);
+dex_insn db_invoke(uint8_t op, uint32_t method, const uint16_t *regs, uint8_t n);
+dex_insn db_idx(uint8_t op, uint32_t a, uint32_t idx);
 
 #endif

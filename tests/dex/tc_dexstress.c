@@ -1,6 +1,6 @@
 /* tc-dexstress: the code editor on every method of real dex files. Each method with
  * code gets an entry hook, an exit hook before every return and a catch-all exit (the
- * shape tc-instrument produces), through dedit_hook; the files are written to OUTDIR
+ * shape tc-instrument produces), through dex_hook_apply; the files are written to OUTDIR
  * for the oracles (dexdump, baksmali, tc-dexverify, enjarify + HotSpot).
  *
  * usage: tc-dexstress [--ids-only | --tight | --tight-only] OUTDIR FILE.dex...
@@ -90,12 +90,12 @@ static int hook_list(dex_file *d, dex_emethod *ms, uint32_t n, run *x)
 		arena_reset(scratch);
 		tc_error e;
 		tc_error_clear(&e);
-		dedit *ed;
-		dhook h = {.entry = in, .exit = out, .value = (int32_t)(m->idx + 1), .extra = DEX_NO_INDEX,
+		dex_editor *ed;
+		dex_hook h = {.entry = in, .exit = out, .value = (int32_t)(m->idx + 1), .extra = DEX_NO_INDEX,
 		           .after_init = dex_str_eq(d, d->methods.v[m->idx].name, "<init>")};
 		dex_code *c;
-		if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) ||
-		    dedit_hook(ed, &h, &e) || dedit_commit(ed, keep, &c, &e)) {
+		if (dex_edit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) ||
+		    dex_hook_apply(ed, &h, &e) || dex_edit_commit(ed, keep, &c, &e)) {
 			if (e.code == TC_ENOMEM)
 				return e.code;
 			/* "reason (code unit N)": counted without the position */

@@ -99,7 +99,7 @@ static void traced_class(dex_file *d, const char *desc)
 	tc_error_clear(&e);
 	uint32_t callee;
 	cr_assert_eq(dex_intern_method(d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
-	dop code[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID)};
+	dex_insn code[] = {db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 0, 0, 0, code, 2));
 }
 
@@ -139,13 +139,13 @@ static void ops(const dex_file *d, const char *cls, const char *name, char *buf,
 	cr_assert_not_null(c);
 	*code = c;
 	buf[0] = '\0';
-	dop op;
+	dex_insn op;
 	for (uint32_t pc = 0, n; pc < c->ninsns; pc += n) {
-		n = dop_decode(c->insns, c->ninsns, pc, d->version, &op);
+		n = dex_op_decode(c->insns, c->ninsns, pc, d->version, &op);
 		cr_assert(n);
 		if (op.fmt == DF_PAYLOAD)
 			continue;
-		strncat(buf, dop_table[op.op].name, size - strlen(buf) - 2);
+		strncat(buf, dex_op_table[op.op].name, size - strlen(buf) - 2);
 		strncat(buf, " ", size - strlen(buf) - 1);
 	}
 }
@@ -161,7 +161,7 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 	/* declares it: super.onWindowFocusChanged(z); return */
 	uint32_t k = db_class_super(&d, "Lp/Declares;", "Landroid/app/Activity;", DACC_PUBLIC);
 	uint16_t r01[] = {0, 1};
-	dop body[] = {db_invoke(DOP_INVOKE_SUPER, sup, r01, 2), db_op(DOP_RETURN_VOID)};
+	dex_insn body[] = {db_invoke(DEX_OP_INVOKE_SUPER, sup, r01, 2), db_op(DEX_OP_RETURN_VOID)};
 	db_method(&d, k, "onWindowFocusChanged", "(Z)V", DACC_PUBLIC, db_code(&d, 2, 2, 2, body, 2));
 	/* lacks it */
 	db_class_super(&d, "Lp/Lacks;", "Landroid/app/Activity;", DACC_PUBLIC);
@@ -185,8 +185,8 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 	                 "return-void move-exception const/16 invoke-static throw ");
 	ops(&out, "Lp/Lacks;", "onWindowFocusChanged", seq, sizeof seq, &c);
 	cr_expect_str_eq(seq, "invoke-super invoke-static return-void ", "the added method");
-	dop call;
-	cr_assert(dop_decode(c->insns, c->ninsns, 3, out.version, &call));
+	dex_insn call;
+	cr_assert(dex_op_decode(c->insns, c->ninsns, 3, out.version, &call));
 	char label[512];
 	dex_method_label(&out, call.idx, label, sizeof label);
 	cr_expect_str_eq(label, "Lcom/tencent/matrix/trace/core/AppMethodBeat;->at(Landroid/app/Activity;Z)V");
@@ -228,8 +228,8 @@ Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
 	tc_error_clear(&e);
 	uint32_t callee;
 	cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
-	dop good[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID)};
-	dop bad[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_a(DOP_RETURN, 0)};
+	dex_insn good[] = {db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
+	dex_insn bad[] = {db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0), db_a(DEX_OP_RETURN, 0)};
 	db_method(&d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 0, 0, 0, good, 2));
 	db_method(&d, k, "broken", "()I", DACC_PUBLIC | DACC_STATIC, db_code(&d, 1, 0, 0, bad, 2));
 	save(&d, "bad.dex");
@@ -240,10 +240,10 @@ Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
 	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
 	const dex_code *was = code_of(&d, "Lp/Bad;", "broken", "()I"), *now = code_of(&out, "Lp/Bad;", "broken", "()I");
 	/* the same instructions (the call's method index moves: the writer sorts the ids in) */
-	dop w0, w1, n0, n1;
+	dex_insn w0, w1, n0, n1;
 	cr_assert(now->regs == was->regs && now->ninsns == was->ninsns && now->ninsns == 4);
-	cr_assert(dop_decode(was->insns, 4, 0, d.version, &w0) && dop_decode(was->insns, 4, 3, d.version, &w1));
-	cr_assert(dop_decode(now->insns, 4, 0, out.version, &n0) && dop_decode(now->insns, 4, 3, out.version, &n1));
+	cr_assert(dex_op_decode(was->insns, 4, 0, d.version, &w0) && dex_op_decode(was->insns, 4, 3, d.version, &w1));
+	cr_assert(dex_op_decode(now->insns, 4, 0, out.version, &n0) && dex_op_decode(now->insns, 4, 3, out.version, &n1));
 	char lw[256], ln[256];
 	dex_method_label(&d, w0.idx, lw, sizeof lw);
 	dex_method_label(&out, n0.idx, ln, sizeof ln);
@@ -275,18 +275,18 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	cr_assert_eq(dex_intern_method(&d, "Lcom/tencent/matrix/trace/core/AppMethodBeat;", "o", "(I)V", &beat_o, &e),
 	             TC_OK);
 	uint16_t p0[] = {1}, v3[] = {3}, v0[] = {0};
-	dop orig[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
-	              db_a(DOP_RETURN_WIDE, 1)};
-	dop wrong[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
-	               db_lit(DOP_CONST_16, 3, 0x18a0), db_invoke(DOP_INVOKE_STATIC, beat_o, v3, 1),
-	               db_a(DOP_RETURN_WIDE, 1)};
-	dop right[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
-	               db_lit(DOP_CONST_16, 0, 0x18a0), db_invoke(DOP_INVOKE_STATIC, beat_o, v0, 1),
-	               db_a(DOP_RETURN_WIDE, 1)};
+	dex_insn orig[] = {db_invoke(DEX_OP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DEX_OP_MOVE_RESULT_WIDE, 1),
+	              db_a(DEX_OP_RETURN_WIDE, 1)};
+	dex_insn wrong[] = {db_invoke(DEX_OP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DEX_OP_MOVE_RESULT_WIDE, 1),
+	               db_lit(DEX_OP_CONST_16, 3, 0x18a0), db_invoke(DEX_OP_INVOKE_STATIC, beat_o, v3, 1),
+	               db_a(DEX_OP_RETURN_WIDE, 1)};
+	dex_insn right[] = {db_invoke(DEX_OP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DEX_OP_MOVE_RESULT_WIDE, 1),
+	               db_lit(DEX_OP_CONST_16, 0, 0x18a0), db_invoke(DEX_OP_INVOKE_STATIC, beat_o, v0, 1),
+	               db_a(DEX_OP_RETURN_WIDE, 1)};
 	uint32_t flags = DACC_PUBLIC | DACC_STATIC;
 	uint32_t idx = db_method(&d, k, "readLong", "(Landroid/os/Parcel;I)J", flags, db_code(&d, 3, 2, 1, orig, 3));
-	dvfy_file f;
-	cr_assert_eq(dvfy_file_init(&f, &d, &A), TC_OK);
+	dex_verify_file f;
+	cr_assert_eq(dex_verify_file_init(&f, &d, &A), TC_OK);
 	f.strict_monitors = true;
 	dex_emethod m = {idx, flags, db_code(&d, 3, 2, 1, orig, 3)};
 	unit u = {.name = "classes.dex"};
@@ -300,8 +300,8 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	                      "(const/16): register v3 out of range (registers_size 3)");
 	cr_expect(u.checked == 2 && u.check_refused == 1 && u.input_fails == 0);
 	/* the input itself broken: it returns v0, which nothing set */
-	dop broken[] = {db_invoke(DOP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DOP_MOVE_RESULT_WIDE, 1),
-	                db_a(DOP_RETURN_WIDE, 0)};
+	dex_insn broken[] = {db_invoke(DEX_OP_INVOKE_VIRTUAL, read_long, p0, 1), db_a(DEX_OP_MOVE_RESULT_WIDE, 1),
+	                db_a(DEX_OP_RETURN_WIDE, 0)};
 	m.code = db_code(&d, 3, 2, 1, broken, 3);
 	tc_error_clear(&e);
 	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, m.code, &e), TC_EUNSUPPORTED);

@@ -2,15 +2,15 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "dex_le.h"
+#include "bytes.h"
 #include "dex_op.h"
 
 /* Operands at the top of each field's range for the instruction's format. */
-static dop extreme(uint8_t op)
+static dex_insn extreme(uint8_t op)
 {
-	dop d = {0};
+	dex_insn d = {0};
 	d.op = op;
-	d.fmt = dop_table[op].fmt;
+	d.fmt = dex_op_table[op].fmt;
 	switch (d.fmt) {
 	case DF_12x: d.a = 15; d.b = 14; break;
 	case DF_11n: d.a = 15; d.lit = -8; break;
@@ -20,7 +20,7 @@ static dop extreme(uint8_t op)
 	case DF_22x: d.a = 255; d.b = 65535; break;
 	case DF_21t: d.a = 254; d.target = 32767; break;
 	case DF_21s: d.a = 253; d.lit = -32768; break;
-	case DF_21h: d.a = 252; d.lit = op == DOP_CONST_HIGH16 ? (int64_t)INT32_MIN : (int64_t)0x7fff000000000000LL; break;
+	case DF_21h: d.a = 252; d.lit = op == DEX_OP_CONST_HIGH16 ? (int64_t)INT32_MIN : (int64_t)0x7fff000000000000LL; break;
 	case DF_21c: d.a = 251; d.idx = 65535; break;
 	case DF_23x: d.a = 250; d.b = 249; d.c = 248; break;
 	case DF_22b: d.a = 247; d.b = 246; d.lit = -128; break;
@@ -53,128 +53,128 @@ static dop extreme(uint8_t op)
 	return d;
 }
 
-Test(dop, every_opcode_round_trips_at_its_extremes)
+Test(dex_op, every_opcode_round_trips_at_its_extremes)
 {
 	unsigned defined = 0;
 	for (int op = 0; op < 256; op++) {
-		if (dop_table[op].fmt == DF_NONE)
+		if (dex_op_table[op].fmt == DF_NONE)
 			continue;
 		defined++;
-		dop in = extreme((uint8_t)op), out;
+		dex_insn in = extreme((uint8_t)op), out;
 		uint8_t bytes[10] = {0};
-		cr_assert(dop_encode(&in, bytes), "%s does not encode", dop_table[op].name);
-		uint32_t size = dop_decode(bytes, dop_fmt_size(in.fmt), 0, 39, &out);
-		cr_assert_eq(size, dop_fmt_size(in.fmt), "%s", dop_table[op].name);
+		cr_assert(dex_op_encode(&in, bytes), "%s does not encode", dex_op_table[op].name);
+		uint32_t size = dex_op_decode(bytes, dex_op_fmt_size(in.fmt), 0, 39, &out);
+		cr_assert_eq(size, dex_op_fmt_size(in.fmt), "%s", dex_op_table[op].name);
 		cr_expect_eq(out.op, in.op);
-		cr_expect_eq(out.a, in.a, "%s a", dop_table[op].name);
-		cr_expect_eq(out.b, in.b, "%s b", dop_table[op].name);
-		cr_expect_eq(out.c, in.c, "%s c", dop_table[op].name);
-		cr_expect_eq(out.lit, in.lit, "%s lit", dop_table[op].name);
-		cr_expect_eq(out.idx, in.idx, "%s idx", dop_table[op].name);
-		cr_expect_eq(out.idx2, in.idx2, "%s idx2", dop_table[op].name);
-		cr_expect_eq(out.target, in.target, "%s target", dop_table[op].name);
-		cr_expect_eq(out.nargs, in.nargs, "%s nargs", dop_table[op].name);
+		cr_expect_eq(out.a, in.a, "%s a", dex_op_table[op].name);
+		cr_expect_eq(out.b, in.b, "%s b", dex_op_table[op].name);
+		cr_expect_eq(out.c, in.c, "%s c", dex_op_table[op].name);
+		cr_expect_eq(out.lit, in.lit, "%s lit", dex_op_table[op].name);
+		cr_expect_eq(out.idx, in.idx, "%s idx", dex_op_table[op].name);
+		cr_expect_eq(out.idx2, in.idx2, "%s idx2", dex_op_table[op].name);
+		cr_expect_eq(out.target, in.target, "%s target", dex_op_table[op].name);
+		cr_expect_eq(out.nargs, in.nargs, "%s nargs", dex_op_table[op].name);
 		if (in.fmt == DF_35c || in.fmt == DF_45cc)
-			cr_expect(!memcmp(out.args, in.args, sizeof in.args), "%s args", dop_table[op].name);
+			cr_expect(!memcmp(out.args, in.args, sizeof in.args), "%s args", dex_op_table[op].name);
 	}
 	/* 0x3e-0x43, 0x73, 0x79-0x7a, 0xe3-0xf9 are unused: 224 opcodes remain */
 	cr_expect_eq(defined, 224u);
 }
 
-Test(dop, names_and_facts_match_the_specification)
+Test(dex_op, names_and_facts_match_the_specification)
 {
-	cr_expect_str_eq(dop_table[0x6e].name, "invoke-virtual");
-	cr_expect_str_eq(dop_table[0x78].name, "invoke-interface/range");
-	cr_expect_str_eq(dop_table[0x8f].name, "int-to-short");
-	cr_expect_str_eq(dop_table[0xaf].name, "rem-double");
-	cr_expect_str_eq(dop_table[0xcf].name, "rem-double/2addr");
-	cr_expect_str_eq(dop_table[0xe2].name, "ushr-int/lit8");
-	cr_expect_eq(dop_table[0x73].fmt, DF_NONE, "0x73 is unused in dex files");
-	cr_expect(dop_has(DOP_INVOKE_CUSTOM, DOPF_INVOKE));
-	cr_expect(dop_has(DOP_RETURN_WIDE, DOPF_RETURN | DOPF_WIDE_A));
-	cr_expect(!dop_has(DOP_MOVE_EXCEPTION, DOPF_CAN_THROW));
-	cr_expect(dop_has(0x93, DOPF_CAN_THROW), "div-int can throw");
-	cr_expect(!dop_has(0x90, DOPF_CAN_THROW), "add-int cannot");
-	cr_expect(dop_has(0xbb, DOPF_WIDE_A) && dop_has(0xbb, DOPF_WIDE_B), "add-long/2addr");
-	cr_expect(dop_has(0xc3, DOPF_WIDE_A) && !dop_has(0xc3, DOPF_WIDE_B), "shl-long/2addr: the shift is an int");
-	cr_expect(dop_has(0xa3, DOPF_WIDE_B) && !dop_has(0xa3, DOPF_WIDE_C), "shl-long: the shift is an int");
-	cr_expect(dop_has(0x2f, DOPF_WIDE_B) && !dop_has(0x2f, DOPF_WIDE_A), "cmpl-double gives an int");
+	cr_expect_str_eq(dex_op_table[0x6e].name, "invoke-virtual");
+	cr_expect_str_eq(dex_op_table[0x78].name, "invoke-interface/range");
+	cr_expect_str_eq(dex_op_table[0x8f].name, "int-to-short");
+	cr_expect_str_eq(dex_op_table[0xaf].name, "rem-double");
+	cr_expect_str_eq(dex_op_table[0xcf].name, "rem-double/2addr");
+	cr_expect_str_eq(dex_op_table[0xe2].name, "ushr-int/lit8");
+	cr_expect_eq(dex_op_table[0x73].fmt, DF_NONE, "0x73 is unused in dex files");
+	cr_expect(dex_op_has(DEX_OP_INVOKE_CUSTOM, DEX_OPF_INVOKE));
+	cr_expect(dex_op_has(DEX_OP_RETURN_WIDE, DEX_OPF_RETURN | DEX_OPF_WIDE_A));
+	cr_expect(!dex_op_has(DEX_OP_MOVE_EXCEPTION, DEX_OPF_CAN_THROW));
+	cr_expect(dex_op_has(0x93, DEX_OPF_CAN_THROW), "div-int can throw");
+	cr_expect(!dex_op_has(0x90, DEX_OPF_CAN_THROW), "add-int cannot");
+	cr_expect(dex_op_has(0xbb, DEX_OPF_WIDE_A) && dex_op_has(0xbb, DEX_OPF_WIDE_B), "add-long/2addr");
+	cr_expect(dex_op_has(0xc3, DEX_OPF_WIDE_A) && !dex_op_has(0xc3, DEX_OPF_WIDE_B), "shl-long/2addr: the shift is an int");
+	cr_expect(dex_op_has(0xa3, DEX_OPF_WIDE_B) && !dex_op_has(0xa3, DEX_OPF_WIDE_C), "shl-long: the shift is an int");
+	cr_expect(dex_op_has(0x2f, DEX_OPF_WIDE_B) && !dex_op_has(0x2f, DEX_OPF_WIDE_A), "cmpl-double gives an int");
 	for (int a = 0; a < 256; a++)
 		for (int b = a + 1; b < 256; b++)
-			if (dop_table[a].fmt != DF_NONE && dop_table[b].fmt != DF_NONE)
-				cr_assert(strcmp(dop_table[a].name, dop_table[b].name), "0x%02x and 0x%02x share a name", a, b);
+			if (dex_op_table[a].fmt != DF_NONE && dex_op_table[b].fmt != DF_NONE)
+				cr_assert(strcmp(dex_op_table[a].name, dex_op_table[b].name), "0x%02x and 0x%02x share a name", a, b);
 }
 
-Test(dop, newer_opcodes_need_their_version)
+Test(dex_op, newer_opcodes_need_their_version)
 {
-	dop in = extreme(DOP_INVOKE_POLYMORPHIC), out;
+	dex_insn in = extreme(DEX_OP_INVOKE_POLYMORPHIC), out;
 	uint8_t bytes[8];
-	cr_assert(dop_encode(&in, bytes));
-	cr_expect_eq(dop_decode(bytes, 4, 0, 37, &out), 0u, "invoke-polymorphic is undefined before 038");
-	cr_expect_eq(dop_decode(bytes, 4, 0, 38, &out), 4u);
-	in = extreme(DOP_CONST_METHOD_TYPE);
-	cr_assert(dop_encode(&in, bytes));
-	cr_expect_eq(dop_decode(bytes, 2, 0, 38, &out), 0u, "const-method-type is undefined before 039");
-	cr_expect_eq(dop_decode(bytes, 2, 0, 39, &out), 2u);
+	cr_assert(dex_op_encode(&in, bytes));
+	cr_expect_eq(dex_op_decode(bytes, 4, 0, 37, &out), 0u, "invoke-polymorphic is undefined before 038");
+	cr_expect_eq(dex_op_decode(bytes, 4, 0, 38, &out), 4u);
+	in = extreme(DEX_OP_CONST_METHOD_TYPE);
+	cr_assert(dex_op_encode(&in, bytes));
+	cr_expect_eq(dex_op_decode(bytes, 2, 0, 38, &out), 0u, "const-method-type is undefined before 039");
+	cr_expect_eq(dex_op_decode(bytes, 2, 0, 39, &out), 2u);
 }
 
-Test(dop, operands_out_of_range_do_not_fit)
+Test(dex_op, operands_out_of_range_do_not_fit)
 {
-	dop d = extreme(0x01); /* move 12x */
+	dex_insn d = extreme(0x01); /* move 12x */
 	d.a = 16;
-	cr_expect(!dop_fits(&d), "4-bit register 16");
-	d = extreme(DOP_GOTO);
+	cr_expect(!dex_op_fits(&d), "4-bit register 16");
+	d = extreme(DEX_OP_GOTO);
 	d.target = 128;
-	cr_expect(!dop_fits(&d), "goto +128");
+	cr_expect(!dex_op_fits(&d), "goto +128");
 	d.target = 0;
-	cr_expect(!dop_fits(&d), "goto to itself needs goto/32");
-	d = extreme(DOP_GOTO_32);
+	cr_expect(!dex_op_fits(&d), "goto to itself needs goto/32");
+	d = extreme(DEX_OP_GOTO_32);
 	d.target = 0;
-	cr_expect(dop_fits(&d), "goto/32 may target itself");
-	d = extreme(DOP_IF_EQZ);
+	cr_expect(dex_op_fits(&d), "goto/32 may target itself");
+	d = extreme(DEX_OP_IF_EQZ);
 	d.target = 32768;
-	cr_expect(!dop_fits(&d), "if-eqz +32768");
-	d = extreme(DOP_INVOKE_STATIC);
+	cr_expect(!dex_op_fits(&d), "if-eqz +32768");
+	d = extreme(DEX_OP_INVOKE_STATIC);
 	d.args[2] = 16;
-	cr_expect(!dop_fits(&d), "35c argument register 16");
-	d = extreme(DOP_CONST_STRING);
+	cr_expect(!dex_op_fits(&d), "35c argument register 16");
+	d = extreme(DEX_OP_CONST_STRING);
 	d.idx = 65536;
-	cr_expect(!dop_fits(&d), "const-string index 65536 needs jumbo");
-	d = extreme(DOP_CONST_HIGH16);
+	cr_expect(!dex_op_fits(&d), "const-string index 65536 needs jumbo");
+	d = extreme(DEX_OP_CONST_HIGH16);
 	d.lit = 0x12345;
-	cr_expect(!dop_fits(&d), "const/high16 with low bits");
+	cr_expect(!dex_op_fits(&d), "const/high16 with low bits");
 }
 
-Test(dop, payloads_decode_with_their_sizes)
+Test(dex_op, payloads_decode_with_their_sizes)
 {
 	uint16_t u[64] = {0};
-	dop d;
+	dex_insn d;
 	/* packed-switch: ident, size 3, first key, 3 targets: 4 + 2*3 units */
 	u[0] = DPL_PACKED;
 	u[1] = 3;
-	cr_expect_eq(dop_decode((uint8_t *)u, 64, 0, 35, &d), 10u);
+	cr_expect_eq(dex_op_decode((uint8_t *)u, 64, 0, 35, &d), 10u);
 	cr_expect_eq(d.fmt, DF_PAYLOAD);
 	cr_expect_eq(d.payload, DPL_PACKED);
 	/* sparse-switch: 2 + 4*n */
 	u[0] = DPL_SPARSE;
 	u[1] = 2;
-	cr_expect_eq(dop_decode((uint8_t *)u, 64, 0, 35, &d), 10u);
+	cr_expect_eq(dex_op_decode((uint8_t *)u, 64, 0, 35, &d), 10u);
 	/* fill-array-data: width 2, 5 elements: 4 + (5*2+1)/2 */
 	u[0] = DPL_ARRAY;
 	u[1] = 2;
 	u[2] = 5;
 	u[3] = 0;
-	cr_expect_eq(dop_decode((uint8_t *)u, 64, 0, 35, &d), 9u);
+	cr_expect_eq(dex_op_decode((uint8_t *)u, 64, 0, 35, &d), 9u);
 	u[1] = 3;
-	cr_expect_eq(dop_decode((uint8_t *)u, 64, 0, 35, &d), 0u, "width 3 is not an element size");
+	cr_expect_eq(dex_op_decode((uint8_t *)u, 64, 0, 35, &d), 0u, "width 3 is not an element size");
 	u[1] = 2;
 	u[2] = 200;
-	cr_expect_eq(dop_decode((uint8_t *)u, 64, 0, 35, &d), 0u, "a payload past the code");
+	cr_expect_eq(dex_op_decode((uint8_t *)u, 64, 0, 35, &d), 0u, "a payload past the code");
 	u[0] = 0x0400;
-	cr_expect_eq(dop_decode((uint8_t *)u, 64, 0, 35, &d), 0u, "no payload kind 4");
+	cr_expect_eq(dex_op_decode((uint8_t *)u, 64, 0, 35, &d), 0u, "no payload kind 4");
 }
 
-Test(dop, leb128_round_trips_and_refuses_overlong_values)
+Test(dex_op, leb128_round_trips_and_refuses_overlong_values)
 {
 	static const int32_t sv[] = {0, 1, -1, 63, 64, -64, -65, 8191, -8192, INT32_MAX, INT32_MIN};
 	static const uint32_t uv[] = {0, 1, 127, 128, 16383, 16384, 0xfffffffeu, 0xffffffffu};
@@ -186,24 +186,24 @@ Test(dop, leb128_round_trips_and_refuses_overlong_values)
 		buf_uleb(&b, uv[i]);
 	tc_error e;
 	tc_error_clear(&e);
-	dx_rd r = dx_at(b.data, b.len, 0, &e, "test");
+	tc_reader r = rd_at(b.data, b.len, 0, &e, "test");
 	for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++)
-		cr_expect_eq(dx_sleb(&r), sv[i]);
+		cr_expect_eq(rd_sleb(&r), sv[i]);
 	for (size_t i = 0; i < sizeof uv / sizeof uv[0]; i++) {
 		size_t want = 1 + (uv[i] >= 1u << 7) + (uv[i] >= 1u << 14) + (uv[i] >= 1u << 21) + (uv[i] >= 1u << 28);
 		cr_expect_eq(leb_size(uv[i]), want, "%u", uv[i]);
-		cr_expect_eq(dx_uleb(&r), uv[i]);
+		cr_expect_eq(rd_uleb(&r), uv[i]);
 	}
-	cr_expect(dx_ok(&r));
+	cr_expect(rd_ok(&r));
 	cr_expect_eq(r.pos, r.end);
 	static const uint8_t six[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
-	r = dx_at(six, sizeof six, 0, &e, "test");
-	dx_uleb(&r);
+	r = rd_at(six, sizeof six, 0, &e, "test");
+	rd_uleb(&r);
 	cr_expect_eq(e.code, TC_EFORMAT, "a value past 32 bits");
 	tc_error_clear(&e);
 	static const uint8_t cut[] = {0x80, 0x80};
-	r = dx_at(cut, sizeof cut, 0, &e, "test");
-	dx_uleb(&r);
+	r = rd_at(cut, sizeof cut, 0, &e, "test");
+	rd_uleb(&r);
 	cr_expect_eq(e.code, TC_ETRUNC);
 	buf_free(&b);
 }

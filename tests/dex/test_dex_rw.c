@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "dex.h"
-#include "dex_le.h"
+#include "bytes.h"
 #include "dexbuild.h"
 
 static arena A, A2;
@@ -66,12 +66,12 @@ static void small(dex_file *d)
 	cr_assert_eq(dex_intern_method(d, "Ljava/lang/Object;", "<init>", "()V", &init, &e), TC_OK);
 	cr_assert_eq(dex_intern_method(d, "Lp/Log;", "log", "(Ljava/lang/String;)V", &log, &e), TC_OK);
 	uint16_t r0[] = {0};
-	dop ctor[] = {db_invoke(DOP_INVOKE_DIRECT, init, r0, 1), db_op(DOP_RETURN_VOID)};
+	dex_insn ctor[] = {db_invoke(DEX_OP_INVOKE_DIRECT, init, r0, 1), db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, db_code(d, 1, 1, 1, ctor, 2));
 	uint32_t s;
 	cr_assert_eq(dex_intern_string(d, "hello", 5, &s, &e), TC_OK);
-	dop run[] = {db_idx(DOP_CONST_STRING, 0, s), db_invoke(DOP_INVOKE_STATIC, log, r0, 1),
-	             db_op(DOP_RETURN_VOID)};
+	dex_insn run[] = {db_idx(DEX_OP_CONST_STRING, 0, s), db_invoke(DEX_OP_INVOKE_STATIC, log, r0, 1),
+	             db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 1, run, 3));
 }
 
@@ -168,16 +168,16 @@ Test(dex_rw, a_const_string_pushed_past_65535_becomes_jumbo)
 		cr_assert_eq(dex_intern_string(&d, s, strlen(s), &x, &e), TC_OK);
 	}
 	/* a branch over the const-string: the widening moves its target */
-	dop code[] = {db_branch(DOP_IF_EQZ, 0, 0, 4), db_idx(DOP_CONST_STRING, 0, last), db_a(DOP_RETURN_OBJECT, 0)};
+	dex_insn code[] = {db_branch(DEX_OP_IF_EQZ, 0, 0, 4), db_idx(DEX_OP_CONST_STRING, 0, last), db_a(DEX_OP_RETURN_OBJECT, 0)};
 	db_method(&d, k, "get", "(I)Ljava/lang/Object;", DACC_PUBLIC | DACC_STATIC, db_code(&d, 1, 1, 0, code, 3));
 	db_rewrite(&d, &B, &again, &A2);
 	const dex_code *c = again.classes[0].data->dmethods[0].code;
-	dop op;
-	cr_assert_eq(dop_decode(c->insns, c->ninsns, 2, again.version, &op), 3u);
-	cr_expect_eq(op.op, DOP_CONST_STRING_JUMBO);
+	dex_insn op;
+	cr_assert_eq(dex_op_decode(c->insns, c->ninsns, 2, again.version, &op), 3u);
+	cr_expect_eq(op.op, DEX_OP_CONST_STRING_JUMBO);
 	cr_expect_gt(op.idx, 65535u);
 	cr_expect(dex_str_eq(&again, op.idx, "~last"));
-	cr_assert(dop_decode(c->insns, c->ninsns, 0, again.version, &op));
+	cr_assert(dex_op_decode(c->insns, c->ninsns, 0, again.version, &op));
 	cr_expect_eq(op.target, 5, "the if-eqz still reaches the return");
 }
 
@@ -273,7 +273,7 @@ Test(dex_rw, an_unknown_opcode_in_code_is_an_error_at_its_offset)
 	cr_expect_eq(e.offset, at, "the error names the instruction's byte offset");
 }
 
-#include "sha1.h"
+#include "dex_sha1.h"
 
 Test(dex_rw, the_signature_is_sha1)
 {
@@ -289,9 +289,9 @@ Test(dex_rw, the_signature_is_sha1)
 		uint8_t out[20];
 		char hex[41];
 		if (i < 3)
-			sha1((const uint8_t *)in[i], strlen(in[i]), out);
+			dex_sha1((const uint8_t *)in[i], strlen(in[i]), out);
 		else
-			sha1(million, 1000000, out);
+			dex_sha1(million, 1000000, out);
 		for (int k = 0; k < 20; k++)
 			snprintf(hex + 2 * k, 3, "%02x", out[k]);
 		cr_expect_str_eq(hex, want[i]);
@@ -312,7 +312,7 @@ typedef struct bad_case {
 static void one_class(dex_file *d, const char *desc)
 {
 	uint32_t k = db_class(d, desc, DACC_PUBLIC);
-	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, ret, 1));
 }
 
@@ -358,21 +358,21 @@ static void mk_twice(dex_file *d)
 static void mk_outs(dex_file *d)
 {
 	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
-	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 65535, ret, 1));
 }
 
 static void mk_space_name(dex_file *d)
 {
 	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
-	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "a b", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, ret, 1));
 }
 
 static void mk_empty_angle(dex_file *d)
 {
 	uint32_t k = db_class(d, "Lp/A;", DACC_PUBLIC);
-	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
 	db_method(d, k, "<>", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, ret, 1));
 }
 
@@ -418,7 +418,7 @@ static void mk_foreign_method(dex_file *d)
 	tc_error_clear(&e);
 	uint32_t m;
 	cr_assert_eq(dex_intern_method(d, "Lp/B;", "run", "()V", &m, &e), TC_OK);
-	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
 	dex_cdata *cd = d->classes[k].data = arena_zalloc(d->a, sizeof *cd);
 	cd->ndmethods = 1;
 	cd->dmethods = arena_zalloc(d->a, sizeof *cd->dmethods);
@@ -481,7 +481,7 @@ Test(dex_rw, art_file_verifier_rules_on_names_classes_and_code)
 	mk_space_name(&d);
 	db_class(&d, "Lp/\xc2\xa0\xe2\x80\x80x$-_0;", DACC_PUBLIC); /* U+00A0, U+2000: 040 */
 	uint32_t k = db_class_super(&d, "Lp/C;", "Lp/A;", DACC_PUBLIC);
-	dop ret[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
 	db_method(&d, k, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, db_code(&d, 1, 1, 5, ret, 1));
 	db_method(&d, k, "caf\xc3\xa9\xed\xa0\xbd\xed\xb8\x80", "()V", DACC_STATIC, db_code(&d, 1, 0, 0, ret, 1));
 	db_rewrite(&d, &B, &again, &A2);

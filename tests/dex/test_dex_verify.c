@@ -34,15 +34,15 @@ static void teardown(void)
 TestSuite(dex_verify, .init = setup, .fini = teardown);
 
 /* Checks method idx (added to CLS with flags and code) with factor as the budget. */
-static dvfy_result check_with(uint32_t idx, uint32_t flags, dex_code *code, uint32_t factor)
+static dex_verify_result check_with(uint32_t idx, uint32_t flags, dex_code *code, uint32_t factor)
 {
-	dvfy_file f;
-	cr_assert_eq(dvfy_file_init(&f, &D, &A), TC_OK);
+	dex_verify_file f;
+	cr_assert_eq(dex_verify_file_init(&f, &D, &A), TC_OK);
 	f.work_factor = factor;
 	dex_emethod m = {idx, flags, code};
-	dvfy_result r;
+	dex_verify_result r;
 	arena_reset(&S);
-	cr_assert_eq(dvfy_method(&f, &D.classes[CLS], &m, &S, &r), 0);
+	cr_assert_eq(dex_verify_method(&f, &D.classes[CLS], &m, &S, &r), 0);
 	return r;
 }
 
@@ -59,22 +59,22 @@ static dvfy_result check_with(uint32_t idx, uint32_t flags, dex_code *code, uint
 static dex_code *ring(uint32_t k)
 {
 	enum { P0 = 2, P1 = 3 };
-	dop *c = calloc(4 * k + 8, sizeof *c);
+	dex_insn *c = calloc(4 * k + 8, sizeof *c);
 	uint32_t n = 0, head = 2 + 2 * k + 2; /* code units before block_0 */
 	uint32_t out = head + 5 * k;
-	c[n++] = db_a(DOP_MONITOR_ENTER, P0);
-	c[n++] = db_lit(DOP_CONST_4, 0, 0);
+	c[n++] = db_a(DEX_OP_MONITOR_ENTER, P0);
+	c[n++] = db_lit(DEX_OP_CONST_4, 0, 0);
 	for (uint32_t i = 0; i < k; i++)
-		c[n++] = db_branch(DOP_IF_EQZ, P1, 0, (int32_t)(head + 5 * i - (2 + 2 * i)));
-	c[n++] = db_branch(DOP_GOTO_16, 0, 0, (int32_t)(head - (2 + 2 * k)));
+		c[n++] = db_branch(DEX_OP_IF_EQZ, P1, 0, (int32_t)(head + 5 * i - (2 + 2 * i)));
+	c[n++] = db_branch(DEX_OP_GOTO_16, 0, 0, (int32_t)(head - (2 + 2 * k)));
 	for (uint32_t i = 0; i < k; i++) {
 		uint32_t at = head + 5 * i;
-		c[n++] = db_ab(DOP_MOVE_OBJECT, 0, P0);
-		c[n++] = db_branch(DOP_IF_NEZ, P1, 0, (int32_t)(out - (at + 1)));
-		c[n++] = db_branch(DOP_GOTO_16, 0, 0, (int32_t)(head + 5 * ((i + 1) % k) - (at + 3)));
+		c[n++] = db_ab(DEX_OP_MOVE_OBJECT, 0, P0);
+		c[n++] = db_branch(DEX_OP_IF_NEZ, P1, 0, (int32_t)(out - (at + 1)));
+		c[n++] = db_branch(DEX_OP_GOTO_16, 0, 0, (int32_t)(head + 5 * ((i + 1) % k) - (at + 3)));
 	}
-	c[n++] = db_a(DOP_MONITOR_EXIT, P0);
-	c[n++] = db_op(DOP_RETURN_VOID);
+	c[n++] = db_a(DEX_OP_MONITOR_EXIT, P0);
+	c[n++] = db_op(DEX_OP_RETURN_VOID);
 	dex_code *code = db_code(&D, 4, 2, 0, c, n);
 	free(c);
 	return code;
@@ -85,7 +85,7 @@ Test(dex_verify, lock_alias_ring_converges_within_a_few_passes)
 	for (uint32_t k = 1; k <= 64; k *= 4) {
 		uint32_t idx = db_method(&D, CLS, k == 1 ? "ring1" : k == 4 ? "ring4" : k == 16 ? "ring16" : "ring64",
 		                         "(I)V", DACC_PUBLIC, NULL);
-		dvfy_result r = check_with(idx, DACC_PUBLIC, ring(k), DVFY_WORK_FACTOR);
+		dex_verify_result r = check_with(idx, DACC_PUBLIC, ring(k), DEX_VERIFY_WORK_FACTOR);
 		cr_expect(!r.failed && !r.locking, "k=%u: %s%s", k, r.msg, r.lock_msg);
 		/* a first pass costs about one size; the ring's types settle in a second */
 		cr_expect(r.work <= 4 * r.size, "k=%u: %llu steps for a size of %llu", k, (unsigned long long)r.work,
@@ -96,11 +96,11 @@ Test(dex_verify, lock_alias_ring_converges_within_a_few_passes)
 /* A loop needs a second pass: with a budget of one size it is too costly, and said so. */
 Test(dex_verify, over_the_budget_is_too_costly)
 {
-	dop c[] = {db_lit(DOP_CONST_4, 0, 0), db_branch(DOP_IF_EQZ, 1, 0, 4), db_lit(0xd8 /* add-int/lit8 */, 0, 1),
-	           db_branch(DOP_GOTO, 0, 0, -4), db_op(DOP_RETURN_VOID)};
+	dex_insn c[] = {db_lit(DEX_OP_CONST_4, 0, 0), db_branch(DEX_OP_IF_EQZ, 1, 0, 4), db_lit(0xd8 /* add-int/lit8 */, 0, 1),
+	           db_branch(DEX_OP_GOTO, 0, 0, -4), db_op(DEX_OP_RETURN_VOID)};
 	uint32_t idx = db_method(&D, CLS, "loop", "(I)V", DACC_PUBLIC | DACC_STATIC, NULL);
 	dex_code *code = db_code(&D, 2, 1, 0, c, 5);
-	dvfy_result r = check_with(idx, DACC_PUBLIC | DACC_STATIC, code, DVFY_WORK_FACTOR);
+	dex_verify_result r = check_with(idx, DACC_PUBLIC | DACC_STATIC, code, DEX_VERIFY_WORK_FACTOR);
 	cr_assert(!r.failed, "%s", r.msg);
 	r = check_with(idx, DACC_PUBLIC | DACC_STATIC, code, 1);
 	cr_assert(r.failed && r.costly);
@@ -108,16 +108,16 @@ Test(dex_verify, over_the_budget_is_too_costly)
 }
 
 /* 65,535 registers and a few hundred branch targets: the register lines alone would
- * take more than DVFY_MAX_LINE_BYTES; refused before they are allocated. */
+ * take more than DEX_VERIFY_MAX_LINE_BYTES; refused before they are allocated. */
 Test(dex_verify, register_lines_past_the_memory_bound_are_too_costly)
 {
 	enum { K = 400 };
-	dop c[K + 1];
+	dex_insn c[K + 1];
 	for (uint32_t i = 0; i < K; i++)
-		c[i] = db_branch(DOP_IF_EQZ, 0, 0, 2); /* each targets the next */
-	c[K] = db_op(DOP_RETURN_VOID);
+		c[i] = db_branch(DEX_OP_IF_EQZ, 0, 0, 2); /* each targets the next */
+	c[K] = db_op(DEX_OP_RETURN_VOID);
 	uint32_t idx = db_method(&D, CLS, "wide", "(I)V", DACC_PUBLIC | DACC_STATIC, NULL);
-	dvfy_result r = check_with(idx, DACC_PUBLIC | DACC_STATIC, db_code(&D, 65535, 1, 0, c, K + 1), DVFY_WORK_FACTOR);
+	dex_verify_result r = check_with(idx, DACC_PUBLIC | DACC_STATIC, db_code(&D, 65535, 1, 0, c, K + 1), DEX_VERIFY_WORK_FACTOR);
 	cr_assert(r.failed && r.costly, "%s", r.msg);
 	cr_assert(strstr(r.msg, "register lines"), "%s", r.msg);
 }
@@ -126,22 +126,22 @@ Test(dex_verify, register_lines_past_the_memory_bound_are_too_costly)
  *     but the editor's output could: the rules table of tests/dex/verify/README.md
  *     names these tests ------------------------------------------------------------- */
 
-static dvfy_result check_static(const char *name, const char *desc, dex_code *code)
+static dex_verify_result check_static(const char *name, const char *desc, dex_code *code)
 {
 	uint32_t idx = db_method(&D, CLS, name, desc, DACC_PUBLIC | DACC_STATIC, NULL);
-	return check_with(idx, DACC_PUBLIC | DACC_STATIC, code, DVFY_WORK_FACTOR);
+	return check_with(idx, DACC_PUBLIC | DACC_STATIC, code, DEX_VERIFY_WORK_FACTOR);
 }
 
 #define expect_fail(r, text)                                                                       \
 	do {                                                                                       \
-		dvfy_result r_ = (r);                                                              \
+		dex_verify_result r_ = (r);                                                              \
 		cr_expect(r_.failed && strstr(r_.msg, text), "expected '%s', got '%s'", text,      \
 		          r_.failed ? r_.msg : "(accepted)");                                      \
 	} while (0)
 
 static dex_code *ret_void(uint16_t regs, uint16_t ins, uint16_t outs)
 {
-	dop c[] = {db_op(DOP_RETURN_VOID)};
+	dex_insn c[] = {db_op(DEX_OP_RETURN_VOID)};
 	return db_code(&D, regs, ins, outs, c, 1);
 }
 
@@ -169,7 +169,7 @@ Test(dex_verify, undecodable_code)
 Test(dex_verify, constructor_flag_needs_the_name)
 {
 	uint32_t idx = db_method(&D, CLS, "notInit", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, NULL);
-	expect_fail(check_with(idx, DACC_PUBLIC | DACC_CONSTRUCTOR, ret_void(1, 1, 0), DVFY_WORK_FACTOR),
+	expect_fail(check_with(idx, DACC_PUBLIC | DACC_CONSTRUCTOR, ret_void(1, 1, 0), DEX_VERIFY_WORK_FACTOR),
 	            "method is marked as constructor, but not named accordingly");
 }
 
@@ -190,13 +190,13 @@ Test(dex_verify, own_descriptors)
 	uint32_t q;
 	cr_assert_eq(dex_intern_type(&D, "Lp/Q;", &q, &e), TC_OK);
 	retype(q, "Q");
-	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, ret_void(1, 1, 0), DVFY_WORK_FACTOR),
+	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, ret_void(1, 1, 0), DEX_VERIFY_WORK_FACTOR),
 	            "unexpected signature type char in parameter 0 'Q'");
 	idx = db_method(&D, CLS, "ret", "()Lp/R;", DACC_PUBLIC | DACC_STATIC, NULL);
 	uint32_t r;
 	cr_assert_eq(dex_intern_type(&D, "Lp/R;", &r, &e), TC_OK);
 	retype(r, "[V");
-	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, ret_void(0, 0, 0), DVFY_WORK_FACTOR),
+	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, ret_void(0, 0, 0), DEX_VERIFY_WORK_FACTOR),
 	            "unexpected char in return type descriptor '[V'");
 }
 
@@ -210,7 +210,7 @@ Test(dex_verify, new_array_of_256_dimensions)
 	uint32_t t;
 	cr_assert_eq(dex_intern_type(&D, "[[I", &t, &e), TC_OK);
 	retype(t, deep);
-	dop c[] = {db_lit(DOP_CONST_4, 0, 1), db_idx(DOP_NEW_ARRAY, 0, t), db_op(DOP_RETURN_VOID)};
+	dex_insn c[] = {db_lit(DEX_OP_CONST_4, 0, 1), db_idx(DEX_OP_NEW_ARRAY, 0, t), db_op(DEX_OP_RETURN_VOID)};
 	c[1].b = 0;
 	expect_fail(check_static("deep", "()V", db_code(&D, 1, 0, 0, c, 3)), "new-array of 256 dimensions (at most 255)");
 }
@@ -218,13 +218,13 @@ Test(dex_verify, new_array_of_256_dimensions)
 Test(dex_verify, index_operands_in_range)
 {
 	/* Check{String,Type,Field,Method}Index: "bad ... index" */
-	dop s[] = {db_idx(DOP_CONST_STRING, 0, 60000), db_op(DOP_RETURN_VOID)};
+	dex_insn s[] = {db_idx(DEX_OP_CONST_STRING, 0, 60000), db_op(DEX_OP_RETURN_VOID)};
 	expect_fail(check_static("str", "()V", db_code(&D, 1, 0, 0, s, 2)), "bad string index 60000");
-	dop t[] = {db_idx(DOP_CONST_CLASS, 0, 60000), db_op(DOP_RETURN_VOID)};
+	dex_insn t[] = {db_idx(DEX_OP_CONST_CLASS, 0, 60000), db_op(DEX_OP_RETURN_VOID)};
 	expect_fail(check_static("type", "()V", db_code(&D, 1, 0, 0, t, 2)), "bad type index 60000");
-	dop f[] = {db_idx(DOP_SGET, 0, 7), db_op(DOP_RETURN_VOID)};
+	dex_insn f[] = {db_idx(DEX_OP_SGET, 0, 7), db_op(DEX_OP_RETURN_VOID)};
 	expect_fail(check_static("field", "()V", db_code(&D, 1, 0, 0, f, 2)), "bad field index 7");
-	dop m[] = {db_invoke(DOP_INVOKE_STATIC, 60000, NULL, 0), db_op(DOP_RETURN_VOID)};
+	dex_insn m[] = {db_invoke(DEX_OP_INVOKE_STATIC, 60000, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
 	expect_fail(check_static("meth", "()V", db_code(&D, 1, 0, 0, m, 2)), "bad method index 60000");
 }
 
@@ -236,8 +236,8 @@ static dex_code *with_try(uint32_t start, uint32_t count, uint32_t handler_addr,
 	uint32_t callee;
 	cr_assert_eq(dex_intern_method(&D, "Lp/Q;", "m", "()V", &callee, &e), TC_OK);
 	/* 0: invoke-static (3 units); 3: return-void; 4: move-exception v0; 5: throw v0 */
-	dop c[] = {db_invoke(DOP_INVOKE_STATIC, callee, NULL, 0), db_op(DOP_RETURN_VOID),
-	           db_a(DOP_MOVE_EXCEPTION, 0), db_a(DOP_THROW, 0)};
+	dex_insn c[] = {db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0), db_op(DEX_OP_RETURN_VOID),
+	           db_a(DEX_OP_MOVE_EXCEPTION, 0), db_a(DEX_OP_THROW, 0)};
 	dex_code *code = db_code(&D, 1, 0, 0, c, 4);
 	dex_try *tries = arena_zalloc(&A, sizeof *tries);
 	dex_handler *h = arena_zalloc(&A, sizeof *h);
@@ -310,10 +310,10 @@ Test(dex_verify, call_sites)
 	const char *expect[] = {NULL, "call site 1 argument 0 method handle type is not invoke-static",
 	                        "call site 2 has fewer than 3 arguments", "call site 3 argument 1 is not a string"};
 	for (uint32_t i = 0; i < 4; i++) {
-		dop c[] = {db_invoke(DOP_INVOKE_CUSTOM, i, NULL, 0), db_op(DOP_RETURN_VOID)};
+		dex_insn c[] = {db_invoke(DEX_OP_INVOKE_CUSTOM, i, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
 		char nm[8];
 		snprintf(nm, sizeof nm, "cs%u", i);
-		dvfy_result r = check_static(nm, "()V", db_code(&D, 0, 0, 0, c, 2));
+		dex_verify_result r = check_static(nm, "()V", db_code(&D, 0, 0, 0, c, 2));
 		if (expect[i])
 			expect_fail(r, expect[i]);
 		else
@@ -326,8 +326,8 @@ Test(dex_verify, call_sites)
 Test(dex_verify, concrete_methods_have_code)
 {
 	uint32_t idx = db_method(&D, CLS, "bare", "()V", DACC_PUBLIC | DACC_STATIC, NULL);
-	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, NULL, DVFY_WORK_FACTOR),
+	expect_fail(check_with(idx, DACC_PUBLIC | DACC_STATIC, NULL, DEX_VERIFY_WORK_FACTOR),
 	            "zero-length code in concrete non-native method");
 	uint32_t nat = db_method(&D, CLS, "nat", "()V", DACC_PUBLIC | DACC_STATIC | DACC_NATIVE, NULL);
-	cr_expect(!check_with(nat, DACC_PUBLIC | DACC_STATIC | DACC_NATIVE, NULL, DVFY_WORK_FACTOR).failed);
+	cr_expect(!check_with(nat, DACC_PUBLIC | DACC_STATIC | DACC_NATIVE, NULL, DEX_VERIFY_WORK_FACTOR).failed);
 }

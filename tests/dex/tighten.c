@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "dex_le.h"
+#include "bytes.h"
 #include "dex_op.h"
 
 #define NONE UINT32_MAX
@@ -21,9 +21,9 @@ typedef struct opnd {
 } opnd;
 
 /* The register operands of d but those of range formats (a..a+nargs-1, all read). */
-static uint32_t operands(const dop *d, opnd *o)
+static uint32_t operands(const dex_insn *d, opnd *o)
 {
-	uint16_t fl = dop_table[d->op].flags;
+	uint16_t fl = dex_op_table[d->op].flags;
 	uint32_t n = 0;
 	switch (d->fmt) {
 	case DF_10x: case DF_10t: case DF_20t: case DF_30t: case DF_PAYLOAD: case DF_3rc: case DF_4rcc:
@@ -37,16 +37,16 @@ static uint32_t operands(const dop *d, opnd *o)
 	}
 	/* vA is written by SETS_A instructions, and also read by check-cast (it refines
 	 * the type in place) and the binop/2addr forms */
-	bool def = (fl & DOPF_SETS_A) != 0;
-	bool use = !def || d->op == DOP_CHECK_CAST || (d->op >= 0xb0 && d->op <= 0xcf);
-	o[n++] = (opnd){F_A, (fl & DOPF_WIDE_A) != 0, use, def};
+	bool def = (fl & DEX_OPF_SETS_A) != 0;
+	bool use = !def || d->op == DEX_OP_CHECK_CAST || (d->op >= 0xb0 && d->op <= 0xcf);
+	o[n++] = (opnd){F_A, (fl & DEX_OPF_WIDE_A) != 0, use, def};
 	switch (d->fmt) {
 	case DF_12x: case DF_22x: case DF_32x: case DF_22b: case DF_22s: case DF_22t: case DF_22c:
-		o[n++] = (opnd){F_B, (fl & DOPF_WIDE_B) != 0, true, false};
+		o[n++] = (opnd){F_B, (fl & DEX_OPF_WIDE_B) != 0, true, false};
 		break;
 	case DF_23x:
-		o[n++] = (opnd){F_B, (fl & DOPF_WIDE_B) != 0, true, false};
-		o[n++] = (opnd){F_C, (fl & DOPF_WIDE_C) != 0, true, false};
+		o[n++] = (opnd){F_B, (fl & DEX_OPF_WIDE_B) != 0, true, false};
+		o[n++] = (opnd){F_C, (fl & DEX_OPF_WIDE_C) != 0, true, false};
 		break;
 	default:
 		break;
@@ -54,12 +54,12 @@ static uint32_t operands(const dop *d, opnd *o)
 	return n;
 }
 
-static uint32_t get(const dop *d, uint8_t f)
+static uint32_t get(const dex_insn *d, uint8_t f)
 {
 	return f == F_A ? d->a : f == F_B ? d->b : f == F_C ? d->c : d->args[f - F_ARG0];
 }
 
-static void set(dop *d, uint8_t f, uint32_t v)
+static void set(dex_insn *d, uint8_t f, uint32_t v)
 {
 	if (f == F_A)
 		d->a = v;
@@ -71,7 +71,7 @@ static void set(dop *d, uint8_t f, uint32_t v)
 		d->args[f - F_ARG0] = (uint16_t)v;
 }
 
-static bool is_range(const dop *d)
+static bool is_range(const dex_insn *d)
 {
 	return d->fmt == DF_3rc || d->fmt == DF_4rcc;
 }
@@ -122,17 +122,17 @@ static void mark(meth *m, uint32_t i, uint32_t r, bool wide, bool use, bool def)
 static bool scan(meth *m)
 {
 	const dex_code *c = m->c;
-	dop op;
+	dex_insn op;
 	opnd o[5];
 	for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
-		if (!(size = dop_decode(c->insns, c->ninsns, pc, m->d->version, &op)))
+		if (!(size = dex_op_decode(c->insns, c->ninsns, pc, m->d->version, &op)))
 			return false;
 		if (op.fmt == DF_PAYLOAD)
 			continue;
 		uint32_t i = m->n++;
 		m->pc[i] = pc;
 		m->at[pc] = i;
-		m->monitors |= op.op == DOP_MONITOR_ENTER;
+		m->monitors |= op.op == DEX_OP_MONITOR_ENTER;
 		if (is_range(&op)) {
 			if ((uint64_t)op.a + op.nargs > m->R)
 				return false;
@@ -173,26 +173,26 @@ static void live_after(const meth *m, uint32_t i, const uint64_t *live, uint64_t
 {
 	const dex_code *c = m->c;
 	uint32_t rw = m->rw;
-	dop op;
-	dop_decode(c->insns, c->ninsns, m->pc[i], m->d->version, &op);
-	uint16_t fl = dop_table[op.op].flags;
+	dex_insn op;
+	dex_op_decode(c->insns, c->ninsns, m->pc[i], m->d->version, &op);
+	uint16_t fl = dex_op_table[op.op].flags;
 	memset(out, 0, rw * sizeof *out);
 	memset(exc, 0, rw * sizeof *exc);
-	uint32_t next = !(fl & DOPF_GOTO) && i + 1 < m->n ? i + 1 : NONE;
+	uint32_t next = !(fl & DEX_OPF_GOTO) && i + 1 < m->n ? i + 1 : NONE;
 	if (next != NONE)
 		for (uint32_t k = 0; k < rw; k++)
 			out[k] |= live[(size_t)next * rw + k];
 	int64_t to = (int64_t)m->pc[i] + op.target;
-	if (fl & DOPF_BRANCH) {
+	if (fl & DEX_OPF_BRANCH) {
 		uint32_t t = insn_at(m, to);
 		if (t != NONE)
 			for (uint32_t k = 0; k < rw; k++)
 				out[k] |= live[(size_t)t * rw + k];
 	}
-	if ((fl & DOPF_SWITCH) && to >= 0 && to + 2 <= c->ninsns) {
+	if ((fl & DEX_OPF_SWITCH) && to >= 0 && to + 2 <= c->ninsns) {
 		const uint8_t *p = c->insns + 2 * (size_t)to;
 		uint32_t count = get_le2(p + 2);
-		size_t first = op.op == DOP_PACKED_SWITCH ? 8 : 4 + 4 * (size_t)count;
+		size_t first = op.op == DEX_OP_PACKED_SWITCH ? 8 : 4 + 4 * (size_t)count;
 		if ((size_t)to * 2 + first + 4 * (size_t)count <= 2 * (size_t)c->ninsns)
 			for (uint32_t e = 0; e < count; e++) {
 				uint32_t t = insn_at(m, (int64_t)m->pc[i] + (int32_t)get_le4(p + first + 4 * e));
@@ -201,7 +201,7 @@ static void live_after(const meth *m, uint32_t i, const uint64_t *live, uint64_t
 						out[k] |= live[(size_t)t * rw + k];
 			}
 	}
-	if (!(fl & DOPF_CAN_THROW))
+	if (!(fl & DEX_OPF_CAN_THROW))
 		return;
 	for (uint32_t t = 0; t < c->ntries; t++) {
 		const dex_try *tr = &c->tries[t];
@@ -365,10 +365,10 @@ static bool plan(const meth *m, const uint64_t *intf, bool params, uint32_t *map
 static bool rename(const meth *m, const uint32_t *map, uint8_t *out)
 {
 	const dex_code *c = m->c;
-	dop op;
+	dex_insn op;
 	opnd o[5];
 	for (uint32_t i = 0; i < m->n; i++) {
-		dop_decode(c->insns, c->ninsns, m->pc[i], m->d->version, &op);
+		dex_op_decode(c->insns, c->ninsns, m->pc[i], m->d->version, &op);
 		if (is_range(&op)) {
 			op.a = op.nargs ? map[op.a] : 0;
 		} else {
@@ -376,7 +376,7 @@ static bool rename(const meth *m, const uint32_t *map, uint8_t *out)
 			for (uint32_t k = 0; k < n; k++)
 				set(&op, o[k].f, map[get(&op, o[k].f)]);
 		}
-		if (!dop_fits(&op) || !dop_encode(&op, out + 2 * (size_t)m->pc[i]))
+		if (!dex_op_fits(&op) || !dex_op_encode(&op, out + 2 * (size_t)m->pc[i]))
 			return false;
 	}
 	return true;

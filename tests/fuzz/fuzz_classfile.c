@@ -55,7 +55,7 @@ static bool zero_padding(code_editor *ed)
 	const cf_code *c = code_body(ed);
 	for (uint32_t i = 0; i < code_ninsns(ed); i++) {
 		const cf_insn *in = code_insn(ed, i);
-		if (!op_has(in->op, OPF_SWITCH))
+		if (!cf_op_has(in->op, OPF_SWITCH))
 			continue;
 		for (uint32_t k = in->off + 1; (k & 3) != 0; k++)
 			if (c->code[k])
@@ -119,7 +119,7 @@ static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_
 		tc_error_clear(&e2);
 		if (code_this_init(ed, &init, &e2) == TC_OK) {
 			CHECK(init + 1 < n);
-			CHECK(op_has(code_insn(ed, init)->op, OPF_INVOKE));
+			CHECK(cf_op_has(code_insn(ed, init)->op, OPF_INVOKE));
 			start = init + 1;
 		} else {
 			CHECK(e2.code < 0);
@@ -135,7 +135,7 @@ static int edit(cf_class *cls, cf_member *m, uint32_t mi, uint8_t flags, uint16_
 	uint32_t h = mix(mi * 2654435761U + flags);
 	for (uint32_t i = 0; i < n; i++) {
 		const cf_insn *in = code_insn(ed, i);
-		if ((flags & F_RETURNS) && op_has(in->op, OPF_RETURN)) {
+		if ((flags & F_RETURNS) && cf_op_has(in->op, OPF_RETURN)) {
 			tc_error_clear(&e2);
 			CHECK(code_insert(ed, i, CODE_AT_TARGET, seq, len, &e2) == e2.code);
 		}

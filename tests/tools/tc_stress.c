@@ -110,13 +110,13 @@ static int edit_method(stress *s, cf_class *cls, cf_member *m, uint16_t id, uint
 	uint64_t rng = s->seed ^ ((uint64_t)id << 20);
 	bool branches = false;
 	for (uint32_t i = 0; i < n && !branches; i++)
-		branches = op_has(code_insn(ed, i)->op, OPF_BRANCH);
+		branches = cf_op_has(code_insn(ed, i)->op, OPF_BRANCH);
 	uint32_t bloat_at = UINT32_MAX;
 	if (s->bloat && branches && n > 2 && next(&rng) % s->bloat_every == 0)
 		bloat_at = (uint32_t)(next(&rng) % n);
 	for (uint32_t i = 0; i < n; i++) {
 		const cf_insn *in = code_insn(ed, i);
-		if (op_has(in->op, OPF_RETURN) && traced && i >= start &&
+		if (cf_op_has(in->op, OPF_RETURN) && traced && i >= start &&
 		    code_insert(ed, i, CODE_AT_TARGET, seq, (uint32_t)call(seq, id, ref_o), err) != TC_OK)
 			return err->code;
 		uint64_t r = next(&rng);

@@ -19,19 +19,19 @@
 #include "fuzz.h"
 
 /* Whether the checker accepts method m with code c (or without code: c NULL). */
-static bool accepted(const dvfy_file *f, const dex_class *k, const dex_emethod *m, dex_code *c, arena *scratch)
+static bool accepted(const dex_verify_file *f, const dex_class *k, const dex_emethod *m, dex_code *c, arena *scratch)
 {
 	dex_emethod as = {m->idx, m->flags, c};
-	dvfy_result r;
+	dex_verify_result r;
 	arena_reset(scratch);
-	CHECK(dvfy_method(f, k, &as, scratch, &r) == 0);
+	CHECK(dex_verify_method(f, k, &as, scratch, &r) == 0);
 	return !r.failed && !r.locking;
 }
 
 static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint32_t out)
 {
-	dvfy_file f;
-	CHECK(dvfy_file_init(&f, d, keep) == TC_OK);
+	dex_verify_file f;
+	CHECK(dex_verify_file_init(&f, d, keep) == TC_OK);
 	for (uint32_t k = 0; k < d->nclasses; k++) {
 		dex_cdata *cd = d->classes[k].data;
 		for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
@@ -42,12 +42,12 @@ static void hook_all(dex_file *d, arena *scratch, arena *keep, uint32_t in, uint
 			arena_reset(scratch);
 			tc_error e;
 			tc_error_clear(&e);
-			dedit *ed;
+			dex_editor *ed;
 			dex_code *c;
-			dhook h = {.entry = in, .exit = out, .value = (int32_t)i + 1, .extra = DEX_NO_INDEX,
+			dex_hook h = {.entry = in, .exit = out, .value = (int32_t)i + 1, .extra = DEX_NO_INDEX,
 			           .after_init = dex_str_eq(d, d->methods.v[m->idx].name, "<init>")};
-			if (dedit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) == TC_OK &&
-			    dedit_hook(ed, &h, &e) == TC_OK && dedit_commit(ed, keep, &c, &e) == TC_OK) {
+			if (dex_edit_open(&ed, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e) == TC_OK &&
+			    dex_hook_apply(ed, &h, &e) == TC_OK && dex_edit_commit(ed, keep, &c, &e) == TC_OK) {
 				CHECK(!before || accepted(&f, &d->classes[k], m, c, scratch));
 				m->code = c;
 			}

@@ -10,7 +10,7 @@
  * print at most N failures per file (all are counted). --strict-monitors: beyond ART, a
  * throwing instruction with a monitor held must be inside a try (ART checks only those in
  * one; real d8 and dx code never has one outside). --stats: per file, the checker's
- * work against the methods' sizes (DVFY_WORK_FACTOR), and the method that needed the
+ * work against the methods' sizes (DEX_VERIFY_WORK_FACTOR), and the method that needed the
  * most per size. Exit 0 clean, 1 if any method fails, 2 if a file cannot be read or
  * parsed. */
 #include <errno.h>
@@ -74,7 +74,7 @@ static uint8_t *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-static void report(const char *path, const dex_file *d, const dex_emethod *m, const dvfy_result *r,
+static void report(const char *path, const dex_file *d, const dex_emethod *m, const dex_verify_result *r,
                    const opts *o, counts *c)
 {
 	if (r->failed)
@@ -90,19 +90,19 @@ static void report(const char *path, const dex_file *d, const dex_emethod *m, co
 	if (r->failed && !r->at_insn)
 		printf("%s: %s: %s\n", path, label, r->msg);
 	else if (r->failed)
-		printf("%s: %s: at code unit %u (%s): %s\n", path, label, r->pc, dop_table[r->op].name, r->msg);
+		printf("%s: %s: at code unit %u (%s): %s\n", path, label, r->pc, dex_op_table[r->op].name, r->msg);
 	else
-		printf("%s: %s: at code unit %u (%s): %s\n", path, label, r->lock_pc, dop_table[r->lock_op].name,
+		printf("%s: %s: at code unit %u (%s): %s\n", path, label, r->lock_pc, dex_op_table[r->lock_op].name,
 		       r->lock_msg);
 }
 
-static int check_methods(const char *path, const dvfy_file *f, const dex_class *cls, const dex_emethod *ms,
+static int check_methods(const char *path, const dex_verify_file *f, const dex_class *cls, const dex_emethod *ms,
                          uint32_t n, arena *scratch, const opts *o, counts *c)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		dvfy_result r;
+		dex_verify_result r;
 		arena_reset(scratch);
-		if (dvfy_method(f, cls, &ms[i], scratch, &r) != 0) {
+		if (dex_verify_method(f, cls, &ms[i], scratch, &r) != 0) {
 			fprintf(stderr, "%s: out of memory\n", path);
 			return 2;
 		}
@@ -140,8 +140,8 @@ static int check_file(const char *path, const opts *o)
 		rc = 2;
 		goto cleanup;
 	}
-	dvfy_file f;
-	if (dvfy_file_init(&f, &d, &a) != TC_OK) {
+	dex_verify_file f;
+	if (dex_verify_file_init(&f, &d, &a) != TC_OK) {
 		fprintf(stderr, "%s: out of memory\n", path);
 		rc = 2;
 		goto cleanup;

@@ -6,6 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void sha1(const uint8_t *data, size_t len, uint8_t out[20]);
+void dex_sha1(const uint8_t *data, size_t len, uint8_t out[20]);
 
 #endif

@@ -1,4 +1,4 @@
-#include "sha1.h"
+#include "dex_sha1.h"
 
 #include <string.h>
 
@@ -44,7 +44,7 @@ static void block(uint32_t h[5], const uint8_t *p)
 	h[4] += e;
 }
 
-void sha1(const uint8_t *data, size_t len, uint8_t out[20])
+void dex_sha1(const uint8_t *data, size_t len, uint8_t out[20])
 {
 	uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
 	size_t full = len / 64 * 64;

@@ -21,7 +21,7 @@
 #include "pipeline/pipeline.h"
 #include "containers/zlib_io.h"
 
-static int mkdirs(worker *w, const char *path, tc_error *err)
+static int mkdirs(pl_worker *w, const char *path, tc_error *err)
 {
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
@@ -89,7 +89,7 @@ bool out_holds(const char *path, uint64_t size, cache_key hash)
 	return cache_hash_file(path, &k, &n, &e) == TC_OK && n == size && k.lo == hash.lo && k.hi == hash.hi;
 }
 
-int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+int out_write_file(pl_worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    tc_error *err)
 {
 	if (mkdirs(w, path, err) != TC_OK)
@@ -101,7 +101,7 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 	}
 	char tmp[4200];
 	if (fresh)
-		path_join(tmp, sizeof tmp, path, "", "");
+		walk_path_join(tmp, sizeof tmp, path, "", "");
 	else
 		snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld.%p", path, (long)getpid(), (void *)w);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -130,7 +130,7 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 
 /* in->stage: "OUT.tc-tmp.PID" beside the output (without the trailing slashes of
  * "DIR/", which would put it inside). */
-static int stage_name(input *in, tc_error *err)
+static int stage_name(pl_input *in, tc_error *err)
 {
 	size_t len = strlen(in->out);
 	while (len > 1 && in->out[len - 1] == '/')
@@ -142,7 +142,7 @@ static int stage_name(input *in, tc_error *err)
 	return TC_OK;
 }
 
-int out_stage_file(input *in, tc_error *err)
+int out_stage_file(pl_input *in, tc_error *err)
 {
 	if (in->stage)
 		return TC_OK;
@@ -159,7 +159,7 @@ int out_stage_file(input *in, tc_error *err)
  * not exist yet appears at once, with one rename, each file created only once; into an
  * existing one the files that changed are moved one by one (each atomically) and
  * nothing else in it is touched. Either way a run that fails leaves it as it was. */
-int out_stage_dir(input *in, tc_error *err)
+int out_stage_dir(pl_input *in, tc_error *err)
 {
 	struct stat st;
 	if (stat(in->out, &st) == 0) {
@@ -181,16 +181,16 @@ int out_stage_dir(input *in, tc_error *err)
 	return TC_OK;
 }
 
-int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *err)
+int out_dir_file(pl_worker *w, pl_unit *u, const uint8_t *data, size_t len, tc_error *err)
 {
 	char path[4200];
 	if (u->in->merge) {
 		/* an unchanged file is not written again (a warm run over an existing directory) */
-		path_join(path, sizeof path, u->in->out, "/", u->name);
+		walk_path_join(path, sizeof path, u->in->out, "/", u->name);
 		if ((u->out_same = holds(path, data, len)))
 			return TC_OK;
 	}
-	path_join(path, sizeof path, u->in->stage, "/", u->name);
+	walk_path_join(path, sizeof path, u->in->stage, "/", u->name);
 	return out_write_file(w, path, data, len, true, err);
 }
 
@@ -198,7 +198,7 @@ int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *
 static int merge(const char *stage, const char *out, const char *rel, tc_error *err)
 {
 	char from[4200], to[4200];
-	path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
+	walk_path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
 	DIR *d = opendir(from);
 	if (!d)
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, from, "cannot open directory: %s", strerror(errno));
@@ -209,9 +209,9 @@ static int merge(const char *stage, const char *out, const char *rel, tc_error *
 			continue;
 		char sub[4200];
 		struct stat st;
-		if (path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
-		    path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
-		    path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
+		if (walk_path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
+		    walk_path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
+		    walk_path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
 			rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, out, "path too long under it");
 		} else if (lstat(from, &st) != 0) {
 			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, from, "cannot stat: %s", strerror(errno));
@@ -228,7 +228,7 @@ static int merge(const char *stage, const char *out, const char *rel, tc_error *
 	return rc;
 }
 
-int out_commit(run *r, input *in, tc_error *err)
+int out_commit(pl_run *r, pl_input *in, tc_error *err)
 {
 	if (in->out_same)
 		touch(in->out);
@@ -242,7 +242,7 @@ int out_commit(run *r, input *in, tc_error *err)
 		char path[4200];
 		for (size_t k = in->first; k < in->first + in->count; k++)
 			if (r->units[k].out_same) {
-				path_join(path, sizeof path, in->out, "/", r->units[k].name);
+				walk_path_join(path, sizeof path, in->out, "/", r->units[k].name);
 				touch(path);
 			}
 		return TC_OK;
@@ -264,7 +264,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return 0;
 }
 
-void out_abort(input *in)
+void out_abort(pl_input *in)
 {
 	if (!in->stage)
 		return;
@@ -273,7 +273,7 @@ void out_abort(input *in)
 	in->stage = NULL;
 }
 
-int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, tc_error *err)
+int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err)
 {
 	u->out_crc = zio_crc32(data, len);
 	u->out_size = len;
@@ -307,7 +307,7 @@ static bool is_signature(const char *name)
 	       (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") || !strcmp(dot, ".EC")));
 }
 
-int out_write_jar(run *r, input *in, tc_error *err)
+int out_write_jar(pl_run *r, pl_input *in, tc_error *err)
 {
 	if (out_stage_file(in, err) != TC_OK)
 		return err->code;
@@ -322,7 +322,7 @@ int out_write_jar(run *r, input *in, tc_error *err)
 		return err->code;
 	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
-		unit *u = &r->units[i];
+		pl_unit *u = &r->units[i];
 		int rc;
 		if (u->kind == UNIT_DEXCLASS || (in->apk && is_signature(u->name)))
 			continue;
@@ -344,7 +344,7 @@ int out_write_jar(run *r, input *in, tc_error *err)
 	return TC_OK;
 }
 
-int out_mapping_dir(run *r, tc_error *err)
+int out_mapping_dir(pl_run *r, tc_error *err)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
@@ -436,7 +436,7 @@ static void text_need(text_out *t)
 		text_flush(t);
 }
 
-static int text_open(run *r, text_out *t, int which, tc_error *err)
+static int text_open(pl_run *r, text_out *t, int which, tc_error *err)
 {
 	memset(t, 0, sizeof *t);
 	t->fd = -1;
@@ -462,7 +462,7 @@ static int text_open(run *r, text_out *t, int which, tc_error *err)
 	return TC_OK;
 }
 
-static int text_close(run *r, text_out *t, int which, tc_error *err)
+static int text_close(pl_run *r, text_out *t, int which, tc_error *err)
 {
 	text_flush(t);
 	bool nomem = t->b.err;
@@ -499,13 +499,13 @@ static int text_close(run *r, text_out *t, int which, tc_error *err)
 
 const char *const out_mapping_names[2] = {"methodMapping.txt", "ignoreMethodMapping.txt"};
 
-int out_write_mappings(run *r, tc_error *err)
+int out_write_mappings(pl_run *r, tc_error *err)
 {
 	text_out t;
 	if (text_open(r, &t, 0, err) != TC_OK)
 		return err->code;
 	for (size_t i = 0; i < r->ntraced; i++) {
-		const meth *m = r->traced[i];
+		const pl_meth *m = r->traced[i];
 		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
@@ -514,21 +514,21 @@ int out_write_mappings(run *r, tc_error *err)
 		return err->code;
 	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
-		const meth *m = r->ignored[i];
+		const pl_meth *m = r->ignored[i];
 		mm_put_ignored(&t.b, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
 	return text_close(r, &t, 1, err);
 }
 
-uint64_t out_build_id(const run *r)
+uint64_t out_build_id(const pl_run *r)
 {
 	mm_build_id id;
 	mm_build_id_init(&id);
 	tc_buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < r->ntraced; i++) {
-		const meth *m = r->traced[i];
+		const pl_meth *m = r->traced[i];
 		buf_clear(&b);
 		mm_put_entry(&b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
 		if (b.len)
@@ -588,10 +588,10 @@ static void marker_class(tc_buf *b, const char hex[MM_BUILD_ID_HEX])
 	buf_u2(b, 0);                       /* attributes */
 }
 
-int out_build_id_marker(run *r, uint64_t id, tc_error *err)
+int out_build_id_marker(pl_run *r, uint64_t id, tc_error *err)
 {
 	r->marker_in = NULL;
-	input *in = NULL;
+	pl_input *in = NULL;
 	for (size_t i = 0; i < r->ninputs && !in; i++)
 		if (!r->inputs[i].classpath)
 			in = &r->inputs[i];
@@ -605,7 +605,7 @@ int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 		return TC_OK;
 	bool root = false;
 	for (size_t k = in->first; k < in->first + in->count && !root; k++) {
-		const unit *u = &r->units[k];
+		const pl_unit *u = &r->units[k];
 		size_t n = u->cls ? strlen(u->cls) : 0;
 		root = u->kind == UNIT_CLASS && n && strncmp(u->name, u->cls, n) == 0 &&
 		       strcmp(u->name + n, ".class") == 0;
@@ -621,7 +621,7 @@ int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 		buf_free(&b);
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->out, "no memory");
 	}
-	path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
+	walk_path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
 	int rc = out_write_file(&r->workers[0], path, b.data, b.len, true, err);
 	buf_free(&b);
 	if (rc == TC_OK)
@@ -629,7 +629,7 @@ int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 	return rc;
 }
 
-int out_write_build_id(run *r, tc_error *err)
+int out_write_build_id(pl_run *r, tc_error *err)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, out_mapping_names[0]);
@@ -667,20 +667,20 @@ int out_write_build_id(run *r, tc_error *err)
 	return TC_OK;
 }
 
-int out_summarize(run *r, tc_error *err)
+int out_summarize(pl_run *r, tc_error *err)
 {
 	if (r->replayed)
 		return TC_OK;
-	summary *s = &r->sum;
+	pl_summary *s = &r->sum;
 	free(s->problems);
 	memset(s, 0, sizeof *s);
 	size_t cap = 0;
 	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		if (u->in->classpath)
 			continue;
 		bool bad = u->state == US_MALFORMED;
-		for (const report *p = u->reports; p; p = p->next)
+		for (const pl_report *p = u->reports; p; p = p->next)
 			cap++;
 		cap += bad;
 		if (u->kind == UNIT_DEX) {
@@ -718,22 +718,22 @@ int out_summarize(run *r, tc_error *err)
 	if (cap && !(s->problems = malloc(cap * sizeof *s->problems)))
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "statistics", "no memory");
 	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		if (u->in->classpath)
 			continue;
 		size_t in = (size_t)(u->in - r->inputs);
 		if (u->state == US_MALFORMED)
-			s->problems[s->nproblems++] = (problem){in, u->name,
+			s->problems[s->nproblems++] = (pl_problem){in, u->name,
 			                                        u->kind == UNIT_DEX ? "malformed dex, copied unchanged"
 			                                                            : "malformed class, copied unchanged",
 			                                        u->error};
-		for (const report *p = u->reports; p; p = p->next)
-			s->problems[s->nproblems++] = (problem){in, u->name, p->text, NULL};
+		for (const pl_report *p = u->reports; p; p = p->next)
+			s->problems[s->nproblems++] = (pl_problem){in, u->name, p->text, NULL};
 	}
 	return TC_OK;
 }
 
-static uint64_t outputs_same(const run *r)
+static uint64_t outputs_same(const pl_run *r)
 {
 	uint64_t n = 0;
 	for (size_t i = 0; i < r->ninputs; i++)
@@ -741,7 +741,7 @@ static uint64_t outputs_same(const run *r)
 	return n;
 }
 
-int out_write_stats(run *r, double total, tc_error *err)
+int out_write_stats(pl_run *r, double total, tc_error *err)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
@@ -749,7 +749,7 @@ int out_write_stats(run *r, double total, tc_error *err)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
-	const summary *s = &r->sum;
+	const pl_summary *s = &r->sum;
 	uint64_t bytes_in = 0, bytes_out = 0;
 	bool apk = false;
 	json j;
@@ -764,7 +764,7 @@ int out_write_stats(run *r, double total, tc_error *err)
 	json_key(&j, "inputs");
 	json_begin_array(&j);
 	for (size_t i = 0; i < r->ninputs; i++) {
-		const input *in = &r->inputs[i];
+		const pl_input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
 		apk |= in->apk;
@@ -847,13 +847,13 @@ int out_write_stats(run *r, double total, tc_error *err)
 	json_key(&j, "problems");
 	json_begin_array(&j);
 	for (size_t i = 0; i < s->nproblems; i++) {
-		const problem *p = &s->problems[i];
-		const input *in = &r->inputs[p->input];
+		const pl_problem *p = &s->problems[i];
+		const pl_input *in = &r->inputs[p->input];
 		char where[4200];
 		if (in->dex)
 			snprintf(where, sizeof where, "%s", in->in);
 		else
-			path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
+			walk_path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
 		json_begin_object(&j);
 		json_kv_string(&j, "file", where);
 		json_kv_string(&j, "problem", p->what);
@@ -893,8 +893,8 @@ int out_write_stats(run *r, double total, tc_error *err)
 	/* A whole dex copied as it was is news the build must not miss (its classes run
 	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
 	for (size_t i = 0; i < s->nproblems; i++) {
-		const problem *p = &s->problems[i];
-		const input *in = &r->inputs[p->input];
+		const pl_problem *p = &s->problems[i];
+		const pl_input *in = &r->inputs[p->input];
 		if (strncmp(p->what, "malformed dex", 13) && strncmp(p->what, "dex left unchanged", 18))
 			continue;
 		if (in->dex)

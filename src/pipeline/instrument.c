@@ -1,6 +1,5 @@
 /* tc-instrument's phases; see pipeline.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,55 +29,6 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-char *pl_keep_str(pl_worker *w, const char *s, size_t len)
-{
-	char *p = arena_alloc(&w->keep, len + 1);
-	if (p) {
-		memcpy(p, s, len);
-		p[len] = '\0';
-	}
-	return p;
-}
-
-void pl_unit_report(pl_unit *u, pl_worker *w, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	pl_report *r = arena_zalloc(&w->keep, sizeof *r);
-	if (!r || !(r->text = pl_keep_str(w, msg, strlen(msg))))
-		return;
-	pl_report **tail = &u->reports;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = r;
-}
-
-void pl_unit_skip(pl_unit *u, pl_worker *w, const char *label, const tc_error *e)
-{
-	char msg[900];
-	tc_error c = *e;
-	c.member[0] = '\0'; /* the label names the method */
-	tc_error_format(&c, msg, sizeof msg);
-	pl_unit_report(u, w, "%s: not instrumented: %s", label, msg);
-	u->skipped++;
-}
-
-int pl_unit_settle(pl_unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err)
-{
-	if (rc == TC_OK) {
-		u->changed = true;
-		u->instrumented += id;
-		u->focus_injected += focus;
-		return 0;
-	}
-	if (e->code == TC_ENOMEM)
-		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
-	return 1;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -90,29 +40,6 @@ static bool ends_with(const char *s, const char *suffix)
 static bool worker_reads(const pl_unit *u)
 {
 	return !u->in->jar || u->info.method == 0 || u->info.method == 8;
-}
-
-pl_unit *pl_unit_new(pl_run *r, pl_input *in, const char *name, tc_error *err)
-{
-	if (r->nunits == r->capunits) {
-		size_t cap = r->capunits ? r->capunits * 2 : 4096;
-		pl_unit *u = realloc(r->units, cap * sizeof *u);
-		if (!u) {
-			tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
-			return NULL;
-		}
-		r->units = u;
-		r->capunits = cap;
-	}
-	pl_unit *u = &r->units[r->nunits];
-	memset(u, 0, sizeof *u);
-	u->in = in;
-	if (!(u->name = pl_keep_str(&r->workers[0], name, strlen(name)))) {
-		tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
-		return NULL;
-	}
-	r->nunits++;
-	return u;
 }
 
 /* Dex files an input's listing takes for dex: "classes.dex", "classes2.dex", ... as d8
@@ -249,30 +176,6 @@ static int list_jar(pl_run *r, pl_input *in, tc_error *err)
 	return rc;
 }
 
-int pl_unit_bytes(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t **data, size_t *len, tc_error *err)
-{
-	if (u->data) {
-		*data = u->data;
-		*len = u->data_len;
-		return TC_OK;
-	}
-	if (u->in->jar) {
-		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
-		if (!w->inflater && !(w->inflater = zio_inflater_new()))
-			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "cannot start inflate");
-		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != TC_OK)
-			return err->code;
-	} else {
-		char path[4200];
-		walk_path_join(path, sizeof path, u->in->in, "/", u->name);
-		if (tc_file_read(path, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
-			return err->code;
-	}
-	*data = w->in.data;
-	*len = w->in.len;
-	return TC_OK;
-}
-
 static void drop_data(pl_run *r, pl_unit *u)
 {
 	/* Kept from phase 1 (in an arena); for a jar entry with an unusual method it is the
@@ -299,18 +202,6 @@ static int phase1(void *ctx, size_t i, int wk)
 	if (u->kind == UNIT_DEXCLASS)
 		return collect_dex_class(j->r, u, w, &j->errs[wk]) != TC_OK;
 	return collect_unit(j->r, u, w, &j->errs[wk]) != TC_OK;
-}
-
-bool pl_unit_wants_edit(const pl_unit *u)
-{
-	if (u->state != US_OK || !u->traceable || u->blocked)
-		return false;
-	if (u->activity)
-		return true;
-	for (uint32_t k = 0; k < u->nmethods; k++)
-		if (u->methods[k].verdict == V_TRACE && !u->methods[k].preset)
-			return true;
-	return false;
 }
 
 /* A unit of a directory whose result came from the cache: its rewritten bytes from the

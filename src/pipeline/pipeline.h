@@ -1,6 +1,7 @@
-/* Internals of tc-instrument shared by instrument.c (the phases), collect.c (what each
- * class is and which methods are traced), inject.c (editing one class) and output.c
- * (writing directories, jars, mappings and statistics). Not a public header.
+/* Internals of tc-instrument shared by instrument.c (the phases), unit.c (the units),
+ * collect.c (what each class is and which methods are traced), inject.c (editing one
+ * class) and output.c (writing directories, jars, mappings and statistics). Not a public
+ * header.
  *
  * Phases: read the inputs' listings (main thread); collect every class (workers);
  * decide Activities and assign ids in a fixed order (main thread); rewrite classes
@@ -234,6 +235,30 @@ typedef struct pl_run {
 	const pl_input *marker_in; /* the output that got the build-id marker, or NULL */
 } pl_run;
 
+/* unit.c: the units, and the strings that live as long as the run. */
+/* A new unit of input in, named name (kept), at the end of pl_run.units (which may move). */
+pl_unit *pl_unit_new(pl_run *r, pl_input *in, const char *name, tc_error *err);
+/* Its bytes as phase 1 or 2 reads them: kept from the listing, read from the mapped jar
+ * (inflated, checked) or from its file, into the worker's w->in. */
+int pl_unit_bytes(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t **data, size_t *len, tc_error *err);
+/* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
+bool pl_unit_wants_edit(const pl_unit *u);
+/* A report (a method or the class left unchanged, and why) added to u's, in order. */
+void pl_unit_report(pl_unit *u, pl_worker *w, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+/* A method left as it was: "label: not instrumented: why" reported and counted. */
+void pl_unit_skip(pl_unit *u, pl_worker *w, const char *label, const tc_error *e);
+/* One method's rewrite settled, the same for both formats (src/inject/): rc TC_OK counts
+ * it (id: a probe, focus: the at() call) and returns 0; out of memory ends the class
+ * (returns TC_ENOMEM, set in err); any other failure returns 1, for the caller to report
+ * with pl_unit_skip (its label is the format's) and go on with the method as it was. */
+int pl_unit_settle(pl_unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err);
+/* s[0..len) copied, NUL-terminated, into w's keep arena (until the end of the run). */
+char *pl_keep_str(pl_worker *w, const char *s, size_t len);
+
 /* collect.c */
 int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
 int collect_decide(pl_run *r, tc_error *err);
@@ -341,24 +366,5 @@ void memo_save_run(pl_run *r);
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
  * source entry was stored), kept in the worker's arena until the jar is written. */
 int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err);
-
-/* instrument.c */
-pl_unit *pl_unit_new(pl_run *r, pl_input *in, const char *name, tc_error *err);
-/* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
-bool pl_unit_wants_edit(const pl_unit *u);
-int pl_unit_bytes(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t **data, size_t *len, tc_error *err);
-void pl_unit_report(pl_unit *u, pl_worker *w, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-char *pl_keep_str(pl_worker *w, const char *s, size_t len);
-/* A method left as it was: "label: not instrumented: why" reported and counted. */
-void pl_unit_skip(pl_unit *u, pl_worker *w, const char *label, const tc_error *e);
-/* One method's rewrite settled, the same for both formats (src/inject/): rc TC_OK counts
- * it (id: a probe, focus: the at() call) and returns 0; out of memory ends the class
- * (returns TC_ENOMEM, set in err); any other failure returns 1, for the caller to report
- * with pl_unit_skip (its label is the format's) and go on with the method as it was. */
-int pl_unit_settle(pl_unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err);
 
 #endif

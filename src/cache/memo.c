@@ -24,13 +24,10 @@
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <elf.h>
 #include <link.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cache/cache.h"
 #include "pipeline/pipeline.h"
@@ -208,11 +205,8 @@ int memo_begin(pl_run *r, tc_error *err)
 	return rc;
 }
 
-static void unstage_maps(pl_run *r);
-
 void memo_end(pl_run *r)
 {
-	unstage_maps(r); /* a replay that failed before its commit */
 	if (r->cache) {
 		r->cache_stats = cache_get_stats(r->cache);
 		cache_close(r->cache);
@@ -661,26 +655,6 @@ static void map_path(const pl_run *r, int which, char *buf, size_t size)
 	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed) \
 	X(dex_checked) X(dex_check_refused) X(dex_input_fails) X(methods_already) X(classes_already)
 
-static void unstage_maps(pl_run *r)
-{
-	for (int k = 0; k < 2; k++) {
-		if (r->map_stage[k])
-			unlink(r->map_stage[k]);
-		free(r->map_stage[k]);
-		r->map_stage[k] = NULL;
-	}
-}
-
-/* Undoes what memo_run staged when it could not finish. */
-static void unstage_run(pl_run *r)
-{
-	for (size_t i = 0; i < r->ninputs; i++) {
-		out_abort(&r->inputs[i]);
-		r->inputs[i].out_same = false;
-	}
-	unstage_maps(r);
-}
-
 int memo_run(pl_run *r, bool *hit, tc_error *err)
 {
 	*hit = false;
@@ -797,16 +771,12 @@ int memo_run(pl_run *r, bool *hit, tc_error *err)
 		map_path(r, k, path, sizeof path);
 		if (out_holds(path, map_size[k], map_hash[k]))
 			continue;
-		size_t n = strlen(path) + 64;
-		if (!(r->map_stage[k] = malloc(n))) {
-			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
+		if ((rc = out_stage_mapping(r, k, err)) != TC_OK)
 			break;
-		}
-		snprintf(r->map_stage[k], n, "%s.tc-tmp.%ld", path, (long)getpid());
 		ok = cache_get_file(r->cache, map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
 	}
 	if (!ok || rc != TC_OK) {
-		unstage_run(r);
+		out_unstage_run(r);
 		free(s.problems);
 		free(v);
 		return rc;
@@ -827,26 +797,6 @@ int memo_run(pl_run *r, bool *hit, tc_error *err)
 	r->sum = s;
 	r->replayed = true;
 	*hit = true;
-	return TC_OK;
-}
-
-int memo_commit_run(pl_run *r, tc_error *err)
-{
-	for (int k = 0; k < 2; k++) {
-		char path[4200];
-		map_path(r, k, path, sizeof path);
-		if (!r->map_stage[k]) {
-			utimensat(AT_FDCWD, path, NULL, 0); /* as if written (see output.c) */
-			continue;
-		}
-		if (rename(r->map_stage[k], path) != 0) {
-			int e = errno;
-			unstage_run(r);
-			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
-		}
-		free(r->map_stage[k]);
-		r->map_stage[k] = NULL;
-	}
 	return TC_OK;
 }
 

@@ -273,6 +273,61 @@ void out_abort(pl_input *in)
 	in->stage = NULL;
 }
 
+static void mapping_path(const pl_run *r, int which, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
+}
+
+int out_stage_mapping(pl_run *r, int which, tc_error *err)
+{
+	char path[4200];
+	mapping_path(r, which, path, sizeof path);
+	size_t n = strlen(path) + 64;
+	if (!(r->map_stage[which] = malloc(n)))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory"); /* a replay's */
+	snprintf(r->map_stage[which], n, "%s.tc-tmp.%ld", path, (long)getpid());
+	return TC_OK;
+}
+
+int out_commit_mappings(pl_run *r, tc_error *err)
+{
+	for (int k = 0; k < 2; k++) {
+		char path[4200];
+		mapping_path(r, k, path, sizeof path);
+		if (!r->map_stage[k]) {
+			touch(path); /* as if written */
+			continue;
+		}
+		if (rename(r->map_stage[k], path) != 0) {
+			int e = errno;
+			out_unstage_run(r);
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
+		}
+		free(r->map_stage[k]);
+		r->map_stage[k] = NULL;
+	}
+	return TC_OK;
+}
+
+void out_abort_mappings(pl_run *r)
+{
+	for (int k = 0; k < 2; k++) {
+		if (r->map_stage[k])
+			unlink(r->map_stage[k]);
+		free(r->map_stage[k]);
+		r->map_stage[k] = NULL;
+	}
+}
+
+void out_unstage_run(pl_run *r)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		out_abort(&r->inputs[i]);
+		r->inputs[i].out_same = false;
+	}
+	out_abort_mappings(r);
+}
+
 int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err)
 {
 	u->out_crc = zio_crc32(data, len);

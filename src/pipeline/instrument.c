@@ -408,6 +408,7 @@ static void teardown(pl_run *r)
 		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
 		jar_close(r->inputs[i].zip);
 	}
+	out_abort_mappings(r); /* a replay that failed before its commit */
 
 	free(r->inputs);
 	for (int i = 0; i < r->nworkers; i++) {
@@ -719,7 +720,7 @@ static int commit_replay(pl_run *r, double t0, tc_error *err)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
 	if (rc == TC_OK)
-		rc = memo_commit_run(r, err);
+		rc = out_commit_mappings(r, err);
 	return rc;
 }
 

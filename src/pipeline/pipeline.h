@@ -230,7 +230,7 @@ typedef struct pl_run {
 	bool map_known[2];     /* methodMapping.txt, ignoreMethodMapping.txt as written (output.c): */
 	cache_key map_hash[2]; /* their cache_hash_bytes, */
 	uint64_t map_size[2];  /* sizes */
-	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
+	char *map_stage[2];    /* replayed: staged copies, renamed by out_commit_mappings */
 	uint64_t build_id;     /* of methodMapping.txt as written (out_write_build_id) */
 	const pl_input *marker_in; /* the output that got the build-id marker, or NULL */
 } pl_run;
@@ -309,6 +309,15 @@ int out_stage_file(pl_input *in, tc_error *err);
 int out_write_jar(pl_run *r, pl_input *in, tc_error *err);
 int out_commit(pl_run *r, pl_input *in, tc_error *err);
 void out_abort(pl_input *in);
+/* A run replayed from the cache stages its mapping files too (pl_run.map_stage, beside
+ * each file in the mapping directory, for memo_run to fill); out_commit_mappings renames
+ * them into place after the outputs' commit (a file found in place already is only
+ * touched), out_abort_mappings removes them after a failure. out_unstage_run undoes a
+ * replay that could not finish: every output's stage and both mapping files'. */
+int out_stage_mapping(pl_run *r, int which, tc_error *err);
+int out_commit_mappings(pl_run *r, tc_error *err);
+void out_abort_mappings(pl_run *r);
+void out_unstage_run(pl_run *r);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(pl_run *r, tc_error *err);
@@ -353,14 +362,13 @@ typedef struct pl_hooks {
  * input its facts key (its kind and bytes); memo_run looks the whole run up (every
  * input's facts key, the base mapping, the options): on a hit every output and both
  * mapping files are staged (or found already in place) and pl_run.sum is read, so that
- * only memo_commit_run and the statistics are left (*hit). Otherwise the pipeline runs,
+ * only the commit (out_commit, out_commit_mappings) and the statistics are left (*hit). Otherwise the pipeline runs,
  * and memo_save_run keeps the mapping files and the summary. memo_end closes the cache
  * (trimming it) and takes its statistics. */
 int memo_begin(pl_run *r, tc_error *err);
 void memo_end(pl_run *r);
 int memo_key(pl_run *r, pl_input *in, tc_error *err);
 int memo_run(pl_run *r, bool *hit, tc_error *err);
-int memo_commit_run(pl_run *r, tc_error *err);
 void memo_save_run(pl_run *r);
 
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the

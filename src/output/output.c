@@ -796,17 +796,30 @@ static uint64_t outputs_same(const pl_run *r)
 	return n;
 }
 
-int out_write_stats(pl_run *r, double total, tc_error *err)
+/* What the statistics and the summary add up over the outputs. */
+typedef struct totals {
+	uint64_t bytes_in, bytes_out;
+	bool apk;
+} totals;
+
+static totals sum_outputs(const pl_run *r)
 {
-	char path[4096], tmp[4200];
-	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
-	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	totals t = {0, 0, false};
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const pl_input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		t.apk |= in->apk;
+		t.bytes_in += in->bytes_in;
+		t.bytes_out += in->bytes_out;
+	}
+	return t;
+}
+
+/* instrument-stats.json's text (malloc), or NULL without memory. */
+static char *stats_json(const pl_run *r, double total, const totals *t)
+{
 	const pl_summary *s = &r->sum;
-	uint64_t bytes_in = 0, bytes_out = 0;
-	bool apk = false;
 	json j;
 	json_init_pretty(&j);
 	json_begin_object(&j);
@@ -822,9 +835,6 @@ int out_write_stats(pl_run *r, double total, tc_error *err)
 		const pl_input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
-		apk |= in->apk;
-		bytes_in += in->bytes_in;
-		bytes_out += in->bytes_out;
 		json_begin_object(&j);
 		json_kv_string(&j, "in", in->in);
 		json_kv_string(&j, "out", in->out ? in->out : "");
@@ -919,8 +929,8 @@ int out_write_stats(pl_run *r, double total, tc_error *err)
 	json_end_array(&j);
 	json_key(&j, "bytes");
 	json_begin_object(&j);
-	json_kv_uint(&j, "in", bytes_in);
-	json_kv_uint(&j, "out", bytes_out);
+	json_kv_uint(&j, "in", t->bytes_in);
+	json_kv_uint(&j, "out", t->bytes_out);
 	json_end_object(&j);
 	json_key(&j, "time_ms");
 	json_begin_object(&j);
@@ -933,7 +943,20 @@ int out_write_stats(pl_run *r, double total, tc_error *err)
 	json_kv_fixed(&j, "total", total * 1e3, 3);
 	json_end_object(&j);
 	json_end_object(&j);
-	char *text = json_take(&j);
+	return json_take(&j);
+}
+
+/* instrument-stats.json in the mapping directory, written under a temporary name and
+ * renamed into place. */
+static int write_stats(const pl_run *r, double total, const totals *t, tc_error *err)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
+	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	char *text = stats_json(r, total, t);
 	if (!text) {
 		fclose(f);
 		unlink(tmp);
@@ -945,8 +968,14 @@ int out_write_stats(pl_run *r, double total, tc_error *err)
 		unlink(tmp);
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write");
 	}
-	/* A whole dex copied as it was is news the build must not miss (its classes run
-	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
+	return TC_OK;
+}
+
+/* A whole dex copied as it was is news the build must not miss (its classes run
+ * untraced): each one on stderr, with where and why, whatever --quiet says. */
+static void print_dex_problems(const pl_run *r)
+{
+	const pl_summary *s = &r->sum;
 	for (size_t i = 0; i < s->nproblems; i++) {
 		const pl_problem *p = &s->problems[i];
 		const pl_input *in = &r->inputs[p->input];
@@ -959,38 +988,55 @@ int out_write_stats(pl_run *r, double total, tc_error *err)
 			fprintf(stderr, "tc-instrument: %s%s%s: %s%s%s\n", in->in, in->jar ? "!" : "/", p->name, p->what,
 			        p->detail ? ": " : "", p->detail ? p->detail : "");
 	}
-	if (!r->opt->quiet) {
-		char dex[160] = "";
-		if (s->dex_files)
-			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
-			         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
-			         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
-		char kept[64] = "";
-		if (s->by_verdict[V_KEEPMETHOD])
-			snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
-			         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
-		fprintf(stderr,
-		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
-		        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
-		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
-		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
-		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
-		if (s->methods_already)
-			fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
-			        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
-			        "probes' ids\n",
-			        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
-		/* (no paths: the line is the same for the same inputs wherever they are) */
-		if (r->marker_in)
-			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
-			        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
-		else
-			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
-			        "a directory of class files gets the marker class yet): recordings of this build have no "
-			        "build id\n", hex, MM_BUILD_ID_FILE);
-		if (apk)
-			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
-			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
-	}
+}
+
+/* The summary on stderr: the counts, methods instrumented before, the build id, the
+ * APK's signature. */
+static void print_summary(const pl_run *r, double total, const totals *t)
+{
+	const pl_summary *s = &r->sum;
+	char hex[MM_BUILD_ID_HEX];
+	mm_build_id_hex(r->build_id, hex);
+	char dex[160] = "";
+	if (s->dex_files)
+		snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
+		         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
+		         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
+	char kept[64] = "";
+	if (s->by_verdict[V_KEEPMETHOD])
+		snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
+		         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
+	fprintf(stderr,
+	        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
+	        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
+	        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
+	        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
+	        (unsigned long long)s->methods_skipped, t->bytes_in / 1e6, t->bytes_out / 1e6, total);
+	if (s->methods_already)
+		fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
+		        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
+		        "probes' ids\n",
+		        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
+	/* (no paths: the line is the same for the same inputs wherever they are) */
+	if (r->marker_in)
+		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
+		        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
+	else
+		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
+		        "a directory of class files gets the marker class yet): recordings of this build have no "
+		        "build id\n", hex, MM_BUILD_ID_FILE);
+	if (t->apk)
+		fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
+		                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
+}
+
+int out_write_stats(pl_run *r, double total, tc_error *err)
+{
+	totals t = sum_outputs(r);
+	if (write_stats(r, total, &t, err) != TC_OK)
+		return err->code;
+	print_dex_problems(r);
+	if (!r->opt->quiet)
+		print_summary(r, total, &t);
 	return TC_OK;
 }

@@ -339,6 +339,8 @@ int out_write_build_id(pl_run *r, tc_error *err);
 extern const char *const out_mapping_names[2];
 /* Sums the units into pl_run.sum (unless replayed), for memo_save_run and the statistics. */
 int out_summarize(pl_run *r, tc_error *err);
+/* Writes instrument-stats.json (atomically), then on stderr each dex file copied as it
+ * was (left or malformed) and, unless --quiet, the summary. */
 int out_write_stats(pl_run *r, double total, tc_error *err);
 /* Whether the regular file at path has this size and cache_hash_bytes. */
 bool out_holds(const char *path, uint64_t size, cache_key hash);

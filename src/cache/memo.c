@@ -655,11 +655,10 @@ static void map_path(const pl_run *r, int which, char *buf, size_t size)
 	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed) \
 	X(dex_checked) X(dex_check_refused) X(dex_input_fails) X(methods_already) X(classes_already)
 
-int memo_run(pl_run *r, bool *hit, tc_error *err)
+/* The run key (pl_run.run_key): every input's facts key in order, the base mapping and the
+ * options; only for a run whose outputs are all one file (pl_run.run_memo). */
+static int run_key(pl_run *r, tc_error *err)
 {
-	*hit = false;
-	if (!r->cache)
-		return TC_OK;
 	const tc_options *o = r->opt;
 	r->run_memo = true;
 	for (size_t i = 0; i < r->ninputs; i++)
@@ -684,120 +683,152 @@ int memo_run(pl_run *r, bool *hit, tc_error *err)
 	}
 	r->run_key = cache_digest(h);
 	cache_hasher_free(h);
-	if (rc != TC_OK)
-		return rc;
+	return rc;
+}
 
-	tc_buf b;
-	buf_init(&b);
-	if (!cache_get(r->cache, r->run_key, "run", &b)) {
-		buf_free(&b);
-		return TC_OK;
-	}
-	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
-	typedef struct out {
+/* A run entry as read, before anything of the run changes. */
+typedef struct replay {
+	struct replay_out {
 		uint64_t count, bytes_in, bytes_out, apk, size;
 		cache_key result, hash;
-	} out;
-	out *v = calloc(r->ninputs ? r->ninputs : 1, sizeof *v);
-	pl_summary s = {0};
+	} *v;                  /* by input */
+	pl_summary s;
 	cache_key map_hash[2];
 	uint64_t map_size[2];
-	if (!v) {
-		buf_free(&b);
+} replay;
+
+/* Reads the run entry b into x (*ok: it is one of this format). */
+static int read_run(pl_run *r, const tc_buf *b, replay *x, bool *ok, tc_error *err)
+{
+	rd p = {b->data, b->data + b->len, false, &r->workers[0]};
+	pl_summary *s = &x->s;
+	if (!(x->v = calloc(r->ninputs ? r->ninputs : 1, sizeof *x->v)))
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
-	}
 	p.bad = r_u64(&p) != r->ninputs;
 	for (size_t i = 0; i < r->ninputs && !p.bad; i++) {
 		if (r->inputs[i].classpath)
 			continue;
-		v[i].count = r_u64(&p);
-		v[i].bytes_in = r_u64(&p);
-		v[i].bytes_out = r_u64(&p);
-		v[i].apk = r_u64(&p);
-		v[i].size = r_u64(&p);
-		v[i].result = r_key(&p);
-		v[i].hash = r_key(&p);
+		struct replay_out *v = &x->v[i];
+		v->count = r_u64(&p);
+		v->bytes_in = r_u64(&p);
+		v->bytes_out = r_u64(&p);
+		v->apk = r_u64(&p);
+		v->size = r_u64(&p);
+		v->result = r_key(&p);
+		v->hash = r_key(&p);
 	}
-#define GET(f) s.f = r_u64(&p);
+#define GET(f) s->f = r_u64(&p);
 	SUM_FIELDS(GET)
 #undef GET
 	p.bad |= r_u64(&p) != V_COUNT;
 	for (int k = 0; k < V_COUNT; k++)
-		s.by_verdict[k] = r_u64(&p);
+		s->by_verdict[k] = r_u64(&p);
 	uint64_t np = r_u64(&p);
 	if (np > (uint64_t)(p.end - p.p))
 		p.bad = true;
-	if (!p.bad && np && !(s.problems = calloc((size_t)np, sizeof *s.problems))) {
-		free(v);
-		buf_free(&b);
+	if (!p.bad && np && !(s->problems = calloc((size_t)np, sizeof *s->problems)))
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
-	}
 	for (uint64_t k = 0; k < np && !p.bad; k++) {
-		pl_problem *x = &s.problems[s.nproblems++];
+		pl_problem *q = &s->problems[s->nproblems++];
 		uint64_t in = r_u64(&p);
-		x->input = in < r->ninputs ? (size_t)in : 0;
+		q->input = in < r->ninputs ? (size_t)in : 0;
 		p.bad |= in >= r->ninputs;
-		x->name = r_str(&p);
-		x->what = r_str(&p);
-		x->detail = r_str(&p);
-		p.bad |= !x->name || !x->what;
+		q->name = r_str(&p);
+		q->what = r_str(&p);
+		q->detail = r_str(&p);
+		p.bad |= !q->name || !q->what;
 	}
 	for (int k = 0; k < 2; k++) {
-		map_size[k] = r_u64(&p);
-		map_hash[k] = r_key(&p);
+		x->map_size[k] = r_u64(&p);
+		x->map_hash[k] = r_key(&p);
 	}
-	bool ok = !p.bad && p.p == p.end;
-	buf_free(&b);
+	*ok = !p.bad && p.p == p.end;
+	return TC_OK;
+}
 
-	/* every output, then both mapping files: in place already, or staged from the cache */
+/* Every output, then both mapping files: in place already, or staged from the cache
+ * (*ok: every copy the cache holds was there). */
+static int stage_run(pl_run *r, const replay *x, bool *ok, tc_error *err)
+{
+	int rc = TC_OK;
 	tc_error e;
 	tc_error_clear(&e);
-	for (size_t i = 0; i < r->ninputs && ok; i++) {
+	for (size_t i = 0; i < r->ninputs && *ok; i++) {
 		pl_input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
-		if (out_holds(in->out, v[i].size, v[i].hash)) {
+		if (out_holds(in->out, x->v[i].size, x->v[i].hash)) {
 			in->out_same = true;
 			continue;
 		}
 		if ((rc = out_stage_file(in, err)) != TC_OK)
 			break;
-		ok = cache_get_file(r->cache, v[i].result, "out", in->stage, &e);
+		*ok = cache_get_file(r->cache, x->v[i].result, "out", in->stage, &e);
 	}
-	if (ok && rc == TC_OK)
+	if (*ok && rc == TC_OK)
 		rc = out_mapping_dir(r, err);
-	for (int k = 0; k < 2 && ok && rc == TC_OK; k++) {
+	for (int k = 0; k < 2 && *ok && rc == TC_OK; k++) {
 		char path[4200];
 		map_path(r, k, path, sizeof path);
-		if (out_holds(path, map_size[k], map_hash[k]))
+		if (out_holds(path, x->map_size[k], x->map_hash[k]))
 			continue;
 		if ((rc = out_stage_mapping(r, k, err)) != TC_OK)
 			break;
-		ok = cache_get_file(r->cache, map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
+		*ok = cache_get_file(r->cache, x->map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
 	}
-	if (!ok || rc != TC_OK) {
-		out_unstage_run(r);
-		free(s.problems);
-		free(v);
-		return rc;
-	}
+	return rc;
+}
+
+/* The inputs and the summary as the entry gives them: the run is replayed. */
+static void apply_run(pl_run *r, replay *x)
+{
 	for (size_t i = 0; i < r->ninputs; i++) {
 		pl_input *in = &r->inputs[i];
 		in->facts_hit = true;
 		if (in->classpath)
 			continue;
 		in->result_hit = true;
-		in->count = (size_t)v[i].count;
-		in->bytes_in = v[i].bytes_in;
-		in->bytes_out = v[i].bytes_out;
-		in->apk = v[i].apk != 0;
+		in->count = (size_t)x->v[i].count;
+		in->bytes_in = x->v[i].bytes_in;
+		in->bytes_out = x->v[i].bytes_out;
+		in->apk = x->v[i].apk != 0;
 	}
-	free(v);
 	free(r->sum.problems);
-	r->sum = s;
+	r->sum = x->s;
+	x->s.problems = NULL;
 	r->replayed = true;
-	*hit = true;
-	return TC_OK;
+}
+
+int memo_run(pl_run *r, bool *hit, tc_error *err)
+{
+	*hit = false;
+	if (!r->cache)
+		return TC_OK;
+	int rc = run_key(r, err);
+	if (rc != TC_OK || !r->run_memo)
+		return rc;
+	tc_buf b;
+	buf_init(&b);
+	if (!cache_get(r->cache, r->run_key, "run", &b)) {
+		buf_free(&b);
+		return TC_OK;
+	}
+	replay x = {0};
+	bool ok = false;
+	rc = read_run(r, &b, &x, &ok, err);
+	buf_free(&b);
+	if (rc == TC_OK && ok) {
+		rc = stage_run(r, &x, &ok, err);
+		if (rc == TC_OK && ok) {
+			apply_run(r, &x);
+			*hit = true;
+		} else {
+			out_unstage_run(r); /* what was staged before the failure or a missing copy */
+		}
+	}
+	free(x.s.problems);
+	free(x.v);
+	return rc;
 }
 
 /* A mapping file as written (output.c noted its size and hash), kept by content: a run

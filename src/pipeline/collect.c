@@ -615,6 +615,128 @@ static uint32_t base_id(const mapping *base, const pl_meth *m)
 	return id;
 }
 
+/* The class hierarchy, by name: inputs first, then the class path; the first class of a
+ * name wins, as on a class path. */
+static void index_classes(pl_run *r, cls_entry *entries, cls_entry **map)
+{
+	size_t ne = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < r->nunits; i++) {
+			pl_unit *u = &r->units[i];
+			if ((u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS) || u->state != US_OK || !u->cls ||
+			    u->in->classpath != (pass == 1))
+				continue;
+			if (lookup(*map, u->cls))
+				continue;
+			entries[ne] = (cls_entry){.name = u->cls, .u = u};
+			HASH_ADD_KEYPTR(hh, *map, u->cls, strlen(u->cls), &entries[ne]);
+			ne++;
+		}
+	}
+}
+
+/* The Activities among the traced classes, and which of them get an onWindowFocusChanged
+ * added (or cannot: a super class declares it final). */
+static void mark_activities(pl_run *r, cls_entry *map)
+{
+	for (size_t i = 0; i < r->nunits; i++) {
+		pl_unit *u = &r->units[i];
+		/* a class instrumented before got its focus call then */
+		if (!u->traceable || u->blocked || u->state != US_OK || u->already || !is_activity(map, u->cls))
+			continue;
+		u->activity = true;
+		if (!u->focus_declared) {
+			if (focus_final_above(map, u->super))
+				u->focus_refused = 1;
+			else
+				u->add_focus = true;
+		}
+	}
+}
+
+/* The ids of probes already in the code, reserved first: they cannot change without
+ * editing the code again. */
+static void reserve_probe_ids(const pl_run *r, uint8_t *used)
+{
+	for (size_t i = 0; i < r->nunits; i++) {
+		const pl_unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK || !u->already)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++) {
+			uint32_t id = u->methods[k].preset;
+			if (id && id != PRESET_ADDED && u->methods[k].verdict == V_TRACE)
+				used[id / 8] |= (uint8_t)(1u << (id % 8));
+		}
+	}
+}
+
+/* Every method into its list, once each: an ignored one into pl_run.ignored; a traced one
+ * into pl_run.traced with its id: its probe's, else the base mapping's, else a new one
+ * in input order (input, entry, method). */
+static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, uint8_t *used, tc_error *err)
+{
+	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
+	for (size_t i = 0; i < r->nunits; i++) {
+		pl_unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++) {
+			pl_meth *m = &u->methods[k];
+			uint32_t *slot;
+			if (m->preset == PRESET_ADDED)
+				continue; /* an earlier run's: in no list, as then */
+			r->by_verdict[m->verdict]++;
+			if (m->verdict != V_TRACE) {
+				if (!set_find(ignored_set, m, &slot)) {
+					m->order = (uint32_t)r->nignored;
+					r->ignored[r->nignored++] = m;
+					*slot = (uint32_t)r->nignored;
+				}
+				continue;
+			}
+			const pl_meth *e = set_find(traced_set, m, &slot);
+			if (e) { /* the same method again (another input, a multi-release copy) */
+				m->id = m->preset ? m->preset : e->id;
+				continue;
+			}
+			if (m->preset) {
+				m->id = m->preset;
+				r->traced[r->ntraced++] = m;
+				*slot = (uint32_t)r->ntraced;
+				continue;
+			}
+			uint32_t id = r->base ? base_id(r->base, m) : 0;
+			if (id >= MM_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
+				id = 0; /* reserved, or given to another method (a probe's, a corrupt base) */
+			if (!id) {
+				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
+					next++;
+				if (next >= MM_ID_DISPATCH)
+					return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
+					               "more traced methods than the %u ids below the reserved ones",
+					               MM_ID_DISPATCH - 1);
+				id = next++;
+			}
+			used[id / 8] |= (uint8_t)(1u << (id % 8));
+			m->id = id;
+			r->traced[r->ntraced++] = m;
+			*slot = (uint32_t)r->ntraced;
+		}
+	}
+	return TC_OK;
+}
+
+/* The mapping files' orders: the traced by id, the ignored by class. Without a base
+ * mapping the ids are already in order; directory inputs often list classes in name
+ * order too. Sort only what is not sorted. */
+static void sort_lists(pl_run *r)
+{
+	if (!sorted(r->traced, r->ntraced, cmp_id))
+		qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
+	if (!sorted(r->ignored, r->nignored, cmp_class))
+		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
+}
+
 int collect_decide(pl_run *r, tc_error *err)
 {
 	int rc = TC_OK;
@@ -637,106 +759,12 @@ int collect_decide(pl_run *r, tc_error *err)
 		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "decide", "no memory");
 		goto done;
 	}
-
-	/* The class hierarchy: inputs first, then the class path; the first class of a
-	 * name wins, as on a class path. */
-	size_t ne = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < r->nunits; i++) {
-			pl_unit *u = &r->units[i];
-			if ((u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS) || u->state != US_OK || !u->cls ||
-			    u->in->classpath != (pass == 1))
-				continue;
-			if (lookup(map, u->cls))
-				continue;
-			entries[ne] = (cls_entry){.name = u->cls, .u = u};
-			HASH_ADD_KEYPTR(hh, map, u->cls, strlen(u->cls), &entries[ne]);
-			ne++;
-		}
-	}
-	for (size_t i = 0; i < r->nunits; i++) {
-		pl_unit *u = &r->units[i];
-		/* a class instrumented before got its focus call then */
-		if (!u->traceable || u->blocked || u->state != US_OK || u->already || !is_activity(map, u->cls))
-			continue;
-		u->activity = true;
-		if (!u->focus_declared) {
-			if (focus_final_above(map, u->super))
-				u->focus_refused = 1;
-			else
-				u->add_focus = true;
-		}
-	}
-
-	/* Ids: those of probes already in the code first (they cannot change without
-	 * editing the code again), then the base mapping's, then new ones in input order
-	 * (input, entry, method). */
-	for (size_t i = 0; i < r->nunits; i++) {
-		const pl_unit *u = &r->units[i];
-		if (!u->traceable || u->state != US_OK || !u->already)
-			continue;
-		for (uint32_t k = 0; k < u->nmethods; k++) {
-			uint32_t id = u->methods[k].preset;
-			if (id && id != PRESET_ADDED && u->methods[k].verdict == V_TRACE)
-				used[id / 8] |= (uint8_t)(1u << (id % 8));
-		}
-	}
-	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
-	for (size_t i = 0; i < r->nunits; i++) {
-		pl_unit *u = &r->units[i];
-		if (!u->traceable || u->state != US_OK)
-			continue;
-		for (uint32_t k = 0; k < u->nmethods; k++) {
-			pl_meth *m = &u->methods[k];
-			uint32_t *slot;
-			if (m->preset == PRESET_ADDED)
-				continue; /* an earlier run's: in no list, as then */
-			r->by_verdict[m->verdict]++;
-			if (m->verdict != V_TRACE) {
-				if (!set_find(&ignored_set, m, &slot)) {
-					m->order = (uint32_t)r->nignored;
-					r->ignored[r->nignored++] = m;
-					*slot = (uint32_t)r->nignored;
-				}
-				continue;
-			}
-			const pl_meth *e = set_find(&traced_set, m, &slot);
-			if (e) { /* the same method again (another input, a multi-release copy) */
-				m->id = m->preset ? m->preset : e->id;
-				continue;
-			}
-			if (m->preset) {
-				m->id = m->preset;
-				r->traced[r->ntraced++] = m;
-				*slot = (uint32_t)r->ntraced;
-				continue;
-			}
-			uint32_t id = r->base ? base_id(r->base, m) : 0;
-			if (id >= MM_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
-				id = 0; /* reserved, or given to another method (a probe's, a corrupt base) */
-			if (!id) {
-				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
-					next++;
-				if (next >= MM_ID_DISPATCH) {
-					rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
-					             "more traced methods than the %u ids below the reserved ones",
-					             MM_ID_DISPATCH - 1);
-					goto done;
-				}
-				id = next++;
-			}
-			used[id / 8] |= (uint8_t)(1u << (id % 8));
-			m->id = id;
-			r->traced[r->ntraced++] = m;
-			*slot = (uint32_t)r->ntraced;
-		}
-	}
-	/* Without a base mapping the ids are already in order; directory inputs often
-	 * list classes in name order too. Sort only what is not sorted. */
-	if (!sorted(r->traced, r->ntraced, cmp_id))
-		qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
-	if (!sorted(r->ignored, r->nignored, cmp_class))
-		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
+	index_classes(r, entries, &map);
+	mark_activities(r, map);
+	reserve_probe_ids(r, used);
+	if ((rc = assign_ids(r, &traced_set, &ignored_set, used, err)) != TC_OK)
+		goto done;
+	sort_lists(r);
 done:
 	HASH_CLEAR(hh, map);
 	free(traced_set.slots);

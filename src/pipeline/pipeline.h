@@ -261,6 +261,9 @@ char *pl_keep_str(pl_worker *w, const char *s, size_t len);
 
 /* collect.c */
 int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
+/* Between the phases (main thread): the class hierarchy, the Activities and their focus
+ * methods, every traced method's id (its probe's, the base mapping's or a new one) and the
+ * two lists in the mapping files' order (pl_run.traced, pl_run.ignored). */
 int collect_decide(pl_run *r, tc_error *err);
 
 /* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
@@ -323,7 +326,7 @@ void out_unstage_run(pl_run *r);
 int out_mapping_dir(pl_run *r, tc_error *err);
 int out_write_mappings(pl_run *r, tc_error *err);
 /* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
- * will write, from the assigned ids (after decide). */
+ * will write, from the assigned ids (after collect_decide). */
 uint64_t out_build_id(const pl_run *r);
 /* Where the runtime finds the build id: a class of its own, read by reflection
  * (TraceCanary.buildId; consumer-rules.pro keeps it). */
@@ -349,7 +352,7 @@ bool out_holds(const char *path, uint64_t size, cache_key hash);
  * (pl_run.hooks; cache/memo.c fills them, the pipeline knows no more of the cache):
  * facts (reading the inputs): an input whose facts are known gets its units from them
  * (*hit, in->facts_hit), and phase 1 skips it; save_facts after phase 1.
- * result (after decide): an input whose result is known gets its output staged and its
+ * result (after collect_decide): an input whose result is known gets its output staged and its
  * counters (*hit, in->result_hit), and phases 2 and 3 skip it; save_result once its
  * output is staged. */
 typedef struct pl_hooks {

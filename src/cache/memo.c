@@ -1,5 +1,5 @@
 /* The cache (cache.h) around the pipeline: tc_instrument() looks the whole run up
- * (memo_run) and stores it (memo_save_run); the pipeline asks, through run.hooks, about
+ * (memo_run) and stores it (memo_save_run); the pipeline asks, through pl_run.hooks, about
  * each input in two steps:
  *
  *  facts   what phase 1 learns of an input (its units: names, kinds, the class
@@ -14,29 +14,26 @@
  *  run     the whole run when every output is one file: each output's result key and
  *          content hash, both mapping files, the statistics' sums; keyed by every
  *          input's facts key in order, the base mapping and the options. A hit needs
- *          neither facts nor decide(): a run with nothing changed only hashes its
+ *          neither facts nor collect_decide(): a run with nothing changed only hashes its
  *          inputs and puts (or finds) its outputs in place.
  *
- * So a warm run assigns ids exactly as a cold run does (decide() runs on the same
+ * So a warm run assigns ids exactly as a cold run does (collect_decide() runs on the same
  * facts), and any change that could change an output changes a key. Entries are
  * checksummed; one that fails is recomputed (cache.c). An output that already holds
  * the cached result (same size and hash) is left in place rather than copied. */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <elf.h>
 #include <link.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cache/cache.h"
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 5 /* 5: meth.preset */
+#define FACTS_VERSION 5 /* 5: pl_meth.preset */
 #define RESULT_VERSION 4
 #define RUN_VERSION 2
 
@@ -67,7 +64,7 @@ static void w_str(tc_buf *b, const char *s)
 typedef struct rd {
 	const uint8_t *p, *end;
 	bool bad;
-	worker *w;
+	pl_worker *w;
 } rd;
 
 static uint64_t r_u64(rd *r)
@@ -112,17 +109,17 @@ static const char *r_str(rd *r)
 	const uint8_t *p = r_bytes(r, &n);
 	if (!p)
 		return NULL;
-	char *s = keep_str(r->w, (const char *)p, n);
+	char *s = pl_keep_str(r->w, (const char *)p, n);
 	if (!s)
 		r->bad = true;
 	return s;
 }
 
-static int memo_facts(run *r, input *in, bool *hit, tc_error *err);
-static void memo_save_facts(run *r, input *in);
-static int memo_result(run *r, input *in, bool *hit, tc_error *err);
-static void memo_save_result(run *r, input *in);
-static const pipeline_hooks memo_hooks = {memo_facts, memo_save_facts, memo_result, memo_save_result};
+static int memo_facts(pl_run *r, pl_input *in, bool *hit, tc_error *err);
+static void memo_save_facts(pl_run *r, pl_input *in);
+static int memo_result(pl_run *r, pl_input *in, bool *hit, tc_error *err);
+static void memo_save_result(pl_run *r, pl_input *in);
+static const pl_hooks memo_hooks = {memo_facts, memo_save_facts, memo_result, memo_save_result};
 
 /* --- keys ------------------------------------------------------------------------------ */
 
@@ -171,7 +168,7 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 	return 1; /* the first object is the main program: stop there */
 }
 
-int memo_begin(run *r, tc_error *err)
+int memo_begin(pl_run *r, tc_error *err)
 {
 	const tc_options *o = r->opt;
 	if (!o->cache_dir)
@@ -208,11 +205,8 @@ int memo_begin(run *r, tc_error *err)
 	return rc;
 }
 
-static void unstage_maps(run *r);
-
-void memo_end(run *r)
+void memo_end(pl_run *r)
 {
-	unstage_maps(r); /* a replay that failed before its commit */
 	if (r->cache) {
 		r->cache_stats = cache_get_stats(r->cache);
 		cache_close(r->cache);
@@ -222,7 +216,7 @@ void memo_end(run *r)
 
 /* An input's facts key: its kind and content (a directory: every file's relative path
  * and bytes, in sorted order). */
-int memo_key(run *r, input *in, tc_error *err)
+int memo_key(pl_run *r, pl_input *in, tc_error *err)
 {
 	if (!r->cache)
 		return TC_OK;
@@ -239,14 +233,14 @@ int memo_key(run *r, input *in, tc_error *err)
 	} else {
 		char **files;
 		size_t n;
-		if ((rc = list_files(in->in, &files, &n, err)) == TC_OK) {
+		if ((rc = walk_list_files(in->in, &files, &n, err)) == TC_OK) {
 			for (size_t i = 0; i < n && rc == TC_OK; i++) {
 				char path[4200];
-				path_join(path, sizeof path, in->in, "/", files[i]);
+				walk_path_join(path, sizeof path, in->in, "/", files[i]);
 				cache_hash_str(h, files[i]);
 				rc = hash_path_into(h, path, err);
 			}
-			free_list(files, n);
+			walk_free_list(files, n);
 		}
 	}
 	in->facts_key = cache_digest(h);
@@ -256,7 +250,7 @@ int memo_key(run *r, input *in, tc_error *err)
 
 /* --- facts -------------------------------------------------------------------------- */
 
-static void put_unit_facts(tc_buf *b, const unit *u)
+static void put_unit_facts(tc_buf *b, const pl_unit *u)
 {
 	w_u64(b, u->kind);
 	w_u64(b, u->entry);
@@ -277,10 +271,10 @@ static void put_unit_facts(tc_buf *b, const unit *u)
 	w_u64(b, u->in_size);
 	w_u64(b, u->nmethods);
 	/* every line starts with the same class: it is written once */
-	const meth *m0 = u->nmethods ? &u->methods[0] : NULL;
+	const pl_meth *m0 = u->nmethods ? &u->methods[0] : NULL;
 	w_strn(b, m0 ? m0->cls : NULL, m0 ? m0->class_len : 0);
 	for (uint32_t k = 0; k < u->nmethods; k++) {
-		const meth *m = &u->methods[k];
+		const pl_meth *m = &u->methods[k];
 		w_u64(b, m->index);
 		w_u64(b, m->access);
 		w_u64(b, m->verdict);
@@ -292,7 +286,7 @@ static void put_unit_facts(tc_buf *b, const unit *u)
 }
 
 /* Units made from facts; dex files get a model to be read later (memo_load_dex). */
-static int get_units(run *r, input *in, rd *p, tc_error *err)
+static int get_units(pl_run *r, pl_input *in, rd *p, tc_error *err)
 {
 	uint64_t n = r_u64(p);
 	in->bytes_in = r_u64(p);
@@ -303,7 +297,7 @@ static int get_units(run *r, input *in, rd *p, tc_error *err)
 		const char *name = r_str(p);
 		if (p->bad || !name)
 			break;
-		unit *u = unit_new(r, in, name, err);
+		pl_unit *u = pl_unit_new(r, in, name, err);
 		if (!u)
 			return err->code;
 		u->kind = (uint8_t)kind;
@@ -333,14 +327,14 @@ static int get_units(run *r, input *in, rd *p, tc_error *err)
 			break;
 		}
 		u->nmethods = (uint32_t)nm;
-		u->methods = nm ? arena_array(&p->w->keep, nm, sizeof(meth)) : NULL;
+		u->methods = nm ? arena_array(&p->w->keep, nm, sizeof(pl_meth)) : NULL;
 		if (nm && !u->methods)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
 		size_t clen = 0;
 		const uint8_t *cbytes = r_bytes(p, &clen);
-		const char *cls = cbytes && clen <= UINT16_MAX ? keep_str(p->w, (const char *)cbytes, clen) : NULL;
+		const char *cls = cbytes && clen <= UINT16_MAX ? pl_keep_str(p->w, (const char *)cbytes, clen) : NULL;
 		for (uint64_t k = 0; k < nm && !p->bad; k++) {
-			meth *m = &u->methods[k];
+			pl_meth *m = &u->methods[k];
 			memset(m, 0, sizeof *m);
 			m->index = (uint16_t)r_u64(p);
 			m->access = (uint32_t)r_u64(p);
@@ -350,7 +344,7 @@ static int get_units(run *r, input *in, rd *p, tc_error *err)
 			m->hash = (uint32_t)r_u64(p);
 			size_t rlen = 0;
 			const uint8_t *rest = r_bytes(p, &rlen);
-			m->rest = rest ? keep_str(p->w, (const char *)rest, rlen) : NULL;
+			m->rest = rest ? pl_keep_str(p->w, (const char *)rest, rlen) : NULL;
 			if (!m->rest || !cls || m->verdict >= V_COUNT || name_len >= rlen || preset > PRESET_ADDED) {
 				p->bad = true;
 				break;
@@ -381,7 +375,7 @@ static int get_units(run *r, input *in, rd *p, tc_error *err)
 	return TC_OK;
 }
 
-static int memo_facts(run *r, input *in, bool *hit, tc_error *err)
+static int memo_facts(pl_run *r, pl_input *in, bool *hit, tc_error *err)
 {
 	*hit = false;
 	if (!r->cache)
@@ -411,7 +405,7 @@ static int memo_facts(run *r, input *in, bool *hit, tc_error *err)
 	return TC_OK;
 }
 
-static void memo_save_facts(run *r, input *in)
+static void memo_save_facts(pl_run *r, pl_input *in)
 {
 	if (!r->cache || in->facts_hit)
 		return;
@@ -432,7 +426,7 @@ static void memo_save_facts(run *r, input *in)
 /* --- results ------------------------------------------------------------------------ */
 
 /* The result key: the facts' key and what was decided across inputs. */
-static cache_key result_key(run *r, const input *in)
+static cache_key result_key(pl_run *r, const pl_input *in)
 {
 	cache_hasher *h = cache_hasher_new();
 	if (!h)
@@ -441,7 +435,7 @@ static cache_key result_key(run *r, const input *in)
 	cache_hash(h, &in->facts_key, sizeof in->facts_key);
 	cache_hash_u64(h, (uint64_t)r->opt->deflate_level);
 	for (size_t i = in->first; i < in->first + in->count; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		cache_hash_u64(h, (uint64_t)u->activity | (uint64_t)u->add_focus << 1 | (uint64_t)u->focus_refused << 2);
 		for (uint32_t k = 0; k < u->nmethods; k++)
 			cache_hash_u64(h, u->methods[k].verdict == V_TRACE ? u->methods[k].id : 0);
@@ -452,12 +446,12 @@ static cache_key result_key(run *r, const input *in)
 }
 
 /* Whether the input's output is one file (a jar, an APK, a dex file). */
-static bool one_file(const input *in)
+static bool one_file(const pl_input *in)
 {
 	return in->jar || in->dex;
 }
 
-static int memo_result(run *r, input *in, bool *hit, tc_error *err)
+static int memo_result(pl_run *r, pl_input *in, bool *hit, tc_error *err)
 {
 	*hit = false;
 	if (!r->cache || in->classpath)
@@ -483,7 +477,7 @@ static int memo_result(run *r, input *in, bool *hit, tc_error *err)
 	typedef struct res {
 		uint64_t flags, instrumented, skipped, focus_injected, focus_added, in_size, out_size;
 		uint64_t checked, check_refused, input_fails;
-		report *reports;
+		pl_report *reports;
 		const char *out;
 		size_t out_len;
 	} res;
@@ -505,9 +499,9 @@ static int memo_result(run *r, input *in, bool *hit, tc_error *err)
 		x->in_size = r_u64(&p);
 		x->out_size = r_u64(&p);
 		uint64_t nr = r_u64(&p);
-		report **tail = &x->reports;
+		pl_report **tail = &x->reports;
 		for (uint64_t k = 0; k < nr && !p.bad; k++) {
-			report *rep = arena_zalloc(&r->workers[0].keep, sizeof *rep);
+			pl_report *rep = arena_zalloc(&r->workers[0].keep, sizeof *rep);
 			if (!rep || !(rep->text = (char *)r_str(&p))) {
 				p.bad = true;
 				break;
@@ -545,7 +539,7 @@ static int memo_result(run *r, input *in, bool *hit, tc_error *err)
 	}
 	if (ok) {
 		for (size_t i = 0; i < in->count; i++) {
-			unit *u = &r->units[in->first + i];
+			pl_unit *u = &r->units[in->first + i];
 			const res *x = &v[i];
 			u->changed = x->flags & 1;
 			if (u->kind == UNIT_DEX && u->dex)
@@ -576,7 +570,7 @@ static int memo_result(run *r, input *in, bool *hit, tc_error *err)
 	return TC_OK;
 }
 
-static void memo_save_result(run *r, input *in)
+static void memo_save_result(pl_run *r, pl_input *in)
 {
 	if (!r->cache || in->classpath || in->result_hit)
 		return;
@@ -603,7 +597,7 @@ static void memo_save_result(run *r, input *in)
 		w_u64(&b, in->out_hash.hi);
 	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		w_u64(&b, (uint64_t)u->changed | (uint64_t)(u->kind == UNIT_DEX && u->dex && u->dex->left) << 1);
 		w_u64(&b, u->instrumented);
 		w_u64(&b, u->skipped);
@@ -615,10 +609,10 @@ static void memo_save_result(run *r, input *in)
 		w_u64(&b, u->in_size);
 		w_u64(&b, u->out_size);
 		uint64_t nr = 0;
-		for (const report *p = u->reports; p; p = p->next)
+		for (const pl_report *p = u->reports; p; p = p->next)
 			nr++;
 		w_u64(&b, nr);
-		for (const report *p = u->reports; p; p = p->next)
+		for (const pl_report *p = u->reports; p; p = p->next)
 			w_str(&b, p->text);
 		/* a directory's rewritten files are kept with the result */
 		bool keep = !one_file(in) && u->changed && u->out;
@@ -649,7 +643,7 @@ static cache_key r_key(rd *p)
 	return k;
 }
 
-static void map_path(const run *r, int which, char *buf, size_t size)
+static void map_path(const pl_run *r, int which, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
 }
@@ -661,31 +655,10 @@ static void map_path(const run *r, int which, char *buf, size_t size)
 	X(methods_skipped) X(traced) X(ignored) X(dex_files) X(dex_changed) X(dex_left) X(dex_malformed) \
 	X(dex_checked) X(dex_check_refused) X(dex_input_fails) X(methods_already) X(classes_already)
 
-static void unstage_maps(run *r)
+/* The run key (pl_run.run_key): every input's facts key in order, the base mapping and the
+ * options; only for a run whose outputs are all one file (pl_run.run_memo). */
+static int run_key(pl_run *r, tc_error *err)
 {
-	for (int k = 0; k < 2; k++) {
-		if (r->map_stage[k])
-			unlink(r->map_stage[k]);
-		free(r->map_stage[k]);
-		r->map_stage[k] = NULL;
-	}
-}
-
-/* Undoes what memo_run staged when it could not finish. */
-static void unstage_run(run *r)
-{
-	for (size_t i = 0; i < r->ninputs; i++) {
-		out_abort(&r->inputs[i]);
-		r->inputs[i].out_same = false;
-	}
-	unstage_maps(r);
-}
-
-int memo_run(run *r, bool *hit, tc_error *err)
-{
-	*hit = false;
-	if (!r->cache)
-		return TC_OK;
 	const tc_options *o = r->opt;
 	r->run_memo = true;
 	for (size_t i = 0; i < r->ninputs; i++)
@@ -704,155 +677,163 @@ int memo_run(run *r, bool *hit, tc_error *err)
 	int rc = o->base_mapping ? hash_path_into(h, o->base_mapping, err) : TC_OK;
 	cache_hash_u64(h, r->ninputs);
 	for (size_t i = 0; i < r->ninputs; i++) {
-		const input *in = &r->inputs[i];
+		const pl_input *in = &r->inputs[i];
 		cache_hash(h, &in->facts_key, sizeof in->facts_key);
 		cache_hash_u64(h, (uint64_t)in->jar | (uint64_t)in->dex << 1);
 	}
 	r->run_key = cache_digest(h);
 	cache_hasher_free(h);
-	if (rc != TC_OK)
-		return rc;
+	return rc;
+}
 
+/* A run entry as read, before anything of the run changes. */
+typedef struct replay {
+	struct replay_out {
+		uint64_t count, bytes_in, bytes_out, apk, size;
+		cache_key result, hash;
+	} *v;                  /* by input */
+	pl_summary s;
+	cache_key map_hash[2];
+	uint64_t map_size[2];
+} replay;
+
+/* Reads the run entry b into x (*ok: it is one of this format). */
+static int read_run(pl_run *r, const tc_buf *b, replay *x, bool *ok, tc_error *err)
+{
+	rd p = {b->data, b->data + b->len, false, &r->workers[0]};
+	pl_summary *s = &x->s;
+	if (!(x->v = calloc(r->ninputs ? r->ninputs : 1, sizeof *x->v)))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
+	p.bad = r_u64(&p) != r->ninputs;
+	for (size_t i = 0; i < r->ninputs && !p.bad; i++) {
+		if (r->inputs[i].classpath)
+			continue;
+		struct replay_out *v = &x->v[i];
+		v->count = r_u64(&p);
+		v->bytes_in = r_u64(&p);
+		v->bytes_out = r_u64(&p);
+		v->apk = r_u64(&p);
+		v->size = r_u64(&p);
+		v->result = r_key(&p);
+		v->hash = r_key(&p);
+	}
+#define GET(f) s->f = r_u64(&p);
+	SUM_FIELDS(GET)
+#undef GET
+	p.bad |= r_u64(&p) != V_COUNT;
+	for (int k = 0; k < V_COUNT; k++)
+		s->by_verdict[k] = r_u64(&p);
+	uint64_t np = r_u64(&p);
+	if (np > (uint64_t)(p.end - p.p))
+		p.bad = true;
+	if (!p.bad && np && !(s->problems = calloc((size_t)np, sizeof *s->problems)))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
+	for (uint64_t k = 0; k < np && !p.bad; k++) {
+		pl_problem *q = &s->problems[s->nproblems++];
+		uint64_t in = r_u64(&p);
+		q->input = in < r->ninputs ? (size_t)in : 0;
+		p.bad |= in >= r->ninputs;
+		q->name = r_str(&p);
+		q->what = r_str(&p);
+		q->detail = r_str(&p);
+		p.bad |= !q->name || !q->what;
+	}
+	for (int k = 0; k < 2; k++) {
+		x->map_size[k] = r_u64(&p);
+		x->map_hash[k] = r_key(&p);
+	}
+	*ok = !p.bad && p.p == p.end;
+	return TC_OK;
+}
+
+/* Every output, then both mapping files: in place already, or staged from the cache
+ * (*ok: every copy the cache holds was there). */
+static int stage_run(pl_run *r, const replay *x, bool *ok, tc_error *err)
+{
+	int rc = TC_OK;
+	tc_error e;
+	tc_error_clear(&e);
+	for (size_t i = 0; i < r->ninputs && *ok; i++) {
+		pl_input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		if (out_holds(in->out, x->v[i].size, x->v[i].hash)) {
+			in->out_same = true;
+			continue;
+		}
+		if ((rc = out_stage_file(in, err)) != TC_OK)
+			break;
+		*ok = cache_get_file(r->cache, x->v[i].result, "out", in->stage, &e);
+	}
+	if (*ok && rc == TC_OK)
+		rc = out_mapping_dir(r, err);
+	for (int k = 0; k < 2 && *ok && rc == TC_OK; k++) {
+		char path[4200];
+		map_path(r, k, path, sizeof path);
+		if (out_holds(path, x->map_size[k], x->map_hash[k]))
+			continue;
+		if ((rc = out_stage_mapping(r, k, err)) != TC_OK)
+			break;
+		*ok = cache_get_file(r->cache, x->map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
+	}
+	return rc;
+}
+
+/* The inputs and the summary as the entry gives them: the run is replayed. */
+static void apply_run(pl_run *r, replay *x)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		pl_input *in = &r->inputs[i];
+		in->facts_hit = true;
+		if (in->classpath)
+			continue;
+		in->result_hit = true;
+		in->count = (size_t)x->v[i].count;
+		in->bytes_in = x->v[i].bytes_in;
+		in->bytes_out = x->v[i].bytes_out;
+		in->apk = x->v[i].apk != 0;
+	}
+	free(r->sum.problems);
+	r->sum = x->s;
+	x->s.problems = NULL;
+	r->replayed = true;
+}
+
+int memo_run(pl_run *r, bool *hit, tc_error *err)
+{
+	*hit = false;
+	if (!r->cache)
+		return TC_OK;
+	int rc = run_key(r, err);
+	if (rc != TC_OK || !r->run_memo)
+		return rc;
 	tc_buf b;
 	buf_init(&b);
 	if (!cache_get(r->cache, r->run_key, "run", &b)) {
 		buf_free(&b);
 		return TC_OK;
 	}
-	rd p = {b.data, b.data + b.len, false, &r->workers[0]};
-	typedef struct out {
-		uint64_t count, bytes_in, bytes_out, apk, size;
-		cache_key result, hash;
-	} out;
-	out *v = calloc(r->ninputs ? r->ninputs : 1, sizeof *v);
-	summary s = {0};
-	cache_key map_hash[2];
-	uint64_t map_size[2];
-	if (!v) {
-		buf_free(&b);
-		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
-	}
-	p.bad = r_u64(&p) != r->ninputs;
-	for (size_t i = 0; i < r->ninputs && !p.bad; i++) {
-		if (r->inputs[i].classpath)
-			continue;
-		v[i].count = r_u64(&p);
-		v[i].bytes_in = r_u64(&p);
-		v[i].bytes_out = r_u64(&p);
-		v[i].apk = r_u64(&p);
-		v[i].size = r_u64(&p);
-		v[i].result = r_key(&p);
-		v[i].hash = r_key(&p);
-	}
-#define GET(f) s.f = r_u64(&p);
-	SUM_FIELDS(GET)
-#undef GET
-	p.bad |= r_u64(&p) != V_COUNT;
-	for (int k = 0; k < V_COUNT; k++)
-		s.by_verdict[k] = r_u64(&p);
-	uint64_t np = r_u64(&p);
-	if (np > (uint64_t)(p.end - p.p))
-		p.bad = true;
-	if (!p.bad && np && !(s.problems = calloc((size_t)np, sizeof *s.problems))) {
-		free(v);
-		buf_free(&b);
-		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
-	}
-	for (uint64_t k = 0; k < np && !p.bad; k++) {
-		problem *x = &s.problems[s.nproblems++];
-		uint64_t in = r_u64(&p);
-		x->input = in < r->ninputs ? (size_t)in : 0;
-		p.bad |= in >= r->ninputs;
-		x->name = r_str(&p);
-		x->what = r_str(&p);
-		x->detail = r_str(&p);
-		p.bad |= !x->name || !x->what;
-	}
-	for (int k = 0; k < 2; k++) {
-		map_size[k] = r_u64(&p);
-		map_hash[k] = r_key(&p);
-	}
-	bool ok = !p.bad && p.p == p.end;
+	replay x = {0};
+	bool ok = false;
+	rc = read_run(r, &b, &x, &ok, err);
 	buf_free(&b);
-
-	/* every output, then both mapping files: in place already, or staged from the cache */
-	tc_error e;
-	tc_error_clear(&e);
-	for (size_t i = 0; i < r->ninputs && ok; i++) {
-		input *in = &r->inputs[i];
-		if (in->classpath)
-			continue;
-		if (out_holds(in->out, v[i].size, v[i].hash)) {
-			in->out_same = true;
-			continue;
+	if (rc == TC_OK && ok) {
+		rc = stage_run(r, &x, &ok, err);
+		if (rc == TC_OK && ok) {
+			apply_run(r, &x);
+			*hit = true;
+		} else {
+			out_unstage_run(r); /* what was staged before the failure or a missing copy */
 		}
-		if ((rc = out_stage_file(in, err)) != TC_OK)
-			break;
-		ok = cache_get_file(r->cache, v[i].result, "out", in->stage, &e);
 	}
-	if (ok && rc == TC_OK)
-		rc = out_mapping_dir(r, err);
-	for (int k = 0; k < 2 && ok && rc == TC_OK; k++) {
-		char path[4200];
-		map_path(r, k, path, sizeof path);
-		if (out_holds(path, map_size[k], map_hash[k]))
-			continue;
-		size_t n = strlen(path) + 64;
-		if (!(r->map_stage[k] = malloc(n))) {
-			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory");
-			break;
-		}
-		snprintf(r->map_stage[k], n, "%s.tc-tmp.%ld", path, (long)getpid());
-		ok = cache_get_file(r->cache, map_hash[k], MAP_KIND[k], r->map_stage[k], &e);
-	}
-	if (!ok || rc != TC_OK) {
-		unstage_run(r);
-		free(s.problems);
-		free(v);
-		return rc;
-	}
-	for (size_t i = 0; i < r->ninputs; i++) {
-		input *in = &r->inputs[i];
-		in->facts_hit = true;
-		if (in->classpath)
-			continue;
-		in->result_hit = true;
-		in->count = (size_t)v[i].count;
-		in->bytes_in = v[i].bytes_in;
-		in->bytes_out = v[i].bytes_out;
-		in->apk = v[i].apk != 0;
-	}
-	free(v);
-	free(r->sum.problems);
-	r->sum = s;
-	r->replayed = true;
-	*hit = true;
-	return TC_OK;
-}
-
-int memo_commit_run(run *r, tc_error *err)
-{
-	for (int k = 0; k < 2; k++) {
-		char path[4200];
-		map_path(r, k, path, sizeof path);
-		if (!r->map_stage[k]) {
-			utimensat(AT_FDCWD, path, NULL, 0); /* as if written (see output.c) */
-			continue;
-		}
-		if (rename(r->map_stage[k], path) != 0) {
-			int e = errno;
-			unstage_run(r);
-			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
-		}
-		free(r->map_stage[k]);
-		r->map_stage[k] = NULL;
-	}
-	return TC_OK;
+	free(x.s.problems);
+	free(x.v);
+	return rc;
 }
 
 /* A mapping file as written (output.c noted its size and hash), kept by content: a run
  * that changed no method's line shares the copy. */
-static bool save_mapping(run *r, int which)
+static bool save_mapping(pl_run *r, int which)
 {
 	char path[4200];
 	map_path(r, which, path, sizeof path);
@@ -863,7 +844,7 @@ static bool save_mapping(run *r, int which)
 	               TC_OK;
 }
 
-void memo_save_run(run *r)
+void memo_save_run(pl_run *r)
 {
 	if (!r->cache || !r->run_memo || r->replayed || !r->map_known[0] || !r->map_known[1])
 		return;
@@ -874,7 +855,7 @@ void memo_save_run(run *r)
 	buf_init(&b);
 	w_u64(&b, r->ninputs);
 	for (size_t i = 0; i < r->ninputs; i++) {
-		const input *in = &r->inputs[i];
+		const pl_input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
 		if (!in->out_known) {
@@ -889,7 +870,7 @@ void memo_save_run(run *r)
 		w_key(&b, in->result_key);
 		w_key(&b, in->out_hash);
 	}
-	const summary *s = &r->sum;
+	const pl_summary *s = &r->sum;
 #define PUT(f) w_u64(&b, s->f);
 	SUM_FIELDS(PUT)
 #undef PUT

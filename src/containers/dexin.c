@@ -23,7 +23,7 @@ void dexin_free(dexin *x)
 	free(x);
 }
 
-int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err)
+int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err)
 {
 	dexin *x = calloc(1, sizeof *x);
 	if (!x) {
@@ -36,7 +36,7 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 	x->bytes = bytes;
 	x->len = len;
 	x->beat_i = x->beat_o = x->beat_at = DEX_NO_INDEX;
-	unit *u = unit_new(r, in, name, err);
+	pl_unit *u = pl_unit_new(r, in, name, err);
 	if (!u) {
 		dexin_free(x);
 		return err->code;
@@ -58,12 +58,12 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 		}
 		tc_error_format(&perr, msg, sizeof msg);
 		u->state = US_MALFORMED;
-		u->error = keep_str(&r->workers[0], msg, strlen(msg));
+		u->error = pl_keep_str(&r->workers[0], msg, strlen(msg));
 		return TC_OK;
 	}
 	x->parsed = true;
 	for (uint32_t k = 0; k < x->d.nclasses; k++) {
-		unit *c = unit_new(r, in, r->units[ui].name, err);
+		pl_unit *c = pl_unit_new(r, in, r->units[ui].name, err);
 		if (!c)
 			return err->code;
 		c->kind = UNIT_DEXCLASS;
@@ -75,13 +75,13 @@ int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *byte
 }
 
 /* The units of the classes of the dex unit u: u + 1 .. u + n. */
-static uint32_t classes_of(const unit *u)
+static uint32_t classes_of(const pl_unit *u)
 {
 	return u->dex->parsed ? u->dex->d.nclasses : 0;
 }
 
 /* The same counted from the units, within its input (the dex need not be parsed). */
-static uint32_t classes_of_units(const run *r, const unit *u)
+static uint32_t classes_of_units(const pl_run *r, const pl_unit *u)
 {
 	size_t i = (size_t)(u - r->units), end = u->in->first + u->in->count;
 	uint32_t n = 0;
@@ -92,11 +92,11 @@ static uint32_t classes_of_units(const run *r, const unit *u)
 
 /* The dex stays as it was: what was to be traced in it is counted as not instrumented
  * (before the edits: every method to trace; after them: what they changed). */
-static void leave(run *r, unit *u, const char *why, bool edited)
+static void leave(pl_run *r, pl_unit *u, const char *why, bool edited)
 {
 	u->dex->left = true;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
-		unit *c = u + k;
+		pl_unit *c = u + k;
 		if (edited) {
 			c->skipped += c->instrumented;
 		} else {
@@ -106,16 +106,16 @@ static void leave(run *r, unit *u, const char *why, bool edited)
 		c->instrumented = c->focus_added = c->focus_injected = 0;
 		c->changed = false;
 	}
-	unit_report(u, &r->workers[0], "dex left unchanged: %s", why);
+	pl_unit_report(u, &r->workers[0], "dex left unchanged: %s", why);
 }
 
-int dexin_load(run *r, unit *u, tc_error *err)
+int dexin_load(pl_run *r, pl_unit *u, tc_error *err)
 {
 	dexin *x = u->dex;
 	if (!x->pending)
 		return TC_OK;
 	x->pending = false;
-	input *in = u->in;
+	pl_input *in = u->in;
 	tc_buf b;
 	buf_init(&b);
 	int rc;
@@ -128,7 +128,7 @@ int dexin_load(run *r, unit *u, tc_error *err)
 		if (in->dex)
 			snprintf(path, sizeof path, "%s", in->in);
 		else
-			path_join(path, sizeof path, in->in, "/", u->name);
+			walk_path_join(path, sizeof path, in->in, "/", u->name);
 		rc = tc_file_read(path, &b, r->max_input, TC_LIMIT_OPTION, err);
 	}
 	if (rc != TC_OK) {
@@ -145,7 +145,7 @@ int dexin_load(run *r, unit *u, tc_error *err)
 	return TC_OK;
 }
 
-int dexin_prepare(run *r, unit *u, tc_error *err)
+int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err)
 {
 	dexin *x = u->dex;
 	if (u->in->classpath || u->in->result_hit)
@@ -156,7 +156,7 @@ int dexin_prepare(run *r, unit *u, tc_error *err)
 		return TC_OK;
 	bool any = false, activity = false;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
-		any |= unit_wants_edit(u + k);
+		any |= pl_unit_wants_edit(u + k);
 		activity |= u[k].activity;
 	}
 	if (!any)
@@ -178,7 +178,7 @@ int dexin_prepare(run *r, unit *u, tc_error *err)
 		return TC_OK;
 	}
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
-		unit *c = u + k;
+		pl_unit *c = u + k;
 		if (!c->add_focus)
 			continue;
 		char cls[1100], sup[1100];
@@ -191,7 +191,7 @@ int dexin_prepare(run *r, unit *u, tc_error *err)
 		if (!dex_ids_fit(d)) {
 			dex_rollback_ids(d, &m);
 			c->add_focus = false;
-			unit_report(c, &r->workers[0], "class %s: onWindowFocusChanged not added: its method ids do not "
+			pl_unit_report(c, &r->workers[0], "class %s: onWindowFocusChanged not added: its method ids do not "
 			            "fit in the dex (65,536 at most)", c->cls);
 		}
 	}
@@ -203,7 +203,7 @@ int dexin_prepare(run *r, unit *u, tc_error *err)
 	return TC_OK;
 }
 
-int dexin_write(run *r, unit *u, worker *w, tc_error *err)
+int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 {
 	dexin *x = u->dex;
 	const uint8_t *data = x->bytes;
@@ -239,7 +239,7 @@ int dexin_write(run *r, unit *u, worker *w, tc_error *err)
 		}
 	}
 	u->out_size = len;
-	input *in = u->in;
+	pl_input *in = u->in;
 	if (in->dex)
 		return out_write_file(w, in->stage, data, len, true, err);
 	if (!in->jar) {

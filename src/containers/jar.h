@@ -1,4 +1,4 @@
-/* Jar (zip) archives, read and written by this module alone.
+/* Jar (zip) archives, read (jar_read.c) and written (jar_write.c) by this module alone.
  *
  * Reading indexes the central directory of an archive held in memory (the file is
  * mapped) and checks each entry's local header against it, so that the entries'

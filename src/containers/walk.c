@@ -15,7 +15,7 @@
 #include "containers/jar.h"
 #include "file.h"
 
-size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b)
+size_t walk_path_join(char *dst, size_t size, const char *a, const char *sep, const char *b)
 {
 	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b), n = la + ls + lb;
 	if (size == 0)
@@ -67,7 +67,7 @@ static int scan(const char *root, const char *rel, list *l, tc_error *err)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char sub[4096];
-		size_t w = path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name);
+		size_t w = walk_path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name);
 		if (w >= sizeof sub) {
 			rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, path, "path too long under it");
 			break;
@@ -99,12 +99,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int list_files(const char *dir, char ***out, size_t *n, tc_error *err)
+int walk_list_files(const char *dir, char ***out, size_t *n, tc_error *err)
 {
 	list l = {0};
 	int rc = scan(dir, "", &l, err);
 	if (rc != TC_OK) {
-		free_list(l.items, l.n);
+		walk_free_list(l.items, l.n);
 		return rc;
 	}
 	qsort(l.items, l.n, sizeof *l.items, cmp_str);
@@ -113,7 +113,7 @@ int list_files(const char *dir, char ***out, size_t *n, tc_error *err)
 	return TC_OK;
 }
 
-void free_list(char **items, size_t n)
+void walk_free_list(char **items, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(items[i]);
@@ -166,7 +166,7 @@ static int walk(const char *path, bool dex, walk_fn fn, void *ctx, tc_error *err
 	if (S_ISDIR(st.st_mode)) {
 		char **files;
 		size_t n;
-		if ((rc = list_files(path, &files, &n, err)) != TC_OK)
+		if ((rc = walk_list_files(path, &files, &n, err)) != TC_OK)
 			return rc;
 		for (size_t i = 0; i < n && rc == TC_OK; i++) {
 			if (!wanted(files[i], dex))
@@ -176,7 +176,7 @@ static int walk(const char *path, bool dex, walk_fn fn, void *ctx, tc_error *err
 			if ((rc = tc_file_read(full, &buf, TC_MAX_INPUT_BYTES, TC_LIMIT_OPTION, err)) == TC_OK)
 				rc = fn(ctx, full, buf.data, buf.len);
 		}
-		free_list(files, n);
+		walk_free_list(files, n);
 	} else if (wanted(path, dex)) {
 		if ((rc = tc_file_read(path, &buf, TC_MAX_INPUT_BYTES, TC_LIMIT_OPTION, err)) == TC_OK)
 			rc = fn(ctx, path, buf.data, buf.len);

@@ -24,11 +24,11 @@ int walk_classes_and_dex(const char *path, walk_fn fn, void *ctx, tc_error *err)
 
 /* dst = a + sep + b (sep may be ""), truncated to size; returns the length it needed.
  * For the paths built per file, where printf's parsing costs more than the copy. */
-size_t path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
+size_t walk_path_join(char *dst, size_t size, const char *a, const char *sep, const char *b);
 
 /* Lists regular files under dir (relative paths, '/'-separated), sorted by strcmp.
- * *out is a malloc'd array of malloc'd strings; free with free_list. */
-int list_files(const char *dir, char ***out, size_t *n, tc_error *err);
-void free_list(char **list, size_t n);
+ * *out is a malloc'd array of malloc'd strings; free with walk_free_list. */
+int walk_list_files(const char *dir, char ***out, size_t *n, tc_error *err);
+void walk_free_list(char **list, size_t n);
 
 #endif

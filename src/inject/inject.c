@@ -68,7 +68,7 @@ static bool is_focus(const cf_class *cls, const cf_member *m)
 	       cp_utf8_eq(&cls->cp, m->desc, FOCUS_DESC);
 }
 
-static int add_refs(run *r, unit *u, cf_class *cls, refs *rf, tc_error *err)
+static int add_refs(pl_run *r, pl_unit *u, cf_class *cls, refs *rf, tc_error *err)
 {
 	const char *beat = r->opt->beat;
 	memset(rf, 0, sizeof *rf);
@@ -90,16 +90,16 @@ static int add_refs(run *r, unit *u, cf_class *cls, refs *rf, tc_error *err)
 	return TC_OK;
 }
 
-static void skipped(unit *u, worker *w, const cf_class *cls, const cf_member *m, const tc_error *e)
+static void skipped(pl_unit *u, pl_worker *w, const cf_class *cls, const cf_member *m, const tc_error *e)
 {
 	char label[300];
 	cf_member_label(cls, m, label, sizeof label);
-	unit_skip(u, w, label, e);
+	pl_unit_skip(u, w, label, e);
 }
 
 /* Instruments one traced method (id != 0), or only adds at() to an untraced
  * onWindowFocusChanged (id == 0). */
-static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t id,
+static int edit_method(pl_unit *u, pl_worker *w, cf_class *cls, cf_member *m, uint32_t id,
                        const refs *rf, bool focus, tc_error *err)
 {
 	arena_reset(&w->scratch);
@@ -144,7 +144,7 @@ static int edit_method(unit *u, worker *w, cf_class *cls, cf_member *m, uint32_t
 }
 
 /* public void onWindowFocusChanged(boolean z) { super.onWindowFocusChanged(z); at(this, z); } */
-static int add_focus_method(worker *w, cf_class *cls, const refs *rf, tc_error *err)
+static int add_focus_method(pl_worker *w, cf_class *cls, const refs *rf, tc_error *err)
 {
 	uint8_t *code = arena_alloc(cls->arena, 11);
 	if (!code)
@@ -176,7 +176,7 @@ static int add_focus_method(worker *w, cf_class *cls, const refs *rf, tc_error *
 	return cf_add_method(cls, &m, err);
 }
 
-int inject_class(run *r, unit *u, worker *w, cf_class *cls, tc_error *err)
+int inject_class(pl_run *r, pl_unit *u, pl_worker *w, cf_class *cls, tc_error *err)
 {
 	refs rf;
 	tc_error e;
@@ -186,7 +186,7 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, tc_error *err)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		char msg[600];
 		tc_error_format(&e, msg, sizeof msg);
-		unit_report(u, w, "class left unchanged: %s", msg);
+		pl_unit_report(u, w, "class left unchanged: %s", msg);
 		for (uint32_t k = 0; k < u->nmethods; k++)
 			u->skipped += u->methods[k].verdict == V_TRACE;
 		return TC_OK;
@@ -196,13 +196,13 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, tc_error *err)
 		return tc_fail(err, TC_EARG, TC_NO_OFFSET, u->name, "class changed between the phases");
 	for (uint32_t k = 0; k < cls->nmethods; k++) {
 		cf_member *m = &cls->methods[k];
-		/* a method instrumented before (meth.preset) is left as it is */
+		/* a method instrumented before (pl_meth.preset) is left as it is */
 		uint32_t id = u->methods[k].verdict == V_TRACE && !u->methods[k].preset ? u->methods[k].id : 0;
 		bool focus = u->activity && is_focus(cls, m) && cf_method_code(cls, m);
 		if (!id && !focus)
 			continue;
 		tc_error_clear(&e);
-		int s = unit_settle(u, edit_method(u, w, cls, m, id, &rf, focus, &e), &e, id != 0, focus, err);
+		int s = pl_unit_settle(u, edit_method(u, w, cls, m, id, &rf, focus, &e), &e, id != 0, focus, err);
 		if (s < 0)
 			return s;
 		if (s > 0)
@@ -213,13 +213,13 @@ int inject_class(run *r, unit *u, worker *w, cf_class *cls, tc_error *err)
 		if (add_focus_method(w, cls, &rf, &e) != TC_OK) {
 			if (e.code == TC_ENOMEM)
 				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
-			unit_report(u, w, "onWindowFocusChanged not added: %s", e.message);
+			pl_unit_report(u, w, "onWindowFocusChanged not added: %s", e.message);
 		} else {
 			u->changed = true;
 			u->focus_added = 1;
 		}
 	}
 	if (u->focus_refused)
-		unit_report(u, w, "onWindowFocusChanged not added: a super class declares it final");
+		pl_unit_report(u, w, "onWindowFocusChanged not added: a super class declares it final");
 	return TC_OK;
 }

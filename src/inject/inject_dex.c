@@ -55,7 +55,7 @@ static int refuse(const dex_verify_result *r, const char *what, tc_error *err)
 	return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, part, "%s", hard ? r->msg : r->lock_msg);
 }
 
-int inject_dex_accept(const dex_verify_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+int inject_dex_accept(const dex_verify_file *f, arena *scratch, pl_unit *u, const dex_class *k, const dex_emethod *m,
                       dex_code *c, tc_error *err)
 {
 	dex_verify_result r;
@@ -75,7 +75,7 @@ int inject_dex_accept(const dex_verify_file *f, arena *scratch, unit *u, const d
 	return refuse(&r, "the rewritten code would break ART's verifier rules (left as it was)", err);
 }
 
-static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emethod *m, uint32_t id, bool focus,
+static int edit(const dexin *x, pl_unit *u, pl_worker *w, const dex_class *k, dex_emethod *m, uint32_t id, bool focus,
                 tc_error *err)
 {
 	const dex_file *d = &x->d;
@@ -98,7 +98,7 @@ static int edit(const dexin *x, unit *u, worker *w, const dex_class *k, dex_emet
 
 /* public void onWindowFocusChanged(boolean z) { super.onWindowFocusChanged(z); at(this, z); }
  * as two registers (this, z) and three instructions. */
-static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, tc_error *err)
+static int add_focus(const dexin *x, pl_unit *u, pl_worker *w, dex_class *k, tc_error *err)
 {
 	dex_cdata *cd = k->data;
 	uint32_t nv = cd ? cd->nvmethods : 0;
@@ -135,14 +135,14 @@ static int add_focus(const dexin *x, unit *u, worker *w, dex_class *k, tc_error 
 	return TC_OK;
 }
 
-static void skipped(unit *u, worker *w, const dex_file *d, uint32_t method, const tc_error *e)
+static void skipped(pl_unit *u, pl_worker *w, const dex_file *d, uint32_t method, const tc_error *e)
 {
 	char label[600];
 	dex_method_label(d, method, label, sizeof label);
-	unit_skip(u, w, label, e);
+	pl_unit_skip(u, w, label, e);
 }
 
-int inject_dex_class(run *r, unit *u, worker *w, tc_error *err)
+int inject_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 {
 	(void)r;
 	dexin *x = u->dex;
@@ -156,13 +156,13 @@ int inject_dex_class(run *r, unit *u, worker *w, tc_error *err)
 	tc_error e;
 	for (uint32_t i = 0; i < u->nmethods; i++) {
 		dex_emethod *m = dex_cdata_method(cd, i);
-		/* a method instrumented before (meth.preset) is left as it is */
+		/* a method instrumented before (pl_meth.preset) is left as it is */
 		uint32_t id = u->methods[i].verdict == V_TRACE && !u->methods[i].preset ? u->methods[i].id : 0;
 		bool focus = u->activity && m->code && is_focus(d, m);
 		if ((!id && !focus) || !m->code)
 			continue;
 		tc_error_clear(&e);
-		int s = unit_settle(u, edit(x, u, w, k, m, id, focus, &e), &e, id != 0, focus, err);
+		int s = pl_unit_settle(u, edit(x, u, w, k, m, id, focus, &e), &e, id != 0, focus, err);
 		if (s < 0)
 			return s;
 		if (s > 0)
@@ -175,13 +175,13 @@ int inject_dex_class(run *r, unit *u, worker *w, tc_error *err)
 				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 			char msg[900];
 			tc_error_format(&e, msg, sizeof msg);
-			unit_report(u, w, "class %s: onWindowFocusChanged not added: %s", u->cls, msg);
+			pl_unit_report(u, w, "class %s: onWindowFocusChanged not added: %s", u->cls, msg);
 		} else {
 			u->changed = true;
 			u->focus_added = 1;
 		}
 	}
 	if (u->focus_refused)
-		unit_report(u, w, "class %s: onWindowFocusChanged not added: a super class declares it final", u->cls);
+		pl_unit_report(u, w, "class %s: onWindowFocusChanged not added: a super class declares it final", u->cls);
 	return TC_OK;
 }

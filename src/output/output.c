@@ -21,7 +21,7 @@
 #include "pipeline/pipeline.h"
 #include "containers/zlib_io.h"
 
-static int mkdirs(worker *w, const char *path, tc_error *err)
+static int mkdirs(pl_worker *w, const char *path, tc_error *err)
 {
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
@@ -89,7 +89,7 @@ bool out_holds(const char *path, uint64_t size, cache_key hash)
 	return cache_hash_file(path, &k, &n, &e) == TC_OK && n == size && k.lo == hash.lo && k.hi == hash.hi;
 }
 
-int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+int out_write_file(pl_worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    tc_error *err)
 {
 	if (mkdirs(w, path, err) != TC_OK)
@@ -101,7 +101,7 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 	}
 	char tmp[4200];
 	if (fresh)
-		path_join(tmp, sizeof tmp, path, "", "");
+		walk_path_join(tmp, sizeof tmp, path, "", "");
 	else
 		snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld.%p", path, (long)getpid(), (void *)w);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -130,7 +130,7 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
 
 /* in->stage: "OUT.tc-tmp.PID" beside the output (without the trailing slashes of
  * "DIR/", which would put it inside). */
-static int stage_name(input *in, tc_error *err)
+static int stage_name(pl_input *in, tc_error *err)
 {
 	size_t len = strlen(in->out);
 	while (len > 1 && in->out[len - 1] == '/')
@@ -142,7 +142,7 @@ static int stage_name(input *in, tc_error *err)
 	return TC_OK;
 }
 
-int out_stage_file(input *in, tc_error *err)
+int out_stage_file(pl_input *in, tc_error *err)
 {
 	if (in->stage)
 		return TC_OK;
@@ -159,7 +159,7 @@ int out_stage_file(input *in, tc_error *err)
  * not exist yet appears at once, with one rename, each file created only once; into an
  * existing one the files that changed are moved one by one (each atomically) and
  * nothing else in it is touched. Either way a run that fails leaves it as it was. */
-int out_stage_dir(input *in, tc_error *err)
+int out_stage_dir(pl_input *in, tc_error *err)
 {
 	struct stat st;
 	if (stat(in->out, &st) == 0) {
@@ -181,16 +181,16 @@ int out_stage_dir(input *in, tc_error *err)
 	return TC_OK;
 }
 
-int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *err)
+int out_dir_file(pl_worker *w, pl_unit *u, const uint8_t *data, size_t len, tc_error *err)
 {
 	char path[4200];
 	if (u->in->merge) {
 		/* an unchanged file is not written again (a warm run over an existing directory) */
-		path_join(path, sizeof path, u->in->out, "/", u->name);
+		walk_path_join(path, sizeof path, u->in->out, "/", u->name);
 		if ((u->out_same = holds(path, data, len)))
 			return TC_OK;
 	}
-	path_join(path, sizeof path, u->in->stage, "/", u->name);
+	walk_path_join(path, sizeof path, u->in->stage, "/", u->name);
 	return out_write_file(w, path, data, len, true, err);
 }
 
@@ -198,7 +198,7 @@ int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *
 static int merge(const char *stage, const char *out, const char *rel, tc_error *err)
 {
 	char from[4200], to[4200];
-	path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
+	walk_path_join(from, sizeof from, stage, *rel ? "/" : "", rel);
 	DIR *d = opendir(from);
 	if (!d)
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, from, "cannot open directory: %s", strerror(errno));
@@ -209,9 +209,9 @@ static int merge(const char *stage, const char *out, const char *rel, tc_error *
 			continue;
 		char sub[4200];
 		struct stat st;
-		if (path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
-		    path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
-		    path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
+		if (walk_path_join(sub, sizeof sub, rel, *rel ? "/" : "", e->d_name) >= sizeof sub ||
+		    walk_path_join(from, sizeof from, stage, "/", sub) >= sizeof from ||
+		    walk_path_join(to, sizeof to, out, "/", sub) >= sizeof to) {
 			rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, out, "path too long under it");
 		} else if (lstat(from, &st) != 0) {
 			rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, from, "cannot stat: %s", strerror(errno));
@@ -228,7 +228,7 @@ static int merge(const char *stage, const char *out, const char *rel, tc_error *
 	return rc;
 }
 
-int out_commit(run *r, input *in, tc_error *err)
+int out_commit(pl_run *r, pl_input *in, tc_error *err)
 {
 	if (in->out_same)
 		touch(in->out);
@@ -242,7 +242,7 @@ int out_commit(run *r, input *in, tc_error *err)
 		char path[4200];
 		for (size_t k = in->first; k < in->first + in->count; k++)
 			if (r->units[k].out_same) {
-				path_join(path, sizeof path, in->out, "/", r->units[k].name);
+				walk_path_join(path, sizeof path, in->out, "/", r->units[k].name);
 				touch(path);
 			}
 		return TC_OK;
@@ -264,7 +264,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return 0;
 }
 
-void out_abort(input *in)
+void out_abort(pl_input *in)
 {
 	if (!in->stage)
 		return;
@@ -273,7 +273,62 @@ void out_abort(input *in)
 	in->stage = NULL;
 }
 
-int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, tc_error *err)
+static void mapping_path(const pl_run *r, int which, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
+}
+
+int out_stage_mapping(pl_run *r, int which, tc_error *err)
+{
+	char path[4200];
+	mapping_path(r, which, path, sizeof path);
+	size_t n = strlen(path) + 64;
+	if (!(r->map_stage[which] = malloc(n)))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "cache", "no memory"); /* a replay's */
+	snprintf(r->map_stage[which], n, "%s.tc-tmp.%ld", path, (long)getpid());
+	return TC_OK;
+}
+
+int out_commit_mappings(pl_run *r, tc_error *err)
+{
+	for (int k = 0; k < 2; k++) {
+		char path[4200];
+		mapping_path(r, k, path, sizeof path);
+		if (!r->map_stage[k]) {
+			touch(path); /* as if written */
+			continue;
+		}
+		if (rename(r->map_stage[k], path) != 0) {
+			int e = errno;
+			out_unstage_run(r);
+			return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot rename into place: %s", strerror(e));
+		}
+		free(r->map_stage[k]);
+		r->map_stage[k] = NULL;
+	}
+	return TC_OK;
+}
+
+void out_abort_mappings(pl_run *r)
+{
+	for (int k = 0; k < 2; k++) {
+		if (r->map_stage[k])
+			unlink(r->map_stage[k]);
+		free(r->map_stage[k]);
+		r->map_stage[k] = NULL;
+	}
+}
+
+void out_unstage_run(pl_run *r)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		out_abort(&r->inputs[i]);
+		r->inputs[i].out_same = false;
+	}
+	out_abort_mappings(r);
+}
+
+int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err)
 {
 	u->out_crc = zio_crc32(data, len);
 	u->out_size = len;
@@ -307,7 +362,7 @@ static bool is_signature(const char *name)
 	       (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") || !strcmp(dot, ".EC")));
 }
 
-int out_write_jar(run *r, input *in, tc_error *err)
+int out_write_jar(pl_run *r, pl_input *in, tc_error *err)
 {
 	if (out_stage_file(in, err) != TC_OK)
 		return err->code;
@@ -322,7 +377,7 @@ int out_write_jar(run *r, input *in, tc_error *err)
 		return err->code;
 	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
-		unit *u = &r->units[i];
+		pl_unit *u = &r->units[i];
 		int rc;
 		if (u->kind == UNIT_DEXCLASS || (in->apk && is_signature(u->name)))
 			continue;
@@ -344,7 +399,7 @@ int out_write_jar(run *r, input *in, tc_error *err)
 	return TC_OK;
 }
 
-int out_mapping_dir(run *r, tc_error *err)
+int out_mapping_dir(pl_run *r, tc_error *err)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/.", r->opt->mapping_dir);
@@ -436,7 +491,7 @@ static void text_need(text_out *t)
 		text_flush(t);
 }
 
-static int text_open(run *r, text_out *t, int which, tc_error *err)
+static int text_open(pl_run *r, text_out *t, int which, tc_error *err)
 {
 	memset(t, 0, sizeof *t);
 	t->fd = -1;
@@ -462,7 +517,7 @@ static int text_open(run *r, text_out *t, int which, tc_error *err)
 	return TC_OK;
 }
 
-static int text_close(run *r, text_out *t, int which, tc_error *err)
+static int text_close(pl_run *r, text_out *t, int which, tc_error *err)
 {
 	text_flush(t);
 	bool nomem = t->b.err;
@@ -499,13 +554,13 @@ static int text_close(run *r, text_out *t, int which, tc_error *err)
 
 const char *const out_mapping_names[2] = {"methodMapping.txt", "ignoreMethodMapping.txt"};
 
-int out_write_mappings(run *r, tc_error *err)
+int out_write_mappings(pl_run *r, tc_error *err)
 {
 	text_out t;
 	if (text_open(r, &t, 0, err) != TC_OK)
 		return err->code;
 	for (size_t i = 0; i < r->ntraced; i++) {
-		const meth *m = r->traced[i];
+		const pl_meth *m = r->traced[i];
 		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
@@ -514,21 +569,21 @@ int out_write_mappings(run *r, tc_error *err)
 		return err->code;
 	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
-		const meth *m = r->ignored[i];
+		const pl_meth *m = r->ignored[i];
 		mm_put_ignored(&t.b, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
 	return text_close(r, &t, 1, err);
 }
 
-uint64_t out_build_id(const run *r)
+uint64_t out_build_id(const pl_run *r)
 {
 	mm_build_id id;
 	mm_build_id_init(&id);
 	tc_buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < r->ntraced; i++) {
-		const meth *m = r->traced[i];
+		const pl_meth *m = r->traced[i];
 		buf_clear(&b);
 		mm_put_entry(&b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
 		if (b.len)
@@ -588,10 +643,10 @@ static void marker_class(tc_buf *b, const char hex[MM_BUILD_ID_HEX])
 	buf_u2(b, 0);                       /* attributes */
 }
 
-int out_build_id_marker(run *r, uint64_t id, tc_error *err)
+int out_build_id_marker(pl_run *r, uint64_t id, tc_error *err)
 {
 	r->marker_in = NULL;
-	input *in = NULL;
+	pl_input *in = NULL;
 	for (size_t i = 0; i < r->ninputs && !in; i++)
 		if (!r->inputs[i].classpath)
 			in = &r->inputs[i];
@@ -605,7 +660,7 @@ int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 		return TC_OK;
 	bool root = false;
 	for (size_t k = in->first; k < in->first + in->count && !root; k++) {
-		const unit *u = &r->units[k];
+		const pl_unit *u = &r->units[k];
 		size_t n = u->cls ? strlen(u->cls) : 0;
 		root = u->kind == UNIT_CLASS && n && strncmp(u->name, u->cls, n) == 0 &&
 		       strcmp(u->name + n, ".class") == 0;
@@ -621,7 +676,7 @@ int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 		buf_free(&b);
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->out, "no memory");
 	}
-	path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
+	walk_path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
 	int rc = out_write_file(&r->workers[0], path, b.data, b.len, true, err);
 	buf_free(&b);
 	if (rc == TC_OK)
@@ -629,7 +684,7 @@ int out_build_id_marker(run *r, uint64_t id, tc_error *err)
 	return rc;
 }
 
-int out_write_build_id(run *r, tc_error *err)
+int out_write_build_id(pl_run *r, tc_error *err)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, out_mapping_names[0]);
@@ -667,20 +722,20 @@ int out_write_build_id(run *r, tc_error *err)
 	return TC_OK;
 }
 
-int out_summarize(run *r, tc_error *err)
+int out_summarize(pl_run *r, tc_error *err)
 {
 	if (r->replayed)
 		return TC_OK;
-	summary *s = &r->sum;
+	pl_summary *s = &r->sum;
 	free(s->problems);
 	memset(s, 0, sizeof *s);
 	size_t cap = 0;
 	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		if (u->in->classpath)
 			continue;
 		bool bad = u->state == US_MALFORMED;
-		for (const report *p = u->reports; p; p = p->next)
+		for (const pl_report *p = u->reports; p; p = p->next)
 			cap++;
 		cap += bad;
 		if (u->kind == UNIT_DEX) {
@@ -718,22 +773,22 @@ int out_summarize(run *r, tc_error *err)
 	if (cap && !(s->problems = malloc(cap * sizeof *s->problems)))
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "statistics", "no memory");
 	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		if (u->in->classpath)
 			continue;
 		size_t in = (size_t)(u->in - r->inputs);
 		if (u->state == US_MALFORMED)
-			s->problems[s->nproblems++] = (problem){in, u->name,
+			s->problems[s->nproblems++] = (pl_problem){in, u->name,
 			                                        u->kind == UNIT_DEX ? "malformed dex, copied unchanged"
 			                                                            : "malformed class, copied unchanged",
 			                                        u->error};
-		for (const report *p = u->reports; p; p = p->next)
-			s->problems[s->nproblems++] = (problem){in, u->name, p->text, NULL};
+		for (const pl_report *p = u->reports; p; p = p->next)
+			s->problems[s->nproblems++] = (pl_problem){in, u->name, p->text, NULL};
 	}
 	return TC_OK;
 }
 
-static uint64_t outputs_same(const run *r)
+static uint64_t outputs_same(const pl_run *r)
 {
 	uint64_t n = 0;
 	for (size_t i = 0; i < r->ninputs; i++)
@@ -741,17 +796,30 @@ static uint64_t outputs_same(const run *r)
 	return n;
 }
 
-int out_write_stats(run *r, double total, tc_error *err)
+/* What the statistics and the summary add up over the outputs. */
+typedef struct totals {
+	uint64_t bytes_in, bytes_out;
+	bool apk;
+} totals;
+
+static totals sum_outputs(const pl_run *r)
 {
-	char path[4096], tmp[4200];
-	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
-	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
-	const summary *s = &r->sum;
-	uint64_t bytes_in = 0, bytes_out = 0;
-	bool apk = false;
+	totals t = {0, 0, false};
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const pl_input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		t.apk |= in->apk;
+		t.bytes_in += in->bytes_in;
+		t.bytes_out += in->bytes_out;
+	}
+	return t;
+}
+
+/* instrument-stats.json's text (malloc), or NULL without memory. */
+static char *stats_json(const pl_run *r, double total, const totals *t)
+{
+	const pl_summary *s = &r->sum;
 	json j;
 	json_init_pretty(&j);
 	json_begin_object(&j);
@@ -764,12 +832,9 @@ int out_write_stats(run *r, double total, tc_error *err)
 	json_key(&j, "inputs");
 	json_begin_array(&j);
 	for (size_t i = 0; i < r->ninputs; i++) {
-		const input *in = &r->inputs[i];
+		const pl_input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
-		apk |= in->apk;
-		bytes_in += in->bytes_in;
-		bytes_out += in->bytes_out;
 		json_begin_object(&j);
 		json_kv_string(&j, "in", in->in);
 		json_kv_string(&j, "out", in->out ? in->out : "");
@@ -847,13 +912,13 @@ int out_write_stats(run *r, double total, tc_error *err)
 	json_key(&j, "problems");
 	json_begin_array(&j);
 	for (size_t i = 0; i < s->nproblems; i++) {
-		const problem *p = &s->problems[i];
-		const input *in = &r->inputs[p->input];
+		const pl_problem *p = &s->problems[i];
+		const pl_input *in = &r->inputs[p->input];
 		char where[4200];
 		if (in->dex)
 			snprintf(where, sizeof where, "%s", in->in);
 		else
-			path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
+			walk_path_join(where, sizeof where, in->in, in->jar ? "!" : "/", p->name);
 		json_begin_object(&j);
 		json_kv_string(&j, "file", where);
 		json_kv_string(&j, "problem", p->what);
@@ -864,8 +929,8 @@ int out_write_stats(run *r, double total, tc_error *err)
 	json_end_array(&j);
 	json_key(&j, "bytes");
 	json_begin_object(&j);
-	json_kv_uint(&j, "in", bytes_in);
-	json_kv_uint(&j, "out", bytes_out);
+	json_kv_uint(&j, "in", t->bytes_in);
+	json_kv_uint(&j, "out", t->bytes_out);
 	json_end_object(&j);
 	json_key(&j, "time_ms");
 	json_begin_object(&j);
@@ -878,7 +943,20 @@ int out_write_stats(run *r, double total, tc_error *err)
 	json_kv_fixed(&j, "total", total * 1e3, 3);
 	json_end_object(&j);
 	json_end_object(&j);
-	char *text = json_take(&j);
+	return json_take(&j);
+}
+
+/* instrument-stats.json in the mapping directory, written under a temporary name and
+ * renamed into place. */
+static int write_stats(const pl_run *r, double total, const totals *t, tc_error *err)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/instrument-stats.json", r->opt->mapping_dir);
+	snprintf(tmp, sizeof tmp, "%s.tc-tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot create: %s", strerror(errno));
+	char *text = stats_json(r, total, t);
 	if (!text) {
 		fclose(f);
 		unlink(tmp);
@@ -890,11 +968,17 @@ int out_write_stats(run *r, double total, tc_error *err)
 		unlink(tmp);
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot write");
 	}
-	/* A whole dex copied as it was is news the build must not miss (its classes run
-	 * untraced): each one on stderr, with where and why, whatever --quiet says. */
+	return TC_OK;
+}
+
+/* A whole dex copied as it was is news the build must not miss (its classes run
+ * untraced): each one on stderr, with where and why, whatever --quiet says. */
+static void print_dex_problems(const pl_run *r)
+{
+	const pl_summary *s = &r->sum;
 	for (size_t i = 0; i < s->nproblems; i++) {
-		const problem *p = &s->problems[i];
-		const input *in = &r->inputs[p->input];
+		const pl_problem *p = &s->problems[i];
+		const pl_input *in = &r->inputs[p->input];
 		if (strncmp(p->what, "malformed dex", 13) && strncmp(p->what, "dex left unchanged", 18))
 			continue;
 		if (in->dex)
@@ -904,38 +988,55 @@ int out_write_stats(run *r, double total, tc_error *err)
 			fprintf(stderr, "tc-instrument: %s%s%s: %s%s%s\n", in->in, in->jar ? "!" : "/", p->name, p->what,
 			        p->detail ? ": " : "", p->detail ? p->detail : "");
 	}
-	if (!r->opt->quiet) {
-		char dex[160] = "";
-		if (s->dex_files)
-			snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
-			         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
-			         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
-		char kept[64] = "";
-		if (s->by_verdict[V_KEEPMETHOD])
-			snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
-			         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
-		fprintf(stderr,
-		        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
-		        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
-		        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
-		        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
-		        (unsigned long long)s->methods_skipped, bytes_in / 1e6, bytes_out / 1e6, total);
-		if (s->methods_already)
-			fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
-			        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
-			        "probes' ids\n",
-			        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
-		/* (no paths: the line is the same for the same inputs wherever they are) */
-		if (r->marker_in)
-			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
-			        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
-		else
-			fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
-			        "a directory of class files gets the marker class yet): recordings of this build have no "
-			        "build id\n", hex, MM_BUILD_ID_FILE);
-		if (apk)
-			fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
-			                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
-	}
+}
+
+/* The summary on stderr: the counts, methods instrumented before, the build id, the
+ * APK's signature. */
+static void print_summary(const pl_run *r, double total, const totals *t)
+{
+	const pl_summary *s = &r->sum;
+	char hex[MM_BUILD_ID_HEX];
+	mm_build_id_hex(r->build_id, hex);
+	char dex[160] = "";
+	if (s->dex_files)
+		snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
+		         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
+		         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
+	char kept[64] = "";
+	if (s->by_verdict[V_KEEPMETHOD])
+		snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
+		         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
+	fprintf(stderr,
+	        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
+	        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",
+	        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
+	        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
+	        (unsigned long long)s->methods_skipped, t->bytes_in / 1e6, t->bytes_out / 1e6, total);
+	if (s->methods_already)
+		fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
+		        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "
+		        "probes' ids\n",
+		        (unsigned long long)s->methods_already, (unsigned long long)s->classes_already);
+	/* (no paths: the line is the same for the same inputs wherever they are) */
+	if (r->marker_in)
+		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
+		        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
+	else
+		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
+		        "a directory of class files gets the marker class yet): recordings of this build have no "
+		        "build id\n", hex, MM_BUILD_ID_FILE);
+	if (t->apk)
+		fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
+		                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");
+}
+
+int out_write_stats(pl_run *r, double total, tc_error *err)
+{
+	totals t = sum_outputs(r);
+	if (write_stats(r, total, &t, err) != TC_OK)
+		return err->code;
+	print_dex_problems(r);
+	if (!r->opt->quiet)
+		print_summary(r, total, &t);
 	return TC_OK;
 }

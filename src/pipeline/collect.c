@@ -49,7 +49,7 @@ static const char *utf8_str(arena *a, const cf_class *cls, uint16_t idx)
 	return p;
 }
 
-/* FNV-1a over the whole mapping key: the workers hash each one once; decide() uses the value. */
+/* FNV-1a over the whole mapping key: the workers hash each one once; collect_decide() uses the value. */
 static uint32_t fnv(uint32_t h, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -57,38 +57,38 @@ static uint32_t fnv(uint32_t h, const char *s, size_t n)
 	return h;
 }
 
-static uint32_t key_hash(const meth *m)
+static uint32_t key_hash(const pl_meth *m)
 {
 	uint32_t h = fnv(2166136261u, m->cls, m->class_len);
 	h = fnv(h, " ", 1);
 	return fnv(h, m->rest, m->rest_len);
 }
 
-bool meth_line(const meth *m, char *buf, size_t size)
+bool pl_meth_line(const pl_meth *m, char *buf, size_t size)
 {
-	if (meth_line_len(m) >= size)
+	if (pl_meth_line_len(m) >= size)
 		return false;
 	memcpy(buf, m->cls, m->class_len);
 	buf[m->class_len] = ' ';
 	memcpy(buf + m->class_len + 1, m->rest, m->rest_len);
-	buf[meth_line_len(m)] = '\0';
+	buf[pl_meth_line_len(m)] = '\0';
 	return true;
 }
 
-static void malformed(unit *u, worker *w, const tc_error *cerr)
+static void malformed(pl_unit *u, pl_worker *w, const tc_error *cerr)
 {
 	char msg[600];
 	tc_error e = *cerr;
 	tc_error_format(&e, msg, sizeof msg);
 	u->state = US_MALFORMED;
-	u->error = keep_str(w, msg, strlen(msg));
+	u->error = pl_keep_str(w, msg, strlen(msg));
 }
 
 /* x's mapping key: the class (ocls, the class's original dotted name, kept once), the
  * method's name and its descriptor with dots, in original names when a ProGuard
  * mapping retraces them. */
-static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t olen, const char *name,
-                    const char *desc, meth *x, tc_error *cerr)
+static int set_line(pl_run *r, pl_worker *w, const pl_unit *u, const char *ocls, size_t olen, const char *name,
+                    const char *desc, pl_meth *x, tc_error *cerr)
 {
 	char obuf[1024], dbuf[4096];
 	const char *oname = name, *odesc = desc;
@@ -121,21 +121,21 @@ static int set_line(run *r, worker *w, const unit *u, const char *ocls, size_t o
 
 /* The filter's verdict, then the -keepmethod rules on the mapping key and the
  * -keepregex rules on "a.b.C.name(desc)". */
-static void set_verdict(run *r, meth *x, enum filter_verdict fv)
+static void set_verdict(pl_run *r, pl_meth *x, enum filter_verdict fv)
 {
 	static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
 	                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
 	x->verdict = map[fv];
 	if (x->verdict == V_TRACE && rules_have_keepmethod(r->rules)) {
 		char key[6144];
-		if (meth_line(x, key, sizeof key) && rules_blocks_method_key(r->rules, key, meth_line_len(x)))
+		if (pl_meth_line(x, key, sizeof key) && rules_blocks_method_key(r->rules, key, pl_meth_line_len(x)))
 			x->verdict = V_KEEPMETHOD;
 	}
 	if (x->verdict != V_TRACE || !rules_have_regex(r->rules))
 		return;
 	/* the key with its first space a dot and its second dropped: "a.b.C.name(desc)" */
 	char subject[6144];
-	if (meth_line_len(x) >= sizeof subject)
+	if (pl_meth_line_len(x) >= sizeof subject)
 		return;
 	memcpy(subject, x->cls, x->class_len);
 	subject[x->class_len] = '.';
@@ -150,13 +150,13 @@ static void set_verdict(run *r, meth *x, enum filter_verdict fv)
 
 /* The class's name as the mapping files and the rules see it: original, dotted (at
  * most 1023 bytes); *kept is its copy in the keep arena, for the methods' keys. */
-static size_t original_class(run *r, const unit *u, worker *w, char *buf, size_t size, const char **kept)
+static size_t original_class(pl_run *r, const pl_unit *u, pl_worker *w, char *buf, size_t size, const char **kept)
 {
 	const char *orig = r->pg ? pg_class(r->pg, u->cls) : NULL;
 	snprintf(buf, size, "%s", orig ? orig : u->cls);
 	dotted(buf);
 	size_t n = strlen(buf);
-	*kept = keep_str(w, buf, n);
+	*kept = pl_keep_str(w, buf, n);
 	return n;
 }
 
@@ -165,7 +165,7 @@ static size_t original_class(run *r, const unit *u, worker *w, char *buf, size_t
  * invokestatic BEAT.i(I)V, anywhere in the code (a constructor's comes after its
  * this()/super() call). 0 if there is none. The beat class's package is never traced,
  * so no method calls i() but through a probe; instrumenting it again would double it. */
-static uint32_t probe_id(const run *r, const cf_class *cls, const cf_member *m)
+static uint32_t probe_id(const pl_run *r, const cf_class *cls, const cf_member *m)
 {
 	cf_attr *at = cf_method_code(cls, m);
 	if (!at)
@@ -213,7 +213,7 @@ static uint32_t probe_id(const run *r, const cf_class *cls, const cf_member *m)
 	return focus ? PRESET_ADDED : 0;
 }
 
-static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, tc_error *cerr)
+static int collect_methods(pl_run *r, pl_unit *u, pl_worker *w, const cf_class *cls, tc_error *cerr)
 {
 	char oclass[1024];
 	const char *ocls;
@@ -222,12 +222,12 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, tc_e
 		return tc_fail(cerr, TC_ENOMEM, TC_NO_OFFSET, "collect", "no memory");
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = cls->nmethods;
-	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(meth));
+	u->methods = arena_array(&w->keep, cls->nmethods ? cls->nmethods : 1, sizeof(pl_meth));
 	if (!u->methods)
 		return tc_fail(cerr, TC_ENOMEM, TC_NO_OFFSET, "collect", "no memory");
 	for (uint32_t i = 0; i < cls->nmethods; i++) {
 		const cf_member *m = &cls->methods[i];
-		meth *x = &u->methods[i];
+		pl_meth *x = &u->methods[i];
 		memset(x, 0, sizeof *x);
 		x->index = (uint16_t)i;
 		x->access = m->access;
@@ -264,11 +264,11 @@ static int collect_methods(run *r, unit *u, worker *w, const cf_class *cls, tc_e
 	return TC_OK;
 }
 
-int collect_unit(run *r, unit *u, worker *w, tc_error *err)
+int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 {
 	const uint8_t *data;
 	size_t len;
-	if (unit_bytes(r, u, w, &data, &len, err) != TC_OK)
+	if (pl_unit_bytes(r, u, w, &data, &len, err) != TC_OK)
 		return err->code;
 	arena_reset(&w->cls);
 	tc_error cerr;
@@ -321,13 +321,13 @@ int collect_unit(run *r, unit *u, worker *w, tc_error *err)
 /* --- dex classes ---------------------------------------------------------------------- */
 
 /* A type descriptor "La/b/C;" as an internal name "a/b/C" in the keep arena. */
-static const char *internal_of(worker *w, const dex_file *d, uint32_t type)
+static const char *internal_of(pl_worker *w, const dex_file *d, uint32_t type)
 {
 	uint32_t len;
 	const uint8_t *s = dex_type_desc(d, type, &len);
 	if (!s || len < 3 || s[0] != 'L' || s[len - 1] != ';')
 		return NULL;
-	return keep_str(w, (const char *)s + 1, len - 2);
+	return pl_keep_str(w, (const char *)s + 1, len - 2);
 }
 
 static bool is_dex_focus(const dex_file *d, const dex_emethod *m)
@@ -351,7 +351,7 @@ static uint32_t matrix_flags(const dex_file *d, const dex_class *k, const dex_em
 }
 
 /* Whether method idx is BEAT.name (any descriptor when desc is NULL). */
-static bool is_beat_method(const run *r, const dex_file *d, uint32_t idx, const char *name, const char *desc)
+static bool is_beat_method(const pl_run *r, const dex_file *d, uint32_t idx, const char *name, const char *desc)
 {
 	if (idx >= d->methods.n)
 		return false;
@@ -368,7 +368,7 @@ static bool is_beat_method(const run *r, const dex_file *d, uint32_t idx, const 
 /* probe_id for a dex method: "const vA, #id" (const/4, const/16, const, const/high16)
  * right before "invoke-static {vA}, BEAT.i(I)V" (or its /range form), as inject_dex.c
  * writes it; PRESET_ADDED for a method with no probe that calls BEAT.at. */
-static uint32_t dex_probe_id(const run *r, const dex_file *d, const dex_emethod *m)
+static uint32_t dex_probe_id(const pl_run *r, const dex_file *d, const dex_emethod *m)
 {
 	const dex_code *c = m->code;
 	if (!c)
@@ -400,7 +400,7 @@ static uint32_t dex_probe_id(const run *r, const dex_file *d, const dex_emethod 
 	return focus ? PRESET_ADDED : 0;
 }
 
-int collect_dex_class(run *r, unit *u, worker *w, tc_error *err)
+int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 {
 	const dex_file *d = &u->dex->d;
 	const dex_class *k = &d->classes[u->dex_class];
@@ -434,13 +434,13 @@ int collect_dex_class(run *r, unit *u, worker *w, tc_error *err)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	u->blocked = rules_blocks_class(r->rules, oclass);
 	u->nmethods = dex_cdata_nmethods(cd);
-	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(meth));
+	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(pl_meth));
 	if (!u->methods)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	/* direct methods, then virtual ones: inject_dex.c walks them in the same order */
 	for (uint32_t i = 0; i < u->nmethods; i++) {
 		const dex_emethod *m = dex_cdata_method(cd, i);
-		meth *x = &u->methods[i];
+		pl_meth *x = &u->methods[i];
 		memset(x, 0, sizeof *x);
 		x->index = (uint16_t)i;
 		x->access = matrix_flags(d, k, m);
@@ -488,7 +488,7 @@ int collect_dex_class(run *r, unit *u, worker *w, tc_error *err)
 typedef struct cls_entry {
 	UT_hash_handle hh;
 	const char *name;
-	unit *u;
+	pl_unit *u;
 } cls_entry;
 
 /* A set of mapping lines: open addressing over the methods of an array (slot: index + 1,
@@ -497,10 +497,10 @@ typedef struct cls_entry {
 typedef struct line_set {
 	uint32_t *slots;
 	size_t mask;
-	meth **v; /* the members, in the order they were added */
+	pl_meth **v; /* the members, in the order they were added */
 } line_set;
 
-static bool set_init(line_set *s, meth **v, size_t n)
+static bool set_init(line_set *s, pl_meth **v, size_t n)
 {
 	size_t size = 16;
 	while (size < 2 * n)
@@ -512,7 +512,7 @@ static bool set_init(line_set *s, meth **v, size_t n)
 }
 
 /* The member with m's line, or the slot where it goes (*slot). */
-static meth *set_find(const line_set *s, const meth *m, uint32_t **slot)
+static pl_meth *set_find(const line_set *s, const pl_meth *m, uint32_t **slot)
 {
 	for (size_t i = m->hash & s->mask;; i = (i + 1) & s->mask) {
 		uint32_t k = s->slots[i];
@@ -520,7 +520,7 @@ static meth *set_find(const line_set *s, const meth *m, uint32_t **slot)
 			*slot = &s->slots[i];
 			return NULL;
 		}
-		const meth *x = s->v[k - 1];
+		const pl_meth *x = s->v[k - 1];
 		if (x->hash == m->hash && x->class_len == m->class_len && x->rest_len == m->rest_len &&
 		    (x->cls == m->cls || !memcmp(x->cls, m->cls, m->class_len)) &&
 		    !memcmp(x->rest, m->rest, m->rest_len))
@@ -528,7 +528,7 @@ static meth *set_find(const line_set *s, const meth *m, uint32_t **slot)
 	}
 }
 
-static unit *lookup(cls_entry *map, const char *name)
+static pl_unit *lookup(cls_entry *map, const char *name)
 {
 	cls_entry *e = NULL;
 	HASH_FIND_STR(map, name, e);
@@ -550,7 +550,7 @@ static bool is_activity(cls_entry *map, const char *name)
 	for (int depth = 0; name && depth < 1000; depth++) {
 		if (is_root(name))
 			return true;
-		unit *u = lookup(map, name);
+		pl_unit *u = lookup(map, name);
 		if (!u)
 			return false;
 		name = u->super;
@@ -563,7 +563,7 @@ static bool is_activity(cls_entry *map, const char *name)
 static bool focus_final_above(cls_entry *map, const char *super)
 {
 	for (int depth = 0; super && depth < 1000; depth++) {
-		unit *u = lookup(map, super);
+		pl_unit *u = lookup(map, super);
 		if (!u)
 			return false;
 		if (u->focus_declared)
@@ -575,7 +575,7 @@ static bool focus_final_above(cls_entry *map, const char *super)
 
 static int cmp_id(const void *a, const void *b)
 {
-	uint32_t x = (*(meth *const *)a)->id, y = (*(meth *const *)b)->id;
+	uint32_t x = (*(pl_meth *const *)a)->id, y = (*(pl_meth *const *)b)->id;
 	return x < y ? -1 : x > y;
 }
 
@@ -583,7 +583,7 @@ static int cmp_id(const void *a, const void *b)
  * `order` records because qsort is not stable. */
 static int cmp_class(const void *a, const void *b)
 {
-	const meth *x = *(meth *const *)a, *y = *(meth *const *)b;
+	const pl_meth *x = *(pl_meth *const *)a, *y = *(pl_meth *const *)b;
 	size_t n = x->class_len < y->class_len ? x->class_len : y->class_len;
 	int c = memcmp(x->cls, y->cls, n);
 	if (c)
@@ -593,7 +593,7 @@ static int cmp_class(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static bool sorted(meth **v, size_t n, int (*cmp)(const void *, const void *))
+static bool sorted(pl_meth **v, size_t n, int (*cmp)(const void *, const void *))
 {
 	for (size_t i = 1; i < n; i++)
 		if (cmp(&v[i - 1], &v[i]) > 0)
@@ -602,60 +602,45 @@ static bool sorted(meth **v, size_t n, int (*cmp)(const void *, const void *))
 }
 
 /* m's id in the base mapping, 0 if none. */
-static uint32_t base_id(const mapping *base, const meth *m)
+static uint32_t base_id(const mapping *base, const pl_meth *m)
 {
 	char buf[8192], *line = buf;
-	size_t n = meth_line_len(m) + 1;
+	size_t n = pl_meth_line_len(m) + 1;
 	if (n > sizeof buf && !(line = malloc(n)))
 		return 0;
-	meth_line(m, line, n);
+	pl_meth_line(m, line, n);
 	uint32_t id = mapping_id(base, line);
 	if (line != buf)
 		free(line);
 	return id;
 }
 
-int decide(run *r, tc_error *err)
+/* The class hierarchy, by name: inputs first, then the class path; the first class of a
+ * name wins, as on a class path. */
+static void index_classes(pl_run *r, cls_entry *entries, cls_entry **map)
 {
-	int rc = TC_OK;
-	cls_entry *map = NULL;
-	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
-	line_set traced_set = {0}, ignored_set = {0};
-	uint8_t *used = calloc(MM_ID_MAX / 8 + 1, 1);
-	size_t ntrace = 0, nother = 0;
-	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
-		if (!u->traceable || u->state != US_OK)
-			continue;
-		for (uint32_t k = 0; k < u->nmethods; k++)
-			*(u->methods[k].verdict == V_TRACE ? &ntrace : &nother) += 1;
-	}
-	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
-	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);
-	if (!entries || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
-	    !set_init(&ignored_set, r->ignored, nother)) {
-		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "decide", "no memory");
-		goto done;
-	}
-
-	/* The class hierarchy: inputs first, then the class path; the first class of a
-	 * name wins, as on a class path. */
 	size_t ne = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < r->nunits; i++) {
-			unit *u = &r->units[i];
+			pl_unit *u = &r->units[i];
 			if ((u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS) || u->state != US_OK || !u->cls ||
 			    u->in->classpath != (pass == 1))
 				continue;
-			if (lookup(map, u->cls))
+			if (lookup(*map, u->cls))
 				continue;
 			entries[ne] = (cls_entry){.name = u->cls, .u = u};
-			HASH_ADD_KEYPTR(hh, map, u->cls, strlen(u->cls), &entries[ne]);
+			HASH_ADD_KEYPTR(hh, *map, u->cls, strlen(u->cls), &entries[ne]);
 			ne++;
 		}
 	}
+}
+
+/* The Activities among the traced classes, and which of them get an onWindowFocusChanged
+ * added (or cannot: a super class declares it final). */
+static void mark_activities(pl_run *r, cls_entry *map)
+{
 	for (size_t i = 0; i < r->nunits; i++) {
-		unit *u = &r->units[i];
+		pl_unit *u = &r->units[i];
 		/* a class instrumented before got its focus call then */
 		if (!u->traceable || u->blocked || u->state != US_OK || u->already || !is_activity(map, u->cls))
 			continue;
@@ -667,12 +652,14 @@ int decide(run *r, tc_error *err)
 				u->add_focus = true;
 		}
 	}
+}
 
-	/* Ids: those of probes already in the code first (they cannot change without
-	 * editing the code again), then the base mapping's, then new ones in input order
-	 * (input, entry, method). */
+/* The ids of probes already in the code, reserved first: they cannot change without
+ * editing the code again. */
+static void reserve_probe_ids(const pl_run *r, uint8_t *used)
+{
 	for (size_t i = 0; i < r->nunits; i++) {
-		const unit *u = &r->units[i];
+		const pl_unit *u = &r->units[i];
 		if (!u->traceable || u->state != US_OK || !u->already)
 			continue;
 		for (uint32_t k = 0; k < u->nmethods; k++) {
@@ -681,26 +668,33 @@ int decide(run *r, tc_error *err)
 				used[id / 8] |= (uint8_t)(1u << (id % 8));
 		}
 	}
+}
+
+/* Every method into its list, once each: an ignored one into pl_run.ignored; a traced one
+ * into pl_run.traced with its id: its probe's, else the base mapping's, else a new one
+ * in input order (input, entry, method). */
+static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, uint8_t *used, tc_error *err)
+{
 	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
 	for (size_t i = 0; i < r->nunits; i++) {
-		unit *u = &r->units[i];
+		pl_unit *u = &r->units[i];
 		if (!u->traceable || u->state != US_OK)
 			continue;
 		for (uint32_t k = 0; k < u->nmethods; k++) {
-			meth *m = &u->methods[k];
+			pl_meth *m = &u->methods[k];
 			uint32_t *slot;
 			if (m->preset == PRESET_ADDED)
 				continue; /* an earlier run's: in no list, as then */
 			r->by_verdict[m->verdict]++;
 			if (m->verdict != V_TRACE) {
-				if (!set_find(&ignored_set, m, &slot)) {
+				if (!set_find(ignored_set, m, &slot)) {
 					m->order = (uint32_t)r->nignored;
 					r->ignored[r->nignored++] = m;
 					*slot = (uint32_t)r->nignored;
 				}
 				continue;
 			}
-			const meth *e = set_find(&traced_set, m, &slot);
+			const pl_meth *e = set_find(traced_set, m, &slot);
 			if (e) { /* the same method again (another input, a multi-release copy) */
 				m->id = m->preset ? m->preset : e->id;
 				continue;
@@ -717,12 +711,10 @@ int decide(run *r, tc_error *err)
 			if (!id) {
 				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
 					next++;
-				if (next >= MM_ID_DISPATCH) {
-					rc = tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
-					             "more traced methods than the %u ids below the reserved ones",
-					             MM_ID_DISPATCH - 1);
-					goto done;
-				}
+				if (next >= MM_ID_DISPATCH)
+					return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
+					               "more traced methods than the %u ids below the reserved ones",
+					               MM_ID_DISPATCH - 1);
 				id = next++;
 			}
 			used[id / 8] |= (uint8_t)(1u << (id % 8));
@@ -731,12 +723,48 @@ int decide(run *r, tc_error *err)
 			*slot = (uint32_t)r->ntraced;
 		}
 	}
-	/* Without a base mapping the ids are already in order; directory inputs often
-	 * list classes in name order too. Sort only what is not sorted. */
+	return TC_OK;
+}
+
+/* The mapping files' orders: the traced by id, the ignored by class. Without a base
+ * mapping the ids are already in order; directory inputs often list classes in name
+ * order too. Sort only what is not sorted. */
+static void sort_lists(pl_run *r)
+{
 	if (!sorted(r->traced, r->ntraced, cmp_id))
 		qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
 	if (!sorted(r->ignored, r->nignored, cmp_class))
 		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
+}
+
+int collect_decide(pl_run *r, tc_error *err)
+{
+	int rc = TC_OK;
+	cls_entry *map = NULL;
+	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
+	line_set traced_set = {0}, ignored_set = {0};
+	uint8_t *used = calloc(MM_ID_MAX / 8 + 1, 1);
+	size_t ntrace = 0, nother = 0;
+	for (size_t i = 0; i < r->nunits; i++) {
+		const pl_unit *u = &r->units[i];
+		if (!u->traceable || u->state != US_OK)
+			continue;
+		for (uint32_t k = 0; k < u->nmethods; k++)
+			*(u->methods[k].verdict == V_TRACE ? &ntrace : &nother) += 1;
+	}
+	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
+	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);
+	if (!entries || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
+	    !set_init(&ignored_set, r->ignored, nother)) {
+		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "decide", "no memory");
+		goto done;
+	}
+	index_classes(r, entries, &map);
+	mark_activities(r, map);
+	reserve_probe_ids(r, used);
+	if ((rc = assign_ids(r, &traced_set, &ignored_set, used, err)) != TC_OK)
+		goto done;
+	sort_lists(r);
 done:
 	HASH_CLEAR(hh, map);
 	free(traced_set.slots);

@@ -1,6 +1,5 @@
 /* tc-instrument's phases; see pipeline.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,55 +29,6 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-char *keep_str(worker *w, const char *s, size_t len)
-{
-	char *p = arena_alloc(&w->keep, len + 1);
-	if (p) {
-		memcpy(p, s, len);
-		p[len] = '\0';
-	}
-	return p;
-}
-
-void unit_report(unit *u, worker *w, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	report *r = arena_zalloc(&w->keep, sizeof *r);
-	if (!r || !(r->text = keep_str(w, msg, strlen(msg))))
-		return;
-	report **tail = &u->reports;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = r;
-}
-
-void unit_skip(unit *u, worker *w, const char *label, const tc_error *e)
-{
-	char msg[900];
-	tc_error c = *e;
-	c.member[0] = '\0'; /* the label names the method */
-	tc_error_format(&c, msg, sizeof msg);
-	unit_report(u, w, "%s: not instrumented: %s", label, msg);
-	u->skipped++;
-}
-
-int unit_settle(unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err)
-{
-	if (rc == TC_OK) {
-		u->changed = true;
-		u->instrumented += id;
-		u->focus_injected += focus;
-		return 0;
-	}
-	if (e->code == TC_ENOMEM)
-		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
-	return 1;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -87,32 +37,9 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* Whether workers read the unit's bytes themselves (a file, or a stored or deflated
  * jar entry); otherwise they were read once, on the main thread, into u->data. */
-static bool worker_reads(const unit *u)
+static bool worker_reads(const pl_unit *u)
 {
 	return !u->in->jar || u->info.method == 0 || u->info.method == 8;
-}
-
-unit *unit_new(run *r, input *in, const char *name, tc_error *err)
-{
-	if (r->nunits == r->capunits) {
-		size_t cap = r->capunits ? r->capunits * 2 : 4096;
-		unit *u = realloc(r->units, cap * sizeof *u);
-		if (!u) {
-			tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
-			return NULL;
-		}
-		r->units = u;
-		r->capunits = cap;
-	}
-	unit *u = &r->units[r->nunits];
-	memset(u, 0, sizeof *u);
-	u->in = in;
-	if (!(u->name = keep_str(&r->workers[0], name, strlen(name)))) {
-		tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
-		return NULL;
-	}
-	r->nunits++;
-	return u;
 }
 
 /* Dex files an input's listing takes for dex: "classes.dex", "classes2.dex", ... as d8
@@ -125,7 +52,7 @@ static bool is_dex_name(const char *name)
 }
 
 
-static int add_dex_file(run *r, input *in, const char *path, const char *name, tc_error *err)
+static int add_dex_file(pl_run *r, pl_input *in, const char *path, const char *name, tc_error *err)
 {
 	tc_buf b;
 	buf_init(&b);
@@ -138,21 +65,21 @@ static int add_dex_file(run *r, input *in, const char *path, const char *name, t
 	return dexin_add(r, in, name, 0, bytes, len, err);
 }
 
-static int list_dir(run *r, input *in, tc_error *err)
+static int list_dir(pl_run *r, pl_input *in, tc_error *err)
 {
 	char **files;
 	size_t n;
-	if (list_files(in->in, &files, &n, err) != TC_OK)
+	if (walk_list_files(in->in, &files, &n, err) != TC_OK)
 		return err->code;
 	int rc = TC_OK;
 	for (size_t i = 0; i < n && rc == TC_OK; i++) {
 		if (is_dex_name(files[i])) {
 			char path[4200];
-			path_join(path, sizeof path, in->in, "/", files[i]);
+			walk_path_join(path, sizeof path, in->in, "/", files[i]);
 			rc = add_dex_file(r, in, path, files[i], err);
 			continue;
 		}
-		unit *u = unit_new(r, in, files[i], err);
+		pl_unit *u = pl_unit_new(r, in, files[i], err);
 		if (!u) {
 			rc = err->code;
 			break;
@@ -160,11 +87,11 @@ static int list_dir(run *r, input *in, tc_error *err)
 		u->kind = ends_with(files[i], ".class") ? UNIT_CLASS : UNIT_FILE;
 		u->candidate = u->kind == UNIT_CLASS && filter_file(files[i]);
 	}
-	free_list(files, n);
+	walk_free_list(files, n);
 	return rc;
 }
 
-static int list_jar(run *r, input *in, tc_error *err)
+static int list_jar(pl_run *r, pl_input *in, tc_error *err)
 {
 	if (jar_open(&in->zip, in->in, err) != TC_OK)
 		return err->code;
@@ -211,7 +138,7 @@ static int list_jar(run *r, input *in, tc_error *err)
 				jar_stat(in->zip, i, &r->units[at].info);
 			continue;
 		}
-		unit *u = unit_new(r, in, name, err);
+		pl_unit *u = pl_unit_new(r, in, name, err);
 		if (!u) {
 			rc = err->code;
 			break;
@@ -249,31 +176,7 @@ static int list_jar(run *r, input *in, tc_error *err)
 	return rc;
 }
 
-int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, tc_error *err)
-{
-	if (u->data) {
-		*data = u->data;
-		*len = u->data_len;
-		return TC_OK;
-	}
-	if (u->in->jar) {
-		/* Stored or deflated: read (inflated, CRC checked) from the mapped jar. */
-		if (!w->inflater && !(w->inflater = zio_inflater_new()))
-			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "cannot start inflate");
-		if (jar_read(u->in->zip, u->entry, &w->in, r->max_input, w->inflater, err) != TC_OK)
-			return err->code;
-	} else {
-		char path[4200];
-		path_join(path, sizeof path, u->in->in, "/", u->name);
-		if (tc_file_read(path, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
-			return err->code;
-	}
-	*data = w->in.data;
-	*len = w->in.len;
-	return TC_OK;
-}
-
-static void drop_data(run *r, unit *u)
+static void drop_data(pl_run *r, pl_unit *u)
 {
 	/* Kept from phase 1 (in an arena); for a jar entry with an unusual method it is the
 	 * only copy. */
@@ -286,7 +189,7 @@ static void drop_data(run *r, unit *u)
 /* --- the phases ------------------------------------------------------------------------ */
 
 typedef struct job {
-	run *r;
+	pl_run *r;
 	size_t *items;
 	tc_error *errs; /* per worker */
 } job;
@@ -294,51 +197,39 @@ typedef struct job {
 static int phase1(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
-	unit *u = &j->r->units[j->items[i]];
-	worker *w = &j->r->workers[wk];
+	pl_unit *u = &j->r->units[j->items[i]];
+	pl_worker *w = &j->r->workers[wk];
 	if (u->kind == UNIT_DEXCLASS)
 		return collect_dex_class(j->r, u, w, &j->errs[wk]) != TC_OK;
 	return collect_unit(j->r, u, w, &j->errs[wk]) != TC_OK;
 }
 
-bool unit_wants_edit(const unit *u)
-{
-	if (u->state != US_OK || !u->traceable || u->blocked)
-		return false;
-	if (u->activity)
-		return true;
-	for (uint32_t k = 0; k < u->nmethods; k++)
-		if (u->methods[k].verdict == V_TRACE && !u->methods[k].preset)
-			return true;
-	return false;
-}
-
 /* A unit of a directory whose result came from the cache: its rewritten bytes from the
  * cache, or the input file as it is. */
-static int restore_unit(run *r, unit *u, worker *w, tc_error *err)
+static int restore_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 {
 	if (u->in->jar || u->in->dex || u->kind == UNIT_DIR || u->kind == UNIT_DEXCLASS)
 		return TC_OK; /* one-file outputs are staged whole by hooks->result */
 	if (u->changed && u->out)
 		return out_dir_file(w, u, u->out, u->out_len, err);
 	char in[4200];
-	path_join(in, sizeof in, u->in->in, "/", u->name);
+	walk_path_join(in, sizeof in, u->in->in, "/", u->name);
 	if (tc_file_read(in, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 		return err->code;
 	return out_dir_file(w, u, w->in.data, w->in.len, err);
 }
 
-static int trace_unit(run *r, unit *u, worker *w, tc_error *err)
+static int trace_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 {
 	if (u->in->result_hit)
 		return restore_unit(r, u, w, err);
 	if (u->kind == UNIT_DIR || u->kind == UNIT_DEX || (u->in->jar && u->kind == UNIT_FILE))
 		return TC_OK; /* the jar writer copies these; dex files are written in phase 3 */
 	if (u->kind == UNIT_DEXCLASS)
-		return unit_wants_edit(u) ? inject_dex_class(r, u, w, err) : TC_OK;
+		return pl_unit_wants_edit(u) ? inject_dex_class(r, u, w, err) : TC_OK;
 	if (u->kind == UNIT_FILE) {
 		char in[4200];
-		path_join(in, sizeof in, u->in->in, "/", u->name);
+		walk_path_join(in, sizeof in, u->in->in, "/", u->name);
 		if (tc_file_read(in, &w->in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 			return err->code;
 		u->in_size = u->out_size = w->in.len;
@@ -346,10 +237,10 @@ static int trace_unit(run *r, unit *u, worker *w, tc_error *err)
 	}
 	const uint8_t *data;
 	size_t len;
-	if (unit_bytes(r, u, w, &data, &len, err) != TC_OK)
+	if (pl_unit_bytes(r, u, w, &data, &len, err) != TC_OK)
 		return err->code;
 	u->in_size = len;
-	if (unit_wants_edit(u)) {
+	if (pl_unit_wants_edit(u)) {
 		arena_reset(&w->cls);
 		cf_class cls;
 		tc_error perr;
@@ -381,7 +272,7 @@ static int trace_unit(run *r, unit *u, worker *w, tc_error *err)
 static int phase2(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
-	unit *u = &j->r->units[j->items[i]];
+	pl_unit *u = &j->r->units[j->items[i]];
 	int rc = trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]);
 	drop_data(j->r, u);
 	return rc != TC_OK;
@@ -390,7 +281,7 @@ static int phase2(void *ctx, size_t i, int wk)
 static int phase3(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
-	unit *u = &j->r->units[j->items[i]];
+	pl_unit *u = &j->r->units[j->items[i]];
 	return dexin_write(j->r, u, &j->r->workers[wk], &j->errs[wk]) != TC_OK;
 }
 
@@ -410,13 +301,13 @@ static int by_size_desc(const void *a, const void *b)
 /* Hands out the largest classes first (their sizes are known for jar entries), so that
  * the workers do not end a phase with one of them busy on a large class and the other
  * idle. Outputs do not depend on this order: every unit's result stays in its unit. */
-static void largest_first(run *r, size_t *items, size_t n)
+static void largest_first(pl_run *r, size_t *items, size_t n)
 {
 	sized *s = malloc((n ? n : 1) * sizeof *s);
 	if (!s)
 		return; /* only a slower schedule */
 	for (size_t i = 0; i < n; i++) {
-		const unit *u = &r->units[items[i]];
+		const pl_unit *u = &r->units[items[i]];
 		s[i].size = u->kind == UNIT_CLASS && u->in->jar ? u->info.size : u->kind == UNIT_DEX ? u->dex->len : 0;
 		s[i].index = items[i];
 	}
@@ -427,7 +318,7 @@ static void largest_first(run *r, size_t *items, size_t n)
 }
 
 /* Runs fn over the selected units; on failure copies the first worker error out. */
-static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, tc_error *err)
+static int run_phase(pl_run *r, size_t *items, size_t n, pool_fn fn, tc_error *err)
 {
 	tc_error *errs = calloc((size_t)r->nworkers, sizeof *errs);
 	if (!errs)
@@ -449,7 +340,7 @@ static int run_phase(run *r, size_t *items, size_t n, pool_fn fn, tc_error *err)
 	return rc ? err->code : TC_OK;
 }
 
-static int setup(run *r, tc_error *err)
+static int setup(pl_run *r, tc_error *err)
 {
 	const tc_options *o = r->opt;
 	if (rules_new(&r->rules, err) != TC_OK)
@@ -487,7 +378,7 @@ static int setup(run *r, tc_error *err)
 	if (!r->workers)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	for (int i = 0; i < r->nworkers; i++) {
-		worker *w = &r->workers[i];
+		pl_worker *w = &r->workers[i];
 		/* keep holds every kept class and rewritten entry: megabytes at once. */
 		arena_init_sized(&w->keep, (size_t)4 << 20);
 		arena_init(&w->kept);
@@ -507,7 +398,7 @@ static int setup(run *r, tc_error *err)
 	return TC_OK;
 }
 
-static void teardown(run *r)
+static void teardown(pl_run *r)
 {
 	for (size_t i = 0; i < r->nunits; i++)
 		if (r->units[i].kind == UNIT_DEX)
@@ -517,10 +408,11 @@ static void teardown(run *r)
 		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
 		jar_close(r->inputs[i].zip);
 	}
+	out_abort_mappings(r); /* a replay that failed before its commit */
 
 	free(r->inputs);
 	for (int i = 0; i < r->nworkers; i++) {
-		worker *w = &r->workers[i];
+		pl_worker *w = &r->workers[i];
 		arena_free(&w->keep);
 		arena_free(&w->kept);
 		arena_free(&w->cls);
@@ -556,10 +448,10 @@ static bool sniff_dex(const char *path)
 }
 
 /* Input i of the options: its paths and kind (a directory, a dex file, else a jar). */
-static int classify_input(run *r, size_t i, tc_error *err)
+static int classify_input(pl_run *r, size_t i, tc_error *err)
 {
 	const tc_options *o = r->opt;
-	input *in = &r->inputs[i];
+	pl_input *in = &r->inputs[i];
 	in->classpath = i >= o->npairs;
 	in->in = in->classpath ? o->classpath[i - o->npairs] : o->pairs[i].in;
 	in->out = in->classpath ? NULL : o->pairs[i].out;
@@ -579,12 +471,12 @@ static int classify_input(run *r, size_t i, tc_error *err)
 	return TC_OK;
 }
 
-/* Every input's units: known already (run.hooks), or listed. */
-static int list_inputs(run *r, tc_error *err)
+/* Every input's units: known already (pl_run.hooks), or listed. */
+static int list_inputs(pl_run *r, tc_error *err)
 {
 	int rc = TC_OK;
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
-		input *in = &r->inputs[i];
+		pl_input *in = &r->inputs[i];
 		in->first = r->nunits;
 		bool hit = false;
 		if (r->hooks && (rc = r->hooks->facts(r, in, &hit, err)) != TC_OK)
@@ -608,13 +500,13 @@ static int list_inputs(run *r, tc_error *err)
 }
 
 /* An input's size, for batching: a file's bytes; a directory's count as one batch. */
-static uint64_t input_size(const input *in)
+static uint64_t input_size(const pl_input *in)
 {
 	return in->jar || in->dex ? in->bytes_in : BATCH_BYTES;
 }
 
 /* The inputs [*first, *end) of the next batch. */
-static bool next_batch(const run *r, size_t *first, size_t *end)
+static bool next_batch(const pl_run *r, size_t *first, size_t *end)
 {
 	*first = *end;
 	if (*first >= r->ninputs)
@@ -629,7 +521,7 @@ static bool next_batch(const run *r, size_t *first, size_t *end)
 }
 
 /* The units of inputs [first, end) that sel picks, into items. */
-static size_t select_units(const run *r, size_t first, size_t end, bool (*sel)(const unit *), size_t *items)
+static size_t select_units(const pl_run *r, size_t first, size_t end, bool (*sel)(const pl_unit *), size_t *items)
 {
 	size_t n = 0;
 	for (size_t i = first; i < end; i++)
@@ -639,26 +531,26 @@ static size_t select_units(const run *r, size_t first, size_t end, bool (*sel)(c
 	return n;
 }
 
-static bool to_collect(const unit *u)
+static bool to_collect(const pl_unit *u)
 {
 	return (u->kind == UNIT_CLASS || u->kind == UNIT_DEXCLASS) && !u->in->facts_hit;
 }
 
-static bool to_trace(const unit *u)
+static bool to_trace(const pl_unit *u)
 {
 	return !u->in->classpath;
 }
 
-static bool dex_to_write(const unit *u)
+static bool dex_to_write(const pl_unit *u)
 {
 	return u->kind == UNIT_DEX && !u->in->classpath && !u->in->result_hit;
 }
 
 /* After a batch: its jars' pages, rewritten entries and dex models are given back. */
-static void release_batch(run *r, size_t first, size_t end, bool done)
+static void release_batch(pl_run *r, size_t first, size_t end, bool done)
 {
 	for (size_t i = first; i < end; i++) {
-		input *in = &r->inputs[i];
+		pl_input *in = &r->inputs[i];
 		jar_release(in->zip);
 		if (done && in->jar && !in->classpath) {
 			/* written: its index and mapping are not needed again */
@@ -666,7 +558,7 @@ static void release_batch(run *r, size_t first, size_t end, bool done)
 			in->zip = NULL;
 		}
 		for (size_t k = in->first; done && k < in->first + in->count; k++) {
-			unit *u = &r->units[k];
+			pl_unit *u = &r->units[k];
 			if (u->kind == UNIT_DEX && u->dex->parsed) {
 				arena_free(&u->dex->a);
 				free(u->dex->bytes);
@@ -694,11 +586,11 @@ static void release_batch(run *r, size_t first, size_t end, bool done)
 }
 
 /* Phases 2 and 3 of one batch, its outputs staged and its results cached. */
-static int trace_batch(run *r, size_t first, size_t end, size_t *items, tc_error *err)
+static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_error *err)
 {
 	int rc = TC_OK;
 	for (size_t i = first; i < end && rc == TC_OK; i++) {
-		const input *in = &r->inputs[i];
+		const pl_input *in = &r->inputs[i];
 		for (size_t k = in->first; k < in->first + in->count && rc == TC_OK; k++)
 			if (r->units[k].kind == UNIT_DEX)
 				rc = dexin_prepare(r, &r->units[k], err);
@@ -715,7 +607,7 @@ static int trace_batch(run *r, size_t first, size_t end, size_t *items, tc_error
 	if ((rc = run_phase(r, items, n, phase3, err)) != TC_OK)
 		return rc;
 	for (size_t i = first; i < end && rc == TC_OK; i++) {
-		input *in = &r->inputs[i];
+		pl_input *in = &r->inputs[i];
 		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
 			continue;
 		if (in->jar) {
@@ -734,9 +626,9 @@ static int trace_batch(run *r, size_t first, size_t end, size_t *items, tc_error
 	return rc;
 }
 
-/* The pipeline, from listing the inputs (classified, run.hooks set) to the mapping
- * files and the summary: every output committed, nothing of the cache but run.hooks. */
-static int run_pipeline(run *r, double t0, tc_error *err)
+/* The pipeline, from listing the inputs (classified, pl_run.hooks set) to the mapping
+ * files and the summary: every output committed, nothing of the cache but pl_run.hooks. */
+static int run_pipeline(pl_run *r, double t0, tc_error *err)
 {
 	const tc_options *o = r->opt;
 	size_t *items = NULL;
@@ -755,7 +647,7 @@ static int run_pipeline(run *r, double t0, tc_error *err)
 	}
 	if (rc == TC_OK && o->strict) {
 		for (size_t i = 0; i < r->nunits; i++) {
-			const unit *u = &r->units[i];
+			const pl_unit *u = &r->units[i];
 			if (u->state == US_MALFORMED && !u->in->classpath) {
 				/* a dex file on its own is named by the file */
 				rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, u->in->dex ? "" : u->name, "%s (--strict)",
@@ -770,9 +662,9 @@ static int run_pipeline(run *r, double t0, tc_error *err)
 	double t2 = now();
 	r->t_collect = t2 - t1;
 	if (rc == TC_OK)
-		rc = decide(r, err);
+		rc = collect_decide(r, err);
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
-		input *in = &r->inputs[i];
+		pl_input *in = &r->inputs[i];
 		bool hit = false;
 		if (r->hooks && !in->classpath && (rc = r->hooks->result(r, in, &hit, err)) != TC_OK)
 			break;
@@ -786,7 +678,7 @@ static int run_pipeline(run *r, double t0, tc_error *err)
 	if (rc == TC_OK)
 		rc = out_mapping_dir(r, err);
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
-		input *in = &r->inputs[i];
+		pl_input *in = &r->inputs[i];
 		if (in->classpath)
 			continue;
 		if (!in->jar && !in->dex)
@@ -820,7 +712,7 @@ static int run_pipeline(run *r, double t0, tc_error *err)
 
 /* A run replayed from the cache (memo_run): its outputs and mapping files are staged
  * or in place, and go into place. */
-static int commit_replay(run *r, double t0, tc_error *err)
+static int commit_replay(pl_run *r, double t0, tc_error *err)
 {
 	int rc = TC_OK;
 	r->t_read = now() - t0;
@@ -828,16 +720,16 @@ static int commit_replay(run *r, double t0, tc_error *err)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
 	if (rc == TC_OK)
-		rc = memo_commit_run(r, err);
+		rc = out_commit_mappings(r, err);
 	return rc;
 }
 
 /* The cache wraps the pipeline: the inputs' keys, the whole run looked up, and either
- * replayed or run (the pipeline asks run.hooks about each input) and stored. */
+ * replayed or run (the pipeline asks pl_run.hooks about each input) and stored. */
 int tc_instrument(const tc_options *o, tc_error *err)
 {
 	double t0 = now();
-	run r = {.opt = o};
+	pl_run r = {.opt = o};
 	if (tc_check_paths(o, err) != TC_OK)
 		return err->code;
 	int rc = setup(&r, err);

@@ -1,10 +1,16 @@
-/* Internals of tc-instrument shared by instrument.c (the phases), collect.c (what each
- * class is and which methods are traced), inject.c (editing one class) and output.c
- * (writing directories, jars, mappings and statistics). Not a public header.
+/* Internals of tc-instrument shared by instrument.c (the phases), unit.c (the units),
+ * collect.c (what each class is and which methods are traced), inject.c (editing one
+ * class) and output.c (writing directories, jars, mappings and statistics). Not a public
+ * header.
  *
  * Phases: read the inputs' listings (main thread); collect every class (workers);
  * decide Activities and assign ids in a fixed order (main thread); rewrite classes
- * (workers); write jars, mapping files and statistics (main thread). */
+ * (workers); write jars, mapping files and statistics (main thread).
+ *
+ * Its types and their functions carry the prefix pl_ (the pipeline's): tc_ names the
+ * public API (instrument.h: tc_options, tc_instrument) and the project-wide types of
+ * base/ (tc_error, tc_buf), so that a pl_ name says at once that it is internal to the
+ * compiler, as Lua's lua_ (the API) and luaK_, luaV_ (its internal modules) do. */
 #ifndef TC_PIPELINE_H
 #define TC_PIPELINE_H
 
@@ -24,7 +30,7 @@
 #include "maps/proguard.h"
 #include "rules.h"
 
-enum verdict {
+enum pl_verdict {
 	V_TRACE,
 	V_EMPTY,   /* filter: no instruction */
 	V_GETSET,  /* filter: accessor or trivial constructor */
@@ -34,17 +40,17 @@ enum verdict {
 	V_COUNT
 };
 
-/* meth.preset of a method an earlier run added (an Activity's onWindowFocusChanged that
+/* pl_meth.preset of a method an earlier run added (an Activity's onWindowFocusChanged that
  * calls BEAT.at and has no probe): left as it is and listed in neither mapping file, as
  * the run that added it did. Above every id. */
 #define PRESET_ADDED MM_ID_MAX
 
-typedef struct meth {
+typedef struct pl_meth {
 	/* The mapping key "a.b.C name desc", in original names, is cls + ' ' + rest: the
 	 * class part is shared by the class's methods (a long class path has 600,000). */
 	const char *cls;   /* "a.b.C" */
 	const char *rest;  /* "name desc" */
-	uint32_t hash;     /* of the whole key, computed by the workers so that decide() only looks up */
+	uint32_t hash;     /* of the whole key, computed by the workers so that collect_decide() only looks up */
 	uint32_t access;   /* as Matrix prints it (see collect.c) */
 	uint32_t id;       /* for V_TRACE, once assigned */
 	uint32_t preset;   /* the id of the probe already at its entry (instrumented before:
@@ -55,17 +61,17 @@ typedef struct meth {
 	uint16_t index;    /* in the class's method table */
 	uint16_t name_len; /* of the name part of rest */
 	uint8_t verdict;
-} meth;
+} pl_meth;
 
 /* The whole key's length, and the key itself into buf (NUL-terminated; false when it
  * does not fit). */
-static inline size_t meth_line_len(const meth *m)
+static inline size_t pl_meth_line_len(const pl_meth *m)
 {
 	return (size_t)m->class_len + 1 + m->rest_len;
 }
-bool meth_line(const meth *m, char *buf, size_t size);
+bool pl_meth_line(const pl_meth *m, char *buf, size_t size);
 
-typedef struct input {
+typedef struct pl_input {
 	const char *in, *out;   /* out is NULL for class-path entries */
 	char *stage;            /* the output is built here, then renamed to out (or, merge, moved into it) */
 	bool merge;             /* out is an existing directory: the stage's files are moved into it */
@@ -84,12 +90,12 @@ typedef struct input {
 	tc_jar *zip;
 	size_t first, count;    /* its units */
 	uint64_t bytes_in, bytes_out;
-} input;
+} pl_input;
 
 /* A dex file is a unit of kind UNIT_DEX (it is read, written and copied as a whole),
  * followed by one UNIT_DEXCLASS unit per class it defines (collected and edited like
  * class files, in parallel). */
-enum unit_kind { UNIT_CLASS, UNIT_FILE, UNIT_DIR, UNIT_DEX, UNIT_DEXCLASS };
+enum pl_unit_kind { UNIT_CLASS, UNIT_FILE, UNIT_DIR, UNIT_DEX, UNIT_DEXCLASS };
 
 /* A dex file of the inputs: its bytes, its model, and what the run adds to it. */
 typedef struct dexin {
@@ -100,18 +106,18 @@ typedef struct dexin {
 	bool parsed;
 	bool pending;          /* its units came from the cache: read and parse it if edited */
 	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
-	dex_verify_file vfy;         /* the method checker's facts, once the ids are final */
+	dex_verify_file vfy;   /* the method checker's facts, once the ids are final */
 	bool left;             /* written unchanged (limits or a failed write): see reports */
 } dexin;
-enum unit_state { US_OK, US_MALFORMED };
+enum pl_unit_state { US_OK, US_MALFORMED };
 
-typedef struct report {
-	struct report *next;
+typedef struct pl_report {
+	struct pl_report *next;
 	char *text;
-} report;
+} pl_report;
 
-typedef struct unit {
-	input *in;
+typedef struct pl_unit {
+	pl_input *in;
 	uint64_t entry;        /* jar entry index */
 	const char *name;      /* relative path or entry name */
 	uint8_t kind;
@@ -133,7 +139,7 @@ typedef struct unit {
 	uint32_t focus_method; /* dex: the model index of the onWindowFocusChanged to add */
 	uint32_t focus_super;  /* dex: the super class's, which it calls */
 	bool focus_final;
-	meth *methods;
+	pl_meth *methods;
 	uint32_t nmethods;
 
 	/* between the phases */
@@ -149,36 +155,36 @@ typedef struct unit {
 	bool out_same;         /* a directory's file already held its bytes: only touched at the commit */
 	uint32_t out_crc;
 	uint32_t instrumented, skipped, focus_injected, focus_added, focus_refused;
-	uint32_t already;      /* methods instrumented before (meth.preset), left as they are */
+	uint32_t already;      /* methods instrumented before (pl_meth.preset), left as they are */
 	/* dex: rewritten methods checked with ART's rules (dex_verify.h); of them, those
 	 * left as they were because the rewrite broke a rule, or because the input method
 	 * already did */
 	uint32_t checked, check_refused, input_fails;
-	report *reports;       /* methods or the class left unchanged, and why */
-} unit;
+	pl_report *reports;    /* methods or the class left unchanged, and why */
+} pl_unit;
 
 /* What the statistics report: summed from the units (out_summarize), or, when the
  * whole run was replayed from the cache, read from it. */
-typedef struct problem {
-	size_t input;          /* index in run.inputs */
+typedef struct pl_problem {
+	size_t input;          /* index in pl_run.inputs */
 	const char *name;      /* the unit's (entry or relative path) */
 	const char *what, *detail; /* detail may be NULL */
-} problem;
+} pl_problem;
 
-typedef struct summary {
+typedef struct pl_summary {
 	uint64_t classes, instrumented, malformed, by_name, abstract, modules, blocked, activities,
 	         focus_added, focus_injected, focus_refused, methods_instrumented, methods_skipped;
 	uint64_t methods_already, classes_already; /* instrumented before: left as they were */
 	uint64_t traced, ignored, by_verdict[V_COUNT]; /* by_verdict: of the unique ignored */
 	uint64_t dex_files, dex_changed, dex_left, dex_malformed;
 	uint64_t dex_checked, dex_check_refused, dex_input_fails;
-	problem *problems;     /* malloc */
+	pl_problem *problems;  /* malloc */
 	size_t nproblems;
-} summary;
+} pl_summary;
 
-typedef struct worker {
+typedef struct pl_worker {
 	arena keep;            /* strings that live until the end of the run */
-	arena kept;            /* classes kept from phase 1 for phase 2 (run.kept_bytes) */
+	arena kept;            /* classes kept from phase 1 for phase 2 (pl_run.kept_bytes) */
 	arena outs;            /* rewritten entries, until their batch of inputs is written */
 	arena cls;             /* one class at a time */
 	arena scratch;         /* one method at a time */
@@ -186,35 +192,35 @@ typedef struct worker {
 	struct zio_deflater *deflater; /* made on first use, */
 	struct zio_inflater *inflater; /* likewise */
 	char made_dir[4096];   /* last directory created, to skip repeated mkdirs */
-} worker;
+} pl_worker;
 
-struct pipeline_hooks;
+struct pl_hooks;
 
-typedef struct run {
+typedef struct pl_run {
 	const tc_options *opt;
 	/* Where an input's work may be known already (cache/memo.c), or NULL. */
-	const struct pipeline_hooks *hooks;
+	const struct pl_hooks *hooks;
 	bool keep_dir_outs;    /* a directory's rewritten files stay in their units (u->out) */
 	tc_rules *rules;
 	pg_map *pg;
 	mapping *base;
-	input *inputs;
+	pl_input *inputs;
 	size_t ninputs;
-	unit *units;
+	pl_unit *units;
 	size_t nunits, capunits;
-	worker *workers;
+	pl_worker *workers;
 	int nworkers;
 	uint64_t max_input;    /* the input limit in bytes (tc_options.max_input) */
 	atomic_size_t kept_bytes; /* decompressed classes held between the phases */
 	size_t keep_limit;
 	/* results */
-	meth **traced;         /* unique traced methods, by id */
+	pl_meth **traced;      /* unique traced methods, by id */
 	size_t ntraced;
-	meth **ignored;        /* unique ignored methods, by class */
+	pl_meth **ignored;     /* unique ignored methods, by class */
 	size_t nignored;
 	uint64_t by_verdict[V_COUNT];
 	double t_read, t_collect, t_decide, t_trace, t_write, t_map;
-	summary sum;
+	pl_summary sum;
 	tc_cache *cache;       /* memo.c */
 	cache_key cache_env;   /* the tool, the block list, the ProGuard mapping, the beat class */
 	cache_stats cache_stats;
@@ -224,45 +230,72 @@ typedef struct run {
 	bool map_known[2];     /* methodMapping.txt, ignoreMethodMapping.txt as written (output.c): */
 	cache_key map_hash[2]; /* their cache_hash_bytes, */
 	uint64_t map_size[2];  /* sizes */
-	char *map_stage[2];    /* replayed: staged copies, renamed by memo_commit_run */
+	char *map_stage[2];    /* replayed: staged copies, renamed by out_commit_mappings */
 	uint64_t build_id;     /* of methodMapping.txt as written (out_write_build_id) */
-	const input *marker_in; /* the output that got the build-id marker, or NULL */
-} run;
+	const pl_input *marker_in; /* the output that got the build-id marker, or NULL */
+} pl_run;
+
+/* unit.c: the units, and the strings that live as long as the run. */
+/* A new unit of input in, named name (kept), at the end of pl_run.units (which may move). */
+pl_unit *pl_unit_new(pl_run *r, pl_input *in, const char *name, tc_error *err);
+/* Its bytes as phase 1 or 2 reads them: kept from the listing, read from the mapped jar
+ * (inflated, checked) or from its file, into the worker's w->in. */
+int pl_unit_bytes(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t **data, size_t *len, tc_error *err);
+/* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
+bool pl_unit_wants_edit(const pl_unit *u);
+/* A report (a method or the class left unchanged, and why) added to u's, in order. */
+void pl_unit_report(pl_unit *u, pl_worker *w, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+/* A method left as it was: "label: not instrumented: why" reported and counted. */
+void pl_unit_skip(pl_unit *u, pl_worker *w, const char *label, const tc_error *e);
+/* One method's rewrite settled, the same for both formats (src/inject/): rc TC_OK counts
+ * it (id: a probe, focus: the at() call) and returns 0; out of memory ends the class
+ * (returns TC_ENOMEM, set in err); any other failure returns 1, for the caller to report
+ * with pl_unit_skip (its label is the format's) and go on with the method as it was. */
+int pl_unit_settle(pl_unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err);
+/* s[0..len) copied, NUL-terminated, into w's keep arena (until the end of the run). */
+char *pl_keep_str(pl_worker *w, const char *s, size_t len);
 
 /* collect.c */
-int collect_unit(run *r, unit *u, worker *w, tc_error *err);
-int decide(run *r, tc_error *err);
+int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
+/* Between the phases (main thread): the class hierarchy, the Activities and their focus
+ * methods, every traced method's id (its probe's, the base mapping's or a new one) and the
+ * two lists in the mapping files' order (pl_run.traced, pl_run.ignored). */
+int collect_decide(pl_run *r, tc_error *err);
 
 /* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
 struct cf_class;
-int inject_class(run *r, unit *u, worker *w, struct cf_class *cls, tc_error *err);
+int inject_class(pl_run *r, pl_unit *u, pl_worker *w, struct cf_class *cls, tc_error *err);
 
 /* dexin.c: dex inputs. dexin_add reads a dex file's bytes (taking them) and adds its
  * units; a dex that does not parse is one malformed unit, copied unchanged.
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
-int dexin_add(run *r, input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err);
-int dexin_prepare(run *r, unit *u, tc_error *err);
+int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err);
+int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err);
 /* A dex whose units came from the cache: its bytes read and parsed, for editing. */
-int dexin_load(run *r, unit *u, tc_error *err);
-int dexin_write(run *r, unit *u, worker *w, tc_error *err);
+int dexin_load(pl_run *r, pl_unit *u, tc_error *err);
+int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
 void dexin_free(dexin *x);
 /* collect.c */
-int collect_dex_class(run *r, unit *u, worker *w, tc_error *err);
+int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
 /* inject_dex.c: edits the methods of one dex class (phase 2). */
-int inject_dex_class(run *r, unit *u, worker *w, tc_error *err);
+int inject_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
 /* Accepts c, the new code of method m of class k (m->code: the input's,
  * or NULL for a method the run adds), when it passes ART's method verifier rules (f);
  * otherwise fails (TC_EUNSUPPORTED) naming the rule, and says the input method breaks
  * it already when it does. Counts in u->checked, check_refused, input_fails. Scratch
  * memory from scratch (reset). */
-int inject_dex_accept(const dex_verify_file *f, arena *scratch, unit *u, const dex_class *k, const dex_emethod *m,
+int inject_dex_accept(const dex_verify_file *f, arena *scratch, pl_unit *u, const dex_class *k, const dex_emethod *m,
                       dex_code *c, tc_error *err);
 
 /* output.c */
 /* Writes a file: in place under a temporary name then renamed (atomic), or, with
  * fresh set, directly (the path lies in a staging directory nobody else sees). */
-int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
+int out_write_file(pl_worker *w, const char *path, const uint8_t *data, size_t len, bool fresh,
                    tc_error *err);
 /* Outputs are staged beside their final path (in->stage), so that nothing of a run that
  * fails reaches them: a jar or dex written whole, a new directory built whole, or, for
@@ -270,90 +303,81 @@ int out_write_file(worker *w, const char *path, const uint8_t *data, size_t len,
  * stage into place (a merge stage's files one by one, each atomically, leaving the
  * directory's other files as they are) once every output is staged; out_abort removes
  * it after a failure. */
-int out_stage_dir(input *in, tc_error *err);
+int out_stage_dir(pl_input *in, tc_error *err);
 /* The file of unit u in its directory output: into the stage, unless the existing
  * output already holds these bytes (then it is only touched at the commit). */
-int out_dir_file(worker *w, unit *u, const uint8_t *data, size_t len, tc_error *err);
+int out_dir_file(pl_worker *w, pl_unit *u, const uint8_t *data, size_t len, tc_error *err);
 /* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
-int out_stage_file(input *in, tc_error *err);
-int out_write_jar(run *r, input *in, tc_error *err);
-int out_commit(run *r, input *in, tc_error *err);
-void out_abort(input *in);
+int out_stage_file(pl_input *in, tc_error *err);
+int out_write_jar(pl_run *r, pl_input *in, tc_error *err);
+int out_commit(pl_run *r, pl_input *in, tc_error *err);
+void out_abort(pl_input *in);
+/* A run replayed from the cache stages its mapping files too (pl_run.map_stage, beside
+ * each file in the mapping directory, for memo_run to fill); out_commit_mappings renames
+ * them into place after the outputs' commit (a file found in place already is only
+ * touched), out_abort_mappings removes them after a failure. out_unstage_run undoes a
+ * replay that could not finish: every output's stage and both mapping files'. */
+int out_stage_mapping(pl_run *r, int which, tc_error *err);
+int out_commit_mappings(pl_run *r, tc_error *err);
+void out_abort_mappings(pl_run *r);
+void out_unstage_run(pl_run *r);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */
-int out_mapping_dir(run *r, tc_error *err);
-int out_write_mappings(run *r, tc_error *err);
+int out_mapping_dir(pl_run *r, tc_error *err);
+int out_write_mappings(pl_run *r, tc_error *err);
 /* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
- * will write, from the assigned ids (after decide). */
-uint64_t out_build_id(const run *r);
+ * will write, from the assigned ids (after collect_decide). */
+uint64_t out_build_id(const pl_run *r);
 /* Where the runtime finds the build id: a class of its own, read by reflection
  * (TraceCanary.buildId; consumer-rules.pro keeps it). */
 #define OUT_MARKER_CLASS "com/tencent/matrix/trace/generated/BuildId"
 #define OUT_MARKER_FIELD "ID"
 /* Writes the marker class holding id into the first output (a directory of class files;
- * other kinds get none yet, run.marker_in stays NULL), in its stage. */
-int out_build_id_marker(run *r, uint64_t id, tc_error *err);
+ * other kinds get none yet, pl_run.marker_in stays NULL), in its stage. */
+int out_build_id_marker(pl_run *r, uint64_t id, tc_error *err);
 /* Computes the build id of methodMapping.txt as it is in the mapping directory (written
- * or replayed) into run.build_id and writes it, in hex, to the file buildId beside it. */
-int out_write_build_id(run *r, tc_error *err);
-/* The mapping files' names in the mapping directory, by index (run.map_hash). */
+ * or replayed) into pl_run.build_id and writes it, in hex, to the file buildId beside it. */
+int out_write_build_id(pl_run *r, tc_error *err);
+/* The mapping files' names in the mapping directory, by index (pl_run.map_hash). */
 extern const char *const out_mapping_names[2];
-/* Sums the units into run.sum (unless replayed), for memo_save_run and the statistics. */
-int out_summarize(run *r, tc_error *err);
-int out_write_stats(run *r, double total, tc_error *err);
+/* Sums the units into pl_run.sum (unless replayed), for memo_save_run and the statistics. */
+int out_summarize(pl_run *r, tc_error *err);
+/* Writes instrument-stats.json (atomically), then on stderr each dex file copied as it
+ * was (left or malformed) and, unless --quiet, the summary. */
+int out_write_stats(pl_run *r, double total, tc_error *err);
 /* Whether the regular file at path has this size and cache_hash_bytes. */
 bool out_holds(const char *path, uint64_t size, cache_key hash);
 
 /* The pipeline's two seams where an input's work may be known from an earlier run
- * (run.hooks; cache/memo.c fills them, the pipeline knows no more of the cache):
+ * (pl_run.hooks; cache/memo.c fills them, the pipeline knows no more of the cache):
  * facts (reading the inputs): an input whose facts are known gets its units from them
  * (*hit, in->facts_hit), and phase 1 skips it; save_facts after phase 1.
- * result (after decide): an input whose result is known gets its output staged and its
+ * result (after collect_decide): an input whose result is known gets its output staged and its
  * counters (*hit, in->result_hit), and phases 2 and 3 skip it; save_result once its
  * output is staged. */
-typedef struct pipeline_hooks {
-	int (*facts)(run *r, input *in, bool *hit, tc_error *err);
-	void (*save_facts)(run *r, input *in);
-	int (*result)(run *r, input *in, bool *hit, tc_error *err);
-	void (*save_result)(run *r, input *in);
-} pipeline_hooks;
+typedef struct pl_hooks {
+	int (*facts)(pl_run *r, pl_input *in, bool *hit, tc_error *err);
+	void (*save_facts)(pl_run *r, pl_input *in);
+	int (*result)(pl_run *r, pl_input *in, bool *hit, tc_error *err);
+	void (*save_result)(pl_run *r, pl_input *in);
+} pl_hooks;
 
 /* memo.c: the cache around the pipeline (tc_instrument). memo_begin opens it (with
- * --cache; else every memo_ call does nothing) and sets run.hooks; memo_key gives each
+ * --cache; else every memo_ call does nothing) and sets pl_run.hooks; memo_key gives each
  * input its facts key (its kind and bytes); memo_run looks the whole run up (every
  * input's facts key, the base mapping, the options): on a hit every output and both
- * mapping files are staged (or found already in place) and run.sum is read, so that
- * only memo_commit_run and the statistics are left (*hit). Otherwise the pipeline runs,
+ * mapping files are staged (or found already in place) and pl_run.sum is read, so that
+ * only the commit (out_commit, out_commit_mappings) and the statistics are left (*hit). Otherwise the pipeline runs,
  * and memo_save_run keeps the mapping files and the summary. memo_end closes the cache
  * (trimming it) and takes its statistics. */
-int memo_begin(run *r, tc_error *err);
-void memo_end(run *r);
-int memo_key(run *r, input *in, tc_error *err);
-int memo_run(run *r, bool *hit, tc_error *err);
-int memo_commit_run(run *r, tc_error *err);
-void memo_save_run(run *r);
+int memo_begin(pl_run *r, tc_error *err);
+void memo_end(pl_run *r);
+int memo_key(pl_run *r, pl_input *in, tc_error *err);
+int memo_run(pl_run *r, bool *hit, tc_error *err);
+void memo_save_run(pl_run *r);
 
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
  * source entry was stored), kept in the worker's arena until the jar is written. */
-int out_jar_entry(run *r, unit *u, worker *w, const uint8_t *data, size_t len, tc_error *err);
-
-/* instrument.c */
-unit *unit_new(run *r, input *in, const char *name, tc_error *err);
-/* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
-bool unit_wants_edit(const unit *u);
-int unit_bytes(run *r, unit *u, worker *w, const uint8_t **data, size_t *len, tc_error *err);
-void unit_report(unit *u, worker *w, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-char *keep_str(worker *w, const char *s, size_t len);
-/* A method left as it was: "label: not instrumented: why" reported and counted. */
-void unit_skip(unit *u, worker *w, const char *label, const tc_error *e);
-/* One method's rewrite settled, the same for both formats (src/inject/): rc TC_OK counts
- * it (id: a probe, focus: the at() call) and returns 0; out of memory ends the class
- * (returns TC_ENOMEM, set in err); any other failure returns 1, for the caller to report
- * with unit_skip (its label is the format's) and go on with the method as it was. */
-int unit_settle(unit *u, int rc, const tc_error *e, bool id, bool focus, tc_error *err);
+int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err);
 
 #endif

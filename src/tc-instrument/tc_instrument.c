@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opt.h"
 #include "pipeline/instrument.h"
 #include "maps/base_mapping.h"
 
@@ -113,161 +114,223 @@ static void internal_name(char *dst, size_t size, const char *src)
 			*p = '/';
 }
 
+/* The options, a row each in base/opt.h's table (tc-trace's layout); the usage above
+ * documents every one (tests/compiler/cli/usage.sh checks that it does). */
+enum {
+	O_HELP, O_VERSION, O_IN, O_OUT, O_MAPPING_DIR, O_BASE_MAPPING, O_BLOCKLIST, O_PROGUARD,
+	O_CLASSPATH, O_THREADS, O_BEAT_CLASS, O_DEFLATE_LEVEL, O_CACHE, O_CACHE_MAX_MB, O_MAX_INPUT_MB,
+	O_STRICT, O_QUIET, O_COUNT
+};
+#define RUN 1 /* the commands: a run (diff takes no options) */
+static const tc_opt options[O_COUNT] = {
+	[O_HELP] = { "--help", "-h", 0, RUN },
+	[O_VERSION] = { "--version", NULL, 0, RUN },
+	[O_IN] = { "--in", NULL, 1, RUN },
+	[O_OUT] = { "--out", NULL, 1, RUN },
+	[O_MAPPING_DIR] = { "--mapping-dir", NULL, 1, RUN },
+	[O_BASE_MAPPING] = { "--base-mapping", NULL, 1, RUN },
+	[O_BLOCKLIST] = { "--blocklist", NULL, 1, RUN },
+	[O_PROGUARD] = { "--proguard-mapping", NULL, 1, RUN },
+	[O_CLASSPATH] = { "--classpath", NULL, 1, RUN },
+	[O_THREADS] = { "--threads", "-j", 1, RUN },      /* also -jN, as make takes it */
+	[O_BEAT_CLASS] = { "--beat-class", NULL, 1, RUN },
+	[O_DEFLATE_LEVEL] = { "--deflate-level", NULL, 1, RUN },
+	[O_CACHE] = { "--cache", NULL, 0, RUN },          /* also --cache=DIR */
+	[O_CACHE_MAX_MB] = { "--cache-max-mb", NULL, 1, RUN },
+	[O_MAX_INPUT_MB] = { "--max-input-mb", NULL, 1, RUN },
+	[O_STRICT] = { "--strict", NULL, 0, RUN },
+	[O_QUIET] = { "--quiet", NULL, 0, RUN },
+};
+
+/* The row argument a names, or -1; *attached is the value it carries itself (-j4,
+ * --cache=DIR), else NULL. */
+static int find_option(const char *a, const char **attached)
+{
+	*attached = NULL;
+	int k = tc_opt_find(options, O_COUNT, a, false);
+	if (k >= 0)
+		return k;
+	if (!strncmp(a, "--cache=", 8)) {
+		*attached = a + 8;
+		return O_CACHE;
+	}
+	if (!strncmp(a, "-j", 2) && a[2]) {
+		*attached = a + 2;
+		return O_THREADS;
+	}
+	return -1;
+}
+
+/* What the command line gives tc_instrument(), and what it holds for it. */
+typedef struct cli {
+	tc_options o;
+	tc_pair *pairs;
+	const char **cp;
+	char **split;          /* --classpath copies, cut at the ':' */
+	size_t nsplit;
+	const char *pending_in; /* an --in waiting for its --out */
+	char beat[1024];
+	char cache_dir[4096];
+	bool stop;             /* --help or --version: printed, nothing to run */
+} cli;
+
+/* Option k, given as a, with its value v (NULL for an option without one): into c.
+ * Returns the exit status so far (0, or 2 for a usage error, 1 without memory). */
+static int set_option(cli *c, int k, const char *a, const char *v)
+{
+	tc_options *o = &c->o;
+	char *end;
+	long n;
+	long long mb;
+	switch (k) {
+	case O_HELP:
+		fputs(usage, stdout);
+		c->stop = true;
+		return 0;
+	case O_VERSION:
+		puts("tc-instrument " TC_VERSION);
+		c->stop = true;
+		return 0;
+	case O_IN: {
+		int status = c->pending_in ? usage_error("--in %s has no --out", c->pending_in) : 0;
+		c->pending_in = v;
+		return status;
+	}
+	case O_OUT:
+		if (!c->pending_in)
+			return usage_error("--out %s does not follow an --in", v);
+		c->pairs[o->npairs++] = (tc_pair){c->pending_in, v};
+		c->pending_in = NULL;
+		return 0;
+	case O_MAPPING_DIR:
+		o->mapping_dir = v;
+		return 0;
+	case O_BASE_MAPPING:
+		o->base_mapping = v;
+		return 0;
+	case O_BLOCKLIST:
+		o->blocklist = v;
+		return 0;
+	case O_PROGUARD:
+		o->proguard = v;
+		return 0;
+	case O_CLASSPATH: {
+		/* a:b:c, each one an entry */
+		char *copy = strdup(v);
+		if (!copy)
+			return 1;
+		c->split[c->nsplit++] = copy;
+		for (char *tok = strtok(copy, ":"); tok; tok = strtok(NULL, ":"))
+			if (*tok)
+				c->cp[o->nclasspath++] = tok;
+		return 0;
+	}
+	case O_THREADS:
+		n = strtol(v, &end, 10);
+		o->threads = (int)n;
+		return *end || n < 1 || n > 256 ? usage_error("--threads wants 1..256, not %s", v) : 0;
+	case O_BEAT_CLASS:
+		internal_name(c->beat, sizeof c->beat, v);
+		return 0;
+	case O_DEFLATE_LEVEL:
+		n = strtol(v, &end, 10);
+		o->deflate_level = (int)n;
+		return *end || n < 1 || n > 9 ? usage_error("--deflate-level wants 1..9, not %s", v) : 0;
+	case O_CACHE:
+		if (v) {
+			o->cache_dir = v;
+		} else {
+			const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+			if (xdg && *xdg)
+				snprintf(c->cache_dir, sizeof c->cache_dir, "%s/tracecanary/instrument", xdg);
+			else
+				snprintf(c->cache_dir, sizeof c->cache_dir, "%s/.cache/tracecanary/instrument",
+				         home && *home ? home : ".");
+			o->cache_dir = c->cache_dir;
+		}
+		return *o->cache_dir ? 0 : usage_error("--cache= needs a directory%s", "");
+	case O_CACHE_MAX_MB:
+		mb = strtoll(v, &end, 10);
+		o->cache_max_bytes = (uint64_t)mb << 20;
+		return *end || mb < 1 || mb > (1LL << 40)
+		               ? usage_error("--cache-max-mb wants a positive number of MB, not %s", v)
+		               : 0;
+	case O_MAX_INPUT_MB:
+		mb = strtoll(v, &end, 10);
+		o->max_input = (uint64_t)mb << 20;
+		return *end || mb < 1 || mb > (1LL << 22)
+		               ? usage_error("--max-input-mb wants a number of MB from 1 to 4194304, not %s", v)
+		               : 0;
+	case O_STRICT:
+		o->strict = true;
+		return 0;
+	case O_QUIET:
+		o->quiet = true;
+		return 0;
+	}
+	return 0;
+}
+
+/* The arguments in order, each found in the table and set; stops at the first error, and
+ * at --help or --version (c->stop). Returns the exit status so far. */
+static int parse_args(cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int k = find_option(a, &v);
+		if (k < 0)
+			return usage_error("unknown argument %s", a);
+		if (options[k].arg && !v) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a value", a);
+			v = argv[++i];
+		}
+		int status = set_option(c, k, a, v);
+		if (status || c->stop)
+			return status;
+	}
+	if (c->pending_in)
+		return usage_error("--in %s has no --out", c->pending_in);
+	if (!c->o.npairs)
+		return usage_error("nothing to do: give --in INPUT --out OUTPUT%s", "");
+	if (!c->o.mapping_dir)
+		return usage_error("--mapping-dir is required%s", "");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "diff"))
 		return do_diff(argc, argv);
-	tc_options o = {.deflate_level = 6, .cache_max_bytes = (uint64_t)1024 << 20};
-	char cache_dir[4096];
-	tc_pair *pairs = calloc((size_t)argc, sizeof *pairs);
-	const char **cp = calloc((size_t)argc * 2 + 1, sizeof *cp);
-	char **split = calloc((size_t)argc, sizeof *split);
-	char beat[1024];
-	internal_name(beat, sizeof beat, DEFAULT_BEAT);
-	int status = 0;
-	size_t nsplit = 0;
-	if (!pairs || !cp || !split) {
+	cli c = {.o = {.deflate_level = 6, .cache_max_bytes = (uint64_t)1024 << 20}};
+	c.pairs = calloc((size_t)argc, sizeof *c.pairs);
+	c.cp = calloc((size_t)argc * 2 + 1, sizeof *c.cp);
+	c.split = calloc((size_t)argc, sizeof *c.split);
+	internal_name(c.beat, sizeof c.beat, DEFAULT_BEAT);
+	if (!c.pairs || !c.cp || !c.split) {
 		fprintf(stderr, "tc-instrument: no memory\n");
 		return 1;
 	}
-	const char *pending_in = NULL;
-	for (int i = 1; i < argc && !status; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VALUE()                                                     \
-	do {                                                        \
-		if (!v) {                                           \
-			status = usage_error("%s needs a value", a); \
-			goto done;                                  \
-		}                                                   \
-		i++;                                                \
-	} while (0)
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
-			goto done;
-		} else if (!strcmp(a, "--version")) {
-			puts("tc-instrument " TC_VERSION);
-			goto done;
-		} else if (!strcmp(a, "--in")) {
-			VALUE();
-			if (pending_in)
-				status = usage_error("--in %s has no --out", pending_in);
-			pending_in = v;
-		} else if (!strcmp(a, "--out")) {
-			VALUE();
-			if (!pending_in)
-				status = usage_error("--out %s does not follow an --in", v);
-			else
-				pairs[o.npairs++] = (tc_pair){pending_in, v};
-			pending_in = NULL;
-		} else if (!strcmp(a, "--mapping-dir")) {
-			VALUE();
-			o.mapping_dir = v;
-		} else if (!strcmp(a, "--base-mapping")) {
-			VALUE();
-			o.base_mapping = v;
-		} else if (!strcmp(a, "--blocklist")) {
-			VALUE();
-			o.blocklist = v;
-		} else if (!strcmp(a, "--proguard-mapping")) {
-			VALUE();
-			o.proguard = v;
-		} else if (!strcmp(a, "--classpath")) {
-			VALUE();
-			/* a:b:c, each one an entry */
-			char *copy = strdup(v);
-			if (!copy) {
-				status = 1;
-				break;
-			}
-			split[nsplit++] = copy;
-			for (char *tok = strtok(copy, ":"); tok; tok = strtok(NULL, ":"))
-				if (*tok)
-					cp[o.nclasspath++] = tok;
-		} else if (!strcmp(a, "--threads") || !strcmp(a, "-j") ||
-		           (!strncmp(a, "-j", 2) && a[2])) {
-			if (a[1] == 'j' && a[2])
-				v = a + 2; /* -j4, as make takes it */
-			else
-				VALUE();
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (*end || n < 1 || n > 256)
-				status = usage_error("--threads wants 1..256, not %s", v);
-			o.threads = (int)n;
-		} else if (!strcmp(a, "--beat-class")) {
-			VALUE();
-			internal_name(beat, sizeof beat, v);
-		} else if (!strcmp(a, "--deflate-level")) {
-			VALUE();
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (*end || n < 1 || n > 9)
-				status = usage_error("--deflate-level wants 1..9, not %s", v);
-			o.deflate_level = (int)n;
-		} else if (!strcmp(a, "--cache") || !strncmp(a, "--cache=", 8)) {
-			if (a[7] == '=') {
-				o.cache_dir = a + 8;
-			} else {
-				const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-				if (xdg && *xdg)
-					snprintf(cache_dir, sizeof cache_dir, "%s/tracecanary/instrument", xdg);
-				else
-					snprintf(cache_dir, sizeof cache_dir, "%s/.cache/tracecanary/instrument",
-					         home && *home ? home : ".");
-				o.cache_dir = cache_dir;
-			}
-			if (!*o.cache_dir)
-				status = usage_error("--cache= needs a directory%s", "");
-		} else if (!strcmp(a, "--cache-max-mb")) {
-			VALUE();
-			char *end;
-			long long n = strtoll(v, &end, 10);
-			if (*end || n < 1 || n > (1LL << 40))
-				status = usage_error("--cache-max-mb wants a positive number of MB, not %s", v);
-			o.cache_max_bytes = (uint64_t)n << 20;
-		} else if (!strcmp(a, "--max-input-mb")) {
-			VALUE();
-			char *end;
-			long long n = strtoll(v, &end, 10);
-			if (*end || n < 1 || n > (1LL << 22))
-				status = usage_error("--max-input-mb wants a number of MB from 1 to 4194304, not %s", v);
-			o.max_input = (uint64_t)n << 20;
-		} else if (!strcmp(a, "--strict")) {
-			o.strict = true;
-		} else if (!strcmp(a, "--quiet")) {
-			o.quiet = true;
-		} else {
-			status = usage_error("unknown argument %s", a);
-		}
-#undef VALUE
-	}
-	if (!status && pending_in)
-		status = usage_error("--in %s has no --out", pending_in);
-	if (!status && !o.npairs)
-		status = usage_error("nothing to do: give --in INPUT --out OUTPUT%s", "");
-	if (!status && !o.mapping_dir)
-		status = usage_error("--mapping-dir is required%s", "");
-	if (!status) {
-		o.pairs = pairs;
-		o.classpath = cp;
-		o.beat = beat;
+	int status = parse_args(&c, argc, argv);
+	if (!status && !c.stop) {
+		c.o.pairs = c.pairs;
+		c.o.classpath = c.cp;
+		c.o.beat = c.beat;
 		tc_error err;
 		tc_error_clear(&err);
-		if (tc_check_paths(&o, &err) != TC_OK) {
+		if (tc_check_paths(&c.o, &err) != TC_OK) {
 			/* clashing outputs are a usage error: nothing was read or written */
 			report(&err);
 			status = 2;
-		} else if (tc_instrument(&o, &err) != TC_OK) {
+		} else if (tc_instrument(&c.o, &err) != TC_OK) {
 			report(&err);
 			status = 1;
 		}
 	}
-done:
-	for (size_t i = 0; i < nsplit; i++)
-		free(split[i]);
-	free(split);
-	free(pairs);
-	free(cp);
+	for (size_t i = 0; i < c.nsplit; i++)
+		free(c.split[i]);
+	free(c.split);
+	free(c.pairs);
+	free(c.cp);
 	return status;
 }

@@ -1,12 +1,14 @@
 /* The base's small modules: the UTF-8 decoder and encoder, the error record's two
  * funnels, the arena's limit and reuse, the byte buffer's sticky error and bounds,
- * and the bounds-checked reader. (The JSON writer and reader have their own files.) */
+ * the bounds-checked reader and the option table's lookup. (The JSON writer and reader
+ * have their own files.) */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "arena.h"
 #include "bytes.h"
+#include "opt.h"
 #include "tc_error.h"
 #include "utf8.h"
 
@@ -174,4 +176,20 @@ Test(reader, reads_big_endian_and_fails_past_the_end_once)
 	cr_assert_not(rd_ok(&r));
 	cr_assert_eq(e.code, TC_ETRUNC);
 	cr_assert_eq(e.offset, 6);
+}
+
+Test(opt, finds_a_row_by_its_long_or_short_name)
+{
+	static const tc_opt t[] = {
+		{ "--mapping", "-m", 1, 1 }, { "--quiet", NULL, 0, 3 }, { "--output", "-o", 1, 2 },
+	};
+	size_t n = sizeof t / sizeof t[0];
+	cr_assert_eq(tc_opt_find(t, n, "--mapping", false), 0);
+	cr_assert_eq(tc_opt_find(t, n, "-m", false), 0);
+	cr_assert_eq(tc_opt_find(t, n, "-o", false), 2);
+	cr_assert_eq(tc_opt_find(t, n, "--quiet", true), 1);
+	cr_assert_eq(tc_opt_find(t, n, "-o", true), -1, "a short name, where only long ones count (--name=value)");
+	cr_assert_eq(tc_opt_find(t, n, "--map", false), -1, "a prefix is no name");
+	cr_assert_eq(tc_opt_find(t, n, "--mapping=x", false), -1, "splitting off a value is the program's");
+	cr_assert_eq(tc_opt_find(t, 0, "--mapping", false), -1);
 }

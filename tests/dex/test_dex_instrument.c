@@ -289,7 +289,7 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	cr_assert_eq(dex_verify_file_init(&f, &d, &A), TC_OK);
 	f.strict_monitors = true;
 	dex_emethod m = {idx, flags, db_code(&d, 3, 2, 1, orig, 3)};
-	unit u = {.name = "classes.dex"};
+	pl_unit u = {.name = "classes.dex"};
 	cr_expect_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, right, 5), &e), TC_OK,
 	             "%s", e.message);
 	cr_assert_eq(inject_dex_accept(&f, &A2, &u, &d.classes[k], &m, db_code(&d, 3, 2, 1, wrong, 5), &e),

@@ -18,7 +18,10 @@ for opt in --in --out --mapping-dir --base-mapping --blocklist --proguard-mappin
     fi
 done
 if [ -n "${TC_INSTRUMENT_SOURCE:-}" ] && [ -f "$TC_INSTRUMENT_SOURCE" ]; then
-    for opt in $(grep -oE '!strcmp\(a, "-[-a-z]+"\)' "$TC_INSTRUMENT_SOURCE" | grep -oE '"-[-a-z]+"' | tr -d '"' | sort -u); do
+    # the parser's option table (base/opt.h): a row per option, [O_...] = { "--long", "-s", ... }
+    parsed=$(grep -E '^[[:space:]]*\[O_[A-Z_]+\] = \{ "' "$TC_INSTRUMENT_SOURCE" | grep -oE '"-[-a-z]+"' | tr -d '"' | sort -u)
+    if [ -n "$parsed" ]; then ok "the parser's option table is read"; else not_ok "the parser's option table is read"; fi
+    for opt in $parsed; do
         if grep -qE -- "(^|[ ,])$opt( |,|$)" "$T/help"; then
             ok "--help documents $opt (accepted by the parser)"
         else

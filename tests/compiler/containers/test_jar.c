@@ -1,4 +1,4 @@
-/* The jar module (src/containers/jar.c): its zip reader on archives built here byte by byte, its
+/* The jar module (src/containers/jar_*.c): its zip reader on archives built here byte by byte, its
  * errors (code, byte offset, message), and its writer, whose output is read back by
  * libzip (with ZIP_CHECKCONS) as the independent judge. The builder below writes what
  * it is told, through zlib alone, without using the module under test. */
@@ -11,7 +11,7 @@
 #include "ctest.h"
 #include "containers/jar.h"
 
-/* --- a zip builder (APPNOTE.TXT 4.3), independent of src/containers/jar.c ---------------------- */
+/* --- a zip builder (APPNOTE.TXT 4.3), independent of src/containers/jar_*.c -------------------- */
 
 typedef struct zb_entry {
 	const char *name;

@@ -1,4 +1,4 @@
-/* libFuzzer target for the jar module (src/containers/jar.c): any input is opened as a zip; when
+/* libFuzzer target for the jar module (src/containers/jar_*.c): any input is opened as a zip; when
  * it opens, every entry is read (an error is fine, a crash is not) and the archive is
  * copied through the writer. Invariants, any of which aborts:
  *   - a failed open or read returns a negative status equal to err.code, with a

@@ -15,7 +15,7 @@
 #define HAVE_MALLINFO 1
 #endif
 
-#include "ctx.h"
+#include "context.h"
 
 uint64_t probe_wall_ms(tc_ctx *ctx)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 void report_begin(tc_ctx *ctx, json *j)

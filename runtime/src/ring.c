@@ -1,4 +1,4 @@
-/* ring.c: the event ring's layout and index records (its memory: region.c).
+/* ring.c: the event ring's layout and index records (its memory: ring_region.c).
  *
  * An index record is the write sequence number at the time it was taken.
  * Validity is a function of that number and the current sequence, so a wrap
@@ -75,19 +75,19 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 		return tc_set(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
-	TRY(region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
+	TRY(ring_region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
 	ring_init(r, r->mem.base, TC_RING_MAIN_HEADER_SIZE, p);
 	return TC_OK;
 }
 
 int ring_publish(ring *r, tc_error *err)
 {
-	return region_publish(&r->mem, err);
+	return ring_region_publish(&r->mem, err);
 }
 
 void ring_close(ring *r)
 {
-	region_close(&r->mem);
+	ring_region_close(&r->mem);
 	memset(r, 0, sizeof *r);
 	r->mem.fd = r->mem.claim_fd = -1;
 }

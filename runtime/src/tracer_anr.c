@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct anr_job {
@@ -170,7 +170,7 @@ static void check(tc_ctx *ctx, bool lag, uint64_t token, uint64_t mark, int64_t 
 		probe_process_stat(ctx, &job->ps);
 		tc_copy_since(ctx, (tc_index){ mark }, &job->events, &job->n, &job->copy_err);
 	}
-	worker_post(&ctx->worker, 0, 0, report, drop_job, job);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, job);
 }
 
 void anr_watch(tc_ctx *ctx, uint64_t now_ns)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct evil_job {
@@ -56,7 +56,7 @@ static bool wait_for_frames(tc_ctx *ctx, evil_job *job)
 	*again = *job; /* the events and the scene move to it */
 	job->events = NULL;
 	job->scene = NULL;
-	worker_post(&ctx->worker, VP_POLL_MS, 0, analyse, drop_job, again);
+	task_queue_post(&ctx->tasks, VP_POLL_MS, 0, analyse, drop_job, again);
 	return true;
 }
 
@@ -141,5 +141,5 @@ void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 	block_end(ctx, ctx->message_token, end_ns, &job->blk);
 	if (ctx->cfg.block_context)
 		vp_end(ctx, ctx->message_token, end_ns, &job->vp);
-	worker_post(&ctx->worker, 0, 0, analyse, drop_job, job);
+	task_queue_post(&ctx->tasks, 0, 0, analyse, drop_job, job);
 }

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 #define MAX_SCENES 64
@@ -146,7 +146,7 @@ static void close_window(tc_ctx *ctx, frame_scene *f, uint64_t interval, bool re
 	if (job) {
 		job->item = *f;
 		job->interval_ns = interval;
-		worker_post(&ctx->worker, 0, 0, report, free, job);
+		task_queue_post(&ctx->tasks, 0, 0, report, free, job);
 	}
 	*f = fr->items[--fr->n];
 }

@@ -36,12 +36,12 @@
 #include <sys/resource.h>
 #endif
 
-#include "ctx.h"
+#include "context.h"
 #include "try.h"
 #include "hookset.h"
 #include "json.h"
 #include "tc_plthook.h"
-#include "thread.h"
+#include "os_thread.h"
 
 #define TIMERSLACK_REPORT_NS 50000ul /* Matrix: above the default slack */
 
@@ -83,7 +83,7 @@ static void leave(void)
 static bool targets_main(tc_ctx *ctx, long who, uint32_t *self)
 {
 	uint32_t main = atomic_load_explicit(&ctx->record_tid, memory_order_relaxed);
-	*self = thread_id();
+	*self = os_thread_id();
 	return main && (who == 0 ? *self == main : (uint64_t)who == main);
 }
 
@@ -163,7 +163,7 @@ static void note(tc_ctx *ctx, int kind, long before, long after, int sched_prior
 	jb->sched_priority = sched_priority;
 	jb->tid = tid;
 	jb->stack = probe_thread_stack(ctx, TC_STACK_CALLER);
-	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 }
 
 static int my_setpriority(int which, id_t who, int prio)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct startup_job {
@@ -94,7 +94,7 @@ static void analyse(tc_ctx *ctx, int64_t app_cost, int64_t first_screen, int64_t
 		if (tc_copy_since(ctx, warm ? ctx->st.warm_mark : ctx->st.app_mark, &job->events, &job->n, &err))
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.StartupTracer", "no stack: %s", err.message);
 	}
-	worker_post(&ctx->worker, 0, 0, report, drop_job, job);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, job);
 }
 
 void tc_app_create_begin(tc_ctx *ctx)

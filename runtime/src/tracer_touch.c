@@ -29,7 +29,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "try.h"
 #include "hookset.h"
 #include "json.h"
@@ -181,7 +181,7 @@ static void finished(tc_ctx *ctx, int fd)
 	jb->fd = fd;
 	jb->foreground = atomic_load(&ctx->foreground);
 	jb->scene = ctx_scene(ctx);
-	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 }
 
 /* After the real call, the same for all four: a read begins the channel's event, a send

@@ -1,21 +1,21 @@
-/* ctx.h: the context's insides, shared by context.c, report.c and the
+/* context.h: the context's insides, shared by context.c, report.c and the
  * tracers. Fields say which thread touches them. */
-#ifndef TC_CTX_H
-#define TC_CTX_H
+#ifndef TC_CONTEXT_H
+#define TC_CONTEXT_H
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "block.h"
+#include "block_context.h"
 #include "clock.h"
 #include "tc_runtime.h"
 #include "ring.h"
 #include "tc_analysis.h"
 #include "tc_runtime.h"
-#include "threads.h"
-#include "worker.h"
+#include "task_queue.h"
+#include "thread_set.h"
 
 #define SCENE_MAX 256
 #define DROP_BUCKETS 5 /* BEST NORMAL MIDDLE HIGH FROZEN */
@@ -77,7 +77,7 @@ struct tc_ctx {
 	_Atomic uint64_t count_seen, lost;
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
-	worker worker;
+	task_queue tasks;
 	tc_clock clk;           /* the clock: set once, read by any thread */
 	uint64_t base_ns;
 	pthread_t record_thread;
@@ -122,7 +122,7 @@ struct tc_ctx {
 
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
-	block_state block;      /* cfg.block_context: the clock thread's start sample (block.h) */
+	block_state block;      /* cfg.block_context: the clock thread's start sample (block_context.h) */
 	view_phases vp;         /* cfg.block_context: a slow message's frames (viewphase.h) */
 
 	frames frames;
@@ -144,7 +144,7 @@ struct tc_ctx {
 	} st;
 };
 
-/* worker token of the start-expiry check */
+/* task-queue token of the start-expiry check */
 #define EXPIRE_TOKEN UINT64_C(2)
 
 uint64_t ctx_clock_ns(const tc_ctx *ctx);

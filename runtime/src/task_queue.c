@@ -1,4 +1,5 @@
-#include "worker.h"
+/* task_queue.c: see task_queue.h. */
+#include "task_queue.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 
 #include "clock.h"
 #include "tc_runtime.h"
-#include "thread.h"
+#include "os_thread.h"
 
 struct task {
 	uint64_t due_ns, token;
@@ -27,7 +28,7 @@ static void finish(task *t, tc_ctx *ctx, bool run)
 }
 
 /* Pops the first task due at now, or NULL. Caller holds mu. */
-static task *pop_due(worker *w, uint64_t now)
+static task *pop_due(task_queue *w, uint64_t now)
 {
 	task *t = w->head;
 	if (!t || t->due_ns > now)
@@ -38,8 +39,8 @@ static task *pop_due(worker *w, uint64_t now)
 
 static void *loop(void *arg)
 {
-	worker *w = arg;
-	thread_identify("tc-tracer", THREAD_NICE_TRACER);
+	task_queue *w = arg;
+	os_thread_identify("tc-tracer", THREAD_NICE_TRACER);
 	pthread_mutex_lock(&w->mu);
 	while (!w->stopping) {
 		uint64_t now = w->clock.now_ns(w->clock.user);
@@ -71,7 +72,7 @@ static void *loop(void *arg)
 	return NULL;
 }
 
-int worker_start(worker *w, tc_ctx *ctx, tc_clock clock, bool threaded, tc_error *err)
+int task_queue_start(task_queue *w, tc_ctx *ctx, tc_clock clock, bool threaded, tc_error *err)
 {
 	memset(w, 0, sizeof *w);
 	w->ctx = ctx;
@@ -100,7 +101,7 @@ int worker_start(worker *w, tc_ctx *ctx, tc_clock clock, bool threaded, tc_error
 	return TC_OK;
 }
 
-void worker_stop(worker *w)
+void task_queue_stop(task_queue *w)
 {
 	if (!w->ctx)
 		return;
@@ -120,7 +121,7 @@ void worker_stop(worker *w)
 	w->ctx = NULL;
 }
 
-int worker_post(worker *w, uint64_t delay_ms, uint64_t token, task_run_fn run, task_drop_fn drop, void *arg)
+int task_queue_post(task_queue *w, uint64_t delay_ms, uint64_t token, task_run_fn run, task_drop_fn drop, void *arg)
 {
 	task *t = malloc(sizeof *t);
 	if (!t) {
@@ -149,7 +150,7 @@ int worker_post(worker *w, uint64_t delay_ms, uint64_t token, task_run_fn run, t
 	return TC_OK;
 }
 
-void worker_cancel(worker *w, uint64_t token)
+void task_queue_cancel(task_queue *w, uint64_t token)
 {
 	task *dropped = NULL;
 	pthread_mutex_lock(&w->mu);
@@ -171,7 +172,7 @@ void worker_cancel(worker *w, uint64_t token)
 	}
 }
 
-void worker_poll(worker *w)
+void task_queue_poll(task_queue *w)
 {
 	if (w->threaded)
 		return;

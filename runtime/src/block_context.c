@@ -1,5 +1,5 @@
-/* block.c: the block context of a slow message (block.h). */
-#include "block.h"
+/* block_context.c: the block context of a slow message (block_context.h). */
+#include "block_context.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 /* utime + stime of a /proc stat file, in ns; -1 when it cannot be read.

@@ -18,7 +18,7 @@ static int64_t stat_cpu_ns(const char *path)
 	char buf[1024];
 	char *f[16];
 	/* after ")": state is field 0, utime 11, stime 12 */
-	if (proc_read_small(path, buf, sizeof buf) < 0 || proc_stat_fields(buf, f, 16) < 13)
+	if (procinfo_read_small(path, buf, sizeof buf) < 0 || procinfo_stat_fields(buf, f, 16) < 13)
 		return -1;
 	long long v[2] = { -1, -1 };
 	for (int k = 0; k < 2; k++) {
@@ -38,7 +38,7 @@ static int64_t stat_cpu_ns(const char *path)
 static int64_t schedstat_runq_ns(const char *path)
 {
 	char buf[128];
-	if (proc_read_small(path, buf, sizeof buf) < 0)
+	if (procinfo_read_small(path, buf, sizeof buf) < 0)
 		return -1;
 	char *p = buf, *end;
 	strtoull(p, &end, 10);

@@ -153,7 +153,7 @@ static char *process_ring_path(tc_ctx *ctx, const char *path)
 {
 	if (!path)
 		return NULL;
-	char *name = probe_process_name(ctx);
+	char *name = procinfo_process_name(ctx);
 	const char *suffix = name ? strchr(name, ':') : NULL;
 	size_t len = strlen(path), n = len + (suffix ? strlen(suffix) : 0) + 1;
 	char *out = malloc(n);
@@ -393,8 +393,8 @@ static enum clock_tick on_tick(void *user, uint64_t now_ns)
 	tc_ctx *ctx = user;
 	enum clock_tick found = pull_all(ctx);
 	block_watch(ctx, now_ns);
-	anr_watch(ctx, now_ns);
-	idle_watch(ctx, now_ns);
+	tracer_anr_watch(ctx, now_ns);
+	tracer_idle_watch(ctx, now_ns);
 	return found;
 }
 
@@ -465,7 +465,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	char *file = process_ring_path(ctx, ctx->buffer_path), *prev = with_suffix(file, ".prev");
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
-		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
+		.wall_base_ms = procinfo_wall_ms(ctx), .pid = (uint32_t)getpid(),
 		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1,
 		.build_id = cfg->build_id, .own_fd = -1, .prev_path = prev,
 	};
@@ -491,18 +491,20 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	if (rc == TC_OK && cfg->expire_ms)
 		rc = task_queue_post(&ctx->tasks, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
 	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
-		rc = signal_anr_install(ctx, err);
+		rc = tracer_signal_install(ctx, err);
 	/* the PLT-hook tracers: another context holding them is a warning, as at
 	 * tc_reconfigure (this one runs without) */
 	tc_error herr = { 0 };
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) && (rc = priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) &&
+	    (rc = tracer_priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
 		rc = TC_OK;
 	} else if (rc != TC_OK && herr.code) {
 		tc_set(err, rc, "%s", herr.message);
 	}
 	herr.code = TC_OK;
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) && (rc = touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) &&
+	    (rc = tracer_touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
 		rc = TC_OK;
 	} else if (rc != TC_OK && herr.code) {
@@ -522,9 +524,9 @@ void tc_ctx_free(tc_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	signal_anr_uninstall(ctx);
-	priority_uninstall(ctx);
-	touch_uninstall(ctx);
+	tracer_signal_uninstall(ctx);
+	tracer_priority_uninstall(ctx);
+	tracer_touch_uninstall(ctx);
 	if (ctx->ring.hdr)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
@@ -541,8 +543,8 @@ void tc_ctx_free(tc_ctx *ctx)
 		thread_set_close(ts);
 		free(ts);
 	}
-	frame_free(ctx);
-	startup_free(ctx);
+	tracer_frame_free(ctx);
+	tracer_startup_free(ctx);
 	clock_dispose(&ctx->clock);
 	pthread_mutex_destroy(&ctx->feed_mu);
 	pthread_mutex_destroy(&ctx->frames.mu);
@@ -792,20 +794,20 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	bool want_signal = (cfg->tracers & TC_TRACER_SIGNAL_ANR) != 0;
 	if (want_signal && !ctx->sig) {
 		tc_error serr = { 0 };
-		if (signal_anr_install(ctx, &serr) != TC_OK)
+		if (tracer_signal_install(ctx, &serr) != TC_OK)
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "signal ANR off: %s", serr.message);
 	} else if (!want_signal && ctx->sig) {
-		signal_anr_uninstall(ctx);
+		tracer_signal_uninstall(ctx);
 	}
 	/* the PLT-hook tracers, the same way (their libraries may have changed) */
 	tc_error herr = { 0 };
 	if (!(cfg->tracers & TC_TRACER_PRIORITY))
-		priority_uninstall(ctx);
-	else if (priority_install(ctx, cfg, &herr) != TC_OK)
+		tracer_priority_uninstall(ctx);
+	else if (tracer_priority_install(ctx, cfg, &herr) != TC_OK)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
 	if (!(cfg->tracers & TC_TRACER_TOUCH))
-		touch_uninstall(ctx);
-	else if (touch_install(ctx, cfg, &herr) != TC_OK)
+		tracer_touch_uninstall(ctx);
+	else if (tracer_touch_install(ctx, cfg, &herr) != TC_OK)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
 	return rc;
 }
@@ -937,9 +939,9 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 		bool had = ctx->has_feed;
 		/* the newest events move into it, numbered as they are */
 		if (had)
-			feed_fill(feed, NULL, &old, record_capacity(ctx));
+			ring_feed_fill(feed, NULL, &old, record_capacity(ctx));
 		else
-			feed_fill(feed, &ctx->ring, NULL, 0);
+			ring_feed_fill(feed, &ctx->ring, NULL, 0);
 		ctx->feed = *feed;
 		ctx->has_feed = true;
 		pthread_mutex_unlock(&ctx->feed_mu);
@@ -1112,7 +1114,7 @@ tc_index tc_mark(const tc_ctx *ctx)
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 {
 	read_begin(ctx);
-	bool valid = ctx->has_feed ? feed_index_valid(&ctx->feed, record_capacity(ctx), idx.seq)
+	bool valid = ctx->has_feed ? ring_feed_index_valid(&ctx->feed, record_capacity(ctx), idx.seq)
 	                           : ring_index_valid(&ctx->ring, idx.seq);
 	read_end(ctx);
 	return valid;
@@ -1121,7 +1123,7 @@ bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
 {
 	read_begin(ctx);
-	int rc = ctx->has_feed ? feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
+	int rc = ctx->has_feed ? ring_feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
 	                       : ring_copy_since(&ctx->ring, idx.seq, out, n, err);
 	read_end(ctx);
 	return rc;
@@ -1188,7 +1190,7 @@ void tc_dispatch_begin(tc_ctx *ctx)
 		thread_set_ticking(ts, true);
 	}
 	if (ctx_started(ctx))
-		evil_begin(ctx);
+		tracer_evil_begin(ctx);
 }
 
 void tc_dispatch_end(tc_ctx *ctx)
@@ -1209,9 +1211,9 @@ void tc_dispatch_end(tc_ctx *ctx)
 	ctx->vsync = false;
 	if (!ctx_started(ctx))
 		return;
-	evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
+	tracer_evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
 	if (vsync)
-		frame_add(ctx, ctx->vsync_ns, end_ns);
+		tracer_frame_add(ctx, ctx->vsync_ns, end_ns);
 }
 
 void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns)
@@ -1235,7 +1237,7 @@ void tc_view_phase(tc_ctx *ctx, int phase)
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (ctx_started(ctx))
-		frame_add(ctx, intended_ns, end_ns);
+		tracer_frame_add(ctx, intended_ns, end_ns);
 }
 
 void tc_set_frame_interval(tc_ctx *ctx, uint64_t interval_ns)
@@ -1284,12 +1286,12 @@ void tc_ctx_poll(tc_ctx *ctx)
 	if (ctx->cfg.threads)
 		return;
 	block_watch(ctx, ctx_clock_ns(ctx));
-	anr_watch(ctx, ctx_clock_ns(ctx));
-	idle_watch(ctx, ctx_clock_ns(ctx));
+	tracer_anr_watch(ctx, ctx_clock_ns(ctx));
+	tracer_idle_watch(ctx, ctx_clock_ns(ctx));
 	task_queue_poll(&ctx->tasks);
 }
 
-int analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms)
+int ctx_analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms)
 {
 	TRY(tc_stack_build(st, ev, n, strict, end_ms));
 	tc_stack_trim(st, TC_TRIM_TARGET);

@@ -285,20 +285,20 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 	return copy_since(&src, mark_seq, out, n, err);
 }
 
-int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq)
+int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq)
 {
 	source src = { NULL, f, capacity };
 	return index_valid(&src, mark_seq);
 }
 
-int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
                     tc_error *err)
 {
 	source src = { NULL, f, capacity };
 	return copy_since(&src, mark_seq, out, n, err);
 }
 
-void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap)
+void ring_feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap)
 {
 	source src = { from, from_feed, from_feed ? from_cap : from->capacity };
 	uint64_t w = source_seq(&src);

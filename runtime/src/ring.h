@@ -141,13 +141,13 @@ int ring_index_valid(const ring *r, uint64_t mark_seq);
 int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err);
 /* The same for a ring of record a staged writer holds (tc_feed), of which
  * capacity events are read as the ring (its own capacity, or fewer). */
-int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq);
-int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq);
+int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
                     tc_error *err);
 /* Moves the newest events of from (a ring, or with from_feed a feed read as
  * capacity from_cap) into the staged writer to, at the same numbers, and
  * sets its count: when a staged writer becomes the ring of record, or
  * replaces another. */
-void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap);
+void ring_feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap);
 
 #endif

@@ -66,9 +66,9 @@ static void analyse(tc_ctx *ctx, void *arg)
 	if (wait_for_frames(ctx, job))
 		return;
 	tc_process_stat ps;
-	probe_process_stat(ctx, &ps);
+	procinfo_process_stat(ctx, &ps);
 	tc_stack st = { 0 };
-	if (job->n && analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t max = tc_stack_format(&st, &stack, &logcat);
@@ -112,13 +112,13 @@ static void analyse(tc_ctx *ctx, void *arg)
 	tc_stack_dispose(&st);
 }
 
-void evil_begin(tc_ctx *ctx)
+void tracer_evil_begin(tc_ctx *ctx)
 {
 	if (ctx->cfg.tracers & TC_TRACER_EVIL)
 		ctx->evil_mark = tc_mark(ctx);
 }
 
-void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
+void tracer_evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_EVIL))
 		return;

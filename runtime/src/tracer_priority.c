@@ -162,7 +162,7 @@ static void note(tc_ctx *ctx, int kind, long before, long after, int sched_prior
 	jb->after = after;
 	jb->sched_priority = sched_priority;
 	jb->tid = tid;
-	jb->stack = probe_thread_stack(ctx, TC_STACK_CALLER);
+	jb->stack = procinfo_thread_stack(ctx, TC_STACK_CALLER);
 	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 }
 
@@ -246,7 +246,7 @@ static int my_prctl(int option, ...)
 	return rc;
 }
 
-int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+int tracer_priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "thread priority", err));
@@ -263,7 +263,7 @@ int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	                       "setpriority, sched_setscheduler or prctl", err);
 }
 
-void priority_uninstall(tc_ctx *ctx)
+void tracer_priority_uninstall(tc_ctx *ctx)
 {
 	hookset_uninstall(&g_hooks, ctx);
 }

@@ -165,7 +165,7 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	job *jb = arg;
 	tc_stack st = { 0 };
-	if (jb->n && analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_OK)
+	if (jb->n && ctx_analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t cost = tc_stack_format(&st, &stack, &logcat);
@@ -334,7 +334,7 @@ static bool check(signal_anr *s)
 	jb->token = running ? state >> 1 : 0;
 	jb->cur_ms = ctx_ms(ctx, now_ns);
 	jb->scene = ctx_scene(ctx);
-	jb->thread_stack = probe_thread_stack(ctx, 1);
+	jb->thread_stack = procinfo_thread_stack(ctx, 1);
 	/* why the main thread is stuck: its CPU and GC since the message began */
 	block_end(ctx, jb->token, now_ns, &jb->blk);
 	if (running) {
@@ -389,7 +389,7 @@ static void close_pipe(signal_anr *s)
 	s->rfd = s->wfd = -1;
 }
 
-int signal_anr_install(tc_ctx *ctx, tc_error *err)
+int tracer_signal_install(tc_ctx *ctx, tc_error *err)
 {
 	signal_anr *s = calloc(1, sizeof *s);
 	if (!s)
@@ -478,7 +478,7 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 	return TC_OK;
 }
 
-void signal_anr_uninstall(tc_ctx *ctx)
+void tracer_signal_uninstall(tc_ctx *ctx)
 {
 	signal_anr *s = ctx->sig;
 	if (!s)

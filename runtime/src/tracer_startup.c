@@ -48,7 +48,7 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	startup_job *job = arg;
 	tc_stack st = { 0 };
-	if (job->n && analyse_events(&st, job->events, job->n, false, TC_NO_END_TIME) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, false, TC_NO_END_TIME) != TC_OK)
 		st.len = 0;
 	char *stack = NULL;
 	int64_t max = tc_stack_format(&st, &stack, NULL);
@@ -272,7 +272,7 @@ void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has
 	focused(ctx, cls, identity);
 }
 
-void startup_free(tc_ctx *ctx)
+void tracer_startup_free(tc_ctx *ctx)
 {
 	for (size_t i = 0; i < ctx->st.n_acts; i++)
 		free(ctx->st.acts[i].key);

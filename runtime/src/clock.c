@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "tc_runtime.h"
-#include "thread.h"
+#include "os_thread.h"
 
 uint64_t clock_default_now_ns(void *user)
 {
@@ -63,7 +63,7 @@ uint64_t clock_refresh(clock_thread *c)
 static void *tick(void *arg)
 {
 	clock_thread *c = arg;
-	thread_identify("tc-clock", THREAD_NICE_CLOCK);
+	os_thread_identify("tc-clock", THREAD_NICE_CLOCK);
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
 		while (!c->busy && !c->linger && !c->stopping)

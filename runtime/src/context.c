@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "try.h"
 #include "tc_runtime.h"
-#include "thread.h"
+#include "os_thread.h"
 
 void tc_config_init(tc_config *c)
 {
@@ -70,7 +70,7 @@ static thread_set *tset_of(const tc_ctx *ctx)
 }
 
 /* Threads other than the recording thread use the ring under ring_lock,
- * shared (ctx.h). The lock is not part of the context's value, so callers
+ * shared (context.h). The lock is not part of the context's value, so callers
  * holding a const context take it too. */
 static void ring_share(const tc_ctx *ctx)
 {
@@ -97,7 +97,7 @@ static int change_status(tc_ctx *ctx, int from, int to)
 		ring_unshare(ctx);
 		thread_set *ts = tset_of(ctx);
 		if (ts)
-			threads_set_status(ts, to);
+			thread_set_status(ts, to);
 		clock_publish(&ctx->clock);
 	}
 	pthread_mutex_unlock(&ctx->mu);
@@ -153,7 +153,7 @@ static char *process_ring_path(tc_ctx *ctx, const char *path)
 {
 	if (!path)
 		return NULL;
-	char *name = probe_process_name(ctx);
+	char *name = procinfo_process_name(ctx);
 	const char *suffix = name ? strchr(name, ':') : NULL;
 	size_t len = strlen(path), n = len + (suffix ? strlen(suffix) : 0) + 1;
 	char *out = malloc(n);
@@ -237,17 +237,17 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 		.prev_path = prev,
 	};
 	tc_error why = { 0 };
-	int rc = threads_open(ts, file, cfg->max_threads, cfg->thread_capacity, &rp, &why);
+	int rc = thread_set_open(ts, file, cfg->max_threads, cfg->thread_capacity, &rp, &why);
 	if (rc == TC_EBUSY || rc == TC_ENOSPC) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "thread file: %s: the threads' rings are in memory instead",
 		        why.message);
-		rc = threads_open(ts, NULL, cfg->max_threads, cfg->thread_capacity, &rp, &why);
+		rc = thread_set_open(ts, NULL, cfg->max_threads, cfg->thread_capacity, &rp, &why);
 	}
-	if (rc == TC_OK && (rc = threads_set_filter(ts, cfg->thread_names, cfg->thread_filter,
+	if (rc == TC_OK && (rc = thread_set_filter(ts, cfg->thread_names, cfg->thread_filter,
 	                                            cfg->thread_filter_user, &why)) != TC_OK)
-		threads_close(ts);
-	if (rc == TC_OK && (rc = threads_publish(ts, &why)) != TC_OK)
-		threads_close(ts);
+		thread_set_close(ts);
+	if (rc == TC_OK && (rc = thread_set_publish(ts, &why)) != TC_OK)
+		thread_set_close(ts);
 	free(file);
 	free(prev);
 	if (rc != TC_OK) {
@@ -290,7 +290,7 @@ static void expire(tc_ctx *ctx, void *arg)
  * A ring in memory then holds only the header (its slots are not touched). */
 static bool mirrored(const tc_ctx *ctx)
 {
-	return ctx->has_feed && ctx->ring.mem.kind == REGION_FILE;
+	return ctx->has_feed && ctx->ring.mem.kind == RING_REGION_FILE;
 }
 
 /* The events the staged writer's memory is read as: the ring's capacity, or
@@ -379,7 +379,7 @@ static enum clock_tick pull_all(tc_ctx *ctx)
 	thread_set *ts = tset_of(ctx);
 	if (ts) {
 		uint64_t lost = 0;
-		if (threads_pull_all(ts, &lost))
+		if (thread_set_pull_all(ts, &lost))
 			active = true;
 		if (lost)
 			atomic_fetch_add_explicit(&ctx->lost, lost, memory_order_relaxed);
@@ -393,8 +393,8 @@ static enum clock_tick on_tick(void *user, uint64_t now_ns)
 	tc_ctx *ctx = user;
 	enum clock_tick found = pull_all(ctx);
 	block_watch(ctx, now_ns);
-	anr_watch(ctx, now_ns);
-	idle_watch(ctx, now_ns);
+	tracer_anr_watch(ctx, now_ns);
+	tracer_idle_watch(ctx, now_ns);
 	return found;
 }
 
@@ -458,14 +458,14 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	atomic_store(&ctx->foreground, true);
 	atomic_store(&ctx->frame_interval_ns, cfg->frame_interval_ns);
 	ctx->record_thread = pthread_self();
-	atomic_store(&ctx->record_tid, thread_id());
+	atomic_store(&ctx->record_tid, os_thread_id());
 	ctx->st.app_scene = INT32_MIN;
 	ctx->base_ns = ctx_clock_ns(ctx);
 
 	char *file = process_ring_path(ctx, ctx->buffer_path), *prev = with_suffix(file, ".prev");
 	ring_params rp = {
 		.capacity = cfg->capacity, .path = file, .time_base_ns = ctx->base_ns,
-		.wall_base_ms = probe_wall_ms(ctx), .pid = (uint32_t)getpid(),
+		.wall_base_ms = procinfo_wall_ms(ctx), .pid = (uint32_t)getpid(),
 		.resolution_ms = cfg->clock_resolution_ms ? cfg->clock_resolution_ms : 1,
 		.build_id = cfg->build_id, .own_fd = -1, .prev_path = prev,
 	};
@@ -479,30 +479,32 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	if (rc == TC_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		char name[16];
-		thread_name(name);
-		ring_set_thread(&ctx->ring, thread_id(), name);
+		os_thread_name(name);
+		ring_set_thread(&ctx->ring, os_thread_id(), name);
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
 		                 on_tick, ctx, cfg->threads, err);
 	}
 	if (rc == TC_OK && cfg->record_threads == TC_THREADS_ALL)
 		rc = open_threads(ctx, cfg, ctx->buffer_path, err);
 	if (rc == TC_OK)
-		rc = worker_start(&ctx->worker, ctx, ctx->cfg.clock, cfg->threads, err);
+		rc = task_queue_start(&ctx->tasks, ctx, ctx->cfg.clock, cfg->threads, err);
 	if (rc == TC_OK && cfg->expire_ms)
-		rc = worker_post(&ctx->worker, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
+		rc = task_queue_post(&ctx->tasks, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
 	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
-		rc = signal_anr_install(ctx, err);
+		rc = tracer_signal_install(ctx, err);
 	/* the PLT-hook tracers: another context holding them is a warning, as at
 	 * tc_reconfigure (this one runs without) */
 	tc_error herr = { 0 };
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) && (rc = priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) &&
+	    (rc = tracer_priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
 		rc = TC_OK;
 	} else if (rc != TC_OK && herr.code) {
 		tc_set(err, rc, "%s", herr.message);
 	}
 	herr.code = TC_OK;
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) && (rc = touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
+	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) &&
+	    (rc = tracer_touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
 		rc = TC_OK;
 	} else if (rc != TC_OK && herr.code) {
@@ -522,13 +524,13 @@ void tc_ctx_free(tc_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	signal_anr_uninstall(ctx);
-	priority_uninstall(ctx);
-	touch_uninstall(ctx);
+	tracer_signal_uninstall(ctx);
+	tracer_priority_uninstall(ctx);
+	tracer_touch_uninstall(ctx);
 	if (ctx->ring.hdr)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
-	worker_stop(&ctx->worker);
+	task_queue_stop(&ctx->tasks);
 	if (ctx->has_feed) {
 		pull_main(ctx); /* the last events, into the file */
 		ctx->has_feed = false;
@@ -538,11 +540,11 @@ void tc_ctx_free(tc_ctx *ctx)
 	ring_close(&ctx->ring);
 	thread_set *ts = tset_of(ctx);
 	if (ts) {
-		threads_close(ts);
+		thread_set_close(ts);
 		free(ts);
 	}
-	frame_free(ctx);
-	startup_free(ctx);
+	tracer_frame_free(ctx);
+	tracer_startup_free(ctx);
 	clock_dispose(&ctx->clock);
 	pthread_mutex_destroy(&ctx->feed_mu);
 	pthread_mutex_destroy(&ctx->frames.mu);
@@ -557,10 +559,10 @@ void tc_ctx_free(tc_ctx *ctx)
 void tc_ctx_bind_thread(tc_ctx *ctx)
 {
 	ctx->record_thread = pthread_self();
-	atomic_store(&ctx->record_tid, thread_id());
+	atomic_store(&ctx->record_tid, os_thread_id());
 	char name[16];
-	thread_name(name);
-	ring_set_thread(&ctx->ring, thread_id(), name);
+	os_thread_name(name);
+	ring_set_thread(&ctx->ring, os_thread_id(), name);
 }
 
 static int check_config(const tc_config *cfg, tc_error *err)
@@ -642,7 +644,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 			*kept = *kept < fresh.capacity ? *kept : fresh.capacity;
 			*shift = 0;
 			atomic_store_explicit(&fresh.hdr->seq, w - *kept, memory_order_relaxed);
-			if (fresh.mem.kind == REGION_FILE) {
+			if (fresh.mem.kind == RING_REGION_FILE) {
 				uint64_t lost;
 				ring_pull(&fresh, &ctx->feed, &lost);
 			} else {
@@ -667,7 +669,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	bool busy = ctx->clock.busy;
 	thread_set *ts = tset_of(ctx);
 	if (ts)
-		threads_set_ticking(ts, false);
+		thread_set_ticking(ts, false);
 	clock_stop(&ctx->clock);
 	ring old = ctx->ring;
 	pthread_rwlock_wrlock(&ctx->ring_lock);
@@ -694,7 +696,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	if (rc == TC_OK && busy) {
 		clock_set_busy(&ctx->clock, true);
 		if (ts)
-			threads_set_ticking(ts, true);
+			thread_set_ticking(ts, true);
 	}
 	return rc;
 }
@@ -792,20 +794,20 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	bool want_signal = (cfg->tracers & TC_TRACER_SIGNAL_ANR) != 0;
 	if (want_signal && !ctx->sig) {
 		tc_error serr = { 0 };
-		if (signal_anr_install(ctx, &serr) != TC_OK)
+		if (tracer_signal_install(ctx, &serr) != TC_OK)
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "signal ANR off: %s", serr.message);
 	} else if (!want_signal && ctx->sig) {
-		signal_anr_uninstall(ctx);
+		tracer_signal_uninstall(ctx);
 	}
 	/* the PLT-hook tracers, the same way (their libraries may have changed) */
 	tc_error herr = { 0 };
 	if (!(cfg->tracers & TC_TRACER_PRIORITY))
-		priority_uninstall(ctx);
-	else if (priority_install(ctx, cfg, &herr) != TC_OK)
+		tracer_priority_uninstall(ctx);
+	else if (tracer_priority_install(ctx, cfg, &herr) != TC_OK)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
 	if (!(cfg->tracers & TC_TRACER_TOUCH))
-		touch_uninstall(ctx);
-	else if (touch_install(ctx, cfg, &herr) != TC_OK)
+		tracer_touch_uninstall(ctx);
+	else if (tracer_touch_install(ctx, cfg, &herr) != TC_OK)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
 	return rc;
 }
@@ -817,7 +819,7 @@ int tc_start(tc_ctx *ctx, tc_error *err)
 		return TC_OK;
 	if (s != TC_STATUS_READY && s != TC_STATUS_STOPPED && s != TC_STATUS_EXPIRED_START)
 		return tc_set(err, TC_ESTATE, "cannot start from status %d", s);
-	worker_cancel(&ctx->worker, EXPIRE_TOKEN);
+	task_queue_cancel(&ctx->tasks, EXPIRE_TOKEN);
 	change_status(ctx, STATUS_ANY, TC_STATUS_STARTED);
 	return TC_OK;
 }
@@ -884,7 +886,7 @@ static thread_ring *other_ring(tc_ctx *ctx, thread_set **ts_out)
 	if (!ts)
 		return NULL;
 	bool filtered;
-	thread_ring *tr = threads_here(ts, &ctx->status, NULL, &filtered);
+	thread_ring *tr = thread_set_here(ts, &ctx->status, NULL, &filtered);
 	if (!tr) {
 		if (!filtered) /* a thread the filter said no to does not record: nothing dropped */
 			atomic_fetch_add_explicit(&ts->hdr->dropped, 1, memory_order_relaxed);
@@ -937,9 +939,9 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 		bool had = ctx->has_feed;
 		/* the newest events move into it, numbered as they are */
 		if (had)
-			feed_fill(feed, NULL, &old, record_capacity(ctx));
+			ring_feed_fill(feed, NULL, &old, record_capacity(ctx));
 		else
-			feed_fill(feed, &ctx->ring, NULL, 0);
+			ring_feed_fill(feed, &ctx->ring, NULL, 0);
 		ctx->feed = *feed;
 		ctx->has_feed = true;
 		pthread_mutex_unlock(&ctx->feed_mu);
@@ -952,7 +954,7 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 	thread_set *ts = tset_of(ctx);
 	if (!ts)
 		return tc_set(err, TC_ESTATE, "only the recording thread records");
-	if (!threads_attach(ts, &ctx->status, name, feed, &tok))
+	if (!thread_set_attach(ts, &ctx->status, name, feed, &tok))
 		return tc_set(err, TC_ENOSPC, "every one of the %u thread rings is in use", ts->max);
 	if (token)
 		*token = tok;
@@ -963,7 +965,7 @@ void tc_feed_ended(tc_ctx *ctx, uint64_t token)
 {
 	thread_set *ts = tset_of(ctx);
 	if (ts)
-		threads_ended(ts, token);
+		thread_set_ended(ts, token);
 }
 
 void tc_feed_pull(tc_ctx *ctx)
@@ -974,7 +976,7 @@ void tc_feed_pull(tc_ctx *ctx)
 	}
 	thread_set *ts = tset_of(ctx);
 	if (ts)
-		threads_pull_here(ts);
+		thread_set_pull_here(ts);
 }
 
 int64_t tc_clock_kick(tc_ctx *ctx)
@@ -1012,7 +1014,7 @@ void tc_thread_name(tc_ctx *ctx, const char *name)
 	}
 	thread_set *ts = tset_of(ctx);
 	if (ts)
-		threads_here(ts, &ctx->status, name, NULL);
+		thread_set_here(ts, &ctx->status, name, NULL);
 }
 
 /* ---- sections ---- */
@@ -1112,7 +1114,7 @@ tc_index tc_mark(const tc_ctx *ctx)
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 {
 	read_begin(ctx);
-	bool valid = ctx->has_feed ? feed_index_valid(&ctx->feed, record_capacity(ctx), idx.seq)
+	bool valid = ctx->has_feed ? ring_feed_index_valid(&ctx->feed, record_capacity(ctx), idx.seq)
 	                           : ring_index_valid(&ctx->ring, idx.seq);
 	read_end(ctx);
 	return valid;
@@ -1121,7 +1123,7 @@ bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
 {
 	read_begin(ctx);
-	int rc = ctx->has_feed ? feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
+	int rc = ctx->has_feed ? ring_feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
 	                       : ring_copy_since(&ctx->ring, idx.seq, out, n, err);
 	read_end(ctx);
 	return rc;
@@ -1184,11 +1186,11 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	/* other threads take the clock thread's time now: the time first */
 	thread_set *ts = tset_of(ctx);
 	if (ts && ctx->clock.running) {
-		threads_set_now(ts, ms);
-		threads_set_ticking(ts, true);
+		thread_set_now(ts, ms);
+		thread_set_ticking(ts, true);
 	}
 	if (ctx_started(ctx))
-		evil_begin(ctx);
+		tracer_evil_begin(ctx);
 }
 
 void tc_dispatch_end(tc_ctx *ctx)
@@ -1203,15 +1205,15 @@ void tc_dispatch_end(tc_ctx *ctx)
 	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token, memory_order_release);
 	thread_set *ts = tset_of(ctx);
 	if (ts)
-		threads_set_ticking(ts, false);
+		thread_set_ticking(ts, false);
 	clock_set_busy(&ctx->clock, false);
 	bool vsync = ctx->vsync;
 	ctx->vsync = false;
 	if (!ctx_started(ctx))
 		return;
-	evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
+	tracer_evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
 	if (vsync)
-		frame_add(ctx, ctx->vsync_ns, end_ns);
+		tracer_frame_add(ctx, ctx->vsync_ns, end_ns);
 }
 
 void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns)
@@ -1235,7 +1237,7 @@ void tc_view_phase(tc_ctx *ctx, int phase)
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (ctx_started(ctx))
-		frame_add(ctx, intended_ns, end_ns);
+		tracer_frame_add(ctx, intended_ns, end_ns);
 }
 
 void tc_set_frame_interval(tc_ctx *ctx, uint64_t interval_ns)
@@ -1284,12 +1286,12 @@ void tc_ctx_poll(tc_ctx *ctx)
 	if (ctx->cfg.threads)
 		return;
 	block_watch(ctx, ctx_clock_ns(ctx));
-	anr_watch(ctx, ctx_clock_ns(ctx));
-	idle_watch(ctx, ctx_clock_ns(ctx));
-	worker_poll(&ctx->worker);
+	tracer_anr_watch(ctx, ctx_clock_ns(ctx));
+	tracer_idle_watch(ctx, ctx_clock_ns(ctx));
+	task_queue_poll(&ctx->tasks);
 }
 
-int analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms)
+int ctx_analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms)
 {
 	TRY(tc_stack_build(st, ev, n, strict, end_ms));
 	tc_stack_trim(st, TC_TRIM_TARGET);

@@ -75,7 +75,7 @@ void hookset_uninstall(hookset *h, tc_ctx *ctx)
 	remove_all(h);
 	atomic_store(&h->ctx, NULL);
 	pthread_mutex_unlock(&h->mu);
-	/* calls that took the context finish with it (a report posted before the worker
+	/* calls that took the context finish with it (a report posted before the tracer thread
 	 * stops is delivered or dropped there) */
 	while (atomic_load_explicit(&h->inflight, memory_order_acquire) != 0) {
 		struct timespec ts = { 0, 1000000 };

@@ -9,7 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "tc_plthook.h"
 
 #define HOOKSET_MAX 4

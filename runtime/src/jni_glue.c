@@ -26,7 +26,7 @@
 
 #include "tc_ringfile.h"
 #include "tc_runtime.h"
-#include "thread.h"
+#include "os_thread.h"
 
 static JavaVM *g_vm;
 static jclass g_native;               /* global ref */
@@ -73,7 +73,7 @@ static JNIEnv *env_here(void)
 	/* ART names the native thread after the Java one: keep the name the
 	 * runtime gave it (tc-clock, tc-tracer) */
 	char name[16];
-	thread_name(name);
+	os_thread_name(name);
 	JavaVMAttachArgs args = { JNI_VERSION_1_6, name[0] ? name : (char *)"tracecanary", NULL };
 	if ((*g_vm)->AttachCurrentThreadAsDaemon(g_vm, (void **)&env, &args) != JNI_OK)
 		return NULL;

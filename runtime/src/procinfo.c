@@ -15,9 +15,9 @@
 #define HAVE_MALLINFO 1
 #endif
 
-#include "ctx.h"
+#include "context.h"
 
-uint64_t probe_wall_ms(tc_ctx *ctx)
+uint64_t procinfo_wall_ms(tc_ctx *ctx)
 {
 	if (ctx->cfg.probe.wall_ms)
 		return ctx->cfg.probe.wall_ms(ctx->cfg.probe.user);
@@ -26,7 +26,7 @@ uint64_t probe_wall_ms(tc_ctx *ctx)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-long proc_read_small(const char *path, char *buf, size_t cap)
+long procinfo_read_small(const char *path, char *buf, size_t cap)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -45,7 +45,7 @@ static int64_t meminfo_kb(const char *text, const char *key)
 	return strtoll(p + strlen(key), NULL, 10);
 }
 
-int proc_stat_fields(char *text, char **field, int max)
+int procinfo_stat_fields(char *text, char **field, int max)
 {
 	char *p = strrchr(text, ')');
 	if (!p)
@@ -78,13 +78,13 @@ static double cpu_app(void)
 {
 	char buf[4096];
 	char *f[64];
-	if (proc_read_small("/proc/self/stat", buf, sizeof buf) < 0)
+	if (procinfo_read_small("/proc/self/stat", buf, sizeof buf) < 0)
 		return 0;
 	/* after ")": state is field 0, utime field 11, stime field 12 */
-	if (proc_stat_fields(buf, f, 64) < 13)
+	if (procinfo_stat_fields(buf, f, 64) < 13)
 		return 0;
 	double app = strtod(f[11], NULL) + strtod(f[12], NULL);
-	if (proc_read_small("/proc/stat", buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) != 0)
+	if (procinfo_read_small("/proc/stat", buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) != 0)
 		return 0;
 	double total = 0;
 	char *p = buf + 4;
@@ -93,7 +93,7 @@ static double cpu_app(void)
 	return total > 0 ? app / total * 100.0 : 0;
 }
 
-void probe_device_info(tc_ctx *ctx, tc_device_info *out)
+void procinfo_device_info(tc_ctx *ctx, tc_device_info *out)
 {
 	if (ctx->cfg.probe.device_info)
 		ctx->cfg.probe.device_info(ctx->cfg.probe.user, out);
@@ -105,7 +105,7 @@ void tc_default_device_info(tc_device_info *out)
 {
 	char buf[4096];
 	int64_t total = -1, avail = -1;
-	if (proc_read_small("/proc/meminfo", buf, sizeof buf) >= 0) {
+	if (procinfo_read_small("/proc/meminfo", buf, sizeof buf) >= 0) {
 		total = meminfo_kb(buf, "MemTotal:");
 		avail = meminfo_kb(buf, "MemAvailable:");
 	}
@@ -115,7 +115,7 @@ void tc_default_device_info(tc_device_info *out)
 	out->cpu_app = cpu_app();
 }
 
-void probe_process_stat(tc_ctx *ctx, tc_process_stat *out)
+void procinfo_process_stat(tc_ctx *ctx, tc_process_stat *out)
 {
 	if (ctx->cfg.probe.process_stat)
 		ctx->cfg.probe.process_stat(ctx->cfg.probe.user, out);
@@ -134,11 +134,11 @@ void tc_default_process_stat(tc_process_stat *out)
 	out->native_heap_kb = -1;
 	out->vm_size_kb = -1;
 	/* proc(5): priority and nice are fields 18 and 19, i.e. 15 and 16 after ")" */
-	if (proc_read_small("/proc/self/stat", buf, sizeof buf) >= 0 && proc_stat_fields(buf, f, 64) >= 17) {
+	if (procinfo_read_small("/proc/self/stat", buf, sizeof buf) >= 0 && procinfo_stat_fields(buf, f, 64) >= 17) {
 		out->priority = strtoll(f[15], NULL, 10);
 		out->nice = strtoll(f[16], NULL, 10);
 	}
-	if (proc_read_small("/proc/self/status", buf, sizeof buf) >= 0)
+	if (procinfo_read_small("/proc/self/status", buf, sizeof buf) >= 0)
 		out->vm_size_kb = meminfo_kb(buf, "VmSize:");
 #ifdef HAVE_MALLINFO
 	/* Debug.getNativeHeapAllocatedSize is mallinfo().uordblks */
@@ -150,19 +150,19 @@ void tc_default_process_stat(tc_process_stat *out)
 #endif
 }
 
-char *probe_thread_stack(tc_ctx *ctx, int style)
+char *procinfo_thread_stack(tc_ctx *ctx, int style)
 {
 	if (ctx->cfg.probe.thread_stack)
 		return ctx->cfg.probe.thread_stack(ctx->cfg.probe.user, style);
 	return NULL;
 }
 
-char *probe_process_name(tc_ctx *ctx)
+char *procinfo_process_name(tc_ctx *ctx)
 {
 	if (ctx->cfg.probe.process_name)
 		return ctx->cfg.probe.process_name(ctx->cfg.probe.user);
 	char buf[512];
-	if (proc_read_small("/proc/self/cmdline", buf, sizeof buf) <= 0)
+	if (procinfo_read_small("/proc/self/cmdline", buf, sizeof buf) <= 0)
 		return NULL;
 	return strdup(buf); /* arguments are NUL-separated: this is argv[0] */
 }

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 void report_begin(tc_ctx *ctx, json *j)
 {
 	tc_device_info d = { "UN_KNOW", 0, -1, -1 };
-	probe_device_info(ctx, &d);
+	procinfo_device_info(ctx, &d);
 	json_begin_object(j);
 	json_kv_string(j, "machine", d.machine ? d.machine : "UN_KNOW");
 	json_kv_double(j, "cpu_app", d.cpu_app);
@@ -57,10 +57,10 @@ static void append_line(tc_ctx *ctx, const char *path, const char *text)
 
 void report_send(tc_ctx *ctx, json *j, const char *tag, const char *key)
 {
-	char *process = probe_process_name(ctx);
+	char *process = procinfo_process_name(ctx);
 	json_kv_string(j, "tag", tag);
 	json_kv_string(j, "process", process ? process : "");
-	json_kv_int(j, "time", (int64_t)probe_wall_ms(ctx));
+	json_kv_int(j, "time", (int64_t)procinfo_wall_ms(ctx));
 	/* the build whose mapping decodes the report's method ids, as the ring's header
 	 * has it (tc_reconfigure keeps it; it replaces cfg under mu); left out when unknown,
 	 * so that such a report is Matrix's exactly */

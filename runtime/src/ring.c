@@ -1,4 +1,4 @@
-/* ring.c: the event ring's layout and index records (its memory: region.c).
+/* ring.c: the event ring's layout and index records (its memory: ring_region.c).
  *
  * An index record is the write sequence number at the time it was taken.
  * Validity is a function of that number and the current sequence, so a wrap
@@ -75,19 +75,19 @@ int ring_open(ring *r, const ring_params *p, tc_error *err)
 		return tc_set(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
-	TRY(region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
+	TRY(ring_region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
 	ring_init(r, r->mem.base, TC_RING_MAIN_HEADER_SIZE, p);
 	return TC_OK;
 }
 
 int ring_publish(ring *r, tc_error *err)
 {
-	return region_publish(&r->mem, err);
+	return ring_region_publish(&r->mem, err);
 }
 
 void ring_close(ring *r)
 {
-	region_close(&r->mem);
+	ring_region_close(&r->mem);
 	memset(r, 0, sizeof *r);
 	r->mem.fd = r->mem.claim_fd = -1;
 }
@@ -285,20 +285,20 @@ int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n,
 	return copy_since(&src, mark_seq, out, n, err);
 }
 
-int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq)
+int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq)
 {
 	source src = { NULL, f, capacity };
 	return index_valid(&src, mark_seq);
 }
 
-int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
                     tc_error *err)
 {
 	source src = { NULL, f, capacity };
 	return copy_since(&src, mark_seq, out, n, err);
 }
 
-void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap)
+void ring_feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap)
 {
 	source src = { from, from_feed, from_feed ? from_cap : from->capacity };
 	uint64_t w = source_seq(&src);

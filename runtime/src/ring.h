@@ -1,6 +1,6 @@
 /* ring.h: the event ring (layout in tc_ringfile.h). One writer thread; any
  * thread may read seq and copy events. A ring owns its memory (ring_open), or
- * is a view on a thread's ring in a thread file (ring_init, threads.c). */
+ * is a view on a thread's ring in a thread file (ring_init, thread_set.c). */
 #ifndef TC_RING_H
 #define TC_RING_H
 
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "region.h"
+#include "ring_region.h"
 #include "tc_ringfile.h"
 
 struct ring_header {
@@ -39,7 +39,7 @@ typedef struct ring {
 	struct ring_header *hdr;       /* start of the region */
 	_Atomic uint64_t *slots;
 	uint64_t capacity;
-	region mem;                    /* what ring_open got (nothing for a view) */
+	ring_region mem;               /* what ring_open got (nothing for a view) */
 } ring;
 
 typedef struct ring_params {
@@ -49,10 +49,10 @@ typedef struct ring_params {
 	uint32_t pid, resolution_ms;
 	uint64_t build_id;             /* tc_config.build_id */
 	int own_fd;                    /* this process's ring file, which path may name, or -1 */
-	const char *prev_path;         /* where an earlier run's file at path is kept (region.h), or NULL */
+	const char *prev_path;         /* where an earlier run's file at path is kept (ring_region.h), or NULL */
 } ring_params;
 
-/* A context's ring (with the section names) in memory or a file (region.h:
+/* A context's ring (with the section names) in memory or a file (ring_region.h:
  * TC_EBUSY, TC_ENOSPC). */
 int ring_open(ring *r, const ring_params *p, tc_error *err);
 /* Moves a file ring to its path (nothing for a heap ring). */
@@ -141,13 +141,13 @@ int ring_index_valid(const ring *r, uint64_t mark_seq);
 int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err);
 /* The same for a ring of record a staged writer holds (tc_feed), of which
  * capacity events are read as the ring (its own capacity, or fewer). */
-int feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq);
-int feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
+int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq);
+int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
                     tc_error *err);
 /* Moves the newest events of from (a ring, or with from_feed a feed read as
  * capacity from_cap) into the staged writer to, at the same numbers, and
  * sets its count: when a staged writer becomes the ring of record, or
  * replaces another. */
-void feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap);
+void ring_feed_fill(const tc_feed *to, const ring *from, const tc_feed *from_feed, uint64_t from_cap);
 
 #endif

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct anr_job {
@@ -66,7 +66,7 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 	if (job->copy_err.code)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "no stack: %s", job->copy_err.message);
 	tc_stack st = { 0 };
-	if (job->n && analyse_events(&st, job->events, job->n, true, job->cur_ms) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->cur_ms) != TC_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t cost = tc_stack_format(&st, &stack, &logcat);
@@ -163,17 +163,17 @@ static void check(tc_ctx *ctx, bool lag, uint64_t token, uint64_t mark, int64_t 
 	 * main thread is stuck. The ANR report carries the whole stack (test
 	 * rt_e2e_anr: quirk_fixed_anr_thread_stack_whole) */
 	int style = lag ? 2 : ctx->cfg.stack_style == 0 ? 1 : ctx->cfg.stack_style;
-	job->thread_stack = probe_thread_stack(ctx, style);
+	job->thread_stack = procinfo_thread_stack(ctx, style);
 	block_end(ctx, token, now_ns, &job->blk);
 	if (!lag) {
 		job->cur_ms = ctx_ms(ctx, now_ns);
-		probe_process_stat(ctx, &job->ps);
+		procinfo_process_stat(ctx, &job->ps);
 		tc_copy_since(ctx, (tc_index){ mark }, &job->events, &job->n, &job->copy_err);
 	}
-	worker_post(&ctx->worker, 0, 0, report, drop_job, job);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, job);
 }
 
-void anr_watch(tc_ctx *ctx, uint64_t now_ns)
+void tracer_anr_watch(tc_ctx *ctx, uint64_t now_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_ANR) || !ctx_started(ctx))
 		return;

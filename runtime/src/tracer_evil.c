@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct evil_job {
@@ -56,7 +56,7 @@ static bool wait_for_frames(tc_ctx *ctx, evil_job *job)
 	*again = *job; /* the events and the scene move to it */
 	job->events = NULL;
 	job->scene = NULL;
-	worker_post(&ctx->worker, VP_POLL_MS, 0, analyse, drop_job, again);
+	task_queue_post(&ctx->tasks, VP_POLL_MS, 0, analyse, drop_job, again);
 	return true;
 }
 
@@ -66,9 +66,9 @@ static void analyse(tc_ctx *ctx, void *arg)
 	if (wait_for_frames(ctx, job))
 		return;
 	tc_process_stat ps;
-	probe_process_stat(ctx, &ps);
+	procinfo_process_stat(ctx, &ps);
 	tc_stack st = { 0 };
-	if (job->n && analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t max = tc_stack_format(&st, &stack, &logcat);
@@ -112,13 +112,13 @@ static void analyse(tc_ctx *ctx, void *arg)
 	tc_stack_dispose(&st);
 }
 
-void evil_begin(tc_ctx *ctx)
+void tracer_evil_begin(tc_ctx *ctx)
 {
 	if (ctx->cfg.tracers & TC_TRACER_EVIL)
 		ctx->evil_mark = tc_mark(ctx);
 }
 
-void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
+void tracer_evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_EVIL))
 		return;
@@ -141,5 +141,5 @@ void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 	block_end(ctx, ctx->message_token, end_ns, &job->blk);
 	if (ctx->cfg.block_context)
 		vp_end(ctx, ctx->message_token, end_ns, &job->vp);
-	worker_post(&ctx->worker, 0, 0, analyse, drop_job, job);
+	task_queue_post(&ctx->tasks, 0, 0, analyse, drop_job, job);
 }

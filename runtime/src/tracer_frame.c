@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 #define MAX_SCENES 64
@@ -146,7 +146,7 @@ static void close_window(tc_ctx *ctx, frame_scene *f, uint64_t interval, bool re
 	if (job) {
 		job->item = *f;
 		job->interval_ns = interval;
-		worker_post(&ctx->worker, 0, 0, report, free, job);
+		task_queue_post(&ctx->tasks, 0, 0, report, free, job);
 	}
 	*f = fr->items[--fr->n];
 }
@@ -156,7 +156,7 @@ static bool counting(tc_ctx *ctx)
 	return (ctx->cfg.tracers & TC_TRACER_FRAME) && atomic_load(&ctx->foreground);
 }
 
-void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
+void tracer_frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (!counting(ctx))
 		return;
@@ -216,7 +216,7 @@ void tc_frame_metrics_at(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT], int64_t int
 	pthread_mutex_unlock(&ctx->frames.mu);
 }
 
-void frame_free(tc_ctx *ctx)
+void tracer_frame_free(tc_ctx *ctx)
 {
 	free(ctx->frames.items);
 	ctx->frames.items = NULL;

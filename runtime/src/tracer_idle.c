@@ -12,7 +12,7 @@
  * a message does (context.c, write_main), so they get their own time. */
 #include <stdlib.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct idle_job {
@@ -44,7 +44,7 @@ static void report(tc_ctx *ctx, void *arg)
 	report_send(ctx, &j, "Trace_EvilMethod", "");
 }
 
-void idle_watch(tc_ctx *ctx, uint64_t now_ns)
+void tracer_idle_watch(tc_ctx *ctx, uint64_t now_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_IDLE) || !ctx_started(ctx))
 		return;
@@ -66,8 +66,8 @@ void idle_watch(tc_ctx *ctx, uint64_t now_ns)
 	jb->ran_ms = ran_ms;
 	jb->foreground = atomic_load(&ctx->foreground);
 	jb->scene = ctx_scene(ctx);
-	jb->thread_stack = probe_thread_stack(ctx, 2); /* Matrix: the stack's toString lines */
-	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	jb->thread_stack = procinfo_thread_stack(ctx, 2); /* Matrix: the stack's toString lines */
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 }
 
 void tc_idle_begin(tc_ctx *ctx)

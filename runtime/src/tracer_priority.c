@@ -36,12 +36,12 @@
 #include <sys/resource.h>
 #endif
 
-#include "ctx.h"
+#include "context.h"
 #include "try.h"
 #include "hookset.h"
 #include "json.h"
 #include "tc_plthook.h"
-#include "thread.h"
+#include "os_thread.h"
 
 #define TIMERSLACK_REPORT_NS 50000ul /* Matrix: above the default slack */
 
@@ -83,7 +83,7 @@ static void leave(void)
 static bool targets_main(tc_ctx *ctx, long who, uint32_t *self)
 {
 	uint32_t main = atomic_load_explicit(&ctx->record_tid, memory_order_relaxed);
-	*self = thread_id();
+	*self = os_thread_id();
 	return main && (who == 0 ? *self == main : (uint64_t)who == main);
 }
 
@@ -162,8 +162,8 @@ static void note(tc_ctx *ctx, int kind, long before, long after, int sched_prior
 	jb->after = after;
 	jb->sched_priority = sched_priority;
 	jb->tid = tid;
-	jb->stack = probe_thread_stack(ctx, TC_STACK_CALLER);
-	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	jb->stack = procinfo_thread_stack(ctx, TC_STACK_CALLER);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 }
 
 static int my_setpriority(int which, id_t who, int prio)
@@ -246,7 +246,7 @@ static int my_prctl(int option, ...)
 	return rc;
 }
 
-int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+int tracer_priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "thread priority", err));
@@ -263,7 +263,7 @@ int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	                       "setpriority, sched_setscheduler or prctl", err);
 }
 
-void priority_uninstall(tc_ctx *ctx)
+void tracer_priority_uninstall(tc_ctx *ctx)
 {
 	hookset_uninstall(&g_hooks, ctx);
 }

@@ -58,9 +58,9 @@
 #include <sys/syscall.h>
 #endif
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
-#include "thread.h"
+#include "os_thread.h"
 
 struct signal_anr {
 	tc_ctx *ctx;
@@ -125,7 +125,7 @@ static void on_sigquit(int sig, siginfo_t *si, void *uc)
 	atomic_fetch_add(&g_in_handler, 1);
 	int fd = atomic_load(&g_wfd);
 	uint32_t catcher = atomic_load(&g_catcher);
-	bool on_catcher = g_resend && catcher && thread_id() == catcher;
+	bool on_catcher = g_resend && catcher && os_thread_id() == catcher;
 	if (fd >= 0 && !on_catcher) {
 		char b = 1;
 		ssize_t r = write(fd, &b, 1); /* full pipe: a check is pending anyway */
@@ -165,7 +165,7 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	job *jb = arg;
 	tc_stack st = { 0 };
-	if (jb->n && analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_OK)
+	if (jb->n && ctx_analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t cost = tc_stack_format(&st, &stack, &logcat);
@@ -294,7 +294,7 @@ static bool check(signal_anr *s)
 			fg = atomic_load(&ctx->foreground);
 			threshold = fg ? ctx->cfg.signal_anr_fg_ms : ctx->cfg.signal_anr_bg_ms;
 			now_ns = ctx_clock_ns(ctx);
-			/* the running message, as the ANR watchdog reads it (ctx.h: a seqlock) */
+			/* the running message, as the ANR watchdog reads it (context.h: a seqlock) */
 			state = atomic_load_explicit(&ctx->msg_state, memory_order_acquire);
 			uint64_t begin_ns = atomic_load_explicit(&ctx->msg_begin_ns, memory_order_relaxed);
 			mark = atomic_load_explicit(&ctx->msg_mark, memory_order_relaxed);
@@ -334,7 +334,7 @@ static bool check(signal_anr *s)
 	jb->token = running ? state >> 1 : 0;
 	jb->cur_ms = ctx_ms(ctx, now_ns);
 	jb->scene = ctx_scene(ctx);
-	jb->thread_stack = probe_thread_stack(ctx, 1);
+	jb->thread_stack = procinfo_thread_stack(ctx, 1);
 	/* why the main thread is stuck: its CPU and GC since the message began */
 	block_end(ctx, jb->token, now_ns, &jb->blk);
 	if (running) {
@@ -342,14 +342,14 @@ static bool check(signal_anr *s)
 		if (tc_copy_since(ctx, (tc_index){ mark }, &jb->events, &jb->n, &err) != TC_OK)
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "no recorded stack: %s", err.message);
 	}
-	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 	return true;
 }
 
 static void *watch(void *arg)
 {
 	signal_anr *s = arg;
-	thread_identify("tc-signal-anr", 0);
+	os_thread_identify("tc-signal-anr", 0);
 	for (;;) {
 		char b;
 		ssize_t r = read(s->rfd, &b, 1);
@@ -389,7 +389,7 @@ static void close_pipe(signal_anr *s)
 	s->rfd = s->wfd = -1;
 }
 
-int signal_anr_install(tc_ctx *ctx, tc_error *err)
+int tracer_signal_install(tc_ctx *ctx, tc_error *err)
 {
 	signal_anr *s = calloc(1, sizeof *s);
 	if (!s)
@@ -478,7 +478,7 @@ int signal_anr_install(tc_ctx *ctx, tc_error *err)
 	return TC_OK;
 }
 
-void signal_anr_uninstall(tc_ctx *ctx)
+void tracer_signal_uninstall(tc_ctx *ctx)
 {
 	signal_anr *s = ctx->sig;
 	if (!s)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 typedef struct startup_job {
@@ -48,7 +48,7 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	startup_job *job = arg;
 	tc_stack st = { 0 };
-	if (job->n && analyse_events(&st, job->events, job->n, false, TC_NO_END_TIME) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, false, TC_NO_END_TIME) != TC_OK)
 		st.len = 0;
 	char *stack = NULL;
 	int64_t max = tc_stack_format(&st, &stack, NULL);
@@ -94,7 +94,7 @@ static void analyse(tc_ctx *ctx, int64_t app_cost, int64_t first_screen, int64_t
 		if (tc_copy_since(ctx, warm ? ctx->st.warm_mark : ctx->st.app_mark, &job->events, &job->n, &err))
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.StartupTracer", "no stack: %s", err.message);
 	}
-	worker_post(&ctx->worker, 0, 0, report, drop_job, job);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, job);
 }
 
 void tc_app_create_begin(tc_ctx *ctx)
@@ -272,7 +272,7 @@ void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has
 	focused(ctx, cls, identity);
 }
 
-void startup_free(tc_ctx *ctx)
+void tracer_startup_free(tc_ctx *ctx)
 {
 	for (size_t i = 0; i < ctx->st.n_acts; i++)
 		free(ctx->st.acts[i].key);

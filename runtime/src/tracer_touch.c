@@ -29,7 +29,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "try.h"
 #include "hookset.h"
 #include "json.h"
@@ -109,7 +109,7 @@ static void report(tc_ctx *ctx, void *arg)
 	tc_stack st = { 0 };
 	/* not strict: an input event runs from the native looper's fd callback,
 	 * outside any message, so no dispatch marker brackets it */
-	if (n && analyse_events(&st, ev, n, false, ctx_ms(ctx, jb->end_ns)) != TC_OK)
+	if (n && ctx_analyse_events(&st, ev, n, false, ctx_ms(ctx, jb->end_ns)) != TC_OK)
 		st.len = 0;
 	free(ev);
 	char *stack = NULL, *logcat = NULL;
@@ -181,7 +181,7 @@ static void finished(tc_ctx *ctx, int fd)
 	jb->fd = fd;
 	jb->foreground = atomic_load(&ctx->foreground);
 	jb->scene = ctx_scene(ctx);
-	worker_post(&ctx->worker, 0, 0, report, drop_job, jb);
+	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
 }
 
 /* After the real call, the same for all four: a read begins the channel's event, a send
@@ -235,7 +235,7 @@ static ssize_t my_sendto_chk(int fd, const void *buf, size_t len, size_t buflen,
 	return noted(fd, real(fd, buf, len, buflen, flags, dst, dstlen), true);
 }
 
-int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+int tracer_touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "touch events", err));
@@ -259,7 +259,7 @@ int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	return hookset_install(&g_hooks, ctx, specs, 4, "Matrix.TouchEventLagTracer", "recvfrom or sendto", err);
 }
 
-void touch_uninstall(tc_ctx *ctx)
+void tracer_touch_uninstall(tc_ctx *ctx)
 {
 	hookset_uninstall(&g_hooks, ctx);
 }

@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 static const char *const key[VP_N] = { "inputMs", "animationMs", "measureLayoutMs", "drawMs", "traversalMs" };

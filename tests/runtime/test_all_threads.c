@@ -18,7 +18,7 @@
 
 #include "helpers.h"
 #include "tc_ringfile.h"
-#include "threads.h"
+#include "thread_set.h"
 
 static fake f;
 static tc_ctx *ctx;

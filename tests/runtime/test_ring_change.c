@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "helpers.h"
 #include "tc_ringfile.h"
 

@@ -1,6 +1,7 @@
-/* thread.h: what the runtime's own threads do first. */
-#ifndef TC_THREAD_H
-#define TC_THREAD_H
+/* os_thread.h: the calling thread as the system sees it: its name and niceness (what
+ * the runtime's own threads set first), and its id. */
+#ifndef TC_OS_THREAD_H
+#define TC_OS_THREAD_H
 
 #include <stdint.h>
 
@@ -16,12 +17,12 @@
 /* Names the calling thread (as ps, top, systrace and /proc show it) and sets
  * its niceness to nice unless it already is lower in priority. Linux and
  * Android only; elsewhere it does nothing. */
-void thread_identify(const char *name, int nice);
+void os_thread_identify(const char *name, int nice);
 
 /* The calling thread's name (16 bytes with the NUL), "" where unknown. */
-void thread_name(char out[16]);
+void os_thread_name(char out[16]);
 
 /* The calling thread's id (gettid), 0 where unknown. */
-uint32_t thread_id(void);
+uint32_t os_thread_id(void);
 
 #endif

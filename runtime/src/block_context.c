@@ -1,5 +1,5 @@
-/* block.c: the block context of a slow message (block.h). */
-#include "block.h"
+/* block_context.c: the block context of a slow message (block_context.h). */
+#include "block_context.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "context.h"
 #include "json.h"
 
 /* utime + stime of a /proc stat file, in ns; -1 when it cannot be read.
@@ -18,7 +18,7 @@ static int64_t stat_cpu_ns(const char *path)
 	char buf[1024];
 	char *f[16];
 	/* after ")": state is field 0, utime 11, stime 12 */
-	if (proc_read_small(path, buf, sizeof buf) < 0 || proc_stat_fields(buf, f, 16) < 13)
+	if (procinfo_read_small(path, buf, sizeof buf) < 0 || procinfo_stat_fields(buf, f, 16) < 13)
 		return -1;
 	long long v[2] = { -1, -1 };
 	for (int k = 0; k < 2; k++) {
@@ -38,7 +38,7 @@ static int64_t stat_cpu_ns(const char *path)
 static int64_t schedstat_runq_ns(const char *path)
 {
 	char buf[128];
-	if (proc_read_small(path, buf, sizeof buf) < 0)
+	if (procinfo_read_small(path, buf, sizeof buf) < 0)
 		return -1;
 	char *p = buf, *end;
 	strtoull(p, &end, 10);

@@ -1,11 +1,11 @@
-/* thread.c: naming the runtime's threads and setting their priority. On
+/* os_thread.c: the calling thread's name, priority and id. On
  * Linux, and so on Android, each thread has its own name (prctl
  * PR_SET_NAME) and its own nice value, which setpriority sets when given a
  * thread id (as ART's Thread.setPriority does). Both are in every Linux libc
  * (bionic, glibc, musl); gettid is a system call glibc only wraps since 2.30. */
 #define _DEFAULT_SOURCE 1 /* syscall() */
 
-#include "thread.h"
+#include "os_thread.h"
 
 #include <string.h>
 
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #endif
 
-void thread_identify(const char *name, int nice)
+void os_thread_identify(const char *name, int nice)
 {
 #if defined(__linux__)
 	prctl(PR_SET_NAME, name, 0, 0, 0);
@@ -32,7 +32,7 @@ void thread_identify(const char *name, int nice)
 #endif
 }
 
-void thread_name(char out[16])
+void os_thread_name(char out[16])
 {
 	out[0] = '\0';
 #if defined(__linux__)
@@ -42,7 +42,7 @@ void thread_name(char out[16])
 #endif
 }
 
-uint32_t thread_id(void)
+uint32_t os_thread_id(void)
 {
 #if defined(__linux__)
 	return (uint32_t)syscall(SYS_gettid);

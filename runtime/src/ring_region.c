@@ -1,7 +1,7 @@
-/* region.c: see region.h. */
+/* ring_region.c: see ring_region.h. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS: not POSIX, but in every Linux libc */
 
-#include "region.h"
+#include "ring_region.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +43,7 @@ static bool no_room(int e)
 }
 
 /* Locks path if it exists, so that no other process takes it until
- * region_publish: TC_EBUSY if a live process holds it, unless that is this
+ * ring_region_publish: TC_EBUSY if a live process holds it, unless that is this
  * process (its own file, own_fd). *fd is -1 if there is nothing to lock. */
 static int claim(const char *path, int own_fd, int *fd, tc_error *err)
 {
@@ -68,7 +68,7 @@ static int claim(const char *path, int own_fd, int *fd, tc_error *err)
 }
 
 /* Sets r's file fields, or on failure leaves r as it was. */
-static int map_file(region *r, const char *want, const char *prev_path, size_t size, int own_fd, tc_error *err)
+static int map_file(ring_region *r, const char *want, const char *prev_path, size_t size, int own_fd, tc_error *err)
 {
 	int claim_fd = -1, fd = -1, rc;
 	size_t n = strlen(want) + 32;
@@ -103,7 +103,7 @@ static int map_file(region *r, const char *want, const char *prev_path, size_t s
 		goto cleanup;
 	}
 	r->base = m;
-	r->kind = REGION_FILE;
+	r->kind = RING_REGION_FILE;
 	r->fd = fd;
 	r->claim_fd = claim_fd;
 	r->tmp = tmp;
@@ -124,7 +124,7 @@ cleanup:
 	return rc;
 }
 
-int region_open(region *r, const char *path, const char *prev, size_t size, int own_fd, bool anon,
+int ring_region_open(ring_region *r, const char *path, const char *prev, size_t size, int own_fd, bool anon,
                 tc_error *err)
 {
 	memset(r, 0, sizeof *r);
@@ -138,18 +138,18 @@ int region_open(region *r, const char *path, const char *prev, size_t size, int 
 		if (m == MAP_FAILED)
 			return tc_set(err, TC_ENOMEM, "%zu bytes of memory: %s", size, strerror(errno));
 		r->base = m;
-		r->kind = REGION_ANON;
+		r->kind = RING_REGION_ANON;
 		return TC_OK;
 	}
 	/* calloc: large blocks come zeroed from the kernel, touched lazily */
 	r->base = calloc(1, size);
 	if (!r->base)
 		return tc_set(err, TC_ENOMEM, "ring of %zu bytes", size);
-	r->kind = REGION_HEAP;
+	r->kind = RING_REGION_HEAP;
 	return TC_OK;
 }
 
-int region_publish(region *r, tc_error *err)
+int ring_region_publish(ring_region *r, tc_error *err)
 {
 	if (!r->tmp)
 		return TC_OK;
@@ -170,7 +170,7 @@ int region_publish(region *r, tc_error *err)
 	return TC_OK;
 }
 
-static void close_file(region *r)
+static void close_file(ring_region *r)
 {
 	if (r->tmp)
 		unlink(r->tmp);
@@ -180,7 +180,7 @@ static void close_file(region *r)
 }
 
 /* Once the memory is given back: nothing held, no descriptors (-1). */
-static void forget(region *r)
+static void forget(ring_region *r)
 {
 	free(r->tmp);
 	free(r->path);
@@ -189,26 +189,26 @@ static void forget(region *r)
 	r->fd = r->claim_fd = -1;
 }
 
-void region_close(region *r)
+void ring_region_close(ring_region *r)
 {
 	if (!r->base)
 		return;
-	if (r->kind == REGION_HEAP) {
+	if (r->kind == RING_REGION_HEAP) {
 		free(r->base);
 	} else {
 		munmap(r->base, r->size);
-		if (r->kind == REGION_FILE)
+		if (r->kind == RING_REGION_FILE)
 			close_file(r);
 	}
 	forget(r);
 }
 
-void region_retire(region *r)
+void ring_region_retire(ring_region *r)
 {
 	if (!r->base)
 		return;
-	if (r->kind == REGION_HEAP) {
-		region_close(r);
+	if (r->kind == RING_REGION_HEAP) {
+		ring_region_close(r);
 		return;
 	}
 	/* MAP_FIXED replaces the pages in one step: no moment when the range is
@@ -216,7 +216,7 @@ void region_retire(region *r)
 	if (mmap(r->base, r->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
 	    MAP_FAILED)
 		memset(r->base, 0, r->size); /* cannot happen for a range we mapped; zeros say "not recording" */
-	if (r->kind == REGION_FILE)
+	if (r->kind == RING_REGION_FILE)
 		close_file(r);
 	forget(r);
 }

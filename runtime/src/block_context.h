@@ -1,4 +1,4 @@
-/* block.h: why a slow message was slow (BlockCanaryEx's block context):
+/* block_context.h: why a slow message was slow (BlockCanaryEx's block context):
  * the recording thread's CPU time against wall time (Matrix's `usage`), the
  * process's CPU time, and the GC that ran meanwhile.
  *
@@ -9,8 +9,8 @@
  * after the message began (the clock thread wakes at the begin): the
  * figures cover the time from the sample to the end, and say how long that
  * was (`sampledMs`). */
-#ifndef TC_BLOCK_H
-#define TC_BLOCK_H
+#ifndef TC_BLOCK_CONTEXT_H
+#define TC_BLOCK_CONTEXT_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* threads.h: the rings of the threads other than the recording thread
+/* thread_set.h: the rings of the threads other than the recording thread
  * (threads = all; the thread file in tc_ringfile.h). One region, made once
  * for max rings of one capacity, never moved or unmapped while the process
  * lives. A thread's ring is handed out at its first event (or when a staged
@@ -9,15 +9,15 @@
  * one whose thread ended longest ago, with a new generation. A thread that
  * finds every ring in use is not recorded: it and its events are counted in
  * the header. */
-#ifndef TC_THREADS_H
-#define TC_THREADS_H
+#ifndef TC_THREAD_SET_H
+#define TC_THREAD_SET_H
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "region.h"
+#include "ring_region.h"
 #include "ring.h"
 
 #define TC_SECTION_DEPTH 32 /* open sections per thread; deeper ones are not recorded */
@@ -61,7 +61,7 @@ typedef struct thread_ring {
 } thread_ring;
 
 typedef struct thread_set {
-	region mem;
+	ring_region mem;
 	struct thread_header *hdr;     /* mem.base */
 	uint32_t max;
 	uint64_t capacity;             /* events per ring */
@@ -71,58 +71,58 @@ typedef struct thread_set {
 	pthread_mutex_t mu;            /* handing rings out, feeds, status changes */
 	thread_ring *rings;            /* max of them: ring k is the region's k-th */
 	uint32_t used;                 /* rings handed out at least once (the header's used) */
-	char *globs;                   /* threads_set_filter's, under mu */
+	char *globs;                   /* thread_set_filter's, under mu */
 	tc_thread_filter filter;
 	void *filter_user;
 } thread_set;
 
 /* p gives the time base, pid and resolution of every ring (p->capacity and
- * p->path are not used): a file at path (region.h; an earlier run's file
+ * p->path are not used): a file at path (ring_region.h; an earlier run's file
  * there goes to p->prev_path), or memory. */
-int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
+int thread_set_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
                  tc_error *err);
-int threads_publish(thread_set *t, tc_error *err);
-/* Frees the C side and retires the region (region_retire): writers on other
+int thread_set_publish(thread_set *t, tc_error *err);
+/* Frees the C side and retires the region (ring_region_retire): writers on other
  * threads may hold its addresses. A zeroed set is fine. */
-void threads_close(thread_set *t);
+void thread_set_close(thread_set *t);
 
 /* The calling thread's ring, handed out at its first call with the status
- * *status has then (the context's, read under the lock threads_set_status
+ * *status has then (the context's, read under the lock thread_set_status
  * takes) and named name (NULL: its system name; a later non-NULL name
  * renames it), or NULL when every ring was in use at its first call (it
  * stays refused unless a staged writer attaches again) or the filter said
  * no (*filtered, when filtered is not NULL, says which). */
-thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name, bool *filtered);
-/* Which threads threads_here hands a ring (tc_config.thread_names and
+thread_ring *thread_set_here(thread_set *t, const _Atomic int *status, const char *name, bool *filtered);
+/* Which threads thread_set_here hands a ring (tc_config.thread_names and
  * thread_filter): asked once per thread, at its first call, under mu. A
  * thread said no to gets none, is not counted as refused, and is not asked
  * again (*filtered says so); a staged writer's attach is not asked (the Java
  * writer asks its own interceptor). */
-int threads_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err);
+int thread_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err);
 /* Attaches the calling thread's staged writer to its ring (tc_feed_attach),
  * handing one out if it has none (or was refused); NULL if every ring is in
  * use. A feed attached before is pulled a last time and released. */
-thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,
+thread_ring *thread_set_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,
                             uint64_t *token);
-/* The thread of ring token (threads_attach's) writes no more: the ring may
+/* The thread of ring token (thread_set_attach's) writes no more: the ring may
  * be handed out again (tc_feed_ended). */
-void threads_ended(thread_set *t, uint64_t token);
+void thread_set_ended(thread_set *t, uint64_t token);
 /* Copies the calling thread's feed (a thread file). */
-void threads_pull_here(thread_set *t);
+void thread_set_pull_here(thread_set *t);
 /* Copies every ring's feed (a thread file; in memory nothing reads them) and
  * releases those whose thread ended. Returns how many rings' writers wrote
  * since the last call; *lost adds the events writers overran. */
-uint64_t threads_pull_all(thread_set *t, uint64_t *lost);
+uint64_t thread_set_pull_all(thread_set *t, uint64_t *lost);
 /* Every ring's status (the context's, mirrored). */
-void threads_set_status(thread_set *t, int status);
+void thread_set_status(thread_set *t, int status);
 
-static inline void threads_set_now(thread_set *t, uint64_t ms)
+static inline void thread_set_now(thread_set *t, uint64_t ms)
 {
 	atomic_store_explicit(&t->hdr->now_ms, ms, memory_order_relaxed);
 }
 
 /* On: release, after the clock word was set (dispatch begin refreshes it). */
-static inline void threads_set_ticking(thread_set *t, bool on)
+static inline void thread_set_ticking(thread_set *t, bool on)
 {
 	atomic_store_explicit(&t->hdr->ticking, on, memory_order_release);
 }

@@ -1,21 +1,21 @@
-/* ctx.h: the context's insides, shared by context.c, report.c and the
+/* context.h: the context's insides, shared by context.c, report.c and the
  * tracers. Fields say which thread touches them. */
-#ifndef TC_CTX_H
-#define TC_CTX_H
+#ifndef TC_CONTEXT_H
+#define TC_CONTEXT_H
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "block.h"
+#include "block_context.h"
 #include "clock.h"
 #include "tc_runtime.h"
 #include "ring.h"
 #include "tc_analysis.h"
 #include "tc_runtime.h"
-#include "threads.h"
-#include "worker.h"
+#include "task_queue.h"
+#include "thread_set.h"
 
 #define SCENE_MAX 256
 #define DROP_BUCKETS 5 /* BEST NORMAL MIDDLE HIGH FROZEN */
@@ -77,7 +77,7 @@ struct tc_ctx {
 	_Atomic uint64_t count_seen, lost;
 	tc_index first_mark;    /* the recording's first event */
 	clock_thread clock;
-	worker worker;
+	task_queue tasks;
 	tc_clock clk;           /* the clock: set once, read by any thread */
 	uint64_t base_ns;
 	pthread_t record_thread;
@@ -122,7 +122,7 @@ struct tc_ctx {
 
 	/* tracers: recording thread unless noted */
 	tc_index evil_mark;
-	block_state block;      /* cfg.block_context: the clock thread's start sample (block.h) */
+	block_state block;      /* cfg.block_context: the clock thread's start sample (block_context.h) */
 	view_phases vp;         /* cfg.block_context: a slow message's frames (viewphase.h) */
 
 	frames frames;
@@ -144,7 +144,7 @@ struct tc_ctx {
 	} st;
 };
 
-/* worker token of the start-expiry check */
+/* task-queue token of the start-expiry check */
 #define EXPIRE_TOKEN UINT64_C(2)
 
 uint64_t ctx_clock_ns(const tc_ctx *ctx);
@@ -164,40 +164,40 @@ void report_begin(tc_ctx *ctx, struct json *j);
 void report_send(tc_ctx *ctx, struct json *j, const char *tag, const char *key);
 
 /* procinfo.c: defaults for the tc_probe members */
-uint64_t probe_wall_ms(tc_ctx *ctx);
-void probe_device_info(tc_ctx *ctx, tc_device_info *out);
-void probe_process_stat(tc_ctx *ctx, tc_process_stat *out);
-char *probe_thread_stack(tc_ctx *ctx, int style);
-char *probe_process_name(tc_ctx *ctx);
+uint64_t procinfo_wall_ms(tc_ctx *ctx);
+void procinfo_device_info(tc_ctx *ctx, tc_device_info *out);
+void procinfo_process_stat(tc_ctx *ctx, tc_process_stat *out);
+char *procinfo_thread_stack(tc_ctx *ctx, int style);
+char *procinfo_process_name(tc_ctx *ctx);
 /* Reads a small /proc file into buf (NUL-terminated); returns its length or -1. */
-long proc_read_small(const char *path, char *buf, size_t cap);
+long procinfo_read_small(const char *path, char *buf, size_t cap);
 /* The fields of a /proc stat line after the ")" that ends the command name (which may
  * hold spaces), split in place; returns how many (at most max). */
-int proc_stat_fields(char *text, char **field, int max);
+int procinfo_stat_fields(char *text, char **field, int max);
 
 /* tracers */
-void evil_begin(tc_ctx *ctx);
-void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
+void tracer_evil_begin(tc_ctx *ctx);
+void tracer_evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
 /* the watchdog: on the clock thread at every tick (tc_ctx_poll without threads) */
-void anr_watch(tc_ctx *ctx, uint64_t now_ns);
-void idle_watch(tc_ctx *ctx, uint64_t now_ns);
+void tracer_anr_watch(tc_ctx *ctx, uint64_t now_ns);
+void tracer_idle_watch(tc_ctx *ctx, uint64_t now_ns);
 /* tracer_signal.c: the SIGQUIT handler and its watcher thread */
 typedef struct signal_anr signal_anr;
-int signal_anr_install(tc_ctx *ctx, tc_error *err);
-void signal_anr_uninstall(tc_ctx *ctx);
+int tracer_signal_install(tc_ctx *ctx, tc_error *err);
+void tracer_signal_uninstall(tc_ctx *ctx);
 /* tracer_priority.c, tracer_touch.c: PLT hooks (process-wide, one context
  * at a time), put in place by tc_ctx_new and tc_reconfigure from cfg (its
  * library patterns are used there and not kept), removed by tc_ctx_free,
  * which returns once no call is inside a hook with the context */
-int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
-void priority_uninstall(tc_ctx *ctx);
-int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
-void touch_uninstall(tc_ctx *ctx);
-void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
-void frame_free(tc_ctx *ctx);
-void startup_free(tc_ctx *ctx);
+int tracer_priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+void tracer_priority_uninstall(tc_ctx *ctx);
+int tracer_touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+void tracer_touch_uninstall(tc_ctx *ctx);
+void tracer_frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
+void tracer_frame_free(tc_ctx *ctx);
+void tracer_startup_free(tc_ctx *ctx);
 
 /* shared by the stack-reporting tracers: strict or not, parse + trim */
-int analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms);
+int ctx_analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms);
 
 #endif

@@ -1,5 +1,5 @@
-/* threads.c: see threads.h. */
-#include "threads.h"
+/* thread_set.c: see thread_set.h. */
+#include "thread_set.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "tc_runtime.h"
-#include "thread.h"
+#include "os_thread.h"
 
 _Static_assert(sizeof(struct thread_header) == TC_THREADS_HEADER_SIZE, "thread header is 256 bytes");
 _Static_assert(offsetof(struct thread_header, max_threads) == TC_THREADS_OFF_MAX, "max offset");
@@ -28,7 +28,7 @@ static const char refused_mark, filtered_mark;
 
 /* The key's destructor, run as a thread that has a ring ends. It touches
  * only the ring's header, in the region, which stays mapped for the life of
- * the process (threads_close retires it): a context freed meanwhile is no
+ * the process (thread_set_close retires it): a context freed meanwhile is no
  * harm. The set's lock is not needed: the thread no longer writes, and the
  * one who hands the ring out again reads this with acquire. */
 static uint64_t now_ns(void)
@@ -46,7 +46,7 @@ static void thread_ended(void *v)
 	struct ring_header *h = v;
 	/* its writer may have said so before (tc_feed_ended), and the ring gone
 	 * to another thread since: that one's id is in the header then */
-	if (h->tid != thread_id())
+	if (h->tid != os_thread_id())
 		return;
 	uint64_t zero = 0;
 	atomic_compare_exchange_strong_explicit(&h->ended_ns, &zero, now_ns(), memory_order_release,
@@ -57,7 +57,7 @@ static void thread_ended(void *v)
  * length an int), and the file's offsets stay below 2 GB. */
 #define THREAD_RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
 
-int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
+int thread_set_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
                  tc_error *err)
 {
 	memset(t, 0, sizeof *t);
@@ -86,8 +86,8 @@ int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacit
 		return tc_set(err, TC_ETHREAD, "thread set key");
 	}
 	t->key_made = true;
-	/* anonymous pages, not the heap: threads_close retires them */
-	int rc = region_open(&t->mem, path, path ? p->prev_path : NULL, TC_THREADS_HEADER_SIZE + ring_size * max,
+	/* anonymous pages, not the heap: thread_set_close retires them */
+	int rc = ring_region_open(&t->mem, path, path ? p->prev_path : NULL, TC_THREADS_HEADER_SIZE + ring_size * max,
 	                     p->own_fd, true, err);
 	if (rc != TC_OK) {
 		pthread_key_delete(t->key);
@@ -116,9 +116,9 @@ int threads_open(thread_set *t, const char *path, uint32_t max, uint64_t capacit
 	return TC_OK;
 }
 
-int threads_publish(thread_set *t, tc_error *err)
+int thread_set_publish(thread_set *t, tc_error *err)
 {
-	return region_publish(&t->mem, err);
+	return ring_region_publish(&t->mem, err);
 }
 
 /* Copies tr's staged writer into its ring. Only a thread file keeps the
@@ -127,7 +127,7 @@ int threads_publish(thread_set *t, tc_error *err)
 static uint64_t pull_ring(const thread_set *t, thread_ring *tr, uint64_t *lost)
 {
 	*lost = 0;
-	if (!tr->has_feed || t->mem.kind != REGION_FILE)
+	if (!tr->has_feed || t->mem.kind != RING_REGION_FILE)
 		return 0;
 	return ring_pull(&tr->ring, &tr->feed, lost);
 }
@@ -141,7 +141,7 @@ static void drop_feed(thread_ring *tr)
 		tr->feed.release(tr->feed.user);
 }
 
-void threads_close(thread_set *t)
+void thread_set_close(thread_set *t)
 {
 	if (!t->hdr)
 		return;
@@ -158,7 +158,7 @@ void threads_close(thread_set *t)
 	free(t->rings);
 	free(t->globs);
 	pthread_mutex_destroy(&t->mu);
-	region_retire(&t->mem);
+	ring_region_retire(&t->mem);
 	memset(t, 0, sizeof *t);
 	t->mem.fd = t->mem.claim_fd = -1;
 }
@@ -220,8 +220,8 @@ static thread_ring *hand_out(thread_set *t, const _Atomic int *status, const cha
 	atomic_store_explicit(&tr->ring.hdr->ended_ns, 0, memory_order_relaxed);
 	char sys[16];
 	if (!name)
-		thread_name(sys);
-	ring_set_thread(&tr->ring, thread_id(), name ? name : sys);
+		os_thread_name(sys);
+	ring_set_thread(&tr->ring, os_thread_id(), name ? name : sys);
 	atomic_store_explicit(&tr->ring.hdr->status, atomic_load(status), memory_order_relaxed);
 	if (k == t->used) {
 		t->used++;
@@ -280,7 +280,7 @@ static bool allowed(const thread_set *t, const char *name)
 {
 	if (t->globs && !names_match(t->globs, name))
 		return false;
-	return !t->filter || t->filter(t->filter_user, thread_id(), name);
+	return !t->filter || t->filter(t->filter_user, os_thread_id(), name);
 }
 
 /* Under mu: the calling thread's ring, handed out if it has none (or, with
@@ -291,7 +291,7 @@ static thread_ring *mine(thread_set *t, const _Atomic int *status, const char *n
 	void *v = pthread_getspecific(t->key);
 	/* a ring its writer gave back while this thread lived on (a native
 	 * thread whose Java thread ended, attached again) is another's now */
-	if (v && !NO_RING(v) && ring_of(t, v)->ring.hdr->tid != thread_id())
+	if (v && !NO_RING(v) && ring_of(t, v)->ring.hdr->tid != os_thread_id())
 		v = NULL;
 	if (v && !NO_RING(v)) {
 		thread_ring *tr = ring_of(t, v);
@@ -304,7 +304,7 @@ static thread_ring *mine(thread_set *t, const _Atomic int *status, const char *n
 	if (!v && !retry && (t->globs || t->filter)) {
 		char sys[16];
 		if (!name)
-			thread_name(sys);
+			os_thread_name(sys);
 		if (!allowed(t, name ? name : sys)) {
 			pthread_setspecific(t->key, FILTERED);
 			return NULL;
@@ -315,7 +315,7 @@ static thread_ring *mine(thread_set *t, const _Atomic int *status, const char *n
 	return tr;
 }
 
-thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *name, bool *filtered)
+thread_ring *thread_set_here(thread_set *t, const _Atomic int *status, const char *name, bool *filtered)
 {
 	void *v = pthread_getspecific(t->key);
 	if (v && !name) {
@@ -331,7 +331,7 @@ thread_ring *threads_here(thread_set *t, const _Atomic int *status, const char *
 	return tr;
 }
 
-int threads_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err)
+int thread_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err)
 {
 	char *copy = NULL;
 	if (globs && !(copy = strdup(globs)))
@@ -345,7 +345,7 @@ int threads_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, vo
 	return TC_OK;
 }
 
-thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,
+thread_ring *thread_set_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,
                             uint64_t *token)
 {
 	pthread_mutex_lock(&t->mu);
@@ -363,7 +363,7 @@ thread_ring *threads_attach(thread_set *t, const _Atomic int *status, const char
 	return tr;
 }
 
-void threads_ended(thread_set *t, uint64_t token)
+void thread_set_ended(thread_set *t, uint64_t token)
 {
 	uint32_t k = (uint32_t)token, gen = (uint32_t)(token >> 32);
 	pthread_mutex_lock(&t->mu);
@@ -375,7 +375,7 @@ void threads_ended(thread_set *t, uint64_t token)
 	pthread_mutex_unlock(&t->mu);
 }
 
-void threads_pull_here(thread_set *t)
+void thread_set_pull_here(thread_set *t)
 {
 	void *v = pthread_getspecific(t->key);
 	if (!v || v == REFUSED)
@@ -386,7 +386,7 @@ void threads_pull_here(thread_set *t)
 	pthread_mutex_unlock(&t->mu);
 }
 
-uint64_t threads_pull_all(thread_set *t, uint64_t *lost)
+uint64_t thread_set_pull_all(thread_set *t, uint64_t *lost)
 {
 	uint64_t moved = 0;
 	pthread_mutex_lock(&t->mu);
@@ -411,7 +411,7 @@ uint64_t threads_pull_all(thread_set *t, uint64_t *lost)
 	return moved;
 }
 
-void threads_set_status(thread_set *t, int status)
+void thread_set_status(thread_set *t, int status)
 {
 	pthread_mutex_lock(&t->mu);
 	for (uint32_t k = 0; k < t->used; k++)

@@ -2,14 +2,10 @@
 
 #include "rules.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <uthash.h>
 
 #include "method_mapping.h"
@@ -276,50 +272,6 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
 	}
 	return TC_OK;
-}
-
-int rules_load(tc_rules *r, const char *path, tc_error *err)
-{
-	/* a regular file only: a FIFO would block the open, a device never end */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0)
-		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "not a regular file");
-	}
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot open: %s", strerror(errno));
-	}
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	int rc = TC_OK;
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			char *t = realloc(text, cap);
-			if (!t) {
-				rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "no memory");
-				break;
-			}
-			text = t;
-		}
-		size_t got = fread(text + len, 1, cap - len, f);
-		len += got;
-		if (got == 0) {
-			if (ferror(f))
-				rc = tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot read");
-			break;
-		}
-	}
-	fclose(f);
-	if (rc == TC_OK)
-		rc = rules_parse(r, text ? text : "", len, path, err);
-	free(text);
-	return rc;
 }
 
 bool rules_blocks_class(const tc_rules *r, const char *name)

@@ -35,7 +35,6 @@ void rules_free(tc_rules *r);
 
 /* Adds the rules in text; errors name label, the line and what is wrong. */
 int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc_error *err);
-int rules_load(tc_rules *r, const char *path, tc_error *err);
 /* Blocks a package given in internal or dotted form ("com/x/" or "com.x"). */
 int rules_block_package(tc_rules *r, const char *pkg, tc_error *err);
 

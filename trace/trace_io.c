@@ -8,43 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tr_ring_read(tc_ring_image *img, const char *path, tc_error *err)
-{
-	memset(img, 0, sizeof *img);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return tc_set(err, TC_EIO, "%s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, len = 0;
-	unsigned char *buf = malloc(cap);
-	int rc = buf ? TC_OK : tc_set(err, TC_ENOMEM, "%s: out of memory", path);
-	while (rc == TC_OK) {
-		if (len == cap) {
-			unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-			if (!nb) {
-				rc = tc_set(err, TC_ENOMEM, "%s: out of memory after %zu bytes", path, len);
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0) {
-			if (ferror(f))
-				rc = tc_set(err, TC_EIO, "%s: read: %s", path, strerror(errno));
-			break;
-		}
-	}
-	fclose(f);
-	if (rc == TC_OK) {
-		tc_error e = { 0 };
-		if (tc_ring_decode(img, buf, len, &e) != TC_OK)
-			rc = tc_set(err, e.code, "%s: %s", path, e.message);
-	}
-	free(buf);
-	return rc;
-}
-
 int tr_output_open(tr_output *o, const char *path, tc_error *err)
 {
 	memset(o, 0, sizeof *o);

@@ -1,4 +1,4 @@
-/* trace_io.h: tc-trace's files: reading a ring file, and writing an output
+/* trace_io.h: tc-trace's files: the earlier run's ring, and writing an output
  * file through a temporary one renamed into place, so that a failed run
  * leaves no half-written output. */
 #ifndef TR_IO_H
@@ -8,10 +8,6 @@
 
 #include "tc_ringfile.h"
 #include "tc_runtime.h"
-
-/* Reads and decodes a ring file (the whole file: its header bounds it).
- * Errors name the file: "PATH: ring at byte N: ...". */
-int tr_ring_read(tc_ring_image *img, const char *path, tc_error *err);
 
 /* The launch after a run keeps that run's ring as PATH.prev (runtime/README.md, "The ring
  * and its file format"): PATH.prev, malloc'd, when it exists and path is not itself a

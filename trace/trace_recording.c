@@ -29,7 +29,7 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 	memset(r, 0, sizeof *r);
 	if (note && note_cap)
 		note[0] = '\0';
-	TRY(tr_ring_read(&r->ring, path, err));
+	TRY(tc_ring_load(&r->ring, path, err));
 	r->pid = r->ring.pid;
 	r->time_base_ns = r->ring.time_base_ns;
 	r->wall_base_ms = r->ring.wall_base_ms;
@@ -45,9 +45,8 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 	struct stat st;
 	int rc = TC_OK;
 	if (stat(tp, &st) == 0) {
-		tc_error e = { 0 };
-		if (tc_threads_load(&r->threads, tp, &e) != TC_OK) {
-			rc = tc_set(err, e.code, "%s: %s", tp, e.message);
+		if (tc_threads_load(&r->threads, tp, err) != TC_OK) {
+			rc = err->code;
 		} else if (r->threads.pid != r->ring.pid || r->threads.time_base_ns != r->ring.time_base_ns) {
 			/* a file an earlier run left: not this recording's */
 			if (note && note_cap)

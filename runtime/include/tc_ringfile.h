@@ -228,7 +228,8 @@ typedef struct tc_ring_image {
  * Every field is checked against size before it is used. The image owns its
  * events; free them with tc_ring_image_dispose. */
 int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *err);
-/* Reads the file at path and decodes it. */
+/* Reads the file at path and decodes it; every error names the file ("PATH: cannot
+ * open: ...", "PATH: ring at byte N: ..."). */
 int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err);
 void tc_ring_image_dispose(tc_ring_image *img);
 
@@ -245,7 +246,8 @@ typedef struct tc_threads_image {
 } tc_threads_image;
 
 /* Decodes a thread file (from memory, or the file at path); each ring as
- * tc_ring_decode does, its errors placed at their byte in the file. */
+ * tc_ring_decode does, its errors placed at their byte in the file; the _load one names
+ * the file in its errors, as tc_ring_load does. */
 int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_error *err);
 int tc_threads_load(tc_threads_image *out, const char *path, tc_error *err);
 void tc_threads_image_dispose(tc_threads_image *img);

@@ -2,9 +2,9 @@
  * truncated or corrupt. Every read goes through a cursor bounded by the
  * input; every failure goes through bad(), which names the offset. */
 #include "tc_ringfile.h"
+#include "file.h"
 #include "try.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,55 +179,32 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	return TC_OK;
 }
 
-/* The whole file at path, malloc'd. */
-static int read_all(const char *path, unsigned char **out, size_t *len_out, tc_error *err)
+/* The whole file at path, in buf (base's one reader); every error names the file. */
+static int read_file(const char *path, tc_buf *buf, tc_error *err)
 {
-	*out = NULL;
-	*len_out = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return tc_set(err, TC_EIO, "open %s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, len = 0;
-	unsigned char *buf = malloc(cap);
-	int rc = TC_OK;
-	while (buf) {
-		if (len == cap) {
-			unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (!buf)
-		rc = tc_set(err, TC_ENOMEM, "reading %s", path);
-	else if (ferror(f))
-		rc = tc_set(err, TC_EIO, "read %s: %s", path, strerror(errno));
-	fclose(f);
-	if (rc != TC_OK) {
-		free(buf);
-		return rc;
-	}
-	*out = buf;
-	*len_out = len;
-	return TC_OK;
+	tc_error e = { 0 };
+	if (tc_file_read(path, buf, UINT64_MAX, NULL, &e) == TC_OK)
+		return TC_OK;
+	char text[sizeof e.part + sizeof e.message + 64];
+	tc_error_format(&e, text, sizeof text);
+	return tc_set(err, e.code, "%s", text);
+}
+
+/* A decoder's error, prefixed with the file it read. */
+static int name_file(int rc, const char *path, tc_error *err)
+{
+	return rc == TC_OK ? rc : tc_set(err, rc, "%s: %s", path, err->message);
 }
 
 int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
 {
 	memset(out, 0, sizeof *out);
-	unsigned char *buf;
-	size_t len;
-	TRY(read_all(path, &buf, &len, err));
-	int rc = tc_ring_decode(out, buf, len, err);
-	free(buf);
+	tc_buf buf;
+	buf_init(&buf);
+	int rc = read_file(path, &buf, err);
+	if (rc == TC_OK)
+		rc = name_file(tc_ring_decode(out, buf.data, buf.len, err), path, err);
+	buf_free(&buf);
 	return rc;
 }
 
@@ -299,10 +276,11 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 int tc_threads_load(tc_threads_image *out, const char *path, tc_error *err)
 {
 	memset(out, 0, sizeof *out);
-	unsigned char *buf;
-	size_t len;
-	TRY(read_all(path, &buf, &len, err));
-	int rc = tc_threads_decode(out, buf, len, err);
-	free(buf);
+	tc_buf buf;
+	buf_init(&buf);
+	int rc = read_file(path, &buf, err);
+	if (rc == TC_OK)
+		rc = name_file(tc_threads_decode(out, buf.data, buf.len, err), path, err);
+	buf_free(&buf);
 	return rc;
 }

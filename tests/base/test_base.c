@@ -1,13 +1,18 @@
 /* The base's small modules: the UTF-8 decoder and encoder, the error record's two
  * funnels, the arena's limit and reuse, the byte buffer's sticky error and bounds,
- * the bounds-checked reader and the option table's lookup. (The JSON writer and reader
- * have their own files.) */
+ * the bounds-checked reader, the whole-file reader and the option table's lookup. (The
+ * JSON writer and reader have their own files.) */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arena.h"
 #include "bytes.h"
+#include "file.h"
 #include "opt.h"
 #include "tc_error.h"
 #include "utf8.h"
@@ -63,7 +68,7 @@ Test(utf8, encode_round_trips_every_length)
 	}
 }
 
-Test(error, cf_fail_keeps_the_first_cause_and_context_never_rewords)
+Test(error, tc_fail_keeps_the_first_cause_and_context_never_rewords)
 {
 	tc_error e;
 	tc_error_clear(&e);
@@ -82,7 +87,7 @@ Test(error, cf_fail_keeps_the_first_cause_and_context_never_rewords)
 	          line);
 }
 
-Test(error, cf_set_replaces_and_may_read_itself)
+Test(error, tc_set_replaces_and_may_read_itself)
 {
 	tc_error e;
 	tc_error_clear(&e);
@@ -192,4 +197,60 @@ Test(opt, finds_a_row_by_its_long_or_short_name)
 	cr_assert_eq(tc_opt_find(t, n, "--map", false), -1, "a prefix is no name");
 	cr_assert_eq(tc_opt_find(t, n, "--mapping=x", false), -1, "splitting off a value is the program's");
 	cr_assert_eq(tc_opt_find(t, 0, "--mapping", false), -1);
+}
+
+/* A scratch directory of its own, removed by the test. */
+static char *scratch_dir(void)
+{
+	char *d = strdup("/tmp/tc-test-base-XXXXXX");
+	cr_assert(d && mkdtemp(d));
+	return d;
+}
+
+Test(file, reads_a_whole_file_and_names_the_path_in_every_error)
+{
+	char *d = scratch_dir(), path[256], fifo[256], missing[256];
+	snprintf(path, sizeof path, "%s/f", d);
+	snprintf(fifo, sizeof fifo, "%s/fifo", d);
+	snprintf(missing, sizeof missing, "%s/none", d);
+	FILE *f = fopen(path, "wb");
+	cr_assert(f);
+	fputs("twelve bytes", f);
+	fclose(f);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+
+	tc_buf b;
+	buf_init(&b);
+	buf_puts(&b, "old");
+	tc_error e;
+	tc_error_clear(&e);
+	char text[1200];
+	cr_assert_eq(tc_file_read(path, &b, UINT64_MAX, NULL, &e), TC_OK);
+	cr_assert_eq(b.len, 12, "the buffer is cleared first");
+	cr_assert_eq(memcmp(b.data, "twelve bytes", 12), 0);
+
+	cr_assert_eq(tc_file_read(path, &b, 11, "--max-x", &e), TC_ELIMIT, "beyond max");
+	tc_error_format(&e, text, sizeof text);
+	cr_assert(strstr(text, path) && strstr(text, "12 bytes") && strstr(text, "(--max-x)"), "%s", text);
+
+	tc_error_clear(&e); /* tc_fail keeps the first cause */
+	cr_assert_eq(tc_file_read(missing, &b, UINT64_MAX, NULL, &e), TC_EIO);
+	tc_error_format(&e, text, sizeof text);
+	cr_assert(strstr(text, missing) && strstr(text, "cannot open: No such file"), "%s", text);
+
+	/* a FIFO nobody writes to is refused at once, not waited on */
+	tc_error_clear(&e);
+	cr_assert_eq(tc_file_read(fifo, &b, UINT64_MAX, NULL, &e), TC_EIO);
+	tc_error_format(&e, text, sizeof text);
+	cr_assert(strstr(text, fifo) && strstr(text, "not a regular file (a FIFO)"), "%s", text);
+	tc_error_clear(&e);
+	cr_assert_eq(tc_file_read(d, &b, UINT64_MAX, NULL, &e), TC_EIO);
+	tc_error_format(&e, text, sizeof text);
+	cr_assert(strstr(text, "(a directory)"), "%s", text);
+
+	buf_free(&b);
+	unlink(path);
+	unlink(fifo);
+	rmdir(d);
+	free(d);
 }

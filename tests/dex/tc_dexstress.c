@@ -18,29 +18,30 @@
 #include <string.h>
 
 #include "dex.h"
+#include "file.h"
 #include "dex_edit.h"
 #include "dex_hook.h"
 #include "tighten.h"
 
 static const char PROBE[] = "Ltc/DexProbe;";
 
+/* The whole file, malloc'd, through base's reader; NULL with the reason on stderr
+ * ("PATH: cannot open: ..."). */
 static uint8_t *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	tc_buf b;
+	buf_init(&b);
+	tc_error e;
+	tc_error_clear(&e);
+	if (tc_file_read(path, &b, UINT64_MAX, NULL, &e) != TC_OK) {
+		char text[1200];
+		tc_error_format(&e, text, sizeof text);
+		fprintf(stderr, "%s\n", text);
+		buf_free(&b);
 		return NULL;
-	uint8_t *b = NULL;
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long n = ftell(f);
-		if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) &&
-		    fread(b, 1, (size_t)n, f) != (size_t)n) {
-			free(b);
-			b = NULL;
-		}
-		*len = (size_t)n;
 	}
-	fclose(f);
-	return b;
+	*len = b.len;
+	return b.data ? b.data : malloc(1);
 }
 
 typedef struct reason {
@@ -142,10 +143,8 @@ int main(int argc, char **argv)
 	for (int f = 2; f < argc; f++) {
 		size_t len = 0;
 		uint8_t *data = slurp(argv[f], &len);
-		if (!data) {
-			fprintf(stderr, "%s: %s\n", argv[f], strerror(errno));
+		if (!data)
 			return 1;
-		}
 		arena a, scratch, keep;
 		arena_init(&a);
 		arena_init(&scratch);

@@ -182,7 +182,7 @@ static uint64_t ev(bool in, uint32_t id, uint64_t ms)
 }
 
 /* Every event since the first, through the runtime's reader. */
-static size_t read_all(uint64_t **out)
+static size_t copy_all(uint64_t **out)
 {
 	size_t n = 0;
 	tc_error err = { 0 };
@@ -210,7 +210,7 @@ Test(feed, the_writers_memory_is_the_ring_markers_included)
 	for (int k = 0; k < 6; k++)
 		cr_assert_eq(atomic_load(&st.slot[k]), want[k], "slot %d", k);
 	uint64_t *out;
-	size_t n = read_all(&out);
+	size_t n = copy_all(&out);
 	cr_assert_eq(n, 6);
 	for (size_t i = 0; i < 6; i++)
 		cr_assert_eq(out[i], want[i], "event %zu", i);
@@ -275,7 +275,7 @@ Test(feed, a_replaced_ring_keeps_the_writer_and_its_numbering)
 	cr_assert_eq(tc_written(ctx), 12, "the numbering goes on");
 	cr_assert_eq(tc_mark(ctx).seq, m.seq, "marks stay");
 	uint64_t *out;
-	size_t n = read_all(&out);
+	size_t n = copy_all(&out);
 	cr_assert_eq(n, 12, "read as 16 events: the writer's size");
 	free(out);
 	for (uint32_t k = 12; k < 20; k++)

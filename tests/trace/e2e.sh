@@ -208,7 +208,10 @@ malformed)
   expect "unsupported version: byte 8" fails_with 1 "$dir/v4: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v4"
   : >"$dir/empty"
   expect "empty ring file" fails_with 1 "$dir/empty: ring at byte 0: truncated" "$T" flame --ring "$dir/empty"
-  expect "missing ring" fails_with 1 "$dir/nope: No such file or directory" "$T" tree --ring "$dir/nope"
+  expect "missing ring" fails_with 1 "$dir/nope: cannot open: No such file or directory" "$T" tree --ring "$dir/nope"
+  # tc-ringdump reads through the same loader: its errors name the file too
+  expect "tc-ringdump: bad magic, file named" fails_with 1 "tc-ringdump: $dir/bad_magic: ring at byte 0: not a tracecanary ring" "$TC_RINGDUMP" "$dir/bad_magic"
+  expect "tc-ringdump: missing ring" fails_with 1 "tc-ringdump: $dir/nope: cannot open: No such file or directory" "$TC_RINGDUMP" "$dir/nope"
   printf '1,1,a.B c ()V\n# ok\n2,x,a.B d ()V\n' >"$dir/map1"
   expect "bad mapping line: file and line named" fails_with 1 "$dir/map1:3: expected \"id,accessFlags,class method desc\"" "$T" tree --ring "$r" --mapping "$dir/map1"
   printf '1,1,a.B c ()V\n1,1,a.B d ()V\n' >"$dir/map2"

@@ -10,35 +10,28 @@
 #include <string.h>
 
 #include "chrome_check.h"
+#include "file.h"
 #include "json_read.h"
 #include "trace_lines.h"
 
+/* The whole file, malloc'd and NUL-terminated, through base's reader; NULL with the
+ * reason on stderr. */
 static char *slurp(const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	tc_buf b;
+	buf_init(&b);
+	tc_error e;
+	tc_error_clear(&e);
+	if (tc_file_read(path, &b, UINT64_MAX, NULL, &e) != TC_OK) {
+		char text[1200];
+		tc_error_format(&e, text, sizeof text);
+		fprintf(stderr, "%s\n", text);
+		buf_free(&b);
 		return NULL;
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
 	}
-	fclose(f);
-	*n = len;
-	return buf;
+	buf_putc(&b, '\0');
+	*n = b.len - 1;
+	return b.str;
 }
 
 int main(int argc, char **argv)
@@ -49,7 +42,7 @@ int main(int argc, char **argv)
 		size_t n;
 		char *text = slurp(argv[2], &n);
 		if (!text)
-			return perror(argv[2]), 1;
+			return 1;
 		chrome_stats st;
 		char why[256];
 		int rc = chrome_check(text, n, &st, why, sizeof why);

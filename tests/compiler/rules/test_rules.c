@@ -134,39 +134,21 @@ Test(rules_parse, bad_regex_is_an_error_naming_file_and_line)
 	parse_err("-keepregex *x\n", "re.rules");
 }
 
-Test(rules_parse, load_missing_file_is_an_error_naming_it)
+Test(rules_parse, crlf_lines_and_errors_name_the_label_and_line)
 {
 	tc_rules *r;
 	tc_error err;
 	tc_error_clear(&err);
 	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
-	int rc = rules_load(r, "/nonexistent/dir/block.txt", &err);
-	cr_expect_eq(rc, TC_EIO);
-	cr_expect(strstr(ct_err(&err), "/nonexistent/dir/block.txt"), "%s", ct_err(&err));
-	rules_free(r);
-}
-
-Test(rules_parse, load_reads_the_file_and_names_it_in_errors)
-{
-	char *dir = ct_tmpdir();
-	char *good = ct_path(dir, "good.txt"), *bad = ct_path(dir, "bad.txt");
-	ct_write_str(good, "[package]\r\n-keeppackage com/x/\r\n#c\r\n-keepclass a.B\r\n");
-	ct_write_str(bad, "-keepclass a.B\n-keep a.C\n");
-	tc_rules *r;
-	tc_error err;
-	tc_error_clear(&err);
-	cr_assert_eq(rules_new_empty(&r, &err), TC_OK);
-	cr_assert_eq(rules_load(r, good, &err), TC_OK, "%s", ct_err(&err));
+	const char *good = "[package]\r\n-keeppackage com/x/\r\n#c\r\n-keepclass a.B\r\n";
+	cr_assert_eq(rules_parse(r, good, strlen(good), "good.txt", &err), TC_OK, "%s", ct_err(&err));
 	cr_expect(blocks(r, "com.x.Y"));
 	cr_expect(blocks(r, "a.B"));
-	int rc = rules_load(r, bad, &err);
+	const char *bad = "-keepclass a.B\n-keep a.C\n";
+	int rc = rules_parse(r, bad, strlen(bad), "/some/dir/bad.txt", &err);
 	cr_expect_eq(rc, TC_EFORMAT);
-	cr_expect(strstr(ct_err(&err), bad) && strstr(ct_err(&err), "line 2"), "%s", ct_err(&err));
+	cr_expect(strstr(ct_err(&err), "/some/dir/bad.txt") && strstr(ct_err(&err), "line 2"), "%s", ct_err(&err));
 	rules_free(r);
-	ct_rm_rf(dir);
-	free(good);
-	free(bad);
-	free(dir);
 }
 
 /* --- matching --------------------------------------------------------------------- */

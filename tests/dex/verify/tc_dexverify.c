@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "dex.h"
+#include "file.h"
 #include "dex_op.h"
 #include "dex_verify.h"
 
@@ -38,40 +39,23 @@ typedef struct counts {
 	uint32_t worst_idx;   /* its method index */
 } counts;
 
+/* The whole file, malloc'd, through base's reader; NULL with the reason on stderr
+ * ("PATH: cannot open: ..."). */
 static uint8_t *read_all(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return NULL;
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	for (;;) {
-		if (n == cap) {
-			size_t ncap = cap ? 2 * cap : 1 << 20;
-			uint8_t *nb = realloc(buf, ncap);
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		size_t got = fread(buf + n, 1, cap - n, fp);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(fp);
-	fclose(fp);
-	if (bad) {
-		free(buf);
-		errno = EIO;
+	tc_buf b;
+	buf_init(&b);
+	tc_error e;
+	tc_error_clear(&e);
+	if (tc_file_read(path, &b, UINT64_MAX, NULL, &e) != TC_OK) {
+		char text[1200];
+		tc_error_format(&e, text, sizeof text);
+		fprintf(stderr, "%s\n", text);
+		buf_free(&b);
 		return NULL;
 	}
-	*len = n;
-	return buf;
+	*len = b.len;
+	return b.data ? b.data : malloc(1);
 }
 
 static void report(const char *path, const dex_file *d, const dex_emethod *m, const dex_verify_result *r,
@@ -122,10 +106,8 @@ static int check_file(const char *path, const opts *o)
 {
 	size_t len = 0;
 	uint8_t *data = read_all(path, &len);
-	if (!data) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+	if (!data)
 		return 2;
-	}
 	arena a, scratch;
 	arena_init(&a);
 	arena_init(&scratch);

@@ -180,7 +180,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 }
 
 /* The whole file at path, in buf (base's one reader); every error names the file. */
-static int read_file(const char *path, tc_buf *buf, tc_error *err)
+static int load_file(const char *path, tc_buf *buf, tc_error *err)
 {
 	tc_error e = { 0 };
 	if (tc_file_read(path, buf, UINT64_MAX, NULL, &e) == TC_OK)
@@ -201,7 +201,7 @@ int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
 	memset(out, 0, sizeof *out);
 	tc_buf buf;
 	buf_init(&buf);
-	int rc = read_file(path, &buf, err);
+	int rc = load_file(path, &buf, err);
 	if (rc == TC_OK)
 		rc = name_file(tc_ring_decode(out, buf.data, buf.len, err), path, err);
 	buf_free(&buf);
@@ -278,7 +278,7 @@ int tc_threads_load(tc_threads_image *out, const char *path, tc_error *err)
 	memset(out, 0, sizeof *out);
 	tc_buf buf;
 	buf_init(&buf);
-	int rc = read_file(path, &buf, err);
+	int rc = load_file(path, &buf, err);
 	if (rc == TC_OK)
 		rc = name_file(tc_threads_decode(out, buf.data, buf.len, err), path, err);
 	buf_free(&buf);

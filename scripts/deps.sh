@@ -36,6 +36,7 @@ test=("${sample[@]}"
 	musl-tools                              # ... and the runtime built and tested with musl-gcc
 	mount util-linux                        # a full disk: a 64 KiB tmpfs in a mount namespace (tests/runtime/disk)
 	chromium nodejs npm                     # the HTML report in a browser (tests/browser; npm ci fetches playwright-core)
+	protobuf-compiler                       # protoc: tc-trace perfetto's output against Perfetto's protos (tests/trace/perfetto.sh)
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time
 	apktool enjarify zip unzip              # bench/dex.sh: the corpus as class files

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "try.h"
@@ -28,6 +29,7 @@
 #include "trace_lines.h"
 #include "trace_mapping.h"
 #include "trace_recording.h"
+#include "trace_perfetto.h"
 #include "trace_report.h"
 #include "trace_spans.h"
 #include "trace_text.h"
@@ -35,42 +37,73 @@
 
 enum {
 	C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_HTML = 64,
-	C_SECTIONS = 128, C_ALL = 255
+	C_SECTIONS = 128, C_PERFETTO = 256, C_ALL = 511
 };
-#define C_VIEWS (C_TREE | C_CHROME | C_FLAME)
+#define C_VIEWS (C_TREE | C_CHROME | C_PERFETTO | C_FLAME)
 
 static const struct command {
 	const char *name;
 	int bit;
 	const char *summary;
 	const char *usage;
+	const char *details; /* its options' paragraph of the manual, or NULL */
 } commands[] = {
 	{ "tree", C_TREE, "the call tree of a ring (or of a slice): self and total ms, calls",
 	  "tc-trace tree --ring FILE [--mapping FILE] [SLICE] [--thread T] [--sort total|call|calls]\n"
-	  "              [--min-ms N] [--max-depth N] [-o OUT]" },
+	  "              [--min-ms N] [--max-depth N] [-o OUT]",
+	  "tree:     --sort total|call|calls (default total: heaviest first), --min-ms N (leave\n"
+	  "          out shorter nodes), --max-depth N\n" },
 	{ "messages", C_MESSAGES, "the messages (dispatch markers) of a ring, numbered for --message",
-	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [-o OUT]" },
+	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [-o OUT]", NULL },
 	{ "sections", C_SECTIONS, "the sections (named intervals) of every thread, for --section",
-	  "tc-trace sections --ring FILE [--thread T] [--end MS] [-o OUT]" },
+	  "tc-trace sections --ring FILE [--thread T] [--end MS] [-o OUT]", NULL },
 	{ "reports", C_REPORTS, "the report lines with their stack and stackKey decoded",
 	  "tc-trace reports --reports FILE [--mapping FILE] [--format json|text] [--tag TAG]\n"
-	  "                 [--keep-going] [-o OUT]" },
+	  "                 [--keep-going] [-o OUT]",
+	  "reports:  --format json (default: each line with \"stackDecoded\" and \"stackKeyDecoded\"\n"
+	  "          added) | text, --tag TAG (only these), --keep-going (skip bad lines, with a\n"
+	  "          warning, instead of stopping)\n" },
 	{ "chrome", C_CHROME, "Chrome Trace Event JSON of a ring (ui.perfetto.dev, chrome://tracing)",
 	  "tc-trace chrome --ring FILE [--mapping FILE] [SLICE] [--thread T] [--reports FILE]\n"
-	  "                [--events be|x] [--names short|full] [--min-us US] [-o OUT]" },
+	  "                [--events be|x] [--names short|full] [--min-us US] [-o OUT]",
+	  "chrome:   --events be (B/E pairs, default) | x (complete events), --names short (default:\n"
+	  "          class.method) | full (with the descriptor), --reports FILE (mark each report\n"
+	  "          as an instant event at its time), --min-us US (leave out spans shorter than\n"
+	  "          this, default 1000: the ring's clock ticks in ms; 0 keeps every span); ts are\n"
+	  "          microseconds on the ring's clock (CLOCK_MONOTONIC), to line up with a system trace\n" },
+	{ "perfetto", C_PERFETTO, "a Perfetto protobuf trace of a ring (ui.perfetto.dev, Android Studio)",
+	  "tc-trace perfetto --ring FILE [--mapping FILE] [SLICE] [--thread T] [--reports FILE]\n"
+	  "                  [--names short|full] [--min-us US] -o OUT",
+	  "perfetto: Perfetto's own format (TracePacket/TrackEvent protobuf): every span by default\n"
+	  "          (--min-us 0), names interned, a track per thread with its methods nested in\n"
+	  "          its messages, a track of the messages and one of the sections, reports as\n"
+	  "          instant events with their fields as arguments; nanoseconds on CLOCK_MONOTONIC,\n"
+	  "          named in the trace, so a system trace of the same time loads beside it.\n"
+	  "          Binary: -o OUT, or standard output when it is not a terminal\n" },
 	{ "flame", C_FLAME, "an SVG flame graph of a ring slice or of one report's stack",
 	  "tc-trace flame --ring FILE [--mapping FILE] [SLICE] [--thread T] [--title T] [--width PX]\n"
 	  "               [--sort call|total] [-o OUT]\n"
-	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]" },
+	  "tc-trace flame --reports FILE --report LINE [--mapping FILE] [--title T] [-o OUT]",
+	  "flame:    --report LINE (the stack of the report on that line of --reports instead of a\n"
+	  "          ring), --title TEXT, --width PX (default 1200), --sort call|total\n" },
 	{ "hot", C_HOT, "the often-called short methods, as a block list for tc-instrument",
 	  "tc-trace hot --ring FILE --mapping FILE [SLICE] [--min-calls N] [--max-avg-us U]\n"
-	  "             [--keep-ms T] [-o OUT]" },
+	  "             [--keep-ms T] [-o OUT]",
+	  "hot:      the methods called at least --min-calls N times (default 1000) for less than\n"
+	  "          --max-avg-us U microseconds on average (default 20), leaving out any whose\n"
+	  "          total time reached --keep-ms T ms (default: none left out), as -keepmethod\n"
+	  "          rules, most called first (tc-instrument --blocklist reads them)\n" },
 	{ "html", C_HTML, "one self-contained HTML report: threads, methods, call stacks, reports",
 	  "tc-trace html --ring FILE [--mapping FILE] [--reports FILE] [--end MS] [--title T]\n"
-	  "              [-o OUT]" },
+	  "              [-o OUT]",
+	  "html:     one HTML file, its CSS and JS inline (it opens from file:// without a network):\n"
+	  "          busy time per thread, the methods of a thread or under a method (calls, total\n"
+	  "          and self ms, in call order or by cost), every call stack that reached a method,\n"
+	  "          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
+	  "          charts, the start-up phases; a time window or a message is chosen in the page\n" },
 };
 
-static const char help_text[] =
+static const char help_inputs[] =
 	"\n"
 	"Inputs:\n"
 	"  -m, --mapping FILE   methodMapping.txt from tc-instrument; ids without an entry show\n"
@@ -100,28 +133,9 @@ static const char help_text[] =
 	"                       on each thread what ran then\n"
 	"  --end MS             close methods still running at MS (default: the last event's\n"
 	"                       time; a process killed mid-message leaves such methods)\n"
-	"\n"
-	"tree:     --sort total|call|calls (default total: heaviest first), --min-ms N (leave\n"
-	"          out shorter nodes), --max-depth N\n"
-	"reports:  --format json (default: each line with \"stackDecoded\" and \"stackKeyDecoded\"\n"
-	"          added) | text, --tag TAG (only these), --keep-going (skip bad lines, with a\n"
-	"          warning, instead of stopping)\n"
-	"chrome:   --events be (B/E pairs, default) | x (complete events), --names short (default:\n"
-	"          class.method) | full (with the descriptor), --reports FILE (mark each report\n"
-	"          as an instant event at its time), --min-us US (leave out spans shorter than\n"
-	"          this, default 1000: the ring's clock ticks in ms; 0 keeps every span); ts are\n"
-	"          microseconds on the ring's clock (CLOCK_MONOTONIC), to line up with a system trace\n"
-	"flame:    --report LINE (the stack of the report on that line of --reports instead of a\n"
-	"          ring), --title TEXT, --width PX (default 1200), --sort call|total\n"
-	"hot:      the methods called at least --min-calls N times (default 1000) for less than\n"
-	"          --max-avg-us U microseconds on average (default 20), leaving out any whose\n"
-	"          total time reached --keep-ms T ms (default: none left out), as -keepmethod\n"
-	"          rules, most called first (tc-instrument --blocklist reads them)\n"
-	"html:     one HTML file, its CSS and JS inline (it opens from file:// without a network):\n"
-	"          busy time per thread, the methods of a thread or under a method (calls, total\n"
-	"          and self ms, in call order or by cost), every call stack that reached a method,\n"
-	"          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
-	"          charts, the start-up phases; a time window or a message is chosen in the page\n"
+	"\n";
+
+static const char help_exit[] =
 	"\n"
 	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
 	"the line, or the byte offset in a ring); 2 usage.\n";
@@ -149,7 +163,21 @@ static void usage_all(FILE *f, int full)
 	fputs("\nUsage:\n", f);
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		put_usage(f, "  ", commands[i].usage);
-	fputs(help_text, f);
+	fputs(help_inputs, f);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (commands[i].details)
+			fputs(commands[i].details, f);
+	fputs(help_exit, f);
+}
+
+/* One command's manual: its usage, the inputs, its own options. */
+static void usage_one(FILE *f, const struct command *c)
+{
+	put_usage(f, "usage: ", c->usage);
+	fputs(help_inputs, f);
+	if (c->details)
+		fputs(c->details, f);
+	fputs(help_exit, f);
 }
 
 typedef struct opts {
@@ -249,10 +277,11 @@ static int parse_args(int argc, char **argv, opts *o)
 	o->slice.to_ms = TR_NO_TIME;
 	o->hot.min_calls = 1000;
 	o->hot.max_avg_us = 20;
-	o->min_us = 1000;
 	o->cmd = find_command(argv[1]);
 	if (!o->cmd)
 		return bad_usage("unknown command \"%s\"", argv[1]);
+	/* Chrome's JSON grows with every span; Perfetto's protobuf is made for them all */
+	o->min_us = o->cmd->bit == C_PERFETTO ? 0 : 1000;
 	for (int i = 2; i < argc; i++) {
 		char *a = argv[i];
 		char *val = NULL;
@@ -276,7 +305,7 @@ static int parse_args(int argc, char **argv, opts *o)
 		} table[] = {
 			{ "--mapping", "-m", 1, C_ALL },
 			{ "--ring", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
-			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_FLAME | C_HTML },
+			{ "--reports", NULL, 1, C_REPORTS | C_CHROME | C_PERFETTO | C_FLAME | C_HTML },
 			{ "--output", "-o", 1, C_ALL },        { "--from", NULL, 1, C_VIEWS | C_HOT },
 			{ "--to", NULL, 1, C_VIEWS | C_HOT },  { "--message", NULL, 1, C_VIEWS | C_HOT },
 			{ "--section", NULL, 1, C_VIEWS | C_HOT },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
@@ -284,11 +313,11 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
-			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME },
+			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME | C_PERFETTO },
 			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML },
 			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
 			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
-			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
+			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME | C_PERFETTO },
 			{ "--ignore-build-id", NULL, 0, C_ALL },
 		};
 		int k = -1;
@@ -309,8 +338,7 @@ static int parse_args(int argc, char **argv, opts *o)
 		const char *l = table[k].l;
 		uint64_t u;
 		if (strcmp(l, "--help") == 0) {
-			put_usage(stdout, "usage: ", o->cmd->usage);
-			fputs(help_text, stdout);
+			usage_one(stdout, o->cmd);
 			return 3;
 		} else if (strcmp(l, "--mapping") == 0) {
 			o->mapping = val;
@@ -1058,7 +1086,10 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 			nspans += r.th[r.sel[k]].slice.n;
 		if (rc == TC_OK) {
 			ring_notes(&r, stderr, "tc-trace: note: ");
-			rc = tr_chrome_write_tracks(out, tracks, n, m, &co, &drop, err);
+			rc = o->cmd->bit == C_PERFETTO
+			     ? tr_perfetto_write_tracks(out, tracks, n, m, &co, r.rec.time_base_ns,
+			                                r.rec.wall_base_ms * 1000000u, &drop, err)
+			     : tr_chrome_write_tracks(out, tracks, n, m, &co, &drop, err);
 		}
 		/* the ring counts whole ms: under 1 ms a span was recorded as 0 ms, and
 		 * "0 ms in all" would claim a sum nobody measured */
@@ -1279,8 +1310,7 @@ int main(int argc, char **argv)
 		if (argc > 2 && !c)
 			return bad_usage("unknown command \"%s\"", argv[2]);
 		if (c) {
-			put_usage(stdout, "usage: ", c->usage);
-			fputs(help_text, stdout);
+			usage_one(stdout, c);
 		} else {
 			usage_all(stdout, 1);
 		}
@@ -1297,6 +1327,12 @@ int main(int argc, char **argv)
 	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);
 	tr_output out = { 0 };
 	int skipped = 0;
+	if (rc == TC_OK && o.cmd->bit == C_PERFETTO && (!o.output || strcmp(o.output, "-") == 0) &&
+	    isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "tc-trace: perfetto writes a binary trace: give -o FILE (or redirect standard output)\n");
+		tr_mapping_free(m);
+		return 2;
+	}
 	if (rc == TC_OK)
 		rc = tr_output_open(&out, o.output, &err);
 	if (rc == TC_OK) {
@@ -1304,7 +1340,8 @@ int main(int argc, char **argv)
 		case C_TREE: rc = cmd_tree(&o, m, out.f, &err); break;
 		case C_MESSAGES: rc = cmd_messages(&o, m, out.f, &err); break;
 		case C_REPORTS: rc = cmd_reports(&o, m, out.f, &err, &skipped); break;
-		case C_CHROME: rc = cmd_chrome(&o, m, out.f, &err); break;
+		case C_CHROME:
+		case C_PERFETTO: rc = cmd_chrome(&o, m, out.f, &err); break;
 		case C_HOT: rc = cmd_hot(&o, m, out.f, &err); break;
 		case C_HTML: rc = cmd_html(&o, m, out.f, &err); break;
 		case C_SECTIONS: rc = cmd_sections(&o, m, out.f, &err); break;

@@ -24,10 +24,12 @@
  *                          two threads of one id, generations 1 and 2
  *
  * Exit status 0, or 1 with a message. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "tc_ringfile.h"
@@ -462,8 +464,22 @@ static int reuse_tid(const char *dir)
 	return 0;
 }
 
+/* DIR for the modes that write into one: made when missing (a parent that is missing,
+ * or a file in the way, is said as such, not as a file in DIR that cannot be opened). */
+static int make_dir(const char *dir)
+{
+	struct stat st;
+	if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+		return 0;
+	fprintf(stderr, "trace_gen: %s: cannot make the directory: %s\n", dir,
+	        errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && strcmp(argv[1], "crash") != 0 && make_dir(argv[2]))
+		return 1;
 	if (argc == 4 && strcmp(argv[1], "big") == 0)
 		return big(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "sample") == 0)

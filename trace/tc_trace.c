@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -610,6 +611,8 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tc_error *err)
 	memset(r, 0, sizeof *r);
 	char note[512];
 	int rc = tr_recording_read(&r->rec, o->ring, note, sizeof note, err);
+	if (rc == TC_EIO) /* not read at all: say which option named it */
+		return tc_set(err, rc, "--ring %s", err->message);
 	if (rc != TC_OK)
 		return rc;
 	if (note[0])
@@ -713,8 +716,14 @@ static FILE *open_reports(const char *path, tc_error *err)
 	if (strcmp(path, "-") == 0)
 		return stdin;
 	FILE *f = fopen(path, "rb");
-	if (!f)
-		tc_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (!f) {
+		tc_set(err, TC_EIO, "--reports %s: cannot open: %s", path, strerror(errno));
+	} else if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		tc_set(err, TC_EIO, "--reports %s: a directory, not a file of report lines", path);
+		fclose(f);
+		f = NULL;
+	}
 	return f;
 }
 
@@ -1325,6 +1334,8 @@ int main(int argc, char **argv)
 	tr_mapping *m = NULL;
 	/* (the views add the recording's names to the mapping: sections, thread nodes) */
 	int rc = o.mapping ? tr_mapping_load(&m, o.mapping, &err) : tr_mapping_empty(&m, &err);
+	if (rc == TC_EIO) /* not read at all: say which option named it */
+		tc_set(&err, rc, "--mapping %s", err.message);
 	tr_output out = { 0 };
 	int skipped = 0;
 	if (rc == TC_OK && o.cmd->bit == C_PERFETTO && (!o.output || strcmp(o.output, "-") == 0) &&

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 #include "method_mapping.h"
@@ -114,7 +115,12 @@ int tr_mapping_load(tr_mapping **out, const char *path, tc_error *err)
 	*out = NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return tc_set(err, TC_EIO, "%s: %s", path, strerror(errno));
+		return tc_set(err, TC_EIO, "%s: cannot open: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return tc_set(err, TC_EIO, "%s: a directory, not a mapping file (methodMapping.txt)", path);
+	}
 	int rc = tr_mapping_read(out, f, path, err);
 	fclose(f);
 	return rc;

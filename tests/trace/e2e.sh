@@ -208,7 +208,18 @@ malformed)
   expect "unsupported version: byte 8" fails_with 1 "$dir/v4: ring at byte 8: unsupported version" "$T" tree --ring "$dir/v4"
   : >"$dir/empty"
   expect "empty ring file" fails_with 1 "$dir/empty: ring at byte 0: truncated" "$T" flame --ring "$dir/empty"
-  expect "missing ring" fails_with 1 "$dir/nope: cannot open: No such file or directory" "$T" tree --ring "$dir/nope"
+  expect "missing ring: the option named" fails_with 1 "tc-trace: --ring $dir/nope: cannot open: No such file or directory" "$T" tree --ring "$dir/nope"
+  expect "a directory as the ring: said so" fails_with 1 "tc-trace: --ring $dir: not a regular file (a directory)" "$T" tree --ring "$dir"
+  expect "missing mapping: the option named" fails_with 1 "tc-trace: --mapping $dir/nope.txt: cannot open: No such file" "$T" tree --ring "$r" --mapping "$dir/nope.txt"
+  expect "a directory as the mapping: said so" fails_with 1 "tc-trace: --mapping $dir: a directory, not a mapping file" "$T" tree --ring "$r" --mapping "$dir"
+  expect "missing reports: the option named" fails_with 1 "tc-trace: --reports $dir/nope.jsonl: cannot open: No such file" "$T" reports --reports "$dir/nope.jsonl"
+  expect "a directory as the reports: said so" fails_with 1 "tc-trace: --reports $dir: a directory, not a file of report lines" "$T" chrome --ring "$r" --reports "$dir"
+  "$T" help html >"$dir/help-html.txt"
+  expect "help html: html's usage and options, not another command's" \
+    sh -c "grep -q '^usage: tc-trace html' '$dir/help-html.txt' && grep -q '^html: ' '$dir/help-html.txt' && ! grep -qE '^(tree|chrome|perfetto): ' '$dir/help-html.txt'"
+  "$T" help >"$dir/help-all.txt"
+  expect "help: the whole manual has every command's options" \
+    sh -c "grep -q '^tree: ' '$dir/help-all.txt' && grep -q '^perfetto: ' '$dir/help-all.txt' && grep -q '^html: ' '$dir/help-all.txt'"
   # tc-ringdump reads through the same loader: its errors name the file too
   expect "tc-ringdump: bad magic, file named" fails_with 1 "tc-ringdump: $dir/bad_magic: ring at byte 0: not a tracecanary ring" "$TC_RINGDUMP" "$dir/bad_magic"
   expect "tc-ringdump: missing ring" fails_with 1 "tc-ringdump: $dir/nope: cannot open: No such file or directory" "$TC_RINGDUMP" "$dir/nope"

@@ -12,7 +12,7 @@
 # `test` list (never from `bench`): .ci/run installs nothing else.
 set -euo pipefail
 
-build=(meson ninja-build pkg-config gcc libc6-dev libzip-dev libdeflate-dev libxxhash-dev uthash-dev libpcre2-dev python3
+build=(meson ninja-build pkg-config gcc libc6-dev libzip-dev libdeflate-dev libxxhash-dev uthash-dev libpcre2-dev libssl-dev python3
 	default-jdk-headless)
 sample=("${build[@]}")
 test=("${sample[@]}"

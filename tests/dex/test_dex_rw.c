@@ -275,6 +275,18 @@ Test(dex_rw, an_unknown_opcode_in_code_is_an_error_at_its_offset)
 
 #include "dex_sha1.h"
 
+Test(dex_rw, the_checksum_is_adler32_of_what_follows_it)
+{
+	/* RFC 1950's adler32 of "Wikipedia" is 0x11E60398; the 12 bytes before it (the
+	 * magic and the checksum field) are not summed */
+	uint8_t b[12 + 9];
+	memset(b, 0xAB, 12);
+	memcpy(b + 12, "Wikipedia", 9);
+	cr_expect_eq(dex_adler32(b, sizeof b), 0x11E60398u);
+	cr_expect_eq(dex_adler32(b, 12), 1u, "nothing after the field: adler32's start");
+	cr_expect_eq(dex_adler32(b, 3), 1u, "shorter than the header's first fields");
+}
+
 Test(dex_rw, the_signature_is_sha1)
 {
 	/* FIPS 180 test vectors: empty, "abc", the two-block message, a million 'a' */
@@ -285,16 +297,18 @@ Test(dex_rw, the_signature_is_sha1)
 	                                   "34aa973cd4c4daa4f61eeb2bdbad27316534016f"};
 	uint8_t *million = malloc(1000000);
 	memset(million, 'a', 1000000);
-	for (int i = 0; i < 4; i++) {
+	/* OpenSSL's, and the portable rounds it falls back to */
+	for (int i = 0; i < 8; i++) {
 		uint8_t out[20];
 		char hex[41];
-		if (i < 3)
-			dex_sha1((const uint8_t *)in[i], strlen(in[i]), out);
+		void (*sha1)(const uint8_t *, size_t, uint8_t[20]) = i < 4 ? dex_sha1 : dex_sha1_portable;
+		if (i % 4 < 3)
+			sha1((const uint8_t *)in[i % 4], strlen(in[i % 4]), out);
 		else
-			dex_sha1(million, 1000000, out);
+			sha1(million, 1000000, out);
 		for (int k = 0; k < 20; k++)
 			snprintf(hex + 2 * k, 3, "%02x", out[k]);
-		cr_expect_str_eq(hex, want[i]);
+		cr_expect_str_eq(hex, want[i % 4], "%s of vector %d", i < 4 ? "dex_sha1" : "dex_sha1_portable", i % 4);
 	}
 	free(million);
 }

@@ -122,7 +122,7 @@ fi
 objs_of() { # the objects of a source list
     for f in "$@"; do printf '%s ' "$obj/$(basename "$f" .c).o"; done
 }
-libs=$(pkg-config --libs libzip libpcre2-8 zlib libdeflate libxxhash)
+libs=$(pkg-config --libs libzip libpcre2-8 zlib libdeflate libxxhash libcrypto)
 for t in "$@"; do
     h=$(harness "$t")
     case $(needs "$t") in

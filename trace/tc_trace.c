@@ -21,6 +21,7 @@
 #include "tc_ringfile.h"
 #include "trace_chrome.h"
 #include "trace_compare.h"
+#include "trace_dflame.h"
 #include "trace_flame.h"
 #include "trace_hot.h"
 #include "trace_html.h"
@@ -73,7 +74,8 @@ static const struct command {
 	{ "compare", C_COMPARE, "what got slower between two builds: per method, message and section",
 	  "tc-trace compare --a RING... --a-mapping FILE --b RING... --b-mapping FILE\n"
 	  "                 [--by self|total] [--format text|json] [--top N] [--alpha A]\n"
-	  "                 [--tick-ms MS] [--fail-on self|total:+P%,Nms] [-o OUT]" },
+	  "                 [--tick-ms MS] [--fail-on self|total:+P%,Nms] [--flame SVG]\n"
+	  "                 [--title T] [--width PX] [-o OUT]" },
 };
 
 static const char help_text[] =
@@ -145,7 +147,9 @@ static const char help_compare[] =
 	"          orders the table (significant regressions first); --top N rows per table\n"
 	"          (default 40, 0 all); --format json (every row). --fail-on self:+10%,5ms (or\n"
 	"          total:..., repeatable): exit 1 naming every row that grew at least that much,\n"
-	"          significantly (or, one ring on a side, past the noise)\n"
+	"          significantly (or, one ring on a side, past the noise). --flame SVG: a\n"
+	"          differential flame graph (widths B's time, red grew, blue shrank; --title,\n"
+	"          --width)\n"
 	"\n"
 	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
 	"the line, or the byte offset in a ring), or compare --fail-on crossed; 2 usage.\n";
@@ -213,6 +217,7 @@ typedef struct opts {
 	tr_cmp_gate gates[8];
 	size_t ngates;
 	int quiet_prev; /* no note about FILE.prev */
+	const char *flame;
 } opts;
 
 static int bad_usage(const char *fmt, ...) TC_PRINTF(1, 2);
@@ -362,8 +367,8 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS | C_COMPARE },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
 			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME },
-			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML },
-			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
+			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML | C_COMPARE },
+			{ "--width", NULL, 1, C_FLAME | C_COMPARE },       { "--help", "-h", 0, C_ALL },
 			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
 			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME },
 			{ "--ignore-build-id", NULL, 0, C_ALL },
@@ -371,7 +376,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--a-mapping", NULL, 1, C_COMPARE }, { "--b-mapping", NULL, 1, C_COMPARE },
 			{ "--by", NULL, 1, C_COMPARE },        { "--top", NULL, 1, C_COMPARE },
 			{ "--alpha", NULL, 1, C_COMPARE },     { "--tick-ms", NULL, 1, C_COMPARE },
-			{ "--fail-on", NULL, 1, C_COMPARE },
+			{ "--fail-on", NULL, 1, C_COMPARE },   { "--flame", NULL, 1, C_COMPARE },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -404,6 +409,8 @@ static int parse_args(int argc, char **argv, opts *o)
 			/* --a r1 r2 ...: the words up to the next option are this side's too */
 			while (i + 1 < argc && argv[i + 1][0] != '-')
 				o->side[sd][o->nside[sd]++] = argv[++i];
+		} else if (strcmp(l, "--flame") == 0) {
+			o->flame = val;
 		} else if (strcmp(l, "--a-mapping") == 0 || strcmp(l, "--b-mapping") == 0) {
 			o->side_map[l[2] == 'b'] = val;
 		} else if (strcmp(l, "--by") == 0) {
@@ -1393,11 +1400,14 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 {
 	tr_mapping *m[2] = { NULL, NULL };
 	tr_cmp c;
+	tr_dflame *df = NULL;
 	uint32_t tick = 0;
 	*crossed = 0;
 	int rc = tr_cmp_init(&c, o->nside[0], o->nside[1], err);
 	if (rc != TC_OK)
 		return rc;
+	if (o->flame)
+		rc = tr_dflame_new(&df, o->nside[0], o->nside[1], err);
 	for (int s = 0; s < 2 && rc == TC_OK; s++)
 		rc = tr_mapping_load(&m[s], o->side_map[s], err);
 	for (int s = 0; s < 2 && rc == TC_OK; s++) {
@@ -1413,8 +1423,11 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 			if (r.rec.ring.resolution_ms > tick)
 				tick = r.rec.ring.resolution_ms;
 			tr_cmp_begin(&c, s, k);
-			for (size_t t = 0; t < r.rec.n && rc == TC_OK; t++)
+			for (size_t t = 0; t < r.rec.n && rc == TC_OK; t++) {
 				rc = tr_cmp_add_spans(&c, &r.th[t].all, m[s], err);
+				if (rc == TC_OK && df)
+					rc = tr_dflame_add(df, s, &r.th[t].all, m[s], err);
+			}
 			if (rc == TC_OK)
 				rc = tr_cmp_end(&c, m[s], err);
 			ring_close(&r);
@@ -1436,12 +1449,27 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 		tr_cmp_info info = { { o->side[0], o->side[1] }, { build[0], build[1] }, { o->side_map[0], o->side_map[1] } };
 		rc = o->text ? tr_cmp_write_text(out, &c, &info, (size_t)o->top, err) : tr_cmp_write_json(out, &c, &info, err);
 	}
+	if (rc == TC_OK && df) {
+		tr_output fo = { 0 };
+		char sub[300];
+		snprintf(sub, sizeof sub, "A: %zu recording%s of %.100s, B: %zu of %.100s", o->nside[0],
+		         o->nside[0] == 1 ? "" : "s", o->side_map[0], o->nside[1], o->side_map[1]);
+		tr_dflame_opts dfo = { o->title, sub, o->width, c.o.tick_ms };
+		rc = tr_output_open(&fo, o->flame, err);
+		if (rc == TC_OK)
+			rc = tr_dflame_write(fo.f, df, &dfo, err);
+		if (rc == TC_OK)
+			rc = tr_output_commit(&fo, err);
+		else
+			tr_output_abort(&fo);
+	}
 	for (size_t g = 0; g < o->ngates && rc == TC_OK; g++) {
 		char prefix[160];
 		snprintf(prefix, sizeof prefix, "tc-trace: --fail-on %.100s: ", o->gates[g].text);
 		*crossed += tr_cmp_gate_check(&c, &o->gates[g], stderr, prefix);
 	}
 	tr_cmp_dispose(&c);
+	tr_dflame_free(df);
 	tr_mapping_free(m[0]);
 	tr_mapping_free(m[1]);
 	return rc;

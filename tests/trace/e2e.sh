@@ -477,6 +477,18 @@ assert sum(1 for x in d["rows"] if x["kind"] == "method" and x["self"]["verdict"
 ' "$dir/cmp.json"
   fi
 
+  # the differential flame graph
+  # shellcheck disable=SC2086
+  "$T" compare $A $Bs --flame "$dir/diff.svg" -o /dev/null
+  expect "compare --flame: an SVG" sh -c "head -2 '$dir/diff.svg' | grep -q '<svg'"
+  expect "compare --flame: well-formed XML" xml_ok "$dir/diff.svg"
+  expect "compare --flame: the slowed method red, its B and A times in its title" \
+    grep -Eq '<title>app.Catalog.load \(\)V \(B [0-9.]+ ms, A [0-9.]+ ms, \+[0-9.]+ ms.*fill="rgb\(255,[0-9]+,[0-9]+\)"' "$dir/diff.svg"
+  expect "compare --flame: its caller red too (its total grew)" \
+    grep -Eq '<title>app.Main.onCreate \(Landroid.os.Bundle;\)V \(B .*fill="rgb\(255,' "$dir/diff.svg"
+  expect "compare --flame: a method that did not change is grey" \
+    grep -Eq '<title>app.Main.measure \(\)V \(B .*fill="rgb\(225,225,218\)"' "$dir/diff.svg"
+
   # the CI gate
   # shellcheck disable=SC2086
   expect "compare --fail-on self:+10%,20ms: exit 1 naming the method" \

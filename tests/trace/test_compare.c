@@ -9,6 +9,7 @@
 
 #include "helpers.h"
 #include "trace_compare.h"
+#include "trace_dflame.h"
 
 static tr_mapping *ma, *mb;
 static tr_cmp c;
@@ -162,4 +163,37 @@ Test(compare, gate_syntax)
 	cr_expect_eq(tr_cmp_gate_parse(&g, "self:+10%,"), 0);
 	cr_expect_eq(tr_cmp_gate_parse(&g, "self:-10%"), -1);
 	cr_expect_eq(tr_cmp_gate_parse(&g, "self:10%x"), -1);
+}
+
+/* The differential flame graph: paths merged by name across ids, widths
+ * from B, red where the total grew past the floor, grey under it. */
+Test(compare, differential_flame)
+{
+	tr_dflame *f;
+	cr_assert_eq(tr_dflame_new(&f, 1, 1, &err), TC_OK);
+	for (int side = 0; side < 2; side++) {
+		uint32_t load_id = side ? 7 : 5;
+		uint64_t t = side ? 60 : 20;
+		uint64_t ev[] = { I(6, 0), I(load_id, 0), O(load_id, t), I(3, t), O(3, t + 1), O(6, t + 10) };
+		tr_spans s = { 0 };
+		cr_assert_eq(tr_spans_build(&s, ev, N(ev), TR_NO_TIME, &err), TC_OK);
+		cr_assert_eq(tr_dflame_add(f, side, &s, side ? mb : ma, &err), TC_OK, "%s", err.message);
+		tr_spans_dispose(&s);
+	}
+	char *text;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+	tr_dflame_opts o = { "t", NULL, 1000, 5 };
+	cr_assert_eq(tr_dflame_write(out, f, &o, &err), TC_OK, "%s", err.message);
+	fclose(out);
+	cr_expect(strstr(text, "<title>app.Catalog.load ()V (B 60.0 ms, A 20.0 ms, +40.0 ms, +200%") != NULL, "%s", text);
+	/* one frame for load though its id changed, red (the largest change) */
+	const char *load = strstr(text, "app.Catalog.load ()V (B");
+	cr_expect(load && !strstr(load + 1, "app.Catalog.load ()V (B"), "load is one frame");
+	cr_expect(load && strstr(load, "fill=\"rgb(255,30,30)\""), "load is red");
+	/* fib: 1 ms both sides: grey; widths from B: 980 px for B's 70 ms */
+	cr_expect(strstr(text, "<title>app.Util.fib (I)I (B 1.0 ms, A 1.0 ms, +0.0 ms, +0%; self B 1.0, A 1.0 ms; calls "
+	                       "B 1.0, A 1.0; per recording)</title><rect x=\"850.00\"") != NULL, "%s", text);
+	free(text);
+	tr_dflame_free(f);
 }

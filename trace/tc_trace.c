@@ -7,6 +7,7 @@
  *
  * Exit status: 0 ok, 1 an input could not be read or decoded, 2 usage. */
 #include <errno.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 #include "tc_analysis.h"
 #include "tc_ringfile.h"
 #include "trace_chrome.h"
+#include "trace_compare.h"
+#include "trace_dflame.h"
 #include "trace_flame.h"
 #include "trace_hot.h"
 #include "trace_html.h"
@@ -38,7 +41,7 @@
 
 enum {
 	C_TREE = 1, C_MESSAGES = 2, C_REPORTS = 4, C_CHROME = 8, C_FLAME = 16, C_HOT = 32, C_HTML = 64,
-	C_SECTIONS = 128, C_PERFETTO = 256, C_ALL = 511
+	C_SECTIONS = 128, C_PERFETTO = 256, C_COMPARE = 512, C_ALL = 1023
 };
 #define C_VIEWS (C_TREE | C_CHROME | C_PERFETTO | C_FLAME)
 
@@ -102,6 +105,26 @@ static const struct command {
 	  "          and self ms, in call order or by cost), every call stack that reached a method,\n"
 	  "          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
 	  "          charts, the start-up phases; a time window or a message is chosen in the page\n" },
+	{ "compare", C_COMPARE, "what got slower between two builds: per method, message and section",
+	  "tc-trace compare --a RING... --a-mapping FILE --b RING... --b-mapping FILE\n"
+	  "                 [--by self|total] [--format text|json] [--top N] [--alpha A]\n"
+	  "                 [--tick-ms MS] [--fail-on self|total:+P%,Nms] [--flame SVG]\n"
+	  "                 [--title T] [--width PX] [-o OUT]",
+	  "compare:  A (--a, the old build) against B (--b, the new one): each side one or more\n"
+	  "          rings (--a r1 r2 ... or --a r1 --a r2) of its build, checked against its own\n"
+	  "          mapping (--a-mapping, --b-mapping); methods are matched by name (class, method,\n"
+	  "          descriptor: ids may differ between builds). Per method, message kind (by its\n"
+	  "          handler) and section: calls, total and self ms per recording on each side, the\n"
+	  "          difference, and a verdict: noise (under one clock tick per call; --tick-ms,\n"
+	  "          default the rings' tick), and with 2 or more rings per side slower/faster/same\n"
+	  "          by a Mann-Whitney U test with Holm's correction at --alpha (default 0.01); with\n"
+	  "          one ring on a side, significance cannot be judged. --by self (default) | total\n"
+	  "          orders the table (significant regressions first); --top N rows per table\n"
+	  "          (default 40, 0 all); --format json (every row). --fail-on self:+10%,5ms (or\n"
+	  "          total:..., repeatable): exit 1 naming every row that grew at least that much,\n"
+	  "          significantly (or, one ring on a side, past the noise). --flame SVG: a\n"
+	  "          differential flame graph (widths B's time, red grew, blue shrank; --title,\n"
+	  "          --width)\n" },
 };
 
 static const char help_inputs[] =
@@ -139,7 +162,7 @@ static const char help_inputs[] =
 static const char help_exit[] =
 	"\n"
 	"Exit status: 0 ok; 1 an input is missing or malformed (the message names the file and\n"
-	"the line, or the byte offset in a ring); 2 usage.\n";
+	"the line, or the byte offset in a ring), or compare --fail-on crossed; 2 usage.\n";
 
 /* Prints a command's usage lines, the first after `first`, the others
  * after as many spaces. */
@@ -202,6 +225,17 @@ typedef struct opts {
 	int from_set, to_set;
 	tr_hot_opts hot;
 	uint64_t min_us;
+	/* compare: the sides' recordings (argv's) and mappings */
+	const char **side[2];
+	size_t nside[2];
+	const char *side_map[2];
+	tr_cmp_opts cmp;
+	int format_set;
+	uint64_t top;
+	tr_cmp_gate gates[8];
+	size_t ngates;
+	int quiet_prev; /* no note about FILE.prev */
+	const char *flame;
 } opts;
 
 static int bad_usage(const char *fmt, ...) TC_PRINTF(1, 2);
@@ -268,6 +302,35 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* compare's sides: both given, each with its mapping, no recording twice
+ * (a ring compared with itself, or counted twice on one side) */
+static int compare_args(const opts *o)
+{
+	for (int s = 0; s < 2; s++) {
+		if (!o->nside[s])
+			return bad_usage("compare needs recordings on both sides: --%c RING... has none", 'a' + s);
+		if (!o->side_map[s])
+			return bad_usage("compare needs --%c-mapping FILE: the methodMapping.txt of the build that recorded "
+			                 "side %c (its methods are matched by name)", 'a' + s, 'A' + s);
+	}
+	size_t n = o->nside[0] + o->nside[1];
+	for (size_t i = 0; i < n; i++) {
+		const char *x = i < o->nside[0] ? o->side[0][i] : o->side[1][i - o->nside[0]];
+		struct stat sx;
+		int hx = stat(x, &sx) == 0;
+		for (size_t j = i + 1; j < n; j++) {
+			const char *y = j < o->nside[0] ? o->side[0][j] : o->side[1][j - o->nside[0]];
+			struct stat sy;
+			if (strcmp(x, y) == 0 || (hx && stat(y, &sy) == 0 && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino))
+				return bad_usage("%s%s%s is given twice (%s): a recording would be %s", x, strcmp(x, y) ? " and " : "",
+				                 strcmp(x, y) ? y : "",
+				                 (i < o->nside[0]) != (j < o->nside[0]) ? "on both sides" : "on one side",
+				                 (i < o->nside[0]) != (j < o->nside[0]) ? "compared with itself" : "counted twice");
+		}
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -281,8 +344,16 @@ static int parse_args(int argc, char **argv, opts *o)
 	o->cmd = find_command(argv[1]);
 	if (!o->cmd)
 		return bad_usage("unknown command \"%s\"", argv[1]);
+	o->cmp.by = TR_CMP_BY_SELF;
+	o->top = 40;
 	/* Chrome's JSON grows with every span; Perfetto's protobuf is made for them all */
 	o->min_us = o->cmd->bit == C_PERFETTO ? 0 : 1000;
+	if (o->cmd->bit == C_COMPARE) {
+		o->side[0] = malloc((size_t)argc * sizeof *o->side[0]);
+		o->side[1] = malloc((size_t)argc * sizeof *o->side[1]);
+		if (!o->side[0] || !o->side[1])
+			return bad_usage("out of memory");
+	}
 	for (int i = 2; i < argc; i++) {
 		char *a = argv[i];
 		char *val = NULL;
@@ -312,14 +383,19 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--section", NULL, 1, C_VIEWS | C_HOT },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
 			{ "--end", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
 			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
-			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS },
+			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS | C_COMPARE },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
 			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME | C_PERFETTO },
-			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML },
-			{ "--width", NULL, 1, C_FLAME },       { "--help", "-h", 0, C_ALL },
+			{ "--report", NULL, 1, C_FLAME },      { "--title", NULL, 1, C_FLAME | C_HTML | C_COMPARE },
+			{ "--width", NULL, 1, C_FLAME | C_COMPARE }, { "--help", "-h", 0, C_ALL },
 			{ "--min-calls", NULL, 1, C_HOT },     { "--max-avg-us", NULL, 1, C_HOT },
 			{ "--keep-ms", NULL, 1, C_HOT },       { "--min-us", NULL, 1, C_CHROME | C_PERFETTO },
 			{ "--ignore-build-id", NULL, 0, C_ALL },
+			{ "--a", NULL, 1, C_COMPARE },         { "--b", NULL, 1, C_COMPARE },
+			{ "--a-mapping", NULL, 1, C_COMPARE }, { "--b-mapping", NULL, 1, C_COMPARE },
+			{ "--by", NULL, 1, C_COMPARE },        { "--top", NULL, 1, C_COMPARE },
+			{ "--alpha", NULL, 1, C_COMPARE },     { "--tick-ms", NULL, 1, C_COMPARE },
+			{ "--fail-on", NULL, 1, C_COMPARE },   { "--flame", NULL, 1, C_COMPARE },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -342,7 +418,39 @@ static int parse_args(int argc, char **argv, opts *o)
 			usage_one(stdout, o->cmd);
 			return 3;
 		} else if (strcmp(l, "--mapping") == 0) {
+			if (o->cmd->bit == C_COMPARE)
+				return bad_usage("compare takes a mapping per side: --a-mapping and --b-mapping");
 			o->mapping = val;
+		} else if (strcmp(l, "--a") == 0 || strcmp(l, "--b") == 0) {
+			int sd = l[2] == 'b';
+			o->side[sd][o->nside[sd]++] = val;
+			/* --a r1 r2 ...: the words up to the next option are this side's too */
+			while (i + 1 < argc && argv[i + 1][0] != '-')
+				o->side[sd][o->nside[sd]++] = argv[++i];
+		} else if (strcmp(l, "--flame") == 0) {
+			o->flame = val;
+		} else if (strcmp(l, "--a-mapping") == 0 || strcmp(l, "--b-mapping") == 0) {
+			o->side_map[l[2] == 'b'] = val;
+		} else if (strcmp(l, "--by") == 0) {
+			if (strcmp(val, "self") && strcmp(val, "total"))
+				return bad_usage("--by is self or total, not \"%s\"", val);
+			o->cmp.by = strcmp(val, "self") == 0 ? TR_CMP_BY_SELF : TR_CMP_BY_TOTAL;
+		} else if (strcmp(l, "--top") == 0) {
+			if (parse_u64(val, &o->top))
+				return bad_usage("--top needs a number, got \"%s\"", val);
+		} else if (strcmp(l, "--alpha") == 0 || strcmp(l, "--tick-ms") == 0) {
+			char *end;
+			double v = strtod(val, &end);
+			int alpha = l[2] == 'a';
+			if (end == val || *end || !(v > 0) || (alpha ? v >= 0.5 : v > 1000))
+				return bad_usage("%s needs %s, got \"%s\"", l, alpha ? "a level in (0, 0.5)" : "milliseconds in (0, 1000]",
+				                 val);
+			*(alpha ? &o->cmp.alpha : &o->cmp.tick_ms) = v;
+		} else if (strcmp(l, "--fail-on") == 0) {
+			if (o->ngates == sizeof o->gates / sizeof o->gates[0])
+				return bad_usage("at most %zu --fail-on", sizeof o->gates / sizeof o->gates[0]);
+			if (tr_cmp_gate_parse(&o->gates[o->ngates++], val))
+				return bad_usage("--fail-on is self|total:+P%%,Nms (e.g. self:+10%%,5ms), not \"%s\"", val);
 		} else if (strcmp(l, "--ignore-build-id") == 0) {
 			o->ignore_build_id = 1;
 		} else if (strcmp(l, "--ring") == 0) {
@@ -400,6 +508,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			if (strcmp(val, "json") && strcmp(val, "text"))
 				return bad_usage("--format is json or text, not \"%s\"", val);
 			o->text = strcmp(val, "text") == 0;
+			o->format_set = 1;
 		} else if (strcmp(l, "--tag") == 0) {
 			o->tag = val;
 		} else if (strcmp(l, "--keep-going") == 0) {
@@ -453,6 +562,10 @@ static int parse_args(int argc, char **argv, opts *o)
 		if (!o->ring || !o->mapping)
 			return bad_usage("hot needs --ring FILE and --mapping FILE (a rule names a method)");
 		break;
+	case C_COMPARE:
+		if (!o->format_set)
+			o->text = 1;
+		return compare_args(o);
 	default:
 		if (!o->ring)
 			return bad_usage("%s needs --ring FILE", o->cmd->name);
@@ -621,7 +734,8 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tc_error *err)
 		tr_recording_dispose(&r->rec);
 		return rc;
 	}
-	prev_note(o->ring);
+	if (!o->quiet_prev)
+		prev_note(o->ring);
 	r->th = calloc(r->rec.n, sizeof *r->th);
 	r->sel = malloc(r->rec.n * sizeof *r->sel);
 	if (!r->th || !r->sel)
@@ -1308,6 +1422,88 @@ static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	return rc;
 }
 
+/* Both sides' recordings, each checked against its side's mapping, summed
+ * per method, message kind and section (trace_compare.h). *crossed gets the
+ * number of rows past a --fail-on. */
+static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
+{
+	tr_mapping *m[2] = { NULL, NULL };
+	tr_cmp c;
+	tr_dflame *df = NULL;
+	uint32_t tick = 0;
+	*crossed = 0;
+	int rc = tr_cmp_init(&c, o->nside[0], o->nside[1], err);
+	if (rc != TC_OK)
+		return rc;
+	if (o->flame)
+		rc = tr_dflame_new(&df, o->nside[0], o->nside[1], err);
+	for (int s = 0; s < 2 && rc == TC_OK; s++)
+		rc = tr_mapping_load(&m[s], o->side_map[s], err);
+	for (int s = 0; s < 2 && rc == TC_OK; s++) {
+		for (size_t k = 0; k < o->nside[s] && rc == TC_OK; k++) {
+			opts one = *o; /* this ring with its side's mapping, whole, every thread */
+			one.ring = o->side[s][k];
+			one.mapping = o->side_map[s];
+			one.quiet_prev = 1;
+			ring_input r;
+			rc = ring_open(&r, &one, m[s], err);
+			if (rc != TC_OK)
+				break;
+			if (r.rec.ring.resolution_ms > tick)
+				tick = r.rec.ring.resolution_ms;
+			tr_cmp_begin(&c, s, k);
+			for (size_t t = 0; t < r.rec.n && rc == TC_OK; t++) {
+				rc = tr_cmp_add_spans(&c, &r.th[t].all, m[s], err);
+				if (rc == TC_OK && df)
+					rc = tr_dflame_add(df, s, &r.th[t].all, m[s], err);
+			}
+			if (rc == TC_OK)
+				rc = tr_cmp_end(&c, m[s], err);
+			ring_close(&r);
+		}
+	}
+	uint64_t build[2] = { m[0] ? tr_mapping_build_id(m[0]) : 0, m[1] ? tr_mapping_build_id(m[1]) : 0 };
+	if (rc == TC_OK && build[0] && build[0] == build[1]) {
+		char h[MM_BUILD_ID_HEX];
+		mm_build_id_hex(build[0], h);
+		fprintf(stderr, "tc-trace: note: both sides are build %s: the build is compared with itself\n", h);
+	}
+	if (rc == TC_OK) {
+		tr_cmp_opts co = o->cmp;
+		if (co.tick_ms <= 0)
+			co.tick_ms = tick ? tick : 5;
+		rc = tr_cmp_finish(&c, &co, err);
+	}
+	if (rc == TC_OK) {
+		tr_cmp_info info = { { o->side[0], o->side[1] }, { build[0], build[1] }, { o->side_map[0], o->side_map[1] } };
+		rc = o->text ? tr_cmp_write_text(out, &c, &info, (size_t)o->top, err) : tr_cmp_write_json(out, &c, &info, err);
+	}
+	if (rc == TC_OK && df) {
+		tr_output fo = { 0 };
+		char sub[300];
+		snprintf(sub, sizeof sub, "A: %zu recording%s of %.100s, B: %zu of %.100s", o->nside[0],
+		         o->nside[0] == 1 ? "" : "s", o->side_map[0], o->nside[1], o->side_map[1]);
+		tr_dflame_opts dfo = { o->title, sub, o->width, c.o.tick_ms };
+		rc = tr_output_open(&fo, o->flame, err);
+		if (rc == TC_OK)
+			rc = tr_dflame_write(fo.f, df, &dfo, err);
+		if (rc == TC_OK)
+			rc = tr_output_commit(&fo, err);
+		else
+			tr_output_abort(&fo);
+	}
+	for (size_t g = 0; g < o->ngates && rc == TC_OK; g++) {
+		char prefix[160];
+		snprintf(prefix, sizeof prefix, "tc-trace: --fail-on %.100s: ", o->gates[g].text);
+		*crossed += tr_cmp_gate_check(&c, &o->gates[g], stderr, prefix);
+	}
+	tr_cmp_dispose(&c);
+	tr_dflame_free(df);
+	tr_mapping_free(m[0]);
+	tr_mapping_free(m[1]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -1327,8 +1523,12 @@ int main(int argc, char **argv)
 	}
 	opts o;
 	int u = parse_args(argc, argv, &o);
-	if (u)
+	if (u) {
+		free(o.side[0]);
+		free(o.side[1]);
 		return u == 3 ? 0 : u;
+	}
+	size_t crossed = 0;
 
 	tc_error err = { 0 };
 	tr_mapping *m = NULL;
@@ -1356,6 +1556,7 @@ int main(int argc, char **argv)
 		case C_HOT: rc = cmd_hot(&o, m, out.f, &err); break;
 		case C_HTML: rc = cmd_html(&o, m, out.f, &err); break;
 		case C_SECTIONS: rc = cmd_sections(&o, m, out.f, &err); break;
+		case C_COMPARE: rc = cmd_compare(&o, out.f, &err, &crossed); break;
 		default: rc = cmd_flame(&o, m, out.f, &err); break;
 		}
 		if (rc == TC_OK)
@@ -1364,8 +1565,14 @@ int main(int argc, char **argv)
 			tr_output_abort(&out);
 	}
 	tr_mapping_free(m);
+	free(o.side[0]);
+	free(o.side[1]);
 	if (rc != TC_OK) {
 		fprintf(stderr, "tc-trace: %s\n", err.message);
+		return 1;
+	}
+	if (crossed) {
+		fprintf(stderr, "tc-trace: compare: %zu row%s crossed --fail-on\n", crossed, crossed == 1 ? "" : "s");
 		return 1;
 	}
 	if (skipped)

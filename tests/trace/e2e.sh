@@ -9,6 +9,9 @@
 #   threads    a ring and its thread file (threads = all): per-thread and
 #              all-thread trees, flame graphs and Chrome tracks with thread
 #              names, sections as named slices and as --section slices
+#   compare    two builds' launches (trace_gen compare), one method slowed: compare
+#              names it first, within 10% of the truth, nothing else; a build
+#              against itself 20 times: nothing flagged; the gate; bad input
 set -u
 mode=$1
 dir=$(mktemp -d)
@@ -442,8 +445,118 @@ buildid)
   "$T" html --ring "$dir/none/ring" --reports "$rep" --mapping "$m" -o "$dir/page.html" 2>"$dir/err"
   expect "html: reports of the mapping's build kept" grep -q "\"buildId\":\"$id\"" "$dir/page.html"
   ;;
+compare)
+  # build A and build B (other ids), 10 launches each; in B app.Catalog.load is 40 ms slower
+  mkdir -p "$dir/a" "$dir/b" "$dir/a1"
+  "$TRACE_GEN" compare "$dir/a" 10 1 0 || exit 1
+  "$TRACE_GEN" compare "$dir/b" 10 2 40 renumber || exit 1
+  A="--a $dir/a/ring0 $dir/a/ring1 $dir/a/ring2 $dir/a/ring3 $dir/a/ring4 $dir/a/ring5 $dir/a/ring6 $dir/a/ring7 $dir/a/ring8 $dir/a/ring9 --a-mapping $dir/a/methodMapping.txt"
+  Bs="--b $dir/b/ring0 $dir/b/ring1 $dir/b/ring2 $dir/b/ring3 $dir/b/ring4 $dir/b/ring5 $dir/b/ring6 $dir/b/ring7 $dir/b/ring8 $dir/b/ring9 --b-mapping $dir/b/methodMapping.txt"
+  # shellcheck disable=SC2086
+  "$T" compare $A $Bs -o "$dir/cmp.txt"
+  expect "compare runs" test $? -eq 0
+  cat "$dir/cmp.txt"
+  # the methods table: its first row, and how many are significant
+  awk '/^## methods/ { on = 1; getline; next } /^$/ { on = 0 } on' "$dir/cmp.txt" >"$dir/methods.txt"
+  expect "compare: the slowed method is first, significantly slower" \
+    grep -Eq '^slower +\+[0-9.]+ .* app\.Catalog\.load \(\)V$' "$dir/methods.txt" -m1
+  expect "compare: ... and it is the first row" sh -c "head -1 '$dir/methods.txt' | grep -q 'app.Catalog.load ()V'"
+  d=$(awk 'NR == 1 { print $2 }' "$dir/methods.txt")
+  expect "compare: its delta ($d ms) within 10% of the 40 ms it was slowed by" \
+    awk -v d="$d" 'BEGIN { exit !(d >= 36 && d <= 44) }'
+  expect "compare: no other method significant" test "$(grep -cE '^(slower|faster) ' "$dir/methods.txt")" -eq 1
+  expect "compare: matched by name though the ids differ (no row on one side only)" \
+    sh -c "! grep -qE '\[(A|B) only\]' '$dir/cmp.txt'"
+  expect "compare: its caller's message (by handler) got slower in total" \
+    grep -Eq '^(slower|same) +\+[0-9.]+ .* app\.Main\.onCreate \(Landroid\.os\.Bundle;\)V$' "$dir/cmp.txt"
+  expect "compare: the section start-up is compared" grep -Eq ' start-up$' "$dir/cmp.txt"
+  expect "compare: a confidence statement for the finding" \
+    grep -q "^method app.Catalog.load ()V: self +.* B above A in 100% of the 10 x 10 pairs" "$dir/cmp.txt"
+  # shellcheck disable=SC2086
+  "$T" compare $A $Bs --format json -o "$dir/cmp.json"
+  expect "compare --format json: valid JSON" json_ok "$dir/cmp.json"
+  expect "compare --format json: the finding, with its statistics" \
+    sh -c "grep -q '\"key\": \"app.Catalog.load ()V\"' '$dir/cmp.json' && grep -q '\"verdict\": \"slower\"' '$dir/cmp.json' && grep -q '\"pHolm\"' '$dir/cmp.json'"
+  if command -v python3 >/dev/null 2>&1; then
+    expect "compare --format json: the first row is the finding, delta within 10%" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rows"][0]
+assert r["kind"] == "method" and r["key"] == "app.Catalog.load ()V", r
+assert r["self"]["verdict"] == "slower" and abs(r["self"]["deltaMs"] - 40) <= 4, r
+assert sum(1 for x in d["rows"] if x["kind"] == "method" and x["self"]["verdict"] in ("slower", "faster")) == 1
+' "$dir/cmp.json"
+  fi
+
+  # the differential flame graph
+  # shellcheck disable=SC2086
+  "$T" compare $A $Bs --flame "$dir/diff.svg" -o /dev/null
+  expect "compare --flame: an SVG" sh -c "head -2 '$dir/diff.svg' | grep -q '<svg'"
+  expect "compare --flame: well-formed XML" xml_ok "$dir/diff.svg"
+  expect "compare --flame: the slowed method red, its B and A times in its title" \
+    grep -Eq '<title>app.Catalog.load \(\)V \(B [0-9.]+ ms, A [0-9.]+ ms, \+[0-9.]+ ms.*fill="rgb\(255,[0-9]+,[0-9]+\)"' "$dir/diff.svg"
+  expect "compare --flame: its caller red too (its total grew)" \
+    grep -Eq '<title>app.Main.onCreate \(Landroid.os.Bundle;\)V \(B .*fill="rgb\(255,' "$dir/diff.svg"
+  expect "compare --flame: a method that did not change is grey" \
+    grep -Eq '<title>app.Main.measure \(\)V \(B .*fill="rgb\(225,225,218\)"' "$dir/diff.svg"
+
+  # the CI gate
+  # shellcheck disable=SC2086
+  expect "compare --fail-on self:+10%,20ms: exit 1 naming the method" \
+    fails_with 1 "--fail-on self:+10%,20ms: method app.Catalog.load ()V: self +" "$T" compare $A $Bs --fail-on self:+10%,20ms
+  expect "... and only it" sh -c "[ \$(grep -c 'fail-on self' '$dir/err') -eq 1 ] && grep -q '1 row crossed --fail-on' '$dir/err'"
+  # shellcheck disable=SC2086
+  expect "compare --fail-on self:+10%,100ms: nothing crosses it, exit 0" "$T" compare $A $Bs --fail-on self:+10%,100ms -o "$dir/out"
+  # shellcheck disable=SC2086
+  expect "compare --fail-on malformed: usage" fails_with 2 "--fail-on is self|total" "$T" compare $A $Bs --fail-on self:10
+  # one launch per side
+  "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0" \
+    --b-mapping "$dir/b/methodMapping.txt" -o "$dir/one.txt"
+  expect "compare of one launch per side: says significance cannot be judged" \
+    grep -q "significance cannot be judged" "$dir/one.txt"
+  expect "... and judges none" sh -c "! grep -qE '^(slower|faster|same) ' '$dir/one.txt' && grep -q '^unjudged .*app.Catalog.load' '$dir/one.txt'"
+
+  # one build against itself: 20 comparisons of 10 launches with 10 others
+  fp=0 runs=0
+  for rep in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    rm -rf "$dir/s"; mkdir -p "$dir/s/a" "$dir/s/b"
+    "$TRACE_GEN" compare "$dir/s/a" 10 $((rep * 2 + 1000)) 0 && "$TRACE_GEN" compare "$dir/s/b" 10 $((rep * 2 + 1001)) 0 || exit 1
+    "$T" compare --a "$dir"/s/a/ring* --a-mapping "$dir/s/a/methodMapping.txt" \
+      --b "$dir"/s/b/ring* --b-mapping "$dir/s/a/methodMapping.txt" -o "$dir/s/out" 2>"$dir/s/err" || exit 1
+    n=$(grep -cE '^(slower|faster) ' "$dir/s/out")
+    [ "$n" -gt 0 ] && grep -E '^(slower|faster) ' "$dir/s/out"
+    fp=$((fp + n)) runs=$((runs + 1))
+  done
+  echo "  false positives over $runs comparisons of one build with itself: $fp"
+  expect "compare of a build with itself, 20 times: no row flagged ($fp)" test "$fp" -eq 0
+  expect "compare of a build with itself: a note says so" grep -q "both sides are build .*: the build is compared with itself" "$dir/s/err"
+
+  # bad input
+  expect "compare: the same ring on both sides is refused (usage)" \
+    fails_with 2 "$dir/a/ring0 is given twice (on both sides): a recording would be compared with itself" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/a/ring0" --b-mapping "$dir/a/methodMapping.txt"
+  ln -s "$dir/a/ring1" "$dir/a1/link"
+  expect "compare: one ring twice on a side, under two names: refused" \
+    fails_with 2 "is given twice (on one side): a recording would be counted twice" \
+    "$T" compare --a "$dir/a/ring1" "$dir/a1/link" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0" --b-mapping "$dir/b/methodMapping.txt"
+  expect "compare: a side with no recordings (usage)" \
+    fails_with 2 "compare needs recordings on both sides: --a RING... has none" \
+    "$T" compare --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0" --b-mapping "$dir/b/methodMapping.txt"
+  expect "compare: a side without its mapping (usage)" \
+    fails_with 2 "compare needs --b-mapping FILE" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0"
+  expect "compare: --mapping is refused, a mapping is per side" \
+    fails_with 2 "compare takes a mapping per side" \
+    "$T" compare --a "$dir/a/ring0" --mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0"
+  expect "compare: a side's rings and another build's mapping: refused (exit 1), naming both" \
+    fails_with 1 "$dir/b/ring3 was recorded by build" \
+    "$T" compare --a "$dir/a/ring0" "$dir/a/ring1" --a-mapping "$dir/a/methodMapping.txt" \
+    --b "$dir/b/ring3" --b-mapping "$dir/a/methodMapping.txt"
+  expect "compare: a missing ring: exit 1" fails_with 1 "$dir/b/nope" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/nope" --b-mapping "$dir/b/methodMapping.txt"
+  ;;
 *)
-  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused|buildid" >&2; exit 2 ;;
+  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused|buildid|compare" >&2; exit 2 ;;
 esac
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

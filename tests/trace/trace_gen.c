@@ -22,6 +22,17 @@
  *   trace_gen reused DIR   the same, then io-2's ring given io-1's thread id, as
  *                          when the kernel gives an ended thread's id again:
  *                          two threads of one id, generations 1 and 2
+ *   trace_gen compare DIR K SEED SLOW_MS [renumber]
+ *                          K launches of one build (tc-trace compare): DIR/ring0
+ *                          .. ring<K-1> and DIR/methodMapping.txt, the ring
+ *                          carrying its build id; a section "start-up" (a
+ *                          message calling app.Catalog.load once, which takes
+ *                          SLOW_MS more than its usual 30 ms, and others), then
+ *                          40 messages; every duration drawn with jitter from
+ *                          SEED and the launch, and a slow network method of
+ *                          large variance; the clock ticks every 5 ms, as the
+ *                          runtime's. renumber: another build of the same
+ *                          methods, whose ids differ (Catalog.load among them)
  *
  * Exit status 0, or 1 with a message. */
 #include <errno.h>
@@ -476,10 +487,167 @@ static int make_dir(const char *dir)
 	return 1;
 }
 
+/* ---- compare: launches of one build ---- */
+
+static uint64_t tick_now(void *user)
+{
+	uint64_t t = ((fake *)user)->now_ns, tick = UINT64_C(5000000);
+	return t / tick * tick; /* the runtime's clock thread: 5 ms ticks */
+}
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* jitter: uniform in [0, max_us) microseconds */
+static uint64_t jit(uint64_t max_us)
+{
+	return max_us ? rnd() % max_us : 0;
+}
+
+static void advance_us(uint64_t us)
+{
+	clk.now_ns += us * 1000u;
+}
+
+enum {
+	G_APP = 0, G_MAIN_CREATE, G_LOAD, G_CONFIG, G_INFLATE, G_FETCH, G_CLICK, G_PARSE, G_RENDER, G_MEASURE,
+	G_SCROLL, G_BIND, G_METHODS
+};
+static const char *const gen_names[G_METHODS] = {
+	"app.App onCreate ()V", "app.Main onCreate (Landroid.os.Bundle;)V", "app.Catalog load ()V",
+	"app.Config read (Ljava.lang.String;)Ljava.util.Map;", "app.Main inflate (I)V", "app.Net fetch ()V",
+	"app.Main onClick (Landroid.view.View;)V", "app.Parser parse (Ljava.lang.String;)Ljava.lang.Object;",
+	"app.Main render ()V", "app.Main measure ()V", "app.List onScroll (I)V", "app.List bind (I)V",
+};
+static uint32_t gen_id[G_METHODS];
+
+/* a method of ms milliseconds and up to jitter_us more */
+static void gen_leaf(int m, uint64_t ms, uint64_t jitter_us)
+{
+	in(gen_id[m]);
+	advance_us(ms * 1000 + jit(jitter_us));
+	out(gen_id[m]);
+}
+
+static int gen_launch(const char *ring, uint64_t build_id, uint64_t slow_ms)
+{
+	tc_config c;
+	tc_config_init(&c);
+	clk.now_ns = UINT64_C(5000000000);
+	c.capacity = 8192;
+	c.buffer_path = ring;
+	c.threads = false;
+	c.tracers = 0;
+	c.clock_resolution_ms = 5;
+	c.build_id = build_id;
+	c.clock = (tc_clock){ tick_now, &clk };
+	c.probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
+	                      .thread_stack = fake_stack, .process_name = fake_name };
+	tc_error err = { 0 };
+	remove(ring);
+	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+		return die("tc_ctx_new", &err);
+	if (tc_start(ctx, &err) != TC_OK)
+		return die("tc_start", &err);
+	advance_us(jit(5000));
+	tc_section_begin(ctx, "start-up", NULL);
+	gen_leaf(G_APP, 3, 2000);
+	tc_dispatch_begin(ctx);
+	in(gen_id[G_MAIN_CREATE]);
+	advance_us(2000 + jit(2000));
+	gen_leaf(G_LOAD, 30 + slow_ms, 8000);
+	gen_leaf(G_CONFIG, 10, 6000);
+	for (int i = 0; i < 3; i++)
+		gen_leaf(G_INFLATE, 4, 3000);
+	gen_leaf(G_FETCH, 40, 80000); /* the network: large variance */
+	out(gen_id[G_MAIN_CREATE]);
+	tc_dispatch_end(ctx);
+	tc_section_end(ctx);
+	for (int msg = 0; msg < 40; msg++) {
+		advance_us(jit(20000));
+		tc_dispatch_begin(ctx);
+		switch (msg % 4) {
+		case 0:
+			in(gen_id[G_CLICK]);
+			for (uint64_t i = 0, n = 5 + rnd() % 6; i < n; i++)
+				gen_leaf(G_PARSE, 1, 2000);
+			if (msg % 8 == 0)
+				gen_leaf(G_FETCH, 40, 80000);
+			out(gen_id[G_CLICK]);
+			break;
+		case 1:
+		case 3:
+			in(gen_id[G_RENDER]);
+			gen_leaf(G_MEASURE, 2, 3000);
+			gen_leaf(G_MEASURE, 2, 3000);
+			out(gen_id[G_RENDER]);
+			break;
+		default:
+			in(gen_id[G_SCROLL]);
+			for (int i = 0; i < 4; i++)
+				gen_leaf(G_BIND, 3, 4000);
+			out(gen_id[G_SCROLL]);
+			break;
+		}
+		tc_dispatch_end(ctx);
+	}
+	tc_ctx_free(ctx);
+	return 0;
+}
+
+static int compare_gen(int argc, char **argv)
+{
+	const char *dir = argv[2];
+	char *end;
+	unsigned long k = strtoul(argv[3], &end, 10);
+	unsigned long long seed = strtoull(argv[4], &end, 10), slow = strtoull(argv[5], &end, 10);
+	int renumber = argc > 6 && strcmp(argv[6], "renumber") == 0;
+	if (k < 1 || k > 1000 || slow > 10000) {
+		fputs("trace_gen: compare DIR K SEED SLOW_MS [renumber]: K 1..1000, SLOW_MS up to 10000\n", stderr);
+		return 2;
+	}
+	/* build A: ids 10 up; renumber (another build): ids 100 up, in another order */
+	char text[4096];
+	size_t len = 0;
+	len += (size_t)snprintf(text + len, sizeof text - len, "# methodMapping.txt of a generated build\n");
+	for (int m = 0; m < G_METHODS; m++) {
+		gen_id[m] = renumber ? 100 + (uint32_t)(G_METHODS - 1 - m) * 3 : 10 + (uint32_t)m;
+		len += (size_t)snprintf(text + len, sizeof text - len, "%u,1,%s\n", gen_id[m], gen_names[m]);
+	}
+	len += (size_t)snprintf(text + len, sizeof text - len,
+	                        "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/methodMapping.txt", dir);
+	if (write_file(path, text))
+		return 1;
+	mm_build_id h;
+	mm_build_id_init(&h);
+	mm_build_id_text(&h, text, len);
+	uint64_t build_id = mm_build_id_final(&h);
+	for (unsigned long i = 0; i < k; i++) {
+		rng_state = (seed + 1) * UINT64_C(0x9E3779B97F4A7C15) + i * UINT64_C(0xBF58476D1CE4E5B9) + 1;
+		for (int w = 0; w < 8; w++)
+			rnd();
+		snprintf(path, sizeof path, "%s/ring%lu", dir, i);
+		if (gen_launch(path, build_id, slow))
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "crash") != 0 && make_dir(argv[2]))
 		return 1;
+	if ((argc == 6 || argc == 7) && strcmp(argv[1], "compare") == 0)
+		return compare_gen(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "big") == 0)
 		return big(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "sample") == 0)
@@ -492,6 +660,7 @@ int main(int argc, char **argv)
 		return threads(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "reused") == 0)
 		return threads(argv[2]) || reuse_tid(argv[2]);
-	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n", stderr);
+	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n"
+	      "       | compare DIR K SEED SLOW_MS [renumber]\n", stderr);
 	return 2;
 }

@@ -111,8 +111,8 @@ typedef struct tc_feed {
 	/* the runtime is done with it (called once; any thread) */
 	void (*release)(void *user);
 	/* the events below count are in the ring now (any thread; NULL for
-	 * none): a writer that keeps this need ask for a copy only when it falls
-	 * behind */
+	 * none). No writer need wait for it: what a writer overwrites before
+	 * or while it is copied is dropped and counted lost (tc_ringfile.h) */
 	void (*copied)(void *user, uint64_t count);
 	/* events it holds (a power of two). The recording thread's: as many as
 	 * the ring's capacity or more (fewer are read as the ring's capacity).

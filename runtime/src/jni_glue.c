@@ -322,8 +322,8 @@ static void feed_reset(void *user, uint64_t count)
 	clear_exception(env);
 }
 
-/* Element 1: the events the ring has (the writer asks for a copy only when
- * it falls behind). */
+/* Element 1: the events the ring has. No Java writer reads it today (none
+ * waits for a copy): the copier drops what a writer overwrote (ring_pull_some). */
 static void feed_copied(void *user, uint64_t count)
 {
 	jfeed *f = user;

@@ -396,6 +396,13 @@ void tc_section_end(tc_ctx *ctx);
 /* The event id of section name (registering it), for writers that store
  * their own events: TC_ID_SECTION + n. Any thread. */
 int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err);
+
+/* A string field the next report delivered carries, once (before its tag):
+ * a fact of the start that no report has a field for, e.g. why the Java
+ * writers record nothing ("recordingOff"). At most TC_FIRST_NOTES_MAX;
+ * one more is TC_ENOSPC, a key already given is replaced. Any thread. */
+#define TC_FIRST_NOTES_MAX 4
+int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err);
 tc_index tc_mark(const tc_ctx *ctx);
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
 /* Copies the events since idx, preceded by the one event before it (as

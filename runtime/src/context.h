@@ -52,6 +52,9 @@ typedef struct activity_entry {
 struct tc_ctx {
 	tc_config cfg;          /* strings point at the owned copies below */
 	char *buffer_path, *splash, *report_path;
+	/* tc_first_report_note's fields, under mu; the next report takes them */
+	struct { char *key, *value; } first_notes[TC_FIRST_NOTES_MAX];
+	size_t n_first_notes;
 	/* The ring is replaced only before the first start, on the recording
 	 * thread (tc_reconfigure), so that thread uses it unlocked, and so does
 	 * the clock thread, which is stopped across a replacement. Other threads

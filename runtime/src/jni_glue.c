@@ -650,6 +650,17 @@ static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 	return rc == TC_OK ? (jint)id : -1;
 }
 
+static void JNICALL n_first_report_note(JNIEnv *env, jclass cls, jlong h, jstring key, jstring value)
+{
+	(void)cls;
+	char *k = NULL, *v = NULL;
+	if (dup_jstring(env, key, &k) == 0 && dup_jstring(env, value, &v) == 0 && k && v)
+		tc_first_report_note(ctx_of(h), k, v, NULL);
+	clear_exception(env);
+	free(k);
+	free(v);
+}
+
 static void JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
@@ -768,6 +779,7 @@ static const JNINativeMethod methods[] = {
 	N("pull", "(J)V", n_pull),
 	N("kick", "(J)J", n_kick),
 	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
+	N("firstReportNote", "(JLjava/lang/String;Ljava/lang/String;)V", n_first_report_note),
 	N("dispatchBegin", "(J)V", n_dispatch_begin),
 	N("dispatchEnd", "(J)V", n_dispatch_end),
 	N("idleBegin", "(J)V", n_idle_begin),

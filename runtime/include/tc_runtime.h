@@ -456,6 +456,12 @@ void tc_frame_metrics(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT]);
  * INTENDED_VSYNC_TIMESTAMP, API 26+, clock base; -1 unknown), which places
  * the frame's main-thread phases in a message (the view phases). */
 void tc_frame_metrics_at(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT], int64_t intended_vsync_ns);
+/* n frames whose FrameMetrics the platform dropped before the next it gave
+ * (onFrameMetricsAvailable's dropCountSinceLastInvocation: the listener fell
+ * behind, usually on the slow frames): frames of unknown duration, counted
+ * in the current window's report as FRAMES_UNKNOWN_DURATION (in no bucket,
+ * not in fps). Call it before that next frame's tc_frame_metrics_at. */
+void tc_frame_metrics_dropped(tc_ctx *ctx, uint32_t n);
 
 /* View phases (tc_config.block_context): a slow message's report says how
  * long the frames drawn in it spent in input, animation, measure + layout

@@ -34,6 +34,7 @@ typedef struct frame_scene {
 	int64_t gpu_frames;
 	double dropped, refresh_hz;
 	uint64_t paced_ns;      /* sum of max(total, interval) */
+	int64_t unknown_frames; /* FrameMetrics the platform dropped (tc_frame_metrics_dropped) */
 } frame_scene;
 
 typedef struct frames {

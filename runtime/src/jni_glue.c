@@ -691,14 +691,17 @@ static void JNICALL n_view_source(JNIEnv *env, jclass cls, jlong h, jint source)
 static void JNICALL n_frame_metrics(JNIEnv *env, jclass cls, jlong h, jlongArray ns)
 {
 	(void)cls;
-	/* the durations, then the intended vsync (-1 before API 26) */
-	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT + 1)
+	/* the durations, then the intended vsync (-1 before API 26), then the
+	 * reports the platform dropped before this one */
+	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT + 2)
 		return;
 	int64_t v[TC_FM_COUNT];
-	jlong j[TC_FM_COUNT + 1];
-	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT + 1, j);
+	jlong j[TC_FM_COUNT + 2];
+	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT + 2, j);
 	for (int i = 0; i < TC_FM_COUNT; i++)
 		v[i] = j[i];
+	if (j[TC_FM_COUNT + 1] > 0)
+		tc_frame_metrics_dropped(ctx_of(h), j[TC_FM_COUNT + 1] < UINT32_MAX ? (uint32_t)j[TC_FM_COUNT + 1] : UINT32_MAX);
 	tc_frame_metrics_at(ctx_of(h), v, j[TC_FM_COUNT]);
 }
 static void JNICALL n_frame_interval(JNIEnv *env, jclass cls, jlong h, jlong ns)

@@ -1223,6 +1223,7 @@ public final class E2e {
         h.post(() -> {
             busy[0] = wakeups();
             busy[2] = System.nanoTime();
+            Window.stubDropBeforeNext(7); // the platform dropped 7 reports before the first frame's
             animate(h, 700, 0, 0, () -> animate(h, 1000, 10, 60, () -> {
                 Display.stubDefault().stubSetRefreshRate(60);
                 h.post(() -> animate(h, 1200, 0, 0, () -> {
@@ -1258,6 +1259,9 @@ public final class E2e {
         if (metrics) {
             check(fps.stream().allMatch(j -> j.contains("\"TOTAL_DURATION\":") && j.contains("\"GPU_DURATION\":")
                     && j.contains("\"DROP_COUNT\":")), "FrameMetrics keys in every report");
+            long unknown = fps.stream().mapToLong(j -> j.contains("\"FRAMES_UNKNOWN_DURATION\":")
+                    ? intOf(j, "FRAMES_UNKNOWN_DURATION") : 0).sum();
+            check(unknown == 7, "the 7 frames the platform dropped the metrics of, as of unknown duration: " + unknown);
             check(intOf(first, "REFRESH_RATE") == 90 && intOf(last, "REFRESH_RATE") == 60,
                     "REFRESH_RATE follows the display: " + intOf(first, "REFRESH_RATE") + ", "
                     + intOf(last, "REFRESH_RATE"));

@@ -66,6 +66,9 @@ static int dump(const char *path, const tc_ring_image *img, int quiet, int stack
 			printf("section %u: %s\n", TC_ID_SECTION + n, img->names[n]);
 	printf("events: %zu from seq %" PRIu64 "%s\n", img->count, img->first_seq,
 	       img->recovered ? " (newest recovered past the stored count)" : "");
+	if (img->lost) /* the copier's, when a staged writer lapped it: empty slots, not wrong events */
+		printf("lost to lapping: %" PRIu64 " events (the writer overwrote them before they were copied)\n",
+		       img->lost);
 	if (!quiet) {
 		for (size_t i = 0; i < img->count; i++) {
 			uint64_t v = img->events[i];

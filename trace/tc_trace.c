@@ -781,6 +781,10 @@ static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
 		else
 			snprintf(p, sizeof p, "%s", prefix);
 		tr_spans_write_notes(out, p, &ti->all, ti->t->written, ti->t->count);
+		if (ti->t->lost) /* empty slots where the writer had lapped the runtime's copy */
+			fprintf(out, "%s%" PRIu64 " %s lost: the writer overwrote %s before the runtime copied %s\n", p,
+			        ti->t->lost, ti->t->lost == 1 ? "event" : "events", ti->t->lost == 1 ? "it" : "them",
+			        ti->t->lost == 1 ? "it" : "them");
 	}
 }
 
@@ -1256,8 +1260,15 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK) {
 		char source[600];
-		snprintf(source, sizeof source, "%s (pid %u)%s%s", o->ring, r.rec.pid, o->reports ? ", " : "",
-		         o->reports ? o->reports : "");
+		uint64_t lost = 0; /* shown with the source: the page has no other place for it */
+		for (size_t k = 0; k < r.rec.n; k++)
+			lost += r.rec.thread[k].lost;
+		char lost_text[96] = "";
+		if (lost)
+			snprintf(lost_text, sizeof lost_text, ", %" PRIu64 " %s lost to a lapping writer", lost,
+			         lost == 1 ? "event" : "events");
+		snprintf(source, sizeof source, "%s (pid %u)%s%s%s", o->ring, r.rec.pid, lost_text,
+		         o->reports ? ", " : "", o->reports ? o->reports : "");
 		rc = tr_html_new(&h, m, o->title ? o->title : "tracecanary report", source, err);
 	}
 	/* every thread of the recording (the ring file's, then the thread file's), whole:

@@ -21,7 +21,7 @@ void tr_recording_dispose(tr_recording *r)
 
 static tr_thread thread_of(const tc_ring_image *img, int main)
 {
-	return (tr_thread){ img->tid, img->thread_name, main, img->events, img->count, img->seq, img->generation, 0 };
+	return (tr_thread){ img->tid, img->thread_name, main, img->events, img->count, img->seq, img->generation, 0, img->lost };
 }
 
 int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, tc_error *err)

@@ -25,6 +25,7 @@ typedef struct tr_thread {
 	uint32_t generation;     /* its ring's hand-out in the thread file (1 up), 0 for the ring file's */
 	int shared_tid;          /* another thread of the recording had the same id (the kernel gave
 	                            it again after that thread ended): they are told apart by generation */
+	uint64_t lost;           /* events the runtime's copier dropped because the writer lapped it */
 } tr_thread;
 
 typedef struct tr_recording {

@@ -34,6 +34,11 @@
  *                         (tc_config.build_id: tc-instrument's hash of its
  *                         methodMapping.txt, mapfile/method_mapping.h); 0:
  *                         unknown (an app without the marker class)
+ *   112    8 lost         events of a staged writer the copy into this ring
+ *                         dropped (empty slots) because the writer had
+ *                         overwritten them, or may have, before or while
+ *                         they were copied (ring_pull_some); 0 in files
+ *                         written before it was kept
  *   128    8 now_ms       the clock thread's current time, read by C writers
  *   256 8192 names        a context's ring only: TC_SECTION_MAX entries of 64
  *                         bytes, entry n the name of section id TC_ID_SECTION + n
@@ -84,8 +89,9 @@
  *     clock tick (the clock thread ticks on while any writer's count moves)
  *     and a last time once its thread ended; a thread set in memory keeps no
  *     copy (nothing in the process reads it). The writer never waits for a
- *     copy: where the copier fell a whole array behind, the file shows the
- *     events it missed as empty slots.
+ *     copy: where the copier fell a whole array behind, or the writer
+ *     overwrote slots while they were copied, the file shows the events it
+ *     missed as empty slots, and the header's lost counts them.
  *
  * What a reader may rely on:
  *   - through the runtime: every event the writers published (their counts)
@@ -187,6 +193,7 @@ extern "C" {
 #define TC_RING_OFF_GENERATION 88u
 #define TC_RING_OFF_ENDED 96u
 #define TC_RING_OFF_BUILD_ID 104u
+#define TC_RING_OFF_LOST 112u
 #define TC_RING_OFF_NAMES 256u
 
 #define TC_THREADS_MAGIC "TCTHRDS\1"
@@ -219,6 +226,7 @@ typedef struct tc_ring_image {
 	uint32_t generation;     /* a thread's ring: which hand-out of the thread file (1 up); 0 for a context's */
 	uint64_t ended_ns;       /* a thread's ring: when its thread ended (the clock's ns), 0 while it ran */
 	uint64_t build_id;       /* 0: none recorded (version < 3, or the app had no build id) */
+	uint64_t lost;           /* events the copier dropped because a staged writer lapped it (0 before it was kept) */
 	/* section names by section number (names[n] is id TC_ID_SECTION + n),
 	 * "" where unused; NULL for a thread's ring, which has none (owned) */
 	char (*names)[TC_RING_NAME_SIZE];

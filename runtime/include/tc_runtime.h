@@ -111,8 +111,8 @@ typedef struct tc_feed {
 	/* the runtime is done with it (called once; any thread) */
 	void (*release)(void *user);
 	/* the events below count are in the ring now (any thread; NULL for
-	 * none): a writer that keeps this need ask for a copy only when it falls
-	 * behind */
+	 * none). No writer need wait for it: what a writer overwrites before
+	 * or while it is copied is dropped and counted lost (tc_ringfile.h) */
 	void (*copied)(void *user, uint64_t count);
 	/* events it holds (a power of two). The recording thread's: as many as
 	 * the ring's capacity or more (fewer are read as the ring's capacity).
@@ -396,6 +396,13 @@ void tc_section_end(tc_ctx *ctx);
 /* The event id of section name (registering it), for writers that store
  * their own events: TC_ID_SECTION + n. Any thread. */
 int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err);
+
+/* A string field the next report delivered carries, once (before its tag):
+ * a fact of the start that no report has a field for, e.g. why the Java
+ * writers record nothing ("recordingOff"). At most TC_FIRST_NOTES_MAX;
+ * one more is TC_ENOSPC, a key already given is replaced. Any thread. */
+#define TC_FIRST_NOTES_MAX 4
+int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err);
 tc_index tc_mark(const tc_ctx *ctx);
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
 /* Copies the events since idx, preceded by the one event before it (as
@@ -449,6 +456,12 @@ void tc_frame_metrics(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT]);
  * INTENDED_VSYNC_TIMESTAMP, API 26+, clock base; -1 unknown), which places
  * the frame's main-thread phases in a message (the view phases). */
 void tc_frame_metrics_at(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT], int64_t intended_vsync_ns);
+/* n frames whose FrameMetrics the platform dropped before the next it gave
+ * (onFrameMetricsAvailable's dropCountSinceLastInvocation: the listener fell
+ * behind, usually on the slow frames): frames of unknown duration, counted
+ * in the current window's report as FRAMES_UNKNOWN_DURATION (in no bucket,
+ * not in fps). Call it before that next frame's tc_frame_metrics_at. */
+void tc_frame_metrics_dropped(tc_ctx *ctx, uint32_t n);
 
 /* View phases (tc_config.block_context): a slow message's report says how
  * long the frames drawn in it spent in input, animation, measure + layout

@@ -553,7 +553,47 @@ void tc_ctx_free(tc_ctx *ctx)
 	free(ctx->buffer_path);
 	free(ctx->splash);
 	free(ctx->report_path);
+	for (size_t k = 0; k < ctx->n_first_notes; k++) {
+		free(ctx->first_notes[k].key);
+		free(ctx->first_notes[k].value);
+	}
 	free(ctx);
+}
+
+int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err)
+{
+	if (!key || !*key || !value)
+		return tc_set(err, TC_EINVAL, "a first-report note needs a key and a value");
+	char *v = strdup(value), *k = strdup(key);
+	if (!v || !k) {
+		free(v);
+		free(k);
+		return tc_set(err, TC_ENOMEM, "first-report note %s", key);
+	}
+	int rc = TC_OK;
+	pthread_mutex_lock(&ctx->mu);
+	size_t i = 0;
+	while (i < ctx->n_first_notes && strcmp(ctx->first_notes[i].key, key) != 0)
+		i++;
+	if (i < ctx->n_first_notes) {
+		free(ctx->first_notes[i].key);
+		free(ctx->first_notes[i].value);
+	} else if (i == TC_FIRST_NOTES_MAX) {
+		rc = TC_ENOSPC;
+	} else {
+		ctx->n_first_notes++;
+	}
+	if (rc == TC_OK) {
+		ctx->first_notes[i].key = k;
+		ctx->first_notes[i].value = v;
+	}
+	pthread_mutex_unlock(&ctx->mu);
+	if (rc != TC_OK) {
+		free(k);
+		free(v);
+		return tc_set(err, rc, "first-report note %s: %d notes already", key, TC_FIRST_NOTES_MAX);
+	}
+	return TC_OK;
 }
 
 void tc_ctx_bind_thread(tc_ctx *ctx)

@@ -34,6 +34,7 @@ typedef struct frame_scene {
 	int64_t gpu_frames;
 	double dropped, refresh_hz;
 	uint64_t paced_ns;      /* sum of max(total, interval) */
+	int64_t unknown_frames; /* FrameMetrics the platform dropped (tc_frame_metrics_dropped) */
 } frame_scene;
 
 typedef struct frames {
@@ -52,6 +53,9 @@ typedef struct activity_entry {
 struct tc_ctx {
 	tc_config cfg;          /* strings point at the owned copies below */
 	char *buffer_path, *splash, *report_path;
+	/* tc_first_report_note's fields, under mu; the next report takes them */
+	struct { char *key, *value; } first_notes[TC_FIRST_NOTES_MAX];
+	size_t n_first_notes;
 	/* The ring is replaced only before the first start, on the recording
 	 * thread (tc_reconfigure), so that thread uses it unlocked, and so does
 	 * the clock thread, which is stopped across a replacement. Other threads

@@ -322,8 +322,8 @@ static void feed_reset(void *user, uint64_t count)
 	clear_exception(env);
 }
 
-/* Element 1: the events the ring has (the writer asks for a copy only when
- * it falls behind). */
+/* Element 1: the events the ring has. No Java writer reads it today (none
+ * waits for a copy): the copier drops what a writer overwrote (ring_pull_some). */
 static void feed_copied(void *user, uint64_t count)
 {
 	jfeed *f = user;
@@ -650,6 +650,17 @@ static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 	return rc == TC_OK ? (jint)id : -1;
 }
 
+static void JNICALL n_first_report_note(JNIEnv *env, jclass cls, jlong h, jstring key, jstring value)
+{
+	(void)cls;
+	char *k = NULL, *v = NULL;
+	if (dup_jstring(env, key, &k) == 0 && dup_jstring(env, value, &v) == 0 && k && v)
+		tc_first_report_note(ctx_of(h), k, v, NULL);
+	clear_exception(env);
+	free(k);
+	free(v);
+}
+
 static void JNICALL n_dispatch_begin(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)env; (void)cls;
@@ -680,14 +691,17 @@ static void JNICALL n_view_source(JNIEnv *env, jclass cls, jlong h, jint source)
 static void JNICALL n_frame_metrics(JNIEnv *env, jclass cls, jlong h, jlongArray ns)
 {
 	(void)cls;
-	/* the durations, then the intended vsync (-1 before API 26) */
-	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT + 1)
+	/* the durations, then the intended vsync (-1 before API 26), then the
+	 * reports the platform dropped before this one */
+	if ((*env)->GetArrayLength(env, ns) != TC_FM_COUNT + 2)
 		return;
 	int64_t v[TC_FM_COUNT];
-	jlong j[TC_FM_COUNT + 1];
-	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT + 1, j);
+	jlong j[TC_FM_COUNT + 2];
+	(*env)->GetLongArrayRegion(env, ns, 0, TC_FM_COUNT + 2, j);
 	for (int i = 0; i < TC_FM_COUNT; i++)
 		v[i] = j[i];
+	if (j[TC_FM_COUNT + 1] > 0)
+		tc_frame_metrics_dropped(ctx_of(h), j[TC_FM_COUNT + 1] < UINT32_MAX ? (uint32_t)j[TC_FM_COUNT + 1] : UINT32_MAX);
 	tc_frame_metrics_at(ctx_of(h), v, j[TC_FM_COUNT]);
 }
 static void JNICALL n_frame_interval(JNIEnv *env, jclass cls, jlong h, jlong ns)
@@ -768,6 +782,7 @@ static const JNINativeMethod methods[] = {
 	N("pull", "(J)V", n_pull),
 	N("kick", "(J)J", n_kick),
 	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
+	N("firstReportNote", "(JLjava/lang/String;Ljava/lang/String;)V", n_first_report_note),
 	N("dispatchBegin", "(J)V", n_dispatch_begin),
 	N("dispatchEnd", "(J)V", n_dispatch_end),
 	N("idleBegin", "(J)V", n_idle_begin),

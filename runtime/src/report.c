@@ -58,6 +58,15 @@ static void append_line(tc_ctx *ctx, const char *path, const char *text)
 void report_send(tc_ctx *ctx, json *j, const char *tag, const char *key)
 {
 	char *process = procinfo_process_name(ctx);
+	/* the notes of the start (tc_first_report_note), in the first report only */
+	pthread_mutex_lock(&ctx->mu);
+	for (size_t k = 0; k < ctx->n_first_notes; k++) {
+		json_kv_string(j, ctx->first_notes[k].key, ctx->first_notes[k].value);
+		free(ctx->first_notes[k].key);
+		free(ctx->first_notes[k].value);
+	}
+	ctx->n_first_notes = 0;
+	pthread_mutex_unlock(&ctx->mu);
 	json_kv_string(j, "tag", tag);
 	json_kv_string(j, "process", process ? process : "");
 	json_kv_int(j, "time", (int64_t)procinfo_wall_ms(ctx));

@@ -27,6 +27,7 @@ _Static_assert(offsetof(struct ring_header, thread_name) == TC_RING_OFF_THREAD_N
 _Static_assert(offsetof(struct ring_header, generation) == TC_RING_OFF_GENERATION, "generation offset");
 _Static_assert(offsetof(struct ring_header, ended_ns) == TC_RING_OFF_ENDED, "ended offset");
 _Static_assert(offsetof(struct ring_header, build_id) == TC_RING_OFF_BUILD_ID, "build id offset");
+_Static_assert(offsetof(struct ring_header, lost) == TC_RING_OFF_LOST, "lost offset");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "slots are 8 bytes");
 
 /* Java addresses the region through a ByteBuffer, whose size is an int. */
@@ -57,6 +58,7 @@ void ring_init(ring *r, void *base, size_t header_size, const ring_params *p)
 	atomic_store(&h->status, TC_STATUS_READY);
 	atomic_store(&h->seq, 0);
 	atomic_store(&h->now_ms, 0);
+	atomic_store(&h->lost, 0);
 }
 
 void ring_set_thread(ring *r, uint32_t tid, const char *name)
@@ -151,8 +153,8 @@ uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost)
 		return 0; /* nothing new, or the runtime wrote last and reset the count */
 	uint64_t first = s;
 	if (w - s > f->capacity) {
-		/* the writer went round its memory before a copy: cannot happen
-		 * while it asks for one before half of it is uncopied */
+		/* the writer went round its memory before this copy (no Java
+		 * writer waits for one: it never reads COPIED) */
 		first = w - f->capacity;
 		*lost = first - s;
 	}
@@ -165,6 +167,25 @@ uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost)
 	if (end - first > r->capacity)
 		first = end - r->capacity; /* only the newest fit; nothing is lost by that */
 	copy_in(r, f, first, end);
+	/* A seqlock's second read: the writer ran on while we copied, and may
+	 * have stored events up to w2 + RING_WRITER_AHEAD - 1 over the slots of
+	 * those capacity before them (a torn one too, on 32-bit ARM). The
+	 * acquire fence pairs with the writer's release store of its count
+	 * after each event: if a slot we read was overwritten, this load sees
+	 * the count that overwrote it. What may have been overwritten is
+	 * dropped (an empty slot: never decoded as the event of its slot) and
+	 * counted as lost. */
+	atomic_thread_fence(memory_order_acquire);
+	uint64_t w2 = f->count(f->user);
+	uint64_t safe = w2 + RING_WRITER_AHEAD > f->capacity ? w2 + RING_WRITER_AHEAD - f->capacity : 0;
+	if (safe > first) {
+		uint64_t cut = safe < end ? safe : end;
+		for (uint64_t e = first; e < cut; e++)
+			atomic_store_explicit(&r->slots[e % r->capacity], 0, memory_order_relaxed);
+		*lost += cut - first;
+	}
+	if (*lost)
+		atomic_fetch_add_explicit(&r->hdr->lost, *lost, memory_order_relaxed);
 	/* release: whoever sees the count sees the events below it */
 	atomic_store_explicit(&r->hdr->seq, end, memory_order_release);
 	if (f->copied)

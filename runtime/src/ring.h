@@ -30,7 +30,8 @@ struct ring_header {
 	uint32_t reserved;
 	_Atomic uint64_t ended_ns;     /* offset 96 */
 	uint64_t build_id;             /* offset 104 */
-	char pad1[16];
+	_Atomic uint64_t lost;         /* offset 112: events the copier dropped (ring_pull_some) */
+	char pad1[8];
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };
@@ -95,6 +96,12 @@ static inline uint64_t ring_now(const ring *r)
 	return atomic_load_explicit(&r->hdr->now_ms, memory_order_relaxed);
 }
 
+/* Events a staged writer overwrote before or while they were copied in. */
+static inline uint64_t ring_lost(const ring *r)
+{
+	return atomic_load_explicit(&r->hdr->lost, memory_order_relaxed);
+}
+
 static inline void ring_set_now(ring *r, uint64_t ms)
 {
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
@@ -103,7 +110,10 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 /* Copies what feed f wrote since the ring's count into the ring, oldest
  * first, and publishes the new count with one release store, then tells the
  * feed (copied). Events the feed no longer held, because its writer overran
- * it, become empty slots: *lost says how many. The caller keeps every other
+ * it, and those it may have overwritten while they were copied (the count
+ * is read again after the copy, as a seqlock's reader does), become empty
+ * slots, never another event: *lost says how many, and the ring's header
+ * adds them up (ring_lost). The caller keeps every other
  * writer and every reader of the slots out meanwhile (the context's feed
  * lock, the thread set's lock). Returns the events the count moved by.
  * ring_pull_some copies at most max events (a caller that lets go of its

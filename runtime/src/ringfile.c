@@ -138,8 +138,10 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 		TRY(get_u32(&c, TC_RING_OFF_GENERATION, &out->generation));
 		TRY(get_u64(&c, TC_RING_OFF_ENDED, &out->ended_ns));
 	}
-	if (out->version >= 3)
+	if (out->version >= 3) {
 		TRY(get_u64(&c, TC_RING_OFF_BUILD_ID, &out->build_id));
+		TRY(get_u64(&c, TC_RING_OFF_LOST, &out->lost));
+	}
 	out->capacity = cap;
 	out->seq = seq;
 	if (header_size >= TC_RING_MAIN_HEADER_SIZE) {

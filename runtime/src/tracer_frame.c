@@ -14,7 +14,10 @@
  *   dropped max(0, (total - interval) / interval) frames, a fraction; the
  *   window closes fps_slice_ms after its first frame, and is reported if it
  *   has more than 20 frames, with Matrix's FrameMetrics keys added: the
- *   average of each duration, DROP_COUNT and REFRESH_RATE.
+ *   average of each duration, DROP_COUNT and REFRESH_RATE; and, not Matrix's,
+ *   FRAMES_UNKNOWN_DURATION: the frames whose metrics the platform dropped
+ *   (dropCountSinceLastInvocation; Matrix ignored it, and they were usually
+ *   the slow ones).
  *
  * The interval is the display's (tc_set_frame_interval, which the Android
  * glue keeps up with the display's refresh rate). */
@@ -88,6 +91,10 @@ static void report(tc_ctx *ctx, void *arg)
 			json_kv_int(&j, duration_name[TC_FM_GPU], f->durations[TC_FM_GPU] / f->gpu_frames);
 		json_kv_int(&j, "DROP_COUNT", round_up_half(f->dropped / (double)f->sum_frames));
 		json_kv_int(&j, "REFRESH_RATE", round_up_half(f->refresh_hz / (double)f->sum_frames));
+		/* not Matrix's: frames whose metrics never came (left out when none,
+		 * so that such a report is Matrix's exactly) */
+		if (f->unknown_frames)
+			json_kv_int(&j, "FRAMES_UNKNOWN_DURATION", f->unknown_frames);
 	}
 	report_send(ctx, &j, "Trace_FPS", "");
 }
@@ -212,6 +219,20 @@ void tc_frame_metrics_at(tc_ctx *ctx, const int64_t ns[TC_FM_COUNT], int64_t int
 		count(ctx, f, round_up_half(dropped));
 		if (now - f->begin_ns >= (uint64_t)ctx->cfg.fps_slice_ms * 1000000u)
 			close_window(ctx, f, interval, f->sum_frames > METRICS_MIN_FRAMES);
+	}
+	pthread_mutex_unlock(&ctx->frames.mu);
+}
+
+void tc_frame_metrics_dropped(tc_ctx *ctx, uint32_t n)
+{
+	if (!n || !ctx_started(ctx) || !counting(ctx))
+		return;
+	pthread_mutex_lock(&ctx->frames.mu);
+	frame_scene *f = scene_item(ctx, true);
+	if (f) {
+		if (!f->sum_frames && !f->unknown_frames)
+			f->begin_ns = ctx_clock_ns(ctx);
+		f->unknown_frames += n;
 	}
 	pthread_mutex_unlock(&ctx->frames.mu);
 }

@@ -333,10 +333,13 @@ Test(feed, a_copy_that_fell_behind_leaves_empty_slots_not_old_events)
 	tc_ring_image img;
 	decode_now(&img);
 	cr_assert_eq(img.count, 16);
-	for (uint32_t k = 24; k < 32; k++)
+	/* 32 and 33 too: a writer that had stored 40 may be storing 40 and 41
+	 * over them (RING_WRITER_AHEAD), so the copy drops them */
+	for (uint32_t k = 24; k < 34; k++)
 		cr_assert_eq(img.events[k - 24], 0, "lost event %u shows empty", k);
-	for (uint32_t k = 32; k < 40; k++)
+	for (uint32_t k = 34; k < 40; k++)
 		cr_assert_eq(img.events[k - 24], ev(true, 100 + k, k), "event %u", k);
+	cr_assert_eq(img.lost, 14, "20..33 counted lost in the header (got %llu)", (unsigned long long)img.lost);
 	tc_ring_image_dispose(&img);
 }
 

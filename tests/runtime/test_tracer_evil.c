@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -67,6 +68,30 @@ Test(tracer_evil, a_report_carries_the_build_id)
 	const char *end = "\"time\":1700000000000,\"buildId\":\"00ab0000000000cd\"}";
 	size_t n = strlen(f.reports[0].json), m = strlen(end);
 	cr_assert(n > m && !strcmp(f.reports[0].json + n - m, end), "%s", f.reports[0].json);
+}
+
+/* A fact of the start (the Java writer's Unsafe refused, the fast path's
+ * self-check): a field of the first report only, before its tag. */
+Test(tracer_evil, the_first_report_carries_the_start_notes_once)
+{
+	start();
+	tc_error err = { 0 };
+	cr_assert_eq(tc_first_report_note(ctx, "recordingOff", "sun.misc.Unsafe.putOrderedLong refused", &err), TC_OK);
+	cr_assert_eq(tc_first_report_note(ctx, "recordingOff", "replaced", &err), TC_OK, "a key given again");
+	for (int k = 1; k < TC_FIRST_NOTES_MAX; k++) {
+		char key[16];
+		snprintf(key, sizeof key, "note%d", k);
+		cr_assert_eq(tc_first_report_note(ctx, key, "x", &err), TC_OK);
+	}
+	cr_assert_eq(tc_first_report_note(ctx, "onemore", "x", &err), TC_ENOSPC);
+	cr_assert_eq(tc_first_report_note(ctx, "", "x", &err), TC_EINVAL);
+	fake_advance_ms(&f, 5);
+	message(720);
+	message(720);
+	cr_assert_eq(f.n_reports, 2);
+	cr_assert(strstr(f.reports[0].json, "\"stackKey\":\"100|\",\"recordingOff\":\"replaced\",\"note1\":\"x\","),
+	          "%s", f.reports[0].json);
+	cr_assert_null(strstr(f.reports[1].json, "recordingOff"), "%s", f.reports[1].json);
 }
 
 Test(tracer_evil, threshold_is_700_ms_inclusive)

@@ -164,6 +164,34 @@ Test(tracer_frame, frame_metrics_window_gives_matrix_keys)
 	                 "\"tag\":\"Trace_FPS\",\"process\":\"com.example.app\",\"time\":1700000000000}");
 }
 
+/* FrameMetrics the platform dropped (dropCountSinceLastInvocation, when the
+ * listener fell behind): frames of unknown duration, said as such, in no
+ * bucket and not in fps; the window's key is there only when some were. */
+Test(tracer_frame, frames_whose_metrics_were_dropped_count_as_of_unknown_duration)
+{
+	tc_ctx_free(ctx);
+	cfg.fps_slice_ms = 400;
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	tc_start(ctx, NULL);
+	tc_set_scene(ctx, "Main");
+	for (int k = 0; k < 21; k++) {
+		if (k == 3 || k == 10)
+			tc_frame_metrics_dropped(ctx, 4);
+		metrics(10000000, -1);
+		fake_advance_ms(&f, 20);
+	}
+	cr_assert_eq(f.n_reports, 1);
+	const char *j = f.reports[0].json;
+	cr_assert(strstr(j, "\"REFRESH_RATE\":60,\"FRAMES_UNKNOWN_DURATION\":8,\"tag\""), "%s", j);
+	cr_assert(strstr(j, "\"DROPPED_BEST\":21}"), "the 21 frames with metrics only: %s", j);
+	for (int k = 0; k < 21; k++) {
+		metrics(10000000, -1);
+		fake_advance_ms(&f, 20);
+	}
+	cr_assert_eq(f.n_reports, 2);
+	cr_assert_null(strstr(f.reports[1].json, "FRAMES_UNKNOWN_DURATION"), "none dropped: Matrix's keys only");
+}
+
 Test(tracer_frame, frame_metrics_window_of_20_frames_is_not_reported)
 {
 	tc_ctx_free(ctx);

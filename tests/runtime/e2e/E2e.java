@@ -1223,6 +1223,7 @@ public final class E2e {
         h.post(() -> {
             busy[0] = wakeups();
             busy[2] = System.nanoTime();
+            Window.stubDropBeforeNext(7); // the platform dropped 7 reports before the first frame's
             animate(h, 700, 0, 0, () -> animate(h, 1000, 10, 60, () -> {
                 Display.stubDefault().stubSetRefreshRate(60);
                 h.post(() -> animate(h, 1200, 0, 0, () -> {
@@ -1258,6 +1259,9 @@ public final class E2e {
         if (metrics) {
             check(fps.stream().allMatch(j -> j.contains("\"TOTAL_DURATION\":") && j.contains("\"GPU_DURATION\":")
                     && j.contains("\"DROP_COUNT\":")), "FrameMetrics keys in every report");
+            long unknown = fps.stream().mapToLong(j -> j.contains("\"FRAMES_UNKNOWN_DURATION\":")
+                    ? intOf(j, "FRAMES_UNKNOWN_DURATION") : 0).sum();
+            check(unknown == 7, "the 7 frames the platform dropped the metrics of, as of unknown duration: " + unknown);
             check(intOf(first, "REFRESH_RATE") == 90 && intOf(last, "REFRESH_RATE") == 60,
                     "REFRESH_RATE follows the display: " + intOf(first, "REFRESH_RATE") + ", "
                     + intOf(last, "REFRESH_RATE"));
@@ -1645,6 +1649,62 @@ public final class E2e {
                 "after release the call still works");
     }
 
+    /** A device that blocks Unsafe.putOrderedLong (blocked/sun/misc/Unsafe.java, patched
+     *  into the JDK): install and traced code run as usual, nothing is recorded, one log
+     *  line says why and so does the first report (recordingOff), not the next. */
+    static void unsafeBlocked(String lib) {
+        List<String> logs = new ArrayList<>();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(text);
+            }
+        });
+        earlyInit(); // a traced call before any start: would start recording
+        Looper.prepareMainLooper();
+        TraceCanary.Config c = config(lib);
+        AndroidTracing.install(new Application(), c, LISTENER);
+        check(TraceCanary.isAlive(), "install runs: the runtime is alive");
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(E2e::slowWork);
+        h.post(E2e::slowWork);
+        h.post(() -> Looper.getMainLooper().quit());
+        Looper.loop();
+        check(true, "traced methods ran without an exception");
+        String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
+        check(evil != null, "the slow message is still reported (its message markers)");
+        if (evil != null) {
+            System.out.println("# " + evil[2]);
+            check(evil[2].contains("\"recordingOff\":\"sun.misc.Unsafe.putOrderedLong(Object, long, long) refused: "
+                    + "java.lang.NoSuchMethodError: No virtual method putOrderedLong"), "the first report says why");
+            check(item(evil[2], 1, 100, 1) == -1, "no method in its stack: none was recorded");
+        }
+        long end = System.currentTimeMillis() + 5000;
+        int n;
+        do {
+            synchronized (reports) {
+                n = reports.size();
+            }
+            sleep(20);
+        } while (n < 2 && System.currentTimeMillis() < end);
+        synchronized (reports) {
+            check(reports.size() >= 2, "a second report: " + reports.size());
+            for (int k = 1; k < reports.size(); k++) {
+                check(!reports.get(k)[2].contains("recordingOff"), "report " + k + " does not say it again");
+            }
+        }
+        int said = 0;
+        synchronized (logs) {
+            for (String l : logs) {
+                if (l.startsWith("recording off: sun.misc.Unsafe.putOrderedLong")) {
+                    said++;
+                }
+            }
+        }
+        check(said == 1, "one log line says recording is off: " + said);
+        TraceCanary.release();
+        check(TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE, "released");
+    }
+
     public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
@@ -1673,6 +1733,7 @@ public final class E2e {
             case "threads-churn": threadsChurn(lib, args[1]); break;
             case "crash-busy": crashBusy(lib, args[1], args[2].equals("message")); return;
             case "hooks": hooks(lib); break;
+            case "unsafe-blocked": unsafeBlocked(lib); break;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

@@ -54,6 +54,9 @@
 #   hooks:     the PLT-hook tracers on a JNI library of our own (TC_FAKE, playing
 #              libandroid_runtime.so and libinput.so): priority changes of the
 #              main thread with the changer's Java stack, a slow input event.
+#   unsafe-blocked: a device whose hidden-API policy blocks Unsafe.putOrderedLong
+#              (blocked/sun/misc/Unsafe.java): the app runs, nothing is recorded,
+#              one log line and the first report say why (needs JAVAC).
 #   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes.
@@ -86,6 +89,16 @@ run_hidden() {
     --add-modules android.stubs -cp "$CLASSPATH_E2E" E2e "$@"
 }
 case "$mode" in
+unsafe-blocked)
+  # JAVAC: the stub Unsafe (blocked/) is compiled into the JDK's module here
+  here=$(cd "$(dirname "$0")" && pwd)
+  model=$(mktemp -d)
+  trap 'rm -rf "$model"' EXIT
+  "$JAVAC" -nowarn --patch-module jdk.unsupported="$here/blocked" \
+    --add-exports java.base/jdk.internal.misc=jdk.unsupported -d "$model" "$here/blocked/sun/misc/Unsafe.java" || exit 1
+  run_java --patch-module jdk.unsupported="$model" --add-exports java.base/jdk.internal.misc=jdk.unsupported \
+    -- unsafe-blocked
+  ;;
 hooks)
   run_java -Dtc.fake="$TC_FAKE" -- hooks
   ;;

@@ -26,6 +26,7 @@ public class Window {
 
     private static final List<Window> windows = new ArrayList<>();
     private static long renderDelayMs; // under windows
+    private static int dropNext; // under windows: the next delivery's dropCountSinceLastInvocation
     private final List<Object[]> listeners = new ArrayList<>(); // {listener, handler}
     private boolean drawn;
     private boolean hardwareAccelerated = true;
@@ -79,6 +80,14 @@ public class Window {
 
     /** The renderer's time to draw a frame after the main thread is done with it: the
      *  FrameMetrics reach the listeners that much later (0: at once). */
+    /** The next frame's metrics come with this dropCountSinceLastInvocation, as when the
+     *  platform dropped that many reports before it because the listener fell behind. */
+    public static void stubDropBeforeNext(int n) {
+        synchronized (windows) {
+            dropNext = n;
+        }
+    }
+
     public static void stubSetRenderDelayMs(long ms) {
         synchronized (windows) {
             renderDelayMs = ms;
@@ -111,7 +120,9 @@ public class Window {
                 for (Object[] l : w.listeners) {
                     OnFrameMetricsAvailableListener listener = (OnFrameMetricsAvailableListener) l[0];
                     FrameMetrics metrics = new FrameMetrics(m.clone());
-                    ((Handler) l[1]).postDelayed(() -> listener.onFrameMetricsAvailable(w, metrics, 0), renderDelayMs);
+                    int drops = dropNext;
+                    dropNext = 0;
+                    ((Handler) l[1]).postDelayed(() -> listener.onFrameMetricsAvailable(w, metrics, drops), renderDelayMs);
                 }
             }
         }

@@ -34,7 +34,7 @@ final class FrameMetricsSource implements Application.ActivityLifecycleCallbacks
     private static final int THREAD_PRIORITY_BACKGROUND = 10;
     private static final String TAG = "Matrix.FrameTracer";
     private final Set<Activity> watched = Collections.newSetFromMap(new WeakHashMap<Activity, Boolean>());
-    private final long[] ns = new long[IDS.length + 2]; // tc-frames only: durations, GPU, vsync
+    private final long[] ns = new long[IDS.length + 3]; // tc-frames only: durations, GPU, vsync, drops
     private Handler handler;
 
     private FrameMetricsSource() {}
@@ -86,6 +86,9 @@ final class FrameMetricsSource implements Application.ActivityLifecycleCallbacks
         ns[IDS.length] = Build.VERSION.SDK_INT >= 31 ? metrics.getMetric(GPU_DURATION) : -1;
         // places the frame's main-thread phases in a message (the block context's view phases)
         ns[IDS.length + 1] = Build.VERSION.SDK_INT >= 26 ? metrics.getMetric(INTENDED_VSYNC_TIMESTAMP) : -1;
+        // the reports the platform dropped since the last (this listener fell behind):
+        // frames of unknown duration, counted as such (FRAMES_UNKNOWN_DURATION)
+        ns[IDS.length + 2] = dropCountSinceLastInvocation;
         TraceCanary.frameMetrics(ns);
     }
 

@@ -55,7 +55,8 @@ public final class AppMethodBeat {
     static volatile long sNow = CLOCK_OFF;
     static long[] sRing;                           // the recording thread's staging ring
     static int sMask;                              // its events - 1 (a power of two)
-    static Thread sThread;                         // the recording thread
+    static Thread sThread;                         // the recording thread, while its events are recorded
+    static Thread sOwner;                          // the recording thread (also when U is null: none are)
     static boolean sInside;                        // re-entrancy guard of the slow paths (recording thread)
     static boolean sThreadsOn;                     // every thread records (ThreadRing)
     static final int[] sSections = new int[ThreadRing.SECTION_DEPTH]; // open sections (recording thread)
@@ -177,6 +178,14 @@ public final class AppMethodBeat {
         sRing = r;
         sMask = r.length - Staging.SLOTS - 1;
         sThread = recordThread;
+        sOwner = recordThread;
+    }
+
+    /** The runtime runs for recordThread (messages, reports) but its events are not
+     *  recorded: no usable Unsafe ({@link Staging#problem}). i() and o() then take the
+     *  other-thread path, which returns at once. */
+    static void own(Thread recordThread) {
+        sOwner = recordThread;
     }
 
     /** Every thread records, or (false) only the recording thread; under TraceCanary's lock. */
@@ -190,6 +199,9 @@ public final class AppMethodBeat {
 
     /** Moves recording to the calling thread. */
     static void bind(Thread t) {
-        sThread = t;
+        sOwner = t;
+        if (sRing != null) {
+            sThread = t;
+        }
     }
 }

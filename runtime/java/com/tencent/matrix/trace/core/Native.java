@@ -56,6 +56,9 @@ final class Native {
     static native long kick(long ctx);
     /** The event id of a section name, or -1 when the names are all taken. */
     static native int sectionId(long ctx, String name);
+
+    /** A string field the next report carries, once (tc_first_report_note). */
+    static native void firstReportNote(long ctx, String key, String value);
     /** Both copy the staging ring, write the marker and reset its count. */
     static native void dispatchBegin(long ctx);
     static native void dispatchEnd(long ctx);
@@ -110,7 +113,7 @@ final class Native {
             }
             return sb.toString();
         }
-        Thread t = AppMethodBeat.sThread;
+        Thread t = AppMethodBeat.sOwner;
         if (t == null) {
             return "";
         }

@@ -17,16 +17,47 @@ final class Staging {
 
     private Staging() {}
 
+    /** Why {@link #unsafe} gave null (one line), or null. */
+    static String problem;
+
     /** sun.misc.Unsafe: HotSpot, and ART from Android 5.0 (its (Object, long) accessors and
-     *  putOrderedLong are compiler intrinsics there); null elsewhere. */
+     *  putOrderedLong are compiler intrinsics there); null elsewhere, or where a member the
+     *  writers use per event is refused (problem says which). Each is called once here, on
+     *  a scratch staging ring: a hidden-API policy that blocks one (targetSdk 28 and up;
+     *  ART is updated through Mainline from API 31) throws at its first call
+     *  (NoSuchMethodError, a LinkageError), which must be here, at start, not inside every
+     *  traced method. */
     static sun.misc.Unsafe unsafe() {
+        sun.misc.Unsafe u;
         try {
             Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
             f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
+            u = (sun.misc.Unsafe) f.get(null);
         } catch (Throwable t) {
+            problem = "no sun.misc.Unsafe: " + t;
             return null;
         }
+        String member = "arrayBaseOffset(Class)";
+        try {
+            long[] a = ring(2);
+            long base = u.arrayBaseOffset(long[].class);
+            member = "getLong(Object, long)";
+            long s = u.getLong(a, base + 8L * SEQ);
+            member = "putLong(Object, long, long)";
+            u.putLong(a, base + 8L * SLOTS, s + 7);
+            member = "putOrderedLong(Object, long, long)";
+            u.putOrderedLong(a, base + 8L * SEQ, s + 1);
+            // read back through Unsafe too: a thread sees its own stores (tests/runtime/weak
+            // models a store buffer that plain reads of the array would miss)
+            if (u.getLong(a, base + 8L * SEQ) != 1 || u.getLong(a, base + 8L * SLOTS) != 7) {
+                problem = "sun.misc.Unsafe's accessors do not address a long[]'s elements";
+                return null;
+            }
+        } catch (LinkageError | SecurityException | UnsupportedOperationException e) {
+            problem = "sun.misc.Unsafe." + member + " refused: " + e;
+            return null;
+        }
+        return u;
     }
 
     /** A staging ring of slots events (a power of two). */

@@ -341,7 +341,7 @@ public final class TraceCanary {
             if (ctx == 0) {
                 return;
             }
-            if (Thread.currentThread() != AppMethodBeat.sThread) {
+            if (Thread.currentThread() != AppMethodBeat.sOwner) {
                 if (expiredOnly) {
                     return;
                 }
@@ -588,7 +588,7 @@ public final class TraceCanary {
     /** A main-looper message begins. */
     public static void dispatchBegin() {
         long c = ctx;
-        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sOwner) {
             Native.dispatchBegin(c);
         }
     }
@@ -596,7 +596,7 @@ public final class TraceCanary {
     /** An idle handler of the main queue runs (outside any message) ... */
     public static void idleBegin() {
         long c = ctx;
-        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sOwner) {
             Native.idleBegin(c);
         }
     }
@@ -604,7 +604,7 @@ public final class TraceCanary {
     /** ... and returns. */
     public static void idleEnd() {
         long c = ctx;
-        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sOwner) {
             Native.idleEnd(c);
         }
     }
@@ -612,7 +612,7 @@ public final class TraceCanary {
     /** The message ends. */
     public static void dispatchEnd() {
         long c = ctx;
-        if (c != 0 && Thread.currentThread() == AppMethodBeat.sThread) {
+        if (c != 0 && Thread.currentThread() == AppMethodBeat.sOwner) {
             Native.dispatchEnd(c);
         }
     }
@@ -727,7 +727,7 @@ public final class TraceCanary {
     static void expired() {
         try {
             Looper main = Looper.getMainLooper();
-            if (main != null && main.getThread() == AppMethodBeat.sThread) {
+            if (main != null && main.getThread() == AppMethodBeat.sOwner) {
                 new Handler(main).post(TraceCanary::releaseExpired);
             }
         } catch (LinkageError e) {
@@ -791,7 +791,7 @@ public final class TraceCanary {
 
     /** Every thread records once the runtime has the threads' rings. */
     private static void followThreads() {
-        boolean on = Native.threadsOn(ctx);
+        boolean on = Native.threadsOn(ctx) && AppMethodBeat.U != null;
         if (on != AppMethodBeat.sThreadsOn) {
             AppMethodBeat.allThreads(on);
         }
@@ -844,13 +844,21 @@ public final class TraceCanary {
             }
             libraryLoaded = true;
         }
-        long[] ring = AppMethodBeat.ring(c.capacity); // first: it may refuse (no Unsafe)
+        // no usable Unsafe (Staging.unsafe: one trial call of each member): the runtime
+        // runs (messages, frames, reports), the methods are not recorded
+        long[] ring = AppMethodBeat.U != null ? AppMethodBeat.ring(c.capacity) : null;
         long h = Native.create(c.options(logListener != null), c.bufferPath, c.reportPath, c.splashActivities,
                 c.priorityLibs, c.touchLibs);
         threadNames = c.threadNames;
         Native.threadName(h, recordThread.getName());
-        Native.attach(h, ring);
-        AppMethodBeat.attach(recordThread, ring);
+        if (ring != null) {
+            Native.attach(h, ring);
+            AppMethodBeat.attach(recordThread, ring);
+        } else {
+            AppMethodBeat.own(recordThread);
+            log(LOG_WARN, "recording off: " + Staging.problem + "; the app runs, its methods are not traced");
+            Native.firstReportNote(h, "recordingOff", Staging.problem);
+        }
         sectionIds.clear();
         ctx = h;
         status = STATUS_READY;

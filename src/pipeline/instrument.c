@@ -663,6 +663,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	r->t_collect = t2 - t1;
 	if (rc == TC_OK)
 		rc = collect_decide(r, err);
+	if (rc == TC_OK)
+		rc = beat_check(r, err);
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
 		pl_input *in = &r->inputs[i];
 		bool hit = false;

@@ -339,6 +339,10 @@ void out_unstage_run(pl_run *r);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(pl_run *r, tc_error *err);
+/* Writes both mapping files staged beside their final paths (pl_run.map_stage; a file
+ * that already holds the bytes is left alone), for out_commit_mappings to rename into
+ * place right after the outputs' commit: a run that cannot write its mappings replaces
+ * no output. */
 int out_write_mappings(pl_run *r, tc_error *err);
 /* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
  * will write, from the assigned ids (after collect_decide). */

@@ -554,6 +554,7 @@ static void release_batch(pl_run *r, size_t first, size_t end, bool done)
 		jar_release(in->zip);
 		if (done && in->jar && !in->classpath) {
 			/* written: its index and mapping are not needed again */
+			in->cut |= jar_damaged(in->zip);
 			jar_close(in->zip);
 			in->zip = NULL;
 		}
@@ -623,6 +624,23 @@ static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_er
 	}
 	for (size_t i = first; i < end && rc == TC_OK && r->hooks; i++)
 		r->hooks->save_result(r, &r->inputs[i]);
+	return rc;
+}
+
+/* Whether a jar was cut short while the run read it (a build still writing it): then
+ * what was read of it is not what it holds, and the run fails before anything is
+ * committed, with this error in place of whatever the zeros it read caused. */
+static int check_cut(pl_run *r, int rc, tc_error *err)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		pl_input *in = &r->inputs[i];
+		if (!in->cut && !jar_damaged(in->zip))
+			continue;
+		tc_error_clear(err);
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->in,
+		               "the file was cut short while it was read (is it still being written?): nothing was "
+		               "written; run again once it is complete");
+	}
 	return rc;
 }
 
@@ -701,6 +719,7 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	 * before the first one appears, and then they go into place together. */
 	if (rc == TC_OK)
 		rc = out_write_mappings(r, err);
+	rc = check_cut(r, rc, err);
 	double t5 = now();
 	r->t_map = t5 - t4;
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)

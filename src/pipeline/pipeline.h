@@ -83,6 +83,7 @@ typedef struct pl_input {
 	bool facts_hit;         /* its units came from the cache */
 	bool result_hit;        /* and its output and counters too */
 	bool out_same;          /* its output already held the result: left in place */
+	bool cut;               /* its file was cut short while mapped (jar_damaged): the run fails */
 	cache_key facts_key, result_key;
 	bool out_known;         /* out_hash and out_size are set */
 	cache_key out_hash;     /* a one-file output's cache_hash_bytes */

@@ -13,6 +13,12 @@ peers() {
 	bash "$root/bench/peers/build.sh" "$@" >/dev/null
 }
 
+# no_runtime_check TC_INSTRUMENT: --no-runtime-check when that build has it (the corpora
+# are not apps with the runtime; older builds never checked), else nothing.
+no_runtime_check() {
+	if "$1" --help 2>/dev/null | grep -q -- --no-runtime-check; then echo --no-runtime-check; fi
+}
+
 # measure LABEL CMD...: appends "wall_s rss_kb" of one run to $results/LABEL. The wall
 # time comes from bash's microsecond clock ($EPOCHREALTIME) around the whole process:
 # GNU time's %e has 10 ms steps, too coarse for a run of about 0.1 s.

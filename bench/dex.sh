@@ -34,6 +34,9 @@ out=${3:-${TMPDIR:-/tmp}/tc-bench-dex}
 "$root/scripts/deps.sh" bench
 tci=$(realpath "$build")/src/tc-instrument
 [ -x "$tci" ] || { echo "bench/dex.sh: build $build first (meson setup + ninja)" >&2; exit 1; }
+nrc=$(no_runtime_check "$tci")
+nrc_base=""
+[ -z "$base" ] || nrc_base=$(no_runtime_check "$base")
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary
 corpus=$cache/dex-corpus
 bash "$root/tests/dex/corpus.sh" "$corpus"
@@ -61,14 +64,14 @@ cd "$out/run"
 for i in $(seq "$runs"); do
 	for j in 1 "$cpus"; do
 		rm -rf m o.apk dd oc.jar
-		measure "apk-j$j" "$tci" -j"$j" --quiet --mapping-dir m --in "$apk" --out o.apk
+		measure "apk-j$j" "$tci" $nrc -j"$j" --quiet --mapping-dir m --in "$apk" --out o.apk
 		if [ -n "$base" ]; then
 			rm -rf m o.apk
-			measure "base-apk-j$j" "$base" -j"$j" --quiet --mapping-dir m --in "$apk" --out o.apk
+			measure "base-apk-j$j" "$base" $nrc_base -j"$j" --quiet --mapping-dir m --in "$apk" --out o.apk
 		fi
 		[ -z "$only" ] || continue
-		measure "dex-j$j" "$tci" -j"$j" --quiet --mapping-dir m --in "$corpus/server" --out dd
-		measure "classes-j$j" "$tci" -j"$j" --quiet --mapping-dir m --in "$classes" --out oc.jar
+		measure "dex-j$j" "$tci" $nrc -j"$j" --quiet --mapping-dir m --in "$corpus/server" --out dd
+		measure "classes-j$j" "$tci" $nrc -j"$j" --quiet --mapping-dir m --in "$classes" --out oc.jar
 	done
 	measure zipalign zipalign -p -f 4 "$apk" z.apk
 done

@@ -22,8 +22,9 @@
 # usage: bench/identical.sh [--cache] [--threads N] [--only CASE[,CASE]] [--work DIR] [--jars BUILD] A B
 #   A, B     tc-instrument binaries, or meson build directories (BUILD/src/tc-instrument)
 #   --jars   a build with the runtime, for the jars the sample compiles against
-#            (BUILD/runtime/tracecanary-runtime.jar, android-stubs.jar); default: B if
-#            it is a build directory, else build/
+#            (BUILD/runtime/tracecanary-runtime.jar, android-stubs.jar) and the runtime
+#            every case gets as --classpath; default: B if it is a build directory,
+#            else build/
 # Prints one line per comparison and a verdict; exit 0 when everything is identical,
 # 1 when anything differs or a run fails.
 # Example: bench/identical.sh --cache /tmp/base-build/src/tc-instrument build
@@ -54,6 +55,11 @@ done
 if [ -z "$jars" ]; then
 	if [ -d "$2" ]; then jars=$2; else jars=$root/build; fi
 fi
+# Every case has the runtime on its class path: a build that checks for it (issue 29) then
+# runs as one that does not, with the same outputs (the class path only informs the
+# class hierarchy).
+rtjar=$jars/runtime/tracecanary-runtime.jar
+[ -f "$rtjar" ] || { echo "identical.sh: $rtjar missing (give --jars BUILD, a build with the runtime)" >&2; exit 2; }
 work=${work:-$(mktemp -d "${TMPDIR:-/tmp}/tc-identical.XXXXXX")}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -106,7 +112,7 @@ run() {
 	rm -rf "$work/run" "$dst"
 	mkdir -p "$work/run/out" "$(dirname "$dst")"
 	# shellcheck disable=SC2086 # the arguments are word lists without spaces
-	if ! "$t" --quiet --mapping-dir "$work/run/mapping" ${args[$c]//@OUT@/$work/run/out} "$@" \
+	if ! "$t" --quiet --mapping-dir "$work/run/mapping" --classpath "$rtjar" ${args[$c]//@OUT@/$work/run/out} "$@" \
 		2>"$work/run/stderr"; then
 		echo "FAILED  $c/$label: $t exited with an error:" >&2
 		cat "$work/run/stderr" >&2

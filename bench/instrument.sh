@@ -39,9 +39,11 @@ J=/usr/share/java
 guava=$J/guava.jar
 asm="$J/asm.jar:$J/asm-tree.jar:$J/asm-commons.jar:$J/asm-util.jar:$J/asm-analysis.jar"
 tc=$build/src/tc-instrument
+nrc=$(no_runtime_check "$tc")
 
 if [ "$mode" != peers ]; then
 	tc=$(realpath "$build")/src/tc-instrument
+	nrc=$(no_runtime_check "$tc")
 	mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 	pr() { printf '%-52s %8.3f %8.0f %8s\n' "$1" "$(median "$results/$2" 1)" "$(median "$results/$2" 2 | awk '{print $1/1024}')" "${3:-}"; }
 	printf '%-52s %8s %8s %8s\n' "" "wall s" "RSS MB" "MB/s"
@@ -50,10 +52,10 @@ if [[ "$mode" == *cache* ]]; then
 	for r in $(seq "$runs"); do
 		o=$out/cache$r
 		rm -rf "$o" "$work/cache" && mkdir -p "$o"
-		measure guava-cold "$tc" --quiet --cache="$work/cache" --mapping-dir "$o/m1" --in "$guava" --out "$o/g1.jar"
-		measure guava-warm "$tc" --quiet --cache="$work/cache" --mapping-dir "$o/m2" --in "$guava" --out "$o/g2.jar"
+		measure guava-cold "$tc" $nrc --quiet --cache="$work/cache" --mapping-dir "$o/m1" --in "$guava" --out "$o/g1.jar"
+		measure guava-warm "$tc" $nrc --quiet --cache="$work/cache" --mapping-dir "$o/m2" --in "$guava" --out "$o/g2.jar"
 		cmp -s "$o/g1.jar" "$o/g2.jar" || { echo "warm output differs" >&2; exit 1; }
-		measure guava-warm-inplace "$tc" --quiet --cache="$work/cache" --mapping-dir "$o/m2" --in "$guava" --out "$o/g2.jar"
+		measure guava-warm-inplace "$tc" $nrc --quiet --cache="$work/cache" --mapping-dir "$o/m2" --in "$guava" --out "$o/g2.jar"
 		measure floor /bin/true # starting a process, the floor of any warm run
 		rm -rf "$o"
 	done
@@ -90,7 +92,7 @@ if [[ "$mode" == *big* ]]; then
 			sum=$((sum + $(stat -c %s "$j")))
 		done
 		echo "$sum" >"$results/$label.bytes"
-		measure "$label" "$tc" --quiet --mapping-dir "$o/map" "$@" "${args[@]}"
+		measure "$label" "$tc" $nrc --quiet --mapping-dir "$o/map" "$@" "${args[@]}"
 	}
 	for r in $(seq "$runs"); do
 		for pct in 10 25 50 100; do
@@ -119,7 +121,7 @@ if [[ "$mode" == *big* ]]; then
 		big 100 big-one "$o" --cache="$work/bigcache"
 		swap_from= swap_to=
 		big 100 big-back "$o" --cache="$work/bigcache" # back to the cached state
-		measure one-cold "$tc" --quiet --mapping-dir "$o/one" --in "$changed" --out "$o/one.jar"
+		measure one-cold "$tc" $nrc --quiet --mapping-dir "$o/one" --in "$changed" --out "$o/one.jar"
 		rm -rf "$o"
 	done
 	pr "big set with --cache: cold" big-cold
@@ -137,13 +139,13 @@ fi
 for r in $(seq "$runs"); do
 	o=$out/run$r
 	rm -rf "$o" && mkdir -p "$o"
-	measure guava-tc "$tc" --quiet --mapping-dir "$o/tc" --in "$guava" --out "$o/tc.jar"
+	measure guava-tc "$tc" $nrc --quiet --mapping-dir "$o/tc" --in "$guava" --out "$o/tc.jar"
 	measure guava-matrix java -cp "$work/peers/peers.jar:$asm" MatrixTransform \
 		--mapping-dir "$o/matrix" --in "$guava" --out "$o/matrix.jar"
 	measure guava-jacoco java -cp "$work/peers/jacoco-peer.jar:$J/org.jacoco.core.jar:$asm" \
 		JacocoInstrument "$guava" "$o/jacoco.jar"
 	# A fresh output directory each time, as a clean build has.
-	measure jdk-tc "$tc" --quiet --mapping-dir "$o/jdk-map" --in "$work/jdk" --out "$o/jdk"
+	measure jdk-tc "$tc" $nrc --quiet --mapping-dir "$o/jdk-map" --in "$work/jdk" --out "$o/jdk"
 	measure jdk-cp cp -r "$work/jdk" "$o/jdk-cp"
 	rm -rf "$o"
 done

@@ -146,7 +146,8 @@ static const char help_inputs[] =
 	"                       node per thread, a Chrome trace a track per thread\n"
 	"  --reports FILE       report lines (Config.reportPath); '-' reads standard input\n"
 	"  -o, --output FILE    write here ('-': standard output, the default); written to a\n"
-	"                       temporary file and renamed into place on success\n"
+	"                       temporary file and renamed into place on success; one of\n"
+	"                       the inputs is refused (exit 2)\n"
 	"\n"
 	"SLICE (tree, chrome, flame, hot; default: the whole ring):\n"
 	"  --from MS, --to MS   the methods running between these times (ms since the ring's\n"
@@ -249,6 +250,49 @@ static int bad_usage(const char *fmt, ...)
 	fputs("\n(tc-trace --help for usage)\n", stderr);
 	va_end(ap);
 	return 2;
+}
+
+/* Whether path names the file st is (the same inode: a link, "./", ".." included). */
+static int same_file(const char *path, const struct stat *st)
+{
+	struct stat in;
+	return path && stat(path, &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+}
+
+/* -o that is one of the inputs would replace it (a ring off a phone is often the only
+ * copy): a usage error, as tc-instrument's clashing outputs are. Compared as the file
+ * system resolves them; an output that does not exist yet is no input. */
+static int output_clash(const opts *o)
+{
+	struct stat st;
+	if (!o->output || !strcmp(o->output, "-") || stat(o->output, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	const struct {
+		const char *opt, *path;
+	} in[] = { { "--ring", o->ring }, { "--mapping", o->mapping }, { "--reports", o->reports } };
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+		if (same_file(in[i].path, &st))
+			return bad_usage("-o %s is the %s input %s: it would be replaced; write the output elsewhere",
+			                 o->output, in[i].opt, in[i].path);
+	if (o->ring) {
+		/* the ring's thread file, read beside it */
+		size_t n = strlen(o->ring);
+		char *tp = malloc(n + sizeof "-threads");
+		int clash = 0;
+		if (tp) {
+			memcpy(tp, o->ring, n);
+			memcpy(tp + n, "-threads", sizeof "-threads");
+			clash = same_file(tp, &st);
+			if (clash)
+				bad_usage("-o %s is the thread file %s of --ring %s: it would be replaced; write the output "
+				          "elsewhere",
+				          o->output, tp, o->ring);
+			free(tp);
+		}
+		if (clash)
+			return 2;
+	}
+	return 0;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -571,7 +615,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			return bad_usage("%s needs --ring FILE", o->cmd->name);
 		break;
 	}
-	return 0;
+	return output_clash(o);
 }
 
 /* ---- inputs ---- */

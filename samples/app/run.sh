@@ -21,7 +21,7 @@ javac -nowarn -d "$out/classes" -cp "$cp" "$here"/src/sample/*.java
 
 echo "== instrument it (tc-instrument)"
 "$build/src/tc-instrument" --mapping-dir "$out/mapping" --blocklist "$here/blocklist.txt" \
-	--classpath "$rt/android-stubs.jar" --in "$out/classes" --out "$out/instrumented"
+	--classpath "$rt/android-stubs.jar" --classpath "$rt/tracecanary-runtime.jar" --in "$out/classes" --out "$out/instrumented"
 
 echo "== run it with the runtime (about 12 s: start-up, a slow refresh, janky scrolling, an ANR)"
 # An ASan build's JNI library needs the ASan runtime preloaded into the JVM, which

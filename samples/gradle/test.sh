@@ -18,8 +18,22 @@ export GRADLE_USER_HOME=$work/.gradle-home
 # tc-instrument's cache under the work directory (its default is ~/.cache/...)
 export XDG_CACHE_HOME=$work/.cache
 gradle_run() {
-	(cd "$work" && gradle --offline --no-daemon -q -Ptc="$tc" instrument) >"$work/gradle.log" 2>&1
+	(cd "$work" && gradle --offline --no-daemon -q -Ptc="$tc" -Pruntime="$work/beat.jar" instrument) >"$work/gradle.log" 2>&1
 }
+# The app's runtime (a dependency, -Pruntime): a beat class that counts calls, so that
+# the instrumented jar can be run below as the plain one is.
+mkdir -p "$work/beat/com/tencent/matrix/trace/core"
+cat > "$work/beat/com/tencent/matrix/trace/core/AppMethodBeat.java" <<'JAVA'
+package com.tencent.matrix.trace.core;
+public final class AppMethodBeat {
+    static int depth, calls;
+    public static void i(int id) { depth++; calls++; }
+    public static void o(int id) { depth--; }
+    static { Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("beat " + calls + " " + depth))); }
+}
+JAVA
+javac -d "$work/beat" "$work/beat/com/tencent/matrix/trace/core/AppMethodBeat.java"
+(cd "$work/beat" && jar cf "$work/beat.jar" com)
 
 gradle_run || { cat "$work/gradle.log"; exit 1; }
 base=$work/tracecanary/methodMapping.txt
@@ -57,18 +71,6 @@ fi
 grep -q 'method ids changed' "$work/gradle.log"
 echo "third build: failed on a changed id, as it must"
 
-# The instrumented jar runs as the plain one does, with a beat class that counts calls.
-mkdir -p "$work/beat/com/tencent/matrix/trace/core"
-cat > "$work/beat/com/tencent/matrix/trace/core/AppMethodBeat.java" <<'JAVA'
-package com.tencent.matrix.trace.core;
-public final class AppMethodBeat {
-    static int depth, calls;
-    public static void i(int id) { depth++; calls++; }
-    public static void o(int id) { depth--; }
-    static { Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("beat " + calls + " " + depth))); }
-}
-JAVA
-javac -d "$work/beat" "$work/beat/com/tencent/matrix/trace/core/AppMethodBeat.java"
 # third build failed on purpose: rebuild the jar with the good base first
 cp "$work/first-mapping.txt" "$base"
 gradle_run || { cat "$work/gradle.log"; exit 1; }

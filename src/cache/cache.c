@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* copy_file_range */
 
 #include "cache/cache.h"
+#include "containers/map_guard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -100,8 +101,13 @@ int cache_hash_file(const char *path, cache_key *out, uint64_t *size, tc_error *
 	close(fd);
 	if (p == MAP_FAILED)
 		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "cannot map: %s", strerror(errno));
+	int guard = map_guard_add(p, (size_t)st.st_size);
 	*out = cache_hash_bytes(p, (size_t)st.st_size);
+	bool cut = map_guard_damaged(guard);
+	map_guard_remove(guard);
 	munmap(p, (size_t)st.st_size);
+	if (cut)
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, path, "the file was cut short while it was read (is it still being written?)");
 	return TC_OK;
 }
 

@@ -33,9 +33,9 @@
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 5 /* 5: pl_meth.preset */
+#define FACTS_VERSION 6 /* 5: pl_meth.preset, 6: pl_unit.beat */
 #define RESULT_VERSION 4
-#define RUN_VERSION 2
+#define RUN_VERSION 3 /* 3: check_runtime */
 
 /* --- a small binary format ---------------------------------------------------------- */
 
@@ -256,7 +256,8 @@ static void put_unit_facts(tc_buf *b, const pl_unit *u)
 	w_u64(b, u->entry);
 	w_str(b, u->name);
 	w_u64(b, (uint64_t)u->candidate | (uint64_t)u->traceable << 1 | (uint64_t)u->blocked << 2 |
-	         (uint64_t)u->focus_declared << 3 | (uint64_t)u->focus_final << 4 | (uint64_t)u->info.encrypted << 5);
+	         (uint64_t)u->focus_declared << 3 | (uint64_t)u->focus_final << 4 | (uint64_t)u->info.encrypted << 5 |
+	         (uint64_t)u->beat << 6);
 	w_u64(b, u->info.size);
 	w_u64(b, u->info.comp_size);
 	w_u64(b, u->info.crc);
@@ -309,6 +310,7 @@ static int get_units(pl_run *r, pl_input *in, rd *p, tc_error *err)
 		u->focus_declared = flags >> 3 & 1;
 		u->focus_final = flags >> 4 & 1;
 		u->info.encrypted = flags >> 5 & 1;
+		u->beat = (uint8_t)(flags >> 6);
 		u->info.size = r_u64(p);
 		u->info.comp_size = r_u64(p);
 		u->info.crc = (uint32_t)r_u64(p);
@@ -673,6 +675,7 @@ static int run_key(pl_run *r, tc_error *err)
 	cache_hash(h, &r->cache_env, sizeof r->cache_env);
 	cache_hash_u64(h, (uint64_t)o->deflate_level);
 	cache_hash_u64(h, o->strict);
+	cache_hash_u64(h, o->check_runtime);
 	cache_hash_u64(h, o->base_mapping != NULL);
 	int rc = o->base_mapping ? hash_path_into(h, o->base_mapping, err) : TC_OK;
 	cache_hash_u64(h, r->ninputs);

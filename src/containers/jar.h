@@ -35,6 +35,9 @@ void jar_close(tc_jar *jar);
  * the page cache if needed), so that a run over many jars holds only the ones it works
  * on. Not while another thread reads the archive. */
 void jar_release(tc_jar *jar);
+/* Whether the file was cut short while it was mapped (containers/map_guard.h): what was
+ * read past its new end read as zeros, so nothing read from it may be trusted. */
+bool jar_damaged(const tc_jar *jar);
 
 uint64_t jar_count(const tc_jar *jar);
 /* Refuses (TC_EFORMAT, at the second one's local header) an archive that holds a name

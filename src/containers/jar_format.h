@@ -45,6 +45,7 @@ struct tc_jar {
 	const uint8_t *base;
 	size_t len;
 	void *map;        /* the mapped file, or NULL */
+	int guard;        /* its map_guard slot (containers/map_guard.h), or -1 */
 	uint8_t *owned;   /* the file read into memory when it could not be mapped */
 	entry *e;
 	uint64_t n;

@@ -17,6 +17,7 @@
 #include <zip.h>
 
 #include "containers/jar_format.h"
+#include "containers/map_guard.h"
 #include "containers/zlib_io.h"
 
 /* Archives up to this size are read in at once when mapped (see load). */
@@ -263,8 +264,10 @@ static int index_dir(tc_jar *jar, tc_error *err)
 static tc_jar *new_jar(const char *label)
 {
 	tc_jar *jar = calloc(1, sizeof *jar);
-	if (jar)
+	if (jar) {
 		snprintf(jar->label, sizeof jar->label, "%s", label);
+		jar->guard = -1;
+	}
 	return jar;
 }
 
@@ -297,6 +300,8 @@ static int load(tc_jar *jar, const char *path, tc_error *err)
 			jar->map = m;
 			jar->base = m;
 			jar->len = (size_t)st.st_size;
+			/* cut short while mapped (a build still writing it): zeros, and jar_damaged */
+			jar->guard = map_guard_add(m, jar->len);
 		}
 	}
 	if (rc == TC_OK && !jar->map) {
@@ -355,6 +360,11 @@ int jar_open_buffer(tc_jar **out, const void *data, size_t len, const char *labe
 	return TC_OK;
 }
 
+bool jar_damaged(const tc_jar *jar)
+{
+	return jar && map_guard_damaged(jar->guard);
+}
+
 void jar_release(tc_jar *jar)
 {
 	if (jar && jar->map)
@@ -367,8 +377,10 @@ void jar_close(tc_jar *jar)
 		return;
 	if (jar->za)
 		zip_discard(jar->za);
-	if (jar->map)
+	if (jar->map) {
+		map_guard_remove(jar->guard);
 		munmap(jar->map, jar->len);
+	}
 	free(jar->owned);
 	free(jar->e);
 	free(jar->names);

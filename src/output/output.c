@@ -533,18 +533,18 @@ static int text_close(pl_run *r, text_out *t, int which, tc_error *err)
 		t->err = errno;
 		t->failed = true;
 	}
-	if (!t->same && !t->failed && rename(t->tmp, t->path) != 0) {
-		t->err = errno;
-		t->failed = true;
-	}
 	if (nomem || t->failed) {
 		if (!t->same)
 			unlink(t->tmp);
 		return nomem ? tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, t->path, "no memory")
 		             : tc_fail(err, TC_EIO, TC_NO_OFFSET, t->path, "cannot write: %s", strerror(t->err));
 	}
-	if (t->same)
-		touch(t->path);
+	/* staged: out_commit_mappings renames it into place with the outputs' commit (or
+	 * only touches a file that already held these bytes) */
+	if (!t->same && !(r->map_stage[which] = strdup(t->tmp))) {
+		unlink(t->tmp);
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, t->path, "no memory");
+	}
 	/* what was written, for the cache (memo_save_run) */
 	r->map_hash[which] = hash;
 	r->map_size[which] = t->size;

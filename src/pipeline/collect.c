@@ -287,6 +287,7 @@ int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		malformed(u, w, &cerr);
 		return TC_OK;
 	}
+	beat_note_class(r, u, &cls);
 	for (uint32_t i = 0; i < cls.nmethods; i++) {
 		const cf_member *m = &cls.methods[i];
 		if (!(m->access & ACC_STATIC) && cp_utf8_eq(&cls.cp, m->name, FOCUS_NAME) &&
@@ -414,6 +415,7 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		return TC_OK;
 	}
 	u->access = (uint16_t)k->flags;
+	beat_note_dex(r, u, d, k);
 	char fname[1100];
 	snprintf(fname, sizeof fname, "%s.class", u->cls);
 	u->candidate = filter_file(fname);

@@ -554,6 +554,7 @@ static void release_batch(pl_run *r, size_t first, size_t end, bool done)
 		jar_release(in->zip);
 		if (done && in->jar && !in->classpath) {
 			/* written: its index and mapping are not needed again */
+			in->cut |= jar_damaged(in->zip);
 			jar_close(in->zip);
 			in->zip = NULL;
 		}
@@ -626,6 +627,23 @@ static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_er
 	return rc;
 }
 
+/* Whether a jar was cut short while the run read it (a build still writing it): then
+ * what was read of it is not what it holds, and the run fails before anything is
+ * committed, with this error in place of whatever the zeros it read caused. */
+static int check_cut(pl_run *r, int rc, tc_error *err)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		pl_input *in = &r->inputs[i];
+		if (!in->cut && !jar_damaged(in->zip))
+			continue;
+		tc_error_clear(err);
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, in->in,
+		               "the file was cut short while it was read (is it still being written?): nothing was "
+		               "written; run again once it is complete");
+	}
+	return rc;
+}
+
 /* The pipeline, from listing the inputs (classified, pl_run.hooks set) to the mapping
  * files and the summary: every output committed, nothing of the cache but pl_run.hooks. */
 static int run_pipeline(pl_run *r, double t0, tc_error *err)
@@ -663,6 +681,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	r->t_collect = t2 - t1;
 	if (rc == TC_OK)
 		rc = collect_decide(r, err);
+	if (rc == TC_OK)
+		rc = beat_check(r, err);
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
 		pl_input *in = &r->inputs[i];
 		bool hit = false;
@@ -695,17 +715,23 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 		rc = out_build_id_marker(r, out_build_id(r), err);
 	double t4 = now();
 	r->t_trace = t4 - t3;
-	/* Every output is complete before the first one appears. */
+	/* The mapping files are staged too: every output and both mappings are complete
+	 * before the first one appears, and then they go into place together. */
+	if (rc == TC_OK)
+		rc = out_write_mappings(r, err);
+	rc = check_cut(r, rc, err);
+	double t5 = now();
+	r->t_map = t5 - t4;
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
-	double t5 = now();
-	r->t_write = t5 - t4;
 	if (rc == TC_OK)
-		rc = out_write_mappings(r, err);
+		rc = out_commit_mappings(r, err);
+	double t6 = now();
+	r->t_write = t6 - t5;
 	if (rc == TC_OK)
 		rc = out_summarize(r, err);
-	r->t_map = now() - t5;
+	r->t_map += now() - t6;
 	free(items);
 	return rc;
 }

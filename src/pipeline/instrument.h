@@ -35,6 +35,10 @@ typedef struct tc_options {
 	int deflate_level;           /* for rewritten jar entries, 1..9 */
 	bool strict;                 /* a malformed class is fatal */
 	bool quiet;                  /* no summary line */
+	/* Refuse a run whose calls reach no runtime: the beat class and the members the
+	 * calls name, public and static, defined by an input or a class-path entry (the
+	 * command line sets it unless --no-runtime-check). */
+	bool check_runtime;
 	const char *cache_dir;       /* results cached there (see cache.h, memo.c), or NULL */
 	uint64_t cache_max_bytes;    /* the cache is evicted down to this after the run */
 	/* The largest file (input, class-path entry, block list, mapping), archive entry

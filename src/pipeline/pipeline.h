@@ -83,6 +83,7 @@ typedef struct pl_input {
 	bool facts_hit;         /* its units came from the cache */
 	bool result_hit;        /* and its output and counters too */
 	bool out_same;          /* its output already held the result: left in place */
+	bool cut;               /* its file was cut short while mapped (jar_damaged): the run fails */
 	cache_key facts_key, result_key;
 	bool out_known;         /* out_hash and out_size are set */
 	cache_key out_hash;     /* a one-file output's cache_hash_bytes */
@@ -139,6 +140,7 @@ typedef struct pl_unit {
 	uint32_t focus_method; /* dex: the model index of the onWindowFocusChanged to add */
 	uint32_t focus_super;  /* dex: the super class's, which it calls */
 	bool focus_final;
+	uint8_t beat;          /* the beat class: what it declares (BEAT_*, beat.c), else 0 */
 	pl_meth *methods;
 	uint32_t nmethods;
 
@@ -266,8 +268,22 @@ int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
  * two lists in the mapping files' order (pl_run.traced, pl_run.ignored). */
 int collect_decide(pl_run *r, tc_error *err);
 
-/* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
+/* beat.c: the runtime the calls go to. pl_unit.beat's bits: the unit defines the beat
+ * class, which is public; then per member (i, o, at) two bits, declared with the
+ * descriptor the calls name, and public and static: BEAT_MEMBERS << 2k and << 2k+1. */
+#define BEAT_DEFINED 0x1u
+#define BEAT_PUBLIC 0x2u
+#define BEAT_MEMBERS 0x4u
 struct cf_class;
+/* Phase 1: u's facts when it is the beat class (a class file, a dex class). */
+void beat_note_class(const pl_run *r, pl_unit *u, const struct cf_class *cls);
+void beat_note_dex(const pl_run *r, pl_unit *u, const dex_file *d, const dex_class *k);
+/* Between the phases (with tc_options.check_runtime): refuses (TC_EARG, naming the fix)
+ * a run that writes calls to members no input or class-path entry defines as public
+ * static ones of a public beat class. */
+int beat_check(const pl_run *r, tc_error *err);
+
+/* inject.c: edits one parsed class of unit u; u's counters and reports are updated. */
 int inject_class(pl_run *r, pl_unit *u, pl_worker *w, struct cf_class *cls, tc_error *err);
 
 /* dexin.c: dex inputs. dexin_add reads a dex file's bytes (taking them) and adds its
@@ -324,6 +340,10 @@ void out_unstage_run(pl_run *r);
 /* Creates the mapping directory, so that a run that could not write its mappings
  * fails before it writes anything else; the two below rely on it having run. */
 int out_mapping_dir(pl_run *r, tc_error *err);
+/* Writes both mapping files staged beside their final paths (pl_run.map_stage; a file
+ * that already holds the bytes is left alone), for out_commit_mappings to rename into
+ * place right after the outputs' commit: a run that cannot write its mappings replaces
+ * no output. */
 int out_write_mappings(pl_run *r, tc_error *err);
 /* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
  * will write, from the assigned ids (after collect_decide). */

@@ -46,6 +46,8 @@ static const char usage[] =
 	"  --beat-class NAME      the class receiving the calls (default\n"
 	"                         " DEFAULT_BEAT ");\n"
 	"                         its package is never instrumented\n"
+	"  --no-runtime-check     write the calls even when no input or --classpath entry\n"
+	"                         defines the beat class with public static i, o and at\n"
 	"  --strict               a malformed class is an error (default: copied unchanged\n"
 	"                         and reported)\n"
 	"  --deflate-level N      compression of rewritten jar entries, 1..9 (default 6)\n"
@@ -119,7 +121,7 @@ static void internal_name(char *dst, size_t size, const char *src)
 enum {
 	O_HELP, O_VERSION, O_IN, O_OUT, O_MAPPING_DIR, O_BASE_MAPPING, O_BLOCKLIST, O_PROGUARD,
 	O_CLASSPATH, O_THREADS, O_BEAT_CLASS, O_DEFLATE_LEVEL, O_CACHE, O_CACHE_MAX_MB, O_MAX_INPUT_MB,
-	O_STRICT, O_QUIET, O_COUNT
+	O_STRICT, O_QUIET, O_NO_RUNTIME_CHECK, O_COUNT
 };
 #define RUN 1 /* the commands: a run (diff takes no options) */
 static const tc_opt options[O_COUNT] = {
@@ -140,6 +142,7 @@ static const tc_opt options[O_COUNT] = {
 	[O_MAX_INPUT_MB] = { "--max-input-mb", NULL, 1, RUN },
 	[O_STRICT] = { "--strict", NULL, 0, RUN },
 	[O_QUIET] = { "--quiet", NULL, 0, RUN },
+	[O_NO_RUNTIME_CHECK] = { "--no-runtime-check", NULL, 0, RUN },
 };
 
 /* The row argument a names, or -1; *attached is the value it carries itself (-j4,
@@ -267,6 +270,9 @@ static int set_option(cli *c, int k, const char *a, const char *v)
 	case O_QUIET:
 		o->quiet = true;
 		return 0;
+	case O_NO_RUNTIME_CHECK:
+		o->check_runtime = false;
+		return 0;
 	}
 	return 0;
 }
@@ -302,7 +308,7 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "diff"))
 		return do_diff(argc, argv);
-	cli c = {.o = {.deflate_level = 6, .cache_max_bytes = (uint64_t)1024 << 20}};
+	cli c = {.o = {.deflate_level = 6, .cache_max_bytes = (uint64_t)1024 << 20, .check_runtime = true}};
 	c.pairs = calloc((size_t)argc, sizeof *c.pairs);
 	c.cp = calloc((size_t)argc * 2 + 1, sizeof *c.cp);
 	c.split = calloc((size_t)argc, sizeof *c.split);

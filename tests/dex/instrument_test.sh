@@ -46,8 +46,8 @@ verify_dir() { # every dex under a directory passes dexdump; prints the count
 stat_of() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # --- 1 ---------------------------------------------------------------------------------
-"$tci" -j1 --quiet --mapping-dir m1 --in "$corpus/server.apk" --out s1.apk || not_ok "tc-instrument -j1"
-"$tci" -j2 --mapping-dir m2 --in "$corpus/server.apk" --out s2.apk 2>summary.txt || not_ok "tc-instrument -j2"
+"$tci" --no-runtime-check -j1 --quiet --mapping-dir m1 --in "$corpus/server.apk" --out s1.apk || not_ok "tc-instrument -j1"
+"$tci" --no-runtime-check -j2 --mapping-dir m2 --in "$corpus/server.apk" --out s2.apk 2>summary.txt || not_ok "tc-instrument -j2"
 check "the same APK and mappings for 1 and 2 threads" \
 	'cmp -s s1.apk s2.apk && cmp -s m1/methodMapping.txt m2/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m2/ignoreMethodMapping.txt'
 check "the summary says to sign the APK" 'grep -q "sign it with apksigner" summary.txt'
@@ -108,25 +108,25 @@ check "$probes entry probes for $traced traced methods" '[ "$probes" = "$traced"
 python3 "$src/tests/dex/old_zipalign.py" "$corpus/test.apk" old-aligned.apk
 check "the APK with old zipalign padding is itself sound and aligned" \
 	'python3 "$src/tests/lib/zipcheck.py" old-aligned.apk && zipalign -c -p 4 old-aligned.apk'
-"$tci" --quiet --mapping-dir mo --in old-aligned.apk --out old-aligned-out.apk || not_ok "tc-instrument on the old-aligned APK"
+"$tci" --no-runtime-check --quiet --mapping-dir mo --in old-aligned.apk --out old-aligned-out.apk || not_ok "tc-instrument on the old-aligned APK"
 check "its output: a sound zip (unzip -t, python zipfile), aligned, signed and verified" \
 	'python3 "$src/tests/lib/zipcheck.py" old-aligned-out.apk old-aligned.apk && zipalign -c -p 4 old-aligned-out.apk &&
 	 apksigner sign --ks k.jks --ks-pass pass:android --out old-signed.apk old-aligned-out.apk &&
 	 apksigner verify old-signed.apk && python3 "$src/tests/lib/zipcheck.py" old-signed.apk'
 
 # --- 2 ---------------------------------------------------------------------------------
-"$tci" --quiet --mapping-dir mb --in "$corpus/bootstrap.jar" --out boot.jar || not_ok "a jar of dex"
+"$tci" --no-runtime-check --quiet --mapping-dir mb --in "$corpus/bootstrap.jar" --out boot.jar || not_ok "a jar of dex"
 mkdir -p boot && (cd boot && unzip -qo ../boot.jar classes.dex)
 check "a jar of dex: its dex rewritten and verified, a sound zip" \
 	'[ "$(stat_of mb/instrument-stats.json "d[\"dex\"][\"rewritten\"]")" = 1 ] && verify_dir boot >/dev/null &&
 	 python3 "$src/tests/lib/zipcheck.py" boot.jar "$corpus/bootstrap.jar"'
-"$tci" --quiet --mapping-dir ml --in "$corpus/server/classes16.dex" --out lone.dex || not_ok "a lone dex"
+"$tci" --no-runtime-check --quiet --mapping-dir ml --in "$corpus/server/classes16.dex" --out lone.dex || not_ok "a lone dex"
 check "a lone dex file" 'dexdump -c lone.dex 2>&1 | tail -n 1 | grep -q "Checksum verified"'
 mkdir -p dexes && cp "$corpus"/test/classes*.dex dexes/
-"$tci" --quiet --mapping-dir md --in dexes --out dexes2 || not_ok "a directory of dex files"
+"$tci" --no-runtime-check --quiet --mapping-dir md --in dexes --out dexes2 || not_ok "a directory of dex files"
 check "a directory of dex files: $(ls dexes2 | wc -l) written" \
 	'[ "$(ls dexes2 | wc -l)" = "$(ls dexes | wc -l)" ] && verify_dir dexes2 >/dev/null'
-"$tci" --quiet --mapping-dir mx --in /usr/share/java/guava.jar --out guava.jar \
+"$tci" --no-runtime-check --quiet --mapping-dir mx --in /usr/share/java/guava.jar --out guava.jar \
 	--in "$corpus/server/classes6.dex" --out c6.dex || not_ok "dex and a class jar in one run"
 check "dex and class files in one run, one mapping; the jar a sound zip" \
 	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt &&
@@ -135,7 +135,7 @@ check "dex and class files in one run, one mapping; the jar a sound zip" \
 # --- 3 ---------------------------------------------------------------------------------
 PYTHON=/usr/bin/python3 enjarify -f -o boot-classes.jar "$corpus/bootstrap/classes.dex" >enjarify.log 2>&1 ||
 	not_ok "enjarify: $(tail -n 2 enjarify.log)"
-"$tci" --quiet --mapping-dir mc --in boot-classes.jar --out boot-classes-traced.jar || not_ok "the class-file build"
+"$tci" --no-runtime-check --quiet --mapping-dir mc --in boot-classes.jar --out boot-classes-traced.jar || not_ok "the class-file build"
 keys() { { sed 1d "$1/ignoreMethodMapping.txt"; sed 's/^[0-9]*,[0-9]*,//' "$1/methodMapping.txt"; } | sort; }
 keys mb >keys-dex.txt
 keys mc >keys-class.txt
@@ -146,7 +146,7 @@ sed 's/^[0-9]*,[0-9]*,//' mc/methodMapping.txt | sort >traced-class.txt
 both=$(comm -12 traced-dex.txt traced-class.txt | wc -l)
 echo "# verdicts: $both traced in both builds; traced only as dex $(comm -23 traced-dex.txt traced-class.txt | wc -l)," \
 	"only as class files $(comm -13 traced-dex.txt traced-class.txt | wc -l) (enjarify's translation differs from javac's code)"
-"$tci" --quiet --mapping-dir mbase --base-mapping mc/methodMapping.txt --in "$corpus/bootstrap.jar" --out boot2.jar ||
+"$tci" --no-runtime-check --quiet --mapping-dir mbase --base-mapping mc/methodMapping.txt --in "$corpus/bootstrap.jar" --out boot2.jar ||
 	not_ok "a dex build on the class-file build's mapping"
 same_ids=$(python3 - mc/methodMapping.txt mbase/methodMapping.txt <<'EOF'
 import sys
@@ -167,17 +167,17 @@ check "with the class-file build as base mapping, all $common shared methods kee
 
 # --- 4 ---------------------------------------------------------------------------------
 head -c 50000 "$corpus/server/classes6.dex" >cut.dex
-"$tci" --mapping-dir mcut --in cut.dex --out cut-out.dex 2>cut.log
+"$tci" --no-runtime-check --mapping-dir mcut --in cut.dex --out cut-out.dex 2>cut.log
 check "a damaged dex is copied unchanged and reported" \
 	'cmp -s cut.dex cut-out.dex && grep -q "malformed dex" mcut/instrument-stats.json'
 grep -o '"detail": "[^"]*"' mcut/instrument-stats.json | head -n 1 | sed 's/^/# /'
 check "... and with --strict it is an error" \
-	'! "$tci" --strict --quiet --mapping-dir mcut2 --in cut.dex --out cut-out2.dex 2>strict.log && grep -q "cut.dex" strict.log'
+	'! "$tci" --no-runtime-check --strict --quiet --mapping-dir mcut2 --in cut.dex --out cut-out2.dex 2>strict.log && grep -q "cut.dex" strict.log'
 
 # --- 5: instrumented twice (issue 21) ---------------------------------------------------
 # Over its own output, or in place, the probes an earlier run put in are recognised and
 # left as they are, with their ids: the second output is the first, byte for byte.
-"$tci" --mapping-dir m-again --in s1.apk --out s-again.apk 2>again.log
+"$tci" --no-runtime-check --mapping-dir m-again --in s1.apk --out s-again.apk 2>again.log
 check "an instrumented APK instrumented again: the same bytes" 'cmp -s s1.apk s-again.apk'
 check "... the same mapping files" \
 	'cmp -s m1/methodMapping.txt m-again/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m-again/ignoreMethodMapping.txt'
@@ -185,9 +185,9 @@ check "... the summary says they were instrumented already" 'grep -q "were instr
 check "... and the statistics count them" \
 	'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j[\"methods\"][\"already_instrumented\"] > 1000 and j[\"methods\"][\"instrumented\"] == 0))" m-again/instrument-stats.json'
 cp s1/classes.dex lone1.dex
-"$tci" --quiet --mapping-dir m-lone1 --in lone1.dex --out lone1.dex || not_ok "a lone dex, in place"
+"$tci" --no-runtime-check --quiet --mapping-dir m-lone1 --in lone1.dex --out lone1.dex || not_ok "a lone dex, in place"
 cp lone1.dex lone2.dex
-"$tci" --quiet --mapping-dir m-lone2 --in lone2.dex --out lone2.dex || not_ok "a lone dex, in place, again"
+"$tci" --no-runtime-check --quiet --mapping-dir m-lone2 --in lone2.dex --out lone2.dex || not_ok "a lone dex, in place, again"
 check "a lone instrumented dex, in place: unchanged" 'cmp -s lone1.dex lone2.dex'
 # no method calls AppMethodBeat.i twice (dexdump -d, a tool nobody here wrote)
 two_i() {

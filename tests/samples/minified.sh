@@ -27,7 +27,8 @@ javac -nowarn -Xlint:-options -source 8 -target 8 -d "$out/classes" \
 	-cp "$rt/tracecanary-runtime.jar:$rt/android-stubs.jar" "$src"/samples/app/src/sample/*.java \
 	>"$out/javac.log" 2>&1 || die "javac: $(cat "$out/javac.log")"
 "$build/src/tc-instrument" --quiet --mapping-dir "$out/mapping" --blocklist "$src/samples/app/blocklist.txt" \
-	--classpath "$rt/android-stubs.jar" --in "$out/classes" --out "$out/instrumented" || die "tc-instrument"
+	--classpath "$rt/android-stubs.jar" --classpath "$rt/tracecanary-runtime.jar" \
+	--in "$out/classes" --out "$out/instrumented" || die "tc-instrument"
 
 # The java.* part of android.jar: the JDK's java.base classes, marked as Java 13 class
 # files, the newest ProGuard 6.2 reads (as tests/compiler/cli/Fixtures.java does).

@@ -14,7 +14,8 @@ twice=$(grep '^tc-trace: note: ' "$out.log" | sort | uniq -d)
 # The hot list as the next build's block list, after the app's own.
 cat "$src/samples/app/blocklist.txt" "$out/hot.rules" >"$out/hot-blocklist.txt"
 "$build/src/tc-instrument" --mapping-dir "$out/hot-mapping" --blocklist "$out/hot-blocklist.txt" \
-	--classpath "$build/runtime/android-stubs.jar" --in "$out/classes" --out "$out/hot-instrumented" \
+	--classpath "$build/runtime/android-stubs.jar" --classpath "$build/runtime/tracecanary-runtime.jar" \
+	--in "$out/classes" --out "$out/hot-instrumented" \
 	2>"$out/hot-instrument.log" || { cat "$out/hot-instrument.log"; exit 1; }
 # The ring and the reports are bound to the build that recorded them (issue 21): the
 # runtime read the build id from the marker class tc-instrument added, and tc-trace
@@ -44,7 +45,8 @@ echo "ok - build ids: the sample's ring and reports carry $id; another build's m
 # Instrumenting the instrumented app again changes nothing (its Activities' focus calls
 # included): the same classes, the same mapping, the same build id.
 "$build/src/tc-instrument" --quiet --mapping-dir "$out/again-mapping" --blocklist "$src/samples/app/blocklist.txt" \
-	--classpath "$build/runtime/android-stubs.jar" --in "$out/instrumented" --out "$out/again" \
+	--classpath "$build/runtime/android-stubs.jar" --classpath "$build/runtime/tracecanary-runtime.jar" \
+	--in "$out/instrumented" --out "$out/again" \
 	2>"$out/again.log" || { cat "$out/again.log"; exit 1; }
 diff -r "$out/instrumented" "$out/again" >/dev/null || fail "instrumenting the output again changes it"
 cmp -s "$out/mapping/methodMapping.txt" "$out/again-mapping/methodMapping.txt" || fail "the second run's mapping differs"

@@ -276,6 +276,22 @@ malformed)
   wait
   expect "-o into a FIFO writes through it and leaves it a FIFO" \
     sh -c "test -p '$dir/fifo' && grep -q '#1048574' '$dir/from_fifo'"
+  # an output that is one of the inputs is refused, the input left as it was (issue 29)
+  cp "$r" "$dir/ring.orig"; cp "$m" "$dir/map.orig"; cp "$rep" "$dir/rep.orig"
+  expect "-o the ring: refused" fails_with 2 "-o $r is the --ring input $r: it would be replaced" \
+    "$T" chrome --ring "$r" --mapping "$m" -o "$r"
+  expect "-o the mapping (html): refused" fails_with 2 "is the --mapping input $m" "$T" html --ring "$r" --mapping "$m" -o "$m"
+  expect "-o the reports: refused" fails_with 2 "is the --reports input $rep" "$T" reports --reports "$rep" -o "$rep"
+  ln "$r" "$dir/ring-hardlink"
+  ln -s "$r" "$dir/ring-symlink"
+  expect "-o a hard link to the ring: refused" fails_with 2 "is the --ring input" "$T" tree --ring "$r" -o "$dir/ring-hardlink"
+  expect "-o a symbolic link to the ring: refused" fails_with 2 "is the --ring input" "$T" flame --ring "$r" -o "$dir/ring-symlink"
+  mkdir -p "$dir/x"
+  expect "-o the ring as ./x/../ring: refused" fails_with 2 "is the --ring input" "$T" tree --ring "$r" -o "$dir/./x/../ring"
+  cp "$r" "$dir/r2"; : >"$dir/r2-threads"
+  expect "-o the ring's thread file: refused" fails_with 2 "is the thread file $dir/r2-threads of --ring $dir/r2" \
+    "$T" tree --ring "$dir/r2" -o "$dir/r2-threads"
+  expect "the inputs are left as they were" sh -c "cmp -s '$r' '$dir/ring.orig' && cmp -s '$m' '$dir/map.orig' && cmp -s '$rep' '$dir/rep.orig' && test ! -s '$dir/r2-threads'"
   ;;
 threads)
   "$TRACE_GEN" threads "$dir" || exit 1

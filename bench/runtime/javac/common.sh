@@ -28,7 +28,9 @@ javac_instrument() {
 	local out=$1
 	shift
 	rm -rf "$out"
-	"$tc_instrument" --mapping-dir "$out/map" "$@" --in "$mods/jdk.compiler" --out "$out/jdk.compiler"
+	# the beat classes the runs put on the JVM's class path (the runtime, MatrixBeat)
+	"$tc_instrument" --mapping-dir "$out/map" --classpath "$rt/tracecanary-runtime.jar" --classpath "$work/classes" \
+		"$@" --in "$mods/jdk.compiler" --out "$out/jdk.compiler"
 }
 
 javac_run() {

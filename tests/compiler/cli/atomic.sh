@@ -24,6 +24,25 @@ tci --quiet --mapping-dir "$T/w/mapfile" --in "$app" --out "$T/w/new"
 failed "unwritable mapping directory"
 stderr_has "unwritable mapping directory: named" "$T/w/mapfile"
 
+# Outputs and mapping files commit together: a mapping file that cannot be written
+# (EFBIG under a file-size limit of 512 KB, which every class file fits and
+# methodMapping.txt does not) leaves the output, here the input itself, as it was.
+if [ -f /usr/share/java/guava.jar ]; then
+    rm -rf "$T/w"; mkdir -p "$T/w/g"
+    "$PYTHON" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' /usr/share/java/guava.jar "$T/w/g"
+    cp -r "$T/w/g" "$T/w/orig"
+    rc=0
+    (trap '' XFSZ; ulimit -f 512; exec "$TC_INSTRUMENT" --no-runtime-check --quiet --mapping-dir "$T/w/map" \
+        --in "$T/w/g" --out "$T/w/g") >"$OUT" 2>"$ERR" || rc=$?
+    expect_rc "a mapping file that cannot be written" 1
+    stderr_has "a mapping file that cannot be written: named" "$T/w/map/methodMapping.txt: cannot write"
+    check "a mapping file that cannot be written: --out (= --in) left as it was" diff -r "$T/w/orig" "$T/w/g"
+    check "a mapping file that cannot be written: no mapping file" absent "$T/w/map/methodMapping.txt"
+    check "a mapping file that cannot be written: nothing temporary left" no_temp_files "$T/w"
+else
+    echo "ok - # SKIP a mapping file that cannot be written: needs /usr/share/java/guava.jar (libguava-java)"
+fi
+
 # The mapping directory's parent is a file.
 rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
 tci --quiet --mapping-dir "$T/w/f/map" --in "$app" --out "$T/w/new"

@@ -79,7 +79,7 @@ def method(pool, access, name, desc, max_stack, max_locals, code):
             struct.pack(">HI", pool.utf8("Code"), len(body)) + body)
 
 
-def assemble(name, methods_of, fill_pool_to=None, major=52):
+def assemble(name, methods_of, fill_pool_to=None, major=52, access=0x0021):
     """methods_of(pool) -> list of encoded methods; the pool may be padded with Utf8
     entries until constant_pool_count is fill_pool_to."""
     pool = Pool()
@@ -93,7 +93,7 @@ def assemble(name, methods_of, fill_pool_to=None, major=52):
             k += 1
         assert pool.count() == fill_pool_to
     return (struct.pack(">IHH", 0xCAFEBABE, 0, major) + pool.encode() +
-            struct.pack(">HHHHH", 0x0021, this, sup, 0, 0) +
+            struct.pack(">HHHHH", access, this, sup, 0, 0) +
             struct.pack(">H", len(methods)) + b"".join(methods) + struct.pack(">H", 0))
 
 
@@ -132,6 +132,31 @@ write("pool/p/Full.class", assemble("p/Full", lambda p: [
     init(p), calling(p, 0x0001, "run", 8)], fill_pool_to=65535))
 write("pool/p/Roomy.class", assemble("p/Roomy", lambda p: [
     init(p), calling(p, 0x0001, "run", 8)], fill_pool_to=60000))
+
+
+# The runtime's beat class as the injected calls need it, and ways it can fall short
+# (runtime.sh): runtime/KIND/com/tencent/matrix/trace/core/AppMethodBeat.class with
+# i(I)V, o(I)V and at(Landroid/app/Activity;Z)V public static, except: noat (no at),
+# wrongdesc (i(J)V in place of i(I)V), private (o(I)V private static), notpublic (the
+# class package-private).
+BEAT = "com/tencent/matrix/trace/core/AppMethodBeat"
+AT = "(Landroid/app/Activity;Z)V"
+
+
+def beat(members, access=0x0021):
+    def methods(p):
+        return [init(p)] + [method(p, acc, name, desc, 0, 3, bytes([RETURN])) for acc, name, desc in members]
+    return assemble(BEAT, methods, access=access)
+
+
+PS = 0x0009  # public static
+for kind, members, access in [
+        ("good", [(PS, "i", "(I)V"), (PS, "o", "(I)V"), (PS, "at", AT)], 0x0021),
+        ("noat", [(PS, "i", "(I)V"), (PS, "o", "(I)V")], 0x0021),
+        ("wrongdesc", [(PS, "i", "(J)V"), (PS, "o", "(I)V"), (PS, "at", AT)], 0x0021),
+        ("private", [(PS, "i", "(I)V"), (0x000A, "o", "(I)V"), (PS, "at", AT)], 0x0021),
+        ("notpublic", [(PS, "i", "(I)V"), (PS, "o", "(I)V"), (PS, "at", AT)], 0x0020)]:
+    write("runtime/%s/%s.class" % (kind, BEAT), beat(members, access))
 
 
 # --- class-file versions ---------------------------------------------------------

@@ -8,7 +8,7 @@
 #   v/NN/           rel/r17's Hello.class with the major version patched to NN
 #   shop/ shop.jar  a small program; shop-obf.jar + shop-mapping.txt: ProGuard 6
 #                   with -repackageclasses '' (tests/data/compiler/shop.pro)
-#   mr.jar module.jar meta.jar app1.jar malformed.jar corrupt/ big/ pool/
+#   mr.jar module.jar meta.jar app1.jar malformed.jar corrupt/ big/ pool/ runtime/
 #                   made by classgen.py (see there)
 #   peers/peers.jar bench/peers (VerifyAll)
 #   cache/          cache.sh's inputs from tests/data/compiler/cache (--release 8): base.jar,

@@ -49,8 +49,19 @@ check_not() {
     fi
 }
 
-# tci ARGS...: runs tc-instrument; stdout in $OUT, stderr in $ERR, status in $rc.
+# tci ARGS...: runs tc-instrument; stdout in $OUT, stderr in $ERR, status in $rc. The
+# fixtures are classes, not apps: a run gets --no-runtime-check (the runtime's presence
+# is runtime.sh's subject, which runs tc-instrument with tci_checked).
 tci() {
+    if [ "${1:-}" = diff ]; then
+        tci_checked "$@"
+    else
+        tci_checked --no-runtime-check "$@"
+    fi
+}
+
+# tci_checked ARGS...: tci without the override, as a user runs it.
+tci_checked() {
     rc=0
     "$TC_INSTRUMENT" "$@" >"$OUT" 2>"$ERR" || rc=$?
     if [ "${CLI_VERBOSE:-}" ]; then

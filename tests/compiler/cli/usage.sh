@@ -10,7 +10,7 @@ expect_rc "--help" 0
 cp "$OUT" "$T/help"
 # Every option the parser knows (read from its source) and the documented ones.
 for opt in --in --out --mapping-dir --base-mapping --blocklist --proguard-mapping --classpath \
-           --threads -j --beat-class --strict --deflate-level --quiet --help --version; do
+           --threads -j --beat-class --strict --deflate-level --quiet --no-runtime-check --help --version; do
     if grep -qE -- "(^|[ ,])$opt( |,|$)" "$T/help"; then
         ok "--help documents $opt"
     else

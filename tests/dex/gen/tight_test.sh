@@ -4,7 +4,9 @@
 # SafeParcelReader.readLong and readDouble, protobuf's UnsafeUtil.getLong).
 # tc-instrument must hook them without growing the frame, the probe before each
 # return-wide in v0 (it was v3, past registers_size), and the output must pass
-# tc-dexverify, dexdump and baksmali's register analysis.
+# tc-dexverify, dexdump and baksmali's register analysis. Also the runtime's presence in
+# dex: the dex alone is refused (no beat class), with the beat class of runtime/good
+# assembled in it is accepted, with runtime/private's (o(I)V private) refused.
 # usage: tight_test.sh SRC WORK TC_INSTRUMENT TC_DEXVERIFY
 set -uo pipefail
 src=$1 work=$2 tci=$(realpath "$3") dexverify=$(realpath "$4")
@@ -20,7 +22,7 @@ not_ok() { echo "not ok - $1"; fail=1; }
 
 smali a --api 26 -o in.dex "$src/tests/dex/gen/tight" >smali.log 2>&1 || { not_ok "smali: $(head -n 3 smali.log)"; exit 1; }
 "$dexverify" in.dex >in.vfy 2>&1 && ok "the input passes tc-dexverify" || not_ok "input: $(head -n 3 in.vfy)"
-"$tci" --quiet --mapping-dir m --in in.dex --out out.dex || { not_ok "tc-instrument"; exit 1; }
+"$tci" --no-runtime-check --quiet --mapping-dir m --in in.dex --out out.dex || { not_ok "tc-instrument"; exit 1; }
 "$dexverify" out.dex >out.vfy 2>&1 && ok "tc-dexverify accepts every instrumented method" ||
 	not_ok "tc-dexverify: $(head -n 3 out.vfy | tr '\n' ' ')"
 dexdump -c out.dex >dd.log 2>&1 && [ "$(tail -n 1 dd.log)" = "Checksum verified" ] && ok "dexdump verifies the output" ||
@@ -52,4 +54,21 @@ for d, _, fs in os.walk(sys.argv[1]):
                 body.append(line)
 sys.exit(0 if seen == want else 1)
 EOF
+# The runtime check on dex (tc-instrument as a user runs it, without --no-runtime-check).
+fix="add the runtime (tracecanary-runtime.jar) to the app's inputs"
+for k in none good private; do
+	rm -rf "m-$k" "rt-$k.dex"
+	if [ $k = none ]; then cp in.dex in-none.dex; else
+		smali a --api 26 -o "in-$k.dex" "$src/tests/dex/gen/tight" "$src/tests/dex/gen/runtime/$k" >>smali.log 2>&1 ||
+			{ not_ok "smali $k: $(tail -n 3 smali.log)"; continue; }
+	fi
+	rc=0
+	"$tci" --quiet --mapping-dir "m-$k" --in "in-$k.dex" --out "rt-$k.dex" 2>"rt-$k.log" || rc=$?
+	case $k in
+	none) [ $rc = 1 ] && grep -qF "which no input and no --classpath entry defines" "rt-$k.log" && grep -qF "$fix" "rt-$k.log" &&
+		[ ! -e "rt-$k.dex" ] && [ ! -e "m-$k" ] ;;
+	good) [ $rc = 0 ] && "$dexverify" "rt-$k.dex" >/dev/null 2>&1 ;;
+	private) [ $rc = 1 ] && grep -qF "(o(I)V is not public and static)" "rt-$k.log" && [ ! -e "rt-$k.dex" ] ;;
+	esac && ok "runtime check, beat class $k: exit $rc" || { not_ok "runtime check, beat class $k: exit $rc"; sed 's/^/#   /' "rt-$k.log"; }
+done
 exit $fail

@@ -131,7 +131,7 @@ typedef struct tc_device_info {
 } tc_device_info;
 
 typedef struct tc_process_stat {
-	int64_t priority, nice;                 /* /proc/self/stat fields 18 and 19 */
+	int64_t priority, nice;                 /* the recording thread's: its /proc stat fields 18 and 19 */
 	int64_t dalvik_heap_kb, native_heap_kb; /* -1 when unknown */
 	int64_t vm_size_kb;                     /* /proc/self/status VmSize */
 } tc_process_stat;
@@ -147,6 +147,8 @@ typedef struct tc_probe {
 	void *user;
 	uint64_t (*wall_ms)(void *user);
 	void (*device_info)(void *user, tc_device_info *out);
+	/* out holds the defaults when it is called (tc_default_process_stat_of
+	 * the recording thread): it overwrites what it knows */
 	void (*process_stat)(void *user, tc_process_stat *out);
 	/* the recording thread's current stack, malloc'd (the caller frees), or NULL.
 	 * style: 0 simple (frames 3..11, "|*\t\tat ..."), 1 whole, 2 raw lines;
@@ -178,6 +180,10 @@ typedef struct tc_probe {
 /* The defaults the probe falls back to, for probes that add to them. */
 void tc_default_device_info(tc_device_info *out);
 void tc_default_process_stat(tc_process_stat *out);
+/* The same, with the priority and nice of thread tid of this process (0: of
+ * its first thread, /proc/self/stat, which Matrix reads: on Android the main
+ * thread, but not on HotSpot, whose Java main thread is another). */
+void tc_default_process_stat_of(tc_process_stat *out, uint32_t tid);
 
 typedef struct tc_report {
 	const char *tag;   /* Trace_EvilMethod, Trace_FPS, Trace_StartUp */

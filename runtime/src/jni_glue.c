@@ -746,8 +746,7 @@ static void JNICALL n_focus(JNIEnv *env, jclass cls, jlong h, jstring s, jint id
 static void process_stat(void *user, tc_process_stat *out)
 {
 	(void)user;
-	/* the /proc defaults first, then the Java heap from the VM */
-	tc_default_process_stat(out);
+	/* out holds the /proc defaults: the Java heap from the VM */
 	JNIEnv *env = env_here();
 	if (!env)
 		return;

@@ -2,6 +2,8 @@
  * /proc unless the probe supplies it. Everything here tolerates a missing or
  * unreadable file (SELinux hides /proc/stat from apps on Android 8+): the
  * value is then 0 or -1, as Matrix's readers return on error. */
+#include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,15 +119,21 @@ void tc_default_device_info(tc_device_info *out)
 
 void procinfo_process_stat(tc_ctx *ctx, tc_process_stat *out)
 {
+	/* the recording thread's priority: Matrix read the process's
+	 * (/proc/PID/stat), which is the main thread's on Android only */
+	tc_default_process_stat_of(out, atomic_load_explicit(&ctx->record_tid, memory_order_relaxed));
 	if (ctx->cfg.probe.process_stat)
 		ctx->cfg.probe.process_stat(ctx->cfg.probe.user, out);
-	else
-		tc_default_process_stat(out);
 }
 
 void tc_default_process_stat(tc_process_stat *out)
 {
-	char buf[4096];
+	tc_default_process_stat_of(out, 0);
+}
+
+void tc_default_process_stat_of(tc_process_stat *out, uint32_t tid)
+{
+	char buf[4096], path[64];
 	char *f[64];
 	/* Matrix's defaults when /proc cannot be read */
 	out->priority = INT32_MIN;
@@ -134,7 +142,11 @@ void tc_default_process_stat(tc_process_stat *out)
 	out->native_heap_kb = -1;
 	out->vm_size_kb = -1;
 	/* proc(5): priority and nice are fields 18 and 19, i.e. 15 and 16 after ")" */
-	if (procinfo_read_small("/proc/self/stat", buf, sizeof buf) >= 0 && procinfo_stat_fields(buf, f, 64) >= 17) {
+	if (tid)
+		snprintf(path, sizeof path, "/proc/self/task/%" PRIu32 "/stat", tid);
+	else
+		snprintf(path, sizeof path, "/proc/self/stat");
+	if (procinfo_read_small(path, buf, sizeof buf) >= 0 && procinfo_stat_fields(buf, f, 64) >= 17) {
 		out->priority = strtoll(f[15], NULL, 10);
 		out->nice = strtoll(f[16], NULL, 10);
 	}

@@ -1,9 +1,14 @@
 /* EvilMethodTracer with an injected clock. */
+#define _DEFAULT_SOURCE 1 /* syscall() */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "viewphase.h" /* VP_POLL_MS, VP_SETTLE_MS */
@@ -92,6 +97,35 @@ Test(tracer_evil, the_first_report_carries_the_start_notes_once)
 	cr_assert(strstr(f.reports[0].json, "\"stackKey\":\"100|\",\"recordingOff\":\"replaced\",\"note1\":\"x\","),
 	          "%s", f.reports[0].json);
 	cr_assert_null(strstr(f.reports[1].json, "recordingOff"), "%s", f.reports[1].json);
+}
+
+/* The recording thread is not the process's first (HotSpot: java's main
+ * thread is another than the launcher's, pid 20701 against 20703): the
+ * report's priority and nice are the recording thread's, not the pid's. */
+static void *record_on_a_thread(void *arg)
+{
+	(void)arg;
+	cr_assert_eq(setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 7), 0); /* this thread only */
+	start();
+	fake_advance_ms(&f, 5);
+	message(720);
+	tc_ctx_free(ctx); /* on its thread; teardown frees the logs */
+	ctx = NULL;
+	return NULL;
+}
+
+Test(tracer_evil, the_priority_is_the_recording_thread_s_not_the_pid_s)
+{
+	errno = 0;
+	int main_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno || main_nice >= 7)
+		cr_skip_test("this process runs at nice %d", main_nice);
+	cfg.probe.process_stat = NULL; /* the /proc defaults */
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, NULL, record_on_a_thread, NULL), 0);
+	pthread_join(t, NULL);
+	cr_assert_not_null(f.logs);
+	cr_assert(strstr(f.logs, "\tNice: 7\n"), "the recording thread's nice, not the pid's (%d): %s", main_nice, f.logs);
 }
 
 Test(tracer_evil, threshold_is_700_ms_inclusive)

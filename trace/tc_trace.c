@@ -58,7 +58,8 @@ static const struct command {
 	  "tree:     --sort total|call|calls (default total: heaviest first), --min-ms N (leave\n"
 	  "          out shorter nodes), --max-depth N\n" },
 	{ "messages", C_MESSAGES, "the messages (dispatch markers) of a ring, numbered for --message",
-	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [-o OUT]", NULL },
+	  "tc-trace messages --ring FILE [--mapping FILE] [--end MS] [--sort call|dur] [-o OUT]",
+	  "messages: --sort call|dur (default call: in the order they ran; dur: the slowest first)\n" },
 	{ "sections", C_SECTIONS, "the sections (named intervals) of every thread, for --section",
 	  "tc-trace sections --ring FILE [--thread T] [--end MS] [-o OUT]", NULL },
 	{ "reports", C_REPORTS, "the report lines with their stack and stackKey decoded",
@@ -212,6 +213,7 @@ typedef struct opts {
 	uint64_t end_ms;
 	tr_order order;
 	int order_set;
+	int msg_by_dur; /* messages --sort dur */
 	uint64_t min_ms;
 	size_t max_depth;
 	int text;
@@ -426,7 +428,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--to", NULL, 1, C_VIEWS | C_HOT },  { "--message", NULL, 1, C_VIEWS | C_HOT },
 			{ "--section", NULL, 1, C_VIEWS | C_HOT },     { "--thread", NULL, 1, C_VIEWS | C_SECTIONS },
 			{ "--end", NULL, 1, C_VIEWS | C_MESSAGES | C_SECTIONS | C_HOT | C_HTML },
-			{ "--sort", NULL, 1, C_TREE | C_FLAME }, { "--min-ms", NULL, 1, C_TREE },
+			{ "--sort", NULL, 1, C_TREE | C_FLAME | C_MESSAGES }, { "--min-ms", NULL, 1, C_TREE },
 			{ "--max-depth", NULL, 1, C_TREE },    { "--format", NULL, 1, C_REPORTS | C_COMPARE },
 			{ "--tag", NULL, 1, C_REPORTS },       { "--keep-going", NULL, 0, C_REPORTS },
 			{ "--events", NULL, 1, C_CHROME },     { "--names", NULL, 1, C_CHROME | C_PERFETTO },
@@ -531,6 +533,10 @@ static int parse_args(int argc, char **argv, opts *o)
 		} else if (strcmp(l, "--end") == 0) {
 			if (parse_u64(val, &o->end_ms) || o->end_ms == TR_NO_TIME)
 				return bad_usage("--end needs milliseconds, got \"%s\"", val);
+		} else if (strcmp(l, "--sort") == 0 && o->cmd->bit == C_MESSAGES) {
+			if (strcmp(val, "dur") && strcmp(val, "call"))
+				return bad_usage("--sort of messages is call or dur, not \"%s\"", val);
+			o->msg_by_dur = val[0] == 'd';
 		} else if (strcmp(l, "--sort") == 0) {
 			if (strcmp(val, "total") == 0)
 				o->order = TR_ORDER_TOTAL;
@@ -997,7 +1003,7 @@ static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK) {
 		fprintf(out, "# messages of %s (pid %u): %zu\n", o->ring, r.rec.pid, r.th[0].all.messages);
-		rc = tr_messages_write(out, &r.th[0].all, m, err);
+		rc = tr_messages_write(out, &r.th[0].all, m, o->msg_by_dur, err);
 	}
 	ring_close(&r);
 	return rc;

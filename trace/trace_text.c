@@ -72,16 +72,42 @@ int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const t
 	return rc;
 }
 
-int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tc_error *err)
+/* a message for the sort: longest first, equal durations in message order */
+typedef struct msg_key {
+	uint64_t ms;
+	size_t message, span;
+} msg_key;
+
+static int by_dur(const void *a, const void *b)
+{
+	const msg_key *x = a, *y = b;
+	if (x->ms != y->ms)
+		return x->ms > y->ms ? -1 : 1;
+	return x->message < y->message ? -1 : x->message > y->message;
+}
+
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, int longest_first, tc_error *err)
 {
 	tc_buf sb;
 	buf_init(&sb);
 	buf_printf(&sb, "%8s %10s %10s  %s\n", "message", "start ms", "ms", "heaviest call");
 	int rc = TC_OK;
-	for (size_t i = 0; i < s->n && rc == TC_OK; i++) {
+	size_t n = 0;
+	msg_key *order = NULL;
+	for (size_t i = 0; i < s->n; i++)
+		n += s->v[i].message != TR_NONE;
+	if (n && !(order = malloc(n * sizeof *order))) {
+		buf_free(&sb);
+		return tc_set(err, TC_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0, k = 0; i < s->n; i++)
+		if (s->v[i].message != TR_NONE)
+			order[k++] = (msg_key){ s->v[i].end_ms - s->v[i].start_ms, s->v[i].message, i };
+	if (longest_first && n)
+		qsort(order, n, sizeof *order, by_dur);
+	for (size_t k = 0; k < n && rc == TC_OK; k++) {
+		size_t i = order[k].span;
 		const tr_span *msg = &s->v[i];
-		if (msg->message == TR_NONE)
-			continue;
 		/* direct children follow in pre-order until depth falls back */
 		size_t best = TR_NONE;
 		for (size_t j = i + 1; j < s->n && s->v[j].depth > msg->depth; j++)
@@ -104,6 +130,7 @@ int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tc_erro
 	if (rc == TC_OK)
 		rc = flush(out, &sb, err);
 	buf_free(&sb);
+	free(order);
 	return rc;
 }
 

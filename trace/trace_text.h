@@ -21,8 +21,9 @@ typedef struct tr_text_opts {
 int tr_tree_write_text(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_text_opts *o, tc_error *err);
 
 /* One row per message (TC_ID_DISPATCH span): number, start, duration, and
- * its heaviest direct callee. */
-int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, tc_error *err);
+ * its heaviest direct callee; in message order, or longest_first (the
+ * slowest first, equal ones in message order). */
+int tr_messages_write(FILE *out, const tr_spans *s, const tr_mapping *m, int longest_first, tc_error *err);
 
 /* A line for each thing the span builder had to repair, or nothing. written
  * and kept: the events the thread ever wrote and those its ring still holds

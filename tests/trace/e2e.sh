@@ -66,6 +66,13 @@ sample)
   cat "$dir/messages.txt"
   expect "messages: six, message 1 is 800 ms in onClick" grep -Eq '^ +1 +[0-9]+ +800  sample.Main.onClick' "$dir/messages.txt"
   expect "messages: six" test "$(grep -c '^ *[0-9]' "$dir/messages.txt")" -eq 6
+  "$T" messages --ring "$r" --mapping "$m" --sort dur >"$dir/messages-dur.txt"
+  expect "messages --sort dur: the slowest first (3, 1, 0, 4, 2, 5)" \
+    test "$(awk '/^ *[0-9]/ { printf "%s ", $1 }' "$dir/messages-dur.txt")" = "3 1 0 4 2 5 "
+  expect "messages --sort dur: the same rows as in call order" \
+    test "$(grep '^ *[0-9]' "$dir/messages-dur.txt" | sort)" = "$(grep '^ *[0-9]' "$dir/messages.txt" | sort)"
+  expect "messages --sort total: refused, naming the choices" fails_with 2 "--sort of messages is call or dur" \
+    "$T" messages --ring "$r" --sort total
 
   "$T" tree --ring "$r" --mapping "$m" --message 1 --sort call >"$dir/m1.txt"
   expect "tree --message 1: only the slow click" sh -c "has() { grep -qF -- \"\$2\" \"\$1\"; }; has '$dir/m1.txt' slowWork && ! has '$dir/m1.txt' inflate"

@@ -1,9 +1,12 @@
 /* tc_runtime.h: the tracecanary runtime's C API.
  *
  * One context (tc_ctx) owns everything: the event ring (heap or a mapped
- * file), the clock thread, the tracer thread and the tracers' state. The
- * library has no global mutable state; the JNI glue holds the one context of
- * a process.
+ * file), the clock thread, the tracer thread and the tracers' state. What is
+ * process-wide, because the process has one of each: the JNI glue's context
+ * and Java references (jni_glue.c's g_*), the PLT hooks (plthook.c: one GOT per
+ * loaded library), the SIGQUIT handler (tracer_signal.c: one handler per
+ * signal) and the thread-priority hooks (tracer_priority.c); everything else
+ * lives in a context.
  *
  * Threads. The context is bound to one recording thread (the thread that
  * created it, normally the app's main thread; tc_ctx_bind_thread moves it).

@@ -131,38 +131,48 @@ static void instant(writer *w, const tr_instant *in)
 	json_dispose(&j);
 }
 
-/* One track's slices: B/E pairs (or X events) in pre-order. With short set,
- * spans shorter than o->min_us are left out and counted; their children are
- * shorter still, so what stays nests as before. */
+/* The walk's calls (tr_spans_walk): B/E pairs, or X events written at their begin. */
+static int on_begin(void *user, const tr_span *sp)
+{
+	writer *w = user;
+	begin(w, sp);
+	return w->rc;
+}
+
+static int on_end(void *user, const tr_span *sp)
+{
+	writer *w = user;
+	if (!w->o->complete)
+		end(w, sp);
+	return w->rc;
+}
+
+/* One track's slices in pre-order; with short_out, spans shorter than o->min_us are
+ * left out and counted. */
 static void slices(writer *w, const tr_span *v, size_t n, size_t *open, bool short_out)
 {
-	uint64_t min_us = short_out ? w->o->min_us : 0;
-	size_t top = 0;
-	for (size_t i = 0; i < n && w->rc == TC_OK; i++) {
-		const tr_span *sp = &v[i];
-		uint64_t ms = sp->end_ms - sp->start_ms;
-		if (ms * 1000 < min_us) {
-			/* its parent is longer: kept, or counted already */
-			w->drop.spans++;
-			w->drop.messages += sp->message != TR_NONE;
-			if (sp->parent == TR_NONE || (v[sp->parent].end_ms - v[sp->parent].start_ms) * 1000 >= min_us)
-				w->drop.ms += ms;
-			continue;
-		}
-		/* close what is not an ancestor of this span: it ended before */
-		while (top > 0 && open[top - 1] != sp->parent) {
-			top--;
-			if (!w->o->complete)
-				end(w, &v[open[top]]);
-		}
-		begin(w, sp);
-		open[top++] = i;
+	tr_spans_walk(v, n, short_out ? w->o->min_us : 0, open, on_begin, on_end, w, &w->drop);
+}
+
+static int on_instant(void *user, const tr_instant *in)
+{
+	writer *w = user;
+	instant(w, in);
+	return w->rc;
+}
+
+int tr_chrome_each_instant(const tr_chrome_opts *o, int (*fn)(void *user, const tr_instant *in), void *user,
+                           tc_error *err)
+{
+	int rc = TC_OK;
+	while (o->next_instant && rc == TC_OK) {
+		tr_instant in;
+		int got = o->next_instant(o->instant_user, &in, err);
+		if (got <= 0)
+			return got;
+		rc = fn(user, &in);
 	}
-	while (top > 0 && w->rc == TC_OK) {
-		top--;
-		if (!w->o->complete)
-			end(w, &v[open[top]]);
-	}
+	return rc;
 }
 
 int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
@@ -200,14 +210,10 @@ int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, c
 	}
 	w.tid = n ? tracks[0].tid : o->tid;
 	w.category = NULL;
-	while (o->next_instant && w.rc == TC_OK) {
-		tr_instant in;
-		int got = o->next_instant(o->instant_user, &in, err);
-		if (got < 0)
-			w.rc = got;
-		if (got <= 0)
-			break;
-		instant(&w, &in);
+	if (w.rc == TC_OK) {
+		int rc = tr_chrome_each_instant(o, on_instant, &w, err);
+		if (rc != TC_OK)
+			w.rc = rc;
 	}
 	if (w.rc == TC_OK) {
 		json j;

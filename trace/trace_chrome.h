@@ -50,10 +50,7 @@ typedef struct tr_chrome_opts {
 } tr_chrome_opts;
 
 /* What was left out for being shorter than min_us. */
-typedef struct tr_chrome_dropped {
-	size_t spans, messages;
-	uint64_t ms;           /* their time, outermost ones only */
-} tr_chrome_dropped;
+typedef tr_spans_dropped tr_chrome_dropped;
 
 /* dropped may be NULL. */
 int tr_chrome_write(FILE *out, const tr_spans *s, const tr_mapping *m, const tr_chrome_opts *o,
@@ -67,6 +64,12 @@ typedef struct tr_chrome_track {
 	const tr_spans *spans;
 	bool sections;
 } tr_chrome_track;
+
+/* Calls fn on each of o->next_instant's instants (none without it), in order; stops at
+ * the first call that returns other than TC_OK. Returns that, next_instant's error, or
+ * TC_OK. Shared by the exports (trace_perfetto.c). */
+int tr_chrome_each_instant(const tr_chrome_opts *o, int (*fn)(void *user, const tr_instant *in), void *user,
+                           tc_error *err);
 
 /* Several tracks; o->tid and o->thread_name are not used. The instants go
  * on the first track; otherData counts the method tracks' repairs. */

@@ -9,14 +9,6 @@
 #include "bytes.h"
 #include "trace_flame.h"
 
-#define FRAME_H 16
-#define PAD 10
-#define TOP 48
-#define BOTTOM 24
-#define FONT_PX 12
-#define CHAR_W 7.2
-#define MIN_W 0.25
-#define MAX_ROWS 4096
 #define NONE SIZE_MAX
 
 typedef struct dnode {
@@ -279,39 +271,9 @@ static void frame(tc_buf *sb, const tr_dflame *f, size_t i, double x, double w, 
 		buf_printf(sb, ", %+.0f%%", 100 * d / ta);
 	buf_printf(sb, "; self B %.1f, A %.1f ms; calls B %.1f, A %.1f; per recording)</title>", per(f, nd->self, 1),
 	           per(f, nd->self, 0), cb, ca);
-	buf_printf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>", x, y,
-	           w, FRAME_H - 1, r, g, b);
-	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
-	if (fit >= 3) {
-		/* the label: the short name (up to the descriptor), as much as fits */
-		size_t len = strcspn(full, " ");
-		char label[256];
-		if (len >= sizeof label)
-			len = sizeof label - 1;
-		if (len > fit) {
-			len = fit - 2;
-			while (len > 0 && ((unsigned char)full[len] & 0xC0) == 0x80)
-				len--;
-		}
-		memcpy(label, full, len);
-		label[len] = '\0';
-		buf_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 4);
-		tr_xml_escape(sb, label);
-		if (len < strcspn(full, " "))
-			buf_puts(sb, "..");
-		buf_puts(sb, "</text>");
-	}
+	/* the label: the short name (up to the descriptor) */
+	tr_flame_svg_frame(sb, x, y, w, r, g, b, full, strcspn(full, " "));
 	buf_puts(sb, "</g>\n");
-}
-
-static int flush(FILE *out, tc_buf *sb, tc_error *err)
-{
-	if (sb->err)
-		return tc_set(err, TC_ENOMEM, "flame: out of memory");
-	if (sb->len && fwrite(sb->str, 1, sb->len, out) != sb->len)
-		return tc_set(err, TC_EIO, "write failed");
-	sb->len = 0;
-	return TC_OK;
 }
 
 int tr_dflame_write(FILE *out, const tr_dflame *f, const tr_dflame_opts *o, tc_error *err)
@@ -325,11 +287,11 @@ int tr_dflame_write(FILE *out, const tr_dflame *f, const tr_dflame_opts *o, tc_e
 		return tc_set(err, TC_ENOMEM, "flame: out of memory");
 	}
 	double whole = per(f, f->v[0].total, 1), whole_a = per(f, f->v[0].total, 0);
-	double scale = whole > 0 ? (double)(width - 2 * PAD) / whole : 0.0, max_delta = 0;
+	double scale = whole > 0 ? (double)(width - 2 * TR_FLAME_PAD) / whole : 0.0, max_delta = 0;
 	size_t depth_max = 0, a_only = 0;
 	double a_only_ms = 0;
-	xs[0] = PAD;
-	ws[0] = width - 2 * PAD;
+	xs[0] = TR_FLAME_PAD;
+	ws[0] = width - 2 * TR_FLAME_PAD;
 	/* parents come before their children: each node's children from its left edge */
 	for (size_t i = 0; i < f->nv; i++) {
 		double cursor = xs[i];
@@ -340,7 +302,7 @@ int tr_dflame_write(FILE *out, const tr_dflame *f, const tr_dflame_opts *o, tc_e
 				a_only++; /* a path with no time in B: no width */
 				a_only_ms += per(f, nd->total, 0);
 			}
-			ws[c] = ws[i] >= 0 && w >= MIN_W && nd->depth < MAX_ROWS ? w : -1;
+			ws[c] = ws[i] >= 0 && w >= TR_FLAME_MIN_W && nd->depth < TR_FLAME_MAX_ROWS ? w : -1;
 			xs[c] = cursor;
 			cursor += w > 0 ? w : 0;
 			if (ws[c] >= 0) {
@@ -352,25 +314,10 @@ int tr_dflame_write(FILE *out, const tr_dflame *f, const tr_dflame_opts *o, tc_e
 			}
 		}
 	}
-	unsigned height = TOP + (unsigned)(depth_max + 1) * FRAME_H + BOTTOM;
+	unsigned height = TR_FLAME_TOP + (unsigned)(depth_max + 1) * TR_FLAME_FRAME_H + TR_FLAME_BOTTOM;
 	tc_buf sb;
 	buf_init(&sb);
-	buf_printf(&sb,
-	           "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
-	           "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" height=\"%u\" "
-	           "viewBox=\"0 0 %u %u\">\n"
-	           "<style>text{font-family:monospace;font-size:%dpx;fill:#000}"
-	           ".title{font-size:16px;text-anchor:middle}.sub{fill:#555}rect{stroke:#fff;stroke-width:0.5}</style>\n"
-	           "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f8f8f0\" style=\"stroke:none\"/>\n",
-	           width, height, width, height, FONT_PX, width, height);
-	buf_printf(&sb, "<text class=\"title\" x=\"%u\" y=\"20\">", width / 2);
-	tr_xml_escape(&sb, o->title ? o->title : "Differential flame graph");
-	buf_puts(&sb, "</text>\n");
-	buf_printf(&sb, "<text class=\"sub\" x=\"%d\" y=\"38\">", PAD);
-	if (o->subtitle) {
-		tr_xml_escape(&sb, o->subtitle);
-		buf_puts(&sb, "; ");
-	}
+	tr_flame_svg_open(&sb, width, height, o->title ? o->title : "Differential flame graph", o->subtitle);
 	buf_printf(&sb, "B %.1f ms, A %.1f ms per recording; width: B's time; red grew, blue shrank, grey under "
 	                "%g ms a call", whole, whole_a, tick);
 	if (a_only)
@@ -378,21 +325,21 @@ int tr_dflame_write(FILE *out, const tr_dflame *f, const tr_dflame_opts *o, tc_e
 	buf_puts(&sb, "</text>\n");
 	int rc = TC_OK;
 	if (!(whole > 0)) {
-		buf_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded in B</text>\n", PAD,
-		           TOP + FRAME_H);
+		buf_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded in B</text>\n", TR_FLAME_PAD,
+		           TR_FLAME_TOP + TR_FLAME_FRAME_H);
 	} else {
 		for (size_t i = 0; i < f->nv && rc == TC_OK; i++) {
 			if (ws[i] < 0)
 				continue;
-			double y = TOP + (double)(depth_max - f->v[i].depth) * FRAME_H;
+			double y = TR_FLAME_TOP + (double)(depth_max - f->v[i].depth) * TR_FLAME_FRAME_H;
 			frame(&sb, f, i, xs[i], ws[i], y, max_delta, tick);
 			if (sb.len > 65536)
-				rc = flush(out, &sb, err);
+				rc = tr_flame_svg_flush(out, &sb, err);
 		}
 	}
 	buf_puts(&sb, "</svg>\n");
 	if (rc == TC_OK)
-		rc = flush(out, &sb, err);
+		rc = tr_flame_svg_flush(out, &sb, err);
 	buf_free(&sb);
 	free(xs);
 	free(ws);

@@ -9,14 +9,8 @@
 #include "tc_event.h"
 #include "utf8.h"
 
-#define FRAME_H 16
-#define PAD 10
-#define TOP 48
-#define BOTTOM 24
 #define FONT_PX 12
 #define CHAR_W 7.2     /* monospace advance at 12 px, roughly */
-#define MIN_W 0.25     /* px: narrower frames are left out */
-#define MAX_ROWS 4096  /* deeper frames (a runaway recursion) are left out */
 
 void tr_xml_escape(tc_buf *sb, const char *str)
 {
@@ -71,7 +65,7 @@ static void colour(const char *name, uint32_t id, int *r, int *g, int *b)
 	*b = (int)((h >> 16) % 55);
 }
 
-static int flush(FILE *out, tc_buf *sb, tc_error *err)
+int tr_flame_svg_flush(FILE *out, tc_buf *sb, tc_error *err)
 {
 	if (sb->err)
 		return tc_set(err, TC_ENOMEM, "flame: out of memory");
@@ -79,6 +73,52 @@ static int flush(FILE *out, tc_buf *sb, tc_error *err)
 		return tc_set(err, TC_EIO, "write failed");
 	sb->len = 0;
 	return TC_OK;
+}
+
+void tr_flame_svg_open(tc_buf *sb, unsigned width, unsigned height, const char *title, const char *subtitle)
+{
+	buf_printf(sb,
+	          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+	          "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" height=\"%u\" "
+	          "viewBox=\"0 0 %u %u\">\n"
+	          "<style>text{font-family:monospace;font-size:%dpx;fill:#000}"
+	          ".title{font-size:16px;text-anchor:middle}.sub{fill:#555}rect{stroke:#fff;stroke-width:0.5}</style>\n"
+	          "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f8f8f0\" style=\"stroke:none\"/>\n",
+	          width, height, width, height, FONT_PX, width, height);
+	buf_printf(sb, "<text class=\"title\" x=\"%u\" y=\"20\">", width / 2);
+	tr_xml_escape(sb, title);
+	buf_puts(sb, "</text>\n");
+	buf_printf(sb, "<text class=\"sub\" x=\"%d\" y=\"38\">", TR_FLAME_PAD);
+	if (subtitle) {
+		tr_xml_escape(sb, subtitle);
+		buf_puts(sb, "; ");
+	}
+}
+
+void tr_flame_svg_frame(tc_buf *sb, double x, double y, double w, int r, int g, int b, const char *label,
+                        size_t len)
+{
+	buf_printf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>", x, y,
+	          w, TR_FLAME_FRAME_H - 1, r, g, b);
+	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
+	if (fit < 3)
+		return;
+	size_t shown = len;
+	if (len > fit) {
+		/* cut on a UTF-8 boundary, then mark the cut */
+		shown = fit - 2;
+		while (shown > 0 && ((unsigned char)label[shown] & 0xC0) == 0x80)
+			shown--;
+	}
+	tc_buf part;
+	buf_init(&part);
+	buf_putn(&part, label, shown);
+	buf_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + TR_FLAME_FRAME_H - 4);
+	tr_xml_escape(sb, part.str ? part.str : "");
+	buf_free(&part);
+	if (shown < len)
+		buf_puts(sb, "..");
+	buf_puts(sb, "</text>");
 }
 
 static void frame(tc_buf *sb, tc_buf *name, const tr_tree *t, size_t i, const tr_mapping *m, double x, double w,
@@ -100,32 +140,13 @@ static void frame(tc_buf *sb, tc_buf *name, const tr_tree *t, size_t i, const tr
 	buf_printf(sb, " (%" PRIu64 " ms, %.2f%%, self %" PRIu64 " ms, %" PRIu64 " call%s)</title>", nd->total_ms,
 	          whole ? 100.0 * (double)nd->total_ms / (double)whole : 0.0, nd->self_ms, nd->calls,
 	          nd->calls == 1 ? "" : "s");
-	buf_printf(sb, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>", x, y,
-	          w, FRAME_H - 1, r, g, b);
-	/* the label: as much of the short name as fits */
-	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
-	if (fit >= 3) {
-		name->len = 0;
-		if (i == 0)
-			buf_puts(name, "all");
-		else
-			tr_name_put(name, m, nd->id, TR_NAME_SHORT);
-		const char *label = name->err || !name->str ? "" : name->str;
-		size_t len = strlen(label);
-		buf_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 4);
-		if (len <= fit) {
-			tr_xml_escape(sb, label);
-		} else {
-			/* cut on a UTF-8 boundary, then mark the cut */
-			size_t cut = fit - 2;
-			while (cut > 0 && ((unsigned char)label[cut] & 0xC0) == 0x80)
-				cut--;
-			name->str[cut] = '\0';
-			tr_xml_escape(sb, label);
-			buf_puts(sb, "..");
-		}
-		buf_puts(sb, "</text>");
-	}
+	name->len = 0;
+	if (i == 0)
+		buf_puts(name, "all");
+	else
+		tr_name_put(name, m, nd->id, TR_NAME_SHORT);
+	const char *label = name->err || !name->str ? "" : name->str;
+	tr_flame_svg_frame(sb, x, y, w, r, g, b, label, strlen(label));
 	buf_puts(sb, "</g>\n");
 }
 
@@ -142,61 +163,46 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 		return tc_set(err, TC_ENOMEM, "flame: out of memory");
 	}
 	uint64_t whole = t->v[0].total_ms;
-	double scale = whole ? (double)(width - 2 * PAD) / (double)whole : 0.0;
+	double scale = whole ? (double)(width - 2 * TR_FLAME_PAD) / (double)whole : 0.0;
 	/* Parents come before their children in the node array: lay out each
 	 * node's children from its left edge; -1 marks a frame left out. */
 	size_t depth_max = 0;
-	xs[0] = PAD;
-	ws[0] = width - 2 * PAD;
+	xs[0] = TR_FLAME_PAD;
+	ws[0] = width - 2 * TR_FLAME_PAD;
 	for (size_t i = 0; i < t->n; i++) {
 		double cursor = xs[i];
 		for (size_t c = t->v[i].first_child; c != TR_NONE; c = t->v[c].next_sibling) {
 			double w = (double)t->v[c].total_ms * scale;
-			ws[c] = ws[i] >= 0 && w >= MIN_W && t->v[c].depth < MAX_ROWS ? w : -1;
+			ws[c] = ws[i] >= 0 && w >= TR_FLAME_MIN_W && t->v[c].depth < TR_FLAME_MAX_ROWS ? w : -1;
 			xs[c] = cursor;
 			cursor += w;
 			if (ws[c] >= 0 && t->v[c].depth > depth_max)
 				depth_max = t->v[c].depth;
 		}
 	}
-	unsigned height = TOP + (unsigned)(depth_max + 1) * FRAME_H + BOTTOM;
+	unsigned height = TR_FLAME_TOP + (unsigned)(depth_max + 1) * TR_FLAME_FRAME_H + TR_FLAME_BOTTOM;
 	tc_buf sb, name;
 	buf_init(&sb);
 	buf_init(&name);
-	buf_printf(&sb,
-	          "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
-	          "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" height=\"%u\" "
-	          "viewBox=\"0 0 %u %u\">\n"
-	          "<style>text{font-family:monospace;font-size:%dpx;fill:#000}"
-	          ".title{font-size:16px;text-anchor:middle}.sub{fill:#555}rect{stroke:#fff;stroke-width:0.5}</style>\n"
-	          "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f8f8f0\" style=\"stroke:none\"/>\n",
-	          width, height, width, height, FONT_PX, width, height);
-	buf_printf(&sb, "<text class=\"title\" x=\"%u\" y=\"20\">", width / 2);
-	tr_xml_escape(&sb, o->title ? o->title : "Flame graph");
-	buf_puts(&sb, "</text>\n");
-	buf_printf(&sb, "<text class=\"sub\" x=\"%d\" y=\"38\">", PAD);
-	if (o->subtitle) {
-		tr_xml_escape(&sb, o->subtitle);
-		buf_puts(&sb, "; ");
-	}
+	tr_flame_svg_open(&sb, width, height, o->title ? o->title : "Flame graph", o->subtitle);
 	buf_printf(&sb, "total %" PRIu64 " ms; width is time, hover a frame for details</text>\n", whole);
 	int rc = TC_OK;
 	if (!whole) {
-		buf_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded</text>\n", PAD,
-		          TOP + FRAME_H);
+		buf_printf(&sb, "<text x=\"%d\" y=\"%d\">nothing to draw: no time was recorded</text>\n", TR_FLAME_PAD,
+		          TR_FLAME_TOP + TR_FLAME_FRAME_H);
 	} else {
 		for (size_t i = 0; i < t->n && rc == TC_OK; i++) {
 			if (ws[i] < 0)
 				continue;
-			double y = TOP + (double)(depth_max - t->v[i].depth) * FRAME_H;
+			double y = TR_FLAME_TOP + (double)(depth_max - t->v[i].depth) * TR_FLAME_FRAME_H;
 			frame(&sb, &name, t, i, m, xs[i], ws[i], y);
 			if (sb.len > 65536)
-				rc = flush(out, &sb, err);
+				rc = tr_flame_svg_flush(out, &sb, err);
 		}
 	}
 	buf_puts(&sb, "</svg>\n");
 	if (rc == TC_OK)
-		rc = flush(out, &sb, err);
+		rc = tr_flame_svg_flush(out, &sb, err);
 	buf_free(&sb);
 	buf_free(&name);
 	free(xs);

@@ -26,4 +26,23 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
  * characters and invalid UTF-8 replaced (XML 1.0 forbids them). */
 void tr_xml_escape(tc_buf *sb, const char *s);
 
+/* The drawing both flame graphs share (trace_dflame.c): the geometry, in pixels... */
+#define TR_FLAME_FRAME_H 16
+#define TR_FLAME_PAD 10
+#define TR_FLAME_TOP 48
+#define TR_FLAME_BOTTOM 24
+#define TR_FLAME_MIN_W 0.25     /* narrower frames are left out */
+#define TR_FLAME_MAX_ROWS 4096  /* deeper frames (a runaway recursion) are left out */
+
+/* ... the SVG up to the subtitle's text (its subtitle then "; " when there is one), which
+ * the caller ends with "</text>\n"... */
+void tr_flame_svg_open(tc_buf *sb, unsigned width, unsigned height, const char *title, const char *subtitle);
+/* ... a frame's box (after its <title>) and label: the first len bytes of label, cut on a
+ * UTF-8 boundary and marked ".." where the frame is too narrow, none when not even three
+ * characters fit... */
+void tr_flame_svg_frame(tc_buf *sb, double x, double y, double w, int r, int g, int b, const char *label,
+                        size_t len);
+/* ... and the text so far written out (sb emptied), or its error. */
+int tr_flame_svg_flush(FILE *out, tc_buf *sb, tc_error *err);
+
 #endif

@@ -233,36 +233,41 @@ static void end(writer *w, const tr_span *sp, uint64_t track)
 	event_packet(w);
 }
 
-/* One track's slices, B/E in pre-order; as trace_chrome.c's slices(), spans shorter than
- * min_us are left out (with short_out) and counted; their children are shorter still.
- * With messages_track set, each message is also a slice on that track. */
+/* A track being walked (tr_spans_walk): its uuid and category, and the track its
+ * messages also go on (0: none). */
+typedef struct walk {
+	writer *w;
+	uint64_t track, messages_track;
+	uint32_t cat;
+} walk;
+
+static int on_begin(void *user, const tr_span *sp)
+{
+	walk *k = user;
+	if (sp->message != TR_NONE && k->messages_track) {
+		/* a message's own row: it has nothing nested, so it ends at once */
+		begin(k->w, sp, k->messages_track, k->cat);
+		end(k->w, sp, k->messages_track);
+	}
+	begin(k->w, sp, k->track, k->cat);
+	return k->w->rc;
+}
+
+static int on_end(void *user, const tr_span *sp)
+{
+	walk *k = user;
+	end(k->w, sp, k->track);
+	return k->w->rc;
+}
+
+/* One track's slices, B/E in pre-order; with short_out, spans shorter than min_us are
+ * left out and counted, as in the Chrome export. With messages_track set, each message
+ * is also a slice on that track. */
 static void slices(writer *w, const tr_span *v, size_t n, size_t *open, bool short_out, uint64_t track,
                    uint32_t cat, uint64_t messages_track)
 {
-	uint64_t min_us = short_out ? w->o->min_us : 0;
-	size_t top = 0;
-	for (size_t i = 0; i < n && w->rc == TC_OK; i++) {
-		const tr_span *sp = &v[i];
-		uint64_t ms = sp->end_ms - sp->start_ms;
-		if (ms * 1000 < min_us) {
-			w->drop.spans++;
-			w->drop.messages += sp->message != TR_NONE;
-			if (sp->parent == TR_NONE || (v[sp->parent].end_ms - v[sp->parent].start_ms) * 1000 >= min_us)
-				w->drop.ms += ms;
-			continue;
-		}
-		while (top > 0 && open[top - 1] != sp->parent)
-			end(w, &v[open[--top]], track);
-		if (sp->message != TR_NONE && messages_track) {
-			/* a message's own row: it has nothing nested, so it ends at once */
-			begin(w, sp, messages_track, cat);
-			end(w, sp, messages_track);
-		}
-		begin(w, sp, track, cat);
-		open[top++] = i;
-	}
-	while (top > 0 && w->rc == TC_OK)
-		end(w, &v[open[--top]], track);
+	walk k = { .w = w, .track = track, .messages_track = messages_track, .cat = cat };
+	tr_spans_walk(v, n, short_out ? w->o->min_us : 0, open, on_begin, on_end, &k, &w->drop);
 }
 
 static void track_descriptor(writer *w, uint64_t uuid, uint64_t parent, const char *name, uint32_t pid,
@@ -419,6 +424,19 @@ static void instant(writer *w, const tr_instant *in, uint64_t track)
 	event_packet(w);
 }
 
+/* The instants' track (tr_chrome_each_instant). */
+typedef struct instants {
+	writer *w;
+	uint64_t track;
+} instants;
+
+static int on_instant(void *user, const tr_instant *in)
+{
+	instants *k = user;
+	instant(k->w, in, k->track);
+	return k->w->rc;
+}
+
 int tr_perfetto_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, const tr_mapping *m,
                              const tr_chrome_opts *o, uint64_t base_ns, uint64_t wall_ns,
                              tr_chrome_dropped *dropped, tc_error *err)
@@ -457,14 +475,11 @@ int tr_perfetto_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n,
 		}
 		slices(&w, t->spans->v, t->spans->n, open, true, uuid, CAT_METHOD, messages);
 	}
-	while (o->next_instant && w.rc == TC_OK) {
-		tr_instant in;
-		int got = o->next_instant(o->instant_user, &in, err);
-		if (got < 0)
-			w.rc = got;
-		if (got <= 0)
-			break;
-		instant(&w, &in, n ? 2 : UUID_PROCESS);
+	instants at = { .w = &w, .track = n ? 2 : UUID_PROCESS };
+	if (w.rc == TC_OK) {
+		int rc = tr_chrome_each_instant(o, on_instant, &at, err);
+		if (rc != TC_OK)
+			w.rc = rc;
 	}
 	if (w.rc == TC_OK && fflush(out) != 0)
 		w.rc = tc_set(err, TC_EIO, "write failed");

@@ -329,3 +329,32 @@ void tr_slice_describe(const tr_slice *sl, char *buf, size_t cap)
 		break;
 	}
 }
+
+int tr_spans_walk(const tr_span *v, size_t n, uint64_t min_us, size_t *open,
+                  int (*begin)(void *user, const tr_span *sp), int (*end)(void *user, const tr_span *sp),
+                  void *user, tr_spans_dropped *drop)
+{
+	size_t top = 0;
+	int rc = TC_OK;
+	for (size_t i = 0; i < n && rc == TC_OK; i++) {
+		const tr_span *sp = &v[i];
+		uint64_t ms = sp->end_ms - sp->start_ms;
+		if (ms * 1000 < min_us) {
+			/* its parent is longer: kept, or counted already */
+			drop->spans++;
+			drop->messages += sp->message != TR_NONE;
+			if (sp->parent == TR_NONE || (v[sp->parent].end_ms - v[sp->parent].start_ms) * 1000 >= min_us)
+				drop->ms += ms;
+			continue;
+		}
+		/* close what is not an ancestor of this span: it ended before */
+		while (top > 0 && open[top - 1] != sp->parent && rc == TC_OK)
+			rc = end(user, &v[open[--top]]);
+		if (rc == TC_OK)
+			rc = begin(user, sp);
+		open[top++] = i;
+	}
+	while (top > 0 && rc == TC_OK)
+		rc = end(user, &v[open[--top]]);
+	return rc;
+}

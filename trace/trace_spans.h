@@ -66,6 +66,23 @@ typedef struct tr_spans {
 	tr_span_stats stats;
 } tr_spans;
 
+/* What a walk left out for being shorter than its min_us. */
+typedef struct tr_spans_dropped {
+	size_t spans, messages;
+	uint64_t ms;           /* their time, outermost ones only */
+} tr_spans_dropped;
+
+/* One track's spans v[0..n), nested and in pre-order, as begin and end calls: begin for
+ * each span lasting at least min_us (0: every span), end once the spans nested in it
+ * are done, so the calls are well parenthesized and their times never decrease. Spans
+ * shorter than min_us are left out and counted in *drop (their children are shorter
+ * still, so what stays nests as before). open is scratch for n indexes. Stops at the
+ * first call that returns other than TC_OK, and returns that. The exports' one walk
+ * (trace_chrome.c, trace_perfetto.c). */
+int tr_spans_walk(const tr_span *v, size_t n, uint64_t min_us, size_t *open,
+                  int (*begin)(void *user, const tr_span *sp), int (*end)(void *user, const tr_span *sp),
+                  void *user, tr_spans_dropped *drop);
+
 /* Builds spans from n events (0 = empty slot, skipped). Spans still open are
  * closed at end_ms, or at the last event's time if end_ms is TR_NO_TIME or
  * earlier. out is replaced. */

@@ -18,31 +18,12 @@
 #include <string.h>
 
 #include "dex.h"
-#include "file.h"
+#include "tool_read.h"
 #include "dex_edit.h"
 #include "dex_hook.h"
 #include "tighten.h"
 
 static const char PROBE[] = "Ltc/DexProbe;";
-
-/* The whole file, malloc'd, through base's reader; NULL with the reason on stderr
- * ("PATH: cannot open: ..."). */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	tc_buf b;
-	buf_init(&b);
-	tc_error e;
-	tc_error_clear(&e);
-	if (tc_file_read(path, &b, UINT64_MAX, NULL, &e) != TC_OK) {
-		char text[1200];
-		tc_error_format(&e, text, sizeof text);
-		fprintf(stderr, "%s\n", text);
-		buf_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	return b.data ? b.data : malloc(1);
-}
 
 typedef struct reason {
 	char msg[512]; /* a tc_error message */
@@ -142,7 +123,7 @@ int main(int argc, char **argv)
 	int status = 0;
 	for (int f = 2; f < argc; f++) {
 		size_t len = 0;
-		uint8_t *data = slurp(argv[f], &len);
+		uint8_t *data = tool_read_file(argv[f], &len);
 		if (!data)
 			return 1;
 		arena a, scratch, keep;

@@ -10,29 +10,9 @@
 #include <string.h>
 
 #include "chrome_check.h"
-#include "file.h"
+#include "tool_read.h"
 #include "json_read.h"
 #include "trace_lines.h"
-
-/* The whole file, malloc'd and NUL-terminated, through base's reader; NULL with the
- * reason on stderr. */
-static char *slurp(const char *path, size_t *n)
-{
-	tc_buf b;
-	buf_init(&b);
-	tc_error e;
-	tc_error_clear(&e);
-	if (tc_file_read(path, &b, UINT64_MAX, NULL, &e) != TC_OK) {
-		char text[1200];
-		tc_error_format(&e, text, sizeof text);
-		fprintf(stderr, "%s\n", text);
-		buf_free(&b);
-		return NULL;
-	}
-	buf_putc(&b, '\0');
-	*n = b.len - 1;
-	return b.str;
-}
 
 int main(int argc, char **argv)
 {
@@ -40,7 +20,7 @@ int main(int argc, char **argv)
 		return fputs("usage: trace_check chrome|jsonl FILE\n", stderr), 2;
 	if (strcmp(argv[1], "chrome") == 0) {
 		size_t n;
-		char *text = slurp(argv[2], &n);
+		char *text = (char *)tool_read_file(argv[2], &n);
 		if (!text)
 			return 1;
 		chrome_stats st;

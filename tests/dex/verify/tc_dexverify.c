@@ -20,7 +20,7 @@
 
 #include "arena.h"
 #include "dex.h"
-#include "file.h"
+#include "tool_read.h"
 #include "dex_op.h"
 #include "dex_verify.h"
 
@@ -38,25 +38,6 @@ typedef struct counts {
 	double worst;         /* the largest work / size of a method */
 	uint32_t worst_idx;   /* its method index */
 } counts;
-
-/* The whole file, malloc'd, through base's reader; NULL with the reason on stderr
- * ("PATH: cannot open: ..."). */
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	tc_buf b;
-	buf_init(&b);
-	tc_error e;
-	tc_error_clear(&e);
-	if (tc_file_read(path, &b, UINT64_MAX, NULL, &e) != TC_OK) {
-		char text[1200];
-		tc_error_format(&e, text, sizeof text);
-		fprintf(stderr, "%s\n", text);
-		buf_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	return b.data ? b.data : malloc(1);
-}
 
 static void report(const char *path, const dex_file *d, const dex_emethod *m, const dex_verify_result *r,
                    const opts *o, counts *c)
@@ -105,7 +86,7 @@ static int check_methods(const char *path, const dex_verify_file *f, const dex_c
 static int check_file(const char *path, const opts *o)
 {
 	size_t len = 0;
-	uint8_t *data = read_all(path, &len);
+	uint8_t *data = tool_read_file(path, &len);
 	if (!data)
 		return 2;
 	arena a, scratch;

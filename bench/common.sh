@@ -36,6 +36,33 @@ measure() {
 		>> "$results/$label"
 }
 
+# measure_warm LABEL CMD...: appends "warm_s rss_kb": the warm median a peer run with
+# --warm prints (warm_ms=, the second half of its rounds in one JVM, as a Gradle daemon
+# runs a transform build after build) and the JVM's peak RSS over all its rounds.
+measure_warm() {
+	local label=$1 ms
+	shift
+	/usr/bin/time -f "%M" -o "$results/.last" "$@" >"$results/.out" 2>"$results/.err" || {
+		echo "failed: $*" >&2
+		cat "$results/.err" >&2
+		return 1
+	}
+	ms=$(sed -n 's/^warm_ms=\([0-9.]*\).*/\1/p' "$results/.out")
+	[ -n "$ms" ] || { echo "no warm_ms= from: $*" >&2; return 1; }
+	echo "$(awk -v m="$ms" 'BEGIN { printf "%.4f", m / 1000 }') $(cat "$results/.last")" >> "$results/$label"
+}
+
+# log_load: appends the 1-minute load average to $results/load (the benchmarks print its
+# range: a second core that is busy hides what -j2 and a JIT's threads gain).
+log_load() {
+	cut -d' ' -f1 /proc/loadavg >> "$results/load"
+}
+
+# load_range: "load 0.12-1.85 over N samples" of what log_load collected.
+load_range() {
+	sort -g "$results/load" | awk '{v[NR]=$1} END {printf "load %s-%s over %d samples\n", v[1], v[NR], NR}'
+}
+
 # median FILE COLUMN: the median of a column of numbers.
 median() {
 	sort -g -k"$2","$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'

@@ -39,6 +39,7 @@ test=("${sample[@]}"
 	protobuf-compiler                       # protoc: tc-trace perfetto's output against Perfetto's protos (tests/trace/perfetto.sh)
 	zip unzip)
 bench=("${build[@]}" libasm-java libguava-java libjacoco-java hyperfine time
+	libcommons-lang3-java libjackson2-databind-java libjackson2-core-java libecj-java groovy # bench/instrument.sh: the six-jar set
 	apktool enjarify zip unzip              # bench/dex.sh: the corpus as class files
 	# bench/instrument.sh --big: every jar of these, 100+ MB of class files
 	jruby groovy liblucene4.10-java libfop-java libicu4j-java scala jython libbatik-java

@@ -121,13 +121,15 @@ public final class MatrixTransform {
                 "usage: MatrixTransform --mapping-dir DIR --in INPUT --out OUTPUT [--in INPUT --out OUTPUT]...\n"
                 + "         [--blocklist FILE] [--base-mapping FILE] [--proguard-mapping FILE]\n"
                 + "         [--classpath JAR|DIR]... [--threads N] [--asm-api 5|6|7|8|9]\n"
-                + "         [--check-class | --skip-check-class] [--expect TRACED,IGNORED] [--quiet]\n"
+                + "         [--check-class | --skip-check-class] [--expect TRACED,IGNORED] [--quiet] [--warm N]\n"
                 + "  INPUT is a class directory, a jar, or a single .class file; OUTPUT is of the same kind.\n"
                 + "  --mapping-dir receives methodMapping.txt and ignoreMethodMapping.txt; a mapping.txt in it\n"
                 + "  is read as the ProGuard mapping unless --proguard-mapping is given.\n"
                 + "  --check-class runs Matrix's optional CheckClassAdapter self-check on every output class\n"
                 + "  (off by default, as Matrix's skipCheckClass=true); --skip-check-class turns it off.\n"
-                + "  --expect T,I exits 1 unless exactly T methods are traced and I ignored.");
+                + "  --expect T,I exits 1 unless exactly T methods are traced and I ignored.\n"
+                + "  --warm N runs it all N times in one JVM (as in a Gradle daemon) and prints warm_ms=,\n"
+                + "  the median of the second half of the rounds.");
         System.exit(2);
     }
 
@@ -244,9 +246,47 @@ public final class MatrixTransform {
     // ======================================================================================
 
     public static void main(String[] args) throws Exception {
-        MatrixTransform t = new MatrixTransform();
-        t.parseArgs(args);
-        System.exit(t.run());
+        // --warm N: the whole transform N times in this JVM, each with fresh state and fresh
+        // outputs, as a Gradle daemon runs it build after build once its JIT has warmed; the
+        // rounds' times go to standard error and the median of the second half (the warm
+        // rounds) to standard output as "warm_ms=...".
+        int warm = 0;
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--warm")) {
+                warm = Integer.parseInt(arg(args, ++i, "--warm"));
+                if (warm < 2) {
+                    usage("--warm wants at least 2 rounds");
+                }
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        String[] a = rest.toArray(new String[0]);
+        if (warm == 0) {
+            MatrixTransform t = new MatrixTransform();
+            t.parseArgs(a);
+            System.exit(t.run());
+        }
+        double[] ms = new double[warm];
+        for (int r = 0; r < warm; r++) {
+            MatrixTransform t = new MatrixTransform();
+            t.parseArgs(a);
+            t.quiet = true;
+            long t0 = System.nanoTime();
+            int rc = t.run();
+            ms[r] = (System.nanoTime() - t0) / 1e6;
+            if (rc != 0) {
+                System.exit(rc);
+            }
+            System.err.println(String.format(Locale.ROOT, "warm round=%d ms=%.1f", r + 1, ms[r]));
+        }
+        double[] tail = java.util.Arrays.copyOfRange(ms, warm / 2, warm);
+        java.util.Arrays.sort(tail);
+        int n = tail.length;
+        double median = n % 2 == 1 ? tail[n / 2] : (tail[n / 2 - 1] + tail[n / 2]) / 2;
+        System.out.println(String.format(Locale.ROOT, "warm_ms=%.1f rounds=%d", median, warm));
+        System.exit(0);
     }
 
     private static boolean isRealZip(File f) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check.sh: the runtime's framework members against android-all at API 21..36
+# check.sh: the runtime's framework members against android-all at API 21..37
 # (rt_members.py, with tc-members from src/tc-hotpath/): the runtime jar as built must pass
 # and runtime/README.md's table must be this run's; then copies of the runtime with a
 # planted unguarded use must fail, naming the member and the level, or the check proves
@@ -61,7 +61,7 @@ expect_fail gcstats 'invokestatic android/os/Debug.getRuntimeStat .*: missing at
 	--jar "$dir/gcstats.jar" --levels 21-23
 
 echo "# a README whose table is not the run's"
-sed '/<!-- rt_members table -->/,/<!-- \/rt_members table -->/s/`gg++++++++++++++`/`++++++++++++++++`/' \
+sed '/<!-- rt_members table -->/,/<!-- \/rt_members table -->/s/`gg+/`+++/' \
 	"$src/runtime/README.md" >"$dir/README.md"
 cmp -s "$dir/README.md" "$src/runtime/README.md" && { echo "not ok - the README mutant changed nothing"; exit 1; }
 expect_fail readme "member table is not this run's" --jar "$RUNTIME_JAR" --readme "$dir/README.md"

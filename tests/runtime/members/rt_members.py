@@ -11,7 +11,7 @@ handlers around it. This script decides at which levels each site runs: a method
 at the levels its callers in the jar reach it from (through their own guards), a
 class's methods that the framework or the app calls (callbacks, the public API) at the
 levels the class is reached from; the public entry classes from API 21. For each
-level from API 21 (Android 5.0) to 36 it then asks tc-members for the member in that
+level from API 21 (Android 5.0) to 37 (Android 17) it then asks tc-members for the member in that
 level's org.robolectric:android-all jar (the framework's own class files; fetched and
 pinned by tests/lib/maven_fetch.py) and requires, wherever the site runs:
 
@@ -47,7 +47,7 @@ LEVELS = {
     27: "8.1.0-robolectric-4611349", 28: "9-robolectric-4913185-2", 29: "10-robolectric-5803371",
     30: "11-robolectric-6757853", 31: "12-robolectric-7732740", 32: "12.1-robolectric-8229987",
     33: "13-robolectric-9030017", 34: "14-robolectric-10818077", 35: "15-robolectric-12650502",
-    36: "16-robolectric-13921718",
+    36: "16-robolectric-13921718", 37: "17-robolectric-16653203",
 }
 MIN, MAX = min(LEVELS), max(LEVELS)
 INF = 1 << 30
@@ -241,7 +241,7 @@ def main():
         lo, _, hi = a.levels.partition("-")
         run_levels = [l for l in LEVELS if int(lo) <= l <= int(hi or lo)]
         if not run_levels or a.readme or a.table:
-            die("--levels: a range within 21-36, without --readme or --table")
+            die(f"--levels: a range within {MIN}-{MAX}, without --readme or --table")
     t0 = time.time()
 
     classes, methods, sites = read_sites(a.tc_members, a.jar)

@@ -104,7 +104,10 @@ def fetch(coord, want, repo, cache, offline, lock_path):
         die(f"{coord}: not in the cache {cache} and downloads are off (--offline/TC_OFFLINE); "
             f"fetch {url} first")
     d = os.path.dirname(path)
-    os.makedirs(d, exist_ok=True)
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        die(f"{coord}: not in the cache {cache}, and the cache cannot take it: {e}")
     # One download per file even when tests run in parallel: the second waits, then finds it.
     with open(os.path.join(d, ".lock"), "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)

@@ -28,6 +28,7 @@ test=("${sample[@]}"
 	enjarify                                # dex to class files: HotSpot checks dex code
 	dexdump                                 # ART's dex file verifier (tests/dex)
 	zipalign apksigner                      # instrumented APKs: alignment and signing
+	aapt                                    # the sample packaged as a real APK (tests/samples/dex_sample_apk.sh)
 	time                                    # peak memory of a run (tests/hostile)
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross # the runtime for 32-bit ARM (tests/runtime/cross.sh)
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # ... and 64-bit ARM

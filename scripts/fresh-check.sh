@@ -14,16 +14,17 @@
 #   --work DIR       where the root is made (default ${TMPDIR:-/var/tmp}); a few GB
 #   --artifacts DIR  where sample-out/ and the meson logs are copied (default ci-out/)
 #   --refresh-root   make the cached base root again (it is otherwise reused)
-#   --cold           an empty download cache for this run (every npm corpus and
-#                    playwright-core fetched anew inside the root), as on a new machine
+#   --cold           an empty download cache for this run (every npm corpus,
+#                    playwright-core and Maven artifact fetched anew inside the root),
+#                    as on a new machine
 #   --ca FILE        a further CA certificate (PEM) for the root to trust; repeatable
 #   -- ARGS          passed to scripts/test.sh (meson test), e.g. -- --suite instrument
 #
 # Cached between runs, under ${XDG_CACHE_HOME:-~/.cache}/tracecanary/: the empty base
 # root as a tarball, apt's downloaded .deb files and the tests' hash-checked downloads
-# (tests/lib/npm_fetch.py), both bind-mounted into the root: they change nothing about
-# what is installed. Installed packages are never cached: every
-# run unpacks the base root anew and installs into it.
+# (tests/lib/npm_fetch.py; tests/lib/maven_fetch.py, in downloads/maven), both
+# bind-mounted into the root: they change nothing about what is installed. Installed
+# packages are never cached: every run unpacks the base root anew and installs into it.
 #
 # Isolation: the root runs in new mount and PID namespaces (unshare). Its mounts
 # (/proc, /sys, /dev, /dev/shm, /dev/pts, the two caches) exist only in that namespace
@@ -35,7 +36,7 @@
 # *.crt under /usr/local/share/ca-certificates, Debian's place for them, and --ca
 # files), so that downloads work where egress goes through a TLS proxy with its own
 # CA; Node.js, which ignores the system store, is pointed at the bundle
-# (NODE_EXTRA_CA_CERTS). The proxy variables (http_proxy, https_proxy, no_proxy, in
+# (NODE_EXTRA_CA_CERTS); Python's downloads (maven_fetch.py) read that store. The proxy variables (http_proxy, https_proxy, no_proxy, in
 # either case) are passed on when set.
 #
 # Needs root, unshare (util-linux), git and mmdebstrap (installed with apt-get when
@@ -59,7 +60,7 @@ while [ $# -gt 0 ]; do
 	--cold) cold=1; shift ;;
 	--ca) extra_cas+=("$2"); shift 2 ;;
 	--) shift; test_args=("$@"); break ;;
-	-h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "fresh-check: unknown argument $1 (--help)" >&2; exit 2 ;;
 	esac
 done

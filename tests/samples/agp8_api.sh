@@ -28,7 +28,20 @@ fi
 fail=0
 ok() { echo "ok - $1"; }
 bad() { echo "not ok - $1"; fail=1; }
-api() { javap -cp "$jar" "$@" 2>&1; }
+# one javap run over every class the checks read (a JVM start each would take ~1 s);
+# api CLASS prints that class's part of it
+p=com.android.build.api
+classes="$(sed -n 's/^import \(com\.android\.[A-Za-z0-9_.]*\)$/\1/p' "$kts") $p.variant.ApplicationAndroidComponentsExtension
+	$p.variant.AndroidComponentsExtension $p.variant.AndroidComponents $p.dsl.SdkComponents $p.variant.Component
+	$p.artifact.Artifacts $p.variant.ScopedArtifacts\$Scope $p.variant.ScopedArtifacts $p.variant.ScopedArtifactsOperation
+	$p.artifact.ScopedArtifact\$CLASSES"
+# shellcheck disable=SC2086
+javap -cp "$jar" $classes >"$work/javap.txt" 2>&1 || true
+api() {
+	awk -v c="$1" 'function decl(k) { return index($0, k " " c " ") || index($0, k " " c "<") }
+		index($0, "public ") == 1 && (decl("class") || decl("interface")) { on = 1 }
+		on { print } on && /^}/ { exit }' "$work/javap.txt"
+}
 
 # every AGP class imported exists
 for cls in $(sed -n 's/^import \(com\.android\.[A-Za-z0-9_.]*\)$/\1/p' "$kts"); do
@@ -43,7 +56,6 @@ used() {
 	if api "$2" | grep -qF -- "$3"; then ok "$1: $2 has $3"
 	else bad "$1: $2 has no $3 in gradle-api $version"; fi
 }
-p=com.android.build.api
 used '^androidComponents \{' "$p.variant.ApplicationAndroidComponentsExtension" \
 	"interface $p.variant.ApplicationAndroidComponentsExtension extends $p.variant.AndroidComponentsExtension<"
 used 'onVariants \{ variant ->' "$p.variant.AndroidComponentsExtension" \

@@ -114,9 +114,14 @@ int tc_check_paths(const tc_options *o, tc_error *err)
 	for (size_t i = 0; i < n; i++)
 		group[i] = i > 0 && o->pairs[i].joined ? group[i - 1] : i;
 	for (size_t i = 0; i < n; i++) {
+		/* pair i's input is one of several joined into its --out */
+		bool joined = group[i] + 1 < n && o->pairs[group[i] + 1].joined;
 		for (size_t j = 0; j < n; j++) {
 			if (j < i && group[j] == group[i] && !strcmp(in[i], in[j]))
 				REFUSE("--in %s is given twice for it", o->pairs[i].in);
+			/* a jar joined from a directory must not land in it (the next run would read it) */
+			if (joined && group[j] == group[i] && within(out[i], in[j]) && strcmp(out[i], in[j]))
+				REFUSE("--out lies inside --in %s, which is joined into it", o->pairs[j].in);
 			if (j == i || group[j] == group[i])
 				continue; /* inputs joined into one jar share it; it may be one of them */
 			if (j < i && !strcmp(out[i], out[j]))

@@ -86,6 +86,10 @@ mkdir -p "$T/outdir"
 tci --quiet --mapping-dir "$T/mapx" --in "$c/app.jar" --in "$c/dir" --out "$T/outdir"
 expect_rc "a directory as the joined output" 1
 stderr_has "refused: the output is a jar" "give a jar's path as --out"
+mkdir -p "$T/cls" && cp -r "$c/dir/." "$T/cls/"
+tci --quiet --mapping-dir "$T/mapx" --in "$T/cls" --in "$c/app.jar" --out "$T/cls/all.jar"
+expect_rc "the joined jar inside a directory joined into it" 2
+stderr_has "refused, naming the directory" "lies inside --in $T/cls, which is joined into it"
 tci --quiet --mapping-dir "$T/mapx" --in "$c/app.jar" --in "$c/dir"
 expect_rc "--in without --out" 2
 stderr_has "still a usage error" "has no --out"

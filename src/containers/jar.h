@@ -89,6 +89,11 @@ int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, tc_error *e
 int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
                        const uint8_t *data, size_t len, uint64_t size, uint32_t crc,
                        tc_error *err);
+/* Adds a new entry `name` (a file, not a directory), the data as for jar_writer_replace,
+ * with the time zip tools give reproducible archives (1980-02-01 00:00, as Gradle's
+ * preserveFileTimestamps = false) and no attributes: the same bytes give the same entry. */
+int jar_writer_add(tc_jar_writer *w, const char *name, uint16_t method, const uint8_t *data, size_t len,
+                   uint64_t size, uint32_t crc, tc_error *err);
 /* Gives the archive the comment of src; a comment that holds an end-record signature
  * is refused (TC_EFORMAT): in it, zip readers could find a false end of the archive. */
 int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, tc_error *err);

@@ -41,6 +41,8 @@ struct tc_jar_writer {
 	uint16_t comment_len;
 	uint32_t align, so_align; /* of stored entries' data; 0: none */
 	uint8_t extra[MAX16 + 1]; /* an extra block being rewritten */
+	entry **own;      /* the entries jar_writer_add made (wentry.src points at them) */
+	size_t nown, capown;
 };
 
 void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align)
@@ -242,6 +244,44 @@ int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t
 	return add_entry(w, &we, data, false, label, err);
 }
 
+int jar_writer_add(tc_jar_writer *w, const char *name, uint16_t method, const uint8_t *data, size_t len,
+                   uint64_t size, uint32_t crc, tc_error *err)
+{
+	size_t nlen = strlen(name);
+	if (nlen == 0 || nlen > MAX16 || name[nlen - 1] == '/')
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, w->path, "cannot add an entry named '%s'", name);
+	if ((method != 0 && method != 8) || (method == 0 && len != size))
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, name, "cannot write method %u", method);
+	if (w->nown == w->capown) {
+		size_t cap = w->capown ? w->capown * 2 : 64;
+		entry **own = realloc(w->own, cap * sizeof *own);
+		if (!own)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, name, "no memory");
+		w->own = own;
+		w->capown = cap;
+	}
+	/* the entry and its name in one block, freed with the writer */
+	entry *e = calloc(1, sizeof *e + nlen + 1);
+	if (!e)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, name, "no memory");
+	w->own[w->nown++] = e;
+	char *copy = (char *)(e + 1);
+	memcpy(copy, name, nlen + 1);
+	bool utf8 = false;
+	for (size_t k = 0; k < nlen; k++)
+		utf8 |= (unsigned char)name[k] >= 0x80;
+	e->name = copy;
+	e->name_len = (uint16_t)nlen;
+	e->made_by = VERSION_DEFLATE; /* MS-DOS attributes (none), APPNOTE 2.0 */
+	e->needed = method == 8 ? VERSION_DEFLATE : 10;
+	e->flags = utf8 ? 0x0800u : 0; /* 4.4.4 bit 11: the name is UTF-8 */
+	e->method = method;
+	e->time = 0;
+	e->date = (uint16_t)((0 << 9) | (2 << 5) | 1); /* 4.4.6: 1980-02-01 */
+	wentry we = {e, e->needed, e->flags, method, crc, len, size, 0};
+	return add_entry(w, &we, data, false, name, err);
+}
+
 int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, tc_error *err)
 {
 	/* Readers find the end record by searching backwards from the end of the file,
@@ -338,6 +378,9 @@ static int put_directory(tc_jar_writer *w, tc_error *err)
 
 static void writer_free(tc_jar_writer *w)
 {
+	for (size_t k = 0; k < w->nown; k++)
+		free(w->own[k]);
+	free(w->own);
 	free(w->e);
 	free(w->tmp);
 	free(w->path);

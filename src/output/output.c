@@ -1,4 +1,5 @@
-/* Everything tc-instrument writes: class files in directories, jars, the two mapping
+/* Everything tc-instrument writes: class files in directories, jars (one of several
+ * inputs joined: out_join), the two mapping
  * files and the statistics. Each file is written beside its destination under a
  * temporary name and renamed into place, so a reader never sees half a file. */
 /* nftw is an XSI function. */
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "json.h"
 #include "method_mapping.h"
 #include "containers/walk.h"
@@ -271,6 +273,123 @@ void out_abort(pl_input *in)
 	nftw(in->stage, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(in->stage);
 	in->stage = NULL;
+}
+
+/* Entry `name` of a directory part, read from dir and added to the joined jar, deflated. */
+static int join_file(pl_run *r, tc_jar_writer *jw, const char *dir, const char *name, tc_buf *in, tc_buf *z,
+                     struct zio_deflater **d, tc_error *err)
+{
+	char path[4200];
+	walk_path_join(path, sizeof path, dir, "/", name);
+	if (tc_file_read(path, in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
+		return err->code;
+	if (!*d && !(*d = zio_deflater_new(r->opt->deflate_level)))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "cannot start deflate");
+	if (zio_deflate(*d, in->data, in->len, z, path, err) != TC_OK)
+		return err->code;
+	return jar_writer_add(jw, name, 8, z->data, z->len, in->len, zio_crc32(in->data, in->len), err);
+}
+
+/* Whether name is among the directory entries seen[0..n), else added to them. */
+static bool seen_dir(const char ***seen, size_t *n, size_t *cap, const char *name, bool *nomem)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (!strcmp((*seen)[k], name))
+			return true;
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 32;
+		const char **s = realloc(*seen, c * sizeof *s);
+		if (!s) {
+			*nomem = true;
+			return true;
+		}
+		*seen = s;
+		*cap = c;
+	}
+	(*seen)[(*n)++] = name;
+	return false;
+}
+
+/* The parts of the group whose first input is lead, joined into its jar. */
+static int join_group(pl_run *r, size_t lead, tc_error *err)
+{
+	const char *out = r->inputs[lead].joined_out;
+	tc_jar_writer *jw;
+	if (jar_writer_open(&jw, out, err) != TC_OK)
+		return err->code;
+	tc_buf in, z;
+	buf_init(&in);
+	buf_init(&z);
+	struct zio_deflater *d = NULL;
+	tc_jar *jars[64];
+	size_t njars = 0;
+	const char **seen = NULL;
+	size_t nseen = 0, capseen = 0;
+	bool nomem = false;
+	int rc = TC_OK;
+	for (size_t i = lead; rc == TC_OK && i < r->ninputs && r->inputs[i].joined_out && r->inputs[i].lead == lead;
+	     i++) {
+		const pl_input *p = &r->inputs[i];
+		if (p->dir) {
+			char **files;
+			size_t n;
+			if ((rc = walk_list_files(p->part, &files, &n, err)) != TC_OK)
+				break;
+			for (size_t k = 0; k < n && rc == TC_OK; k++)
+				rc = join_file(r, jw, p->part, files[k], &in, &z, &d, err);
+			walk_free_list(files, n);
+			continue;
+		}
+		/* the names of directory entries live in their jar: each stays open to the end */
+		if (njars == sizeof jars / sizeof *jars) {
+			for (size_t k = 0; k < njars; k++)
+				jar_close(jars[k]);
+			njars = 0;
+			nseen = 0; /* past 64 jars a directory entry may repeat: harmless */
+		}
+		tc_jar *jar;
+		if ((rc = jar_open(&jar, p->part, err)) != TC_OK)
+			break;
+		jars[njars++] = jar;
+		for (uint64_t k = 0; k < jar_count(jar) && rc == TC_OK; k++) {
+			if (jar_is_dir(jar, k) && seen_dir(&seen, &nseen, &capseen, jar_name(jar, k), &nomem))
+				continue;
+			rc = jar_writer_copy(jw, jar, k, err);
+		}
+		if (rc == TC_OK && nomem)
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, out, "no memory");
+	}
+	if (rc == TC_OK)
+		rc = jar_writer_finish(jw, err);
+	else
+		jar_writer_abort(jw);
+	for (size_t k = 0; k < njars; k++)
+		jar_close(jars[k]);
+	free(seen);
+	zio_deflater_free(d);
+	buf_free(&in);
+	buf_free(&z);
+	return rc;
+}
+
+int out_join(pl_run *r, tc_error *err)
+{
+	for (size_t i = 0; i < r->ninputs; i++) {
+		if (!r->inputs[i].joined_out || r->inputs[i].lead != i)
+			continue;
+		if (join_group(r, i, err) != TC_OK)
+			return err->code;
+		for (size_t k = i; k < r->ninputs && r->inputs[k].joined_out && r->inputs[k].lead == i; k++)
+			nftw(r->inputs[k].part, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	return TC_OK;
+}
+
+void out_unjoin(pl_run *r)
+{
+	for (size_t i = 0; i < r->ninputs; i++)
+		if (r->inputs[i].part)
+			nftw(r->inputs[i].part, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static void mapping_path(const pl_run *r, int which, char *buf, size_t size)
@@ -827,7 +946,8 @@ static char *stats_json(const pl_run *r, double total, const totals *t)
 	char hex[MM_BUILD_ID_HEX];
 	mm_build_id_hex(r->build_id, hex);
 	json_kv_string(&j, "buildId", hex);
-	json_kv_string(&j, "buildIdMarker", r->marker_in ? r->marker_in->out : "");
+	json_kv_string(&j, "buildIdMarker",
+	               !r->marker_in ? "" : r->marker_in->joined_out ? r->marker_in->joined_out : r->marker_in->out);
 	json_kv_uint(&j, "threads", (uint64_t)r->nworkers);
 	json_key(&j, "inputs");
 	json_begin_array(&j);
@@ -837,7 +957,7 @@ static char *stats_json(const pl_run *r, double total, const totals *t)
 			continue;
 		json_begin_object(&j);
 		json_kv_string(&j, "in", in->in);
-		json_kv_string(&j, "out", in->out ? in->out : "");
+		json_kv_string(&j, "out", in->joined_out ? in->joined_out : in->out ? in->out : "");
 		json_kv_string(&j, "kind", in->apk ? "apk" : in->jar ? "jar" : in->dex ? "dex" : "directory");
 		json_kv_uint(&j, "entries", in->count);
 		json_kv_uint(&j, "bytes_in", in->bytes_in);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "classfile.h"
 #include "file.h"
@@ -408,6 +409,9 @@ static void teardown(pl_run *r)
 		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
 		jar_close(r->inputs[i].zip);
 	}
+	out_unjoin(r); /* likewise, parts */
+	for (size_t i = 0; i < r->ninputs; i++)
+		free(r->inputs[i].part);
 	out_abort_mappings(r); /* a replay that failed before its commit */
 
 	free(r->inputs);
@@ -468,7 +472,80 @@ static int classify_input(pl_run *r, size_t i, tc_error *err)
 		in->dex = sniff_dex(in->in);
 		in->jar = !in->dex;
 	}
+	if (!in->classpath && (o->pairs[i].joined || (i + 1 < o->npairs && o->pairs[i + 1].joined))) {
+		/* joined into one jar: its own output is a part beside it, joined at the end */
+		in->joined_out = o->pairs[i].out;
+		in->lead = o->pairs[i].joined ? r->inputs[i - 1].lead : i;
+		if (in->dex)
+			return tc_fail(err, TC_EARG, TC_NO_OFFSET, in->in,
+			               "is a dex file: several --in joined into one --out take class directories and jars");
+		if (stat(in->joined_out, &st) == 0 && S_ISDIR(st.st_mode))
+			return tc_fail(err, TC_EARG, TC_NO_OFFSET, in->joined_out,
+			               "is a directory: several --in are joined into one jar (give a jar's path as --out)");
+		size_t n = strlen(in->joined_out) + 64;
+		if (!(in->part = malloc(n)))
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
+		snprintf(in->part, n, "%s.tc-part%zu.%ld", in->joined_out, i - in->lead, (long)getpid());
+		in->out = in->part;
+	}
 	return TC_OK;
+}
+
+typedef struct joined_name {
+	const char *name;
+	size_t input;
+} joined_name;
+
+static int by_joined_name(const void *a, const void *b)
+{
+	const joined_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->input > y->input) - (x->input < y->input);
+}
+
+/* Inputs joined into one jar: no APK among them, and no file name that two of them
+ * hold (what AGP's own jar writers refuse: java.util.zip's "duplicate entry"), before
+ * anything is read further or written. Directory entries may repeat (they hold nothing). */
+static int check_joined(pl_run *r, tc_error *err)
+{
+	joined_name *v = NULL;
+	int rc = TC_OK;
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
+		pl_input *lead = &r->inputs[i];
+		if (!lead->joined_out || lead->lead != i)
+			continue;
+		size_t n = 0, end = i;
+		while (end < r->ninputs && r->inputs[end].joined_out && r->inputs[end].lead == i)
+			n += r->inputs[end++].count;
+		free(v);
+		if (!(v = malloc((n ? n : 1) * sizeof *v))) {
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, lead->joined_out, "no memory");
+			break;
+		}
+		n = 0;
+		for (size_t k = i; k < end && rc == TC_OK; k++) {
+			const pl_input *in = &r->inputs[k];
+			if (in->apk)
+				rc = tc_fail(err, TC_EARG, TC_NO_OFFSET, in->in,
+				             "is an APK: several --in joined into one --out take class directories and jars");
+			for (size_t u = in->first; u < in->first + in->count; u++)
+				if (r->units[u].kind != UNIT_DIR && r->units[u].kind != UNIT_DEXCLASS)
+					v[n++] = (joined_name){r->units[u].name, k};
+		}
+		if (rc != TC_OK)
+			break;
+		qsort(v, n, sizeof *v, by_joined_name);
+		for (size_t k = 1; k < n; k++)
+			if (!strcmp(v[k].name, v[k - 1].name) && v[k].input != v[k - 1].input) {
+				rc = tc_fail(err, TC_EARG, TC_NO_OFFSET, lead->joined_out,
+				             "duplicate entry %s: both --in %s and --in %s hold it, and one jar holds a "
+				             "name once (remove it from one of them, or give each its own --out)",
+				             v[k].name, r->inputs[v[k - 1].input].in, r->inputs[v[k].input].in);
+				break;
+			}
+	}
+	free(v);
+	return rc;
 }
 
 /* Every input's units: known already (pl_run.hooks), or listed. */
@@ -651,6 +728,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	const tc_options *o = r->opt;
 	size_t *items = NULL;
 	int rc = list_inputs(r, err);
+	if (rc == TC_OK)
+		rc = check_joined(r, err);
 	if (rc == TC_OK && !(items = malloc((r->nunits ? r->nunits : 1) * sizeof *items)))
 		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	double t1 = now();
@@ -726,6 +805,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
 	if (rc == TC_OK)
+		rc = out_join(r, err);
+	if (rc == TC_OK)
 		rc = out_commit_mappings(r, err);
 	double t6 = now();
 	r->t_write = t6 - t5;
@@ -745,6 +826,8 @@ static int commit_replay(pl_run *r, double t0, tc_error *err)
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
 		if (!r->inputs[i].classpath)
 			rc = out_commit(r, &r->inputs[i], err);
+	if (rc == TC_OK)
+		rc = out_join(r, err);
 	if (rc == TC_OK)
 		rc = out_commit_mappings(r, err);
 	return rc;

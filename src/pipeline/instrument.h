@@ -19,6 +19,10 @@
 
 typedef struct tc_pair {
 	const char *in, *out;
+	/* Its input goes into the previous pair's output, the same path: several class
+	 * directories and jars joined into one jar (AGP's contract for a transform of all
+	 * classes), entries in the order of the inputs, a name two inputs hold refused. */
+	bool joined;
 } tc_pair;
 
 typedef struct tc_options {

@@ -88,6 +88,7 @@ int tc_check_paths(const tc_options *o, tc_error *err)
 	char(*in)[PATH_SIZE] = malloc((n + m + 1) * sizeof *in);
 	char(*out)[PATH_SIZE] = malloc((n + 1) * sizeof *out);
 	char side[PATH_SIZE];
+	size_t *group = NULL;
 	int rc = TC_OK;
 	if (!in || !out) {
 		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
@@ -104,10 +105,25 @@ int tc_check_paths(const tc_options *o, tc_error *err)
 		rc = tc_fail(err, TC_EARG, TC_NO_OFFSET, o->pairs[i].out, __VA_ARGS__); \
 		goto done;                                                      \
 	} while (0)
+	/* group[i]: the first pair of the inputs joined into pair i's output */
+	group = malloc((n + 1) * sizeof *group);
+	if (!group) {
+		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		group[i] = i > 0 && o->pairs[i].joined ? group[i - 1] : i;
 	for (size_t i = 0; i < n; i++) {
+		/* pair i's input is one of several joined into its --out */
+		bool joined = group[i] + 1 < n && o->pairs[group[i] + 1].joined;
 		for (size_t j = 0; j < n; j++) {
-			if (j == i)
-				continue;
+			if (j < i && group[j] == group[i] && !strcmp(in[i], in[j]))
+				REFUSE("--in %s is given twice for it", o->pairs[i].in);
+			/* a jar joined from a directory must not land in it (the next run would read it) */
+			if (joined && group[j] == group[i] && within(out[i], in[j]) && strcmp(out[i], in[j]))
+				REFUSE("--out lies inside --in %s, which is joined into it", o->pairs[j].in);
+			if (j == i || group[j] == group[i])
+				continue; /* inputs joined into one jar share it; it may be one of them */
 			if (j < i && !strcmp(out[i], out[j]))
 				REFUSE("--out is given twice (for --in %s and for --in %s)", o->pairs[j].in, o->pairs[i].in);
 			if (strcmp(out[i], out[j]) && within(out[i], out[j]))
@@ -146,6 +162,7 @@ int tc_check_paths(const tc_options *o, tc_error *err)
 	}
 #undef REFUSE
 done:
+	free(group);
 	free(in);
 	free(out);
 	return rc;

@@ -73,6 +73,12 @@ bool pl_meth_line(const pl_meth *m, char *buf, size_t size);
 
 typedef struct pl_input {
 	const char *in, *out;   /* out is NULL for class-path entries */
+	/* Inputs joined into one jar (tc_pair.joined): each is a run's input of its own whose
+	 * out is a part beside that jar (a directory or a jar, `part`, malloc), committed
+	 * like any output and then joined into it by out_join (output.c). */
+	const char *joined_out; /* the jar, or NULL */
+	char *part;
+	size_t lead;            /* the group's first input */
 	char *stage;            /* the output is built here, then renamed to out (or, merge, moved into it) */
 	bool merge;             /* out is an existing directory: the stage's files are moved into it */
 	bool jar;
@@ -365,6 +371,15 @@ int out_summarize(pl_run *r, tc_error *err);
 /* Writes instrument-stats.json (atomically), then on stderr each dex file copied as it
  * was (left or malformed) and, unless --quiet, the summary. */
 int out_write_stats(pl_run *r, double total, tc_error *err);
+/* Each group of inputs joined into one jar (pl_input.joined_out): after their parts are
+ * committed, the jar is written from them beside its path and renamed into place, and
+ * the parts removed: a jar part's entries copied as they are (a directory entry that an
+ * earlier input gave already is left out), a directory part's files added in byte order
+ * of their paths, deflated, with a fixed time (reproducible). Before the mapping files'
+ * commit, so that a failed join replaces no mapping. out_unjoin removes what is left of
+ * the parts (a run that failed). */
+int out_join(pl_run *r, tc_error *err);
+void out_unjoin(pl_run *r);
 /* Whether the regular file at path has this size and cache_hash_bytes. */
 bool out_holds(const char *path, uint64_t size, cache_key hash);
 

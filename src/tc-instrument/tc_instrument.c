@@ -10,7 +10,7 @@
 #define DEFAULT_BEAT "com/tencent/matrix/trace/core/AppMethodBeat"
 
 static const char usage[] =
-	"usage: tc-instrument [OPTIONS] --mapping-dir DIR --in INPUT --out OUTPUT [--in INPUT --out OUTPUT]...\n"
+	"usage: tc-instrument [OPTIONS] --mapping-dir DIR --in INPUT... --out OUTPUT [--in INPUT... --out OUTPUT]...\n"
 	"       tc-instrument diff OLD_MAPPING NEW_MAPPING\n"
 	"\n"
 	"Instruments class directories, jars, dex files and APKs for method tracing, as\n"
@@ -18,14 +18,15 @@ static const char usage[] =
 	"method's entry, AppMethodBeat.o(id) at every exit (exceptional exits included) and\n"
 	"AppMethodBeat.at(activity, hasFocus) in Activities' onWindowFocusChanged.\n"
 	"\n"
-	"Inputs and outputs (each --in is paired with the --out that follows it):\n"
+	"Inputs and outputs (each --in goes to the --out that follows it):\n"
 	"  --in PATH              a class directory, a jar, a dex file or an APK to\n"
 	"                         instrument (directories and jars: their class files and\n"
 	"                         classes*.dex files)\n"
 	"  --out PATH             where its instrumented copy goes: a directory for a\n"
 	"                         directory, a jar for a jar, a dex file for a dex file, an\n"
 	"                         APK for an APK (aligned; sign it with apksigner); may\n"
-	"                         equal --in\n"
+	"                         equal --in; several --in, then one --out: joined into\n"
+	"                         that jar, in order (a name two of them hold: an error)\n"
 	"  --mapping-dir DIR      receives methodMapping.txt, ignoreMethodMapping.txt and\n"
 	"                         instrument-stats.json\n"
 	"\n"
@@ -171,7 +172,8 @@ typedef struct cli {
 	const char **cp;
 	char **split;          /* --classpath copies, cut at the ':' */
 	size_t nsplit;
-	const char *pending_in; /* an --in waiting for its --out */
+	const char **pending;  /* the --in waiting for their --out */
+	size_t npending;
 	char beat[1024];
 	char cache_dir[4096];
 	bool stop;             /* --help or --version: printed, nothing to run */
@@ -194,16 +196,15 @@ static int set_option(cli *c, int k, const char *a, const char *v)
 		puts("tc-instrument " TC_VERSION);
 		c->stop = true;
 		return 0;
-	case O_IN: {
-		int status = c->pending_in ? usage_error("--in %s has no --out", c->pending_in) : 0;
-		c->pending_in = v;
-		return status;
-	}
+	case O_IN:
+		c->pending[c->npending++] = v;
+		return 0;
 	case O_OUT:
-		if (!c->pending_in)
+		if (!c->npending)
 			return usage_error("--out %s does not follow an --in", v);
-		c->pairs[o->npairs++] = (tc_pair){c->pending_in, v};
-		c->pending_in = NULL;
+		for (size_t p = 0; p < c->npending; p++)
+			c->pairs[o->npairs++] = (tc_pair){c->pending[p], v, p > 0};
+		c->npending = 0;
 		return 0;
 	case O_MAPPING_DIR:
 		o->mapping_dir = v;
@@ -295,8 +296,8 @@ static int parse_args(cli *c, int argc, char **argv)
 		if (status || c->stop)
 			return status;
 	}
-	if (c->pending_in)
-		return usage_error("--in %s has no --out", c->pending_in);
+	if (c->npending)
+		return usage_error("--in %s has no --out", c->pending[c->npending - 1]);
 	if (!c->o.npairs)
 		return usage_error("nothing to do: give --in INPUT --out OUTPUT%s", "");
 	if (!c->o.mapping_dir)
@@ -312,8 +313,9 @@ int main(int argc, char **argv)
 	c.pairs = calloc((size_t)argc, sizeof *c.pairs);
 	c.cp = calloc((size_t)argc * 2 + 1, sizeof *c.cp);
 	c.split = calloc((size_t)argc, sizeof *c.split);
+	c.pending = calloc((size_t)argc, sizeof *c.pending);
 	internal_name(c.beat, sizeof c.beat, DEFAULT_BEAT);
-	if (!c.pairs || !c.cp || !c.split) {
+	if (!c.pairs || !c.cp || !c.split || !c.pending) {
 		fprintf(stderr, "tc-instrument: no memory\n");
 		return 1;
 	}
@@ -336,6 +338,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < c.nsplit; i++)
 		free(c.split[i]);
 	free(c.split);
+	free(c.pending);
 	free(c.pairs);
 	free(c.cp);
 	return status;

@@ -73,7 +73,7 @@ static uint8_t *load(const char *file, size_t *len)
 
 static void instrument(const char *in, const char *out)
 {
-	tc_pair pair = {path(in), path(out)};
+	tc_pair pair = {path(in), path(out), false};
 	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
 	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
 	                .quiet = true};

@@ -55,7 +55,7 @@ usage "no arguments"
 usage "unknown option" $m --in "$T/in" --out "$T/o" --frobnicate
 usage "--in without --out" $m --in "$T/in"
 usage "--out without --in" $m --out "$T/o"
-usage "two --in in a row" $m --in "$T/in" --in "$T/in" --out "$T/o"
+usage "one --in twice for one --out" $m --in "$T/in" --in "$T/in" --out "$T/o"
 usage "no --mapping-dir" --in "$T/in" --out "$T/o"
 usage "--mapping-dir without value" --in "$T/in" --out "$T/o" --mapping-dir
 usage "--threads 0" $m --in "$T/in" --out "$T/o" --threads 0

@@ -88,7 +88,7 @@ static int run(const char *in, const char *out, unsigned mode, tc_error *err)
 	fz_path(ppg, sizeof ppg, "pg.txt");
 	fz_path(pbl, sizeof pbl, "block.txt");
 	fz_path(pbase, sizeof pbase, "base.txt");
-	tc_pair pair = {pin, pout};
+	tc_pair pair = {pin, pout, false};
 	tc_options o = {
 		.pairs = &pair,
 		.npairs = 1,

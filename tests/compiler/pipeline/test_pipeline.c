@@ -79,7 +79,7 @@ static int run(job j, tc_error *err)
 	char *bl = j.blocklist ? ct_path(dir, j.blocklist) : NULL;
 	char *pg = j.proguard ? ct_path(dir, j.proguard) : NULL;
 	char *base = j.base ? ct_path(dir, j.base) : NULL;
-	tc_pair pair = {in, out};
+	tc_pair pair = {in, out, false};
 	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = map, .blocklist = bl,
 	                .proguard = pg, .base_mapping = base, .beat = BEAT,
 	                .threads = j.threads ? j.threads : 1, .deflate_level = 6, .strict = j.strict,
@@ -278,7 +278,7 @@ Test(pipeline, beat_class_package_is_blocked)
 	write_class("in/x/y/z/Log.class", "x/y/z/Log", (const char *[]){"w"}, 1);
 	write_class("in/x/yz/App.class", "x/yz/App", (const char *[]){"run"}, 1);
 	char *in = ct_path(dir, "in"), *out = ct_path(dir, "out"), *map = ct_path(dir, "map");
-	tc_pair pair = {in, out};
+	tc_pair pair = {in, out, false};
 	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = map, .beat = "x/y/Beat",
 	                .threads = 1, .deflate_level = 6, .quiet = true};
 	tc_error err;

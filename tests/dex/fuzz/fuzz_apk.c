@@ -49,7 +49,7 @@ static int run(const char *in, const char *out, bool two_threads, tc_error *err)
 	fz_path(pin, sizeof pin, in);
 	fz_path(pout, sizeof pout, out);
 	fz_path(pmap, sizeof pmap, "map");
-	tc_pair pair = {pin, pout};
+	tc_pair pair = {pin, pout, false};
 	tc_options o = {
 		.pairs = &pair,
 		.npairs = 1,

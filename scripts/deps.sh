@@ -25,7 +25,6 @@ test=("${sample[@]}"
 	proguard-cli                            # obfuscated jars and real mapping.txt files
 	gradle                                  # samples/gradle: the Exec wiring
 	nginx                                   # samples/gradle: an HTTP build cache (WebDAV PUT) for the cacheable task
-	maven                                   # samples/agp8: fetches AGP's gradle-api jar (pinned) to check the names it uses
 	apktool                                 # smali and baksmali: dex cases, the dex oracles
 	enjarify                                # dex to class files: HotSpot checks dex code
 	dexdump                                 # ART's dex file verifier (tests/dex)

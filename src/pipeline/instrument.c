@@ -721,6 +721,27 @@ static int check_cut(pl_run *r, int rc, tc_error *err)
 	return rc;
 }
 
+
+/* Every output into place, then both mapping files. The joined jars come first (their
+ * parts into place, then each group's jar written from them): the one step of the
+ * commit that writes much, so a full disk stops the run there, before anything the user
+ * sees has changed; then the other outputs and the mappings, which are renames. */
+static int commit_all(pl_run *r, tc_error *err)
+{
+	int rc = TC_OK;
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
+		if (!r->inputs[i].classpath && r->inputs[i].joined_out)
+			rc = out_commit(r, &r->inputs[i], err);
+	if (rc == TC_OK)
+		rc = out_join(r, err);
+	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
+		if (!r->inputs[i].classpath && !r->inputs[i].joined_out)
+			rc = out_commit(r, &r->inputs[i], err);
+	if (rc == TC_OK)
+		rc = out_commit_mappings(r, err);
+	return rc;
+}
+
 /* The pipeline, from listing the inputs (classified, pl_run.hooks set) to the mapping
  * files and the summary: every output committed, nothing of the cache but pl_run.hooks. */
 static int run_pipeline(pl_run *r, double t0, tc_error *err)
@@ -801,13 +822,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	rc = check_cut(r, rc, err);
 	double t5 = now();
 	r->t_map = t5 - t4;
-	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
-		if (!r->inputs[i].classpath)
-			rc = out_commit(r, &r->inputs[i], err);
 	if (rc == TC_OK)
-		rc = out_join(r, err);
-	if (rc == TC_OK)
-		rc = out_commit_mappings(r, err);
+		rc = commit_all(r, err);
 	double t6 = now();
 	r->t_write = t6 - t5;
 	if (rc == TC_OK)
@@ -821,16 +837,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
  * or in place, and go into place. */
 static int commit_replay(pl_run *r, double t0, tc_error *err)
 {
-	int rc = TC_OK;
 	r->t_read = now() - t0;
-	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++)
-		if (!r->inputs[i].classpath)
-			rc = out_commit(r, &r->inputs[i], err);
-	if (rc == TC_OK)
-		rc = out_join(r, err);
-	if (rc == TC_OK)
-		rc = out_commit_mappings(r, err);
-	return rc;
+	return commit_all(r, err);
 }
 
 /* The cache wraps the pipeline: the inputs' keys, the whole run looked up, and either

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # samples/agp8/build.gradle.kts against the Android Gradle Plugin's published API: each
 # AGP class it imports and each AGP member it calls exist, with the shape it uses, in
-# com.android.tools.build:gradle-api (fetched with Maven, pinned by sha256, cached); and
+# com.android.tools.build:gradle-api (tests/lib/maven_fetch.py: pinned by sha256 in
+# tests/lib/maven.lock, cached in the download cache); and
 # Gradle 8's rules hold (ExecOperations injected, no project.exec, no project.buildDir,
 # no hard-coded android-NN, an import for each type it names). Issue 29, item 3.
 #
@@ -11,20 +12,13 @@ src=$1
 work=$2
 . "$src/tests/lib/need.sh"
 need_cmd javap default-jdk-headless
-need_cmd mvn maven
+need_cmd python3 python3
 kts=$src/samples/agp8/build.gradle.kts
 version=8.4.2
-sha=c54df7dbff5e2e23922e7bb7df9e77709a425853e1af081b1d0824f829d8ee51
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/tracecanary/agp
-jar=$cache/gradle-api-$version.jar
-mkdir -p "$cache" "$work"
-if ! echo "$sha  $jar" | sha256sum -c --quiet >/dev/null 2>&1; then
-	rm -f "$jar"
-	(cd "$work" && mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
-		-Dartifact=com.android.tools.build:gradle-api:$version -DoutputDirectory="$cache") >"$work/mvn.log" 2>&1 ||
-		{ echo "cannot fetch gradle-api $version with Maven:"; tail -5 "$work/mvn.log"; exit 1; }
-	echo "$sha  $jar" | sha256sum -c --quiet || { echo "gradle-api-$version.jar: not the pinned sha256"; exit 1; }
-fi
+# pinned in tests/lib/maven.lock, cached in the download cache (tests/lib/maven_fetch.py)
+jar=$(python3 "$src/tests/lib/maven_fetch.py" com.android.tools.build:gradle-api:$version) ||
+	{ echo "cannot fetch com.android.tools.build:gradle-api:$version (see above)"; exit 1; }
+mkdir -p "$work"
 fail=0
 ok() { echo "ok - $1"; }
 bad() { echo "not ok - $1"; fail=1; }

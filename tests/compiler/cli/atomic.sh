@@ -43,6 +43,35 @@ else
     echo "ok - # SKIP a mapping file that cannot be written: needs /usr/share/java/guava.jar (libguava-java)"
 fi
 
+# A joined jar that cannot be written (issue 29, items 3 and 5): guava's classes (a
+# directory: small files) and asm.jar joined, under a file-size limit between the
+# largest file the run stages (the mapping) and the joined jar: every part and the
+# mapping are staged, and the join fails. Nothing the user sees may change: the other
+# output of the run (a directory instrumented in place) stays as it was.
+if [ -f /usr/share/java/guava.jar ] && [ -f /usr/share/java/asm.jar ]; then
+    rm -rf "$T/w"; mkdir -p "$T/w"
+    cp -r "$app" "$T/w/d" && cp -r "$app" "$T/w/orig"
+    "$PYTHON" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' /usr/share/java/guava.jar "$T/w/g"
+    rm -rf "$T/w/g/META-INF"
+    tci --quiet --mapping-dir "$T/w/m0" --in "$T/w/g" --in /usr/share/java/asm.jar --out "$T/w/j0.jar"
+    expect_rc "joined jar: a run without a limit" 0
+    big=$(wc -c <"$T/w/j0.jar") map=$(cat "$T/w/m0/"* | wc -c)
+    lim=$(( (big + map) / 2 / 512 ))
+    check "joined jar: the mapping ($map bytes) is smaller than the joined jar ($big)" test "$map" -lt "$big"
+    rm -rf "$T/w/m0" "$T/w/j0.jar"
+    rc=0
+    (trap '' XFSZ; ulimit -f "$lim"; exec "$TC_INSTRUMENT" --no-runtime-check --quiet --mapping-dir "$T/w/map" \
+        --in "$T/w/d" --out "$T/w/d" \
+        --in "$T/w/g" --in /usr/share/java/asm.jar --out "$T/w/j.jar") >"$OUT" 2>"$ERR" || rc=$?
+    expect_rc "a joined jar that cannot be written" 1
+    check "a joined jar that cannot be written: the other --out (= --in) left as it was" diff -r "$T/w/orig" "$T/w/d"
+    check "a joined jar that cannot be written: no joined jar" absent "$T/w/j.jar"
+    check "a joined jar that cannot be written: no mapping file" absent "$T/w/map/methodMapping.txt"
+    check "a joined jar that cannot be written: nothing temporary left" no_temp_files "$T/w"
+else
+    echo "ok - # SKIP a joined jar that cannot be written: needs guava.jar and asm.jar (libguava-java, libasm-java)"
+fi
+
 # The mapping directory's parent is a file.
 rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
 tci --quiet --mapping-dir "$T/w/f/map" --in "$app" --out "$T/w/new"

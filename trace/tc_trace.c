@@ -23,6 +23,7 @@
 #include "tc_ringfile.h"
 #include "trace_chrome.h"
 #include "trace_compare.h"
+#include "trace_fleet.h"
 #include "trace_dflame.h"
 #include "trace_flame.h"
 #include "trace_hot.h"
@@ -107,7 +108,8 @@ static const struct command {
 	  "          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
 	  "          charts, the start-up phases; a time window or a message is chosen in the page\n" },
 	{ "compare", C_COMPARE, "what got slower between two builds: per method, message and section",
-	  "tc-trace compare --a RING... --a-mapping FILE --b RING... --b-mapping FILE\n"
+	  "tc-trace compare --a RING|REPORTS... --a-mapping FILE\n"
+	  "                 --b RING|REPORTS... --b-mapping FILE\n"
 	  "                 [--by self|total] [--format text|json] [--top N] [--alpha A]\n"
 	  "                 [--tick-ms MS] [--fail-on self|total:+P%,Nms] [--flame SVG]\n"
 	  "                 [--title T] [--width PX] [-o OUT]",
@@ -125,7 +127,9 @@ static const struct command {
 	  "          total:..., repeatable): exit 1 naming every row that grew at least that much,\n"
 	  "          significantly (or, one ring on a side, past the noise). --flame SVG: a\n"
 	  "          differential flame graph (widths B's time, red grew, blue shrank; --title,\n"
-	  "          --width)\n" },
+	  "          --width). Report files (one per device) in place of rings: per stack\n"
+	  "          (detail and stackKey, by name), reports per file and median cost on each\n"
+	  "          side, which stacks are significantly more often, slower, or new in B\n" },
 };
 
 static const char help_inputs[] =
@@ -1483,6 +1487,113 @@ static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	return rc;
 }
 
+/* What a compare input is: a ring (its magic) or report lines (a JSON object
+ * first, or nothing: a device that reported nothing). 1 ring, 2 reports, or
+ * an error naming the file. */
+static int input_kind(const char *path, tc_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tc_set(err, TC_EIO, "%s: cannot open: %s", path, strerror(errno));
+	char head[8];
+	size_t n = fread(head, 1, sizeof head, f);
+	int kind = 0;
+	if (n == sizeof head && memcmp(head, TC_RING_MAGIC, sizeof head) == 0) {
+		kind = 1;
+	} else {
+		size_t i = 0;
+		while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+			i++;
+		kind = i == n && n < sizeof head ? 2 : i < n && head[i] == '{' ? 2 : 0;
+		if (i == n && n == sizeof head) { /* whitespace only so far: look on */
+			int c;
+			while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+				;
+			kind = c == EOF || c == '{' ? 2 : 0;
+		}
+	}
+	fclose(f);
+	if (!kind)
+		return tc_set(err, TC_EFORMAT, "%s: neither a ring (it does not start with the ring's magic \"TCRING\") nor "
+		              "report lines (JSON objects, one a line): compare takes rings of launches or report files of a "
+		              "fleet", path);
+	return kind;
+}
+
+/* Both sides' report files (a fleet's), each line checked against its side's
+ * mapping, counted per stack (trace_fleet.h). */
+static int cmd_compare_reports(const opts *o, FILE *out, tc_error *err)
+{
+	tr_mapping *m[2] = { NULL, NULL };
+	tr_fleet f;
+	int rc = tr_fleet_init(&f, o->nside[0], o->nside[1], err);
+	if (rc != TC_OK)
+		return rc;
+	for (int s = 0; s < 2 && rc == TC_OK; s++)
+		rc = tr_mapping_load(&m[s], o->side_map[s], err);
+	for (int s = 0; s < 2 && rc == TC_OK; s++) {
+		opts one = *o;
+		one.mapping = o->side_map[s];
+		size_t other = 0;
+		for (size_t k = 0; k < o->nside[s] && rc == TC_OK; k++) {
+			const char *file = o->side[s][k];
+			FILE *in = fopen(file, "rb");
+			if (!in) {
+				rc = tc_set(err, TC_EIO, "%s: cannot open: %s", file, strerror(errno));
+				break;
+			}
+			tr_lines lr;
+			tr_lines_init(&lr, in, file, 0);
+			const char *line;
+			size_t n;
+			while ((rc = tr_lines_next(&lr, &line, &n, err)) > 0) {
+				if (is_blank(line, n))
+					continue;
+				json_doc doc;
+				rc = parse_report(&doc, line, n, file, lr.line_no, err);
+				if (rc != TC_OK)
+					break;
+				if ((rc = report_build(&doc, &one, m[s], file, lr.line_no, err)) > 0) {
+					other++;
+					rc = TC_OK;
+				}
+				if (rc == TC_OK)
+					rc = tr_fleet_add(&f, s, &doc.root, m[s], file, lr.line_no, err);
+				json_doc_dispose(&doc);
+				if (rc != TC_OK)
+					break;
+			}
+			rc = rc < 0 ? rc : TC_OK;
+			tr_lines_dispose(&lr);
+			fclose(in);
+		}
+		if (rc == TC_OK)
+			note_other_builds(&one, other, "");
+		if (rc == TC_OK && !f.reports[s])
+			rc = tc_set(err, TC_EINVAL,
+			            "compare: side %c (--%c) has no Trace_EvilMethod report in its %zu report file%s%s: nothing to "
+			            "compare (a fleet's slow-message, lag and ANR reports are compared per stack)",
+			            'A' + s, 'a' + s, o->nside[s], o->nside[s] == 1 ? "" : "s",
+			            f.other[s] ? " (only other tags)" : "");
+	}
+	uint64_t build[2] = { m[0] ? tr_mapping_build_id(m[0]) : 0, m[1] ? tr_mapping_build_id(m[1]) : 0 };
+	if (rc == TC_OK && build[0] && build[0] == build[1]) {
+		char h[MM_BUILD_ID_HEX];
+		mm_build_id_hex(build[0], h);
+		fprintf(stderr, "tc-trace: note: both sides are build %s: the build is compared with itself\n", h);
+	}
+	if (rc == TC_OK)
+		rc = tr_fleet_finish(&f, o->cmp.alpha, o->cmp.tick_ms, err);
+	if (rc == TC_OK) {
+		tr_fleet_info info = { { o->side[0], o->side[1] }, { build[0], build[1] }, { o->side_map[0], o->side_map[1] } };
+		rc = o->text ? tr_fleet_write_text(out, &f, &info, (size_t)o->top, err) : tr_fleet_write_json(out, &f, &info, err);
+	}
+	tr_fleet_dispose(&f);
+	tr_mapping_free(m[0]);
+	tr_mapping_free(m[1]);
+	return rc;
+}
+
 /* Both sides' recordings, each checked against its side's mapping, summed
  * per method, message kind and section (trace_compare.h). *crossed gets the
  * number of rows past a --fail-on. */
@@ -1493,6 +1604,28 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 	tr_dflame *df = NULL;
 	uint32_t tick = 0;
 	*crossed = 0;
+	/* rings or report files: one kind on both sides */
+	int kind = 0;
+	const char *first = NULL;
+	for (int s = 0; s < 2; s++)
+		for (size_t k = 0; k < o->nside[s]; k++) {
+			int kd = input_kind(o->side[s][k], err);
+			if (kd < 0)
+				return kd;
+			if (kind && kd != kind)
+				return tc_set(err, TC_EINVAL, "compare: %s is %s but %s is %s: compare rings with rings (launches) "
+				              "or report files with report files (a fleet), on both sides", first,
+				              kind == 1 ? "a ring" : "a report file", o->side[s][k], kd == 1 ? "a ring" : "a report file");
+			kind = kd;
+			if (!first)
+				first = o->side[s][k];
+		}
+	if (kind == 2) {
+		if (o->ngates || o->flame)
+			return tc_set(err, TC_EINVAL, "compare: %s of report files: --fail-on and --flame compare rings (the "
+			              "methods' times); a fleet's reports are compared per stack", o->ngates ? "--fail-on" : "--flame");
+		return cmd_compare_reports(o, out, err);
+	}
 	int rc = tr_cmp_init(&c, o->nside[0], o->nside[1], err);
 	if (rc != TC_OK)
 		return rc;

@@ -1633,6 +1633,10 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 		rc = tr_dflame_new(&df, o->nside[0], o->nside[1], err);
 	for (int s = 0; s < 2 && rc == TC_OK; s++)
 		rc = tr_mapping_load(&m[s], o->side_map[s], err);
+	uint64_t *hashes = malloc((o->nside[0] + o->nside[1]) * sizeof *hashes);
+	size_t side_spans[2] = { 0, 0 };
+	if (!hashes && rc == TC_OK)
+		rc = tc_set(err, TC_ENOMEM, "out of memory");
 	for (int s = 0; s < 2 && rc == TC_OK; s++) {
 		for (size_t k = 0; k < o->nside[s] && rc == TC_OK; k++) {
 			opts one = *o; /* this ring with its side's mapping, whole, every thread */
@@ -1645,6 +1649,41 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 				break;
 			if (r.rec.ring.resolution_ms > tick)
 				tick = r.rec.ring.resolution_ms;
+			/* a copy of another input (other inode, the same events): the
+			 * same recording twice */
+			uint64_t h = UINT64_C(14695981039346656037) ^ r.rec.pid;
+			size_t spans = 0, unnamed = 0, events = 0;
+			for (size_t t = 0; t < r.rec.n; t++) {
+				const tr_thread *th = &r.rec.thread[t];
+				events += th->count;
+				for (size_t e = 0; e < th->count; e++)
+					h = (h ^ th->events[e]) * UINT64_C(1099511628211);
+				for (size_t i = 0; i < r.th[t].all.n; i++) {
+					uint32_t id = r.th[t].all.v[i].id;
+					spans++;
+					unnamed += id != TC_ID_DISPATCH && !tr_mapping_lookup(m[s], id);
+				}
+			}
+			hashes[s * o->nside[0] + k] = events ? h : 0; /* (rings of no event are all alike) */
+			for (size_t j = 0; j < s * o->nside[0] + k && rc == TC_OK && events; j++)
+				if (hashes[j] == h) {
+					const char *other = j < o->nside[0] ? o->side[0][j] : o->side[1][j - o->nside[0]];
+					rc = tc_set(err, TC_EINVAL, "compare: %s and %s hold the same recording (the same process and "
+					            "events: a copy?): it would be %s; give each launch once", other, one.ring,
+					            (j < o->nside[0]) != (s == 0) ? "compared with itself" : "counted twice");
+				}
+			/* without a build id the mapping cannot be checked: ids it does not
+			 * name, most of the calls, say it is another build's */
+			if (rc == TC_OK && !r.rec.ring.build_id && spans && unnamed * 2 > spans)
+				rc = tc_set(err, TC_EINVAL, "compare: %zu of the %zu calls in %s are of ids %s does not name: it is "
+				            "not the mapping of the build that recorded it (the ring has no build id to tell); give "
+				            "that build's methodMapping.txt as --%c-mapping", unnamed, spans, one.ring,
+				            o->side_map[s], 'a' + s);
+			side_spans[s] += spans;
+			if (rc != TC_OK) {
+				ring_close(&r);
+				break;
+			}
 			tr_cmp_begin(&c, s, k);
 			for (size_t t = 0; t < r.rec.n && rc == TC_OK; t++) {
 				rc = tr_cmp_add_spans(&c, &r.th[t].all, m[s], err);
@@ -1656,6 +1695,12 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 			ring_close(&r);
 		}
 	}
+	free(hashes);
+	for (int s = 0; s < 2 && rc == TC_OK; s++)
+		if (!side_spans[s])
+			rc = tc_set(err, TC_EINVAL, "compare: side %c's %zu ring%s hold%s no call: nothing to compare (was the "
+			            "app instrumented, and did it record?)", 'A' + s, o->nside[s], o->nside[s] == 1 ? "" : "s",
+			            o->nside[s] == 1 ? "s" : "");
 	uint64_t build[2] = { m[0] ? tr_mapping_build_id(m[0]) : 0, m[1] ? tr_mapping_build_id(m[1]) : 0 };
 	if (rc == TC_OK && build[0] && build[0] == build[1]) {
 		char h[MM_BUILD_ID_HEX];

@@ -591,6 +591,29 @@ assert sum(1 for x in d["rows"] if x["kind"] == "method" and x["self"]["verdict"
     fails_with 1 "$dir/b/ring3 was recorded by build" \
     "$T" compare --a "$dir/a/ring0" "$dir/a/ring1" --a-mapping "$dir/a/methodMapping.txt" \
     --b "$dir/b/ring3" --b-mapping "$dir/a/methodMapping.txt"
+  cp "$dir/a/ring2" "$dir/a1/copy"
+  expect "compare: a copy of a ring on the other side (another inode, the same recording): refused" \
+    fails_with 1 "$dir/a/ring2 and $dir/a1/copy hold the same recording (the same process and events: a copy?): it would be compared with itself" \
+    "$T" compare --a "$dir/a/ring1" "$dir/a/ring2" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/a1/copy" "$dir/b/ring0" \
+    --b-mapping "$dir/a/methodMapping.txt" --ignore-build-id
+  expect "compare: a copy on the same side: counted twice" \
+    fails_with 1 "hold the same recording (the same process and events: a copy?): it would be counted twice" \
+    "$T" compare --a "$dir/a/ring2" "$dir/a1/copy" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  mkdir -p "$dir/e" "$dir/nb"
+  "$TRACE_GEN" compare "$dir/e" 2 5 0 empty || exit 1
+  expect "compare: a side whose rings hold no call: a clear error" \
+    fails_with 1 "compare: side B's 2 rings hold no call: nothing to compare" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/e/ring0" "$dir/e/ring1" \
+    --b-mapping "$dir/e/methodMapping.txt"
+  "$TRACE_GEN" compare "$dir/nb" 2 6 0 nobuild || exit 1
+  expect "compare: rings without a build id and a mapping that names none of their ids: refused" \
+    fails_with 1 "are of ids $dir/b/methodMapping.txt does not name: it is not the mapping of the build that recorded it" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/nb/ring0" "$dir/nb/ring1" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  expect "compare: ... and with their own mapping they are compared" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/nb/ring0" "$dir/nb/ring1" \
+    --b-mapping "$dir/nb/methodMapping.txt" -o "$dir/out"
   expect "compare: a missing ring: exit 1" fails_with 1 "$dir/b/nope" \
     "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/nope" --b-mapping "$dir/b/methodMapping.txt"
   ;;

@@ -22,7 +22,7 @@
  *   trace_gen reused DIR   the same, then io-2's ring given io-1's thread id, as
  *                          when the kernel gives an ended thread's id again:
  *                          two threads of one id, generations 1 and 2
- *   trace_gen compare DIR K SEED SLOW_MS [renumber]
+ *   trace_gen compare DIR K SEED SLOW_MS [renumber,nobuild,empty]
  *                          K launches of one build (tc-trace compare): DIR/ring0
  *                          .. ring<K-1> and DIR/methodMapping.txt, the ring
  *                          carrying its build id; a section "start-up" (a
@@ -32,7 +32,9 @@
  *                          SEED and the launch, and a slow network method of
  *                          large variance; the clock ticks every 5 ms, as the
  *                          runtime's. renumber: another build of the same
- *                          methods, whose ids differ (Catalog.load among them)
+ *                          methods, whose ids differ (Catalog.load among them);
+ *                          nobuild: rings without a build id (an app without
+ *                          tc-instrument's marker class); empty: rings of no call
  *   trace_gen fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]
  *                          a fleet's report files (tc-trace compare of reports):
  *                          DIR/dev0.jsonl .. dev<FILES-1>.jsonl and
@@ -540,6 +542,7 @@ static const char *const gen_names[G_METHODS] = {
 	"app.Main render ()V", "app.Main measure ()V", "app.List onScroll (I)V", "app.List bind (I)V",
 };
 static uint32_t gen_id[G_METHODS];
+static int gen_empty;
 
 /* a method of ms milliseconds and up to jitter_us more */
 static void gen_leaf(int m, uint64_t ms, uint64_t jitter_us)
@@ -569,6 +572,10 @@ static int gen_launch(const char *ring, uint64_t build_id, uint64_t slow_ms)
 		return die("tc_ctx_new", &err);
 	if (tc_start(ctx, &err) != TC_OK)
 		return die("tc_start", &err);
+	if (gen_empty) { /* an app that recorded nothing */
+		tc_ctx_free(ctx);
+		return 0;
+	}
 	advance_us(jit(5000));
 	tc_section_begin(ctx, "start-up", NULL);
 	gen_leaf(G_APP, 3, 2000);
@@ -646,15 +653,19 @@ static int compare_gen(int argc, char **argv)
 	char *end;
 	unsigned long k = strtoul(argv[3], &end, 10);
 	unsigned long long seed = strtoull(argv[4], &end, 10), slow = strtoull(argv[5], &end, 10);
-	int renumber = argc > 6 && strcmp(argv[6], "renumber") == 0;
+	const char *flags = argc > 6 ? argv[6] : "";
+	int renumber = strstr(flags, "renumber") != NULL;
+	gen_empty = strstr(flags, "empty") != NULL;
 	if (k < 1 || k > 1000 || slow > 10000) {
-		fputs("trace_gen: compare DIR K SEED SLOW_MS [renumber]: K 1..1000, SLOW_MS up to 10000\n", stderr);
+		fputs("trace_gen: compare DIR K SEED SLOW_MS [renumber,nobuild,empty]: K 1..1000, SLOW_MS up to 10000\n", stderr);
 		return 2;
 	}
 	uint64_t build_id;
 	char path[4096];
 	if (gen_mapping(dir, renumber, &build_id))
 		return 1;
+	if (strstr(flags, "nobuild"))
+		build_id = 0;
 	for (unsigned long i = 0; i < k; i++) {
 		rng_state = (seed + 1) * UINT64_C(0x9E3779B97F4A7C15) + i * UINT64_C(0xBF58476D1CE4E5B9) + 1;
 		for (int w = 0; w < 8; w++)
@@ -808,7 +819,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "reused") == 0)
 		return threads(argv[2]) || reuse_tid(argv[2]);
 	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n"
-	      "       | compare DIR K SEED SLOW_MS [renumber] | fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]\n",
+	      "       | compare DIR K SEED SLOW_MS [renumber,nobuild,empty] | fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]\n",
 	      stderr);
 	return 2;
 }

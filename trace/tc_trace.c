@@ -24,6 +24,7 @@
 #include "trace_chrome.h"
 #include "trace_compare.h"
 #include "trace_fleet.h"
+#include "trace_cmp_html.h"
 #include "trace_dflame.h"
 #include "trace_flame.h"
 #include "trace_hot.h"
@@ -112,7 +113,7 @@ static const struct command {
 	  "                 --b RING|REPORTS... --b-mapping FILE\n"
 	  "                 [--by self|total] [--format text|json] [--top N] [--alpha A]\n"
 	  "                 [--tick-ms MS] [--fail-on self|total:+P%,Nms] [--flame SVG]\n"
-	  "                 [--title T] [--width PX] [-o OUT]",
+	  "                 [--html FILE] [--title T] [--width PX] [-o OUT]",
 	  "compare:  A (--a, the old build) against B (--b, the new one): each side one or more\n"
 	  "          rings (--a r1 r2 ... or --a r1 --a r2) of its build, checked against its own\n"
 	  "          mapping (--a-mapping, --b-mapping); methods are matched by name (class, method,\n"
@@ -127,7 +128,8 @@ static const struct command {
 	  "          total:..., repeatable): exit 1 naming every row that grew at least that much,\n"
 	  "          significantly (or, one ring on a side, past the noise). --flame SVG: a\n"
 	  "          differential flame graph (widths B's time, red grew, blue shrank; --title,\n"
-	  "          --width). Report files (one per device) in place of rings: per stack\n"
+	  "          --width). --html FILE: a page with the two sides' timelines of a chosen\n"
+	  "          message kind, one above the other. Report files (one per device) in place of rings: per stack\n"
 	  "          (detail and stackKey, by name), reports per file and median cost on each\n"
 	  "          side, which stacks are significantly more often, slower, or new in B\n" },
 };
@@ -243,6 +245,7 @@ typedef struct opts {
 	size_t ngates;
 	int quiet_prev; /* no note about FILE.prev */
 	const char *flame;
+	const char *cmp_html; /* compare --html */
 } opts;
 
 static int bad_usage(const char *fmt, ...) TC_PRINTF(1, 2);
@@ -446,6 +449,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--by", NULL, 1, C_COMPARE },        { "--top", NULL, 1, C_COMPARE },
 			{ "--alpha", NULL, 1, C_COMPARE },     { "--tick-ms", NULL, 1, C_COMPARE },
 			{ "--fail-on", NULL, 1, C_COMPARE },   { "--flame", NULL, 1, C_COMPARE },
+			{ "--html", NULL, 1, C_COMPARE },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -479,6 +483,8 @@ static int parse_args(int argc, char **argv, opts *o)
 				o->side[sd][o->nside[sd]++] = argv[++i];
 		} else if (strcmp(l, "--flame") == 0) {
 			o->flame = val;
+		} else if (strcmp(l, "--html") == 0) {
+			o->cmp_html = val;
 		} else if (strcmp(l, "--a-mapping") == 0 || strcmp(l, "--b-mapping") == 0) {
 			o->side_map[l[2] == 'b'] = val;
 		} else if (strcmp(l, "--by") == 0) {
@@ -1621,9 +1627,10 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 				first = o->side[s][k];
 		}
 	if (kind == 2) {
-		if (o->ngates || o->flame)
-			return tc_set(err, TC_EINVAL, "compare: %s of report files: --fail-on and --flame compare rings (the "
-			              "methods' times); a fleet's reports are compared per stack", o->ngates ? "--fail-on" : "--flame");
+		if (o->ngates || o->flame || o->cmp_html)
+			return tc_set(err, TC_EINVAL, "compare: %s of report files: --fail-on, --flame and --html compare rings "
+			              "(the methods' times); a fleet's reports are compared per stack",
+			              o->ngates ? "--fail-on" : o->flame ? "--flame" : "--html");
 		return cmd_compare_reports(o, out, err);
 	}
 	int rc = tr_cmp_init(&c, o->nside[0], o->nside[1], err);
@@ -1631,6 +1638,8 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 		return rc;
 	if (o->flame)
 		rc = tr_dflame_new(&df, o->nside[0], o->nside[1], err);
+	tr_cmp_html ch;
+	tr_cmp_html_init(&ch, 500000); /* calls a side: a page of some 20 MB at most */
 	for (int s = 0; s < 2 && rc == TC_OK; s++)
 		rc = tr_mapping_load(&m[s], o->side_map[s], err);
 	uint64_t *hashes = malloc((o->nside[0] + o->nside[1]) * sizeof *hashes);
@@ -1689,6 +1698,8 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 				rc = tr_cmp_add_spans(&c, &r.th[t].all, m[s], err);
 				if (rc == TC_OK && df)
 					rc = tr_dflame_add(df, s, &r.th[t].all, m[s], err);
+				if (rc == TC_OK && o->cmp_html && r.rec.thread[t].main)
+					rc = tr_cmp_html_add(&ch, s, one.ring, &r.th[t].all, m[s], err);
 			}
 			if (rc == TC_OK)
 				rc = tr_cmp_end(&c, m[s], err);
@@ -1731,6 +1742,18 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 		else
 			tr_output_abort(&fo);
 	}
+	if (rc == TC_OK && o->cmp_html) {
+		tr_output ho = { 0 };
+		tr_cmp_info info = { { o->side[0], o->side[1] }, { build[0], build[1] }, { o->side_map[0], o->side_map[1] } };
+		rc = tr_output_open(&ho, o->cmp_html, err);
+		if (rc == TC_OK)
+			rc = tr_cmp_html_write(ho.f, &ch, &c, &info, m, o->title, err);
+		if (rc == TC_OK)
+			rc = tr_output_commit(&ho, err);
+		else if (ho.f)
+			tr_output_abort(&ho);
+	}
+	tr_cmp_html_dispose(&ch);
 	for (size_t g = 0; g < o->ngates && rc == TC_OK; g++) {
 		char prefix[160];
 		snprintf(prefix, sizeof prefix, "tc-trace: --fail-on %.100s: ", o->gates[g].text);

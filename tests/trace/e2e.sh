@@ -697,7 +697,7 @@ assert 160 <= slow[0]["bMedianMs"] - slow[0]["aMedianMs"] <= 240, slow[0]
     fails_with 1 "$dir/junk: neither a ring" \
     "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/junk" \
     --b-mapping "$dir/b/methodMapping.txt"
-  expect "fleet: --fail-on applies to rings: refused" fails_with 1 "--fail-on and --flame compare rings" \
+  expect "fleet: --fail-on applies to rings: refused" fails_with 1 "--fail-on, --flame and --html compare rings" \
     "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/dev0.jsonl" \
     --b-mapping "$dir/b/methodMapping.txt" --fail-on self:+10%
   ;;

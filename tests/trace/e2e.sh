@@ -673,6 +673,18 @@ assert 160 <= slow[0]["bMedianMs"] - slow[0]["aMedianMs"] <= 240, slow[0]
   expect "fleet: a build's fleet against another of it: no finding" \
     sh -c "sed -n '/^## findings/,\$p' '$dir/self.txt' | grep -q '^none: '"
   expect "fleet: ... and a note says it is the same build" grep -q "the build is compared with itself" "$dir/self.err"
+  # the false positives: 20 comparisons of two fleets of one build (other seeds)
+  fp=0
+  for rep in $(seq 1 20); do
+    rm -rf "$dir/s" && mkdir -p "$dir/s/a" "$dir/s/b"
+    "$TRACE_GEN" fleet "$dir/s/a" 40 1000 $((rep * 2 + 1000)) 100 0 && "$TRACE_GEN" fleet "$dir/s/b" 40 1000 $((rep * 2 + 1001)) 100 0 || exit 1
+    "$T" compare --a "$dir"/s/a/dev*.jsonl --a-mapping "$dir/s/a/methodMapping.txt" \
+      --b "$dir"/s/b/dev*.jsonl --b-mapping "$dir/s/b/methodMapping.txt" -o "$dir/s/out" 2>/dev/null || exit 1
+    n=$(awk '/^## stacks/ { on = 1; getline; next } /^$/ { on = 0 } on' "$dir/s/out" | grep -cE '^(more|less) often| (slower|faster) ')
+    fp=$((fp + n))
+  done
+  echo "# false positives over 20 comparisons of a build's fleets: $fp"
+  expect "fleet: a build's fleets against each other, 20 times: no stack flagged ($fp)" test "$fp" -eq 0
   # bad input
   expect "fleet: a report file beside a ring: refused, naming both" \
     fails_with 1 "is a report file but" \

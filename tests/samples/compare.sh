@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The honest test of tc-trace compare (issue 32): the sample app built twice, run 8 times
-# a build in its short form (-Dsample.reloads=10: the start-up, then 10 messages that
+# a build in its short form (-Dsample.reloads=20: the start-up, then 20 messages that
 # each reload the catalog, about a second a run), the second build's runs with
 # -Dsample.slowLoadMs=40, which makes every Catalog.load 40 ms slower in load itself.
 # compare must name that method first, with its delta within 10% of the truth (the time
@@ -41,7 +41,7 @@ for ((i = 0; i < runs; i++)); do
 		slow=0
 		[ $side = b ] && slow=40
 		java -cp "$out/$side/instrumented:$cp" -Dtc.lib="$rt/libtracecanary.so" -Dtc.ring="$out/$side/ring$i" \
-			-Dsample.reloads=10 -Dsample.slowLoadMs=$slow sample.Launcher >"$out/run.log" 2>&1 ||
+			-Dsample.reloads=20 -Dsample.slowLoadMs=$slow sample.Launcher >"$out/run.log" 2>&1 ||
 			die "the sample's run $i ($side): $(cat "$out/run.log")"
 		# the truth: what the slow-down took in fact (more than 40 ms a call when the
 		# machine is busy and the thread is descheduled in the middle of it)

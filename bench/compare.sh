@@ -3,7 +3,8 @@
 # 10 events shorter, so the files differ): wall time and peak RSS, RUNS times, medians;
 # beside it `tc-trace tree` of each ring (reading the ring and building its spans: the
 # floor compare adds its sums and statistics to), and compare of 10 launches against
-# 10 (trace_gen compare: the use it is made for). No peer: no tool we know compares two
+# 10 (trace_gen compare: the use it is made for), and compare of two fleets' report files, 10,000
+# reports a side from 100 devices (trace_gen fleet: 8 stacks, one 3x as frequent). No peer: no tool we know compares two
 # builds' traces.
 #
 # usage: bench/compare.sh [BUILD] [RUNS]
@@ -15,11 +16,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 T=$build/trace/tc-trace G=$build/tests/trace/trace-gen
 ninja -C "$build" trace/tc-trace tests/trace/trace-gen >/dev/null
-mkdir -p "$work/a" "$work/b" "$work/la" "$work/lb"
+mkdir -p "$work/a" "$work/b" "$work/la" "$work/lb" "$work/fa" "$work/fb"
 "$G" big "$work/a" 1000000
 "$G" big "$work/b" 999990
 "$G" compare "$work/la" 10 1 0
 "$G" compare "$work/lb" 10 2 40 renumber
+"$G" fleet "$work/fa" 100 10000 1 100 0
+"$G" fleet "$work/fb" 100 8000 2 300 200 renumber # 3x one stack: 10,000 again
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # measure NAME COMMAND...: appends "ms kB" of one run to $work/NAME
 measure() {
@@ -35,6 +38,8 @@ for ((i = 0; i < runs; i++)); do
 	measure tree "$T" tree --ring "$work/a/ring" --mapping "$work/a/methodMapping.txt" -o "$work/tree.txt"
 	measure launches "$T" compare --a "$work"/la/ring* --a-mapping "$work/la/methodMapping.txt" \
 		--b "$work"/lb/ring* --b-mapping "$work/lb/methodMapping.txt" -o "$work/out.txt"
+	measure fleet "$T" compare --a "$work"/fa/dev*.jsonl --a-mapping "$work/fa/methodMapping.txt" \
+		--b "$work"/fb/dev*.jsonl --b-mapping "$work/fb/methodMapping.txt" -o "$work/out.txt"
 done
 report() { # report NAME TEXT
 	ms=$(cut -d' ' -f1 "$work/$1" | median) kb=$(cut -d' ' -f2 "$work/$1" | median)
@@ -45,3 +50,6 @@ report big "tc-trace compare, text"
 report big-json "tc-trace compare --format json"
 report tree "tc-trace tree of one ring (the floor: read, spans, tree)"
 report launches "tc-trace compare of 10 launches with 10 (trace_gen compare)"
+nrep() { cat "$work/$1"/dev*.jsonl | grep -c Trace_EvilMethod; }
+echo "fleets: $(nrep fa) and $(nrep fb) Trace_EvilMethod reports from 100 devices each, $(cat "$work"/fa/dev*.jsonl | wc -c) bytes"
+report fleet "tc-trace compare of the two fleets' report files"

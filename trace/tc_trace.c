@@ -23,6 +23,8 @@
 #include "tc_ringfile.h"
 #include "trace_chrome.h"
 #include "trace_compare.h"
+#include "trace_fleet.h"
+#include "trace_cmp_html.h"
 #include "trace_dflame.h"
 #include "trace_flame.h"
 #include "trace_hot.h"
@@ -107,10 +109,11 @@ static const struct command {
 	  "          each report of --reports with its stack and flame graph, FPS and dropped-frame\n"
 	  "          charts, the start-up phases; a time window or a message is chosen in the page\n" },
 	{ "compare", C_COMPARE, "what got slower between two builds: per method, message and section",
-	  "tc-trace compare --a RING... --a-mapping FILE --b RING... --b-mapping FILE\n"
+	  "tc-trace compare --a RING|REPORTS... --a-mapping FILE\n"
+	  "                 --b RING|REPORTS... --b-mapping FILE\n"
 	  "                 [--by self|total] [--format text|json] [--top N] [--alpha A]\n"
 	  "                 [--tick-ms MS] [--fail-on self|total:+P%,Nms] [--flame SVG]\n"
-	  "                 [--title T] [--width PX] [-o OUT]",
+	  "                 [--html FILE] [--title T] [--width PX] [-o OUT]",
 	  "compare:  A (--a, the old build) against B (--b, the new one): each side one or more\n"
 	  "          rings (--a r1 r2 ... or --a r1 --a r2) of its build, checked against its own\n"
 	  "          mapping (--a-mapping, --b-mapping); methods are matched by name (class, method,\n"
@@ -125,7 +128,10 @@ static const struct command {
 	  "          total:..., repeatable): exit 1 naming every row that grew at least that much,\n"
 	  "          significantly (or, one ring on a side, past the noise). --flame SVG: a\n"
 	  "          differential flame graph (widths B's time, red grew, blue shrank; --title,\n"
-	  "          --width)\n" },
+	  "          --width). --html FILE: a page with the two sides' timelines of a chosen\n"
+	  "          message kind, one above the other. Report files (one per device) in place of rings: per stack\n"
+	  "          (detail and stackKey, by name), reports per file and median cost on each\n"
+	  "          side, which stacks are significantly more often, slower, or new in B\n" },
 };
 
 static const char help_inputs[] =
@@ -239,6 +245,7 @@ typedef struct opts {
 	size_t ngates;
 	int quiet_prev; /* no note about FILE.prev */
 	const char *flame;
+	const char *cmp_html; /* compare --html */
 } opts;
 
 static int bad_usage(const char *fmt, ...) TC_PRINTF(1, 2);
@@ -442,6 +449,7 @@ static int parse_args(int argc, char **argv, opts *o)
 			{ "--by", NULL, 1, C_COMPARE },        { "--top", NULL, 1, C_COMPARE },
 			{ "--alpha", NULL, 1, C_COMPARE },     { "--tick-ms", NULL, 1, C_COMPARE },
 			{ "--fail-on", NULL, 1, C_COMPARE },   { "--flame", NULL, 1, C_COMPARE },
+			{ "--html", NULL, 1, C_COMPARE },
 		};
 		int k = -1;
 		for (int t = 0; t < (int)(sizeof table / sizeof table[0]); t++)
@@ -475,6 +483,8 @@ static int parse_args(int argc, char **argv, opts *o)
 				o->side[sd][o->nside[sd]++] = argv[++i];
 		} else if (strcmp(l, "--flame") == 0) {
 			o->flame = val;
+		} else if (strcmp(l, "--html") == 0) {
+			o->cmp_html = val;
 		} else if (strcmp(l, "--a-mapping") == 0 || strcmp(l, "--b-mapping") == 0) {
 			o->side_map[l[2] == 'b'] = val;
 		} else if (strcmp(l, "--by") == 0) {
@@ -1483,6 +1493,113 @@ static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	return rc;
 }
 
+/* What a compare input is: a ring (its magic) or report lines (a JSON object
+ * first, or nothing: a device that reported nothing). 1 ring, 2 reports, or
+ * an error naming the file. */
+static int input_kind(const char *path, tc_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tc_set(err, TC_EIO, "%s: cannot open: %s", path, strerror(errno));
+	char head[8];
+	size_t n = fread(head, 1, sizeof head, f);
+	int kind = 0;
+	if (n == sizeof head && memcmp(head, TC_RING_MAGIC, sizeof head) == 0) {
+		kind = 1;
+	} else {
+		size_t i = 0;
+		while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+			i++;
+		kind = i == n && n < sizeof head ? 2 : i < n && head[i] == '{' ? 2 : 0;
+		if (i == n && n == sizeof head) { /* whitespace only so far: look on */
+			int c;
+			while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+				;
+			kind = c == EOF || c == '{' ? 2 : 0;
+		}
+	}
+	fclose(f);
+	if (!kind)
+		return tc_set(err, TC_EFORMAT, "%s: neither a ring (it does not start with the ring's magic \"TCRING\") nor "
+		              "report lines (JSON objects, one a line): compare takes rings of launches or report files of a "
+		              "fleet", path);
+	return kind;
+}
+
+/* Both sides' report files (a fleet's), each line checked against its side's
+ * mapping, counted per stack (trace_fleet.h). */
+static int cmd_compare_reports(const opts *o, FILE *out, tc_error *err)
+{
+	tr_mapping *m[2] = { NULL, NULL };
+	tr_fleet f;
+	int rc = tr_fleet_init(&f, o->nside[0], o->nside[1], err);
+	if (rc != TC_OK)
+		return rc;
+	for (int s = 0; s < 2 && rc == TC_OK; s++)
+		rc = tr_mapping_load(&m[s], o->side_map[s], err);
+	for (int s = 0; s < 2 && rc == TC_OK; s++) {
+		opts one = *o;
+		one.mapping = o->side_map[s];
+		size_t other = 0;
+		for (size_t k = 0; k < o->nside[s] && rc == TC_OK; k++) {
+			const char *file = o->side[s][k];
+			FILE *in = fopen(file, "rb");
+			if (!in) {
+				rc = tc_set(err, TC_EIO, "%s: cannot open: %s", file, strerror(errno));
+				break;
+			}
+			tr_lines lr;
+			tr_lines_init(&lr, in, file, 0);
+			const char *line;
+			size_t n;
+			while ((rc = tr_lines_next(&lr, &line, &n, err)) > 0) {
+				if (is_blank(line, n))
+					continue;
+				json_doc doc;
+				rc = parse_report(&doc, line, n, file, lr.line_no, err);
+				if (rc != TC_OK)
+					break;
+				if ((rc = report_build(&doc, &one, m[s], file, lr.line_no, err)) > 0) {
+					other++;
+					rc = TC_OK;
+				}
+				if (rc == TC_OK)
+					rc = tr_fleet_add(&f, s, &doc.root, m[s], file, lr.line_no, err);
+				json_doc_dispose(&doc);
+				if (rc != TC_OK)
+					break;
+			}
+			rc = rc < 0 ? rc : TC_OK;
+			tr_lines_dispose(&lr);
+			fclose(in);
+		}
+		if (rc == TC_OK)
+			note_other_builds(&one, other, "");
+		if (rc == TC_OK && !f.reports[s])
+			rc = tc_set(err, TC_EINVAL,
+			            "compare: side %c (--%c) has no Trace_EvilMethod report in its %zu report file%s%s: nothing to "
+			            "compare (a fleet's slow-message, lag and ANR reports are compared per stack)",
+			            'A' + s, 'a' + s, o->nside[s], o->nside[s] == 1 ? "" : "s",
+			            f.other[s] ? " (only other tags)" : "");
+	}
+	uint64_t build[2] = { m[0] ? tr_mapping_build_id(m[0]) : 0, m[1] ? tr_mapping_build_id(m[1]) : 0 };
+	if (rc == TC_OK && build[0] && build[0] == build[1]) {
+		char h[MM_BUILD_ID_HEX];
+		mm_build_id_hex(build[0], h);
+		fprintf(stderr, "tc-trace: note: both sides are build %s: the build is compared with itself\n", h);
+	}
+	if (rc == TC_OK)
+		rc = tr_fleet_finish(&f, o->cmp.alpha, o->cmp.tick_ms, err);
+	if (rc == TC_OK) {
+		tr_fleet_info info = { { o->side[0], o->side[1] }, { build[0], build[1] }, { o->side_map[0], o->side_map[1] } };
+		rc = o->text ? tr_fleet_write_text(out, &f, &info, (size_t)o->top, err) : tr_fleet_write_json(out, &f, &info, err);
+	}
+	tr_fleet_dispose(&f);
+	tr_mapping_free(m[0]);
+	tr_mapping_free(m[1]);
+	return rc;
+}
+
 /* Both sides' recordings, each checked against its side's mapping, summed
  * per method, message kind and section (trace_compare.h). *crossed gets the
  * number of rows past a --fail-on. */
@@ -1493,13 +1610,42 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 	tr_dflame *df = NULL;
 	uint32_t tick = 0;
 	*crossed = 0;
+	/* rings or report files: one kind on both sides */
+	int kind = 0;
+	const char *first = NULL;
+	for (int s = 0; s < 2; s++)
+		for (size_t k = 0; k < o->nside[s]; k++) {
+			int kd = input_kind(o->side[s][k], err);
+			if (kd < 0)
+				return kd;
+			if (kind && kd != kind)
+				return tc_set(err, TC_EINVAL, "compare: %s is %s but %s is %s: compare rings with rings (launches) "
+				              "or report files with report files (a fleet), on both sides", first,
+				              kind == 1 ? "a ring" : "a report file", o->side[s][k], kd == 1 ? "a ring" : "a report file");
+			kind = kd;
+			if (!first)
+				first = o->side[s][k];
+		}
+	if (kind == 2) {
+		if (o->ngates || o->flame || o->cmp_html)
+			return tc_set(err, TC_EINVAL, "compare: %s of report files: --fail-on, --flame and --html compare rings "
+			              "(the methods' times); a fleet's reports are compared per stack",
+			              o->ngates ? "--fail-on" : o->flame ? "--flame" : "--html");
+		return cmd_compare_reports(o, out, err);
+	}
 	int rc = tr_cmp_init(&c, o->nside[0], o->nside[1], err);
 	if (rc != TC_OK)
 		return rc;
 	if (o->flame)
 		rc = tr_dflame_new(&df, o->nside[0], o->nside[1], err);
+	tr_cmp_html ch;
+	tr_cmp_html_init(&ch, 500000); /* calls a side: a page of some 20 MB at most */
 	for (int s = 0; s < 2 && rc == TC_OK; s++)
 		rc = tr_mapping_load(&m[s], o->side_map[s], err);
+	uint64_t *hashes = malloc((o->nside[0] + o->nside[1]) * sizeof *hashes);
+	size_t side_spans[2] = { 0, 0 };
+	if (!hashes && rc == TC_OK)
+		rc = tc_set(err, TC_ENOMEM, "out of memory");
 	for (int s = 0; s < 2 && rc == TC_OK; s++) {
 		for (size_t k = 0; k < o->nside[s] && rc == TC_OK; k++) {
 			opts one = *o; /* this ring with its side's mapping, whole, every thread */
@@ -1512,17 +1658,60 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 				break;
 			if (r.rec.ring.resolution_ms > tick)
 				tick = r.rec.ring.resolution_ms;
+			/* a copy of another input (other inode, the same events): the
+			 * same recording twice */
+			uint64_t h = UINT64_C(14695981039346656037) ^ r.rec.pid;
+			size_t spans = 0, unnamed = 0, events = 0;
+			for (size_t t = 0; t < r.rec.n; t++) {
+				const tr_thread *th = &r.rec.thread[t];
+				events += th->count;
+				for (size_t e = 0; e < th->count; e++)
+					h = (h ^ th->events[e]) * UINT64_C(1099511628211);
+				for (size_t i = 0; i < r.th[t].all.n; i++) {
+					uint32_t id = r.th[t].all.v[i].id;
+					spans++;
+					unnamed += id != TC_ID_DISPATCH && !tr_mapping_lookup(m[s], id);
+				}
+			}
+			hashes[s * o->nside[0] + k] = events ? h : 0; /* (rings of no event are all alike) */
+			for (size_t j = 0; j < s * o->nside[0] + k && rc == TC_OK && events; j++)
+				if (hashes[j] == h) {
+					const char *other = j < o->nside[0] ? o->side[0][j] : o->side[1][j - o->nside[0]];
+					rc = tc_set(err, TC_EINVAL, "compare: %s and %s hold the same recording (the same process and "
+					            "events: a copy?): it would be %s; give each launch once", other, one.ring,
+					            (j < o->nside[0]) != (s == 0) ? "compared with itself" : "counted twice");
+				}
+			/* without a build id the mapping cannot be checked: ids it does not
+			 * name, most of the calls, say it is another build's */
+			if (rc == TC_OK && !r.rec.ring.build_id && spans && unnamed * 2 > spans)
+				rc = tc_set(err, TC_EINVAL, "compare: %zu of the %zu calls in %s are of ids %s does not name: it is "
+				            "not the mapping of the build that recorded it (the ring has no build id to tell); give "
+				            "that build's methodMapping.txt as --%c-mapping", unnamed, spans, one.ring,
+				            o->side_map[s], 'a' + s);
+			side_spans[s] += spans;
+			if (rc != TC_OK) {
+				ring_close(&r);
+				break;
+			}
 			tr_cmp_begin(&c, s, k);
 			for (size_t t = 0; t < r.rec.n && rc == TC_OK; t++) {
 				rc = tr_cmp_add_spans(&c, &r.th[t].all, m[s], err);
 				if (rc == TC_OK && df)
 					rc = tr_dflame_add(df, s, &r.th[t].all, m[s], err);
+				if (rc == TC_OK && o->cmp_html && r.rec.thread[t].main)
+					rc = tr_cmp_html_add(&ch, s, one.ring, &r.th[t].all, m[s], err);
 			}
 			if (rc == TC_OK)
 				rc = tr_cmp_end(&c, m[s], err);
 			ring_close(&r);
 		}
 	}
+	free(hashes);
+	for (int s = 0; s < 2 && rc == TC_OK; s++)
+		if (!side_spans[s])
+			rc = tc_set(err, TC_EINVAL, "compare: side %c's %zu ring%s hold%s no call: nothing to compare (was the "
+			            "app instrumented, and did it record?)", 'A' + s, o->nside[s], o->nside[s] == 1 ? "" : "s",
+			            o->nside[s] == 1 ? "s" : "");
 	uint64_t build[2] = { m[0] ? tr_mapping_build_id(m[0]) : 0, m[1] ? tr_mapping_build_id(m[1]) : 0 };
 	if (rc == TC_OK && build[0] && build[0] == build[1]) {
 		char h[MM_BUILD_ID_HEX];
@@ -1553,6 +1742,18 @@ static int cmd_compare(const opts *o, FILE *out, tc_error *err, size_t *crossed)
 		else
 			tr_output_abort(&fo);
 	}
+	if (rc == TC_OK && o->cmp_html) {
+		tr_output ho = { 0 };
+		tr_cmp_info info = { { o->side[0], o->side[1] }, { build[0], build[1] }, { o->side_map[0], o->side_map[1] } };
+		rc = tr_output_open(&ho, o->cmp_html, err);
+		if (rc == TC_OK)
+			rc = tr_cmp_html_write(ho.f, &ch, &c, &info, m, o->title, err);
+		if (rc == TC_OK)
+			rc = tr_output_commit(&ho, err);
+		else if (ho.f)
+			tr_output_abort(&ho);
+	}
+	tr_cmp_html_dispose(&ch);
 	for (size_t g = 0; g < o->ngates && rc == TC_OK; g++) {
 		char prefix[160];
 		snprintf(prefix, sizeof prefix, "tc-trace: --fail-on %.100s: ", o->gates[g].text);

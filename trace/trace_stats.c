@@ -213,3 +213,25 @@ int tr_holm(double *p, size_t n)
 	free(ix);
 	return 0;
 }
+
+double tr_rate_test(double ka, double ea, double kb, double eb)
+{
+	double n = ka + kb;
+	if (n <= 0 || ea <= 0 || eb <= 0)
+		return 1.0;
+	double q = eb / (ea + eb), lq = log(q), l1q = log1p(-q), lgn = lgamma(n + 1);
+	size_t ni = (size_t)n;
+	/* log P(X = k) */
+#define LPMF(k) (lgn - lgamma((double)(k) + 1) - lgamma(n - (double)(k) + 1) + (double)(k) * lq + (n - (double)(k)) * l1q)
+	double obs = LPMF(kb), p = 0;
+	/* the outcomes no more likely than the observed one (a relative
+	 * tolerance as scipy's, for the floating point of equal terms) */
+	double lim = obs + log1p(1e-7);
+	for (size_t k = 0; k <= ni; k++) {
+		double l = LPMF(k);
+		if (l <= lim)
+			p += exp(l);
+	}
+#undef LPMF
+	return p < 1.0 ? p : 1.0;
+}

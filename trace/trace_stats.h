@@ -55,4 +55,11 @@ double tr_norm_sf(double z);
 /* Its inverse for 0 < q < 1: the z with P(Z > z) = q. */
 double tr_norm_isf(double q);
 
+/* The comparison of two Poisson rates, k_a events over exposure e_a against
+ * k_b over e_b (report counts over devices): given k_a + k_b, k_b is
+ * Binomial(k_a + k_b, e_b / (e_a + e_b)) when the rates are equal, and p is
+ * that binomial's exact two-sided p-value (the outcomes no more likely than
+ * k_b, as scipy.stats.binomtest). 1 when k_a + k_b is 0. */
+double tr_rate_test(double ka, double ea, double kb, double eb);
+
 #endif

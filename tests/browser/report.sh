@@ -3,7 +3,7 @@
 # playwright-core (pinned with its integrity hash in package-lock.json, installed with
 # `npm ci` into the download cache, outside the repository and the build directory).
 #
-# usage: report.sh sample|big WORK_DIR
+# usage: report.sh sample|big|compare WORK_DIR
 #   sample  trace_gen's sample ring and reports, with start-up and FPS lines added: the
 #           page is clicked through threads -> methods -> call stack -> reports and
 #           each view is checked against what the ring holds (report_test.js);
@@ -13,6 +13,9 @@
 #           the page must be under 10 MB; its size, the first view's render time
 #           (bench/html.sh holds the 2 s target) and the timeline's frame times while
 #           zooming, panning, searching and clicking a report are printed
+#   compare tc-trace compare --html of two builds' launches (trace_gen compare): both
+#           timelines drawn, one above the other; a message kind, one of its messages
+#           and a recording chosen (compare_test.js)
 # Env: TC_TRACE, TRACE_GEN (meson sets them); TC_DOWNLOADS (the cache, as for
 # tests/lib/npm_fetch.py); CHROMIUM (default /usr/bin/chromium).
 set -euo pipefail
@@ -76,8 +79,17 @@ big)
 	echo "# tc-trace html on 1,000,000 events: $((($(date +%s%N) - t0) / 1000000)) ms"
 	node "$here/report_test.js" big "$work/report.html"
 	;;
+compare)
+	# two builds' launches, Catalog.load 40 ms slower in B (other ids): tc-trace compare --html
+	mkdir -p "$work/a" "$work/b"
+	"$TRACE_GEN" compare "$work/a" 3 1 0
+	"$TRACE_GEN" compare "$work/b" 3 2 40 renumber
+	(cd "$work" && "$TC_TRACE" compare --a a/ring0 a/ring1 a/ring2 --a-mapping a/methodMapping.txt \
+		--b b/ring0 b/ring1 b/ring2 --b-mapping b/methodMapping.txt --html compare.html -o compare.txt)
+	node "$here/compare_test.js" "$work/compare.html" "$work"
+	;;
 *)
-	echo "usage: report.sh sample|big WORK_DIR" >&2
+	echo "usage: report.sh sample|big|compare WORK_DIR" >&2
 	exit 2
 	;;
 esac

@@ -12,6 +12,9 @@
 #   compare    two builds' launches (trace_gen compare), one method slowed: compare
 #              names it first, within 10% of the truth, nothing else; a build
 #              against itself 20 times: nothing flagged; the gate; bad input
+#   fleet      two fleets' report files (trace_gen fleet), one stack made 3x as
+#              frequent, one slower, one new: compare names each, nothing else;
+#              a fleet against itself: nothing; bad input
 set -u
 mode=$1
 dir=$(mktemp -d)
@@ -588,11 +591,130 @@ assert sum(1 for x in d["rows"] if x["kind"] == "method" and x["self"]["verdict"
     fails_with 1 "$dir/b/ring3 was recorded by build" \
     "$T" compare --a "$dir/a/ring0" "$dir/a/ring1" --a-mapping "$dir/a/methodMapping.txt" \
     --b "$dir/b/ring3" --b-mapping "$dir/a/methodMapping.txt"
+  cp "$dir/a/ring2" "$dir/a1/copy"
+  expect "compare: a copy of a ring on the other side (another inode, the same recording): refused" \
+    fails_with 1 "$dir/a/ring2 and $dir/a1/copy hold the same recording (the same process and events: a copy?): it would be compared with itself" \
+    "$T" compare --a "$dir/a/ring1" "$dir/a/ring2" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/a1/copy" "$dir/b/ring0" \
+    --b-mapping "$dir/a/methodMapping.txt" --ignore-build-id
+  expect "compare: a copy on the same side: counted twice" \
+    fails_with 1 "hold the same recording (the same process and events: a copy?): it would be counted twice" \
+    "$T" compare --a "$dir/a/ring2" "$dir/a1/copy" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/ring0" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  mkdir -p "$dir/e" "$dir/nb"
+  "$TRACE_GEN" compare "$dir/e" 2 5 0 empty || exit 1
+  expect "compare: a side whose rings hold no call: a clear error" \
+    fails_with 1 "compare: side B's 2 rings hold no call: nothing to compare" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/e/ring0" "$dir/e/ring1" \
+    --b-mapping "$dir/e/methodMapping.txt"
+  "$TRACE_GEN" compare "$dir/nb" 2 6 0 nobuild || exit 1
+  expect "compare: rings without a build id and a mapping that names none of their ids: refused" \
+    fails_with 1 "are of ids $dir/b/methodMapping.txt does not name: it is not the mapping of the build that recorded it" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/nb/ring0" "$dir/nb/ring1" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  expect "compare: ... and with their own mapping they are compared" \
+    "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/nb/ring0" "$dir/nb/ring1" \
+    --b-mapping "$dir/nb/methodMapping.txt" -o "$dir/out"
   expect "compare: a missing ring: exit 1" fails_with 1 "$dir/b/nope" \
     "$T" compare --a "$dir/a/ring0" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/nope" --b-mapping "$dir/b/methodMapping.txt"
   ;;
+fleet)
+  # 40 devices a side, about 1000 reports; in B (other ids) the slow message under
+  # app.Catalog.load is 3x as frequent, the one under app.Main.onClick 200 ms slower,
+  # and one under app.Config.read is new
+  mkdir -p "$dir/a" "$dir/b" "$dir/a2"
+  "$TRACE_GEN" fleet "$dir/a" 40 1000 1 100 0 || exit 1
+  "$TRACE_GEN" fleet "$dir/b" 40 1000 2 300 200 renumber || exit 1
+  "$TRACE_GEN" fleet "$dir/a2" 40 1000 3 100 0 || exit 1
+  "$TRACE_GEN" compare "$dir/r" 1 1 0 || exit 1
+  "$T" compare --a "$dir"/a/dev*.jsonl --a-mapping "$dir/a/methodMapping.txt" \
+    --b "$dir"/b/dev*.jsonl --b-mapping "$dir/b/methodMapping.txt" -o "$dir/cmp.txt"
+  expect "compare of reports runs" test $? -eq 0
+  cat "$dir/cmp.txt"
+  awk '/^## stacks/ { on = 1; getline; next } /^$/ { on = 0 } on' "$dir/cmp.txt" >"$dir/stacks.txt"
+  expect "fleet: the stack made 3x as frequent is the first row, more often" \
+    sh -c "head -1 '$dir/stacks.txt' | grep -Eq '^more often .* NORMAL app\.Main\.onCreate \(Landroid\.os\.Bundle;\)V\|app\.Catalog\.load \(\)V\|$'"
+  expect "fleet: its reports per device about 3x (A 3.7, B within 2.5x..3.5x)" awk '
+    NR == 1 { a = $5; b = $6; exit !(b > 2.5 * a && b < 3.5 * a) }' "$dir/stacks.txt"
+  expect "fleet: the new stack is named, more often, B only" \
+    grep -Eq '^more often +0 +[0-9]+ .*app\.Config\.read .*\[B only: new\]$' "$dir/stacks.txt"
+  expect "fleet: ... and listed among the new stacks" \
+    sh -c "sed -n '/^## new stacks/,/^\$/p' '$dir/cmp.txt' | grep -q 'NORMAL app.Main.onCreate (Landroid.os.Bundle;)V|app.Config.read'"
+  expect "fleet: the slowed stack: slower, its median about 200 ms more" \
+    grep -Eq '^same .* slower +[0-9]+ +[0-9]+ +\+(1[6-9][0-9]|2[0-3][0-9]) .* NORMAL app\.Main\.onClick ' "$dir/stacks.txt"
+  expect "fleet: nothing else more or less often" test "$(grep -cE '^(more|less) often' "$dir/stacks.txt")" -eq 2
+  expect "fleet: nothing else slower or faster" test "$(grep -cE ' (slower|faster) ' "$dir/stacks.txt")" -eq 1
+  expect "fleet: matched by name though the ids differ (one row on one side only: the new one)" \
+    test "$(grep -c 'only' "$dir/stacks.txt")" -eq 1
+  expect "fleet: a LAG (no stackKey) by its thread stack's first frame" \
+    grep -Eq '^same .* LAG thread stack: app\.Net\.fetch$' "$dir/stacks.txt"
+  expect "fleet: the other tags are counted, not compared" has "$dir/cmp.txt" "(other tags, not compared: A 40, B 40)"
+  "$T" compare --a "$dir"/a/dev*.jsonl --a-mapping "$dir/a/methodMapping.txt" \
+    --b "$dir"/b/dev*.jsonl --b-mapping "$dir/b/methodMapping.txt" --format json -o "$dir/cmp.json"
+  expect "fleet --format json: valid JSON" json_ok "$dir/cmp.json"
+  if command -v python3 >/dev/null 2>&1; then
+    expect "fleet --format json: the first stack more often, the new one with only b, the slower one" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["stacks"]
+assert d["inputs"] == "reports" and len(d["a"]["files"]) == 40, d["a"]
+assert s[0]["often"] == "moreOften" and s[0]["stack"].endswith("app.Catalog.load ()V|"), s[0]
+assert "statement" in s[0] and s[0]["oftenPHolm"] < 0.01
+new = [r for r in s if r.get("only") == "b"]
+assert len(new) == 1 and "app.Config.read" in new[0]["stack"] and new[0]["often"] == "moreOften", new
+slow = [r for r in s if r["slow"] == "slower"]
+assert len(slow) == 1 and "app.Main.onClick" in slow[0]["stack"], slow
+assert 160 <= slow[0]["bMedianMs"] - slow[0]["aMedianMs"] <= 240, slow[0]
+' "$dir/cmp.json"
+  fi
+  # the same build, two fleets (other seeds): nothing
+  "$T" compare --a "$dir"/a/dev*.jsonl --a-mapping "$dir/a/methodMapping.txt" \
+    --b "$dir"/a2/dev*.jsonl --b-mapping "$dir/a2/methodMapping.txt" -o "$dir/self.txt" 2>"$dir/self.err"
+  cat "$dir/self.txt"
+  expect "fleet: a build's fleet against another of it: no finding" \
+    sh -c "sed -n '/^## findings/,\$p' '$dir/self.txt' | grep -q '^none: '"
+  expect "fleet: ... and a note says it is the same build" grep -q "the build is compared with itself" "$dir/self.err"
+  # the false positives: 20 comparisons of two fleets of one build (other seeds)
+  fp=0
+  for rep in $(seq 1 20); do
+    rm -rf "$dir/s" && mkdir -p "$dir/s/a" "$dir/s/b"
+    "$TRACE_GEN" fleet "$dir/s/a" 40 1000 $((rep * 2 + 1000)) 100 0 && "$TRACE_GEN" fleet "$dir/s/b" 40 1000 $((rep * 2 + 1001)) 100 0 || exit 1
+    "$T" compare --a "$dir"/s/a/dev*.jsonl --a-mapping "$dir/s/a/methodMapping.txt" \
+      --b "$dir"/s/b/dev*.jsonl --b-mapping "$dir/s/b/methodMapping.txt" -o "$dir/s/out" 2>/dev/null || exit 1
+    n=$(awk '/^## stacks/ { on = 1; getline; next } /^$/ { on = 0 } on' "$dir/s/out" | grep -cE '^(more|less) often| (slower|faster) ')
+    fp=$((fp + n))
+  done
+  echo "# false positives over 20 comparisons of a build's fleets: $fp"
+  expect "fleet: a build's fleets against each other, 20 times: no stack flagged ($fp)" test "$fp" -eq 0
+  # bad input
+  expect "fleet: a report file beside a ring: refused, naming both" \
+    fails_with 1 "is a report file but" \
+    "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/dev0.jsonl" "$dir/r/ring0" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  : >"$dir/empty.jsonl"
+  expect "fleet: a side whose files hold no report: a clear error" \
+    fails_with 1 "side B (--b) has no Trace_EvilMethod report in its 1 report file: nothing to compare" \
+    "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/empty.jsonl" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  expect "fleet: reports and another build's mapping: refused, naming the line and both builds" \
+    fails_with 1 "$dir/b/dev3.jsonl:1: recorded by build" \
+    "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/dev3.jsonl" \
+    --b-mapping "$dir/a/methodMapping.txt"
+  printf '{"tag":"Trace_EvilMethod","detail":"NORMAL","cost":800,"stackKey":"12|x|"}\n' >"$dir/badkey.jsonl"
+  expect "fleet: a malformed stackKey: file, line and byte" \
+    fails_with 1 "$dir/badkey.jsonl:1: stackKey \"12|x|\", at byte 3" \
+    "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/badkey.jsonl" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  printf 'not a report\n' >"$dir/junk"
+  expect "fleet: a file neither a ring nor report lines: says so" \
+    fails_with 1 "$dir/junk: neither a ring" \
+    "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/junk" \
+    --b-mapping "$dir/b/methodMapping.txt"
+  expect "fleet: --fail-on applies to rings: refused" fails_with 1 "--fail-on, --flame and --html compare rings" \
+    "$T" compare --a "$dir/a/dev0.jsonl" --a-mapping "$dir/a/methodMapping.txt" --b "$dir/b/dev0.jsonl" \
+    --b-mapping "$dir/b/methodMapping.txt" --fail-on self:+10%
+  ;;
 *)
-  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused|buildid|compare" >&2; exit 2 ;;
+  echo "usage: e2e.sh sample|wrap|crash|malformed|threads|reused|buildid|compare|fleet" >&2; exit 2 ;;
 esac
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

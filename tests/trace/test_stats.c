@@ -117,3 +117,16 @@ Test(holm, by_hand)
 	cr_expect_float_eq(q[0], 1.0, 1e-15);
 	cr_expect_float_eq(q[1], 1.0, 1e-15);
 }
+
+/* against scipy.stats.binomtest(k, n, q).pvalue (the same sums in Python) */
+Test(rate, binomial_by_hand)
+{
+	/* 10 against 25 over equal exposures: Binomial(35, 1/2), 25 */
+	cr_expect_float_eq(tr_rate_test(10, 1, 25, 1), 0.01667384780012071, 1e-12);
+	/* 7 over 1 against 3 over 2: Binomial(10, 2/3), 3 */
+	cr_expect_float_eq(tr_rate_test(7, 1, 3, 2), 0.019661636945587577, 1e-12);
+	/* a new stack: 0 against 30 */
+	cr_expect_float_eq(tr_rate_test(0, 40, 30, 40), 1.862645149230957e-09, 1e-20);
+	cr_expect_float_eq(tr_rate_test(5, 3, 5, 3), 1.0, 1e-12);
+	cr_expect_float_eq(tr_rate_test(0, 1, 0, 1), 1.0, 0);
+}

@@ -22,7 +22,7 @@
  *   trace_gen reused DIR   the same, then io-2's ring given io-1's thread id, as
  *                          when the kernel gives an ended thread's id again:
  *                          two threads of one id, generations 1 and 2
- *   trace_gen compare DIR K SEED SLOW_MS [renumber]
+ *   trace_gen compare DIR K SEED SLOW_MS [renumber,nobuild,empty]
  *                          K launches of one build (tc-trace compare): DIR/ring0
  *                          .. ring<K-1> and DIR/methodMapping.txt, the ring
  *                          carrying its build id; a section "start-up" (a
@@ -32,7 +32,22 @@
  *                          SEED and the launch, and a slow network method of
  *                          large variance; the clock ticks every 5 ms, as the
  *                          runtime's. renumber: another build of the same
- *                          methods, whose ids differ (Catalog.load among them)
+ *                          methods, whose ids differ (Catalog.load among them);
+ *                          nobuild: rings without a build id (an app without
+ *                          tc-instrument's marker class); empty: rings of no call
+ *   trace_gen fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]
+ *                          a fleet's report files (tc-trace compare of reports):
+ *                          DIR/dev0.jsonl .. dev<FILES-1>.jsonl and
+ *                          DIR/methodMapping.txt (compare's build): about
+ *                          REPORTS Trace_EvilMethod reports of 7 stacks (slow
+ *                          messages, an ANR, a LAG with only a thread stack, a
+ *                          slow start-up; each stack's count +-5%), spread over
+ *                          the devices at random, and a Trace_FPS line per
+ *                          device. HOT_PCT scales the count of the slow message
+ *                          under app.Catalog.load (100: as usual), SLOW_MS adds to
+ *                          the costs of the one under app.Main.onClick;
+ *                          renumber: the other build's ids, and a new stack (a
+ *                          slow message under app.Config.read)
  *
  * Exit status 0, or 1 with a message. */
 #include <errno.h>
@@ -527,6 +542,7 @@ static const char *const gen_names[G_METHODS] = {
 	"app.Main render ()V", "app.Main measure ()V", "app.List onScroll (I)V", "app.List bind (I)V",
 };
 static uint32_t gen_id[G_METHODS];
+static int gen_empty;
 
 /* a method of ms milliseconds and up to jitter_us more */
 static void gen_leaf(int m, uint64_t ms, uint64_t jitter_us)
@@ -556,6 +572,10 @@ static int gen_launch(const char *ring, uint64_t build_id, uint64_t slow_ms)
 		return die("tc_ctx_new", &err);
 	if (tc_start(ctx, &err) != TC_OK)
 		return die("tc_start", &err);
+	if (gen_empty) { /* an app that recorded nothing */
+		tc_ctx_free(ctx);
+		return 0;
+	}
 	advance_us(jit(5000));
 	tc_section_begin(ctx, "start-up", NULL);
 	gen_leaf(G_APP, 3, 2000);
@@ -602,17 +622,10 @@ static int gen_launch(const char *ring, uint64_t build_id, uint64_t slow_ms)
 	return 0;
 }
 
-static int compare_gen(int argc, char **argv)
+/* DIR/methodMapping.txt of the generated build (renumber: another build's
+ * ids); its build id in *build_id */
+static int gen_mapping(const char *dir, int renumber, uint64_t *build_id)
 {
-	const char *dir = argv[2];
-	char *end;
-	unsigned long k = strtoul(argv[3], &end, 10);
-	unsigned long long seed = strtoull(argv[4], &end, 10), slow = strtoull(argv[5], &end, 10);
-	int renumber = argc > 6 && strcmp(argv[6], "renumber") == 0;
-	if (k < 1 || k > 1000 || slow > 10000) {
-		fputs("trace_gen: compare DIR K SEED SLOW_MS [renumber]: K 1..1000, SLOW_MS up to 10000\n", stderr);
-		return 2;
-	}
 	/* build A: ids 10 up; renumber (another build): ids 100 up, in another order */
 	char text[4096];
 	size_t len = 0;
@@ -630,7 +643,29 @@ static int compare_gen(int argc, char **argv)
 	mm_build_id h;
 	mm_build_id_init(&h);
 	mm_build_id_text(&h, text, len);
-	uint64_t build_id = mm_build_id_final(&h);
+	*build_id = mm_build_id_final(&h);
+	return 0;
+}
+
+static int compare_gen(int argc, char **argv)
+{
+	const char *dir = argv[2];
+	char *end;
+	unsigned long k = strtoul(argv[3], &end, 10);
+	unsigned long long seed = strtoull(argv[4], &end, 10), slow = strtoull(argv[5], &end, 10);
+	const char *flags = argc > 6 ? argv[6] : "";
+	int renumber = strstr(flags, "renumber") != NULL;
+	gen_empty = strstr(flags, "empty") != NULL;
+	if (k < 1 || k > 1000 || slow > 10000) {
+		fputs("trace_gen: compare DIR K SEED SLOW_MS [renumber,nobuild,empty]: K 1..1000, SLOW_MS up to 10000\n", stderr);
+		return 2;
+	}
+	uint64_t build_id;
+	char path[4096];
+	if (gen_mapping(dir, renumber, &build_id))
+		return 1;
+	if (strstr(flags, "nobuild"))
+		build_id = 0;
 	for (unsigned long i = 0; i < k; i++) {
 		rng_state = (seed + 1) * UINT64_C(0x9E3779B97F4A7C15) + i * UINT64_C(0xBF58476D1CE4E5B9) + 1;
 		for (int w = 0; w < 8; w++)
@@ -642,12 +677,135 @@ static int compare_gen(int argc, char **argv)
 	return 0;
 }
 
+/* ---- fleet: report files of many devices ---- */
+
+/* the stacks a fleet reports: detail, typical cost (ms; 0 none), weight
+ * (share of REPORTS), and the methods of its stack from the outermost */
+static const struct fleet_stack {
+	const char *detail;
+	unsigned cost;
+	double weight;
+	int methods[3];
+	int n;
+	int b_only;
+} fleet_stacks[] = {
+	{ "NORMAL", 800, 0.15, { G_MAIN_CREATE, G_LOAD }, 2, 0 },  /* HOT_PCT scales it */
+	{ "NORMAL", 900, 0.20, { G_CLICK, G_PARSE }, 2, 0 },       /* SLOW_MS slows it */
+	{ "NORMAL", 750, 0.20, { G_SCROLL, G_BIND }, 2, 0 },
+	{ "NORMAL", 1000, 0.15, { G_RENDER, G_MEASURE }, 2, 0 },
+	{ "ANR", 5500, 0.05, { G_MAIN_CREATE, G_FETCH }, 2, 0 },
+	{ "LAG", 0, 0.10, { G_FETCH, G_MAIN_CREATE }, 2, 0 },      /* a thread stack, no stackKey */
+	{ "STARTUP", 2500, 0.15, { G_APP, G_MAIN_CREATE, G_CONFIG }, 3, 0 },
+	{ "NORMAL", 850, 0.03, { G_MAIN_CREATE, G_CONFIG }, 2, 1 }, /* new in the renumbered build */
+};
+
+/* "app.Net fetch ()V" as a Java stack frame "app.Net.fetch" */
+static void frame_name(char *out, size_t cap, const char *mapped)
+{
+	snprintf(out, cap, "%s", mapped);
+	char *sp = strchr(out, ' ');
+	if (sp) {
+		*sp = '.';
+		char *d = strchr(sp, ' ');
+		if (d)
+			*d = '\0';
+	}
+}
+
+static int fleet_gen(int argc, char **argv)
+{
+	const char *dir = argv[2];
+	char *end;
+	unsigned long files = strtoul(argv[3], &end, 10), reports = strtoul(argv[4], &end, 10);
+	unsigned long long seed = strtoull(argv[5], &end, 10), hot = strtoull(argv[6], &end, 10),
+	                   slow = strtoull(argv[7], &end, 10);
+	int renumber = argc > 8 && strcmp(argv[8], "renumber") == 0;
+	if (files < 1 || files > 100000 || reports > 10000000 || hot > 10000 || slow > 100000) {
+		fputs("trace_gen: fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]: FILES 1..100000, REPORTS up to "
+		      "10000000, HOT_PCT up to 10000\n", stderr);
+		return 2;
+	}
+	uint64_t build_id;
+	if (gen_mapping(dir, renumber, &build_id))
+		return 1;
+	char path[4096];
+	int rc = 0;
+	rng_state = (seed + 1) * UINT64_C(0x9E3779B97F4A7C15) + 7;
+	for (int w = 0; w < 8; w++)
+		rnd();
+	/* per device, its reports: each stack's count spread at random */
+	size_t nst = sizeof fleet_stacks / sizeof fleet_stacks[0];
+	unsigned long *per = calloc(files * nst, sizeof *per);
+	if (!per)
+		return 1;
+	for (size_t s = 0; s < nst; s++) {
+		const struct fleet_stack *st = &fleet_stacks[s];
+		if (st->b_only && !renumber)
+			continue;
+		double n = (double)reports * st->weight * (s == 0 ? (double)hot / 100.0 : 1.0);
+		n *= 0.95 + (double)(rnd() % 1000) / 10000.0; /* +-5% */
+		for (unsigned long r = 0; r < (unsigned long)n; r++)
+			per[(rnd() % files) * nst + s]++;
+	}
+	for (unsigned long d = 0; d < files && !rc; d++) {
+		snprintf(path, sizeof path, "%s/dev%lu.jsonl", dir, d);
+		FILE *o = fopen(path, "w");
+		if (!o) {
+			perror(path);
+			rc = 1;
+			break;
+		}
+		uint64_t t = UINT64_C(1700000000000) + d * 1000;
+		fprintf(o, "{\"machine\":\"HIGH\",\"cpu_app\":0.5,\"mem\":6442450944,\"mem_free\":1024,\"scene\":\"app.Main\","
+		           "\"dropLevel\":{\"DROPPED_FROZEN\":0},\"dropSum\":{\"DROPPED_FROZEN\":0},\"fps\":58.5,"
+		           "\"tag\":\"Trace_FPS\",\"process\":\"sample.app\",\"time\":%llu,\"buildId\":\"%016llx\"}\n",
+		        (unsigned long long)t, (unsigned long long)build_id);
+		for (size_t s = 0; s < nst; s++) {
+			const struct fleet_stack *st = &fleet_stacks[s];
+			for (unsigned long r = 0; r < per[d * nst + s]; r++) {
+				t += 1000 + rnd() % 60000;
+				unsigned long long cost = st->cost + (s == 1 ? slow : 0) + rnd() % 200;
+				cost -= cost % 5; /* the clock's tick */
+				fprintf(o, "{\"machine\":\"HIGH\",\"cpu_app\":0.5,\"mem\":6442450944,\"mem_free\":1024,"
+				           "\"detail\":\"%s\",", st->detail);
+				if (st->cost) {
+					char stack[256], key[128];
+					size_t sl = 0, kl = 0;
+					for (int m = 0; m < st->n; m++) {
+						sl += (size_t)snprintf(stack + sl, sizeof stack - sl, "%d,%u,1,%llu\\n", m,
+						                       gen_id[st->methods[m]], cost - (unsigned long long)m * 5);
+						kl += (size_t)snprintf(key + kl, sizeof key - kl, "%u|", gen_id[st->methods[m]]);
+					}
+					fprintf(o, "\"cost\":%llu,\"scene\":\"app.Main\",\"stack\":\"%s\",\"stackKey\":\"%s\",", cost,
+					        stack, key);
+				} else {
+					char a[128], b[128];
+					frame_name(a, sizeof a, gen_names[st->methods[0]]);
+					frame_name(b, sizeof b, gen_names[st->methods[1]]);
+					fprintf(o, "\"scene\":\"app.Main\",\"threadStack\":\"at %s(Unknown Source:%d)\\nat %s(Unknown "
+					           "Source:%d)\\n\",\"isProcessForeground\":true,", a, 10 + renumber, b, 20 + renumber);
+				}
+				fprintf(o, "\"tag\":\"Trace_EvilMethod\",\"process\":\"sample.app\",\"time\":%llu,"
+				           "\"buildId\":\"%016llx\"}\n", (unsigned long long)t, (unsigned long long)build_id);
+			}
+		}
+		if (fclose(o) != 0) {
+			perror(path);
+			rc = 1;
+		}
+	}
+	free(per);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && strcmp(argv[1], "crash") != 0 && make_dir(argv[2]))
 		return 1;
 	if ((argc == 6 || argc == 7) && strcmp(argv[1], "compare") == 0)
 		return compare_gen(argc, argv);
+	if ((argc == 8 || argc == 9) && strcmp(argv[1], "fleet") == 0)
+		return fleet_gen(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "big") == 0)
 		return big(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "sample") == 0)
@@ -661,6 +819,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "reused") == 0)
 		return threads(argv[2]) || reuse_tid(argv[2]);
 	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n"
-	      "       | compare DIR K SEED SLOW_MS [renumber]\n", stderr);
+	      "       | compare DIR K SEED SLOW_MS [renumber,nobuild,empty] | fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]\n",
+	      stderr);
 	return 2;
 }

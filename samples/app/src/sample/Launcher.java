@@ -38,18 +38,34 @@ public final class Launcher {
                 app.dispatchActivityDestroyed(splash);
                 // posted from here, not at start: on a loaded machine onCreate can outlast
                 // the first delays, and the main activity must exist before they run
+                if (RELOADS > 0) { /* a short run: the start-up, N reloads, the end */
+                    for (int i = 0; i < RELOADS; i++)
+                        main.post(() -> mainActivity.onReload());
+                    main.post(Launcher::quit);
+                    return;
+                }
                 main.postDelayed(() -> mainActivity.beginRefresh(), 600);  /* ~1,000 ms */
                 main.postDelayed(Launcher::scroll, 1_600);                 /* ~2,000 ms */
                 main.postDelayed(() -> mainActivity.onSync(), 4_100);      /* ~4,500 ms */
             }, 400);
         });
-        main.postDelayed(() -> {
-            TraceCanary.stop();
-            Looper.getMainLooper().quit();
-        }, 11_500);
+        if (RELOADS == 0)
+            main.postDelayed(Launcher::quit, 11_500);
         Looper.loop();
         TraceCanary.release();
         System.out.println("sample: done");
+    }
+
+    /** -Dsample.reloads=N: a short run (about a second) of the start-up and N reloads
+     *  of the catalog, each a message, then the end (tests/samples/compare.sh records
+     *  several per build); 0, the default: the whole timeline above. */
+    private static final int RELOADS = Integer.getInteger("sample.reloads", 0);
+
+    private static void quit() {
+        if (Catalog.slowedNs > 0)
+            System.out.println("sample: slowLoadMs spun " + Catalog.slowedNs + " ns");
+        TraceCanary.stop();
+        Looper.getMainLooper().quit();
     }
 
     /** Creates an activity the way ActivityThread does, then gives it window focus. */

@@ -27,6 +27,12 @@ public class MainActivity extends Activity {
         decodeBanner();
     }
 
+    /** Pull to reload: a small catalog, a message of its own (the short runs of
+     *  tests/samples/compare.sh, -Dsample.reloads=N). */
+    void onReload() {
+        catalog.load(200);
+    }
+
     /** Decoding a large image on the main thread: the slow part of a refresh. */
     void decodeBanner() {
         Work.spin(Math.max(0, 800 - Work.elapsedSince(refreshStart)));

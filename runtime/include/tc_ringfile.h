@@ -69,11 +69,22 @@
  * count with release semantics (Unsafe.putOrderedLong): both ART intrinsics
  * since Android 5.0, and HotSpot's. A reader (JNI: GetLongArrayRegion) reads
  * the count, then an acquire fence, then the events below it. On 32-bit ARM
- * the count's store is whole (ART: ldrexd/strexd, or strd where it is
- * atomic) and an event's may be two halves (a plain strd), which only the
- * count's release store publishes; a JNI copy may read in halves, so there
- * the reader reads the count until two reads agree, and the events of the
- * slots a writer may be storing are cut as below.
+ * neither store need be whole: an event's is a plain strd (two halves
+ * without LPAE), which only the count's release store publishes, and so may
+ * be the count's (putOrderedLong is an ordered, not a volatile, store: API
+ * 21-22's Quick compiler emits a strd, and the interpreter's Unsafe native
+ * stores the field as a plain 64-bit value, two str/strd halves), and a JNI
+ * copy may read in halves too. So there the reader reads the count until
+ * two reads agree: that drops any read that overlapped a store. Two reads
+ * can still agree on a half-stored count if the writer was stopped between
+ * its halves; such a value differs from a real count only where the low
+ * half carries into the high one, once every 2^32 events of one writer:
+ * 2^32 below the real count (nothing is copied that time) or 2^32 - 1
+ * above it, which the copy refuses (a count 2^31 or more past its own:
+ * RING_COUNT_TORN, ring.c) and the next copy reads whole; a tracer's copy
+ * of a slow message's events that reads it finds its index overwritten
+ * (that report has no stack). The events of the slots a writer may be
+ * storing are cut as below.
  *   - The recording thread's staging ring holds as many events as the ring
  *     or more, and it is the ring of record: the runtime reads the events
  *     there (tc_copy_since, tc_mark...; a reader keeps the margin below), its

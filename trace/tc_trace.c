@@ -1214,15 +1214,17 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 		co.slice = r.slice_text;
 		co.base_us = r.rec.time_base_ns / 1000;
 		co.min_us = o->min_us;
-		/* a track per thread (the recording thread's tid is the pid's, as
-		 * Android's main thread), and one for its sections if it has any */
+		/* a track per thread, with the id its ring gives (the recording
+		 * thread's is the pid on Android, another on HotSpot, whose Java
+		 * main thread is not the launcher's; the pid in files that have
+		 * none), and one for its sections if it has any */
 		char (*names)[96] = calloc(2 * r.n_sel, sizeof *names);
 		if (!names)
 			rc = tc_set(err, TC_ENOMEM, "out of memory");
 		size_t n = 0, first_slices = 0, last_slices = 0;
 		for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
 			const thread_input *ti = &r.th[r.sel[k]];
-			uint32_t tid = ti->t->main ? co.pid : ti->t->tid;
+			uint32_t tid = ti->t->main && !ti->t->tid ? co.pid : ti->t->tid;
 			snprintf(names[n], sizeof names[n], "%s", thread_name(ti->t));
 			for (size_t j = 0; j < r.sel[k] && !ti->t->main; j++) {
 				if (r.rec.thread[j].tid == ti->t->tid && !r.rec.thread[j].main) {

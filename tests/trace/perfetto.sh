@@ -52,6 +52,21 @@ expect "threads: the sections' track" grep -q 'name: "main sections"' "$dir/thre
 expect "threads: the messages' track" grep -q 'name: "main messages"' "$dir/threads.pftrace.txt"
 judge threads-io "$t/ring" --mapping "$t/methodMapping.txt" --thread io-1
 
+# the recording thread's track carries its id from the ring, as the other threads'
+# do: on Android that is the pid, on HotSpot another thread (issue 28)
+mkdir "$dir/off"
+"$TRACE_GEN" off-main "$dir/off" >/dev/null || exit 1
+"$T" tree --ring "$dir/off/ring" >"$dir/off.txt" || exit 1
+opid=$(sed -n '1s/.*(pid \([0-9]*\)).*/\1/p' "$dir/off.txt")
+otid=$(sed -n 's/.*thread main (tid \([0-9]*\)).*/\1/p' "$dir/off.txt" | head -1)
+expect "off-main: the ring's main thread is not the pid ($otid, pid $opid)" \
+  sh -c "test -n '$otid' && test -n '$opid' && test '$otid' != '$opid'"
+judge off-main "$dir/off/ring" --mapping "$dir/off/methodMapping.txt"
+expect "off-main: chrome's main track has the ring's tid $otid" \
+  grep -q "\"ph\":\"M\",\"pid\":$opid,\"tid\":$otid,[^}]*\"args\":{\"name\":\"main\"}" "$dir/off-main.json"
+expect "off-main: perfetto's main thread has the ring's tid $otid" \
+  sh -c "grep -B2 'thread_name: \"main\"' '$dir/off-main.pftrace.txt' | grep -q 'tid: $otid\$'"
+
 # the checks can fail: a cut trace, a packet with a field the schema lacks, a slice lost
 head -c -3 "$dir/sample.pftrace" >"$dir/cut.pftrace"
 expect "a cut trace: protoc refuses it" sh -c "! protoc --proto_path='$proto_dir' --decode=perfetto.protos.Trace perfetto_trace.proto <'$dir/cut.pftrace' >/dev/null 2>&1"

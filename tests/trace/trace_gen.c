@@ -22,6 +22,8 @@
  *   trace_gen reused DIR   the same, then io-2's ring given io-1's thread id, as
  *                          when the kernel gives an ended thread's id again:
  *                          two threads of one id, generations 1 and 2
+ *   trace_gen off-main DIR threads, recorded on a thread that is not the
+ *                          process's first (HotSpot's Java main thread)
  *   trace_gen compare DIR K SEED SLOW_MS [renumber]
  *                          K launches of one build (tc-trace compare): DIR/ring0
  *                          .. ring<K-1> and DIR/methodMapping.txt, the ring
@@ -37,6 +39,7 @@
  * Exit status 0, or 1 with a message. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +478,23 @@ static int reuse_tid(const char *dir)
 	return 0;
 }
 
+/* threads, recorded on a thread that is not the process's first: HotSpot's
+ * java launcher runs the Java main thread on a thread of its own (pid 20701,
+ * main thread 20703), where Android's main thread's id is the pid. */
+static void *threads_on(void *dir)
+{
+	return (void *)(intptr_t)threads(dir);
+}
+
+static int off_main(const char *dir)
+{
+	pthread_t t;
+	void *rc = NULL;
+	if (pthread_create(&t, NULL, threads_on, (void *)dir) || pthread_join(t, &rc))
+		return die("pthread", NULL);
+	return (int)(intptr_t)rc;
+}
+
 /* DIR for the modes that write into one: made when missing (a parent that is missing,
  * or a file in the way, is said as such, not as a file in DIR that cannot be opened). */
 static int make_dir(const char *dir)
@@ -660,7 +680,10 @@ int main(int argc, char **argv)
 		return threads(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "reused") == 0)
 		return threads(argv[2]) || reuse_tid(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "off-main") == 0)
+		return off_main(argv[2]);
 	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n"
+	      "       | off-main DIR\n"
 	      "       | compare DIR K SEED SLOW_MS [renumber]\n", stderr);
 	return 2;
 }

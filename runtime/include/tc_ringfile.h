@@ -39,6 +39,10 @@
  *                         overwritten them, or may have, before or while
  *                         they were copied (ring_pull_some); 0 in files
  *                         written before it was kept
+ *   120    4 check_ps     a context's ring: what one event of the Java
+ *                         writers cost in the start's self-check
+ *                         (tc_self_check), in picoseconds; 0: not measured
+ *                         (yet, or off, or a file written before it was kept)
  *   128    8 now_ms       the clock thread's current time, read by C writers
  *   256 8192 names        a context's ring only: TC_SECTION_MAX entries of 64
  *                         bytes, entry n the name of section id TC_ID_SECTION + n
@@ -205,6 +209,7 @@ extern "C" {
 #define TC_RING_OFF_ENDED 96u
 #define TC_RING_OFF_BUILD_ID 104u
 #define TC_RING_OFF_LOST 112u
+#define TC_RING_OFF_CHECK 120u
 #define TC_RING_OFF_NAMES 256u
 
 #define TC_THREADS_MAGIC "TCTHRDS\1"
@@ -238,6 +243,7 @@ typedef struct tc_ring_image {
 	uint64_t ended_ns;       /* a thread's ring: when its thread ended (the clock's ns), 0 while it ran */
 	uint64_t build_id;       /* 0: none recorded (version < 3, or the app had no build id) */
 	uint64_t lost;           /* events the copier dropped because a staged writer lapped it (0 before it was kept) */
+	uint32_t check_ps;       /* the start's self-check: ps per event of the Java writers, 0 if not measured */
 	/* section names by section number (names[n] is id TC_ID_SECTION + n),
 	 * "" where unused; NULL for a thread's ring, which has none (owned) */
 	char (*names)[TC_RING_NAME_SIZE];

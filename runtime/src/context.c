@@ -560,6 +560,14 @@ void tc_ctx_free(tc_ctx *ctx)
 	free(ctx);
 }
 
+void tc_self_check(tc_ctx *ctx, uint32_t ps_per_event)
+{
+	/* the shared side: a ring swap copies the field under the other */
+	pthread_rwlock_rdlock(&ctx->ring_lock);
+	atomic_store_explicit(&ctx->ring.hdr->check_ps, ps_per_event ? ps_per_event : 1, memory_order_relaxed);
+	pthread_rwlock_unlock(&ctx->ring_lock);
+}
+
 int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err)
 {
 	if (!key || !*key || !value)
@@ -714,6 +722,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ring old = ctx->ring;
 	pthread_rwlock_wrlock(&ctx->ring_lock);
 	atomic_store(&fresh.hdr->status, status_of(ctx));
+	atomic_store(&fresh.hdr->check_ps, atomic_load(&old.hdr->check_ps));
 	/* section names are registered under the lock's shared side */
 	memcpy(ring_name(&fresh, 0), ring_name(&old, 0), TC_RING_NAMES_SIZE);
 	ctx->ring = fresh;

@@ -654,6 +654,13 @@ static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 	return rc == TC_OK ? (jint)id : -1;
 }
 
+static void JNICALL n_self_check(JNIEnv *env, jclass cls, jlong h, jlong ps)
+{
+	(void)env;
+	(void)cls;
+	tc_self_check(ctx_of(h), ps <= 0 ? 1 : ps > (jlong)UINT32_MAX ? UINT32_MAX : (uint32_t)ps);
+}
+
 static void JNICALL n_first_report_note(JNIEnv *env, jclass cls, jlong h, jstring key, jstring value)
 {
 	(void)cls;
@@ -785,6 +792,7 @@ static const JNINativeMethod methods[] = {
 	N("pull", "(J)V", n_pull),
 	N("kick", "(J)J", n_kick),
 	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
+	N("selfCheck", "(JJ)V", n_self_check),
 	N("firstReportNote", "(JLjava/lang/String;Ljava/lang/String;)V", n_first_report_note),
 	N("dispatchBegin", "(J)V", n_dispatch_begin),
 	N("dispatchEnd", "(J)V", n_dispatch_end),

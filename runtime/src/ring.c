@@ -59,6 +59,7 @@ void ring_init(ring *r, void *base, size_t header_size, const ring_params *p)
 	atomic_store(&h->seq, 0);
 	atomic_store(&h->now_ms, 0);
 	atomic_store(&h->lost, 0);
+	atomic_store(&h->check_ps, 0);
 }
 
 void ring_set_thread(ring *r, uint32_t tid, const char *name)

@@ -31,7 +31,8 @@ struct ring_header {
 	_Atomic uint64_t ended_ns;     /* offset 96 */
 	uint64_t build_id;             /* offset 104 */
 	_Atomic uint64_t lost;         /* offset 112: events the copier dropped (ring_pull_some) */
-	char pad1[8];
+	_Atomic uint32_t check_ps;     /* offset 120: the start's self-check (tc_self_check) */
+	uint32_t reserved2;
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };

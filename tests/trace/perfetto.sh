@@ -66,6 +66,17 @@ expect "off-main: chrome's main track has the ring's tid $otid" \
   grep -q "\"ph\":\"M\",\"pid\":$opid,\"tid\":$otid,[^}]*\"args\":{\"name\":\"main\"}" "$dir/off-main.json"
 expect "off-main: perfetto's main thread has the ring's tid $otid" \
   sh -c "grep -B2 'thread_name: \"main\"' '$dir/off-main.pftrace.txt' | grep -q 'tid: $otid\$'"
+# the clock's tick in every output that shows a duration (issue 28): off-main's ring
+# ticked every 1 ms, so a span under 1 ms reads 0 ms
+expect "off-main: tree says the clock's tick" grep -q '^# times in whole ms: the clock ticked every 1 ms' "$dir/off.txt"
+"$T" messages --ring "$dir/off/ring" >"$dir/off-messages.txt"
+expect "off-main: messages says the clock's tick" grep -q '^# times in whole ms: the clock ticked every 1 ms' "$dir/off-messages.txt"
+expect "off-main: chrome's otherData has the tick" grep -q '"clockResolutionMs":1[,}]' "$dir/off-main.json"
+expect "off-main: perfetto's metadata has the tick" \
+  sh -c "grep -A1 'name: \"clockResolutionMs\"' '$dir/off-main.pftrace.txt' | grep -q 'int_value: 1\$'"
+"$T" html --ring "$dir/off/ring" -o "$dir/off.html"
+expect "off-main: the report page's data has the tick" grep -q '"resolutionMs":1[,}]' "$dir/off.html"
+expect "off-main: the report page shows it" grep -q 'D.resolutionMs' "$dir/off.html"
 
 # the checks can fail: a cut trace, a packet with a field the schema lacks, a slice lost
 head -c -3 "$dir/sample.pftrace" >"$dir/cut.pftrace"

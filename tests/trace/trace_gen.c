@@ -23,7 +23,8 @@
  *                          when the kernel gives an ended thread's id again:
  *                          two threads of one id, generations 1 and 2
  *   trace_gen off-main DIR threads, recorded on a thread that is not the
- *                          process's first (HotSpot's Java main thread)
+ *                          process's first (HotSpot's Java main thread), the
+ *                          clock ticking every 1 ms (a local profiling session)
  *   trace_gen compare DIR K SEED SLOW_MS [renumber]
  *                          K launches of one build (tc-trace compare): DIR/ring0
  *                          .. ring<K-1> and DIR/methodMapping.txt, the ring
@@ -413,6 +414,9 @@ static void *io_2(void *arg)
 	return NULL;
 }
 
+/* the clock's tick of threads' ring (0: the default, 5 ms) */
+static uint32_t threads_tick_ms;
+
 static int threads(const char *dir)
 {
 	char ring[4096], map[4096];
@@ -430,6 +434,8 @@ static int threads(const char *dir)
 	c.record_threads = TC_THREADS_ALL;
 	c.thread_capacity = 1024;
 	c.max_threads = 4;
+	if (threads_tick_ms)
+		c.clock_resolution_ms = threads_tick_ms;
 	c.clock = (tc_clock){ fake_now, &clk };
 	c.probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
 	                      .thread_stack = fake_stack, .process_name = fake_name };
@@ -488,6 +494,7 @@ static void *threads_on(void *dir)
 
 static int off_main(const char *dir)
 {
+	threads_tick_ms = 1; /* and a local profiling session's tick */
 	pthread_t t;
 	void *rc = NULL;
 	if (pthread_create(&t, NULL, threads_on, (void *)dir) || pthread_join(t, &rc))

@@ -61,6 +61,8 @@ static int dump(const char *path, const tc_ring_image *img, int quiet, int stack
 		printf("build id: %016" PRIx64 "\n", img->build_id);
 	if (img->generation) /* a thread's ring: which hand-out, and whether its thread ended */
 		printf("generation %u, %s\n", img->generation, img->ended_ns ? "ended" : "running");
+	if (img->check_ps) /* the start's self-check of the Java writers (tc_self_check) */
+		printf("self-check: %u.%03u ns per event\n", img->check_ps / 1000, img->check_ps % 1000);
 	for (uint32_t n = 0; img->names && n < TC_SECTION_MAX; n++)
 		if (img->names[n][0])
 			printf("section %u: %s\n", TC_ID_SECTION + n, img->names[n]);

@@ -848,6 +848,22 @@ static void ring_notes(const ring_input *r, FILE *out, const char *prefix)
 	}
 }
 
+/* The clock's tick (the ring header's resolution): events carry the clock
+ * word, which the clock thread moves once a tick while messages run, so a
+ * duration is a whole number of ticks' ms and a call shorter than a tick may
+ * read 0 ms (issue 28: no one should read 0 ms as free). 0: not recorded. */
+static uint32_t tick_of(const ring_input *r)
+{
+	return r->rec.ring.resolution_ms;
+}
+
+static void tick_note(const ring_input *r, FILE *out, const char *prefix)
+{
+	if (tick_of(r))
+		fprintf(out, "%stimes in whole ms: the clock ticked every %u ms while messages ran, so a call shorter "
+		             "than that may read 0 ms\n", prefix, tick_of(r));
+}
+
 /* The call tree of the selected threads: one as it is, several under a
  * node each (named "thread NAME (tid N)"); a thread with nothing in the
  * slice has no node. */
@@ -998,6 +1014,7 @@ static int cmd_tree(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 		             " ms, %" PRIu64 " ms in total\n",
 		        what, r.slice_text, threads, spans, messages, first == UINT64_MAX ? 0 : first, last,
 		        t.v[0].total_ms);
+		tick_note(&r, out, "# ");
 		ring_notes(&r, out, "# ");
 		tr_text_opts to = { o->min_ms, o->max_depth };
 		rc = tr_tree_write_text(out, &t, m, &to, err);
@@ -1013,6 +1030,7 @@ static int cmd_messages(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	int rc = ring_open(&r, o, m, err);
 	if (rc == TC_OK) {
 		fprintf(out, "# messages of %s (pid %u): %zu\n", o->ring, r.rec.pid, r.th[0].all.messages);
+		tick_note(&r, out, "# ");
 		rc = tr_messages_write(out, &r.th[0].all, m, o->msg_by_dur, err);
 	}
 	ring_close(&r);
@@ -1029,6 +1047,7 @@ static int cmd_sections(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	for (size_t k = 0; k < r.n_sel; k++)
 		total += r.th[r.sel[k]].all.n_sect;
 	fprintf(out, "# sections of %s (pid %u): %zu\n", o->ring, r.rec.pid, total);
+	tick_note(&r, out, "# ");
 	fprintf(out, "%-24s %10s %10s  %s\n", "thread", "start ms", "ms", "section");
 	tc_buf sb;
 	buf_init(&sb);
@@ -1224,15 +1243,18 @@ static int cmd_chrome(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 		co.slice = r.slice_text;
 		co.base_us = r.rec.time_base_ns / 1000;
 		co.min_us = o->min_us;
-		/* a track per thread (the recording thread's tid is the pid's, as
-		 * Android's main thread), and one for its sections if it has any */
+		co.resolution_ms = tick_of(&r);
+		/* a track per thread, with the id its ring gives (the recording
+		 * thread's is the pid on Android, another on HotSpot, whose Java
+		 * main thread is not the launcher's; the pid in files that have
+		 * none), and one for its sections if it has any */
 		char (*names)[96] = calloc(2 * r.n_sel, sizeof *names);
 		if (!names)
 			rc = tc_set(err, TC_ENOMEM, "out of memory");
 		size_t n = 0, first_slices = 0, last_slices = 0;
 		for (size_t k = 0; k < r.n_sel && rc == TC_OK; k++) {
 			const thread_input *ti = &r.th[r.sel[k]];
-			uint32_t tid = ti->t->main ? co.pid : ti->t->tid;
+			uint32_t tid = ti->t->main && !ti->t->tid ? co.pid : ti->t->tid;
 			snprintf(names[n], sizeof names[n], "%s", thread_name(ti->t));
 			for (size_t j = 0; j < r.sel[k] && !ti->t->main; j++) {
 				if (r.rec.thread[j].tid == ti->t->tid && !r.rec.thread[j].main) {
@@ -1330,6 +1352,8 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 		snprintf(source, sizeof source, "%s (pid %u)%s%s%s", o->ring, r.rec.pid, lost_text,
 		         o->reports ? ", " : "", o->reports ? o->reports : "");
 		rc = tr_html_new(&h, m, o->title ? o->title : "tracecanary report", source, err);
+		if (rc == TC_OK)
+			tr_html_set_resolution(h, tick_of(&r));
 	}
 	/* every thread of the recording (the ring file's, then the thread file's), whole:
 	 * the page selects; they share one time base */
@@ -1448,7 +1472,8 @@ static int cmd_flame(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 			rc = ring_tree(&r, m, &t, err);
 			char ring[300];
 			ring_what(&r, o, ring, sizeof ring);
-			snprintf(what, sizeof what, "%s, %s%s", ring, r.slice_text, r.n_sel > 1 ? ", all threads" : "");
+			snprintf(what, sizeof what, "%s, %s%s, clock tick %u ms", ring, r.slice_text,
+			         r.n_sel > 1 ? ", all threads" : "", tick_of(&r));
 		}
 	}
 	/* flame graphs read best in call order, left to right */
@@ -1476,7 +1501,8 @@ static int cmd_hot(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 		        r.rec.n - 1);
 	if (rc == TC_OK) {
 		char source[600];
-		snprintf(source, sizeof source, "%s (pid %u), %s", o->ring, r.rec.pid, r.slice_text);
+		snprintf(source, sizeof source, "%s (pid %u), %s, clock tick %u ms", o->ring, r.rec.pid, r.slice_text,
+		         tick_of(&r));
 		tr_hot_opts ho = o->hot;
 		ho.source = source;
 		size_t listed, unnamed;

@@ -234,6 +234,9 @@ int tr_chrome_write_tracks(FILE *out, const tr_chrome_track *tracks, size_t n, c
 		}
 		if (o->base_us)
 			json_kv_int(&j, "timeBaseUs", (int64_t)o->base_us);
+		/* a span's times are whole ms of this tick: one shorter may read 0 */
+		if (o->resolution_ms)
+			json_kv_int(&j, "clockResolutionMs", (int64_t)o->resolution_ms);
 		json_end_object(&j);
 		char *other = json_take(&j);
 		if (!other)

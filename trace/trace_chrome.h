@@ -45,6 +45,8 @@ typedef struct tr_chrome_opts {
 	void *instant_user;
 	const char *source;    /* put in otherData, or NULL */
 	const char *slice;     /* put in otherData, or NULL */
+	uint32_t resolution_ms; /* the ring's clock tick, put in otherData (clockResolutionMs) and the
+	                         * Perfetto trace's metadata; 0: unknown, left out */
 	uint64_t base_us;      /* ts of time 0 of the spans */
 	uint64_t min_us;       /* leave out spans shorter than this (0: none) */
 } tr_chrome_opts;

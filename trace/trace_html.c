@@ -18,6 +18,7 @@
 struct tr_html {
 	const tr_mapping *m;
 	tc_buf title, source;
+	uint32_t resolution_ms;
 	tc_buf threads, reports; /* JSON array items, comma-separated */
 	size_t nthreads, nreports;
 	uint32_t *ids;           /* ids seen, for the names */
@@ -288,6 +289,11 @@ static void put_data(FILE *out, const tc_buf *s)
 	}
 }
 
+void tr_html_set_resolution(tr_html *h, uint32_t ms)
+{
+	h->resolution_ms = ms;
+}
+
 int tr_html_write(tr_html *h, FILE *out, tc_error *err)
 {
 	tc_buf d;
@@ -296,6 +302,8 @@ int tr_html_write(tr_html *h, FILE *out, tc_error *err)
 	buf_putn(&d, h->title.str, h->title.len);
 	buf_puts(&d, ",\"source\":");
 	buf_putn(&d, h->source.str, h->source.len);
+	if (h->resolution_ms)
+		buf_printf(&d, ",\"resolutionMs\":%u", (unsigned)h->resolution_ms);
 	buf_printf(&d, ",\"dispatch\":%u,\"threads\":[", (unsigned)TC_ID_DISPATCH);
 	if (h->threads.len)
 		buf_putn(&d, h->threads.str, h->threads.len);

@@ -29,6 +29,9 @@ void tr_html_free(tr_html *h);
  * wall clock ms at time 0, to place reports on the thread's timeline. */
 int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t wall_base_ms, tc_error *err);
 
+/* The ring's clock tick (ms; 0 unknown), in the page's data as resolutionMs. */
+void tr_html_set_resolution(tr_html *h, uint32_t ms);
+
 /* One report line (a parsed JSON object); file and line name it in errors. */
 int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, tc_error *err);
 

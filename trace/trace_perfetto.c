@@ -30,6 +30,8 @@ enum {
 	DA_NAME = 10, DA_DICT = 11, DA_ARRAY = 12, DA_STRING_IID = 17, /* DebugAnnotation */
 	ID_CATEGORIES = 1, ID_EVENT_NAMES = 2, ID_ANNOTATION_NAMES = 3, ID_STRINGS = 29, /* InternedData */
 	IN_IID = 1, IN_NAME = 2,                             /* EventName, EventCategory, ...Name, InternedString */
+	PKT_CHROME_EVENTS = 5, CEB_METADATA = 2,            /* TracePacket.chrome_events: ChromeEventBundle */
+	CM_NAME = 1, CM_INT = 4,                             /* ChromeMetadata */
 };
 enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3 };
 enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
@@ -345,6 +347,17 @@ static void preamble(writer *w, uint64_t wall_ns)
 	pb_msg(a, TD_PROCESS, c);
 	pb_msg(p, PKT_TRACK_DESCRIPTOR, a);
 	flush_packet(w);
+	/* the clock's tick, as the Chrome export's otherData has it: trace
+	 * processor keeps a ChromeEventBundle's metadata in its metadata table */
+	if (w->o->resolution_ms) {
+		p->len = a->len = c->len = 0;
+		pb_uint(p, PKT_SEQ_ID, SEQUENCE);
+		pb_str(c, CM_NAME, "clockResolutionMs");
+		pb_uint(c, CM_INT, w->o->resolution_ms);
+		pb_msg(a, CEB_METADATA, c);
+		pb_msg(p, PKT_CHROME_EVENTS, a);
+		flush_packet(w);
+	}
 }
 
 /* A JSON value as a debug annotation's value (into a, which holds its name already). */

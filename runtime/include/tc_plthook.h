@@ -52,7 +52,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "tc_runtime.h"
+#include "tc_error.h" /* the error record and codes alone: nothing of the context API */
 
 #ifdef __cplusplus
 extern "C" {

@@ -39,6 +39,10 @@
  *                         overwritten them, or may have, before or while
  *                         they were copied (ring_pull_some); 0 in files
  *                         written before it was kept
+ *   120    4 check_ps     a context's ring: what one event of the Java
+ *                         writers cost in the start's self-check
+ *                         (tc_self_check), in picoseconds; 0: not measured
+ *                         (yet, or off, or a file written before it was kept)
  *   128    8 now_ms       the clock thread's current time, read by C writers
  *   256 8192 names        a context's ring only: TC_SECTION_MAX entries of 64
  *                         bytes, entry n the name of section id TC_ID_SECTION + n
@@ -69,11 +73,22 @@
  * count with release semantics (Unsafe.putOrderedLong): both ART intrinsics
  * since Android 5.0, and HotSpot's. A reader (JNI: GetLongArrayRegion) reads
  * the count, then an acquire fence, then the events below it. On 32-bit ARM
- * the count's store is whole (ART: ldrexd/strexd, or strd where it is
- * atomic) and an event's may be two halves (a plain strd), which only the
- * count's release store publishes; a JNI copy may read in halves, so there
- * the reader reads the count until two reads agree, and the events of the
- * slots a writer may be storing are cut as below.
+ * neither store need be whole: an event's is a plain strd (two halves
+ * without LPAE), which only the count's release store publishes, and so may
+ * be the count's (putOrderedLong is an ordered, not a volatile, store: API
+ * 21-22's Quick compiler emits a strd, and the interpreter's Unsafe native
+ * stores the field as a plain 64-bit value, two str/strd halves), and a JNI
+ * copy may read in halves too. So there the reader reads the count until
+ * two reads agree: that drops any read that overlapped a store. Two reads
+ * can still agree on a half-stored count if the writer was stopped between
+ * its halves; such a value differs from a real count only where the low
+ * half carries into the high one, once every 2^32 events of one writer:
+ * 2^32 below the real count (nothing is copied that time) or 2^32 - 1
+ * above it, which the copy refuses (a count 2^31 or more past its own:
+ * RING_COUNT_TORN, ring.c) and the next copy reads whole; a tracer's copy
+ * of a slow message's events that reads it finds its index overwritten
+ * (that report has no stack). The events of the slots a writer may be
+ * storing are cut as below.
  *   - The recording thread's staging ring holds as many events as the ring
  *     or more, and it is the ring of record: the runtime reads the events
  *     there (tc_copy_since, tc_mark...; a reader keeps the margin below), its
@@ -194,6 +209,7 @@ extern "C" {
 #define TC_RING_OFF_ENDED 96u
 #define TC_RING_OFF_BUILD_ID 104u
 #define TC_RING_OFF_LOST 112u
+#define TC_RING_OFF_CHECK 120u
 #define TC_RING_OFF_NAMES 256u
 
 #define TC_THREADS_MAGIC "TCTHRDS\1"
@@ -227,6 +243,7 @@ typedef struct tc_ring_image {
 	uint64_t ended_ns;       /* a thread's ring: when its thread ended (the clock's ns), 0 while it ran */
 	uint64_t build_id;       /* 0: none recorded (version < 3, or the app had no build id) */
 	uint64_t lost;           /* events the copier dropped because a staged writer lapped it (0 before it was kept) */
+	uint32_t check_ps;       /* the start's self-check: ps per event of the Java writers, 0 if not measured */
 	/* section names by section number (names[n] is id TC_ID_SECTION + n),
 	 * "" where unused; NULL for a thread's ring, which has none (owned) */
 	char (*names)[TC_RING_NAME_SIZE];

@@ -412,6 +412,12 @@ int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err);
  * one more is TC_ENOSPC, a key already given is replaced. Any thread. */
 #define TC_FIRST_NOTES_MAX 4
 int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err);
+/* What one event of the Java writers cost at the start's self-check
+ * (TraceCanary, off the recording thread: a burst of events with the
+ * writers' Unsafe stores into a scratch staging ring, timed), in
+ * picoseconds: kept in the ring's header (tc_ringfile.h, check_ps), which
+ * tc-ringdump shows; the first report carries it as a note. Any thread. */
+void tc_self_check(tc_ctx *ctx, uint32_t ps_per_event);
 tc_index tc_mark(const tc_ctx *ctx);
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
 /* Copies the events since idx, preceded by the one event before it (as

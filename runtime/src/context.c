@@ -387,14 +387,83 @@ static enum clock_tick pull_all(tc_ctx *ctx)
 	return behind ? CLOCK_BEHIND : active ? CLOCK_ACTIVE : CLOCK_QUIET;
 }
 
+/* The tracers (context.h, tracer_ops), in the order they hear of things: at
+ * a message's end the slow-message report, then the frame; at a tick the
+ * lag/ANR watchdog, then the idle handlers'; started, and stopped, signal
+ * ANR, then the PLT-hook ones. */
+static const tracer_ops *const tracers[] = {
+	&tracer_evil, &tracer_anr, &tracer_frame, &tracer_startup, &tracer_idle,
+	&tracer_signal, &tracer_priority, &tracer_touch,
+};
+#define N_TRACERS (sizeof tracers / sizeof tracers[0])
+
+static void tracers_tick(tc_ctx *ctx, uint64_t now_ns)
+{
+	for (size_t k = 0; k < N_TRACERS; k++)
+		if (tracers[k]->tick)
+			tracers[k]->tick(ctx, now_ns);
+}
+
+static void tracers_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
+{
+	for (size_t k = 0; k < N_TRACERS; k++)
+		if (tracers[k]->frame)
+			tracers[k]->frame(ctx, intended_ns, end_ns);
+}
+
+static void tracers_stop(tc_ctx *ctx)
+{
+	for (size_t k = 0; k < N_TRACERS; k++)
+		if (tracers[k]->stop)
+			tracers[k]->stop(ctx);
+}
+
+/* tc_ctx_new's start of the tracers that cfg turns on: a failure fails it,
+ * but for a tracer another context holds (busy_is_warning) */
+static int tracers_start(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+{
+	for (size_t k = 0; k < N_TRACERS; k++) {
+		const tracer_ops *t = tracers[k];
+		if (!t->start || !(cfg->tracers & t->bit))
+			continue;
+		tc_error terr = { 0 };
+		int rc = t->start(ctx, cfg, &terr);
+		if (rc == TC_EBUSY && t->busy_is_warning) {
+			ctx_log(ctx, TC_LOG_WARN, t->tag, "%s off: %s", t->what, terr.message);
+		} else if (rc != TC_OK) {
+			if (terr.code)
+				tc_set(err, rc, "%s", terr.message);
+			return rc;
+		}
+	}
+	return TC_OK;
+}
+
+/* tc_reconfigure's: each tracer follows cfg (started again, so that it
+ * applies what changed), a failure a warning */
+static void tracers_follow(tc_ctx *ctx, const tc_config *cfg)
+{
+	for (size_t k = 0; k < N_TRACERS; k++) {
+		const tracer_ops *t = tracers[k];
+		if (!t->start)
+			continue;
+		tc_error terr = { 0 };
+		if (!(cfg->tracers & t->bit)) {
+			if (t->stop)
+				t->stop(ctx);
+		} else if (t->start(ctx, cfg, &terr) != TC_OK) {
+			ctx_log(ctx, TC_LOG_WARN, t->tag, "%s off: %s", t->what, terr.message);
+		}
+	}
+}
+
 /* The clock thread's tick (tc_ctx_poll's, without threads). */
 static enum clock_tick on_tick(void *user, uint64_t now_ns)
 {
 	tc_ctx *ctx = user;
 	enum clock_tick found = pull_all(ctx);
 	block_watch(ctx, now_ns);
-	tracer_anr_watch(ctx, now_ns);
-	tracer_idle_watch(ctx, now_ns);
+	tracers_tick(ctx, now_ns);
 	return found;
 }
 
@@ -490,26 +559,8 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		rc = task_queue_start(&ctx->tasks, ctx, ctx->cfg.clock, cfg->threads, err);
 	if (rc == TC_OK && cfg->expire_ms)
 		rc = task_queue_post(&ctx->tasks, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_SIGNAL_ANR))
-		rc = tracer_signal_install(ctx, err);
-	/* the PLT-hook tracers: another context holding them is a warning, as at
-	 * tc_reconfigure (this one runs without) */
-	tc_error herr = { 0 };
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_PRIORITY) &&
-	    (rc = tracer_priority_install(ctx, cfg, &herr)) == TC_EBUSY) {
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
-		rc = TC_OK;
-	} else if (rc != TC_OK && herr.code) {
-		tc_set(err, rc, "%s", herr.message);
-	}
-	herr.code = TC_OK;
-	if (rc == TC_OK && (cfg->tracers & TC_TRACER_TOUCH) &&
-	    (rc = tracer_touch_install(ctx, cfg, &herr)) == TC_EBUSY) {
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
-		rc = TC_OK;
-	} else if (rc != TC_OK && herr.code) {
-		tc_set(err, rc, "%s", herr.message);
-	}
+	if (rc == TC_OK)
+		rc = tracers_start(ctx, cfg, err);
 	if (rc != TC_OK) {
 		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
 			tc_set(err, rc, "context");
@@ -524,9 +575,7 @@ void tc_ctx_free(tc_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	tracer_signal_uninstall(ctx);
-	tracer_priority_uninstall(ctx);
-	tracer_touch_uninstall(ctx);
+	tracers_stop(ctx);
 	if (ctx->ring.hdr)
 		change_status(ctx, STATUS_ANY, TC_STATUS_RELEASED);
 	clock_stop(&ctx->clock);
@@ -543,8 +592,9 @@ void tc_ctx_free(tc_ctx *ctx)
 		thread_set_close(ts);
 		free(ts);
 	}
-	tracer_frame_free(ctx);
-	tracer_startup_free(ctx);
+	for (size_t k = 0; k < N_TRACERS; k++)
+		if (tracers[k]->free)
+			tracers[k]->free(ctx);
 	clock_dispose(&ctx->clock);
 	pthread_mutex_destroy(&ctx->feed_mu);
 	pthread_mutex_destroy(&ctx->frames.mu);
@@ -558,6 +608,14 @@ void tc_ctx_free(tc_ctx *ctx)
 		free(ctx->first_notes[k].value);
 	}
 	free(ctx);
+}
+
+void tc_self_check(tc_ctx *ctx, uint32_t ps_per_event)
+{
+	/* the shared side: a ring swap copies the field under the other */
+	pthread_rwlock_rdlock(&ctx->ring_lock);
+	atomic_store_explicit(&ctx->ring.hdr->check_ps, ps_per_event ? ps_per_event : 1, memory_order_relaxed);
+	pthread_rwlock_unlock(&ctx->ring_lock);
 }
 
 int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err)
@@ -714,6 +772,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	ring old = ctx->ring;
 	pthread_rwlock_wrlock(&ctx->ring_lock);
 	atomic_store(&fresh.hdr->status, status_of(ctx));
+	atomic_store(&fresh.hdr->check_ps, atomic_load(&old.hdr->check_ps));
 	/* section names are registered under the lock's shared side */
 	memcpy(ring_name(&fresh, 0), ring_name(&old, 0), TC_RING_NAMES_SIZE);
 	ctx->ring = fresh;
@@ -829,26 +888,10 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 		        "%llu before them dropped",
 		        ctx->cfg.capacity, ctx->ring.mem.path ? ctx->ring.mem.path : "none", resolution_of(&ctx->cfg),
 		        (unsigned long long)kept, (unsigned long long)shift);
-	/* the SIGQUIT handler follows the tracers (a context made by the first
-	 * traced call gets its settings at start) */
-	bool want_signal = (cfg->tracers & TC_TRACER_SIGNAL_ANR) != 0;
-	if (want_signal && !ctx->sig) {
-		tc_error serr = { 0 };
-		if (tracer_signal_install(ctx, &serr) != TC_OK)
-			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "signal ANR off: %s", serr.message);
-	} else if (!want_signal && ctx->sig) {
-		tracer_signal_uninstall(ctx);
-	}
-	/* the PLT-hook tracers, the same way (their libraries may have changed) */
-	tc_error herr = { 0 };
-	if (!(cfg->tracers & TC_TRACER_PRIORITY))
-		tracer_priority_uninstall(ctx);
-	else if (tracer_priority_install(ctx, cfg, &herr) != TC_OK)
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.ThreadPriorityTracer", "thread priority off: %s", herr.message);
-	if (!(cfg->tracers & TC_TRACER_TOUCH))
-		tracer_touch_uninstall(ctx);
-	else if (tracer_touch_install(ctx, cfg, &herr) != TC_OK)
-		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "touch lag off: %s", herr.message);
+	/* the SIGQUIT handler and the PLT-hook tracers follow the tracers (a
+	 * context made by the first traced call gets its settings at start;
+	 * the hooks' libraries may have changed) */
+	tracers_follow(ctx, cfg);
 	return rc;
 }
 
@@ -1230,7 +1273,9 @@ void tc_dispatch_begin(tc_ctx *ctx)
 		thread_set_ticking(ts, true);
 	}
 	if (ctx_started(ctx))
-		tracer_evil_begin(ctx);
+		for (size_t k = 0; k < N_TRACERS; k++)
+			if (tracers[k]->message_begin)
+				tracers[k]->message_begin(ctx);
 }
 
 void tc_dispatch_end(tc_ctx *ctx)
@@ -1251,9 +1296,11 @@ void tc_dispatch_end(tc_ctx *ctx)
 	ctx->vsync = false;
 	if (!ctx_started(ctx))
 		return;
-	tracer_evil_end(ctx, ctx->dispatch_begin_ns, end_ns);
+	for (size_t k = 0; k < N_TRACERS; k++)
+		if (tracers[k]->message_end)
+			tracers[k]->message_end(ctx, ctx->dispatch_begin_ns, end_ns);
 	if (vsync)
-		tracer_frame_add(ctx, ctx->vsync_ns, end_ns);
+		tracers_frame(ctx, ctx->vsync_ns, end_ns);
 }
 
 void tc_vsync(tc_ctx *ctx, uint64_t vsync_ns)
@@ -1277,7 +1324,7 @@ void tc_view_phase(tc_ctx *ctx, int phase)
 void tc_frame(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (ctx_started(ctx))
-		tracer_frame_add(ctx, intended_ns, end_ns);
+		tracers_frame(ctx, intended_ns, end_ns);
 }
 
 void tc_set_frame_interval(tc_ctx *ctx, uint64_t interval_ns)
@@ -1326,8 +1373,7 @@ void tc_ctx_poll(tc_ctx *ctx)
 	if (ctx->cfg.threads)
 		return;
 	block_watch(ctx, ctx_clock_ns(ctx));
-	tracer_anr_watch(ctx, ctx_clock_ns(ctx));
-	tracer_idle_watch(ctx, ctx_clock_ns(ctx));
+	tracers_tick(ctx, ctx_clock_ns(ctx));
 	task_queue_poll(&ctx->tasks);
 }
 

@@ -179,27 +179,43 @@ long procinfo_read_small(const char *path, char *buf, size_t cap);
  * hold spaces), split in place; returns how many (at most max). */
 int procinfo_stat_fields(char *text, char **field, int max);
 
-/* tracers */
-void tracer_evil_begin(tc_ctx *ctx);
-void tracer_evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
-/* the watchdog: on the clock thread at every tick (tc_ctx_poll without threads) */
-void tracer_anr_watch(tc_ctx *ctx, uint64_t now_ns);
-void tracer_idle_watch(tc_ctx *ctx, uint64_t now_ns);
+/* The tracers: one file each (tracer_NAME.c), which defines one row,
+ * tracer_NAME; the context walks the table of them (context.c, tracers[],
+ * in its order) and calls none by name, so a new tracer is one file and one
+ * row (tests/runtime/tracers/table.py checks it). Any hook may be NULL. A
+ * tracer's reports are its own: it posts them to the tracer thread from its
+ * hooks (ctx_deliver and the task queue). */
+typedef struct tracer_ops {
+	const char *tag;       /* its log tag (Matrix's class) */
+	const char *what;      /* what is off when start fails ("signal ANR") */
+	uint32_t bit;          /* TC_TRACER_*: start and stop follow it in tc_config.tracers */
+	/* at tc_ctx_new, TC_EBUSY from start (another context holds what is
+	 * process-wide) is a warning and the context goes on without it; any
+	 * other failure fails tc_ctx_new. At tc_reconfigure every failure is a
+	 * warning. */
+	bool busy_is_warning;
+	/* tc_ctx_new and every tc_reconfigure with bit on (cfg's library
+	 * patterns are used there and not kept); again while it runs, so it
+	 * applies what changed or keeps what it has */
+	int (*start)(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+	/* tc_reconfigure with bit off, and first thing at tc_ctx_free (it
+	 * returns once no call is inside a hook with the context); a no-op
+	 * when not started */
+	void (*stop)(tc_ctx *ctx);
+	/* a main-looper message begins, ends (recording thread, context started) */
+	void (*message_begin)(tc_ctx *ctx);
+	void (*message_end)(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns);
+	/* a frame ended (a message after a vsync, or tc_frame; context started) */
+	void (*frame)(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
+	/* the watchdogs: on the clock thread at every tick (tc_ctx_poll without threads) */
+	void (*tick)(tc_ctx *ctx, uint64_t now_ns);
+	/* tc_ctx_free, once the context's threads are stopped: its state */
+	void (*free)(tc_ctx *ctx);
+} tracer_ops;
+extern const tracer_ops tracer_evil, tracer_anr, tracer_frame, tracer_startup, tracer_idle, tracer_signal,
+	tracer_priority, tracer_touch;
 /* tracer_signal.c: the SIGQUIT handler and its watcher thread */
 typedef struct signal_anr signal_anr;
-int tracer_signal_install(tc_ctx *ctx, tc_error *err);
-void tracer_signal_uninstall(tc_ctx *ctx);
-/* tracer_priority.c, tracer_touch.c: PLT hooks (process-wide, one context
- * at a time), put in place by tc_ctx_new and tc_reconfigure from cfg (its
- * library patterns are used there and not kept), removed by tc_ctx_free,
- * which returns once no call is inside a hook with the context */
-int tracer_priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
-void tracer_priority_uninstall(tc_ctx *ctx);
-int tracer_touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
-void tracer_touch_uninstall(tc_ctx *ctx);
-void tracer_frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns);
-void tracer_frame_free(tc_ctx *ctx);
-void tracer_startup_free(tc_ctx *ctx);
 
 /* shared by the stack-reporting tracers: strict or not, parse + trim */
 int ctx_analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, uint64_t end_ms);

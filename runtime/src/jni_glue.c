@@ -253,11 +253,15 @@ static uint64_t feed_count(void *user)
 	jlong v = 0;
 	(*env)->GetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
 	if (sizeof(void *) < 8) {
-		/* the writer stores the count whole (putOrderedLong: ART's atomic
-		 * 64-bit store, ldrexd/strexd or an atomic strd), but a 32-bit
-		 * JNI copy may read it as two halves, on either side of that
-		 * store (off by 2^32 where the low half wrapped): read until two
-		 * reads agree */
+		/* neither side is whole on 32-bit ARM: the writer's count store
+		 * (putOrderedLong, an ordered, not volatile, store) is a plain
+		 * strd from API 21-22's Quick compiler and two halves from the
+		 * interpreter's Unsafe native, and a JNI copy may read in halves.
+		 * Read until two reads agree: no read that overlapped a store is
+		 * kept. A writer stopped between its halves leaves a value both
+		 * reads agree on, wrong only where the low half carried (by 2^32,
+		 * once every 2^32 events; ring_pull_some refuses the one above
+		 * the real count). See tc_ringfile.h, "Staged writers". */
 		for (jlong again = ~v; again != v; ) {
 			again = v;
 			(*env)->GetLongArrayRegion(env, f->arr, STAGE_SEQ, 1, &v);
@@ -650,6 +654,13 @@ static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 	return rc == TC_OK ? (jint)id : -1;
 }
 
+static void JNICALL n_self_check(JNIEnv *env, jclass cls, jlong h, jlong ps)
+{
+	(void)env;
+	(void)cls;
+	tc_self_check(ctx_of(h), ps <= 0 ? 1 : ps > (jlong)UINT32_MAX ? UINT32_MAX : (uint32_t)ps);
+}
+
 static void JNICALL n_first_report_note(JNIEnv *env, jclass cls, jlong h, jstring key, jstring value)
 {
 	(void)cls;
@@ -781,6 +792,7 @@ static const JNINativeMethod methods[] = {
 	N("pull", "(J)V", n_pull),
 	N("kick", "(J)J", n_kick),
 	N("sectionId", "(JLjava/lang/String;)I", n_section_id),
+	N("selfCheck", "(JJ)V", n_self_check),
 	N("firstReportNote", "(JLjava/lang/String;Ljava/lang/String;)V", n_first_report_note),
 	N("dispatchBegin", "(J)V", n_dispatch_begin),
 	N("dispatchEnd", "(J)V", n_dispatch_end),

@@ -59,6 +59,7 @@ void ring_init(ring *r, void *base, size_t header_size, const ring_params *p)
 	atomic_store(&h->seq, 0);
 	atomic_store(&h->now_ms, 0);
 	atomic_store(&h->lost, 0);
+	atomic_store(&h->check_ps, 0);
 }
 
 void ring_set_thread(ring *r, uint32_t tid, const char *name)
@@ -151,6 +152,8 @@ uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost)
 	uint64_t s = atomic_load_explicit(&r->hdr->seq, memory_order_relaxed);
 	if (w <= s)
 		return 0; /* nothing new, or the runtime wrote last and reset the count */
+	if (w - s >= RING_COUNT_TORN)
+		return 0; /* a count read half-stored across its carry (32-bit ARM): the next copy reads it whole */
 	uint64_t first = s;
 	if (w - s > f->capacity) {
 		/* the writer went round its memory before this copy (no Java

@@ -31,7 +31,8 @@ struct ring_header {
 	_Atomic uint64_t ended_ns;     /* offset 96 */
 	uint64_t build_id;             /* offset 104 */
 	_Atomic uint64_t lost;         /* offset 112: events the copier dropped (ring_pull_some) */
-	char pad1[8];
+	_Atomic uint32_t check_ps;     /* offset 120: the start's self-check (tc_self_check) */
+	uint32_t reserved2;
 	_Atomic uint64_t now_ms;       /* offset 128 */
 	char pad2[120];
 };
@@ -128,6 +129,12 @@ uint64_t ring_pull_some(ring *r, const tc_feed *f, uint64_t max, uint64_t *lost)
  * Java writer needed (it fenced once per event, between the slot and the
  * count): a record is given up one event early, nothing more. */
 #define RING_WRITER_AHEAD 2u
+/* A staged writer's count this far past the copy's is not a real one: no
+ * writer stores 2^31 events between two copies (a tick apart). It is a
+ * count whose two 32-bit halves were read on either side of a carry, when
+ * the writer's store is two halves (32-bit ARM, tc_ringfile.h "Staged
+ * writers"): 2^32 - 1 too high. */
+#define RING_COUNT_TORN (UINT64_C(1) << 31)
 
 /* An index record whose events did not survive a ring replacement
  * (ring_rebase). It is never valid again, whatever is written later. */

@@ -141,6 +141,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	if (out->version >= 3) {
 		TRY(get_u64(&c, TC_RING_OFF_BUILD_ID, &out->build_id));
 		TRY(get_u64(&c, TC_RING_OFF_LOST, &out->lost));
+		TRY(get_u32(&c, TC_RING_OFF_CHECK, &out->check_ps));
 	}
 	out->capacity = cap;
 	out->seq = seq;

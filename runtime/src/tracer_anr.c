@@ -173,7 +173,7 @@ static void check(tc_ctx *ctx, bool lag, uint64_t token, uint64_t mark, int64_t 
 	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, job);
 }
 
-void tracer_anr_watch(tc_ctx *ctx, uint64_t now_ns)
+static void anr_watch(tc_ctx *ctx, uint64_t now_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_ANR) || !ctx_started(ctx))
 		return;
@@ -196,3 +196,6 @@ void tracer_anr_watch(tc_ctx *ctx, uint64_t now_ns)
 		check(ctx, false, token, mark, ran_ms, now_ns);
 	}
 }
+
+/* the lag and ANR watchdog, on the clock thread at every tick */
+const tracer_ops tracer_anr = { .tag = "Matrix.AnrTracer", .tick = anr_watch };

@@ -112,13 +112,13 @@ static void analyse(tc_ctx *ctx, void *arg)
 	tc_stack_dispose(&st);
 }
 
-void tracer_evil_begin(tc_ctx *ctx)
+static void evil_begin(tc_ctx *ctx)
 {
 	if (ctx->cfg.tracers & TC_TRACER_EVIL)
 		ctx->evil_mark = tc_mark(ctx);
 }
 
-void tracer_evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
+static void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_EVIL))
 		return;
@@ -143,3 +143,7 @@ void tracer_evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 		vp_end(ctx, ctx->message_token, end_ns, &job->vp);
 	task_queue_post(&ctx->tasks, 0, 0, analyse, drop_job, job);
 }
+
+const tracer_ops tracer_evil = {
+	.tag = "Matrix.EvilMethodTracer", .message_begin = evil_begin, .message_end = evil_end,
+};

@@ -163,7 +163,7 @@ static bool counting(tc_ctx *ctx)
 	return (ctx->cfg.tracers & TC_TRACER_FRAME) && atomic_load(&ctx->foreground);
 }
 
-void tracer_frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
+static void frame_add(tc_ctx *ctx, uint64_t intended_ns, uint64_t end_ns)
 {
 	if (!counting(ctx))
 		return;
@@ -237,9 +237,11 @@ void tc_frame_metrics_dropped(tc_ctx *ctx, uint32_t n)
 	pthread_mutex_unlock(&ctx->frames.mu);
 }
 
-void tracer_frame_free(tc_ctx *ctx)
+static void frame_free(tc_ctx *ctx)
 {
 	free(ctx->frames.items);
 	ctx->frames.items = NULL;
 	ctx->frames.n = 0;
 }
+
+const tracer_ops tracer_frame = { .tag = "Matrix.FrameTracer", .frame = frame_add, .free = frame_free };

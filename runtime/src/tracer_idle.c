@@ -44,7 +44,7 @@ static void report(tc_ctx *ctx, void *arg)
 	report_send(ctx, &j, "Trace_EvilMethod", "");
 }
 
-void tracer_idle_watch(tc_ctx *ctx, uint64_t now_ns)
+static void idle_watch(tc_ctx *ctx, uint64_t now_ns)
 {
 	if (!(ctx->cfg.tracers & TC_TRACER_IDLE) || !ctx_started(ctx))
 		return;
@@ -91,3 +91,5 @@ void tc_idle_end(tc_ctx *ctx)
 	if (ctx->cfg.tracers & TC_TRACER_IDLE)
 		clock_set_busy(&ctx->clock, false);
 }
+
+const tracer_ops tracer_idle = { .tag = "Matrix.IdleHandlerLagTracer", .tick = idle_watch };

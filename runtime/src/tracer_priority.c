@@ -246,7 +246,7 @@ static int my_prctl(int option, ...)
 	return rc;
 }
 
-int tracer_priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+static int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "thread priority", err));
@@ -263,7 +263,13 @@ int tracer_priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	                       "setpriority, sched_setscheduler or prctl", err);
 }
 
-void tracer_priority_uninstall(tc_ctx *ctx)
+static void priority_uninstall(tc_ctx *ctx)
 {
 	hookset_uninstall(&g_hooks, ctx);
 }
+
+/* PLT hooks: process-wide, one context at a time (another holding them is a warning) */
+const tracer_ops tracer_priority = {
+	.tag = "Matrix.ThreadPriorityTracer", .what = "thread priority", .bit = TC_TRACER_PRIORITY,
+	.busy_is_warning = true, .start = priority_install, .stop = priority_uninstall,
+};

@@ -389,7 +389,7 @@ static void close_pipe(signal_anr *s)
 	s->rfd = s->wfd = -1;
 }
 
-int tracer_signal_install(tc_ctx *ctx, tc_error *err)
+static int signal_install(tc_ctx *ctx, tc_error *err)
 {
 	signal_anr *s = calloc(1, sizeof *s);
 	if (!s)
@@ -478,7 +478,7 @@ int tracer_signal_install(tc_ctx *ctx, tc_error *err)
 	return TC_OK;
 }
 
-void tracer_signal_uninstall(tc_ctx *ctx)
+static void signal_uninstall(tc_ctx *ctx)
 {
 	signal_anr *s = ctx->sig;
 	if (!s)
@@ -523,3 +523,15 @@ uint64_t tc_signal_anr_handled(const tc_ctx *ctx)
 {
 	return ctx->sig ? atomic_load_explicit(&ctx->sig->handled, memory_order_acquire) : 0;
 }
+
+/* installed once per context: tc_reconfigure keeps a handler in place */
+static int signal_start(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+{
+	(void)cfg;
+	return ctx->sig ? TC_OK : signal_install(ctx, err);
+}
+
+const tracer_ops tracer_signal = {
+	.tag = "Matrix.SignalAnrTracer", .what = "signal ANR", .bit = TC_TRACER_SIGNAL_ANR,
+	.start = signal_start, .stop = signal_uninstall,
+};

@@ -272,7 +272,7 @@ void tc_activity_focus(tc_ctx *ctx, const char *cls, uint32_t identity, bool has
 	focused(ctx, cls, identity);
 }
 
-void tracer_startup_free(tc_ctx *ctx)
+static void startup_free(tc_ctx *ctx)
 {
 	for (size_t i = 0; i < ctx->st.n_acts; i++)
 		free(ctx->st.acts[i].key);
@@ -282,3 +282,5 @@ void tracer_startup_free(tc_ctx *ctx)
 	free(ctx->st.focused);
 	memset(&ctx->st, 0, sizeof ctx->st);
 }
+
+const tracer_ops tracer_startup = { .tag = "Matrix.StartupTracer", .free = startup_free };

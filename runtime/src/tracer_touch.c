@@ -235,7 +235,7 @@ static ssize_t my_sendto_chk(int fd, const void *buf, size_t len, size_t buflen,
 	return noted(fd, real(fd, buf, len, buflen, flags, dst, dstlen), true);
 }
 
-int tracer_touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+static int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "touch events", err));
@@ -259,7 +259,12 @@ int tracer_touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	return hookset_install(&g_hooks, ctx, specs, 4, "Matrix.TouchEventLagTracer", "recvfrom or sendto", err);
 }
 
-void tracer_touch_uninstall(tc_ctx *ctx)
+static void touch_uninstall(tc_ctx *ctx)
 {
 	hookset_uninstall(&g_hooks, ctx);
 }
+
+const tracer_ops tracer_touch = {
+	.tag = "Matrix.TouchEventLagTracer", .what = "touch lag", .bit = TC_TRACER_TOUCH, .busy_is_warning = true,
+	.start = touch_install, .stop = touch_uninstall,
+};

@@ -52,6 +52,32 @@ expect "threads: the sections' track" grep -q 'name: "main sections"' "$dir/thre
 expect "threads: the messages' track" grep -q 'name: "main messages"' "$dir/threads.pftrace.txt"
 judge threads-io "$t/ring" --mapping "$t/methodMapping.txt" --thread io-1
 
+# the recording thread's track carries its id from the ring, as the other threads'
+# do: on Android that is the pid, on HotSpot another thread (issue 28)
+mkdir "$dir/off"
+"$TRACE_GEN" off-main "$dir/off" >/dev/null || exit 1
+"$T" tree --ring "$dir/off/ring" >"$dir/off.txt" || exit 1
+opid=$(sed -n '1s/.*(pid \([0-9]*\)).*/\1/p' "$dir/off.txt")
+otid=$(sed -n 's/.*thread main (tid \([0-9]*\)).*/\1/p' "$dir/off.txt" | head -1)
+expect "off-main: the ring's main thread is not the pid ($otid, pid $opid)" \
+  sh -c "test -n '$otid' && test -n '$opid' && test '$otid' != '$opid'"
+judge off-main "$dir/off/ring" --mapping "$dir/off/methodMapping.txt"
+expect "off-main: chrome's main track has the ring's tid $otid" \
+  grep -q "\"ph\":\"M\",\"pid\":$opid,\"tid\":$otid,[^}]*\"args\":{\"name\":\"main\"}" "$dir/off-main.json"
+expect "off-main: perfetto's main thread has the ring's tid $otid" \
+  sh -c "grep -B2 'thread_name: \"main\"' '$dir/off-main.pftrace.txt' | grep -q 'tid: $otid\$'"
+# the clock's tick in every output that shows a duration (issue 28): off-main's ring
+# ticked every 1 ms, so a span under 1 ms reads 0 ms
+expect "off-main: tree says the clock's tick" grep -q '^# times in whole ms: the clock ticked every 1 ms' "$dir/off.txt"
+"$T" messages --ring "$dir/off/ring" >"$dir/off-messages.txt"
+expect "off-main: messages says the clock's tick" grep -q '^# times in whole ms: the clock ticked every 1 ms' "$dir/off-messages.txt"
+expect "off-main: chrome's otherData has the tick" grep -q '"clockResolutionMs":1[,}]' "$dir/off-main.json"
+expect "off-main: perfetto's metadata has the tick" \
+  sh -c "grep -A1 'name: \"clockResolutionMs\"' '$dir/off-main.pftrace.txt' | grep -q 'int_value: 1\$'"
+"$T" html --ring "$dir/off/ring" -o "$dir/off.html"
+expect "off-main: the report page's data has the tick" grep -q '"resolutionMs":1[,}]' "$dir/off.html"
+expect "off-main: the report page shows it" grep -q 'D.resolutionMs' "$dir/off.html"
+
 # the checks can fail: a cut trace, a packet with a field the schema lacks, a slice lost
 head -c -3 "$dir/sample.pftrace" >"$dir/cut.pftrace"
 expect "a cut trace: protoc refuses it" sh -c "! protoc --proto_path='$proto_dir' --decode=perfetto.protos.Trace perfetto_trace.proto <'$dir/cut.pftrace' >/dev/null 2>&1"

@@ -22,6 +22,9 @@
  *   trace_gen reused DIR   the same, then io-2's ring given io-1's thread id, as
  *                          when the kernel gives an ended thread's id again:
  *                          two threads of one id, generations 1 and 2
+ *   trace_gen off-main DIR threads, recorded on a thread that is not the
+ *                          process's first (HotSpot's Java main thread), the
+ *                          clock ticking every 1 ms (a local profiling session)
  *   trace_gen compare DIR K SEED SLOW_MS [renumber,nobuild,empty]
  *                          K launches of one build (tc-trace compare): DIR/ring0
  *                          .. ring<K-1> and DIR/methodMapping.txt, the ring
@@ -52,6 +55,7 @@
  * Exit status 0, or 1 with a message. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,6 +429,9 @@ static void *io_2(void *arg)
 	return NULL;
 }
 
+/* the clock's tick of threads' ring (0: the default, 5 ms) */
+static uint32_t threads_tick_ms;
+
 static int threads(const char *dir)
 {
 	char ring[4096], map[4096];
@@ -442,6 +449,8 @@ static int threads(const char *dir)
 	c.record_threads = TC_THREADS_ALL;
 	c.thread_capacity = 1024;
 	c.max_threads = 4;
+	if (threads_tick_ms)
+		c.clock_resolution_ms = threads_tick_ms;
 	c.clock = (tc_clock){ fake_now, &clk };
 	c.probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
 	                      .thread_stack = fake_stack, .process_name = fake_name };
@@ -488,6 +497,24 @@ static int reuse_tid(const char *dir)
 	if (fclose(f) != 0 || !ok)
 		return die(path, NULL);
 	return 0;
+}
+
+/* threads, recorded on a thread that is not the process's first: HotSpot's
+ * java launcher runs the Java main thread on a thread of its own (pid 20701,
+ * main thread 20703), where Android's main thread's id is the pid. */
+static void *threads_on(void *dir)
+{
+	return (void *)(intptr_t)threads(dir);
+}
+
+static int off_main(const char *dir)
+{
+	threads_tick_ms = 1; /* and a local profiling session's tick */
+	pthread_t t;
+	void *rc = NULL;
+	if (pthread_create(&t, NULL, threads_on, (void *)dir) || pthread_join(t, &rc))
+		return die("pthread", NULL);
+	return (int)(intptr_t)rc;
 }
 
 /* DIR for the modes that write into one: made when missing (a parent that is missing,
@@ -818,7 +845,10 @@ int main(int argc, char **argv)
 		return threads(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "reused") == 0)
 		return threads(argv[2]) || reuse_tid(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "off-main") == 0)
+		return off_main(argv[2]);
 	fputs("usage: trace_gen sample DIR | wrap DIR | crash RING | big DIR N | threads DIR | reused DIR\n"
+	      "       | off-main DIR\n"
 	      "       | compare DIR K SEED SLOW_MS [renumber,nobuild,empty] | fleet DIR FILES REPORTS SEED HOT_PCT SLOW_MS [renumber]\n",
 	      stderr);
 	return 2;

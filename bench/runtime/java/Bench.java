@@ -29,6 +29,7 @@ public final class Bench {
     static void startOurs(int threads) {
         TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
         c.threads = threads;
+        c.clockResolutionMs = Integer.getInteger("tc.tick", c.clockResolutionMs); // -Dtc.tick=MS
         c.expireMs = 0;
         c.tracers = 0;
         TraceCanary.start(c, (tag, key, json) -> { });

@@ -1705,6 +1705,60 @@ public final class E2e {
         check(TraceCanary.status() == TraceCanary.STATUS_OUT_RELEASE, "released");
     }
 
+    /**
+     * The start's self-check of the writers (SelfCheck): on a thread of its own it times a
+     * burst of events into a scratch ring and says what one cost, in a log line, the first
+     * report and the ring's header (e2e.sh reads it with tc-ringdump). slow: the accessors
+     * are calls (e2e.sh's stub Unsafe, slow/), over the threshold: a warning, and recording
+     * stops (Config.selfCheckStops).
+     */
+    static void selfCheck(String lib, String file, boolean slow) {
+        List<String> logs = new ArrayList<>();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(level + " " + text);
+            }
+        });
+        Looper.prepareMainLooper();
+        long t0 = System.nanoTime();
+        TraceCanary.Config c = config(lib).bufferPath(file).capacity(4096).selfCheckStops(true).selfCheckMaxNs(200);
+        AndroidTracing.install(new Application(), c, LISTENER);
+        long startMs = (System.nanoTime() - t0) / 1_000_000;
+        String line = null;
+        long end = System.currentTimeMillis() + 20_000;
+        while (line == null && System.currentTimeMillis() < end) {
+            synchronized (logs) {
+                for (String l : logs) {
+                    if (l.contains("self-check: ")) {
+                        line = l;
+                    }
+                }
+            }
+            sleep(10);
+        }
+        System.out.println("# start (install) " + startMs + " ms; " + line);
+        check(line != null, "a log line gives the self-check's figure");
+        if (line == null) {
+            return;
+        }
+        check(line.matches("[0-9]+ self-check: [0-9]+\\.[0-9]{3} ns per event .*the check took [0-9.]+ ms.*"),
+              "it says the cost per event and the check's: " + line);
+        check(line.startsWith("5 ") == slow, "a warning (5, android.util.Log.WARN) iff over the threshold");
+        check(line.contains("recording stopped") == slow, "recording stops iff over the threshold");
+        check((TraceCanary.status() == TraceCanary.STATUS_STOPPED) == slow, "status " + TraceCanary.status());
+        if (!slow) {
+            Handler h = new Handler(Looper.getMainLooper());
+            h.post(E2e::slowWork);
+            h.post(() -> Looper.getMainLooper().quit());
+            Looper.loop();
+            String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);
+            check(evil != null && evil[2].contains("\"selfCheck\":\"") && evil[2].contains(" ns per event "),
+                  "the first report carries it: " + (evil != null ? evil[2] : null));
+        }
+        TraceCanary.release();
+        TraceCanary.setLogListener(null);
+    }
+
     public static void main(String[] args) throws Exception {
         String lib = System.getProperty("tc.lib");
         switch (args[0]) {
@@ -1734,6 +1788,7 @@ public final class E2e {
             case "crash-busy": crashBusy(lib, args[1], args[2].equals("message")); return;
             case "hooks": hooks(lib); break;
             case "unsafe-blocked": unsafeBlocked(lib); break;
+            case "self-check": selfCheck(lib, args[1], Boolean.parseBoolean(args[2])); break;
             default: throw new IllegalArgumentException(args[0]);
         }
         System.out.println(passed + " passed, " + failed + " failed");

@@ -102,6 +102,29 @@ unsafe-blocked)
 hooks)
   run_java -Dtc.fake="$TC_FAKE" -- hooks
   ;;
+self-check|self-check-slow)
+  # the start's self-check of the writers; -slow: a stub Unsafe whose putOrderedLong is a
+  # call of about 1 us (slow/sun/misc/Unsafe.java, compiled into the JDK's module; JAVAC)
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  if [ "$mode" = self-check-slow ]; then
+    here=$(cd "$(dirname "$0")" && pwd)
+    "$JAVAC" -nowarn --patch-module jdk.unsupported="$here/slow" \
+      --add-exports java.base/jdk.internal.misc=jdk.unsupported -d "$dir/model" "$here/slow/sun/misc/Unsafe.java" || exit 1
+    run_java --patch-module jdk.unsupported="$dir/model" --add-exports java.base/jdk.internal.misc=jdk.unsupported \
+      -- self-check "$dir/ring" true || exit 1
+  else
+    run_java -- self-check "$dir/ring" false || exit 1
+  fi
+  "$TC_RINGDUMP" -q "$dir/ring" >"$dir/dump" || { echo "tc-ringdump failed"; exit 1; }
+  ns=$(sed -n 's/^self-check: \([0-9]*\)\.[0-9]* ns per event$/\1/p' "$dir/dump")
+  echo "# the ring's header: ${ns:-nothing} ns per event"
+  [ -n "$ns" ] || { echo "not ok - the ring's header has no self-check"; exit 1; }
+  if [ "$mode" = self-check-slow ]; then
+    [ "$ns" -gt 200 ] || { echo "not ok - the ring says $ns ns, under the threshold"; exit 1; }
+  fi
+  echo "ok - the ring's header has the self-check's figure"
+  ;;
 slow|anr)
   run_java -- "$mode"
   ;;

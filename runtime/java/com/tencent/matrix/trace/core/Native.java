@@ -57,6 +57,8 @@ final class Native {
     /** The event id of a section name, or -1 when the names are all taken. */
     static native int sectionId(long ctx, String name);
 
+    /** The start's self-check: what one event of the writers cost, in ps (tc_self_check). */
+    static native void selfCheck(long ctx, long psPerEvent);
     /** A string field the next report carries, once (tc_first_report_note). */
     static native void firstReportNote(long ctx, String key, String value);
     /** Both copy the staging ring, write the marker and reset its count. */

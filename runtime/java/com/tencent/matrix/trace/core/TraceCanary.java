@@ -168,6 +168,15 @@ public final class TraceCanary {
         public String reportPath;
         /** A path for System.load; null uses System.loadLibrary("tracecanary"). */
         public String libraryPath;
+        /** The start's self-check of the writers (SelfCheck): events timed on a thread of its
+         *  own into a scratch ring, off the recording thread; 0: no check. The cost of one
+         *  event goes into the ring's header and the first report. */
+        public int selfCheckEvents = 100_000;
+        /** An event dearer than this (ns) is warned of: the writers' Unsafe stores are
+         *  calls on this VM, not the intrinsics they are on ART since 5.0 and on HotSpot. */
+        public int selfCheckMaxNs = 50;
+        /** Over selfCheckMaxNs, stop recording (TraceCanary.stop) besides the warning. */
+        public boolean selfCheckStops;
 
         public Config capacity(int v) { capacity = v; return this; }
         public Config bufferPath(String v) { bufferPath = v; return this; }
@@ -184,6 +193,9 @@ public final class TraceCanary {
         public Config touchLagMs(int v) { touchLagMs = v; return this; }
         public Config reportPath(String v) { reportPath = v; return this; }
         public Config libraryPath(String v) { libraryPath = v; return this; }
+        public Config selfCheckEvents(int v) { selfCheckEvents = v; return this; }
+        public Config selfCheckMaxNs(int v) { selfCheckMaxNs = v; return this; }
+        public Config selfCheckStops(boolean v) { selfCheckStops = v; return this; }
 
         long[] options(boolean log) {
             long[] o = new long[Native.OPT_COUNT];
@@ -243,7 +255,7 @@ public final class TraceCanary {
     static volatile ReportListener listener;
     static volatile LogListener logListener;
     private static Config pending = new Config();
-    private static volatile long ctx;                  // written under the class lock
+    static volatile long ctx;                          // written under the class lock
     private static volatile int status = STATUS_DEFAULT;
     private static boolean libraryLoaded;
     /** Under the class lock: the thread in start() or release() while it runs, outside the
@@ -714,7 +726,7 @@ public final class TraceCanary {
 
     static final int LOG_INFO = 4, LOG_WARN = 5;
 
-    private static void log(int level, String text) {
+    static void log(int level, String text) {
         LogListener l = logListener;
         if (l != null) {
             l.onLog(level, "Matrix.AppMethodBeat", text);
@@ -854,6 +866,7 @@ public final class TraceCanary {
         if (ring != null) {
             Native.attach(h, ring);
             AppMethodBeat.attach(recordThread, ring);
+            SelfCheck.start(h, c);
         } else {
             AppMethodBeat.own(recordThread);
             log(LOG_WARN, "recording off: " + Staging.problem + "; the app runs, its methods are not traced");

@@ -89,6 +89,11 @@ int jar_writer_copy(tc_jar_writer *w, const tc_jar *src, uint64_t i, tc_error *e
 int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t method,
                        const uint8_t *data, size_t len, uint64_t size, uint32_t crc,
                        tc_error *err);
+/* Adds a new entry `name` holding data[0..len) stored (method 0), CRC-32 `crc`, with
+ * metadata that never varies (the format's first date, 1980-01-01 00:00; no extra field,
+ * no attributes): the same bytes whenever it is written. */
+int jar_writer_add(tc_jar_writer *w, const char *name, const uint8_t *data, size_t len, uint32_t crc,
+                   tc_error *err);
 /* Gives the archive the comment of src; a comment that holds an end-record signature
  * is refused (TC_EFORMAT): in it, zip readers could find a false end of the archive. */
 int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, tc_error *err);

@@ -41,6 +41,8 @@ struct tc_jar_writer {
 	uint16_t comment_len;
 	uint32_t align, so_align; /* of stored entries' data; 0: none */
 	uint8_t extra[MAX16 + 1]; /* an extra block being rewritten */
+	entry **owned;    /* the entries jar_writer_add made */
+	size_t nowned;
 };
 
 void jar_writer_align(tc_jar_writer *w, uint32_t align, uint32_t so_align)
@@ -242,6 +244,37 @@ int jar_writer_replace(tc_jar_writer *w, const tc_jar *src, uint64_t i, uint16_t
 	return add_entry(w, &we, data, false, label, err);
 }
 
+int jar_writer_add(tc_jar_writer *w, const char *name, const uint8_t *data, size_t len, uint32_t crc,
+                   tc_error *err)
+{
+	size_t nlen = strlen(name);
+	if (nlen > MAX16 || len >= MAX32)
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, w->path, "entry %s: too long to add", name);
+	entry **o = realloc(w->owned, (w->nowned + 1) * sizeof *o);
+	if (!o)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, w->path, "no memory");
+	w->owned = o;
+	entry *s = calloc(1, sizeof *s + nlen + 1);
+	if (!s)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, w->path, "no memory");
+	w->owned[w->nowned++] = s;
+	char *copy = (char *)(s + 1);
+	memcpy(copy, name, nlen);
+	s->name = copy;
+	s->name_len = (uint16_t)nlen;
+	/* 4.4.2: made by MS-DOS (attributes 0), version 2.0; 4.4.6: 1980-01-01 00:00, the
+	 * first date the format has (date: day 1, month 1, year 0) */
+	s->made_by = VERSION_DEFLATE;
+	s->needed = VERSION_DEFLATE;
+	s->date = 1 << 5 | 1;
+	s->crc = crc;
+	s->csize = s->usize = len;
+	wentry we = {s, VERSION_DEFLATE, 0, 0, crc, len, len, 0};
+	char label[1600];
+	snprintf(label, sizeof label, "%s!%s", w->path, name);
+	return add_entry(w, &we, data, false, label, err);
+}
+
 int jar_writer_copy_comment(tc_jar_writer *w, const tc_jar *src, tc_error *err)
 {
 	/* Readers find the end record by searching backwards from the end of the file,
@@ -338,6 +371,9 @@ static int put_directory(tc_jar_writer *w, tc_error *err)
 
 static void writer_free(tc_jar_writer *w)
 {
+	for (size_t k = 0; k < w->nowned; k++)
+		free(w->owned[k]);
+	free(w->owned);
 	free(w->e);
 	free(w->tmp);
 	free(w->path);

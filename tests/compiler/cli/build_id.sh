@@ -134,4 +134,12 @@ tci --cache="$T/cache" --mapping-dir "$T/map10" --in "$T/in.jar" --out "$T/o10.j
 check "cached: replayed, the same jar" same_file "$T/o9.jar" "$T/o10.jar"
 check "cached: replayed, the statistics still name the marker's output" \
     test "$(json "$T/map10/instrument-stats.json" 'j["buildIdMarker"]')" = "$T/o10.jar"
+# a run of one-file outputs only is replayed whole: the marker's output comes back too
+tci --cache="$T/cache" --mapping-dir "$T/map11" --in "$T/in.jar" --out "$T/o11.jar"
+tci --cache="$T/cache" --mapping-dir "$T/map12" --in "$T/in.jar" --out "$T/o12.jar"
+check "cached: a whole run replayed" test "$(json "$T/map12/instrument-stats.json" 'j["cache"]["run_reused"]')" = True
+check "cached: the replayed run's jar is the run's" same_file "$T/o11.jar" "$T/o12.jar"
+stderr_has "cached: the replayed run's summary names the marker" "BuildId in output 1 (in the order of --out)"
+check "cached: the replayed run's statistics name the marker's output" \
+    test "$(json "$T/map12/instrument-stats.json" 'j["buildIdMarker"]')" = "$T/o12.jar"
 finish

@@ -420,3 +420,30 @@ Test(dex_instrument, of_several_dex_outputs_only_the_first_gets_the_marker)
 	for (int i = 0; i < 5; i++)
 		free(names[i]);
 }
+
+/* A dex that defines a class of the marker's name with other members (not ours): it is
+ * left as it is, the dex gets no marker, and the run says so; the statistics name no
+ * marker. */
+Test(dex_instrument, a_dex_with_a_foreign_class_of_the_markers_name_gets_no_marker)
+{
+	dex_file d;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	uint32_t k = db_class(&d, "L" OUT_MARKER_CLASS ";", DACC_PUBLIC);
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
+	db_method(&d, k, "other", "()V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 0, 0, 0, ret, 1));
+	save(&d, "foreign.dex");
+	instrument("foreign.dex", "foreign-out.dex");
+	size_t len;
+	uint8_t *b = load("foreign-out.dex", &len);
+	dex_file out;
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
+	cr_expect_eq(out.nclasses, d.nclasses, "no class added");
+	char *s = stats();
+	cr_expect(strstr(s, "defines a class of that name with other members"), "%s", s);
+	cr_expect(strstr(s, "\"buildIdMarker\": \"\""), "%s", s);
+	free(s);
+	free(b);
+}

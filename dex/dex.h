@@ -246,6 +246,9 @@ int dex_intern_type(dex_file *d, const char *desc, uint32_t *idx, tc_error *err)
 int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, tc_error *err);
 int dex_intern_method(dex_file *d, const char *cls, const char *name, const char *desc, uint32_t *idx,
                       tc_error *err);
+/* A field id: class and type descriptors, the name. */
+int dex_intern_field(dex_file *d, const char *cls, const char *name, const char *type, uint32_t *idx,
+                     tc_error *err);
 
 /* The id counts, to take back ids added since (only while nothing refers to them yet:
  * e.g. when they would not fit, see dex_ids_fit). */

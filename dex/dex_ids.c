@@ -252,6 +252,45 @@ int dex_intern_method(dex_file *d, const char *cls, const char *name, const char
 	return TC_OK;
 }
 
+int dex_intern_field(dex_file *d, const char *cls, const char *name, const char *type, uint32_t *idx,
+                     tc_error *err)
+{
+	uint32_t c, n, t;
+	if (dex_intern_type(d, cls, &c, err) != TC_OK || dex_intern_string(d, name, strlen(name), &n, err) != TC_OK ||
+	    dex_intern_type(d, type, &t, err) != TC_OK)
+		return err->code;
+	dex_fid key = {c, t, n};
+	/* the input's fields are sorted by class, name, type (the format's order) */
+	uint32_t lo = 0, hi = d->fields.in;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const dex_fid *f = &d->fields.v[mid];
+		int r = cmp_u32(f->cls, c);
+		if (!r)
+			r = cmp_u32(f->name, n);
+		if (!r)
+			r = cmp_u32(f->type, t);
+		if (!r) {
+			*idx = mid;
+			return TC_OK;
+		}
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = d->fields.in; k < d->fields.n; k++)
+		if (!memcmp(&d->fields.v[k], &key, sizeof key)) {
+			*idx = k;
+			return TC_OK;
+		}
+	if (!RESERVE(d, d->fields))
+		return nomem(err);
+	d->fields.v[d->fields.n] = key;
+	*idx = d->fields.n++;
+	return TC_OK;
+}
+
 /* --- the file's order ------------------------------------------------------------------ */
 
 typedef struct order_ctx {

@@ -34,8 +34,8 @@
 #include "containers/walk.h"
 
 #define FACTS_VERSION 6 /* 5: pl_meth.preset, 6: pl_unit.beat */
-#define RESULT_VERSION 4
-#define RUN_VERSION 3 /* 3: check_runtime */
+#define RESULT_VERSION 5 /* 5: the build-id marker (out_plan_marker) */
+#define RUN_VERSION 4 /* 3: check_runtime, 4: the marker's output */
 
 /* --- a small binary format ---------------------------------------------------------- */
 
@@ -436,6 +436,12 @@ static cache_key result_key(pl_run *r, const pl_input *in)
 	cache_hash_u64(h, RESULT_VERSION);
 	cache_hash(h, &in->facts_key, sizeof in->facts_key);
 	cache_hash_u64(h, (uint64_t)r->opt->deflate_level);
+	/* the output that carries the build id: its bytes depend on every input's ids */
+	cache_hash_u64(h, r->marker_in == in);
+	if (r->marker_in == in) {
+		cache_hash_u64(h, r->marker_id);
+		cache_hash_u64(h, r->marker_unit == SIZE_MAX ? 0 : r->marker_unit - in->first + 1);
+	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		const pl_unit *u = &r->units[i];
 		cache_hash_u64(h, (uint64_t)u->activity | (uint64_t)u->add_focus << 1 | (uint64_t)u->focus_refused << 2);
@@ -544,8 +550,10 @@ static int memo_result(pl_run *r, pl_input *in, bool *hit, tc_error *err)
 			pl_unit *u = &r->units[in->first + i];
 			const res *x = &v[i];
 			u->changed = x->flags & 1;
-			if (u->kind == UNIT_DEX && u->dex)
+			if (u->kind == UNIT_DEX && u->dex) {
 				u->dex->left = x->flags >> 1 & 1;
+				u->dex->marker = x->flags >> 2 & 1;
+			}
 			u->instrumented = (uint32_t)x->instrumented;
 			u->skipped = (uint32_t)x->skipped;
 			u->focus_injected = (uint32_t)x->focus_injected;
@@ -600,7 +608,8 @@ static void memo_save_result(pl_run *r, pl_input *in)
 	}
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		const pl_unit *u = &r->units[i];
-		w_u64(&b, (uint64_t)u->changed | (uint64_t)(u->kind == UNIT_DEX && u->dex && u->dex->left) << 1);
+		bool dex = u->kind == UNIT_DEX && u->dex;
+		w_u64(&b, (uint64_t)u->changed | (uint64_t)(dex && u->dex->left) << 1 | (uint64_t)(dex && u->dex->marker) << 2);
 		w_u64(&b, u->instrumented);
 		w_u64(&b, u->skipped);
 		w_u64(&b, u->focus_injected);
@@ -698,6 +707,7 @@ typedef struct replay {
 	pl_summary s;
 	cache_key map_hash[2];
 	uint64_t map_size[2];
+	uint64_t marker;       /* the input that carries the build id, from 1; 0: none */
 } replay;
 
 /* Reads the run entry b into x (*ok: it is one of this format). */
@@ -745,6 +755,8 @@ static int read_run(pl_run *r, const tc_buf *b, replay *x, bool *ok, tc_error *e
 		x->map_size[k] = r_u64(&p);
 		x->map_hash[k] = r_key(&p);
 	}
+	x->marker = r_u64(&p);
+	p.bad |= x->marker > r->ninputs;
 	*ok = !p.bad && p.p == p.end;
 	return TC_OK;
 }
@@ -796,6 +808,7 @@ static void apply_run(pl_run *r, replay *x)
 		in->bytes_out = x->v[i].bytes_out;
 		in->apk = x->v[i].apk != 0;
 	}
+	r->marker_in = x->marker ? &r->inputs[x->marker - 1] : NULL;
 	free(r->sum.problems);
 	r->sum = x->s;
 	x->s.problems = NULL;
@@ -891,6 +904,7 @@ void memo_save_run(pl_run *r)
 		w_u64(&b, r->map_size[k]);
 		w_key(&b, r->map_hash[k]);
 	}
+	w_u64(&b, r->marker_in ? (uint64_t)(r->marker_in - r->inputs) + 1 : 0);
 	tc_error e;
 	tc_error_clear(&e);
 	if (!b.err)

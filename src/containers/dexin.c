@@ -11,6 +11,7 @@
 
 #include "dex.h"
 #include "file.h"
+#include "method_mapping.h"
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
@@ -74,10 +75,11 @@ int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t
 	return TC_OK;
 }
 
-/* The units of the classes of the dex unit u: u + 1 .. u + n. */
+/* The units of the classes of the dex unit u: u + 1 .. u + n (a class added, the
+ * marker, has none). */
 static uint32_t classes_of(const pl_unit *u)
 {
-	return u->dex->parsed ? u->dex->d.nclasses : 0;
+	return u->dex->parsed ? u->dex->d.nclasses - u->dex->added : 0;
 }
 
 /* The same counted from the units, within its input (the dex need not be parsed). */
@@ -95,6 +97,7 @@ static uint32_t classes_of_units(const pl_run *r, const pl_unit *u)
 static void leave(pl_run *r, pl_unit *u, const char *why, bool edited)
 {
 	u->dex->left = true;
+	u->dex->marker = false;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
 		pl_unit *c = u + k;
 		if (edited) {
@@ -145,6 +148,95 @@ int dexin_load(pl_run *r, pl_unit *u, tc_error *err)
 	return TC_OK;
 }
 
+/* The build-id marker (pipeline.h: OUT_MARKER_CLASS, out_plan_marker) as a class of the
+ * dex, what d8 makes of the class file output.c writes:
+ *   public final synthetic class BuildId { public static final String ID = "<hex>"; }
+ * The value is the class's static_values (an encoded_array_item, dex format
+ * "class_def_item"): set when the class is initialized, with no <clinit> to run, so the
+ * class has no method and no code to verify. Its ids are added as any edit's are; when
+ * they would not fit, the dex gets no marker (reported). A dex that defines the class
+ * already (an output instrumented again) has its value replaced, so that a second run
+ * writes what the first wrote. */
+static int add_marker(pl_run *r, pl_unit *u, tc_error *err)
+{
+	dexin *x = u->dex;
+	dex_file *d = &x->d;
+	const char *cls = "L" OUT_MARKER_CLASS ";", *str = "Ljava/lang/String;";
+	char hex[MM_BUILD_ID_HEX];
+	mm_build_id_hex(r->marker_id, hex);
+	uint32_t have = DEX_NO_INDEX;
+	for (uint32_t k = 0; k < d->nclasses && have == DEX_NO_INDEX; k++) {
+		uint32_t len;
+		const uint8_t *desc = dex_type_desc(d, d->classes[k].type, &len);
+		if (desc && len == strlen(cls) && !memcmp(desc, cls, len))
+			have = k;
+	}
+	dex_mark m;
+	dex_mark_ids(d, &m);
+	tc_error e;
+	tc_error_clear(&e);
+	uint32_t type, super, field, value;
+	if (dex_intern_type(d, cls, &type, &e) != TC_OK || dex_intern_type(d, "Ljava/lang/Object;", &super, &e) != TC_OK ||
+	    dex_intern_field(d, cls, OUT_MARKER_FIELD, str, &field, &e) != TC_OK ||
+	    dex_intern_string(d, hex, MM_BUILD_ID_HEX - 1, &value, &e) != TC_OK)
+		return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
+	if (!dex_ids_fit(d)) {
+		dex_rollback_ids(d, &m);
+		pl_unit_report(u, &r->workers[0], "the build-id marker class %s not added: its ids do not fit in the dex "
+		               "(65,535 types, 65,536 fields at most)", OUT_MARKER_CLASS);
+		return TC_OK;
+	}
+	if (have != DEX_NO_INDEX) {
+		const dex_class *k = &d->classes[have];
+		const dex_cdata *c = k->data;
+		if (!c || c->nsfields != 1 || c->nifields || c->ndmethods || c->nvmethods || c->sfields[0].idx != field) {
+			pl_unit_report(u, &r->workers[0], "the build-id marker class %s not added: the dex defines a class "
+			               "of that name with other members", OUT_MARKER_CLASS);
+			return TC_OK;
+		}
+	}
+	/* encoded_array_item: uleb128 size 1, then one VALUE_STRING (0x17) of the index in
+	 * as few bytes as it takes (value_arg: bytes - 1), little-endian; model indices,
+	 * which the writer maps to the file's */
+	uint8_t enc[6];
+	size_t n = 0;
+	enc[n++] = 1;
+	int bytes = value > 0xffffff ? 4 : value > 0xffff ? 3 : value > 0xff ? 2 : 1;
+	enc[n++] = (uint8_t)((bytes - 1) << 5 | 0x17);
+	for (int b = 0; b < bytes; b++)
+		enc[n++] = (uint8_t)(value >> (8 * b));
+	dex_blob *v = dex_item_new(d, sizeof *v);
+	uint8_t *data = arena_dup(d->a, enc, n);
+	if (!v || !data)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+	v->data = data;
+	v->len = (uint32_t)n;
+	if (have != DEX_NO_INDEX) {
+		d->classes[have].values = v;
+		x->marker = true;
+		return TC_OK;
+	}
+	dex_cdata *c = dex_item_new(d, sizeof *c);
+	dex_efield *f = arena_zalloc(d->a, sizeof *f);
+	dex_class *all = arena_zalloc(d->a, ((size_t)d->nclasses + 1) * sizeof *all);
+	if (!c || !f || !all)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+	*f = (dex_efield){field, DACC_PUBLIC | DACC_STATIC | DACC_FINAL};
+	c->nsfields = 1;
+	c->sfields = f;
+	if (d->nclasses)
+		memcpy(all, d->classes, d->nclasses * sizeof *all);
+	/* last: its superclass is no class of the dex, so any place keeps ART's order
+	 * (a class after its superclass and interfaces) */
+	all[d->nclasses] = (dex_class){type, DACC_PUBLIC | DACC_FINAL | DACC_SYNTHETIC, super, DEX_NO_INDEX,
+	                               NULL, NULL, c, v};
+	d->classes = all;
+	d->nclasses++;
+	x->added = 1;
+	x->marker = true;
+	return TC_OK;
+}
+
 int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err)
 {
 	dexin *x = u->dex;
@@ -154,6 +246,8 @@ int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err)
 		return err->code;
 	if (!x->parsed)
 		return TC_OK;
+	if (r->marker_unit == (size_t)(u - r->units) && !x->marker && add_marker(r, u, err) != TC_OK)
+		return err->code;
 	bool any = false, activity = false;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
 		any |= pl_unit_wants_edit(u + k);
@@ -208,7 +302,7 @@ int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 	dexin *x = u->dex;
 	const uint8_t *data = x->bytes;
 	size_t len = x->len;
-	bool changed = false;
+	bool changed = x->marker;
 	for (uint32_t k = 1; k <= classes_of(u); k++)
 		changed |= u[k].changed;
 	if (changed && !x->left) {

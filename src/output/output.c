@@ -495,10 +495,14 @@ int out_write_jar(pl_run *r, pl_input *in, tc_error *err)
 		jar_writer_abort(jw);
 		return err->code;
 	}
+	bool marker = r->marker_in == in && r->marker_unit == SIZE_MAX;
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		pl_unit *u = &r->units[i];
 		int rc;
 		if (u->kind == UNIT_DEXCLASS || (in->apk && is_signature(u->name)))
+			continue;
+		/* the marker of an earlier run: replaced by this run's, at the end */
+		if (marker && strcmp(u->name, OUT_MARKER_CLASS ".class") == 0)
 			continue;
 		if (u->changed && u->out) {
 			rc = jar_writer_replace(jw, in->zip, u->entry, u->out_method, u->out, u->out_len,
@@ -506,6 +510,20 @@ int out_write_jar(pl_run *r, pl_input *in, tc_error *err)
 		} else {
 			rc = jar_writer_copy(jw, in->zip, u->entry, err);
 		}
+		if (rc != TC_OK) {
+			jar_writer_abort(jw);
+			return rc;
+		}
+	}
+	if (marker) {
+		tc_buf b;
+		buf_init(&b);
+		int rc = out_marker_class(&b, r->marker_id);
+		if (rc != TC_OK)
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->out, "no memory");
+		else
+			rc = jar_writer_add(jw, OUT_MARKER_CLASS ".class", 0, b.data, b.len, b.len, zio_crc32(b.data, b.len), err);
+		buf_free(&b);
 		if (rc != TC_OK) {
 			jar_writer_abort(jw);
 			return rc;
@@ -762,44 +780,91 @@ static void marker_class(tc_buf *b, const char hex[MM_BUILD_ID_HEX])
 	buf_u2(b, 0);                       /* attributes */
 }
 
-int out_build_id_marker(pl_run *r, uint64_t id, tc_error *err)
+int out_marker_class(tc_buf *b, uint64_t id)
 {
-	r->marker_in = NULL;
-	pl_input *in = NULL;
-	for (size_t i = 0; i < r->ninputs && !in; i++)
-		if (!r->inputs[i].classpath)
-			in = &r->inputs[i];
-	/* One marker per run: two outputs holding the same class would fail dexing
-	 * ("defined multiple times"). Only a directory of class files gets it for now (a
-	 * class file among dex files would be packaged by nothing), and only one that is a
-	 * class root, a class at the path its name gives: in a tree of roots (the JDK's
-	 * modules, java.base/java/lang/Object.class) a marker at the top would be a stray
-	 * directory that no class path holds. */
-	if (!in || in->jar || in->dex || !in->stage)
-		return TC_OK;
-	bool root = false;
-	for (size_t k = in->first; k < in->first + in->count && !root; k++) {
+	char hex[MM_BUILD_ID_HEX];
+	mm_build_id_hex(id, hex);
+	marker_class(b, hex);
+	return b->err ? TC_ENOMEM : TC_OK;
+}
+
+/* Whether the units of in hold a class at the path its name gives (a class root). */
+static bool class_root(const pl_run *r, const pl_input *in)
+{
+	for (size_t k = in->first; k < in->first + in->count; k++) {
 		const pl_unit *u = &r->units[k];
 		size_t n = u->cls ? strlen(u->cls) : 0;
-		root = u->kind == UNIT_CLASS && n && strncmp(u->name, u->cls, n) == 0 &&
-		       strcmp(u->name + n, ".class") == 0;
+		if (u->kind == UNIT_CLASS && n && strncmp(u->name, u->cls, n) == 0 && strcmp(u->name + n, ".class") == 0)
+			return true;
 	}
-	if (!root)
+	return false;
+}
+
+/* The dex unit of in that gets the marker: classes.dex (the primary dex, which every
+ * loader of the app reads), else the first dex that parses; SIZE_MAX if none. */
+static size_t marker_dex(const pl_run *r, const pl_input *in)
+{
+	size_t first = SIZE_MAX;
+	for (size_t k = in->first; k < in->first + in->count; k++) {
+		const pl_unit *u = &r->units[k];
+		if (u->kind != UNIT_DEX || u->state == US_MALFORMED)
+			continue;
+		const char *base = strrchr(u->name, '/');
+		base = base ? base + 1 : u->name;
+		if (strcmp(base, "classes.dex") == 0 || (in->dex && !in->jar))
+			return k;
+		if (first == SIZE_MAX)
+			first = k;
+	}
+	return first;
+}
+
+void out_plan_marker(pl_run *r)
+{
+	r->marker_in = NULL;
+	r->marker_unit = SIZE_MAX;
+	r->marker_id = out_build_id(r);
+	for (size_t i = 0; i < r->ninputs && !r->marker_in; i++) {
+		const pl_input *in = &r->inputs[i];
+		if (in->classpath)
+			continue;
+		bool classes = false;
+		for (size_t k = in->first; k < in->first + in->count && !classes; k++)
+			classes = r->units[k].kind == UNIT_CLASS;
+		if (classes) {
+			if (class_root(r, in))
+				r->marker_in = in;
+		} else if ((r->marker_unit = marker_dex(r, in)) != SIZE_MAX) {
+			r->marker_in = in;
+		}
+	}
+}
+
+int out_build_id_marker(pl_run *r, tc_error *err)
+{
+	const pl_input *in = r->marker_in;
+	if (!in)
 		return TC_OK;
-	char hex[MM_BUILD_ID_HEX], path[4200];
-	mm_build_id_hex(id, hex);
+	if (r->marker_unit != SIZE_MAX) {
+		const dexin *x = r->units[r->marker_unit].dex;
+		if (!x || !x->marker)
+			r->marker_in = NULL; /* not written: the dex's reports say why */
+		return TC_OK;
+	}
+	if (in->jar)
+		return TC_OK; /* out_write_jar added it */
+	char path[4200];
 	tc_buf b;
 	buf_init(&b);
-	marker_class(&b, hex);
-	if (b.err) {
+	if (out_marker_class(&b, r->marker_id) != TC_OK) {
 		buf_free(&b);
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->out, "no memory");
 	}
 	walk_path_join(path, sizeof path, in->stage, "/", OUT_MARKER_CLASS ".class");
 	int rc = out_write_file(&r->workers[0], path, b.data, b.len, true, err);
 	buf_free(&b);
-	if (rc == TC_OK)
-		r->marker_in = in;
+	if (rc != TC_OK)
+		r->marker_in = NULL;
 	return rc;
 }
 
@@ -1110,6 +1175,20 @@ static void print_dex_problems(const pl_run *r)
 	}
 }
 
+/* The marker's output, counted from 1 among the outputs (the order of --out). */
+static size_t marker_index(const pl_run *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ninputs; i++) {
+		if (r->inputs[i].classpath)
+			continue;
+		n++;
+		if (&r->inputs[i] == r->marker_in)
+			break;
+	}
+	return n;
+}
+
 /* The summary on stderr: the counts, methods instrumented before, the build id, the
  * APK's signature. */
 static void print_summary(const pl_run *r, double total, const totals *t)
@@ -1140,11 +1219,12 @@ static void print_summary(const pl_run *r, double total, const totals *t)
 	/* (no paths: the line is the same for the same inputs wherever they are) */
 	if (r->marker_in)
 		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s), recorded by the runtime "
-		        "from the class %s of the first output\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
+		        "from the class %s in output %zu (in the order of --out)\n", hex, MM_BUILD_ID_FILE,
+		        OUT_MARKER_CLASS, marker_index(r));
 	else
-		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (only "
-		        "a directory of class files gets the marker class yet): recordings of this build have no "
-		        "build id\n", hex, MM_BUILD_ID_FILE);
+		fprintf(stderr, "tc-instrument: build id %s (the mapping directory's %s); no output carries it (no "
+		        "output is a class root or holds a dex file that takes the marker class %s): recordings "
+		        "of this build have no build id\n", hex, MM_BUILD_ID_FILE, OUT_MARKER_CLASS);
 	if (t->apk)
 		fprintf(stderr, "tc-instrument: the APK's old signature was removed: sign it with apksigner "
 		                "(apksigner sign --ks KEYSTORE OUT.apk) before installing it\n");

@@ -783,6 +783,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 		rc = collect_decide(r, err);
 	if (rc == TC_OK)
 		rc = beat_check(r, err);
+	if (rc == TC_OK)
+		out_plan_marker(r); /* before the cache: the marker's output depends on it */
 	for (size_t i = 0; i < r->ninputs && rc == TC_OK; i++) {
 		pl_input *in = &r->inputs[i];
 		bool hit = false;
@@ -812,7 +814,7 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 		release_batch(r, first, end, true);
 	}
 	if (rc == TC_OK)
-		rc = out_build_id_marker(r, out_build_id(r), err);
+		rc = out_build_id_marker(r, err);
 	double t4 = now();
 	r->t_trace = t4 - t3;
 	/* The mapping files are staged too: every output and both mappings are complete
@@ -846,7 +848,7 @@ static int commit_replay(pl_run *r, double t0, tc_error *err)
 int tc_instrument(const tc_options *o, tc_error *err)
 {
 	double t0 = now();
-	pl_run r = {.opt = o};
+	pl_run r = {.opt = o, .marker_unit = SIZE_MAX};
 	if (tc_check_paths(o, err) != TC_OK)
 		return err->code;
 	int rc = setup(&r, err);

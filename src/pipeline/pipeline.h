@@ -115,6 +115,8 @@ typedef struct dexin {
 	uint32_t beat_i, beat_o, beat_at; /* model method indices, or DEX_NO_INDEX */
 	dex_verify_file vfy;   /* the method checker's facts, once the ids are final */
 	bool left;             /* written unchanged (limits or a failed write): see reports */
+	bool marker;           /* holds the build-id marker class (out_plan_marker) */
+	uint32_t added;        /* classes added (the marker): the last ones, with no unit */
 } dexin;
 enum pl_unit_state { US_OK, US_MALFORMED };
 
@@ -241,6 +243,8 @@ typedef struct pl_run {
 	char *map_stage[2];    /* replayed: staged copies, renamed by out_commit_mappings */
 	uint64_t build_id;     /* of methodMapping.txt as written (out_write_build_id) */
 	const pl_input *marker_in; /* the output that got the build-id marker, or NULL */
+	uint64_t marker_id;    /* the id the marker holds (out_plan_marker: out_build_id) */
+	size_t marker_unit;    /* the dex unit that gets it as a class, or SIZE_MAX (a class file) */
 } pl_run;
 
 /* unit.c: the units, and the strings that live as long as the run. */
@@ -358,9 +362,23 @@ uint64_t out_build_id(const pl_run *r);
  * (TraceCanary.buildId; consumer-rules.pro keeps it). */
 #define OUT_MARKER_CLASS "com/tencent/matrix/trace/generated/BuildId"
 #define OUT_MARKER_FIELD "ID"
-/* Writes the marker class holding id into the first output (a directory of class files;
- * other kinds get none yet, pl_run.marker_in stays NULL), in its stage. */
-int out_build_id_marker(pl_run *r, uint64_t id, tc_error *err);
+/* Chooses, once the ids are assigned (collect_decide) and before any output is looked up
+ * in the cache or written, the one output that carries the build id (pl_run.marker_in,
+ * .marker_id, .marker_unit): the first output, in the order of --in, that has a place for
+ * it. One per run: two outputs holding the same class would fail dexing ("defined
+ * multiple times"). Outputs of class files get the marker class as a class file at its
+ * path when they are a class root (some class is at the path its name gives: in a tree of
+ * roots, the JDK's modules, a marker at the top would be a stray no class path holds): a
+ * directory in its stage (out_build_id_marker), a jar as its last entry (out_write_jar).
+ * Outputs of dex files (a dex file, an APK, a directory or jar of them) get it as a class
+ * of one dex, classes.dex if there is one, else the first (dexin_prepare). */
+void out_plan_marker(pl_run *r);
+/* After the outputs are written: a directory's marker class into its stage; a marker
+ * that could not be written (a dex whose ids would not fit, or left unchanged) is
+ * forgotten, pl_run.marker_in NULL. */
+int out_build_id_marker(pl_run *r, tc_error *err);
+/* The marker class file holding the hex id (OUT_MARKER_CLASS, field OUT_MARKER_FIELD). */
+int out_marker_class(tc_buf *b, uint64_t id);
 /* Computes the build id of methodMapping.txt as it is in the mapping directory (written
  * or replayed) into pl_run.build_id and writes it, in hex, to the file buildId beside it. */
 int out_write_build_id(pl_run *r, tc_error *err);

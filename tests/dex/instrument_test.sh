@@ -7,7 +7,8 @@
 #     the dex files and the old signature copied as it was; every traced method
 #     instrumented; the Activities' onWindowFocusChanged calls at();
 #  2. a jar of dex, a lone dex file, a directory of dex files, and dex mixed with a jar
-#     of class files in one run;
+#     of class files in one run (each with the build-id marker class in one dex, or the
+#     jar, only: classes.dex of the APK in 1);
 #  3. the same mapping keys whether a method is instrumented as dex or as a class file
 #     (enjarify's translation of the same dex), and a base mapping of the class-file
 #     build keeps every id in the dex build;
@@ -101,6 +102,16 @@ check "the $focus Activities without onWindowFocusChanged got one calling super,
 	'[ "$focus" -ge 1 ] && [ "$added" = "$focus" ]'
 probes=$(grep -c 'Lcom/tencent/matrix/trace/core/AppMethodBeat;->i(I)V' s1.dump)
 check "$probes entry probes for $traced traced methods" '[ "$probes" = "$traced" ]'
+# The build id (issue 29): the marker class in classes.dex only, its ID the buildId file's
+# (dexdump prints a static field's value); the summary names the output.
+marker_in() { dexdump -d "$1" 2>/dev/null | grep -A 10 "Class descriptor  : 'Lcom/tencent/matrix/trace/generated/BuildId;'" | sed -n 's/^ *value *: "\(.*\)"$/\1/p'; }
+check "classes.dex holds the build-id marker class, ID = buildId ($(cat m1/buildId))" \
+	'[ "$(marker_in s1/classes.dex)" = "$(cat m1/buildId)" ]'
+check "no other dex of the APK holds it (one copy per build)" \
+	'for f in s1/classes?*.dex; do [ -z "$(marker_in "$f")" ] || exit 1; done'
+check "the summary names the marker's output" 'grep -q "recorded by the runtime from the class com/tencent/matrix/trace/generated/BuildId in output 1" summary.txt'
+"$tci" --no-runtime-check --quiet --mapping-dir m3 --in s1.apk --out s3.apk || not_ok "tc-instrument over its output"
+check "instrumented again: the same APK (the marker's value replaced, not a second class)" 'cmp -s s1.apk s3.apk'
 
 # An APK aligned by zipalign before build tools 24 (bare zero padding in the local extra
 # blocks; made from the test APK): the output's alignment must be one 0xd935 field, the
@@ -131,6 +142,13 @@ check "a directory of dex files: $(ls dexes2 | wc -l) written" \
 check "dex and class files in one run, one mapping; the jar a sound zip" \
 	'grep -q "^[0-9]*,[0-9]*,com\.google\.common\." mx/methodMapping.txt && grep -q "^[0-9]*,[0-9]*,io\.appium\." mx/methodMapping.txt &&
 	 python3 "$src/tests/lib/zipcheck.py" guava.jar /usr/share/java/guava.jar'
+# the build-id marker of each kind (issue 29): one copy per run, in the first output
+check "a jar of dex, a lone dex, a directory of dex files: the marker in the dex, ID = buildId" \
+	'[ "$(marker_in boot/classes.dex)" = "$(cat mb/buildId)" ] && [ "$(marker_in lone.dex)" = "$(cat ml/buildId)" ] &&
+	 [ "$(marker_in dexes2/classes.dex)" = "$(cat md/buildId)" ] &&
+	 for f in dexes2/classes?*.dex; do [ -z "$(marker_in "$f")" ] || exit 1; done'
+check "a class jar, then a dex: the marker in the jar (first), none in the dex" \
+	'unzip -Z1 guava.jar | tail -n 1 | grep -qx "com/tencent/matrix/trace/generated/BuildId.class" && [ -z "$(marker_in c6.dex)" ]'
 
 # --- 3 ---------------------------------------------------------------------------------
 PYTHON=/usr/bin/python3 enjarify -f -o boot-classes.jar "$corpus/bootstrap/classes.dex" >enjarify.log 2>&1 ||

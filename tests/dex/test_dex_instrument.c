@@ -309,3 +309,141 @@ Test(dex_instrument, rewrites_breaking_arts_rules_are_refused_with_the_rule)
 	cr_expect(strstr(msg, "the input method already breaks ART's verifier rules"), "%s", msg);
 	cr_expect(u.checked == 3 && u.check_refused == 1 && u.input_fails == 1);
 }
+
+/* The build id as the marker class of out (pipeline.h, OUT_MARKER_CLASS) holds it: the
+ * string of its one static field's value, from the class's static values; "" if none. */
+static void marker_value(const dex_file *out, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (uint32_t k = 0; k < out->nclasses; k++) {
+		const dex_class *c = &out->classes[k];
+		uint32_t len;
+		const uint8_t *desc = dex_type_desc(out, c->type, &len);
+		const char *want = "L" OUT_MARKER_CLASS ";";
+		if (!desc || len != strlen(want) || memcmp(desc, want, len))
+			continue;
+		cr_assert_eq(c->flags, (uint32_t)(DACC_PUBLIC | DACC_FINAL | DACC_SYNTHETIC), "class flags %#x", c->flags);
+		cr_assert(c->data && c->data->nsfields == 1 && !c->data->nifields && !dex_cdata_nmethods(c->data),
+		          "one static field, no method");
+		const dex_fid *f = &out->fields.v[c->data->sfields[0].idx];
+		cr_assert(dex_str_eq(out, f->name, OUT_MARKER_FIELD), "the field is ID");
+		cr_assert_eq(c->data->sfields[0].flags, (uint32_t)(DACC_PUBLIC | DACC_STATIC | DACC_FINAL));
+		/* encoded_array_item: size 1, VALUE_STRING (0x17), the index in (arg + 1) bytes */
+		cr_assert(c->values && c->values->len >= 3 && c->values->data[0] == 1 &&
+		          (c->values->data[1] & 0x1f) == 0x17, "a static value, a string");
+		uint32_t nb = (uint32_t)(c->values->data[1] >> 5) + 1, idx = 0;
+		for (uint32_t b = 0; b < nb; b++)
+			idx |= (uint32_t)c->values->data[2 + b] << (8 * b);
+		const dex_str *s = dex_string(out, idx);
+		snprintf(buf, size, "%.*s", (int)s->len, (const char *)s->data);
+		return;
+	}
+}
+
+/* The buildId file of the mapping directory, without its newline. */
+static void build_id_file(char *buf, size_t size)
+{
+	size_t len;
+	uint8_t *b = load("map/buildId", &len);
+	snprintf(buf, size, "%.*s", (int)(len && b[len - 1] == '\n' ? len - 1 : len), (const char *)b);
+	free(b);
+}
+
+/* Issue 29: a dex output carries the build id as a class the runtime reads by reflection
+ * (TraceCanary.buildId), its value the buildId file's; the checker and the reader accept
+ * it; a second run over the output writes the same bytes (the marker's value replaced,
+ * not a second class). */
+Test(dex_instrument, a_dex_output_carries_the_build_id_as_the_marker_class)
+{
+	dex_file d;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	save(&d, "m.dex");
+	instrument("m.dex", "m-out.dex");
+	size_t len;
+	uint8_t *b = load("m-out.dex", &len);
+	dex_file out;
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
+	char got[64], want[64];
+	marker_value(&out, got, sizeof got);
+	build_id_file(want, sizeof want);
+	cr_expect_eq(strlen(want), 16u, "buildId: %s", want);
+	cr_expect_str_eq(got, want, "the marker holds the build id");
+	cr_expect_eq(out.nclasses, d.nclasses + 1, "one class added");
+	char *s = stats();
+	cr_expect(strstr(s, "\"buildIdMarker\": \"") && strstr(s, "m-out.dex\""), "%s", s);
+	free(s);
+	/* again, over the output: the same bytes, one marker */
+	instrument("m-out.dex", "m-again.dex");
+	size_t len2;
+	uint8_t *b2 = load("m-again.dex", &len2);
+	cr_expect(len == len2 && !memcmp(b, b2, len), "a second run writes what the first wrote");
+	free(b);
+	free(b2);
+}
+
+/* Several dex outputs: the marker goes into the first one only (two copies of a class
+ * fail dexing and merging). */
+Test(dex_instrument, of_several_dex_outputs_only_the_first_gets_the_marker)
+{
+	dex_file d1, d2;
+	db_init(&d1, &A);
+	traced_class(&d1, "Lp/One;");
+	save(&d1, "one.dex");
+	db_init(&d2, &A);
+	traced_class(&d2, "Lp/Two;");
+	save(&d2, "two.dex");
+	/* (path() has four buffers) */
+	char *names[] = {strdup(path("one.dex")), strdup(path("one-out.dex")), strdup(path("two.dex")),
+	                 strdup(path("two-out.dex")), strdup(path("map"))};
+	tc_pair pairs[] = {{names[0], names[1], false}, {names[2], names[3], false}};
+	tc_options o = {.pairs = pairs, .npairs = 2, .mapping_dir = names[4],
+	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
+	                .quiet = true};
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
+	char want[64], got[64];
+	build_id_file(want, sizeof want);
+	const char *outs[] = {"one-out.dex", "two-out.dex"};
+	for (int i = 0; i < 2; i++) {
+		size_t len;
+		uint8_t *b = load(outs[i], &len);
+		dex_file out;
+		cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
+		marker_value(&out, got, sizeof got);
+		cr_expect_str_eq(got, i == 0 ? want : "", "%s", outs[i]);
+		free(b);
+	}
+	for (int i = 0; i < 5; i++)
+		free(names[i]);
+}
+
+/* A dex that defines a class of the marker's name with other members (not ours): it is
+ * left as it is, the dex gets no marker, and the run says so; the statistics name no
+ * marker. */
+Test(dex_instrument, a_dex_with_a_foreign_class_of_the_markers_name_gets_no_marker)
+{
+	dex_file d;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	uint32_t k = db_class(&d, "L" OUT_MARKER_CLASS ";", DACC_PUBLIC);
+	dex_insn ret[] = {db_op(DEX_OP_RETURN_VOID)};
+	db_method(&d, k, "other", "()V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 0, 0, 0, ret, 1));
+	save(&d, "foreign.dex");
+	instrument("foreign.dex", "foreign-out.dex");
+	size_t len;
+	uint8_t *b = load("foreign-out.dex", &len);
+	dex_file out;
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
+	cr_expect_eq(out.nclasses, d.nclasses, "no class added");
+	char *s = stats();
+	cr_expect(strstr(s, "defines a class of that name with other members"), "%s", s);
+	cr_expect(strstr(s, "\"buildIdMarker\": \"\""), "%s", s);
+	free(s);
+	free(b);
+}

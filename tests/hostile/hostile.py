@@ -266,7 +266,9 @@ def _(w):
     w.jar("in.jar", [Entry("s/Seed.class", cls), Entry("s/Seed.class", cls), Entry("r.txt", b"1"),
                      Entry("r.txt", b"2")])
     return dict(args=["--in", "in.jar", "--out", "out.jar"], rc=0, sound=[("out.jar", "in.jar")],
-                names=[("out.jar", ["s/Seed.class", "s/Seed.class", "r.txt", "r.txt"])])
+                names=[("out.jar", ["s/Seed.class", "s/Seed.class", "r.txt", "r.txt",
+                                    # the build-id marker class, last (issue 29)
+                                    "com/tencent/matrix/trace/generated/BuildId.class"])])
 
 
 @case("apk-duplicate-classes-dex")

@@ -142,6 +142,7 @@ for k in ("time_ms", "cache", "threads"):
     d.pop(k, None)
 for i in d["inputs"]:
     i["out"] = i["out"].rsplit("/", 1)[-1]
+d["buildIdMarker"] = d.get("buildIdMarker", "").rsplit("/", 1)[-1]
 print(json.dumps(d, indent=1, sort_keys=True))
 EOF
 }

@@ -57,6 +57,9 @@
 #   unsafe-blocked: a device whose hidden-API policy blocks Unsafe.putOrderedLong
 #              (blocked/sun/misc/Unsafe.java): the app runs, nothing is recorded,
 #              one log line and the first report say why (needs JAVAC).
+#   buildid-jar: the lazy run with the runtime's jar as tc-instrument wrote it (the
+#              build-id marker its last entry): the ring has the id, tc-trace refuses
+#              another build's mapping (needs TC_INSTRUMENT).
 #   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes.
@@ -311,6 +314,34 @@ lazy)
   expect "appOnCreate, entered before the move, left after it" grep -q " out 2 " "$dir/dump"
   expect "slowWork recorded into the file" grep -q " in 100 " "$dir/dump"
   expect "the other thread's calls were ignored" test "$(grep -c ' in 7 ' "$dir/dump")" -eq 0
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+  ;;
+buildid-jar)
+  # The build id from a jar output (issue 29): tc-instrument gives the runtime's own jar
+  # (nothing in com.tencent.matrix is traced) the marker class, as the last entry of its
+  # output jar; the lazy run with that jar in place of the runtime's records the id in
+  # its ring, and tc-trace takes that build's mapping and refuses another's.
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  rt=${CLASSPATH_E2E##*:}
+  "$TC_INSTRUMENT" --quiet --no-runtime-check --mapping-dir "$dir/map" --in "$rt" --out "$dir/rt.jar" || exit 1
+  id=$(cat "$dir/map/buildId")
+  "$JAVA" -Xcheck:jni -Xss4m -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
+    -cp "${CLASSPATH_E2E%:*}:$dir/rt.jar:$STUBS_JAR" E2e lazy "$dir/ring" >"$dir/out" 2>&1 || { cat "$dir/out"; exit 1; }
+  pass=0 fail=0
+  expect() { # expect DESCRIPTION COMMAND...
+    d=$1; shift
+    if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
+  }
+  expect "the ring records the jar's build id ($id)" \
+    sh -c "'$TC_RINGDUMP' -q '$dir/ring' | grep -qx 'build id: $id'"
+  "$TC_TRACE" tree --ring "$dir/ring" --mapping "$dir/map/methodMapping.txt" -o "$dir/tree.txt" 2>"$dir/err"
+  expect "its own mapping: decoded, exit 0, no build-id note" sh -c "[ $? -eq 0 ] && ! grep -qi build '$dir/err'"
+  { cat "$dir/map/methodMapping.txt"; echo "1,1,x.Other run ()V"; } >"$dir/other.txt"
+  "$TC_TRACE" tree --ring "$dir/ring" --mapping "$dir/other.txt" -o "$dir/tree2.txt" 2>"$dir/err"
+  rc=$?
+  expect "another build's mapping: refused, exit 1" sh -c "[ $rc -eq 1 ] && grep -qF 'was recorded by build $id, but $dir/other.txt is the mapping of build' '$dir/err'"
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;

@@ -779,7 +779,10 @@ static int check_build_id(const tr_recording *rec, const opts *o, const tr_mappi
 	              o->ring, rh, o->mapping, mh, rh);
 }
 
-static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tc_error *err)
+/* The recording and every thread's spans; sliced (--message, --from/--to,
+ * --section) unless slice is 0: tc-trace html takes every span whole, and a
+ * copy of them all (the slice of the whole recording) was a third of its memory. */
+static int ring_open_as(ring_input *r, const opts *o, tr_mapping *m, int slice, tc_error *err)
 {
 	memset(r, 0, sizeof *r);
 	char note[512];
@@ -808,11 +811,16 @@ static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tc_error *err)
 		r->th[k].t = &r->rec.thread[k];
 		rc = tr_spans_build(&r->th[k].all, r->th[k].t->events, r->th[k].t->count, o->end_ms, err);
 	}
-	if (rc == TC_OK)
+	if (rc == TC_OK && slice)
 		rc = ring_slice(r, o, err);
 	if (rc != TC_OK)
 		ring_close(r);
 	return rc;
+}
+
+static int ring_open(ring_input *r, const opts *o, tr_mapping *m, tc_error *err)
+{
+	return ring_open_as(r, o, m, 1, err);
 }
 
 static const char *thread_name(const tr_thread *t)
@@ -1339,7 +1347,7 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 	tr_lines lr;
 	int lines_open = 0;
 	size_t other = 0; /* report lines of another build */
-	int rc = ring_open(&r, o, m, err);
+	int rc = ring_open_as(&r, o, m, 0, err);
 	if (rc == TC_OK) {
 		char source[600];
 		uint64_t lost = 0; /* shown with the source: the page has no other place for it */
@@ -1354,6 +1362,9 @@ static int cmd_html(const opts *o, tr_mapping *m, FILE *out, tc_error *err)
 		rc = tr_html_new(&h, m, o->title ? o->title : "tracecanary report", source, err);
 		if (rc == TC_OK)
 			tr_html_set_resolution(h, tick_of(&r));
+		/* each thread written as it is added: the page is not built in memory */
+		if (rc == TC_OK)
+			rc = tr_html_begin(h, out, err);
 	}
 	/* every thread of the recording (the ring file's, then the thread file's), whole:
 	 * the page selects; they share one time base */

@@ -38,6 +38,7 @@ typedef struct builder {
 	size_t *node_of, *seg_of;
 	keyed_entry *ke;
 	size_t nke, cap_ke;
+	size_t ke_max;      /* the last segment an entry in ke is on */
 	tc_error *err;
 } builder;
 
@@ -135,14 +136,21 @@ static int unit_entries(builder *b, size_t i, size_t next, uint64_t c0, uint64_t
 			if (!ms && p != p0)
 				continue;
 			rc = grow((void **)&b->ke, &b->cap_ke, b->nke + 1, sizeof *b->ke, b->err);
-			if (rc == TC_OK)
+			if (rc == TC_OK) {
 				b->ke[b->nke++] = (keyed_entry){ first_seg + p, { (uint32_t)b->node_of[j], p == p0, ms } };
+				if (first_seg + p > b->ke_max)
+					b->ke_max = first_seg + p;
+			}
 		}
 	}
 	return rc;
 }
 
-/* Step 3: one entry per (segment, path), the segments pointing at theirs. */
+/* Step 3: one entry per (segment, path), the segments pointing at theirs; ke
+ * emptied. Called for each run of units that share segments: a unit's segments
+ * come after every earlier unit's, or it joins the last one, so the runs' entries,
+ * each sorted, are the whole sorted, and ke (and qsort's copy of it) holds one
+ * run, not the thread (a 20 M event ring: 480 MB less). */
 static int merge_entries(builder *b)
 {
 	tr_agg *out = b->a;
@@ -162,6 +170,7 @@ static int merge_entries(builder *b)
 			sg->first = out->nent;
 		out->ent[out->nent++] = ke[k].e;
 	}
+	b->nke = 0;
 	return TC_OK;
 }
 
@@ -215,6 +224,8 @@ int tr_agg_build(tr_agg *out, const tr_spans *s, tc_error *err)
 			c1--;
 		size_t first_seg = 0;
 		rc = unit_segments(&b, u, c0, c1, &first_seg);
+		if (rc == TC_OK && b.nke && first_seg > b.ke_max)
+			rc = merge_entries(&b);
 		if (rc == TC_OK)
 			rc = unit_entries(&b, i, next, c0, c1, first_seg);
 	}

@@ -1,6 +1,9 @@
-/* trace_html.c: see trace_html.h. The data is built as JSON text while
- * threads and reports are added, the method names last (every id seen);
- * then written into the page at its <!--TC-DATA--> mark. */
+/* trace_html.c: see trace_html.h. The data is JSON text in the order the page
+ * reads it: title, source, the threads, the reports, the method names last
+ * (every id seen). Buffered, it is written into the page at its <!--TC-DATA-->
+ * mark by tr_html_write; streamed (tr_html_begin), the page up to the mark is
+ * written first and each thread and report goes out as it is added, through a
+ * buffer of about a megabyte: a 20 M event page is not held in memory twice. */
 #include "trace_html.h"
 #include "try.h"
 
@@ -23,7 +26,42 @@ struct tr_html {
 	size_t nthreads, nreports;
 	uint32_t *ids;           /* ids seen, for the names */
 	size_t nids, cap_ids;
+	FILE *out;               /* streaming (tr_html_begin): where the page goes */
+	tc_buf chunk;            /* streaming: what is not written yet */
 };
+
+/* Where a thread's or a report's JSON goes: appended to its list, or, streaming,
+ * to the chunk that spill writes out. */
+static tc_buf *sink(tr_html *h, tc_buf *list)
+{
+	return h->out ? &h->chunk : list;
+}
+
+/* Writes s with every '<' as \u003c: '<' only occurs inside JSON strings. */
+static void put_data(FILE *out, const char *p, size_t len)
+{
+	if (!len)
+		return;
+	const char *end = p + len;
+	while (p < end) {
+		const char *lt = memchr(p, '<', (size_t)(end - p));
+		size_t n = lt ? (size_t)(lt - p) : (size_t)(end - p);
+		fwrite(p, 1, n, out);
+		if (!lt)
+			break;
+		fputs("\\u003c", out);
+		p = lt + 1;
+	}
+}
+
+/* Streaming: the chunk written out once it holds a megabyte (or always: all). */
+static void spill(tr_html *h, int all)
+{
+	if (!h->out || h->chunk.err || (!all && h->chunk.len < (1u << 20)))
+		return;
+	put_data(h->out, (const char *)h->chunk.str, h->chunk.len);
+	h->chunk.len = 0;
+}
 
 static int oom(tc_error *err)
 {
@@ -40,6 +78,7 @@ int tr_html_new(tr_html **out, const tr_mapping *m, const char *title, const cha
 	buf_init(&h->source);
 	buf_init(&h->threads);
 	buf_init(&h->reports);
+	buf_init(&h->chunk);
 	json_escape(&h->title, title ? title : "tracecanary");
 	json_escape(&h->source, source ? source : "");
 	if (h->title.err || h->source.err) {
@@ -58,6 +97,7 @@ void tr_html_free(tr_html *h)
 	buf_free(&h->source);
 	buf_free(&h->threads);
 	buf_free(&h->reports);
+	buf_free(&h->chunk);
 	free(h->ids);
 	free(h);
 }
@@ -140,6 +180,8 @@ static int put_spans(tr_html *h, tc_buf *b, const char *ids_key, const char *key
 		put_varint(b, (uint64_t)(at - ids));
 		prev_start = sp->start_ms;
 		prev_depth = sp->depth;
+		if ((i & 4095) == 0)
+			spill(h, 0);
 	}
 	buf_putc(b, '"');
 	free(ids);
@@ -158,8 +200,11 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 	tr_agg a;
 	TRY(tr_agg_build(&a, s, err));
 	int rc = TC_OK;
-	tc_buf *b = &h->threads;
-	if (h->nthreads++)
+	/* streaming, the threads come before the reports (the data's order) */
+	if (h->out && h->nreports)
+		rc = tc_set(err, TC_EINVAL, "html: a thread added after a report");
+	tc_buf *b = sink(h, &h->threads);
+	if (rc == TC_OK && h->nthreads++)
 		buf_putc(b, ',');
 	buf_puts(b, "{\"name\":");
 	json_escape(b, name);
@@ -174,20 +219,31 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 	for (size_t i = 1; i < a.tree.n && rc == TC_OK; i++) {
 		buf_printf(b, "%s%zu,%u", i > 1 ? "," : "", a.tree.v[i].parent, (unsigned)a.tree.v[i].id);
 		rc = see_id(h, a.tree.v[i].id, err);
+		if ((i & 4095) == 0)
+			spill(h, 0);
 	}
 	buf_puts(b, "],\"segs\":[");
-	for (size_t k = 0; k < a.nsegs; k++)
+	for (size_t k = 0; k < a.nsegs; k++) {
 		buf_printf(b, "%s%llu,%llu,%zu", k ? "," : "", (unsigned long long)a.segs[k].from_ms,
 		          (unsigned long long)a.segs[k].to_ms, a.segs[k].n);
+		if ((k & 4095) == 0)
+			spill(h, 0);
+	}
 	/* entries in segment order: a segment's are the next n */
 	buf_puts(b, "],\"ent\":[");
-	for (size_t e = 0; e < a.nent; e++)
+	for (size_t e = 0; e < a.nent; e++) {
 		buf_printf(b, "%s%u,%u,%llu", e ? "," : "", (unsigned)a.ent[e].path, (unsigned)a.ent[e].calls,
 		          (unsigned long long)a.ent[e].ms);
+		if ((e & 4095) == 0)
+			spill(h, 0);
+	}
 	buf_puts(b, "],\"msgs\":[");
-	for (size_t i = 0; i < a.nmsgs; i++)
+	for (size_t i = 0; i < a.nmsgs; i++) {
 		buf_printf(b, "%s%llu,%llu,%zu,%zu", i ? "," : "", (unsigned long long)a.msgs[i].start_ms,
 		          (unsigned long long)a.msgs[i].end_ms, a.msgs[i].seg0, a.msgs[i].seg1);
+		if ((i & 4095) == 0)
+			spill(h, 0);
+	}
 	buf_putc(b, ']');
 	if (rc == TC_OK)
 		rc = put_timeline(h, b, s, err);
@@ -195,6 +251,7 @@ int tr_html_add_thread(tr_html *h, const char *name, const tr_spans *s, uint64_t
 	tr_agg_dispose(&a);
 	if (rc == TC_OK && b->err)
 		rc = oom(err);
+	spill(h, 1);
 	return rc;
 }
 
@@ -233,7 +290,9 @@ int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uin
 	tc_stack st = { 0 };
 	TRY(tr_report_stack(&st, report, file, line, err));
 	int rc = TC_OK;
-	tc_buf *b = &h->reports;
+	tc_buf *b = sink(h, &h->reports);
+	if (h->out && !h->nreports)
+		buf_puts(b, "],\"reports\":[");
 	if (h->nreports++)
 		buf_putc(b, ',');
 	buf_printf(b, "{\"line\":%llu,\"r\":", (unsigned long long)line);
@@ -271,22 +330,42 @@ int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uin
 	tc_stack_dispose(&st);
 	if (rc == TC_OK && b->err)
 		rc = oom(err);
+	spill(h, 1);
 	return rc;
 }
 
-/* Writes s with every '<' as \u003c: '<' only occurs inside JSON strings. */
-static void put_data(FILE *out, const tc_buf *s)
+static const char mark[] = "<!--TC-DATA-->";
+
+/* The page up to the data's mark, and the data up to its first thread. */
+static int put_head(tr_html *h, FILE *out, tc_error *err)
 {
-	const char *p = s->str ? s->str : "", *end = p + s->len;
-	while (p < end) {
-		const char *lt = memchr(p, '<', (size_t)(end - p));
-		size_t n = lt ? (size_t)(lt - p) : (size_t)(end - p);
-		fwrite(p, 1, n, out);
-		if (!lt)
-			break;
-		fputs("\\u003c", out);
-		p = lt + 1;
-	}
+	const char *at = strstr(tr_report_page, mark);
+	if (!at)
+		return tc_set(err, TC_EINVAL, "html: the page template has no %s", mark);
+	fwrite(tr_report_page, 1, (size_t)(at - tr_report_page), out);
+	tc_buf d;
+	buf_init(&d);
+	buf_puts(&d, "{\"title\":");
+	buf_putn(&d, (const char *)h->title.str, h->title.len);
+	buf_puts(&d, ",\"source\":");
+	buf_putn(&d, (const char *)h->source.str, h->source.len);
+	if (h->resolution_ms)
+		buf_printf(&d, ",\"resolutionMs\":%u", (unsigned)h->resolution_ms);
+	buf_printf(&d, ",\"dispatch\":%u,\"threads\":[", (unsigned)TC_ID_DISPATCH);
+	int rc = d.err ? oom(err) : TC_OK;
+	if (rc == TC_OK)
+		put_data(out, (const char *)d.str, d.len);
+	buf_free(&d);
+	return rc;
+}
+
+int tr_html_begin(tr_html *h, FILE *out, tc_error *err)
+{
+	if (h->out || h->nthreads || h->nreports)
+		return tc_set(err, TC_EINVAL, "html: streaming begins before the first thread, once");
+	TRY(put_head(h, out, err));
+	h->out = out;
+	return TC_OK;
 }
 
 void tr_html_set_resolution(tr_html *h, uint32_t ms)
@@ -296,20 +375,28 @@ void tr_html_set_resolution(tr_html *h, uint32_t ms)
 
 int tr_html_write(tr_html *h, FILE *out, tc_error *err)
 {
+	int rc = TC_OK;
+	if (h->out && h->out != out)
+		return tc_set(err, TC_EINVAL, "html: streamed to another file");
+	if (!h->out) {
+		rc = put_head(h, out, err);
+		if (rc == TC_OK && (h->threads.err || h->reports.err))
+			rc = oom(err);
+		if (rc == TC_OK) {
+			put_data(out, (const char *)h->threads.str, h->threads.len);
+			fputs("],\"reports\":[", out);
+			put_data(out, (const char *)h->reports.str, h->reports.len);
+		}
+	} else {
+		if (h->chunk.err)
+			rc = oom(err);
+		if (rc == TC_OK && !h->nreports)
+			fputs("],\"reports\":[", out);
+	}
+	if (rc != TC_OK)
+		return rc;
 	tc_buf d;
 	buf_init(&d);
-	buf_puts(&d, "{\"title\":");
-	buf_putn(&d, h->title.str, h->title.len);
-	buf_puts(&d, ",\"source\":");
-	buf_putn(&d, h->source.str, h->source.len);
-	if (h->resolution_ms)
-		buf_printf(&d, ",\"resolutionMs\":%u", (unsigned)h->resolution_ms);
-	buf_printf(&d, ",\"dispatch\":%u,\"threads\":[", (unsigned)TC_ID_DISPATCH);
-	if (h->threads.len)
-		buf_putn(&d, h->threads.str, h->threads.len);
-	buf_puts(&d, "],\"reports\":[");
-	if (h->reports.len)
-		buf_putn(&d, h->reports.str, h->reports.len);
 	buf_puts(&d, "],\"names\":{");
 	if (h->nids)
 		qsort(h->ids, h->nids, sizeof *h->ids, cmp_u32);
@@ -321,22 +408,14 @@ int tr_html_write(tr_html *h, FILE *out, tc_error *err)
 		name.len = 0;
 		tr_name_put(&name, h->m, h->ids[i], TR_NAME_FULL);
 		buf_printf(&d, "%s\"%u\":", k++ ? "," : "", (unsigned)h->ids[i]);
-		json_escape(&d, name.str ? name.str : "");
+		json_escape(&d, name.str ? (const char *)name.str : "");
 	}
 	buf_puts(&d, "}}");
-	int rc = TC_OK;
-	if (d.err || name.err || h->threads.err || h->reports.err)
+	if (d.err || name.err)
 		rc = oom(err);
 	if (rc == TC_OK) {
-		static const char mark[] = "<!--TC-DATA-->";
-		const char *at = strstr(tr_report_page, mark);
-		if (!at) {
-			rc = tc_set(err, TC_EINVAL, "html: the page template has no %s", mark);
-		} else {
-			fwrite(tr_report_page, 1, (size_t)(at - tr_report_page), out);
-			put_data(out, &d);
-			fputs(at + sizeof mark - 1, out);
-		}
+		put_data(out, (const char *)d.str, d.len);
+		fputs(strstr(tr_report_page, mark) + sizeof mark - 1, out);
 	}
 	buf_free(&d);
 	buf_free(&name);

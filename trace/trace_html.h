@@ -35,6 +35,13 @@ void tr_html_set_resolution(tr_html *h, uint32_t ms);
 /* One report line (a parsed JSON object); file and line name it in errors. */
 int tr_html_add_report(tr_html *h, const json_val *report, const char *file, uint64_t line, tc_error *err);
 
+/* Streaming: the page up to its data, then each thread and report as it is
+ * added (threads first: a thread after a report is TC_EINVAL), so the page is
+ * never held in memory whole; called once, before the first thread. Without it
+ * everything is kept until tr_html_write. The output is the same either way. */
+int tr_html_begin(tr_html *h, FILE *out, tc_error *err);
+
+/* The page (buffered), or the rest of it (streamed: out is the same file). */
 int tr_html_write(tr_html *h, FILE *out, tc_error *err);
 
 #endif

@@ -32,7 +32,9 @@ async function main() {
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
-  const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+  // the clipboard granted, for the details panel's "copy the stack"
+  const context = await browser.newContext({ viewport: { width: 1100, height: 720 }, permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
   page.on("pageerror", (e) => errors.push("page: " + e.message));
@@ -43,6 +45,7 @@ async function main() {
     if (mode === "big") await big(page, url);
     else {
       await sample(page, url);
+      await timelineSample(page, url);
       await overload(page, "file://" + path.resolve(overloadHtml));
       await threadsPage(page, "file://" + path.resolve(threadsHtml));
     }
@@ -87,33 +90,115 @@ async function big(page, url) {
   for (let i = 0; i < 12; i++) await frame("wheel zoom in", () => page.mouse.wheel(0, -300));
   const v1 = await view();
   ok(v1[1] - v1[0] < (v0[1] - v0[0]) / 100, "big: the wheel zooms in (view 100 times narrower)", [v0, v1]);
-  await frame("drag pan", async () => {
+  await frame("shift+drag pan", async () => {
+    await page.keyboard.down("Shift");
     await page.mouse.move(box.x + box.w * 0.7, midY);
     await page.mouse.down();
     await page.mouse.move(box.x + box.w * 0.3, midY, { steps: 4 });
     await page.mouse.up();
+    await page.keyboard.up("Shift");
   });
   const v2 = await view();
-  ok(v2[0] > v1[0] && Math.abs((v2[1] - v2[0]) - (v1[1] - v1[0])) < 1e-6, "big: a drag pans the view later, same width", [v1, v2]);
-  await page.focus("#tl-canvas");
+  ok(v2[0] > v1[0] && Math.abs((v2[1] - v2[0]) - (v1[1] - v1[0])) < 1e-6, "big: a shift+drag pans the view later, same width", [v1, v2]);
+  // the keys anywhere on the page: the focus on the header, not the canvas
+  await page.click("header");
   for (const k of ["d", "d", "a"]) await frame("key " + k, () => page.keyboard.press(k));
   const v3 = await view();
   ok(v3[0] > v2[0] && Math.abs((v3[1] - v3[0]) - (v2[1] - v2[0])) < 1e-6, "big: the keys pan (D twice, A once)", [v2, v3]);
   for (const k of ["w", "w", "s"]) await frame("key " + k, () => page.keyboard.press(k));
   const v4 = await view();
   ok(v4[1] - v4[0] < v3[1] - v3[0], "big: W twice and S once zoom in", [v3, v4]);
+  await page.mouse.move(box.x + box.w / 2, midY);
   for (let i = 0; i < 12; i++) await frame("wheel zoom out", () => page.mouse.wheel(0, 300));
   await frame("search", () => page.fill("#tl-search", "Screen7.step3"));
   const matches = await text(page, "#tl-matches");
   ok(/^[\d,]+ calls of 1 method match$/.test(matches) && +matches.replace(/[^\d]/g, "") > 100, "big: search finds Screen7.step3's calls", matches);
+  const nMatch = matches.replace(/ calls.*/, "");
+  await blur(page);
+  await frame("key 0 (whole recording)", () => page.keyboard.press("0"));
+  // the steps: the match selected, zoomed to a readable width; back from the first wraps to the last
+  await frame("search: Enter", () => page.press("#tl-search", "Enter"));
+  const s1 = await tlSel(page), w1 = await view();
+  ok(await text(page, "#tl-count") === "1 / " + nMatch && s1[2].startsWith("big.Screen7.step3") && s1[0] >= w1[0] && s1[1] <= w1[1] &&
+    (s1[1] - s1[0]) / (w1[1] - w1[0]) >= 0.3, "big: Enter: 1 / N, the match selected and readable", [await text(page, "#tl-count"), s1, w1]);
+  await frame("search: Enter", () => page.press("#tl-search", "Enter"));
+  ok(await text(page, "#tl-count") === "2 / " + nMatch && (await tlSel(page))[0] > s1[0], "big: Enter again: 2 / N, later", await text(page, "#tl-count"));
+  await page.press("#tl-search", "Shift+Enter");
+  await frame("search: Shift+Enter", () => page.press("#tl-search", "Shift+Enter"));
+  ok(await text(page, "#tl-count") === nMatch + " / " + nMatch, "big: Shift+Enter from the first wraps to the last", await text(page, "#tl-count"));
+  // a slice of the match's: F zooms to it after a zoom out
+  await blur(page);
+  await frame("key s", () => page.keyboard.press("s"));
+  await frame("key f (zoom to the selection)", () => page.keyboard.press("f"));
+  const sf = await tlSel(page), wf = await view();
+  ok(wf[0] < sf[0] && wf[1] > sf[1] && (sf[1] - sf[0]) / (wf[1] - wf[0]) > 0.7, "big: F zooms to the selected slice", [sf, wf]);
   await frame("key 0 (whole recording)", () => page.keyboard.press("0"));
   await frame("search cleared", () => page.fill("#tl-search", ""));
+  await blur(page);
+  // a range over the whole view (every call in it): its aggregate
+  // (no redraw: the range is an element over the canvas; the page's time is the aggregate's)
+  {
+    const t0 = Date.now();
+    await page.mouse.move(box.x + box.w * 0.2, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.w * 0.6, box.y + 10, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForSelector("#tl-range:not([hidden])");
+    frames.push({ what: "range drag (draw: its aggregate)", draw: await page.evaluate(() => window.tcTimeline.rangeMs), wall: Date.now() - t0 });
+  }
+  ok(await page.isVisible("#tl-range") && /^Range [\d,]+\u2013[\d,]+ ms/.test(await text(page, "#tlr-what")), "big: a drag on the axis opens a range's aggregate",
+    await text(page, "#tlr-what"));
+  const rr = await rangeRows(page, 0);
+  const num = (x) => +x.replace(/,/g, "");
+  ok(rr.length >= 10 && rr.every((r, k) => !k || num(r[2]) <= num(rr[k - 1][2])) && rr.every((r) => num(r[2]) <= num(r[3]) + 0.01),
+    "big: the range's methods by self time, self within total", rr.slice(0, 3));
+  await page.keyboard.press("Escape");
+  // a click on a slice at depth 1: its details
+  const c1 = await page.evaluate(() => {
+    const TL = window.tcTimeline, c = document.getElementById("tl-canvas"), b = c.getBoundingClientRect(), th = TL.rows[0].th, tl = th.tl;
+    let i = tl.tops[tl.tops.length >> 1] + 1;
+    TL.v0 = tl.start[i] - 1; TL.v1 = tl.end[i] + 1;
+    const row = TL.rows.find((r) => r.kind === "depth" && r.d === tl.depth[i]);
+    return { x: b.left + c.clientWidth / 2, y: b.top + row.y + row.h / 2, start: tl.start[i], end: tl.end[i] };
+  });
+  await frame("view on a slice", () => page.evaluate(() => window.tcTimeline.redraw()));
+  await frame("click a slice", () => page.mouse.click(c1.x, c1.y));
+  const sd = await tlSel(page);
+  ok(await page.isVisible("#tl-details") && sd[0] === c1.start && sd[1] === c1.end && (await texts(page, "#tld-parents li")).length === 1,
+    "big: a click on a slice: its details, one parent (its message)", [sd, c1, await texts(page, "#tld-parents li")]);
+  await page.keyboard.press("Escape");
+  // the messages by duration
+  await page.click("#tl-msgs summary");
+  await page.waitForSelector("#tl-msg-table");
+  const md = await page.$$eval("#tl-msg-table tr[data-msg] .ms", (es) => es.map((e) => +e.textContent.replace(/,/g, "")));
+  ok(md.length === 200 && md.every((d, k) => !k || d <= md[k - 1]), "big: the slowest 200 messages, slowest first", md.slice(0, 5));
+  await page.evaluate(() => { document.getElementById("tl-msgs").open = false; window.scrollTo(0, 0); });
+  // the overview's brush: a drag sets the view
+  const ov = await page.$eval("#overview", (c) => { const b = c.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height }; });
+  await frame("overview brush", async () => {
+    await page.mouse.move(ov.x + ov.w * 0.4, ov.y + ov.h / 2);
+    await page.mouse.down();
+    await page.mouse.move(ov.x + ov.w * 0.45, ov.y + ov.h / 2, { steps: 3 });
+    await page.mouse.up();
+  });
+  const br = await page.evaluate(() => window.tcTimeline.brush);
+  ok(Math.abs(br[0] - ov.w * 0.4) < 2 && Math.abs(br[1] - ov.w * 0.45) < 2, "big: the overview's brush sets and shows the view", br);
+  ok(!(await page.isVisible("#tl-lod")), "big: 1,000,000 events within the level of detail's budget: no note");
+  await frame("key 0 (whole recording)", () => page.keyboard.press("0"));
   const draws = frames.map((f) => f.draw).sort((a, b) => a - b), walls = frames.map((f) => f.wall).sort((a, b) => a - b);
   const med = (v) => v[v.length >> 1];
   console.log(`# timeline on 1,000,000 events, ${frames.length} frames: draw median ${med(draws).toFixed(1)} ms, max ${draws[draws.length - 1].toFixed(1)} ms; ` +
     `input to frame (driver) median ${med(walls)} ms, max ${walls[walls.length - 1]} ms`);
   for (const f of frames) console.log(`#   ${f.what}: draw ${f.draw.toFixed(1)} ms, input to frame ${f.wall} ms`);
   ok(draws[draws.length - 1] < 1000, "sanity: every timeline frame drew within 1 s", draws[draws.length - 1]);
+  // The frame-time targets are a benchmark's (bench/html.sh sets TC_TIMING_TARGETS=1): on
+  // a shared CI machine, with other tests running beside this one, they measure the load.
+  if (process.env.TC_TIMING_TARGETS === "1") {
+    ok(med(draws) <= 5, "big: the median frame drew in 5 ms or less", med(draws));
+    ok(walls[walls.length - 1] <= 250, "big: every input led to a frame within 250 ms", walls[walls.length - 1]);
+  } else {
+    console.log("# frame-time targets (median draw <= 5 ms, every input to a frame <= 250 ms): bench/html.sh");
+  }
 
   // a report marker: click -> its message selected and the report open
   const at = await page.evaluate(() => {
@@ -310,6 +395,258 @@ async function sample(page, url) {
   ok(await rowOf(page, "method-table", "sample.Main.slowWork") === null, "window 0-60 ms: no slowWork");
   await shot(page, "window");
 }
+
+/* the timeline's view [v0, v1] */
+const tlView = (page) => page.evaluate(() => [window.tcTimeline.v0, window.tcTimeline.v1]);
+/* the view set to [v0, v0 + the canvas's width]: 1 ms a pixel */
+const tlSetView = async (page, v0) => {
+  await page.evaluate((v0) => { const TL = window.tcTimeline; TL.v0 = v0; TL.v1 = v0 + document.getElementById("tl-canvas").clientWidth; TL.redraw(); }, v0);
+  await frameDone(page);
+};
+const texts = (page, sel) => page.$$eval(sel, (es) => es.map((e) => e.innerText.trim().replace(/\s+/g, " ")));
+const blur = (page) => page.evaluate(() => { if (document.activeElement) document.activeElement.blur(); });
+/* the selected slice: [start, end, name] */
+const tlSel = (page) => page.evaluate(() => {
+  const s = window.tcTimeline.sel;
+  if (!s) return null;
+  const tl = s.kind === "section" ? s.th.sect : s.th.tl;
+  return [tl.start[s.i], tl.end[s.i], document.getElementById("tld-name").textContent];
+});
+/* an aggregate table's rows: {name: [calls, self, total]} */
+const rangeRows = (page, ti) => page.$$eval(`#tl-range table[data-thread='${ti}'] tr`, (trs) => trs.slice(1).map((tr) =>
+  [tr.querySelector(".mname").textContent, tr.querySelector(".calls").textContent, tr.querySelector(".self").textContent, tr.querySelector(".total").textContent]));
+
+// The timeline as a Perfetto user works it (issue 31), on the sample, from a fresh load:
+// a click on a slice, F and Esc, a range dragged, the overview's brush, the keys
+// anywhere, search steps, the messages by duration, the From/To boxes, the tooltip
+async function timelineSample(page, url) {
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready='1']");
+  const box = await page.$eval("#tl-canvas", (c) => { const b = c.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height }; });
+
+  // click a slice: slowWork (depth 2 of message 1)
+  ok(!(await page.isVisible("#tl-details")), "details: no panel before a click");
+  let p = await tlPoint(page, "depth", 500, 2);
+  await page.mouse.click(p.x, p.y);
+  ok(await page.isVisible("#tl-details"), "details: a click on a slice opens its panel");
+  ok(await text(page, "#tld-name") === "sample.Main.slowWork ()V", "details: the method with its descriptor", await text(page, "#tld-name"));
+  ok(/^start [\d,]+ ms, duration 790 ms, self 760 ms, depth 2$/.test(await text(page, "#tld-times")), "details: start, duration 790 ms, self 760 ms",
+    await text(page, "#tld-times"));
+  ok(JSON.stringify(await texts(page, "#tld-parents li")) === JSON.stringify(["sample.Main.onClick 800 ms", "android.os.Handler.dispatchMessage 800 ms, message 1"]),
+    "details: its parents up to the message (onClick, then message 1's dispatchMessage)", await texts(page, "#tld-parents li"));
+  ok(JSON.stringify(await texts(page, "#tld-kids tr:not(:first-child)")) === JSON.stringify(["sample.Parser.parse 5 30"]),
+    "details: its children by cost (parse, 5 calls, 30 ms)", await texts(page, "#tld-kids tr:not(:first-child)"));
+  ok(await text(page, "#tld-same-n") === "1", "details: the calls of slowWork in view: 1", await text(page, "#tld-same-n"));
+  // copy the stack as text
+  await page.click("#tld-copy");
+  await page.waitForFunction(() => document.getElementById("tld-copied").textContent !== "");
+  ok(await text(page, "#tld-copied") === "copied", "details: the stack copied", await text(page, "#tld-copied"));
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  ok(/^android\.os\.Handler\.dispatchMessage \(Landroid\.os\.Message;\)V  \(start 85 ms, 800 ms\)\n  sample\.Main\.onClick \(Landroid\.view\.View;\)V  \(start 85 ms, 800 ms\)\n    sample\.Main\.slowWork \(\)V  \(start \d+ ms, 790 ms\)\n\(thread main\)\n$/.test(clip),
+    "details: the clipboard holds the stack, outermost first, a line a call", clip);
+  // a parent in the list selects it
+  await page.click("#tld-parents li:first-child");
+  ok(await text(page, "#tld-name") === "sample.Main.onClick (Landroid.view.View;)V", "details: a click on a parent selects it", await text(page, "#tld-name"));
+  ok(JSON.stringify(await texts(page, "#tld-kids tr:not(:first-child)")) === JSON.stringify(["sample.Main.slowWork 1 790"]),
+    "details: onClick's children: slowWork", await texts(page, "#tld-kids tr:not(:first-child)"));
+
+  // F zooms to the selection (onClick, 85-885 ms), Esc clears it
+  await blur(page);
+  await page.keyboard.press("f");
+  await frameDone(page);
+  let v = await tlView(page);
+  ok(v[0] < 85 && v[0] > 0 && v[1] > 885 && v[1] < 1000, "F: the view on the selected slice (85-885 ms) and a little around it", v);
+  await page.keyboard.press("Escape");
+  await frameDone(page);
+  ok(!(await page.isVisible("#tl-details")) && await page.evaluate(() => window.tcTimeline.sel === null), "Esc: the selection cleared, its panel closed");
+
+  // drag on the slices: a range (85-885 ms: message 1) and its methods by self time
+  await tlSetView(page, 0);
+  const v0 = await tlView(page);
+  p = await tlPoint(page, "depth", 85, 0);
+  let q = await tlPoint(page, "depth", 885, 0);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move(q.x, q.y, { steps: 5 });
+  await page.mouse.up();
+  ok(JSON.stringify(await tlView(page)) === JSON.stringify(v0), "range: a drag does not pan", [v0, await tlView(page)]);
+  ok(await page.isVisible("#tl-range"), "range: a drag opens its aggregate");
+  ok(await text(page, "#tlr-what") === "Range 85\u2013885 ms (800 ms)", "range: 85-885 ms", await text(page, "#tlr-what"));
+  let rows = await rangeRows(page, 0);
+  ok(JSON.stringify(rows.slice(0, 4)) === JSON.stringify([["sample.Main.slowWork", "1", "760", "790"], ["sample.Parser.parse", "5", "30", "30"],
+    ["sample.Main.onClick", "1", "10", "800"], ["android.os.Handler.dispatchMessage", "1", "0", "800"]]), "range: by self time: slowWork 760, parse 30, onClick 10, dispatchMessage 0", rows);
+  await page.click("#tl-range th[data-sort='total']");
+  rows = await rangeRows(page, 0);
+  ok(rows[0][3] === "800" && rows[1][3] === "800" && rows[2][0] === "sample.Main.slowWork", "range: by total time: the two 800 ms first, then slowWork", rows);
+  // half of message 3 (920-6,420 ms, all stuck's), dragged on the axis: a call crossing an end counts its part inside
+  await tlSetView(page, 2000);
+  await page.mouse.move(box.x + 100, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 400, box.y + 10, { steps: 5 });
+  await page.mouse.up();
+  ok(await text(page, "#tlr-what") === "Range 2,100\u20132,400 ms (300 ms)", "range on the axis: 2,100-2,400 ms", await text(page, "#tlr-what"));
+  rows = await rangeRows(page, 0);
+  ok(JSON.stringify(rows.find((r) => r[0] === "sample.Main.stuck")) === JSON.stringify(["sample.Main.stuck", "1", "300", "300"]),
+    "range on the axis: stuck's 300 ms inside it", rows);
+  // shift+drag pans, and leaves the range
+  const v1 = await tlView(page);
+  await page.keyboard.down("Shift");
+  await page.mouse.move(box.x + 600, box.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 400, box.y + 60, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up("Shift");
+  v = await tlView(page);
+  ok(Math.abs(v[0] - v1[0] - 200) < 1 && Math.abs((v[1] - v[0]) - (v1[1] - v1[0])) < 1e-6, "shift+drag pans (200 px: 200 ms later)", [v1, v]);
+  ok(await text(page, "#tlr-what") === "Range 2,100\u20132,400 ms (300 ms)", "shift+drag leaves the range");
+  // the range for the other views
+  await page.click("#tlr-select");
+  ok((await text(page, "#sel-what")).startsWith("Selected: 2,100\u20132,400 ms"), "range: selected for the other views", await text(page, "#sel-what"));
+  await page.keyboard.press("Escape");
+  ok(!(await page.isVisible("#tl-range")), "Esc: the range cleared");
+  await page.click("#reset");
+
+  // the overview: a brush on the view; dragged elsewhere: a new view; the brush dragged: the view moves
+  await page.click("#tl-reset");
+  await frameDone(page);
+  const ov = await page.$eval("#overview", (c) => { const b = c.getBoundingClientRect(); return { x: b.left, y: b.top, w: b.width, h: b.height }; });
+  const ext = await page.evaluate(() => { const TL = window.tcTimeline, w = TL.v1 - TL.v0; return [TL.v0 + w / 1.02 * 0.01, TL.v1 - w / 1.02 * 0.01]; });
+  const ovT = (f) => ext[0] + (ext[1] - ext[0]) * f;
+  await page.mouse.move(ov.x + ov.w * 0.25, ov.y + ov.h / 2);
+  await page.mouse.down();
+  await page.mouse.move(ov.x + ov.w * 0.5, ov.y + ov.h / 2, { steps: 4 });
+  await page.mouse.up();
+  await frameDone(page);
+  v = await tlView(page);
+  const tol = (ext[1] - ext[0]) / ov.w * 2;
+  ok(Math.abs(v[0] - ovT(0.25)) < tol && Math.abs(v[1] - ovT(0.5)) < tol, "overview: a drag sets the view (a quarter to a half)", [v, ovT(0.25), ovT(0.5)]);
+  let br = await page.evaluate(() => window.tcTimeline.brush);
+  ok(Math.abs(br[0] - ov.w * 0.25) < 2 && Math.abs(br[1] - ov.w * 0.5) < 2, "overview: the brush shows the view", br);
+  const blue = await page.$eval("#overview", (c, x) => [...c.getContext("2d").getImageData(Math.round(x), 1, 1, 1).data], (br[0] + br[1]) / 2);
+  ok(blue[2] > 120 && blue[0] < 60, "overview: the brush drawn (its blue edge)", blue);
+  await page.mouse.move(ov.x + ov.w * 0.375, ov.y + ov.h / 2);
+  await page.mouse.down();
+  await page.mouse.move(ov.x + ov.w * 0.475, ov.y + ov.h / 2, { steps: 4 });
+  await page.mouse.up();
+  await frameDone(page);
+  const vb = await tlView(page);
+  ok(Math.abs(vb[0] - v[0] - (ovT(0.1) - ext[0])) < tol && Math.abs((vb[1] - vb[0]) - (v[1] - v[0])) < 1e-6, "overview: the brush dragged moves the view, same width", [v, vb]);
+  await blur(page);
+  await page.keyboard.press("w");
+  await frameDone(page);
+  br = await page.evaluate(() => window.tcTimeline.brush);
+  ok(br[1] - br[0] < ov.w * 0.25 * 0.8, "overview: the brush follows a zoom", br);
+
+  // W/S/A/D anywhere on the page, not while typing in a field
+  await page.keyboard.press("0");
+  await frameDone(page);
+  const va = await tlView(page);
+  await page.click("header");
+  await page.keyboard.press("w");
+  await page.keyboard.press("d");
+  await frameDone(page);
+  const vw = await tlView(page);
+  ok(vw[1] - vw[0] < (va[1] - va[0]) * 0.8 && vw[0] > va[0], "keys: W and D after a click on the header zoom and pan", [va, vw]);
+  await page.click("#msg");
+  await page.keyboard.type("w");
+  await page.click("#tl-search");
+  await page.keyboard.type("sad");
+  await frameDone(page);
+  ok(JSON.stringify(await tlView(page)) === JSON.stringify(vw), "keys: typed in a field, W/S/A/D are text", [vw, await tlView(page)]);
+  await page.fill("#msg", "");
+
+  // search: a count, next/previous, wraps, the match selected and readable
+  await page.fill("#tl-search", "parser.parse");
+  ok(await text(page, "#tl-count") === "0 / 5", "search: 0 / 5 before a step", await text(page, "#tl-count"));
+  await blur(page);
+  await page.keyboard.press("0");
+  const starts = [];
+  for (let k = 1; k <= 5; k++) {
+    await page.press("#tl-search", "Enter");
+    await frameDone(page);
+    ok(await text(page, "#tl-count") === k + " / 5", `search: Enter: ${k} / 5`, await text(page, "#tl-count"));
+    const s = await tlSel(page);
+    starts.push(s[0]);
+    v = await tlView(page);
+    if (k === 1) {
+      ok(s[2].startsWith("sample.Parser.parse"), "search: the match selected (its details)", s);
+      ok(s[0] >= v[0] && s[1] <= v[1] && (s[1] - s[0]) / (v[1] - v[0]) >= 0.3, "search: zoomed to the match, readable (40% of the view)", [s, v]);
+    }
+  }
+  ok(starts.every((t, k) => !k || t > starts[k - 1]), "search: Enter steps through the matches in time order", starts);
+  await page.press("#tl-search", "Enter");
+  ok(await text(page, "#tl-count") === "1 / 5" && (await tlSel(page))[0] === starts[0], "search: Enter past the last wraps to the first", await text(page, "#tl-count"));
+  await page.press("#tl-search", "Shift+Enter");
+  ok(await text(page, "#tl-count") === "5 / 5" && (await tlSel(page))[0] === starts[4], "search: Shift+Enter goes back, wrapping to the last", await text(page, "#tl-count"));
+  await page.click("#tl-prev");
+  ok(await text(page, "#tl-count") === "4 / 5" && (await tlSel(page))[0] === starts[3], "search: the previous button", await text(page, "#tl-count"));
+  await page.click("#tl-next");
+  ok(await text(page, "#tl-count") === "5 / 5", "search: the next button", await text(page, "#tl-count"));
+  await page.fill("#tl-search", "");
+  ok(await text(page, "#tl-count") === "", "search: no count without a search");
+
+  // messages by duration, the slowest first; a click selects one and zooms to it
+  await page.click("#tl-msgs summary");
+  await page.waitForSelector("#tl-msg-table");
+  const msgs = await page.$$eval("#tl-msg-table tr[data-msg]", (trs) => trs.map((t) => [+t.dataset.msg, +t.querySelector(".ms").textContent.replace(/,/g, "")]));
+  ok(JSON.stringify(msgs) === JSON.stringify([[3, 5500], [1, 800], [0, 56], [4, 12], [2, 9], [5, 0]]), "messages by duration: 3, 1, 0, 4, 2, 5", msgs);
+  await page.click("#tl-msg-table tr[data-msg='1']");
+  await frameDone(page);
+  v = await tlView(page);
+  ok((await text(page, "#sel-what")).startsWith("Selected: message 1") && v[0] < 85 && v[1] > 885 && v[1] - v[0] < 1000,
+    "messages by duration: a click selects message 1 and zooms to it", [await text(page, "#sel-what"), v]);
+  ok((await tlSel(page))[2] === "android.os.Handler.dispatchMessage (Landroid.os.Message;)V", "messages by duration: its slice selected", await tlSel(page));
+
+  // after "Whole recording" the From/To boxes follow the view
+  await page.fill("#from", "100");
+  await page.fill("#to", "890");
+  await page.click("#apply-window");
+  await page.click("#reset");
+  await blur(page);
+  await page.keyboard.press("s");
+  await page.keyboard.press("a");
+  await frameDone(page);
+  v = await tlView(page);
+  const boxes = [await page.inputValue("#from"), await page.inputValue("#to")];
+  ok(boxes[0] === String(Math.max(0, Math.floor(v[0]))) && boxes[1] === String(Math.ceil(v[1])), "Whole recording: the From/To boxes follow the view", [boxes, v]);
+  await page.keyboard.press("Escape");
+
+  // the tooltip after a keyboard zoom: it follows what is under the mouse, or hides
+  await page.keyboard.press("0");
+  await frameDone(page);
+  p = await tlPoint(page, "depth", 3000, 1);
+  await page.mouse.move(p.x, p.y);
+  ok((await text(page, "#tl-tip")).includes("sample.Main.stuck"), "tooltip: stuck under the mouse");
+  await page.keyboard.press("w");
+  await frameDone(page);
+  const under = await page.evaluate(([x]) => { const TL = window.tcTimeline, c = document.getElementById("tl-canvas"), b = c.getBoundingClientRect(); return TL.v0 + (x - b.left) / c.clientWidth * (TL.v1 - TL.v0); }, [p.x]);
+  ok(await page.isVisible("#tl-tip") && (await text(page, "#tl-tip")).includes("sample.Main.stuck") && under > 920 && under < 6420,
+    "tooltip: after W, still the call under the mouse (stuck)", [under, await text(page, "#tl-tip")]);
+  for (let k = 0; k < 8; k++) await page.keyboard.press("d");
+  await frameDone(page);
+  ok(!(await page.isVisible("#tl-tip")), "tooltip: after D pans past the recording, nothing under the mouse: hidden", await text(page, "#tl-tip"));
+  await page.keyboard.press("0");
+
+  // the level of detail: a view over the budget leaves the deeper levels out and says so
+  ok(!(await page.isVisible("#tl-lod")), "level of detail: everything drawn, no note");
+  await page.evaluate(() => { window.tcTimeline.lodBudget = 8; window.tcTimeline.redraw(); });
+  await frameDone(page);
+  ok(await page.isVisible("#tl-lod") && /^Level of detail: main has \d+ calls in view, over the 8 drawn in a frame, so only depths 0\u2013\d are drawn\. Zoom in/.test(await text(page, "#tl-lod")),
+    "level of detail: the page says what it left out", await text(page, "#tl-lod"));
+  ok(await highlightedAny(page, 3) === 0, "level of detail: depth 3 not drawn");
+  await page.evaluate(() => { window.tcTimeline.lodBudget = 1500000; window.tcTimeline.redraw(); });
+  await frameDone(page);
+  ok(!(await page.isVisible("#tl-lod")) && await highlightedAny(page, 3) > 0, "level of detail: back within the budget, all drawn, no note");
+}
+/* pixels of a timeline row (depth d) not white */
+const highlightedAny = (page, d) => page.evaluate((d) => {
+  const TL = window.tcTimeline, c = document.getElementById("tl-canvas"), dpr = window.devicePixelRatio || 1;
+  const row = TL.rows.find((r) => r.kind === "depth" && r.d === d);
+  const px = c.getContext("2d").getImageData(0, Math.round((row.y + row.h / 2) * dpr), c.width, 1).data;
+  let n = 0;
+  for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 0 && !(px[i] > 235 && px[i + 1] > 235 && px[i + 2] > 235)) n++;
+  return n;
+}, d);
 
 // Overloads: two rows of sample.Main.render tell their descriptors; every row has its
 // full name on hover

@@ -15,18 +15,23 @@ static const char map[] = "10,1,a.B run ()V\n"
                           "11,1,a.B </script><!--x (I)V\n"
                           "1048574,1,android.os.Handler dispatchMessage (Landroid.os.Message;)V\n";
 
-static char *page(const char *report_line, size_t *len)
+/* The page of the events ev (n of them), with one report line or none, buffered
+ * or streamed (tr_html_begin). */
+static char *page_of(const uint64_t *evs, size_t nev, const char *report_line, size_t *len, int stream)
 {
 	tc_error err = { 0 };
 	tr_mapping *m = NULL;
 	FILE *f = fmemopen((void *)map, sizeof map - 1, "rb");
 	cr_assert_eq(tr_mapping_read(&m, f, "map", &err), TC_OK, "%s", err.message);
 	fclose(f);
-	uint64_t ev[] = { I(D, 0), I(10, 1), I(11, 2), O(11, 5), O(10, 9), O(D, 10), I(D, 20), I(11, 20), O(11, 30), O(D, 30) };
 	tr_spans s = { 0 };
-	cr_assert_eq(tr_spans_build(&s, ev, N(ev), TR_NO_TIME, &err), TC_OK);
+	cr_assert_eq(tr_spans_build(&s, evs, nev, TR_NO_TIME, &err), TC_OK);
 	tr_html *h = NULL;
 	cr_assert_eq(tr_html_new(&h, m, "t<i>tle", "src", &err), TC_OK);
+	char *out = NULL;
+	FILE *o = open_memstream(&out, len);
+	if (stream)
+		cr_assert_eq(tr_html_begin(h, o, &err), TC_OK, "%s", err.message);
 	cr_assert_eq(tr_html_add_thread(h, "main", &s, 1000, &err), TC_OK, "%s", err.message);
 	if (report_line) {
 		json_doc doc;
@@ -36,14 +41,81 @@ static char *page(const char *report_line, size_t *len)
 		cr_assert_eq(tr_html_add_report(h, &doc.root, "r.jsonl", 1, &err), TC_OK, "%s", err.message);
 		json_doc_dispose(&doc);
 	}
-	char *out = NULL;
-	FILE *o = open_memstream(&out, len);
 	cr_assert_eq(tr_html_write(h, o, &err), TC_OK, "%s", err.message);
 	fclose(o);
 	tr_html_free(h);
 	tr_spans_dispose(&s);
 	tr_mapping_free(m);
 	return out;
+}
+
+/* two messages: dispatch > run > (11); dispatch > (11) */
+#define EVENTS { I(D, 0), I(10, 1), I(11, 2), O(11, 5), O(10, 9), O(D, 10), I(D, 20), I(11, 20), O(11, 30), O(D, 30) }
+
+static char *page(const char *report_line, size_t *len)
+{
+	uint64_t ev[] = EVENTS;
+	return page_of(ev, N(ev), report_line, len, 0);
+}
+
+static const char slow[] = "{\"tag\":\"Trace_EvilMethod\",\"detail\":\"NORMAL\",\"cost\":9,\"scene\":\"</script>\","
+                           "\"stack\":\"0,1048574,1,9\\n1,11,1,3\\n\",\"stackKey\":\"11|\",\"time\":1009}";
+
+/* tc-trace html streams (issue 31: a 20 M event page was held whole, 1.6 GB):
+ * the streamed page is the buffered one byte for byte, with a report, without,
+ * and over many chunks (400,000 spans: the timeline's text alone is 2 MB) */
+Test(html, streamed_is_buffered)
+{
+	size_t n = 0, nb, ns;
+	uint64_t *big = malloc(800000 * sizeof *big);
+	cr_assert(big);
+	for (uint64_t k = 0; k < 200000; k++) {
+		big[n++] = I(D, 3 * k);
+		big[n++] = I(10, 3 * k + 1);
+		big[n++] = O(10, 3 * k + 2);
+		big[n++] = O(D, 3 * k + 2);
+	}
+	uint64_t ev[] = EVENTS;
+	const char *reports[] = { slow, NULL };
+	for (int r = 0; r < 2; r++) {
+		char *b = page_of(ev, N(ev), reports[r], &nb, 0), *s = page_of(ev, N(ev), reports[r], &ns, 1);
+		cr_assert(nb == ns && memcmp(b, s, nb) == 0, "report %d: %zu bytes buffered, %zu streamed", r, nb, ns);
+		free(b);
+		free(s);
+	}
+	char *b = page_of(big, n, slow, &nb, 0), *s = page_of(big, n, slow, &ns, 1);
+	cr_assert(nb > 2000000 && nb == ns && memcmp(b, s, nb) == 0, "400,000 spans: %zu bytes buffered, %zu streamed", nb, ns);
+	free(b);
+	free(s);
+	free(big);
+}
+
+/* Streaming, the data's order is the page's: a thread after a report is refused. */
+Test(html, streamed_thread_after_report)
+{
+	tc_error err = { 0 };
+	uint64_t ev[] = EVENTS;
+	tr_spans s = { 0 };
+	cr_assert_eq(tr_spans_build(&s, ev, N(ev), TR_NO_TIME, &err), TC_OK);
+	tr_html *h = NULL;
+	cr_assert_eq(tr_html_new(&h, NULL, "t", "s", &err), TC_OK);
+	char *out = NULL;
+	size_t len;
+	FILE *o = open_memstream(&out, &len);
+	cr_assert_eq(tr_html_begin(h, o, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tr_html_add_thread(h, "main", &s, 0, &err), TC_OK, "%s", err.message);
+	json_doc doc;
+	size_t off;
+	char why[64];
+	cr_assert_eq(json_parse(&doc, slow, strlen(slow), &off, why, sizeof why), TC_OK, "%s", why);
+	cr_assert_eq(tr_html_add_report(h, &doc.root, "r.jsonl", 1, &err), TC_OK, "%s", err.message);
+	json_doc_dispose(&doc);
+	cr_assert_eq(tr_html_add_thread(h, "late", &s, 0, &err), TC_EINVAL);
+	cr_assert(strstr(err.message, "after a report"), "%s", err.message);
+	fclose(o);
+	free(out);
+	tr_html_free(h);
+	tr_spans_dispose(&s);
 }
 
 /* The data element's text, or NULL. */
@@ -61,9 +133,7 @@ static char *data_of(const char *p)
 Test(html, data_cannot_end_its_element)
 {
 	size_t len;
-	char *p = page("{\"tag\":\"Trace_EvilMethod\",\"detail\":\"NORMAL\",\"cost\":9,\"scene\":\"</script>\","
-	               "\"stack\":\"0,1048574,1,9\\n1,11,1,3\\n\",\"stackKey\":\"11|\",\"time\":1009}",
-	               &len);
+	char *p = page(slow, &len);
 	cr_assert(strncmp(p, "<!DOCTYPE html>", 15) == 0);
 	char *d = data_of(p);
 	cr_assert(d, "the data element ends");

@@ -26,7 +26,9 @@
 # (tests/lib/maven_fetch.py); one that is missing and cannot be fetched fails the test.
 set -uo pipefail
 [ $# -eq 4 ] || { sed -n '2,30p' "$0" >&2; exit 2; }
-src=$1 work=$2 tci=$3 dexverify=$4
+src=$(cd "$1" && pwd) work=$2
+# meson passes the tools relative to the build directory; the steps run in WORK_DIR
+tci=$(realpath "$3") dexverify=$(realpath "$4")
 here=$src/tests/dex/kotlin
 oracles=$src/tests/dex/oracles
 
@@ -163,7 +165,7 @@ oracle_run() { # NAME OUT_DIR OPTIONS...
 	# --only before --behave, which adds the behaviour oracle to the list
 	if bash "$oracles/oracles.sh" dex/orig "$out" "dex/oracles-$name" --cache dex/oracle-cache --jobs 1 \
 		"$@" --behave "$here/behave" --resources "$stdlib" --resources "$coro" >"dex/oracles-$name.log" 2>&1; then
-		ok "dex oracles on $name: $(grep -E '^(classes.dex|KotlinProgram) +[a-z]+ +PASS' "dex/oracles-$name.log" | awk '{print $2}' | paste -sd, -) pass"
+		ok "dex oracles on $name: $(grep -E '^(classes.dex|KotlinProgram) +[a-z]+ +PASS' "dex/oracles-$name.log" | awk '!seen[$2]++ {print $2}' | paste -sd, -) pass"
 		grep -E '^(classes.dex|KotlinProgram) +[a-z]+ +PASS' "dex/oracles-$name.log" | sed 's/^/#   /'
 	else
 		notok "dex oracles on $name"; show "dex/oracles-$name.log" 40

@@ -1,0 +1,195 @@
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import android.app.Application;
+import android.os.Build;
+import android.os.Handler;
+import android.os.Looper;
+
+import com.tencent.matrix.trace.android.AndroidTracing;
+import com.tencent.matrix.trace.core.AppMethodBeat;
+import com.tencent.matrix.trace.core.TraceCanary;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.After;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.RuntimeEnvironment;
+import org.robolectric.annotation.Config;
+import org.robolectric.annotation.LooperMode;
+
+/**
+ * The Android glue's end-to-end scenarios of tests/runtime/e2e/E2e.java on the real
+ * framework: android-all's Looper, MessageQueue, Handler and Application inside
+ * Robolectric (robolectric.sh runs it once per API level, -Drobolectric.enabledSdks=N).
+ * Method events come from hand-written AppMethodBeat calls in tc-instrument's shape,
+ * with E2e's ids.
+ *
+ * Where Robolectric is not a device:
+ *  - LooperMode INSTRUMENTATION_TEST: the main looper runs the framework's own
+ *    Looper.loop() on a thread of its own ("SDK N Main Thread"), which calls the
+ *    mLogging printer around each message as a device does. Under Robolectric's default
+ *    PAUSED mode the test thread is the main thread and ShadowPausedLooper.idle()
+ *    dispatches messages itself, never calling the printer: no message would be seen.
+ *  - SystemClock is Robolectric's (a fake clock that only a test moves); the runtime
+ *    times messages with CLOCK_MONOTONIC in C, so durations are real, but Message.when
+ *    (the queue probe) is in fake time.
+ *  - No Choreographer vsync: Robolectric's Choreographer runs frames from its own
+ *    clock, not at a display's rate (the frame scenarios stay on the stubs).
+ */
+@RunWith(RobolectricTestRunner.class)
+@Config(sdk = {21, 23, 26, 29, 33, 35}, manifest = Config.NONE)
+@LooperMode(LooperMode.Mode.INSTRUMENTATION_TEST)
+public final class RoboE2e {
+    static final List<String[]> reports = new ArrayList<>();
+
+    static final TraceCanary.ReportListener LISTENER = (tag, key, json) -> {
+        synchronized (reports) {
+            reports.add(new String[] {tag, key, json});
+            reports.notifyAll();
+        }
+    };
+
+    static String[] waitFor(String tag, String detail, long ms) throws InterruptedException {
+        long end = System.currentTimeMillis() + ms;
+        synchronized (reports) {
+            for (;;) {
+                for (String[] r : reports) {
+                    if (r[0].equals(tag) && (detail == null || r[2].contains("\"detail\":\"" + detail + "\""))) {
+                        return r;
+                    }
+                }
+                long left = end - System.currentTimeMillis();
+                if (left <= 0) {
+                    return null;
+                }
+                reports.wait(left);
+            }
+        }
+    }
+
+    /** The duration of the first "depth,id,count,dur" line for id at depth, or -1. */
+    static long item(String json, int depth, int id, int count) {
+        Matcher m = Pattern.compile("(?:\"stack\":\"|\\\\n)" + depth + "," + id + "," + count + ",(\\d+)\\\\n")
+                .matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    static void busy(long ms) {
+        long end = System.nanoTime() + ms * 1_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x += end ^ x;
+        }
+        if (x == 42) {
+            System.out.print("");
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    // ---- "instrumented" methods, E2e's ids ----
+
+    static void tinyStep() {
+        AppMethodBeat.i(101);
+        busy(1);
+        AppMethodBeat.o(101);
+    }
+
+    static void nap() {
+        AppMethodBeat.i(102);
+        try {
+            sleep(150);
+        } finally {
+            AppMethodBeat.o(102);
+        }
+    }
+
+    static void slowWork() {
+        AppMethodBeat.i(100);
+        try {
+            for (int k = 0; k < 3; k++) {
+                tinyStep();
+            }
+            nap();
+            busy(650);
+        } finally {
+            AppMethodBeat.o(100);
+        }
+    }
+
+    static void stuck() {
+        AppMethodBeat.i(200);
+        try {
+            sleep(5600);
+        } finally {
+            AppMethodBeat.o(200);
+        }
+    }
+
+    /** Runs on the main looper's thread and waits for it. */
+    static <T> T onMain(Callable<T> c) throws Exception {
+        FutureTask<T> t = new FutureTask<>(c);
+        new Handler(Looper.getMainLooper()).post(t);
+        return t.get(30, TimeUnit.SECONDS);
+    }
+
+    static void install(int tracers) throws Exception {
+        TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
+        c.tracers = tracers;
+        Application app = RuntimeEnvironment.getApplication();
+        onMain(() -> {
+            AndroidTracing.install(app, c, LISTENER);
+            return null;
+        });
+        assertTrue("started on API " + Build.VERSION.SDK_INT, TraceCanary.isAlive());
+    }
+
+    @After
+    public void release() throws Exception {
+        onMain(() -> { // the recording thread: install ran there
+            TraceCanary.stop();
+            TraceCanary.release();
+            return null;
+        });
+        synchronized (reports) {
+            reports.clear();
+        }
+    }
+
+    @Test
+    public void slowMessage() throws Exception {
+        install(TraceCanary.TRACER_EVIL);
+        Handler h = new Handler(Looper.getMainLooper());
+        h.post(() -> busy(5));
+        h.post(RoboE2e::slowWork);
+        String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 10_000);
+        assertNotNull("slow message report on API " + Build.VERSION.SDK_INT, evil);
+        String j = evil[2];
+        System.out.println("# API " + Build.VERSION.SDK_INT + " " + j);
+        long d100 = item(j, 1, 100, 1);
+        assertTrue("slowWork's own line, ~800 ms: " + d100, d100 >= 700 && d100 <= 2500);
+        long d101 = item(j, 2, 101, 3);
+        assertTrue("three tinySteps merged into one line: " + d101, d101 >= 0 && d101 <= 200);
+        long d102 = item(j, 2, 102, 1);
+        assertTrue("nap ~150 ms: " + d102, d102 >= 100 && d102 <= 1000);
+        long dd = item(j, 0, AppMethodBeat.METHOD_ID_DISPATCH, 1);
+        assertTrue("the message line holds the method: " + dd, dd >= d100);
+        assertTrue("stackKey is slowWork", j.contains("\"stackKey\":\"100|\""));
+    }
+}

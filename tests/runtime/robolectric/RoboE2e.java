@@ -142,6 +142,16 @@ public final class RoboE2e {
         }
     }
 
+    static boolean slowIdle() {
+        AppMethodBeat.i(202);
+        try {
+            sleep(2300);
+        } finally {
+            AppMethodBeat.o(202);
+        }
+        return false;
+    }
+
     /** Runs on the main looper's thread and waits for it. */
     static <T> T onMain(Callable<T> c) throws Exception {
         FutureTask<T> t = new FutureTask<>(c);
@@ -149,15 +159,39 @@ public final class RoboE2e {
         return t.get(30, TimeUnit.SECONDS);
     }
 
+    static final List<String> logs = new ArrayList<>();
+
     static void install(int tracers) throws Exception {
         TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
         c.tracers = tracers;
         Application app = RuntimeEnvironment.getApplication();
+        TraceCanary.setLogListener((level, tag, text) -> {
+            synchronized (logs) {
+                logs.add(tag + ": " + text);
+            }
+        });
         onMain(() -> {
             AndroidTracing.install(app, c, LISTENER);
             return null;
         });
         assertTrue("started on API " + Build.VERSION.SDK_INT, TraceCanary.isAlive());
+    }
+
+    /** In the runtime's log or in android.util.Log (Robolectric's ShadowLog keeps it). */
+    static boolean logged(String part) {
+        synchronized (logs) {
+            for (String l : logs) {
+                if (l.contains(part)) {
+                    return true;
+                }
+            }
+        }
+        for (org.robolectric.shadows.ShadowLog.LogItem l : org.robolectric.shadows.ShadowLog.getLogs()) {
+            if (l.msg != null && l.msg.contains(part)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @After
@@ -167,8 +201,12 @@ public final class RoboE2e {
             TraceCanary.release();
             return null;
         });
+        TraceCanary.setLogListener(null);
         synchronized (reports) {
             reports.clear();
+        }
+        synchronized (logs) {
+            logs.clear();
         }
     }
 
@@ -191,5 +229,59 @@ public final class RoboE2e {
         long dd = item(j, 0, AppMethodBeat.METHOD_ID_DISPATCH, 1);
         assertTrue("the message line holds the method: " + dd, dd >= d100);
         assertTrue("stackKey is slowWork", j.contains("\"stackKey\":\"100|\""));
+    }
+
+    /** E2e's anr: a message stuck 5.6 s gives a LAG report with the main thread's stack, then an ANR. */
+    @Test
+    public void anrAndLag() throws Exception {
+        install(TraceCanary.TRACER_EVIL | TraceCanary.TRACER_ANR);
+        new Handler(Looper.getMainLooper()).post(RoboE2e::stuck);
+        String[] lag = waitFor("Trace_EvilMethod", "LAG", 10_000);
+        assertNotNull("lag report on API " + Build.VERSION.SDK_INT, lag);
+        assertTrue("lag report with the main thread's stack: " + lag[2], lag[2].contains("RoboE2e.stuck"));
+        String[] anr = waitFor("Trace_EvilMethod", "ANR", 10_000);
+        assertNotNull("ANR report on API " + Build.VERSION.SDK_INT, anr);
+        String j = anr[2];
+        System.out.println("# API " + Build.VERSION.SDK_INT + " " + j);
+        long d200 = item(j, 1, 200, 1);
+        assertTrue("stuck ~5000 ms at the check: " + d200, d200 >= 4800 && d200 <= 5600);
+        assertTrue("stackKey is stuck", j.contains("\"stackKey\":\"200|\""));
+        assertTrue("the whole stack, from the sleep to stuck",
+                j.contains("|*\\t\\tat RoboE2e:sleep(") && j.contains("|*\\t\\tat RoboE2e:stuck("));
+        onMain(() -> null); // the stuck message is over
+    }
+
+    /**
+     * E2e's idle-lag: the framework's MessageQueue.mIdleHandlers wrapped on API 23+, a slow
+     * handler reported with its stack; API 21 and 22 lack Looper.getQueue(): off, with a
+     * warning. The handlers run in the framework's own MessageQueue.next().
+     */
+    @Test
+    public void idleHandlerLag() throws Exception {
+        install(TraceCanary.TRACER_IDLE);
+        boolean api23 = Build.VERSION.SDK_INT >= 23;
+        int[] quick = {0};
+        onMain(() -> {
+            android.os.MessageQueue q = Looper.myQueue();
+            q.addIdleHandler(() -> {
+                quick[0]++;
+                return true;
+            });
+            q.addIdleHandler(RoboE2e::slowIdle);
+            return null;
+        });
+        new Handler(Looper.getMainLooper()).post(() -> busy(5));
+        String[] r = waitFor("Trace_EvilMethod", "LAG_IDLE_HANDLER", api23 ? 8000 : 3000);
+        onMain(() -> null);
+        assertTrue("the quick handler ran: " + quick[0], quick[0] >= 1);
+        if (api23) {
+            assertNotNull("LAG_IDLE_HANDLER report for the slow handler on API " + Build.VERSION.SDK_INT, r);
+            System.out.println("# API " + Build.VERSION.SDK_INT + " " + r[2]);
+            assertTrue("the main thread's stack, in the handler: " + r[2], r[2].contains("RoboE2e.slowIdle(RoboE2e.java:"));
+        } else {
+            assertEquals("API " + Build.VERSION.SDK_INT + ": no idle-handler lag", null, r);
+            assertTrue("API " + Build.VERSION.SDK_INT + ": a warning says it is off: " + logs,
+                    logged("idle-handler lag needs API 23"));
+        }
     }
 }

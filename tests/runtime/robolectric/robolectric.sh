@@ -19,6 +19,9 @@ shift
 for v in JAVA JAVAC RUNTIME_JAR TC_LIB; do
 	[ -n "${!v:-}" ] || { echo "robolectric.sh: $v is not set" >&2; exit 2; }
 done
+. "$src/tests/lib/need.sh"
+need_cmd unzip unzip
+need_file /usr/bin/python3 python3
 rm -rf "$work"
 mkdir -p "$work/lib" "$work/sdk" "$work/classes"
 work=$(cd "$work" && pwd)

@@ -47,7 +47,7 @@ import org.robolectric.annotation.LooperMode;
  *    clock, not at a display's rate (the frame scenarios stay on the stubs).
  */
 @RunWith(RobolectricTestRunner.class)
-@Config(sdk = {21, 23, 26, 29, 33, 35}, manifest = Config.NONE)
+@Config(minSdk = 21, manifest = Config.NONE) // the level: -Drobolectric.enabledSdks=N
 @LooperMode(LooperMode.Mode.INSTRUMENTATION_TEST)
 public final class RoboE2e {
     static final List<String[]> reports = new ArrayList<>();

@@ -3,7 +3,8 @@
 # inside Robolectric on the framework's own classes (android-all), one JVM per API level
 # (the JNI library can be loaded by one class loader only, and each level is a sandbox
 # of its own). See README.md here.
-# Environment (set by meson): JAVA, JAVAC, RUNTIME_JAR, TC_LIB.
+# Environment (set by meson): JAVA, JAVAC, RUNTIME_JAR, TC_LIB; for API 36 JAVA21 (a JDK 21+,
+# else the first under /usr/lib/jvm).
 #
 # Offline: Robolectric's closure (deps.txt, pinned in tests/lib/maven.lock) and the
 # android-all jars come from the download cache (tests/lib/maven_fetch.py), and
@@ -26,19 +27,41 @@ rm -rf "$work"
 mkdir -p "$work/lib" "$work/sdk" "$work/classes"
 work=$(cd "$work" && pwd)
 
-# The android-all jar of each level Robolectric 4.14.1 knows (its DefaultSdkProvider).
+# The android-all jar of each level, as Robolectric 4.14.1's DefaultSdkProvider names it
+# (21..35); API 36 needs Robolectric 4.16.1 (23..36), whose SDK 36 wants Java 21.
 declare -A sdk=([21]=5.0.2_r3-robolectric-r0 [22]=5.1.1_r9-robolectric-r2 [23]=6.0.1_r3-robolectric-r1
 	[24]=7.0.0_r1-robolectric-r1 [25]=7.1.0_r7-robolectric-r1 [26]=8.0.0_r4-robolectric-r1
 	[27]=8.1.0-robolectric-4611349 [28]=9-robolectric-4913185-2 [29]=10-robolectric-5803371
 	[30]=11-robolectric-6757853 [31]=12-robolectric-7732740 [32]=12.1-robolectric-8229987
-	[33]=13-robolectric-9030017 [34]=14-robolectric-10818077 [35]=15-robolectric-12650502)
+	[33]=13-robolectric-9030017 [34]=14-robolectric-10818077 [35]=15-robolectric-12650502
+	[36]=16-robolectric-13921718)
+deps=$here/deps.txt newest=${sdk[35]} java=$JAVA javac=$JAVAC
+case " $* " in
+*" 36 "*)
+	[ $# -eq 1 ] || { echo "robolectric.sh: API 36 runs alone (another Robolectric)" >&2; exit 2; }
+	deps=$here/deps-4.16.1.txt newest=${sdk[36]}
+	# a JDK of 21 or later: $JAVA21, or one under /usr/lib/jvm (the machine's second JDK)
+	java=
+	for j in ${JAVA21:-} /usr/lib/jvm/*/bin/java; do
+		v=$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+		if [ -n "$v" ] && [ "${v%%.*}" -ge 21 ] 2>/dev/null; then java=$j; break; fi
+	done
+	if [ -z "$java" ]; then
+		msg="Robolectric runs API 36 on Java 21 or later only: no such JDK (set JAVA21, or install one under /usr/lib/jvm)"
+		[ "${TC_REQUIRE_TOOLS:-0}" = 1 ] && { echo "FAIL: $msg"; exit 1; }
+		echo "SKIP: $msg"; exit 77
+	fi
+	javac=${java%/java}/javac # android-all 16's class files are Java 21's (65.0)
+	echo "# API 36 on $java"
+	;;
+esac
 coords=()
-while read -r c; do [ -n "$c" ] && coords+=("$c"); done < <(grep -v '^#' "$here/deps.txt")
+while read -r c; do [ -n "$c" ] && coords+=("$c"); done < <(grep -v '^#' "$deps")
 for api in "$@"; do
-	[ -n "${sdk[$api]:-}" ] || { echo "robolectric.sh: Robolectric 4.14.1 has no API $api" >&2; exit 2; }
+	[ -n "${sdk[$api]:-}" ] || { echo "robolectric.sh: no android-all jar known for API $api" >&2; exit 2; }
 	coords+=("org.robolectric:android-all:${sdk[$api]}")
 done
-coords+=("org.robolectric:android-all:${sdk[35]}") # compiled against, and on the class path
+coords+=("org.robolectric:android-all:$newest") # compiled against, and on the class path
 if ! mapfile -t files < <(python3 "$src/tests/lib/maven_fetch.py" "${coords[@]}") || [ ${#files[@]} -ne ${#coords[@]} ]; then
 	echo "FAIL: Robolectric's closure or an android-all jar is not in the download cache and cannot be fetched (above)"
 	exit 1
@@ -56,19 +79,19 @@ for f in "${files[@]}"; do
 done
 # The newest android-all on the class path, as AGP puts android.jar there: Robolectric's
 # own classes name framework types of every level; the sandbox loads each level's own.
-android=$work/sdk/android-all-${sdk[35]}.jar
+android=$work/sdk/android-all-$newest.jar
 cp=$(IFS=:; echo "${cp_parts[*]}"):$RUNTIME_JAR:$android
-if ! "$JAVAC" -nowarn -encoding UTF-8 -d "$work/classes" -cp "$cp" "$here/RoboE2e.java" >"$work/javac.log" 2>&1; then
+if ! "$javac" -nowarn -encoding UTF-8 -d "$work/classes" -cp "$cp" "$here/RoboE2e.java" >"$work/javac.log" 2>&1; then
 	echo "FAIL: javac RoboE2e.java"; cat "$work/javac.log"; exit 1
 fi
 passed=0 failed=0
 for api in "$@"; do
 	log=$work/api$api.log
 	# -Drobolectric.logging.enabled: Robolectric's own messages (sandbox, SDK jar) in the log
-	if timeout 600 "$JAVA" -Xss4m -Dtc.lib="$TC_LIB" -Drobolectric.offline=true \
+	if timeout 600 "$java" -Xss4m -Dtc.lib="$TC_LIB" -Drobolectric.offline=true \
 		-Drobolectric.dependency.dir="$work/sdk" -Drobolectric.usePreinstrumentedJars=false \
 		-Drobolectric.enabledSdks="$api" -cp "$work/classes:$cp" org.junit.runner.JUnitCore RoboE2e \
-		>"$log" 2>&1 </dev/null; then
+		>"$log" 2>&1 </dev/null && ! grep -q '^OK (0 tests)' "$log"; then   # 0: the level is not run
 		passed=$((passed + 1))
 		echo "ok - API $api ($(grep -m1 '^OK' "$log"))"
 	else

@@ -105,6 +105,16 @@ public final class RoboE2e {
 
     // ---- "instrumented" methods, E2e's ids ----
 
+    /** An Activity as tc-instrument leaves it: onWindowFocusChanged calls at(this, hasFocus). */
+    public static final class MainActivity extends android.app.Activity {
+        @Override
+        public void onWindowFocusChanged(boolean hasFocus) {
+            AppMethodBeat.i(5);
+            AppMethodBeat.at(this, hasFocus);
+            AppMethodBeat.o(5);
+        }
+    }
+
     static void tinyStep() {
         AppMethodBeat.i(101);
         busy(1);
@@ -316,5 +326,36 @@ public final class RoboE2e {
                 !logged("cannot reach Choreographer"));
         assertTrue("frame timing kept running on API " + Build.VERSION.SDK_INT, !logged("frame timing stopped"));
         assertTrue("a DisplayManager on API " + Build.VERSION.SDK_INT, !logged("no DisplayManager"));
+    }
+
+    /**
+     * Start-up and the Activity focus hook on the framework's Activity and Application: a
+     * real Activity created by Robolectric's ActivityController on the main looper (its
+     * lifecycle through the Application's callbacks), then focused: at(activity, true)
+     * ends a cold start. Robolectric is not a device here: the activity is not launched
+     * through ActivityThread.mH (the runtime's launch hook sees no launch transaction),
+     * and creating the first one takes seconds (Robolectric loads resources and
+     * instruments the classes it needs), which the start-up report counts.
+     */
+    @Test
+    public void startupAndFocus() throws Exception {
+        install(TraceCanary.TRACER_EVIL | TraceCanary.TRACER_STARTUP);
+        onMain(() -> {
+            MainActivity a = org.robolectric.Robolectric.buildActivity(MainActivity.class).setup().get();
+            new Handler(Looper.getMainLooper()).post(() -> a.onWindowFocusChanged(true));
+            return null;
+        });
+        String[] r = waitFor("Trace_StartUp", null, 10_000);
+        assertNotNull("start-up report on API " + Build.VERSION.SDK_INT, r);
+        String j = r[2];
+        System.out.println("# API " + Build.VERSION.SDK_INT + " " + j);
+        assertTrue("a cold start: " + j, j.contains("\"is_warm_start_up\":false"));
+        assertTrue("the scene of a launched activity (100): " + j, j.contains("\"application_create_scene\":100"));
+        Matcher m = Pattern.compile("\"first_activity_create\":(\\d+).*\"startup_duration\":(\\d+)").matcher(j);
+        assertTrue("first_activity_create and startup_duration: " + j, m.find());
+        assertTrue("the start-up lasts until the focus: " + j, Long.parseLong(m.group(2)) >= Long.parseLong(m.group(1)));
+        String[] slow = waitFor("Trace_EvilMethod", "NORMAL", 2000);
+        assertTrue("the next report's scene is the activity, from the Application's lifecycle callbacks",
+                slow == null || slow[2].contains("\"scene\":\"RoboE2e$MainActivity\""));
     }
 }

@@ -11,6 +11,15 @@ A 52.0 interface is verified by the type-checking verifier, which accepts a defa
 method without branches (most are bridges and one-line delegations) and rejects the
 others (`Expecting a stackmap frame`): those interfaces stay unusable, as before.
 
+enjarify also writes a call of an interface's own method through `invokespecial` or
+`invokestatic` (dex `invoke-super` of a default method, as Kotlin's `super.f()` under
+`-Xjvm-default=all` compiles, or a static interface method) with a Methodref constant,
+which HotSpot refuses at the call (`IncompatibleClassChangeError: Method ... must be
+InterfaceMethodref constant`, JVMS 4.4.2, 6.5 invokespecial). This retags every Methodref
+whose class is an interface of the same jar as an InterfaceMethodref and marks that
+class 52.0 (the first version that allows them there); for the behaviour oracle, which
+runs without verification (a 52.0 method with branches has no StackMapTable here).
+
 usage: runjar.py [--all] JAR OUT.jar      prints how many classes were marked
 """
 import struct
@@ -56,22 +65,65 @@ def needs_52(d):
     return False
 
 
+def class_info(d):
+    """(this class's name, whether it is an interface, offsets of its Methodref tags with
+    their class's name)."""
+    n = struct.unpack_from('>H', d, 8)[0]
+    p, i = 10, 1
+    utf, cls, refs = {}, {}, []
+    while i < n:
+        tag = d[p]
+        if tag == 1:
+            ln = struct.unpack_from('>H', d, p + 1)[0]
+            utf[i] = d[p + 3:p + 3 + ln]
+            p += 3 + ln
+        else:
+            if tag == 7:
+                cls[i] = struct.unpack_from('>H', d, p + 1)[0]
+            elif tag == 10:
+                refs.append((p, struct.unpack_from('>H', d, p + 1)[0]))
+            p += 1 + CP_SIZES[tag]
+        i += 2 if tag in (5, 6) else 1
+    access, this = struct.unpack_from('>HH', d, p)
+    name = lambda c: utf.get(cls.get(c))
+    return name(this), bool(access & ACC_INTERFACE), [(off, name(c)) for off, c in refs]
+
+
 def main():
     args = sys.argv[1:]
     every = args[:1] == ['--all']
     if every:
         args = args[1:]
     src, dst = args
-    marked = 0
+    marked = retagged = 0
     with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, 'w') as zo:
+        is_class = lambda info, d: info.filename.endswith('.class') and d[:4] == b'\xca\xfe\xba\xbe'
+        interfaces = set()
         for info in zi.infolist():
             d = zi.read(info)
-            if info.filename.endswith('.class') and d[:4] == b'\xca\xfe\xba\xbe':
-                if every or needs_52(d):
+            if is_class(info, d):
+                name, iface, _ = class_info(d)
+                if iface:
+                    interfaces.add(name)
+        for info in zi.infolist():
+            d = zi.read(info)
+            if is_class(info, d):
+                mark = every or needs_52(d)
+                if not every:
+                    fix = [off for off, c in class_info(d)[2] if c in interfaces]
+                    if fix:
+                        d = bytearray(d)
+                        for off in fix:
+                            d[off] = 11
+                        d = bytes(d)
+                        retagged += len(fix)
+                        mark = True
+                if mark:
                     d = d[:6] + struct.pack('>H', 52) + d[8:]
                     marked += 1
             zo.writestr(info, d)
-    print('%s: %d classes marked 52.0' % (dst, marked))
+    print('%s: %d classes marked 52.0, %d Methodref constants of interfaces retagged'
+          % (dst, marked, retagged))
 
 
 if __name__ == '__main__':

@@ -114,7 +114,8 @@ check "MainActivity gets an onWindowFocusChanged that calls AppMethodBeat.at" \
 # the runtime's classes, instruction by instruction (the code column; pool indices differ)
 runtime_code() {
 	dexdump -d "$1" 2>/dev/null | awk '
-		/^  Class descriptor  :/ { keep = index($0, "Lcom/tencent/matrix/trace/") > 0 }
+		/^  Class descriptor  :/ { keep = index($0, "Lcom/tencent/matrix/trace/") > 0 &&
+			index($0, "Lcom/tencent/matrix/trace/generated/BuildId;") == 0 } # the build-id marker, added
 		keep && /^      name          :/ { print }
 		keep && /\|[0-9a-f]+: / { sub(/^[^|]*\|[0-9a-f]+: /, ""); sub(/ \/\/ [a-z]+@[0-9a-f]+$/, ""); print }'
 }

@@ -201,6 +201,10 @@ def code_lines(text):
 def commands(line):
     """The simple commands of a shell line, as token lists."""
     line = strip_comment(line).strip()
+    # a command substitution is another command, whose output the shell splices in
+    # (README's `$([ -f $base ] && echo --base-mapping $base)`): its words are no
+    # arguments of the tool around it
+    line = re.sub(r'\$\([^()]*\)', '', line)
     if line.startswith('$ '):
         line = line[2:]
     if not line:

@@ -494,6 +494,18 @@ def compare_class(args):
     return r
 
 
+MARKER_CLASS = 'Lcom/tencent/matrix/trace/generated/BuildId;'
+
+
+def is_marker(path):
+    """The build-id marker as tc-instrument writes it: no methods, one field, the id."""
+    with open(path, encoding='utf-8', errors='replace') as f:
+        text = f.read()
+    fields = re.findall(r'^\.field .*$', text, re.M)
+    return ('.method' not in text and len(fields) == 1 and
+            re.match(r'^\.field public static final ID:Ljava/lang/String; = "[0-9a-f]+"$', fields[0]) is not None)
+
+
 def unified(a, b, context=2, limit=40):
     import difflib
     out = [x for x in difflib.unified_diff(a, b, 'original', 'output', n=context, lineterm='')][2:]
@@ -528,7 +540,10 @@ def main():
     for c in moved:
         out[c] = moved_to[c]
     missing = sorted(set(orig) - set(out))
-    extra = sorted(set(out) - set(orig))
+    # tc-instrument's build-id marker (one dex of a build gets it): a class holding only
+    # its id as a constant, no code; any other new class is a difference
+    marker = [c for c in set(out) - set(orig) if c == MARKER_CLASS and is_marker(out[c])]
+    extra = sorted(set(out) - set(orig) - set(marker))
     work = [(c, orig[c], out[c], a.probe_class, a.always_normalize) for c in sorted(set(orig) & set(out))]
     if a.jobs > 1 and len(work) > 200:
         with multiprocessing.Pool(a.jobs) as pool:
@@ -538,7 +553,7 @@ def main():
 
     tot = {'classes': len(orig), 'methods': 0, 'identical': 0, 'differ': 0, 'added': 0,
            'violations': 0, 'probed_methods': 0, 'missing_classes': len(missing),
-           'extra_classes': len(extra), 'probes': {}, 'moved': moved}
+           'extra_classes': len(extra), 'probes': {}, 'moved': moved, 'marker': bool(marker)}
     diffs = [(c, ['- class missing from the output']) for c in missing]
     diffs += [(c, ['+ class added']) for c in extra]
     viols = []

@@ -8,6 +8,7 @@
 
 #include "json.h"
 #include "method_mapping.h"
+#include "trace_index.h"
 
 static const char *const kind_name[TR_CMP_KINDS] = { "method", "message", "section" };
 static const char *const metric_name[2] = { "total", "self" };
@@ -20,7 +21,7 @@ void tr_cmp_dispose(tr_cmp *c)
 		free(c->rows[i].v);
 	}
 	free(c->rows);
-	free(c->slots);
+	tr_index_dispose(&c->index);
 	free(c->acc);
 	free(c->active);
 	free(c->touched);
@@ -35,58 +36,36 @@ int tr_cmp_init(tr_cmp *c, size_t na, size_t nb, tc_error *err)
 	c->n[0] = na;
 	c->n[1] = nb;
 	c->nmax = na > nb ? na : nb;
-	c->nslots = 1024;
-	c->slots = malloc(c->nslots * sizeof *c->slots);
 	c->acc = calloc((size_t)(TC_ID_MAX + 1) * 3, sizeof *c->acc);
 	c->active = calloc(TC_ID_MAX + 1, sizeof *c->active);
 	c->touched = malloc((TC_ID_MAX + 1) * sizeof *c->touched);
-	if (!c->slots || !c->acc || !c->active || !c->touched) {
+	if (!c->acc || !c->active || !c->touched || tr_index_init(&c->index, 1024, err) != TC_OK) {
 		tr_cmp_dispose(c);
 		return tc_set(err, TC_ENOMEM, "compare: out of memory");
 	}
-	for (size_t i = 0; i < c->nslots; i++)
-		c->slots[i] = SIZE_MAX;
 	return TC_OK;
 }
 
-static uint64_t hash(tr_cmp_kind kind, const char *s)
+static uint64_t hash(tr_cmp_kind kind, const char *key)
 {
-	uint64_t h = UINT64_C(14695981039346656037) ^ (uint64_t)kind;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-	return h;
+	return tr_hash_str(tr_hash_byte(TR_HASH_SEED, (unsigned char)kind), key);
 }
 
-static int grow_slots(tr_cmp *c, tc_error *err)
+static uint64_t row_hash(const void *ctx, size_t r)
 {
-	size_t n = c->nslots * 2, *s = malloc(n * sizeof *s);
-	if (!s)
-		return tc_set(err, TC_ENOMEM, "compare: out of memory");
-	for (size_t i = 0; i < n; i++)
-		s[i] = SIZE_MAX;
-	for (size_t r = 0; r < c->nrows; r++) {
-		size_t i = (size_t)hash(c->rows[r].kind, c->rows[r].key) & (n - 1);
-		while (s[i] != SIZE_MAX)
-			i = (i + 1) & (n - 1);
-		s[i] = r;
-	}
-	free(c->slots);
-	c->slots = s;
-	c->nslots = n;
-	return TC_OK;
+	const tr_cmp_row *rows = ctx;
+	return hash(rows[r].kind, rows[r].key);
 }
 
 /* The row of (kind, key), made if new; *out its index. */
 static int row_of(tr_cmp *c, tr_cmp_kind kind, const char *key, size_t *out, tc_error *err)
 {
-	size_t i = (size_t)hash(kind, key) & (c->nslots - 1);
-	for (; c->slots[i] != SIZE_MAX; i = (i + 1) & (c->nslots - 1)) {
-		const tr_cmp_row *r = &c->rows[c->slots[i]];
-		if (r->kind == kind && strcmp(r->key, key) == 0) {
-			*out = c->slots[i];
+	size_t i = tr_index_slot(&c->index, hash(kind, key)), k;
+	for (; (k = c->index.slots[i]) != TR_INDEX_EMPTY; i = tr_index_next(&c->index, i))
+		if (c->rows[k].kind == kind && strcmp(c->rows[k].key, key) == 0) {
+			*out = k;
 			return TC_OK;
 		}
-	}
 	if (c->nrows == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 256;
 		tr_cmp_row *v = realloc(c->rows, cap * sizeof *v);
@@ -106,11 +85,8 @@ static int row_of(tr_cmp *c, tr_cmp_kind kind, const char *key, size_t *out, tc_
 		return tc_set(err, TC_ENOMEM, "compare: out of memory");
 	}
 	strcpy(r->key, key);
-	c->slots[i] = c->nrows;
 	*out = c->nrows++;
-	if (c->nrows * 2 > c->nslots)
-		return grow_slots(c, err);
-	return TC_OK;
+	return tr_index_put(&c->index, i, *out, row_hash, c->rows, err);
 }
 
 static double *fig(const tr_cmp *c, const tr_cmp_row *r, int side, int f)
@@ -349,6 +325,8 @@ int tr_cmp_finish(tr_cmp *c, const tr_cmp_opts *o, tc_error *err)
 		sort_ctx = c;
 		qsort(c->rows, c->nrows, sizeof *c->rows, by_finding);
 		sort_ctx = NULL;
+		/* the index points at rows by number: sorting moves them */
+		tr_index_dispose(&c->index);
 	}
 	return rc;
 }

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "tc_runtime.h"
+#include "trace_index.h"
 #include "trace_mapping.h"
 #include "trace_spans.h"
 #include "trace_stats.h"
@@ -85,8 +86,7 @@ typedef struct tr_cmp {
 	size_t n[2], nmax;      /* recordings per side */
 	tr_cmp_row *rows;       /* after tr_cmp_finish: by kind, then in finding order */
 	size_t nrows, cap;
-	size_t *slots;          /* key -> row, open addressing */
-	size_t nslots;
+	tr_index index;         /* (kind, key) -> row */
 	size_t tested[TR_CMP_KINDS][2]; /* rows in each Holm family, per metric */
 	tr_cmp_opts o;
 	/* the recording being added */

@@ -8,6 +8,7 @@
 
 #include "bytes.h"
 #include "trace_flame.h"
+#include "trace_index.h"
 
 #define NONE SIZE_MAX
 
@@ -21,28 +22,14 @@ struct tr_dflame {
 	size_t n[2];
 	dnode *v;
 	size_t nv, capv;
-	size_t *slots, nslots;     /* (parent, key) -> node */
+	tr_index nodes;            /* (parent, key) -> node */
 	char **keys;
 	size_t nkeys, capk;
-	size_t *kslots, nkslots;   /* key text -> key */
+	tr_index texts;            /* key text -> key */
 	uint32_t *kid, *stamp, gen; /* per method id: its key for the spans being added */
 	size_t *node_of, cap_of;   /* per span: its node */
 	uint64_t *kids, cap_kids;  /* per span: its children's time */
 };
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = UINT64_C(14695981039346656037);
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-	return h;
-}
-
-static uint64_t hash_pair(size_t parent, uint32_t key)
-{
-	uint64_t h = (uint64_t)parent * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)key * UINT64_C(0xBF58476D1CE4E5B9);
-	return h ^ (h >> 29);
-}
 
 void tr_dflame_free(tr_dflame *f)
 {
@@ -51,9 +38,9 @@ void tr_dflame_free(tr_dflame *f)
 	for (size_t i = 0; i < f->nkeys; i++)
 		free(f->keys[i]);
 	free(f->keys);
-	free(f->kslots);
+	tr_index_dispose(&f->texts);
 	free(f->v);
-	free(f->slots);
+	tr_index_dispose(&f->nodes);
 	free(f->kid);
 	free(f->stamp);
 	free(f->node_of);
@@ -61,42 +48,16 @@ void tr_dflame_free(tr_dflame *f)
 	free(f);
 }
 
-static int grow_nodes(tr_dflame *f)
+static uint64_t node_hash(const void *ctx, size_t k)
 {
-	size_t n = f->nslots * 2, *s = malloc(n * sizeof *s);
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		s[i] = NONE;
-	for (size_t k = 1; k < f->nv; k++) {
-		size_t i = (size_t)hash_pair(f->v[k].parent, f->v[k].key) & (n - 1);
-		while (s[i] != NONE)
-			i = (i + 1) & (n - 1);
-		s[i] = k;
-	}
-	free(f->slots);
-	f->slots = s;
-	f->nslots = n;
-	return 0;
+	const dnode *v = ctx;
+	return tr_hash_pair(v[k].parent, v[k].key);
 }
 
-static int grow_keys(tr_dflame *f)
+static uint64_t text_hash(const void *ctx, size_t k)
 {
-	size_t n = f->nkslots * 2, *s = malloc(n * sizeof *s);
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		s[i] = NONE;
-	for (size_t k = 0; k < f->nkeys; k++) {
-		size_t i = (size_t)hash_str(f->keys[k]) & (n - 1);
-		while (s[i] != NONE)
-			i = (i + 1) & (n - 1);
-		s[i] = k;
-	}
-	free(f->kslots);
-	f->kslots = s;
-	f->nkslots = n;
-	return 0;
+	char *const *keys = ctx;
+	return tr_hash_str(TR_HASH_SEED, keys[k]);
 }
 
 int tr_dflame_new(tr_dflame **out, size_t na, size_t nb, tc_error *err)
@@ -107,19 +68,15 @@ int tr_dflame_new(tr_dflame **out, size_t na, size_t nb, tc_error *err)
 		return tc_set(err, TC_ENOMEM, "flame: out of memory");
 	f->n[0] = na;
 	f->n[1] = nb;
-	f->nslots = f->nkslots = 1024;
 	f->capv = 256;
-	f->slots = malloc(f->nslots * sizeof *f->slots);
-	f->kslots = malloc(f->nkslots * sizeof *f->kslots);
 	f->v = calloc(f->capv, sizeof *f->v);
 	f->kid = calloc(TC_ID_MAX + 1, sizeof *f->kid);
 	f->stamp = calloc(TC_ID_MAX + 1, sizeof *f->stamp);
-	if (!f->slots || !f->kslots || !f->v || !f->kid || !f->stamp) {
+	if (!f->v || !f->kid || !f->stamp || tr_index_init(&f->nodes, 1024, err) != TC_OK ||
+	    tr_index_init(&f->texts, 1024, err) != TC_OK) {
 		tr_dflame_free(f);
 		return tc_set(err, TC_ENOMEM, "flame: out of memory");
 	}
-	for (size_t i = 0; i < f->nslots; i++)
-		f->slots[i] = f->kslots[i] = NONE;
 	/* the root, "all" */
 	f->v[0] = (dnode){ .parent = NONE, .first_child = NONE, .last_child = NONE, .next_sibling = NONE };
 	f->nv = 1;
@@ -130,10 +87,10 @@ int tr_dflame_new(tr_dflame **out, size_t na, size_t nb, tc_error *err)
 /* The key of text, interned; -1 when out of memory. */
 static int key_of(tr_dflame *f, const char *text, uint32_t *out)
 {
-	size_t i = (size_t)hash_str(text) & (f->nkslots - 1);
-	for (; f->kslots[i] != NONE; i = (i + 1) & (f->nkslots - 1))
-		if (strcmp(f->keys[f->kslots[i]], text) == 0) {
-			*out = (uint32_t)f->kslots[i];
+	size_t i = tr_index_slot(&f->texts, tr_hash_str(TR_HASH_SEED, text)), r;
+	for (; (r = f->texts.slots[i]) != TR_INDEX_EMPTY; i = tr_index_next(&f->texts, i))
+		if (strcmp(f->keys[r], text) == 0) {
+			*out = (uint32_t)r;
 			return 0;
 		}
 	if (f->nkeys == f->capk) {
@@ -150,22 +107,17 @@ static int key_of(tr_dflame *f, const char *text, uint32_t *out)
 		return -1;
 	memcpy(copy, text, len);
 	f->keys[f->nkeys] = copy;
-	f->kslots[i] = f->nkeys;
 	*out = (uint32_t)f->nkeys++;
-	if (f->nkeys * 2 > f->nkslots)
-		return grow_keys(f);
-	return 0;
+	return tr_index_put(&f->texts, i, *out, text_hash, f->keys, NULL) == TC_OK ? 0 : -1;
 }
 
 /* The child of parent with key, made if new; NONE when out of memory. */
 static size_t child_of(tr_dflame *f, size_t parent, uint32_t key)
 {
-	size_t i = (size_t)hash_pair(parent, key) & (f->nslots - 1);
-	for (; f->slots[i] != NONE; i = (i + 1) & (f->nslots - 1)) {
-		const dnode *d = &f->v[f->slots[i]];
-		if (d->parent == parent && d->key == key)
-			return f->slots[i];
-	}
+	size_t i = tr_index_slot(&f->nodes, tr_hash_pair(parent, key)), r;
+	for (; (r = f->nodes.slots[i]) != TR_INDEX_EMPTY; i = tr_index_next(&f->nodes, i))
+		if (f->v[r].parent == parent && f->v[r].key == key)
+			return r;
 	if (f->nv == f->capv) {
 		size_t cap = f->capv * 2;
 		dnode *v = realloc(f->v, cap * sizeof *v);
@@ -182,10 +134,7 @@ static size_t child_of(tr_dflame *f, size_t parent, uint32_t key)
 	else
 		f->v[f->v[parent].last_child].next_sibling = k;
 	f->v[parent].last_child = k;
-	f->slots[i] = k;
-	if (f->nv * 2 > f->nslots && grow_nodes(f))
-		return NONE;
-	return k;
+	return tr_index_put(&f->nodes, i, k, node_hash, f->v, NULL) == TC_OK ? k : NONE;
 }
 
 int tr_dflame_add(tr_dflame *f, int side, const tr_spans *s, const tr_mapping *m, tc_error *err)

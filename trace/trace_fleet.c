@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "method_mapping.h"
+#include "trace_index.h"
 #include "trace_report.h"
 
 static const char *const verdict_often[] = { "more often", "less often", "same", "-" };
@@ -21,7 +22,7 @@ void tr_fleet_dispose(tr_fleet *f)
 		free(f->rows[i].cost[1]);
 	}
 	free(f->rows);
-	free(f->slots);
+	tr_index_dispose(&f->index);
 	buf_free(&f->key);
 	memset(f, 0, sizeof *f);
 }
@@ -32,43 +33,20 @@ int tr_fleet_init(tr_fleet *f, size_t files_a, size_t files_b, tc_error *err)
 	f->files[0] = files_a;
 	f->files[1] = files_b;
 	buf_init(&f->key);
-	f->nslots = 1024;
-	f->slots = malloc(f->nslots * sizeof *f->slots);
-	if (!f->slots)
+	if (tr_index_init(&f->index, 1024, err) != TC_OK)
 		return tc_set(err, TC_ENOMEM, "compare: out of memory");
-	for (size_t i = 0; i < f->nslots; i++)
-		f->slots[i] = SIZE_MAX;
 	return TC_OK;
 }
 
-static uint64_t hash2(const char *a, const char *b)
+static uint64_t hash2(const char *detail, const char *key)
 {
-	uint64_t h = UINT64_C(14695981039346656037);
-	for (; *a; a++)
-		h = (h ^ (unsigned char)*a) * UINT64_C(1099511628211);
-	h = (h ^ 0xff) * UINT64_C(1099511628211);
-	for (; *b; b++)
-		h = (h ^ (unsigned char)*b) * UINT64_C(1099511628211);
-	return h;
+	return tr_hash_str(tr_hash_byte(tr_hash_str(TR_HASH_SEED, detail), 0xff), key);
 }
 
-static int grow(tr_fleet *f, tc_error *err)
+static uint64_t row_hash(const void *ctx, size_t r)
 {
-	size_t n = f->nslots * 2, *s = malloc(n * sizeof *s);
-	if (!s)
-		return tc_set(err, TC_ENOMEM, "compare: out of memory");
-	for (size_t i = 0; i < n; i++)
-		s[i] = SIZE_MAX;
-	for (size_t r = 0; r < f->nrows; r++) {
-		size_t i = (size_t)hash2(f->rows[r].detail, f->rows[r].key) & (n - 1);
-		while (s[i] != SIZE_MAX)
-			i = (i + 1) & (n - 1);
-		s[i] = r;
-	}
-	free(f->slots);
-	f->slots = s;
-	f->nslots = n;
-	return TC_OK;
+	const tr_fleet_row *rows = ctx;
+	return hash2(rows[r].detail, rows[r].key);
 }
 
 static char *dup(const char *s)
@@ -81,9 +59,9 @@ static char *dup(const char *s)
 
 static int row_of(tr_fleet *f, const char *detail, const char *key, tr_fleet_row **out, tc_error *err)
 {
-	size_t i = (size_t)hash2(detail, key) & (f->nslots - 1);
-	for (; f->slots[i] != SIZE_MAX; i = (i + 1) & (f->nslots - 1)) {
-		tr_fleet_row *r = &f->rows[f->slots[i]];
+	size_t i = tr_index_slot(&f->index, hash2(detail, key)), k;
+	for (; (k = f->index.slots[i]) != TR_INDEX_EMPTY; i = tr_index_next(&f->index, i)) {
+		tr_fleet_row *r = &f->rows[k];
 		if (strcmp(r->detail, detail) == 0 && strcmp(r->key, key) == 0) {
 			*out = r;
 			return TC_OK;
@@ -106,14 +84,9 @@ static int row_of(tr_fleet *f, const char *detail, const char *key, tr_fleet_row
 		free(r->key);
 		return tc_set(err, TC_ENOMEM, "compare: out of memory");
 	}
-	f->slots[i] = f->nrows++;
 	*out = r;
-	if (f->nrows * 2 > f->nslots) {
-		int rc = grow(f, err);
-		*out = &f->rows[f->nrows - 1];
-		return rc;
-	}
-	return TC_OK;
+	f->nrows++;
+	return tr_index_put(&f->index, i, f->nrows - 1, row_hash, f->rows, err);
 }
 
 /* the first frame of a Java thread stack, "at a.B.c(B.java:1)" less its
@@ -294,9 +267,7 @@ int tr_fleet_finish(tr_fleet *f, double alpha, double tick_ms, tc_error *err)
 		}
 		/* the slots point at rows by index: sorting moves them */
 		qsort(f->rows, f->nrows, sizeof *f->rows, by_finding);
-		free(f->slots);
-		f->slots = NULL;
-		f->nslots = 0;
+		tr_index_dispose(&f->index);
 	}
 	free(pr);
 	free(pc);

@@ -28,6 +28,7 @@
 
 #include "json_read.h"
 #include "tc_runtime.h"
+#include "trace_index.h"
 #include "trace_mapping.h"
 #include "trace_stats.h"
 
@@ -57,7 +58,7 @@ typedef struct tr_fleet {
 	size_t other[2];        /* other tags, not compared */
 	tr_fleet_row *rows;
 	size_t nrows, cap;
-	size_t *slots, nslots;
+	tr_index index;         /* (detail, key) -> row */
 	size_t tested_rate, tested_cost;
 	double alpha, tick_ms;
 	tc_buf key;             /* scratch */

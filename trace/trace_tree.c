@@ -9,34 +9,14 @@
 void tr_tree_dispose(tr_tree *t)
 {
 	free(t->v);
-	free(t->slots);
+	tr_index_dispose(&t->index);
 	memset(t, 0, sizeof *t);
 }
 
-static size_t hash(size_t parent, uint32_t id, size_t mask)
+static uint64_t hash_of(const void *ctx, size_t i)
 {
-	uint64_t h = ((uint64_t)parent * UINT64_C(0x9E3779B97F4A7C15)) ^ ((uint64_t)id * UINT64_C(0xC2B2AE3D27D4EB4F));
-	h ^= h >> 29;
-	return (size_t)h & mask;
-}
-
-static int rehash(tr_tree *t, size_t nslots, tc_error *err)
-{
-	size_t *s = malloc(nslots * sizeof *s);
-	if (!s)
-		return tc_set(err, TC_ENOMEM, "tree: out of memory");
-	for (size_t i = 0; i < nslots; i++)
-		s[i] = TR_NONE;
-	for (size_t i = 1; i < t->n; i++) {
-		size_t h = hash(t->v[i].parent, t->v[i].id, nslots - 1);
-		while (s[h] != TR_NONE)
-			h = (h + 1) & (nslots - 1);
-		s[h] = i;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = nslots;
-	return TC_OK;
+	const tr_node *v = ctx;
+	return tr_hash_pair(v[i].parent, v[i].id);
 }
 
 static int init(tr_tree *t, tc_error *err)
@@ -48,20 +28,18 @@ static int init(tr_tree *t, tc_error *err)
 	t->cap = 64;
 	t->n = 1;
 	t->v[0] = (tr_node){ 0, 0, TR_NONE, TR_NONE, TR_NONE, TR_NONE, 0, 0, 0, 0, 0 };
-	return rehash(t, 256, err);
+	return tr_index_init(&t->index, 256, err);
 }
 
 /* The child of parent for id, created if missing; *out gets its index. */
 static int child(tr_tree *t, size_t parent, uint32_t id, uint64_t order, size_t *out, tc_error *err)
 {
-	size_t mask = t->nslots - 1, h = hash(parent, id, mask);
-	for (; t->slots[h] != TR_NONE; h = (h + 1) & mask) {
-		tr_node *nd = &t->v[t->slots[h]];
-		if (nd->parent == parent && nd->id == id) {
-			*out = t->slots[h];
+	size_t s = tr_index_slot(&t->index, tr_hash_pair(parent, id)), r;
+	for (; (r = t->index.slots[s]) != TR_INDEX_EMPTY; s = tr_index_next(&t->index, s))
+		if (t->v[r].parent == parent && t->v[r].id == id) {
+			*out = r;
 			return TC_OK;
 		}
-	}
 	if (t->n == t->cap) {
 		if (t->cap > SIZE_MAX / 2 / sizeof *t->v)
 			return tc_set(err, TC_ENOMEM, "tree: out of memory");
@@ -81,11 +59,8 @@ static int child(tr_tree *t, size_t parent, uint32_t id, uint64_t order, size_t 
 	p->last_child = i;
 	if (t->v[i].depth > t->max_depth)
 		t->max_depth = t->v[i].depth;
-	t->slots[h] = i;
-	if (t->n * 2 > t->nslots)
-		TRY(rehash(t, t->nslots * 2, err));
 	*out = i;
-	return TC_OK;
+	return tr_index_put(&t->index, s, i, hash_of, t->v, err);
 }
 
 /* Self times and the root's total, once the totals are in. Children have

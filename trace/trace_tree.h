@@ -10,6 +10,7 @@
 
 #include "tc_analysis.h"
 #include "tc_runtime.h"
+#include "trace_index.h"
 #include "trace_spans.h"
 
 typedef struct tr_node {
@@ -27,8 +28,7 @@ typedef struct tr_node {
 typedef struct tr_tree {
 	tr_node *v;
 	size_t n, cap;
-	size_t *slots;         /* (parent, id) -> node, open addressing */
-	size_t nslots;
+	tr_index index;        /* (parent, id) -> node */
 	size_t max_depth;
 } tr_tree;
 

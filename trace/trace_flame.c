@@ -14,8 +14,13 @@
 
 void tr_xml_escape(tc_buf *sb, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	while (*s) {
+	tr_xml_escape_n(sb, str, strlen(str));
+}
+
+void tr_xml_escape_n(tc_buf *sb, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
+	while (s < end) {
 		unsigned char c = *s;
 		switch (c) {
 		case '&': buf_puts(sb, "&amp;"); s++; continue;
@@ -36,7 +41,7 @@ void tr_xml_escape(tc_buf *sb, const char *str)
 			continue;
 		}
 		uint32_t cp;
-		size_t n = utf8_decode(s, SIZE_MAX, &cp);
+		size_t n = utf8_decode(s, (size_t)(end - s), &cp);
 		if (n == 0 || cp == 0xFFFE || cp == 0xFFFF) { /* not XML characters */
 			buf_puts(sb, "\xEF\xBF\xBD"); /* U+FFFD */
 			s++;
@@ -110,12 +115,8 @@ void tr_flame_svg_frame(tc_buf *sb, double x, double y, double w, int r, int g, 
 		while (shown > 0 && ((unsigned char)label[shown] & 0xC0) == 0x80)
 			shown--;
 	}
-	tc_buf part;
-	buf_init(&part);
-	buf_putn(&part, label, shown);
 	buf_printf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + TR_FLAME_FRAME_H - 4);
-	tr_xml_escape(sb, part.str ? part.str : "");
-	buf_free(&part);
+	tr_xml_escape_n(sb, label, shown);
 	if (shown < len)
 		buf_puts(sb, "..");
 	buf_puts(sb, "</text>");

@@ -25,6 +25,8 @@ int tr_flame_write(FILE *out, const tr_tree *t, const tr_mapping *m, const tr_fl
 /* Appends s with XML's five special characters escaped, control
  * characters and invalid UTF-8 replaced (XML 1.0 forbids them). */
 void tr_xml_escape(tc_buf *sb, const char *s);
+/* The same for the first len bytes of s (a label cut to fit its frame). */
+void tr_xml_escape_n(tc_buf *sb, const char *s, size_t len);
 
 /* The drawing both flame graphs share (trace_dflame.c): the geometry, in pixels... */
 #define TR_FLAME_FRAME_H 16

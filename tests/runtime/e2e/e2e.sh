@@ -60,6 +60,10 @@
 #   buildid-jar: the lazy run with the runtime's jar as tc-instrument wrote it (the
 #              build-id marker its last entry): the ring has the id, tc-trace refuses
 #              another build's mapping (needs TC_INSTRUMENT).
+#   buildid-dex, buildid-apk: the same with the runtime dexed by dx (needs TC_SRC for
+#              the download cache, and enjarify): a dex, and an APK of two dex files,
+#              through tc-instrument (the marker added to one dex); the marker's dex
+#              back to class files by enjarify, run on HotSpot as in buildid-jar.
 #   lazy:      the first traced call loads the library from
 #              java.library.path and records into the default ring; start
 #              asks for a file ring, which tc-ringdump then decodes.
@@ -317,24 +321,64 @@ lazy)
   echo "$pass passed, $fail failed"
   [ $fail -eq 0 ]
   ;;
-buildid-jar)
-  # The build id from a jar output (issue 29): tc-instrument gives the runtime's own jar
-  # (nothing in com.tencent.matrix is traced) the marker class, as the last entry of its
-  # output jar; the lazy run with that jar in place of the runtime's records the id in
-  # its ring, and tc-trace takes that build's mapping and refuses another's.
+buildid-jar|buildid-dex|buildid-apk)
+  # The build id from a jar, dex or APK output (issue 29): tc-instrument gives the
+  # runtime's own classes (nothing in com.tencent.matrix is traced) the marker class, once
+  # per build: the last entry of an output jar, a class added to one dex. The lazy run
+  # with that output in place of the runtime's jar records the id in its ring, and
+  # tc-trace takes that build's mapping and refuses another's. Dex and APK outputs run on
+  # HotSpot through enjarify's translation of the marker's dex (the runtime's classes it
+  # cannot translate, invoke-custom lambdas, come from the runtime's jar behind it: none
+  # of them the marker, which the jar lacks).
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   rt=${CLASSPATH_E2E##*:}
-  "$TC_INSTRUMENT" --quiet --no-runtime-check --mapping-dir "$dir/map" --in "$rt" --out "$dir/rt.jar" || exit 1
+  if [ "$mode" = buildid-jar ]; then
+    "$TC_INSTRUMENT" --quiet --no-runtime-check --mapping-dir "$dir/map" --in "$rt" --out "$dir/rt.jar" || exit 1
+    cp_out="$dir/rt.jar"
+  else
+    . "$TC_SRC/tests/lib/need.sh"
+    need_cmd enjarify enjarify
+    need_cmd dexdump dexdump
+    dx_jar=$(python3 "$TC_SRC/tests/lib/maven_fetch.py" com.jakewharton.android.repackaged:dalvik-dx:16.0.1) ||
+      { echo "dalvik-dx is not in the download cache and cannot be fetched (tests/lib/maven_fetch.py)"; exit 1; }
+    dx() { "$JAVA" -cp "$dx_jar" com.android.dx.command.Main --dex --min-sdk-version=26 "$@"; }
+    dx --output="$dir/rt.dex" "$rt" || exit 1
+    if [ "$mode" = buildid-dex ]; then
+      "$TC_INSTRUMENT" --quiet --no-runtime-check --mapping-dir "$dir/map" --in "$dir/rt.dex" --out "$dir/out.dex" || exit 1
+      marked="$dir/out.dex"
+    else
+      # an app of two dex files: the runtime's, and the stubs' as a second
+      mkdir "$dir/apk" "$dir/o"
+      cp "$dir/rt.dex" "$dir/apk/classes.dex"
+      dx --output="$dir/apk/classes2.dex" "$STUBS_JAR" || exit 1
+      (cd "$dir/apk" && zip -qX ../in.apk classes.dex classes2.dex) || exit 1
+      "$TC_INSTRUMENT" --quiet --no-runtime-check --mapping-dir "$dir/map" --in "$dir/in.apk" --out "$dir/out.apk" || exit 1
+      (cd "$dir/o" && unzip -q ../out.apk 'classes*.dex') || exit 1
+      marked=
+      for d in "$dir"/o/classes*.dex; do
+        if dexdump "$d" 2>/dev/null | grep -q "Class descriptor  : 'Lcom/tencent/matrix/trace/generated/BuildId;'"; then
+          [ -z "$marked" ] || { echo "not ok - the marker class is in $marked and in $d: one per build"; exit 1; }
+          marked=$d
+        fi
+      done
+      [ -n "$marked" ] || { echo "not ok - no dex of the APK defines the marker class"; exit 1; }
+      echo "ok - the marker class is in one dex of the APK ($(basename "$marked"))"
+    fi
+    PYTHON=/usr/bin/python3 enjarify -f -o "$dir/back.jar" "$marked" >"$dir/enjarify.log" 2>&1
+    unzip -l "$dir/back.jar" | grep -q 'com/tencent/matrix/trace/generated/BuildId.class' ||
+      { cat "$dir/enjarify.log"; echo "not ok - enjarify translated the marker class"; exit 1; }
+    cp_out="$dir/back.jar:$rt"
+  fi
   id=$(cat "$dir/map/buildId")
   "$JAVA" -Xcheck:jni -Xss4m -Djava.library.path="$(dirname "$TC_LIB")" -Dtc.lib="$TC_LIB" \
-    -cp "${CLASSPATH_E2E%:*}:$dir/rt.jar:$STUBS_JAR" E2e lazy "$dir/ring" >"$dir/out" 2>&1 || { cat "$dir/out"; exit 1; }
+    -cp "${CLASSPATH_E2E%:*}:$cp_out:$STUBS_JAR" E2e lazy "$dir/ring" >"$dir/out" 2>&1 || { cat "$dir/out"; exit 1; }
   pass=0 fail=0
   expect() { # expect DESCRIPTION COMMAND...
     d=$1; shift
     if "$@"; then pass=$((pass + 1)); echo "ok - $d"; else fail=$((fail + 1)); echo "not ok - $d"; fi
   }
-  expect "the ring records the jar's build id ($id)" \
+  expect "the ring records the ${mode#buildid-} output's build id ($id)" \
     sh -c "'$TC_RINGDUMP' -q '$dir/ring' | grep -qx 'build id: $id'"
   "$TC_TRACE" tree --ring "$dir/ring" --mapping "$dir/map/methodMapping.txt" -o "$dir/tree.txt" 2>"$dir/err"
   expect "its own mapping: decoded, exit 0, no build-id note" sh -c "[ $? -eq 0 ] && ! grep -qi build '$dir/err'"

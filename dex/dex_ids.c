@@ -433,6 +433,19 @@ static const struct {
 	{"type", "65,535", 65535}, {"proto", "65,535", 65535}, {"field", "65,536", 65536}, {"method", "65,536", 65536},
 };
 
+/* v with a comma every three digits, as the limits are written: 65,536 */
+static void thousands(uint32_t v, char out[16])
+{
+	char digits[12];
+	int n = snprintf(digits, sizeof digits, "%u", v), k = 0;
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[k++] = ',';
+		out[k++] = digits[i];
+	}
+	out[k] = '\0';
+}
+
 bool dex_ids_fit(const dex_file *d)
 {
 	char buf[8];
@@ -444,8 +457,10 @@ const char *dex_ids_over(const dex_file *d, char *buf, size_t size)
 	const uint32_t n[] = {d->types.n, d->protos.n, d->fields.n, d->methods.n};
 	for (size_t i = 0; i < sizeof LIMITS / sizeof LIMITS[0]; i++) {
 		if (n[i] > LIMITS[i].max) {
-			snprintf(buf, size, "a dex holds at most %s %s ids (this one would need %u)", LIMITS[i].limit,
-			         LIMITS[i].what, n[i]);
+			char need[16];
+			thousands(n[i], need);
+			snprintf(buf, size, "a dex holds at most %s %s ids (this one would need %s)", LIMITS[i].limit,
+			         LIMITS[i].what, need);
 			return buf;
 		}
 	}

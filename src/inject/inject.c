@@ -82,7 +82,9 @@ static int add_refs(pl_run *r, pl_unit *u, cf_class *cls, refs *rf, tc_error *er
 	for (uint32_t k = 0; k < u->nmethods; k++)
 		if (u->methods[k].id > 32767 && !cp_add_integer(&cls->cp, (int32_t)u->methods[k].id, err))
 			return err->code;
-	if (u->activity && !(rf->at = cp_add_methodref(&cls->cp, beat, "at", AT_DESC, false, err)))
+	/* at() where something calls it: the override the class declares, or the one added */
+	if (u->activity && (u->focus_declared || u->add_focus) &&
+	    !(rf->at = cp_add_methodref(&cls->cp, beat, "at", AT_DESC, false, err)))
 		return err->code;
 	if (u->add_focus &&
 	    (!(rf->super_focus = cp_add_methodref(&cls->cp, u->super, FOCUS_NAME, FOCUS_DESC, false, err)) ||

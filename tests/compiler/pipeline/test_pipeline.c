@@ -480,3 +480,58 @@ Test(pipeline, an_output_is_of_its_inputs_kind)
 	free(d);
 	free(sub);
 }
+
+static bool holds(const char *bytes, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(bytes + i, what, n))
+			return true;
+	return false;
+}
+
+/* Activity p/<name> (super android/app/Activity) whose onWindowFocusChanged(Z)V has the
+ * given flags and calls System.nanoTime (so it is traced). */
+static void write_focus_activity(const char *rel, const char *name, uint16_t access)
+{
+	bld *b = bld_new(52, 0);
+	bld_this(b, bld_class(b, name));
+	bld_super(b, bld_class(b, "android/app/Activity"));
+	uint16_t nano = bld_methodref(b, "java/lang/System", "nanoTime", "()J");
+	bld_method_code(b, access, "onWindowFocusChanged", "(Z)V", 2, 2, BYTES(INVOKESTATIC, U2(nano), POP2, RETURN));
+	size_t len;
+	uint8_t *bytes = bld_finish(b, &len);
+	bld_free(b);
+	char *path = ct_path(dir, rel);
+	ct_write(path, bytes, len);
+	free(path);
+	free(bytes);
+}
+
+/* Issue 29, item 6, for class files: a private or static onWindowFocusChanged(Z)V is no
+ * override of Activity's (JVMS 5.4.5); it gets no at(), none is added beside it (a
+ * class file holds one method of a name and descriptor), and the report says which. */
+Test(pipeline, a_private_or_static_onWindowFocusChanged_is_not_the_frameworks)
+{
+	write_focus_activity("in/p/Priv.class", "p/Priv", 0x0002);
+	write_focus_activity("in/p/Stat.class", "p/Stat", 0x0009);
+	run_ok((job){.in = "in", .out = "out"});
+	const char *const outs[] = {"out/p/Priv.class", "out/p/Stat.class"};
+	for (int i = 0; i < 2; i++) {
+		char *p = ct_path(dir, outs[i]);
+		size_t len;
+		char *bytes = ct_read(p, &len);
+		cr_assert(bytes, "%s", p);
+		cr_expect(!holds(bytes, len, "(Landroid/app/Activity;Z)V"), "%s calls no at()", outs[i]);
+		cr_expect(holds(bytes, len, "(I)V"), "%s is traced", outs[i]);
+		free(bytes);
+		free(p);
+	}
+	char *s = read_rel("map/instrument-stats.json");
+	cr_expect(strstr(s, "class p/Priv: onWindowFocusChanged not added: the class declares a private "
+	                    "onWindowFocusChanged(Z)V, which overrides nothing"), "%s", s);
+	cr_expect(strstr(s, "class p/Stat: onWindowFocusChanged not added: the class declares a static "
+	                    "onWindowFocusChanged(Z)V"), "%s", s);
+	cr_expect(strstr(s, "\"focus_method_added\": 0") && strstr(s, "\"focus_method_instrumented\": 0"), "%s", s);
+	free(s);
+}

@@ -668,8 +668,9 @@ static void mark_activities(pl_run *r, cls_entry *map)
 }
 
 /* Where the super classes of class u lead: NULL when to a root Activity, to
- * java/lang/Object, or to a class of the JDK or Kotlin (no Activity); else the first name
- * neither an input nor on the class path. */
+ * java/lang/Object, to a class of the JDK or Kotlin (no Activity), or to one of the
+ * framework's (android.jar) not named like one (Handler, View: ListActivity, TabActivity,
+ * ActivityGroup are); else the first name neither an input nor on the class path. */
 static const char *lost_super(cls_entry *map, const pl_unit *u)
 {
 	static const char *const none[] = {"java/", "javax/", "jdk/", "sun/", "kotlin/"};
@@ -687,6 +688,9 @@ static const char *lost_super(cls_entry *map, const pl_unit *u)
 	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
 		if (!strncmp(name, none[i], strlen(none[i])))
 			return NULL;
+	const char *simple = strrchr(name, '/');
+	if (!strncmp(name, "android/", 8) && !strstr(simple ? simple : name, "Activity"))
+		return NULL;
 	return name;
 }
 
@@ -731,7 +735,7 @@ static void note_lost_supers(pl_run *r, cls_entry *map)
 	if (n > 1)
 		snprintf(whose, sizeof whose, "the super classes of %zu classes are", n);
 	pl_unit *u = &r->units[at];
-	pl_unit_report(u, &r->workers[0], "class %s: %s neither inputs nor on the class path (%.600s%s): an "
+	pl_unit_report(u, &r->workers[0], "class %s: %s " PL_SUPERS_NOTE " (%.600s%s): an "
 	               "Activity among them is not known as one (its onWindowFocusChanged gets no AppMethodBeat.at); "
 	               "give the jars that define them (android.jar of the compile SDK, the app's libraries) with "
 	               "--classpath", u->cls, whose, list, more ? ", ..." : "");

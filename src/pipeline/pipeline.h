@@ -287,6 +287,10 @@ int collect_decide(pl_run *r, tc_error *err);
 /* beat.c: the runtime the calls go to. pl_unit.beat's bits: the unit defines the beat
  * class, which is public; then per member (i, o, at) two bits, declared with the
  * descriptor the calls name, and public and static: BEAT_MEMBERS << 2k and << 2k+1. */
+/* The words of the report on super classes found nowhere (collect.c), which the summary
+ * repeats on stderr (output.c) */
+#define PL_SUPERS_NOTE "neither inputs nor on the class path"
+
 #define FOCUS_STATIC 1u
 #define FOCUS_PRIVATE 2u
 /* "static" or "private": what u->focus_blocked is */

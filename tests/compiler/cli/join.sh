@@ -109,4 +109,15 @@ stderr_has "refused: a jar's output is a jar" "but --in $c/app.jar is a jar, and
 check "no APK is made" absent "$T/app.apk"
 tci --quiet --mapping-dir "$T/mapk" --in "$c/dir" --out "$T/empty"
 expect_rc "a directory into an existing directory is still fine" 0
+
+# issue 29, item 6: q.Screen's super class p.Base is in base.jar, not given: said once,
+# on stderr too, naming --classpath; with base.jar on the class path, not at all
+tci --mapping-dir "$T/mapn" --in "$c/app.jar" --out "$T/app-out.jar"
+expect_rc "app.jar without the jar of its super class" 0
+stderr_has "the super class found nowhere is named, and --classpath" \
+    "class q/Screen: its super classes are neither inputs nor on the class path (q/Screen's p/Base): an Activity among them is not known as one"
+check "said once" test "$(grep -c -- '--classpath' "$ERR")" = 1
+tci --mapping-dir "$T/mapn" --classpath "$c/base.jar" --in "$c/app.jar" --out "$T/app-out.jar"
+expect_rc "with --classpath base.jar" 0
+check "not said" sh -c "! grep -q 'class path' '$ERR'"
 finish

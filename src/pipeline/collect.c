@@ -823,9 +823,9 @@ static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, ui
 	if (r->base)
 		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
 		               "exhausted: new ids follow the largest of --base-mapping %s (%u), which leaves %zu of the "
-		               "%u ids for %zu methods new to this build: start the ids over without --base-mapping "
-		               "(tc-trace then reads this build's recordings with this build's methodMapping.txt, as "
-		               "always), or trace fewer methods (--blocklist)",
+		               "%u ids for %zu methods new to this build: start the ids over by running without "
+		               "--base-mapping (every method then gets a new id, in input order), or trace fewer methods "
+		               "(--blocklist)",
 		               r->opt->base_mapping, mapping_max_id(r->base), fresh, MM_ID_DISPATCH - 1, fresh + wanted);
 	return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
 	               "exhausted: %zu methods to trace, more than the %u ids a recording can name: trace fewer "

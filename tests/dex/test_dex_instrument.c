@@ -659,7 +659,7 @@ Test(dex_instrument, ids_exhausted_after_the_base_mapping_say_so_and_what_to_do)
 	tc_error_format(&e, msg, sizeof msg);
 	cr_expect(strstr(msg, "method ids: exhausted: new ids follow the largest of --base-mapping "), "%s", msg);
 	cr_expect(strstr(msg, " (1048570), which leaves 3 of the 1048573 ids for 4 methods new to this build: start "
-	                      "the ids over without --base-mapping"), "%s", msg);
+	                      "the ids over by running without --base-mapping"), "%s", msg);
 	cr_expect(access(path("four-out.dex"), F_OK) != 0, "nothing written");
 }
 

@@ -261,6 +261,9 @@ void dex_rollback_ids(dex_file *d, const dex_mark *m);
 /* Whether the ids fit the format: 65,535 types and protos, 65,536 fields and methods
  * (instructions carry 16-bit indices). */
 bool dex_ids_fit(const dex_file *d);
+/* When they do not: the first kind past its limit, as "a dex holds at most 65,535 type
+ * ids (this one would need 65,536)" into buf, which is returned; NULL when they fit. */
+const char *dex_ids_over(const dex_file *d, char *buf, size_t size);
 
 /* A new item of `size` bytes (a struct starting with dex_item), zeroed, from d's arena.
  * Items may also come from another arena (a worker's): zeroed, they are new items. */

@@ -1,5 +1,6 @@
 /* Adding ids to a model, and the order the writer gives them: model indices stay as
  * handed out; dex_id_maps computes where each lands in the file. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,31 +38,78 @@ static int cmp_u32(uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
-int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, tc_error *err)
+/* How entry i of a vector compares with the key looked up (in the file's order). */
+typedef int (*key_cmp)(const dex_file *d, uint32_t i, const void *key);
+
+/* The one lookup of every id kind: the input's entries [0, in) are in the file's order
+ * (checked by the reader), so a binary search; the entries added since, [in, n), are in
+ * the order they were added, so a scan. */
+static bool find(const dex_file *d, uint32_t in, uint32_t n, key_cmp cmp, const void *key, uint32_t *idx)
 {
-	uint32_t utf16;
-	const uint8_t *u = (const uint8_t *)s;
-	if (len > UINT32_MAX / 2 || !dex_mutf8_check(u, (uint32_t)len, &utf16))
-		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "string to add is not valid MUTF-8");
-	uint32_t lo = 0, hi = d->strings.in;
+	uint32_t lo = 0, hi = in;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		const dex_str *m = &d->strings.v[mid];
-		int c = dex_mutf8_cmp(m->data, m->len, u, (uint32_t)len);
+		int c = cmp(d, mid, key);
 		if (!c) {
 			*idx = mid;
-			return TC_OK;
+			return true;
 		}
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (uint32_t i = d->strings.in; i < d->strings.n; i++)
-		if (d->strings.v[i].len == len && !memcmp(d->strings.v[i].data, s, len)) {
+	for (uint32_t i = in; i < n; i++)
+		if (!cmp(d, i, key)) {
 			*idx = i;
-			return TC_OK;
+			return true;
 		}
+	return false;
+}
+
+typedef struct str_key {
+	const uint8_t *data;
+	uint32_t len;
+} str_key;
+
+static int key_string(const dex_file *d, uint32_t i, const void *key)
+{
+	const str_key *k = key;
+	return dex_mutf8_cmp(d->strings.v[i].data, d->strings.v[i].len, k->data, k->len);
+}
+
+static int key_type(const dex_file *d, uint32_t i, const void *key)
+{
+	return cmp_u32(d->types.v[i], *(const uint32_t *)key);
+}
+
+static int key_method(const dex_file *d, uint32_t i, const void *key)
+{
+	const dex_mid *m = &d->methods.v[i], *k = key;
+	int r = cmp_u32(m->cls, k->cls);
+	if (!r)
+		r = cmp_u32(m->name, k->name);
+	return r ? r : cmp_u32(m->proto, k->proto);
+}
+
+static int key_field(const dex_file *d, uint32_t i, const void *key)
+{
+	const dex_fid *f = &d->fields.v[i], *k = key;
+	int r = cmp_u32(f->cls, k->cls);
+	if (!r)
+		r = cmp_u32(f->name, k->name);
+	return r ? r : cmp_u32(f->type, k->type);
+}
+
+int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, tc_error *err)
+{
+	uint32_t utf16;
+	const uint8_t *u = (const uint8_t *)s;
+	if (len > UINT32_MAX / 2 || !dex_mutf8_check(u, (uint32_t)len, &utf16))
+		return tc_fail(err, TC_EARG, TC_NO_OFFSET, "dex", "string to add is not valid MUTF-8");
+	str_key key = {u, (uint32_t)len};
+	if (find(d, d->strings.in, d->strings.n, key_string, &key, idx))
+		return TC_OK;
 	uint8_t *copy = arena_dup(d->a, s, len ? len : 1);
 	if (!copy || !RESERVE(d, d->strings))
 		return nomem(err);
@@ -76,24 +124,7 @@ int dex_intern_string(dex_file *d, const char *s, size_t len, uint32_t *idx, tc_
 
 static bool find_type(const dex_file *d, uint32_t str, uint32_t *idx)
 {
-	uint32_t lo = 0, hi = d->types.in;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (d->types.v[mid] == str) {
-			*idx = mid;
-			return true;
-		}
-		if (d->types.v[mid] < str)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (uint32_t i = d->types.in; i < d->types.n; i++)
-		if (d->types.v[i] == str) {
-			*idx = i;
-			return true;
-		}
-	return false;
+	return find(d, d->types.in, d->types.n, key_type, &str, idx);
 }
 
 static bool valid_desc(const char *s, size_t n, bool allow_void)
@@ -143,6 +174,18 @@ static int proto_cmp(const dex_proto *x, uint32_t ret, const uint32_t *params, u
 	return cmp_u32(nx, np);
 }
 
+typedef struct proto_key {
+	uint32_t ret;
+	const uint32_t *params;
+	uint32_t np;
+} proto_key;
+
+static int key_proto(const dex_file *d, uint32_t i, const void *key)
+{
+	const proto_key *k = key;
+	return proto_cmp(&d->protos.v[i], k->ret, k->params, k->np);
+}
+
 int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, tc_error *err)
 {
 	size_t len = strlen(desc);
@@ -176,24 +219,9 @@ int dex_intern_proto(dex_file *d, const char *desc, uint32_t *idx, tc_error *err
 	uint32_t sh;
 	if (dex_intern_string(d, shorty, np + 1, &sh, err) != TC_OK)
 		return err->code;
-	uint32_t lo = 0, hi = d->protos.in;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = proto_cmp(&d->protos.v[mid], ret, params, np);
-		if (!c) {
-			*idx = mid;
-			return TC_OK;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (uint32_t k = d->protos.in; k < d->protos.n; k++)
-		if (!proto_cmp(&d->protos.v[k], ret, params, np)) {
-			*idx = k;
-			return TC_OK;
-		}
+	proto_key key = {ret, params, np};
+	if (find(d, d->protos.in, d->protos.n, key_proto, &key, idx))
+		return TC_OK;
 	/* A type list with the same types is shared, as d8 shares them. */
 	dex_tlist *tl = NULL;
 	for (uint32_t k = 0; np && k < d->protos.n && !tl; k++) {
@@ -222,29 +250,8 @@ int dex_intern_method(dex_file *d, const char *cls, const char *name, const char
 	    dex_intern_proto(d, desc, &p, err) != TC_OK)
 		return err->code;
 	dex_mid key = {c, p, n};
-	uint32_t lo = 0, hi = d->methods.in;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		const dex_mid *m = &d->methods.v[mid];
-		int r = cmp_u32(m->cls, c);
-		if (!r)
-			r = cmp_u32(m->name, n);
-		if (!r)
-			r = cmp_u32(m->proto, p);
-		if (!r) {
-			*idx = mid;
-			return TC_OK;
-		}
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (uint32_t k = d->methods.in; k < d->methods.n; k++)
-		if (!memcmp(&d->methods.v[k], &key, sizeof key)) {
-			*idx = k;
-			return TC_OK;
-		}
+	if (find(d, d->methods.in, d->methods.n, key_method, &key, idx))
+		return TC_OK;
 	if (!RESERVE(d, d->methods))
 		return nomem(err);
 	d->methods.v[d->methods.n] = key;
@@ -260,30 +267,8 @@ int dex_intern_field(dex_file *d, const char *cls, const char *name, const char 
 	    dex_intern_type(d, type, &t, err) != TC_OK)
 		return err->code;
 	dex_fid key = {c, t, n};
-	/* the input's fields are sorted by class, name, type (the format's order) */
-	uint32_t lo = 0, hi = d->fields.in;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		const dex_fid *f = &d->fields.v[mid];
-		int r = cmp_u32(f->cls, c);
-		if (!r)
-			r = cmp_u32(f->name, n);
-		if (!r)
-			r = cmp_u32(f->type, t);
-		if (!r) {
-			*idx = mid;
-			return TC_OK;
-		}
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (uint32_t k = d->fields.in; k < d->fields.n; k++)
-		if (!memcmp(&d->fields.v[k], &key, sizeof key)) {
-			*idx = k;
-			return TC_OK;
-		}
+	if (find(d, d->fields.in, d->fields.n, key_field, &key, idx))
+		return TC_OK;
 	if (!RESERVE(d, d->fields))
 		return nomem(err);
 	d->fields.v[d->fields.n] = key;
@@ -439,7 +424,45 @@ void dex_rollback_ids(dex_file *d, const dex_mark *m)
 	d->methods.n = m->methods;
 }
 
+/* The format's limits (dex format: type_ids and proto_ids are indexed by u2 and 0xffff is
+ * NO_INDEX; field and method ids by u2 in instructions). */
+static const struct {
+	const char *what, *limit;
+	uint32_t max;
+} LIMITS[] = {
+	{"type", "65,535", 65535}, {"proto", "65,535", 65535}, {"field", "65,536", 65536}, {"method", "65,536", 65536},
+};
+
+/* v with a comma every three digits, as the limits are written: 65,536 */
+static void thousands(uint32_t v, char out[16])
+{
+	char digits[12];
+	int n = snprintf(digits, sizeof digits, "%u", v), k = 0;
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[k++] = ',';
+		out[k++] = digits[i];
+	}
+	out[k] = '\0';
+}
+
 bool dex_ids_fit(const dex_file *d)
 {
-	return d->types.n <= 65535 && d->protos.n <= 65535 && d->fields.n <= 65536 && d->methods.n <= 65536;
+	char buf[8];
+	return !dex_ids_over(d, buf, sizeof buf);
+}
+
+const char *dex_ids_over(const dex_file *d, char *buf, size_t size)
+{
+	const uint32_t n[] = {d->types.n, d->protos.n, d->fields.n, d->methods.n};
+	for (size_t i = 0; i < sizeof LIMITS / sizeof LIMITS[0]; i++) {
+		if (n[i] > LIMITS[i].max) {
+			char need[16];
+			thousands(n[i], need);
+			snprintf(buf, size, "a dex holds at most %s %s ids (this one would need %s)", LIMITS[i].limit,
+			         LIMITS[i].what, need);
+			return buf;
+		}
+	}
+	return NULL;
 }

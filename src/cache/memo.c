@@ -33,8 +33,8 @@
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 6 /* 5: pl_meth.preset, 6: pl_unit.beat */
-#define RESULT_VERSION 5 /* 5: the build-id marker (out_plan_marker) */
+#define FACTS_VERSION 7 /* 5: pl_meth.preset, 6: pl_unit.beat, 7: private focus methods, focus_blocked */
+#define RESULT_VERSION 6 /* 5: the build-id marker (out_plan_marker), 6: supers_note */
 #define RUN_VERSION 4 /* 3: check_runtime, 4: the marker's output */
 
 /* --- a small binary format ---------------------------------------------------------- */
@@ -257,7 +257,7 @@ static void put_unit_facts(tc_buf *b, const pl_unit *u)
 	w_str(b, u->name);
 	w_u64(b, (uint64_t)u->candidate | (uint64_t)u->traceable << 1 | (uint64_t)u->blocked << 2 |
 	         (uint64_t)u->focus_declared << 3 | (uint64_t)u->focus_final << 4 | (uint64_t)u->info.encrypted << 5 |
-	         (uint64_t)u->beat << 6);
+	         (uint64_t)u->focus_blocked << 6 | (uint64_t)u->beat << 8);
 	w_u64(b, u->info.size);
 	w_u64(b, u->info.comp_size);
 	w_u64(b, u->info.crc);
@@ -310,7 +310,8 @@ static int get_units(pl_run *r, pl_input *in, rd *p, tc_error *err)
 		u->focus_declared = flags >> 3 & 1;
 		u->focus_final = flags >> 4 & 1;
 		u->info.encrypted = flags >> 5 & 1;
-		u->beat = (uint8_t)(flags >> 6);
+		u->focus_blocked = (uint8_t)(flags >> 6 & 3);
+		u->beat = (uint8_t)(flags >> 8);
 		u->info.size = r_u64(p);
 		u->info.comp_size = r_u64(p);
 		u->info.crc = (uint32_t)r_u64(p);
@@ -445,6 +446,9 @@ static cache_key result_key(pl_run *r, const pl_input *in)
 	for (size_t i = in->first; i < in->first + in->count; i++) {
 		const pl_unit *u = &r->units[i];
 		cache_hash_u64(h, (uint64_t)u->activity | (uint64_t)u->add_focus << 1 | (uint64_t)u->focus_refused << 2);
+		/* a report decide made (its text depends on other inputs) */
+		if (u->supers_note)
+			cache_hash(h, u->supers_note, strlen(u->supers_note));
 		for (uint32_t k = 0; k < u->nmethods; k++)
 			cache_hash_u64(h, u->methods[k].verdict == V_TRACE ? u->methods[k].id : 0);
 	}

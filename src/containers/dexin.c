@@ -180,10 +180,11 @@ static int add_marker(pl_run *r, pl_unit *u, tc_error *err)
 	    dex_intern_field(d, cls, OUT_MARKER_FIELD, str, &field, &e) != TC_OK ||
 	    dex_intern_string(d, hex, MM_BUILD_ID_HEX - 1, &value, &e) != TC_OK)
 		return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
-	if (!dex_ids_fit(d)) {
+	char over[160];
+	if (dex_ids_over(d, over, sizeof over)) {
 		dex_rollback_ids(d, &m);
-		pl_unit_report(u, &r->workers[0], "the build-id marker class %s not added: its ids do not fit in the dex "
-		               "(65,535 types, 65,536 fields at most)", OUT_MARKER_CLASS);
+		pl_unit_report(u, &r->workers[0], "the build-id marker class %s not added: its ids do not fit: %s",
+		               OUT_MARKER_CLASS, over);
 		return TC_OK;
 	}
 	if (have != DEX_NO_INDEX) {
@@ -248,28 +249,45 @@ int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err)
 		return TC_OK;
 	if (r->marker_unit == (size_t)(u - r->units) && !x->marker && add_marker(r, u, err) != TC_OK)
 		return err->code;
-	bool any = false, activity = false;
+	bool any = false, declared = false;
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
 		any |= pl_unit_wants_edit(u + k);
-		activity |= u[k].activity;
+		declared |= u[k].activity && u[k].focus_declared;
 	}
 	if (!any)
 		return TC_OK;
 	dex_file *d = &x->d;
-	char beat[1100];
+	char beat[1100], over[160];
 	snprintf(beat, sizeof beat, "L%s;", r->opt->beat);
+	static const char AT_DESC[] = "(Landroid/app/Activity;Z)V";
 	dex_mark m;
 	dex_mark_ids(d, &m);
 	tc_error e;
 	tc_error_clear(&e);
 	if (dex_intern_method(d, beat, "i", "(I)V", &x->beat_i, &e) != TC_OK ||
-	    dex_intern_method(d, beat, "o", "(I)V", &x->beat_o, &e) != TC_OK ||
-	    (activity && dex_intern_method(d, beat, "at", "(Landroid/app/Activity;Z)V", &x->beat_at, &e) != TC_OK))
+	    dex_intern_method(d, beat, "o", "(I)V", &x->beat_o, &e) != TC_OK)
 		return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
-	if (!dex_ids_fit(d)) {
+	if (dex_ids_over(d, over, sizeof over)) {
 		dex_rollback_ids(d, &m);
-		leave(r, u, "the calls' ids do not fit: a dex holds at most 65,536 method ids", false);
+		char why[200];
+		snprintf(why, sizeof why, "the calls' ids do not fit: %s", over);
+		leave(r, u, why, false);
 		return TC_OK;
+	}
+	/* Only ids something calls are added: at() for the Activities that declare
+	 * onWindowFocusChanged, then with each added focus method (its id, the super's) */
+	if (declared) {
+		dex_mark_ids(d, &m);
+		if (dex_intern_method(d, beat, "at", AT_DESC, &x->beat_at, &e) != TC_OK)
+			return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
+		if (dex_ids_over(d, over, sizeof over)) {
+			dex_rollback_ids(d, &m);
+			x->beat_at = DEX_NO_INDEX;
+			for (uint32_t k = 1; k <= classes_of(u); k++)
+				if (u[k].activity && u[k].focus_declared)
+					pl_unit_report(u + k, &r->workers[0], "class %s: AppMethodBeat.at not called: its method "
+					               "id does not fit: %s", u[k].cls, over);
+		}
 	}
 	for (uint32_t k = 1; k <= classes_of(u); k++) {
 		pl_unit *c = u + k;
@@ -279,14 +297,18 @@ int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err)
 		snprintf(cls, sizeof cls, "L%s;", c->cls);
 		snprintf(sup, sizeof sup, "L%s;", c->super ? c->super : "java/lang/Object");
 		dex_mark_ids(d, &m);
-		if (dex_intern_method(d, cls, "onWindowFocusChanged", "(Z)V", &c->focus_method, &e) != TC_OK ||
+		uint32_t at = x->beat_at;
+		if ((at == DEX_NO_INDEX && dex_intern_method(d, beat, "at", AT_DESC, &at, &e) != TC_OK) ||
+		    dex_intern_method(d, cls, "onWindowFocusChanged", "(Z)V", &c->focus_method, &e) != TC_OK ||
 		    dex_intern_method(d, sup, "onWindowFocusChanged", "(Z)V", &c->focus_super, &e) != TC_OK)
 			return tc_fail(err, e.code, TC_NO_OFFSET, u->name, "%s", e.message);
-		if (!dex_ids_fit(d)) {
+		if (dex_ids_over(d, over, sizeof over)) {
 			dex_rollback_ids(d, &m);
 			c->add_focus = false;
-			pl_unit_report(c, &r->workers[0], "class %s: onWindowFocusChanged not added: its method ids do not "
-			            "fit in the dex (65,536 at most)", c->cls);
+			pl_unit_report(c, &r->workers[0], "class %s: onWindowFocusChanged not added: its ids do not fit: %s",
+			               c->cls, over);
+		} else {
+			x->beat_at = at;
 		}
 	}
 	/* the method checker's facts, once the ids are final (the workers only read them);

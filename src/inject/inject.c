@@ -62,9 +62,10 @@ static size_t call(uint8_t *p, uint16_t ref)
 	return 3;
 }
 
+/* The override of Activity's: a static or private method overrides nothing (JVMS 5.4.5) */
 static bool is_focus(const cf_class *cls, const cf_member *m)
 {
-	return !(m->access & ACC_STATIC) && cp_utf8_eq(&cls->cp, m->name, FOCUS_NAME) &&
+	return !(m->access & (ACC_STATIC | ACC_PRIVATE)) && cp_utf8_eq(&cls->cp, m->name, FOCUS_NAME) &&
 	       cp_utf8_eq(&cls->cp, m->desc, FOCUS_DESC);
 }
 
@@ -81,7 +82,9 @@ static int add_refs(pl_run *r, pl_unit *u, cf_class *cls, refs *rf, tc_error *er
 	for (uint32_t k = 0; k < u->nmethods; k++)
 		if (u->methods[k].id > 32767 && !cp_add_integer(&cls->cp, (int32_t)u->methods[k].id, err))
 			return err->code;
-	if (u->activity && !(rf->at = cp_add_methodref(&cls->cp, beat, "at", AT_DESC, false, err)))
+	/* at() where something calls it: the override the class declares, or the one added */
+	if (u->activity && (u->focus_declared || u->add_focus) &&
+	    !(rf->at = cp_add_methodref(&cls->cp, beat, "at", AT_DESC, false, err)))
 		return err->code;
 	if (u->add_focus &&
 	    (!(rf->super_focus = cp_add_methodref(&cls->cp, u->super, FOCUS_NAME, FOCUS_DESC, false, err)) ||
@@ -221,5 +224,7 @@ int inject_class(pl_run *r, pl_unit *u, pl_worker *w, cf_class *cls, tc_error *e
 	}
 	if (u->focus_refused)
 		pl_unit_report(u, w, "onWindowFocusChanged not added: a super class declares it final");
+	if (u->activity && u->focus_blocked)
+		pl_unit_report_focus_blocked(u, w);
 	return TC_OK;
 }

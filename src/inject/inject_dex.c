@@ -24,11 +24,12 @@
 #include "dex_verify.h"
 #include "pipeline/pipeline.h"
 
+/* The override of Activity's: a direct method (static or private) overrides nothing */
 static bool is_focus(const dex_file *d, const dex_emethod *m)
 {
 	char desc[8];
 	const dex_mid *mid = &d->methods.v[m->idx];
-	return !(m->flags & DACC_STATIC) && dex_str_eq(d, mid->name, "onWindowFocusChanged") &&
+	return !(m->flags & (DACC_STATIC | DACC_PRIVATE)) && dex_str_eq(d, mid->name, "onWindowFocusChanged") &&
 	       dex_proto_desc(d, mid->proto, desc, sizeof desc) && !strcmp(desc, "(Z)V");
 }
 
@@ -104,9 +105,9 @@ static int add_focus(const dexin *x, pl_unit *u, pl_worker *w, dex_class *k, tc_
 	uint32_t nv = cd ? cd->nvmethods : 0;
 	for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
 		const dex_emethod *m = dex_cdata_method(cd, i);
-		if (m->idx == u->focus_method)
+		if (m->idx == u->focus_method) /* collect.c found none (pl_unit.focus_blocked) */
 			return tc_fail(err, TC_EUNSUPPORTED, TC_NO_OFFSET, "class",
-			               "a static onWindowFocusChanged(Z)V is in the way");
+			               "it declares an onWindowFocusChanged(Z)V (flags 0x%x) already", m->flags);
 	}
 	dex_insn seq[3] = {{.op = DEX_OP_INVOKE_SUPER, .fmt = DF_35c, .idx = u->focus_super, .nargs = 2, .args = {0, 1}},
 	              {.op = DEX_OP_INVOKE_STATIC, .fmt = DF_35c, .idx = x->beat_at, .nargs = 2, .args = {0, 1}},
@@ -158,7 +159,8 @@ int inject_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		dex_emethod *m = dex_cdata_method(cd, i);
 		/* a method instrumented before (pl_meth.preset) is left as it is */
 		uint32_t id = u->methods[i].verdict == V_TRACE && !u->methods[i].preset ? u->methods[i].id : 0;
-		bool focus = u->activity && m->code && is_focus(d, m);
+		/* at() only where its id was added (dexin_prepare) */
+		bool focus = u->activity && x->beat_at != DEX_NO_INDEX && m->code && is_focus(d, m);
 		if ((!id && !focus) || !m->code)
 			continue;
 		tc_error_clear(&e);
@@ -183,5 +185,7 @@ int inject_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 	}
 	if (u->focus_refused)
 		pl_unit_report(u, w, "class %s: onWindowFocusChanged not added: a super class declares it final", u->cls);
+	if (u->activity && u->focus_blocked)
+		pl_unit_report_focus_blocked(u, w);
 	return TC_OK;
 }

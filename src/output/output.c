@@ -1211,6 +1211,10 @@ static void print_summary(const pl_run *r, double total, const totals *t)
 	        (unsigned long long)s->classes, (unsigned long long)s->instrumented,
 	        (unsigned long long)s->malformed, dex, (size_t)s->traced, (size_t)s->ignored, kept,
 	        (unsigned long long)s->methods_skipped, t->bytes_in / 1e6, t->bytes_out / 1e6, total);
+	/* an Activity the run may have missed: the fix is an option */
+	for (size_t i = 0; i < s->nproblems; i++)
+		if (strstr(s->problems[i].what, PL_SUPERS_NOTE))
+			fprintf(stderr, "tc-instrument: %s\n", s->problems[i].what);
 	if (s->methods_already)
 		fprintf(stderr, "tc-instrument: %llu methods in %llu classes were instrumented already (a probe "
 		        "AppMethodBeat.i(id), or the focus method a run added): left as they are, with their "

@@ -290,8 +290,12 @@ int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 	beat_note_class(r, u, &cls);
 	for (uint32_t i = 0; i < cls.nmethods; i++) {
 		const cf_member *m = &cls.methods[i];
-		if (!(m->access & ACC_STATIC) && cp_utf8_eq(&cls.cp, m->name, FOCUS_NAME) &&
-		    cp_utf8_eq(&cls.cp, m->desc, FOCUS_DESC)) {
+		if (!cp_utf8_eq(&cls.cp, m->name, FOCUS_NAME) || !cp_utf8_eq(&cls.cp, m->desc, FOCUS_DESC))
+			continue;
+		/* a static or private method overrides nothing (JVMS 5.4.5) */
+		if (m->access & (ACC_STATIC | ACC_PRIVATE)) {
+			u->focus_blocked = m->access & ACC_STATIC ? FOCUS_STATIC : FOCUS_PRIVATE;
+		} else {
 			u->focus_declared = true;
 			u->focus_final = (m->access & ACC_FINAL) != 0;
 		}
@@ -331,10 +335,11 @@ static const char *internal_of(pl_worker *w, const dex_file *d, uint32_t type)
 	return pl_keep_str(w, (const char *)s + 1, len - 2);
 }
 
+/* onWindowFocusChanged(Z)V, whatever its flags */
 static bool is_dex_focus(const dex_file *d, const dex_emethod *m)
 {
 	char desc[8];
-	return !(m->flags & DACC_STATIC) && dex_str_eq(d, d->methods.v[m->idx].name, FOCUS_NAME) &&
+	return dex_str_eq(d, d->methods.v[m->idx].name, FOCUS_NAME) &&
 	       dex_proto_desc(d, d->methods.v[m->idx].proto, desc, sizeof desc) && !strcmp(desc, FOCUS_DESC);
 }
 
@@ -420,12 +425,18 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 	snprintf(fname, sizeof fname, "%s.class", u->cls);
 	u->candidate = filter_file(fname);
 	const dex_cdata *cd = k->data;
-	uint32_t nv = cd ? cd->nvmethods : 0;
-	for (uint32_t i = 0; i < nv; i++)
-		if (is_dex_focus(d, &cd->vmethods[i])) {
+	for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
+		const dex_emethod *m = dex_cdata_method(cd, i);
+		if (!is_dex_focus(d, m))
+			continue;
+		/* a direct method (static or private) overrides nothing */
+		if (m->flags & (DACC_STATIC | DACC_PRIVATE)) {
+			u->focus_blocked = m->flags & DACC_STATIC ? FOCUS_STATIC : FOCUS_PRIVATE;
+		} else {
 			u->focus_declared = true;
-			u->focus_final = (cd->vmethods[i].flags & DACC_FINAL) != 0;
+			u->focus_final = (m->flags & DACC_FINAL) != 0;
 		}
+	}
 	if (u->in->classpath || !u->candidate || (k->flags & (DACC_INTERFACE | DACC_ABSTRACT)))
 		return TC_OK;
 	u->traceable = true;
@@ -647,13 +658,89 @@ static void mark_activities(pl_run *r, cls_entry *map)
 		if (!u->traceable || u->blocked || u->state != US_OK || u->already || !is_activity(map, u->cls))
 			continue;
 		u->activity = true;
-		if (!u->focus_declared) {
+		if (!u->focus_declared && !u->focus_blocked) {
 			if (focus_final_above(map, u->super))
 				u->focus_refused = 1;
 			else
 				u->add_focus = true;
 		}
 	}
+}
+
+/* Where the super classes of class u lead: NULL when to a root Activity, to
+ * java/lang/Object, to a class of the JDK or Kotlin (no Activity), or to one of the
+ * framework's (android.jar) not named like one (Handler, View: ListActivity, TabActivity,
+ * ActivityGroup are); else the first name neither an input nor on the class path. */
+static const char *lost_super(cls_entry *map, const pl_unit *u)
+{
+	static const char *const none[] = {"java/", "javax/", "jdk/", "sun/", "kotlin/"};
+	const char *name = u->super;
+	for (int depth = 0; name && depth < 1000; depth++) {
+		if (is_root(name))
+			return NULL;
+		const pl_unit *s = lookup(map, name);
+		if (!s)
+			break;
+		name = s->super;
+	}
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		if (!strncmp(name, none[i], strlen(none[i])))
+			return NULL;
+	const char *simple = strrchr(name, '/');
+	if (!strncmp(name, "android/", 8) && !strstr(simple ? simple : name, "Activity"))
+		return NULL;
+	return name;
+}
+
+/* Matrix knows an Activity by its super classes; one whose chain leaves the inputs and
+ * the class path is silently none. Said once for the run, on the first such class: how
+ * many, the first few names, and the option that fixes it. */
+static void note_lost_supers(pl_run *r, cls_entry *map)
+{
+	enum { SHOWN = 3 };
+	const pl_unit *first[SHOWN] = {0};
+	const char *lost[SHOWN] = {0};
+	size_t n = 0, shown = 0, at = 0;
+	bool more = false;
+	for (size_t i = 0; i < r->nunits; i++) {
+		pl_unit *u = &r->units[i];
+		u->supers_note = NULL;
+		if (!u->traceable || u->state != US_OK || u->activity)
+			continue;
+		const char *name = lost_super(map, u);
+		if (!name)
+			continue;
+		if (!n++)
+			at = i;
+		bool seen = false;
+		for (size_t k = 0; k < shown; k++)
+			seen |= !strcmp(lost[k], name);
+		if (!seen && shown == SHOWN)
+			more = true;
+		else if (!seen) {
+			first[shown] = u;
+			lost[shown++] = name;
+		}
+	}
+	if (!n)
+		return;
+	char list[3 * 2200] = "";
+	for (size_t k = 0; k < shown; k++) {
+		size_t len = strlen(list);
+		snprintf(list + len, sizeof list - len, "%s%.1000s's %.1000s", k ? ", " : "", first[k]->cls, lost[k]);
+	}
+	char whose[64] = "its super classes are";
+	if (n > 1)
+		snprintf(whose, sizeof whose, "the super classes of %zu classes are", n);
+	pl_unit *u = &r->units[at];
+	pl_unit_report(u, &r->workers[0], "class %s: %s " PL_SUPERS_NOTE " (%.600s%s): an "
+	               "Activity among them is not known as one (its onWindowFocusChanged gets no AppMethodBeat.at); "
+	               "give the jars that define them (android.jar of the compile SDK, the app's libraries) with "
+	               "--classpath", u->cls, whose, list, more ? ", ..." : "");
+	for (pl_report *p = u->reports; p; p = p->next)
+		u->supers_note = p->text;
 }
 
 /* The ids of probes already in the code, reserved first: they cannot change without
@@ -678,6 +765,8 @@ static void reserve_probe_ids(const pl_run *r, uint8_t *used)
 static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, uint8_t *used, tc_error *err)
 {
 	uint32_t next = r->base ? mapping_max_id(r->base) + 1 : 1;
+	/* new ids given, and wanted once they ran out (counted on, to say how many) */
+	size_t fresh = 0, wanted = 0;
 	for (size_t i = 0; i < r->nunits; i++) {
 		pl_unit *u = &r->units[i];
 		if (!u->traceable || u->state != US_OK)
@@ -713,11 +802,14 @@ static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, ui
 			if (!id) {
 				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
 					next++;
-				if (next >= MM_ID_DISPATCH)
-					return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
-					               "more traced methods than the %u ids below the reserved ones",
-					               MM_ID_DISPATCH - 1);
+				if (next >= MM_ID_DISPATCH || wanted) {
+					wanted++; /* listed, to count the same method once */
+					r->traced[r->ntraced++] = m;
+					*slot = (uint32_t)r->ntraced;
+					continue;
+				}
 				id = next++;
+				fresh++;
 			}
 			used[id / 8] |= (uint8_t)(1u << (id % 8));
 			m->id = id;
@@ -725,7 +817,20 @@ static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, ui
 			*slot = (uint32_t)r->ntraced;
 		}
 	}
-	return TC_OK;
+	if (!wanted)
+		return TC_OK;
+	/* Matrix's rule: new ids follow the base mapping's largest, gaps below stay free */
+	if (r->base)
+		return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
+		               "exhausted: new ids follow the largest of --base-mapping %s (%u), which leaves %zu of the "
+		               "%u ids for %zu methods new to this build: start the ids over by running without "
+		               "--base-mapping (every method then gets a new id, in input order), or trace fewer methods "
+		               "(--blocklist)",
+		               r->opt->base_mapping, mapping_max_id(r->base), fresh, MM_ID_DISPATCH - 1, fresh + wanted);
+	return tc_fail(err, TC_ELIMIT, TC_NO_OFFSET, "method ids",
+	               "exhausted: %zu methods to trace, more than the %u ids a recording can name: trace fewer "
+	               "methods (--blocklist)",
+	               r->ntraced, MM_ID_DISPATCH - 1);
 }
 
 /* The mapping files' orders: the traced by id, the ignored by class. Without a base
@@ -763,6 +868,7 @@ int collect_decide(pl_run *r, tc_error *err)
 	}
 	index_classes(r, entries, &map);
 	mark_activities(r, map);
+	note_lost_supers(r, map);
 	reserve_probe_ids(r, used);
 	if ((rc = assign_ids(r, &traced_set, &ignored_set, used, err)) != TC_OK)
 		goto done;

@@ -59,8 +59,10 @@ int tc_instrument(const tc_options *o, tc_error *err);
  * clash, compared as the file system resolves them (symbolic links, "..", "./"): an
  * --out given twice or inside another, equal to or inside an input other than its own
  * (another --in, a --classpath entry), equal to the base mapping, the block list or the
- * ProGuard mapping, or to the mapping directory or one of its three files. Reads and
- * writes nothing. */
+ * ProGuard mapping, or to the mapping directory or one of its three files; and an
+ * --out that is not what its --in is (paths.c, kinds_match: a directory, a jar, an
+ * APK, a dex file, as the path is or its name says; several --in joined make a jar).
+ * Writes nothing; reads only the first bytes of an input (a dex file's magic). */
 int tc_check_paths(const tc_options *o, tc_error *err);
 
 #endif

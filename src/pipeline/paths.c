@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pipeline/instrument.h"
@@ -71,6 +73,78 @@ static void resolve(const char *path, char *out)
 		push(out, c, n);
 		c += n;
 	}
+}
+
+/* --- kinds: an output is what its input is ------------------------------------------ */
+
+enum kind { K_NONE, K_FILE, K_DIR, K_JAR, K_APK, K_DEX };
+
+static const char *const KIND_WORD[] = {
+	[K_NONE] = "a file", [K_FILE] = "a file", [K_DIR] = "a directory", [K_JAR] = "a jar",
+	[K_APK] = "an APK", [K_DEX] = "a dex file",
+};
+
+static bool ends_with_ci(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n > k && !strcasecmp(s + n - k, tail);
+}
+
+/* What a name says: .jar or .zip a jar, .apk an APK, .dex a dex file, a final '/' a
+ * directory; K_NONE for any other name. */
+static enum kind kind_of_name(const char *path)
+{
+	size_t n = strlen(path);
+	if (n && path[n - 1] == '/')
+		return K_DIR;
+	if (ends_with_ci(path, ".jar") || ends_with_ci(path, ".zip"))
+		return K_JAR;
+	if (ends_with_ci(path, ".apk"))
+		return K_APK;
+	if (ends_with_ci(path, ".dex"))
+		return K_DEX;
+	return K_NONE;
+}
+
+/* An input: a directory; a dex file (its magic, or its name: instrument.c's sniff_dex
+ * decides the same); else a jar, an APK when its name says so (a renamed APK is a jar
+ * by name, and takes a jar's name). K_NONE when it cannot be read (classify says so). */
+static enum kind kind_of_input(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return K_NONE;
+	if (S_ISDIR(st.st_mode))
+		return K_DIR;
+	unsigned char head[4] = {0};
+	FILE *f = fopen(path, "rb");
+	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+	if (f)
+		fclose(f);
+	if ((got == 4 && !memcmp(head, "dex\n", 4)) || (kind_of_name(path) == K_DEX && !(head[0] == 'P' && head[1] == 'K')))
+		return K_DEX;
+	return kind_of_name(path) == K_APK ? K_APK : K_JAR;
+}
+
+/* An output: what is there (a directory, a file), else what its name says. */
+static enum kind kind_of_output(const char *path, bool *exists)
+{
+	struct stat st;
+	*exists = stat(path, &st) == 0;
+	if (*exists && S_ISDIR(st.st_mode))
+		return K_DIR;
+	enum kind k = kind_of_name(path);
+	return k == K_NONE && *exists ? K_FILE : k;
+}
+
+/* Whether an input of kind in may be written as an output of kind out. */
+static bool kinds_match(enum kind in, enum kind out)
+{
+	if (out == K_NONE)
+		return true;
+	if (in == K_DIR)
+		return out == K_DIR;
+	return out == in || out == K_FILE; /* an existing file of another name is replaced */
 }
 
 /* Whether a is b or lies inside it. */
@@ -159,6 +233,33 @@ int tc_check_paths(const tc_options *o, tc_error *err)
 					REFUSE("--out (for --in %s) is %s of the --mapping-dir %s", o->pairs[i].in, names[k],
 					       o->mapping_dir);
 		}
+	}
+	/* an output is what its input is: several --in joined make one jar */
+	for (size_t i = 0; i < n; i++) {
+		bool joined = (i > 0 && o->pairs[i].joined) || (i + 1 < n && o->pairs[i + 1].joined);
+		if (joined && o->pairs[i].joined)
+			continue; /* the group's first pair says it for all */
+		enum kind in_kind = joined ? K_JAR : kind_of_input(o->pairs[i].in);
+		bool exists;
+		enum kind out_kind = kind_of_output(o->pairs[i].out, &exists);
+		if (in_kind == K_NONE || kinds_match(in_kind, out_kind) || (joined && out_kind == K_FILE))
+			continue;
+		char says[64];
+		if (out_kind == K_DIR && exists)
+			snprintf(says, sizeof says, "is a directory");
+		else if (out_kind == K_FILE)
+			snprintf(says, sizeof says, "is a file");
+		else if (out_kind == K_DIR)
+			snprintf(says, sizeof says, "names a directory (a final '/')");
+		else
+			snprintf(says, sizeof says, "names %s (%s)", KIND_WORD[out_kind], strrchr(o->pairs[i].out, '.'));
+		if (joined)
+			REFUSE("--out %s, but several --in joined into one --out make a jar: give a jar's path (.jar)", says);
+		static const char *const want[] = {[K_DIR] = "a directory", [K_JAR] = "a jar's path (.jar)",
+		                                   [K_APK] = "an APK's path (.apk)", [K_DEX] = "a dex file's path (.dex)"};
+		REFUSE("--out %s, but --in %s is %s, and an output is what its input is: give %s%s", says, o->pairs[i].in,
+		       KIND_WORD[in_kind], want[in_kind],
+		       in_kind == K_DIR ? " (several --in given before one --out ending in .jar are joined into it)" : "");
 	}
 #undef REFUSE
 done:

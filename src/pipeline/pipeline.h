@@ -148,6 +148,10 @@ typedef struct pl_unit {
 	uint32_t focus_method; /* dex: the model index of the onWindowFocusChanged to add */
 	uint32_t focus_super;  /* dex: the super class's, which it calls */
 	bool focus_final;
+	/* declares onWindowFocusChanged(Z)V static or private (FOCUS_STATIC, FOCUS_PRIVATE):
+	 * no override of Activity's, which the framework never calls, and no room for one
+	 * (a class has one method of a name and descriptor) */
+	uint8_t focus_blocked;
 	uint8_t beat;          /* the beat class: what it declares (BEAT_*, beat.c), else 0 */
 	pl_meth *methods;
 	uint32_t nmethods;
@@ -155,6 +159,8 @@ typedef struct pl_unit {
 	/* between the phases */
 	bool activity;         /* traceable, not blocked, and an Activity */
 	bool add_focus;        /* must receive an onWindowFocusChanged */
+	const char *supers_note; /* the one class of the run that reports the super classes
+	                          * found nowhere (collect.c, note_lost_supers), else NULL */
 
 	/* phase 2 */
 	bool changed;
@@ -281,6 +287,17 @@ int collect_decide(pl_run *r, tc_error *err);
 /* beat.c: the runtime the calls go to. pl_unit.beat's bits: the unit defines the beat
  * class, which is public; then per member (i, o, at) two bits, declared with the
  * descriptor the calls name, and public and static: BEAT_MEMBERS << 2k and << 2k+1. */
+/* The words of the report on super classes found nowhere (collect.c), which the summary
+ * repeats on stderr (output.c) */
+#define PL_SUPERS_NOTE "neither inputs nor on the class path"
+
+#define FOCUS_STATIC 1u
+#define FOCUS_PRIVATE 2u
+/* "static" or "private": what u->focus_blocked is */
+const char *pl_focus_blocked_word(const pl_unit *u);
+/* Reports, for an Activity u whose focus_blocked is set, why it gets no at(). */
+void pl_unit_report_focus_blocked(pl_unit *u, pl_worker *w);
+
 #define BEAT_DEFINED 0x1u
 #define BEAT_PUBLIC 0x2u
 #define BEAT_MEMBERS 0x4u

@@ -118,3 +118,16 @@ int pl_unit_settle(pl_unit *u, int rc, const tc_error *e, bool id, bool focus, t
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 	return 1;
 }
+
+const char *pl_focus_blocked_word(const pl_unit *u)
+{
+	return u->focus_blocked == FOCUS_STATIC ? "static" : "private";
+}
+
+void pl_unit_report_focus_blocked(pl_unit *u, pl_worker *w)
+{
+	pl_unit_report(u, w, "class %s: onWindowFocusChanged not added: the class declares a %s "
+	               "onWindowFocusChanged(Z)V, which overrides nothing (the framework never calls it) and leaves "
+	               "no room for an override (one method of a name and descriptor per class): AppMethodBeat.at is "
+	               "not called for this Activity", u->cls, pl_focus_blocked_word(u));
+}

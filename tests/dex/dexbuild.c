@@ -202,3 +202,22 @@ void db_bulk_methods(dex_file *d, const char *desc, uint32_t n)
 	d->methods.v = mv;
 	d->methods.n = d->methods.cap = d->methods.n + n;
 }
+
+void db_bulk_types(dex_file *d, uint32_t n)
+{
+	dex_str *sv = arena_array(d->a, d->strings.n + n, sizeof *sv);
+	uint32_t *tv = arena_array(d->a, d->types.n + n, sizeof *tv);
+	cr_assert(sv && tv);
+	memcpy(sv, d->strings.v, d->strings.n * sizeof *sv);
+	memcpy(tv, d->types.v, d->types.n * sizeof *tv);
+	for (uint32_t i = 0; i < n; i++) {
+		char *desc = arena_alloc(d->a, 16);
+		snprintf(desc, 16, "Lt/T%05u;", i % 100000);
+		sv[d->strings.n + i] = (dex_str){.data = (const uint8_t *)desc, .len = 10, .utf16 = 10};
+		tv[d->types.n + i] = d->strings.n + i;
+	}
+	d->strings.v = sv;
+	d->strings.n = d->strings.cap = d->strings.n + n;
+	d->types.v = tv;
+	d->types.n = d->types.cap = d->types.n + n;
+}

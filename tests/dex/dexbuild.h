@@ -18,6 +18,9 @@ uint32_t db_class_super(dex_file *d, const char *desc, const char *super, uint32
 /* Appends n method ids "m00000".. of class desc, proto ()V, without the interning
  * search (they are new by construction): for files near the 65,536 limit. */
 void db_bulk_methods(dex_file *d, const char *desc, uint32_t n);
+/* Appends n type ids "Lt/T00000;".. (descriptors new by construction): for files near
+ * the 65,535 limit. */
+void db_bulk_types(dex_file *d, uint32_t n);
 /* Adds a method to class k with the given code (NULL: abstract/native); returns its
  * model method index. Direct when static, private or a constructor. */
 uint32_t db_method(dex_file *d, uint32_t k, const char *name, const char *desc, uint32_t flags,

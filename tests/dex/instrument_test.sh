@@ -92,7 +92,11 @@ check "the old signature dropped ($dropped files), the $same other entries copie
 traced=$(stat_of m1/instrument-stats.json "d['methods']['traced']")
 inst=$(stat_of m1/instrument-stats.json "d['methods']['instrumented']")
 check "every one of the $traced traced methods instrumented" '[ "$traced" -gt 40000 ] && [ "$inst" = "$traced" ]'
-check "no problem reported" '[ "$(stat_of m1/instrument-stats.json "len(d[\"problems\"])")" = 0 ]'
+# but one note: netty's optional dependencies (org/conscrypt/...) are not in the APK, so
+# their subclasses might be Activities for all the run knows (collect.c, note_lost_supers)
+check "no problem reported but the one note on super classes found nowhere" \
+	'[ "$(stat_of m1/instrument-stats.json "len([p for p in d[\"problems\"] if \"neither inputs nor on the class path\" not in p[\"problem\"]])")" = 0 ] &&
+	 [ "$(stat_of m1/instrument-stats.json "len(d[\"problems\"])")" = 1 ]'
 focus=$(stat_of m1/instrument-stats.json "d['classes']['focus_method_added']")
 "$tc_dump" s1.apk >s1.dump 2>/dev/null
 # each added onWindowFocusChanged: invoke-super, then at(this, hasFocus)

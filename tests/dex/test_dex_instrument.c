@@ -447,3 +447,245 @@ Test(dex_instrument, a_dex_with_a_foreign_class_of_the_markers_name_gets_no_mark
 	free(s);
 	free(b);
 }
+
+/* --- issue 29, item 6: dex edge cases ----------------------------------------------- */
+
+#define BEAT "Lcom/tencent/matrix/trace/core/AppMethodBeat;"
+
+/* Every method of the dex file passes ART's verifier rules as tc-dexverify checks them. */
+static void verified(const char *file)
+{
+	size_t len;
+	uint8_t *b = load(file, &len);
+	arena a, s;
+	arena_init(&a);
+	arena_init(&s);
+	dex_file d;
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(dex_parse(&d, &a, b, len, &e), TC_OK, "%s: %s", file, e.message);
+	dex_verify_file f;
+	cr_assert_eq(dex_verify_file_init(&f, &d, &a), TC_OK);
+	for (uint32_t k = 0; k < d.nclasses; k++) {
+		const dex_cdata *cd = d.classes[k].data;
+		for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
+			const dex_emethod *m = dex_cdata_method(cd, i);
+			if (!m->code)
+				continue;
+			dex_verify_result r;
+			arena_reset(&s);
+			cr_assert_eq(dex_verify_method(&f, &d.classes[k], m, &s, &r), 0);
+			char label[512];
+			dex_method_label(&d, m->idx, label, sizeof label);
+			cr_expect(!r.failed, "%s: %s: %s", file, label, r.msg);
+		}
+	}
+	arena_free(&s);
+	arena_free(&a);
+	free(b);
+}
+
+/* The output of in, parsed into out (A2); the input checked by the verifier's rules
+ * first, the output after. */
+static void instrument_parse(dex_file *d, const char *in, const char *outname, dex_file *out)
+{
+	save(d, in);
+	verified(in);
+	instrument(in, outname);
+	verified(outname);
+	size_t len;
+	uint8_t *b = load(outname, &len);
+	tc_error e;
+	tc_error_clear(&e);
+	uint8_t *keep = arena_dup(&A2, b, len);
+	free(b);
+	cr_assert_eq(dex_parse(out, &A2, keep, len, &e), TC_OK, "%s", e.message);
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* 65,534 method ids and one Activity without onWindowFocusChanged: i() and o() fit, the
+ * focus method (at, its own id, the super's) does not. Its ids are not counted: the dex
+ * is instrumented, without at() and without the focus method, and says so. */
+Test(dex_instrument, two_ids_from_the_method_limit_the_probes_go_in_without_the_focus_method)
+{
+	dex_file d, out;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	db_class_super(&d, "Lp/Act;", "Landroid/app/Activity;", DACC_PUBLIC);
+	db_bulk_methods(&d, "Lp/Many;", 65534 - d.methods.n);
+	instrument_parse(&d, "near.dex", "near-out.dex", &out);
+	cr_expect_neq(db_find(&out, BEAT, "i", "(I)V"), DEX_NO_INDEX, "i() is called");
+	cr_expect_neq(db_find(&out, BEAT, "o", "(I)V"), DEX_NO_INDEX, "o() is called");
+	cr_expect_eq(db_find(&out, BEAT, "at", "(Landroid/app/Activity;Z)V"), DEX_NO_INDEX, "no at() id");
+	cr_expect_eq(db_find(&out, "Lp/Act;", "onWindowFocusChanged", "(Z)V"), DEX_NO_INDEX);
+	cr_expect_eq(out.methods.n, 65536u);
+	char *s = stats();
+	cr_expect(!strstr(s, "dex left unchanged"), "%s", s);
+	cr_expect(strstr(s, "class p/Act: onWindowFocusChanged not added: its ids do not fit: a dex holds at most "
+	                    "65,536 method ids"), "%s", s);
+	cr_expect(strstr(s, "\"instrumented\": 1"), "%s", s);
+	cr_expect(!strstr(s, "--classpath"), "every super class is known: %s", s);
+	free(s);
+}
+
+/* One id closer (65,533): at() fits, the focus method does not; at()'s id, which nothing
+ * would call, is taken back with it. */
+Test(dex_instrument, three_ids_from_the_method_limit_no_unused_at_id_is_written)
+{
+	dex_file d, out;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	db_class_super(&d, "Lp/Act;", "Landroid/app/Activity;", DACC_PUBLIC);
+	db_bulk_methods(&d, "Lp/Many;", 65533 - d.methods.n);
+	instrument_parse(&d, "near.dex", "near-out.dex", &out);
+	cr_expect_eq(db_find(&out, BEAT, "at", "(Landroid/app/Activity;Z)V"), DEX_NO_INDEX, "no unused at() id");
+	cr_expect_eq(out.methods.n, 65535u, "i() and o() only");
+	char *s = stats();
+	cr_expect(strstr(s, "class p/Act: onWindowFocusChanged not added"), "%s", s);
+	free(s);
+}
+
+/* An Activity that declares onWindowFocusChanged needs only at(): when that id does not
+ * fit, the rest is instrumented and the focus method keeps its code. */
+Test(dex_instrument, at_that_does_not_fit_leaves_a_declared_focus_method_without_it)
+{
+	dex_file d, out;
+	db_init(&d, &A);
+	tc_error e;
+	tc_error_clear(&e);
+	uint32_t sup;
+	cr_assert_eq(dex_intern_method(&d, "Landroid/app/Activity;", "onWindowFocusChanged", "(Z)V", &sup, &e), TC_OK);
+	uint32_t k = db_class_super(&d, "Lp/Declares;", "Landroid/app/Activity;", DACC_PUBLIC);
+	uint16_t r01[] = {0, 1};
+	dex_insn body[] = {db_invoke(DEX_OP_INVOKE_SUPER, sup, r01, 2), db_op(DEX_OP_RETURN_VOID)};
+	db_method(&d, k, "onWindowFocusChanged", "(Z)V", DACC_PUBLIC, db_code(&d, 2, 2, 2, body, 2));
+	db_bulk_methods(&d, "Lp/Many;", 65534 - d.methods.n);
+	instrument_parse(&d, "near.dex", "near-out.dex", &out);
+	cr_expect_eq(db_find(&out, BEAT, "at", "(Landroid/app/Activity;Z)V"), DEX_NO_INDEX);
+	char seq[512];
+	const dex_code *c;
+	ops(&out, "Lp/Declares;", "onWindowFocusChanged", seq, sizeof seq, &c);
+	cr_expect(strstr(seq, "invoke-super") && count(seq, "invoke-static") == 3, "i(), o() twice: %s", seq);
+	char *s = stats();
+	cr_expect(!strstr(s, "dex left unchanged"), "%s", s);
+	cr_expect(strstr(s, "AppMethodBeat.at not called: its method id does not fit: a dex holds at most 65,536 "
+	                    "method ids"), "%s", s);
+	free(s);
+}
+
+/* 65,535 type ids: the beat class and int (i(I)V) are two types too many; the report names the
+ * type limit, not the method limit. */
+Test(dex_instrument, a_type_id_overflow_names_the_type_limit)
+{
+	dex_file d;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/Main;");
+	db_bulk_types(&d, 65535 - d.types.n);
+	save(&d, "types.dex");
+	verified("types.dex");
+	instrument("types.dex", "types-out.dex");
+	size_t a, b;
+	uint8_t *in = load("types.dex", &a), *out = load("types-out.dex", &b);
+	cr_expect(a == b && !memcmp(in, out, a), "the output is the input, unchanged");
+	char *s = stats();
+	cr_expect(strstr(s, "dex left unchanged: the calls' ids do not fit: a dex holds at most 65,535 type ids "
+	                    "(this one would need 65,537)"), "%s", s);
+	cr_expect(!strstr(s, "method ids"), "%s", s);
+	free(in);
+	free(out);
+	free(s);
+}
+
+/* A private or static onWindowFocusChanged(Z)V is no override of Activity's: the
+ * framework never calls it, so it gets no at(); no public one can be added beside it
+ * (one method id per class, name and descriptor); the report says which it is. */
+Test(dex_instrument, a_private_or_static_onWindowFocusChanged_is_not_the_frameworks)
+{
+	dex_file d, out;
+	db_init(&d, &A);
+	tc_error e;
+	tc_error_clear(&e);
+	uint32_t callee;
+	cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
+	dex_insn body[] = {db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
+	uint32_t k = db_class_super(&d, "Lp/Priv;", "Landroid/app/Activity;", DACC_PUBLIC);
+	db_method(&d, k, "onWindowFocusChanged", "(Z)V", DACC_PRIVATE, db_code(&d, 2, 2, 0, body, 2));
+	k = db_class_super(&d, "Lp/Stat;", "Landroid/app/Activity;", DACC_PUBLIC);
+	db_method(&d, k, "onWindowFocusChanged", "(Z)V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 1, 1, 0, body, 2));
+	instrument_parse(&d, "priv.dex", "priv-out.dex", &out);
+	cr_expect_eq(db_find(&out, BEAT, "at", "(Landroid/app/Activity;Z)V"), DEX_NO_INDEX, "at() is called nowhere");
+	cr_expect_gt(code_of(&out, "Lp/Priv;", "onWindowFocusChanged", "(Z)V")->ninsns, 4u, "traced as any method");
+	char *s = stats();
+	cr_expect(strstr(s, "class p/Priv: onWindowFocusChanged not added: the class declares a private "
+	                    "onWindowFocusChanged(Z)V, which overrides nothing (the framework never calls it) and "
+	                    "leaves no room for an override (one method of a name and descriptor per class): "
+	                    "AppMethodBeat.at is not called for this Activity"), "%s", s);
+	cr_expect(strstr(s, "class p/Stat: onWindowFocusChanged not added: the class declares a static "
+	                    "onWindowFocusChanged(Z)V"), "%s", s);
+	cr_expect_eq(count(s, "onWindowFocusChanged not added"), 2u, "%s", s);
+	free(s);
+}
+
+/* A base mapping whose largest id leaves fewer ids than the new methods need: the error
+ * says what ran out and what to do. */
+Test(dex_instrument, ids_exhausted_after_the_base_mapping_say_so_and_what_to_do)
+{
+	dex_file d;
+	db_init(&d, &A);
+	traced_class(&d, "Lp/A;");
+	traced_class(&d, "Lp/B;");
+	traced_class(&d, "Lp/C;");
+	traced_class(&d, "Lp/D;");
+	save(&d, "four.dex");
+	FILE *f = fopen(path("base.txt"), "w");
+	cr_assert(f);
+	fputs("1048570,1,q.Old old ()V\n", f);
+	fclose(f);
+	tc_pair pair = {path("four.dex"), path("four-out.dex"), false};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"), .base_mapping = path("base.txt"),
+	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 1, .deflate_level = 6,
+	                .quiet = true};
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(tc_instrument(&o, &e), TC_ELIMIT, "%s", e.message);
+	char msg[1200];
+	tc_error_format(&e, msg, sizeof msg);
+	cr_expect(strstr(msg, "method ids: exhausted: new ids follow the largest of --base-mapping "), "%s", msg);
+	cr_expect(strstr(msg, " (1048570), which leaves 3 of the 1048573 ids for 4 methods new to this build: start "
+	                      "the ids over by running without --base-mapping"), "%s", msg);
+	cr_expect(access(path("four-out.dex"), F_OK) != 0, "nothing written");
+}
+
+/* Classes whose super classes are neither inputs nor on the class path may be
+ * Activities: said once, naming --classpath; a JDK super class is no Activity. */
+Test(dex_instrument, unknown_super_classes_are_reported_once_naming_the_classpath)
+{
+	dex_file d, out;
+	db_init(&d, &A);
+	tc_error e;
+	tc_error_clear(&e);
+	uint32_t callee;
+	cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
+	dex_insn body[] = {db_invoke(DEX_OP_INVOKE_VIRTUAL, callee, (uint16_t[]){0}, 1), db_op(DEX_OP_RETURN_VOID)};
+	const char *const supers[][2] = {{"Lp/Main;", "Lcom/lib/BaseActivity;"}, {"Lp/Two;", "Lcom/lib/Other;"},
+	                                 {"Lp/Job;", "Ljava/lang/Thread;"}, {"Lp/Sub;", "Lp/Main;"}};
+	for (int i = 0; i < 4; i++) {
+		uint32_t k = db_class_super(&d, supers[i][0], supers[i][1], DACC_PUBLIC);
+		db_method(&d, k, "run", "()V", DACC_PUBLIC, db_code(&d, 1, 1, 1, body, 2));
+	}
+	instrument_parse(&d, "lib.dex", "lib-out.dex", &out);
+	char *s = stats();
+	cr_expect_eq(count(s, "--classpath"), 1u, "%s", s);
+	cr_expect(strstr(s, "class p/Main: the super classes of 3 classes are neither inputs nor on the class path "
+	                    "(p/Main's com/lib/BaseActivity, p/Two's com/lib/Other): an Activity among them is not known "
+	                    "as one (its onWindowFocusChanged gets no AppMethodBeat.at); give the jars that define them "
+	                    "(android.jar of the compile SDK, the app's libraries) with --classpath"), "%s", s);
+	free(s);
+}

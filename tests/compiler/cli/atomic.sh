@@ -84,9 +84,10 @@ expect_rc "output parent is a file" 1
 check "output parent is a file: no mapping files" absent "$T/w/map/methodMapping.txt"
 check "output parent is a file: nothing temporary" no_temp_files "$T/w"
 
-# A second output that cannot be written (its path is a directory, not a jar).
-rm -rf "$T/w"; mkdir -p "$T/w/isdir"
-tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new" --in "$FIXTURES/app1.jar" --out "$T/w/isdir"
+# A second output that cannot be written (its parent is a file; an existing directory
+# as a jar's --out is refused before the run, by kind: join.sh).
+rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
+tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new" --in "$FIXTURES/app1.jar" --out "$T/w/f/new.jar"
 failed "a later jar output that cannot be written"
 check "a later jar output that cannot be written: no mapping files" absent "$T/w/map/methodMapping.txt"
 

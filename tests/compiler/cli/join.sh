@@ -84,8 +84,8 @@ expect_rc "a dex file among joined inputs" 1
 stderr_has "refused, naming what is taken" "several --in joined into one --out take class directories and jars"
 mkdir -p "$T/outdir"
 tci --quiet --mapping-dir "$T/mapx" --in "$c/app.jar" --in "$c/dir" --out "$T/outdir"
-expect_rc "a directory as the joined output" 1
-stderr_has "refused: the output is a jar" "give a jar's path as --out"
+expect_rc "a directory as the joined output (a usage error)" 2
+stderr_has "refused: the output is a jar" "but several --in joined into one --out make a jar: give a jar's path (.jar)"
 mkdir -p "$T/cls" && cp -r "$c/dir/." "$T/cls/"
 tci --quiet --mapping-dir "$T/mapx" --in "$T/cls" --in "$c/app.jar" --out "$T/cls/all.jar"
 expect_rc "the joined jar inside a directory joined into it" 2
@@ -93,4 +93,31 @@ stderr_has "refused, naming the directory" "lies inside --in $T/cls, which is jo
 tci --quiet --mapping-dir "$T/mapx" --in "$c/app.jar" --in "$c/dir"
 expect_rc "--in without --out" 2
 stderr_has "still a usage error" "has no --out"
+
+# one --in: an output is what its input is (issue 29, item 5; every pair of kinds in
+# tests/compiler/pipeline, an_output_is_of_its_inputs_kind)
+mkdir -p "$T/empty"
+tci --quiet --mapping-dir "$T/mapk" --in "$T/empty" --out "$T/o.jar"
+expect_rc "an empty directory with --out o.jar" 2
+stderr_has "refused, naming --out and the kind to give" \
+    "$T/o.jar: --out names a jar (.jar), but --in $T/empty is a directory, and an output is what its input is: give a directory"
+check "no o.jar is made" absent "$T/o.jar"
+check "no mapping is written" absent "$T/mapk/methodMapping.txt"
+tci --quiet --mapping-dir "$T/mapk" --in "$c/app.jar" --out "$T/app.apk"
+expect_rc "a jar with --out x.apk" 2
+stderr_has "refused: a jar's output is a jar" "but --in $c/app.jar is a jar, and an output is what its input is: give a jar's path (.jar)"
+check "no APK is made" absent "$T/app.apk"
+tci --quiet --mapping-dir "$T/mapk" --in "$c/dir" --out "$T/empty"
+expect_rc "a directory into an existing directory is still fine" 0
+
+# issue 29, item 6: q.Screen's super class p.Base is in base.jar, not given: said once,
+# on stderr too, naming --classpath; with base.jar on the class path, not at all
+tci --mapping-dir "$T/mapn" --in "$c/app.jar" --out "$T/app-out.jar"
+expect_rc "app.jar without the jar of its super class" 0
+stderr_has "the super class found nowhere is named, and --classpath" \
+    "class q/Screen: its super classes are neither inputs nor on the class path (q/Screen's p/Base): an Activity among them is not known as one"
+check "said once" test "$(grep -c -- '--classpath' "$ERR")" = 1
+tci --mapping-dir "$T/mapn" --classpath "$c/base.jar" --in "$c/app.jar" --out "$T/app-out.jar"
+expect_rc "with --classpath base.jar" 0
+check "not said" sh -c "! grep -q 'class path' '$ERR'"
 finish

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builder.h"
 #include "ctest.h"
@@ -392,4 +393,145 @@ Test(pipeline, missing_input_names_the_path)
 	int rc = run((job){.in = "nothing-here", .out = "out"}, &err);
 	cr_expect_lt(rc, 0);
 	cr_expect(strstr(ct_err(&err), "nothing-here"), "%s", ct_err(&err));
+}
+
+/* Issue 29, item 5: an output is what its input is (tc_check_paths): a directory
+ * becomes a directory, a jar a jar, an APK an APK, a dex file a dex file; several --in
+ * joined make one jar. A mismatch is a usage error naming --out, found before anything
+ * is read or written. */
+typedef struct kind_case {
+	const char *in, *in2, *out; /* in2: joined into the same --out */
+	const char *refusal;        /* NULL: accepted */
+} kind_case;
+
+Test(pipeline, an_output_is_of_its_inputs_kind)
+{
+	char *d = ct_path(dir, "empty"), *sub = ct_path(dir, "outdir");
+	cr_assert(!mkdir(d, 0755) && !mkdir(sub, 0755));
+	const char *const files[][2] = {{"lib.jar", "PK\003\004"}, {"app.apk", "PK\003\004"},
+	                                {"classes.dex", "dex\n035"}, {"renamed", "dex\n035"}, {"file", "old"}};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *p = ct_path(dir, files[i][0]);
+		ct_write_str(p, files[i][1]);
+		free(p);
+	}
+	const kind_case cases[] = {
+		{"empty", NULL, "out", NULL},
+		{"empty", NULL, "out/", NULL},
+		{"empty", NULL, "outdir", NULL},
+		{"lib.jar", NULL, "o.jar", NULL},
+		{"lib.jar", NULL, "o.ZIP", NULL},
+		{"lib.jar", NULL, "o", NULL},
+		{"lib.jar", NULL, "file", NULL},
+		{"app.apk", NULL, "o.apk", NULL},
+		{"app.apk", NULL, "o", NULL},
+		{"classes.dex", NULL, "o.dex", NULL},
+		{"renamed", NULL, "o.dex", NULL},
+		{"classes.dex", NULL, "o", NULL},
+		{"empty", "lib.jar", "all.jar", NULL},
+		{"empty", "lib.jar", "all", NULL},
+		{"lib.jar", "empty", "file", NULL},
+		{"empty", NULL, "o.jar", "--out names a jar (.jar), but --in %s/empty is a directory, and an output is what "
+		                         "its input is: give a directory (several --in given before one --out ending in .jar "
+		                         "are joined into it)"},
+		{"empty", NULL, "o.apk", "--out names an APK (.apk), but --in %s/empty "},
+		{"empty", NULL, "o.dex", "--out names a dex file (.dex), but --in %s/empty "},
+		{"empty", NULL, "file", "--out is a file, but --in %s/empty "},
+		{"lib.jar", NULL, "outdir", "--out is a directory, but --in %s/lib.jar is a jar, and an output is what its "
+		                            "input is: give a jar's path (.jar)"},
+		{"lib.jar", NULL, "o/", "--out names a directory (a final '/'), but --in %s/lib.jar is a jar"},
+		{"lib.jar", NULL, "o.apk", "--out names an APK (.apk), but --in %s/lib.jar is a jar"},
+		{"lib.jar", NULL, "o.dex", "--out names a dex file (.dex), but --in %s/lib.jar is a jar"},
+		{"app.apk", NULL, "o.jar", "--out names a jar (.jar), but --in %s/app.apk is an APK, and an output is "
+		                           "what its input is: give an APK's path (.apk)"},
+		{"app.apk", NULL, "o.dex", "--out names a dex file (.dex), but --in %s/app.apk is an APK"},
+		{"classes.dex", NULL, "o.jar", "--out names a jar (.jar), but --in %s/classes.dex is a dex file, and an "
+		                               "output is what its input is: give a dex file's path (.dex)"},
+		{"renamed", NULL, "o.apk", "--out names an APK (.apk), but --in %s/renamed is a dex file"},
+		{"classes.dex", NULL, "outdir", "--out is a directory, but --in %s/classes.dex is a dex file"},
+		{"empty", "lib.jar", "all.dex", "--out names a dex file (.dex), but several --in joined into one --out "
+		                                "make a jar: give a jar's path (.jar)"},
+		{"empty", "lib.jar", "all.apk", "--out names an APK (.apk), but several --in joined"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const kind_case *c = &cases[i];
+		char *in = ct_path(dir, c->in), *in2 = c->in2 ? ct_path(dir, c->in2) : NULL, *out = ct_path(dir, c->out);
+		tc_pair pairs[2] = {{in, out, false}, {in2, out, true}};
+		tc_options o = {.pairs = pairs, .npairs = in2 ? 2 : 1, .beat = BEAT};
+		tc_error err;
+		tc_error_clear(&err);
+		int rc = tc_check_paths(&o, &err);
+		if (!c->refusal) {
+			cr_expect_eq(rc, TC_OK, "%s -> %s: %s", c->in, c->out, ct_err(&err));
+		} else {
+			char want[1024];
+			snprintf(want, sizeof want, c->refusal, dir);
+			cr_expect_eq(rc, TC_EARG, "%s -> %s refused", c->in, c->out);
+			cr_expect(strstr(ct_err(&err), want), "%s -> %s: %s\nwant: %s", c->in, c->out, ct_err(&err), want);
+			cr_expect(strstr(ct_err(&err), out), "names the --out: %s", ct_err(&err));
+		}
+		free(in);
+		free(in2);
+		free(out);
+	}
+	char *left = ct_path(dir, "out");
+	cr_expect_not(ct_exists(left), "nothing was made");
+	free(left);
+	free(d);
+	free(sub);
+}
+
+static bool holds(const char *bytes, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(bytes + i, what, n))
+			return true;
+	return false;
+}
+
+/* Activity p/<name> (super android/app/Activity) whose onWindowFocusChanged(Z)V has the
+ * given flags and calls System.nanoTime (so it is traced). */
+static void write_focus_activity(const char *rel, const char *name, uint16_t access)
+{
+	bld *b = bld_new(52, 0);
+	bld_this(b, bld_class(b, name));
+	bld_super(b, bld_class(b, "android/app/Activity"));
+	uint16_t nano = bld_methodref(b, "java/lang/System", "nanoTime", "()J");
+	bld_method_code(b, access, "onWindowFocusChanged", "(Z)V", 2, 2, BYTES(INVOKESTATIC, U2(nano), POP2, RETURN));
+	size_t len;
+	uint8_t *bytes = bld_finish(b, &len);
+	bld_free(b);
+	char *path = ct_path(dir, rel);
+	ct_write(path, bytes, len);
+	free(path);
+	free(bytes);
+}
+
+/* Issue 29, item 6, for class files: a private or static onWindowFocusChanged(Z)V is no
+ * override of Activity's (JVMS 5.4.5); it gets no at(), none is added beside it (a
+ * class file holds one method of a name and descriptor), and the report says which. */
+Test(pipeline, a_private_or_static_onWindowFocusChanged_is_not_the_frameworks)
+{
+	write_focus_activity("in/p/Priv.class", "p/Priv", 0x0002);
+	write_focus_activity("in/p/Stat.class", "p/Stat", 0x0009);
+	run_ok((job){.in = "in", .out = "out"});
+	const char *const outs[] = {"out/p/Priv.class", "out/p/Stat.class"};
+	for (int i = 0; i < 2; i++) {
+		char *p = ct_path(dir, outs[i]);
+		size_t len;
+		char *bytes = ct_read(p, &len);
+		cr_assert(bytes, "%s", p);
+		cr_expect(!holds(bytes, len, "(Landroid/app/Activity;Z)V"), "%s calls no at()", outs[i]);
+		cr_expect(holds(bytes, len, "(I)V"), "%s is traced", outs[i]);
+		free(bytes);
+		free(p);
+	}
+	char *s = read_rel("map/instrument-stats.json");
+	cr_expect(strstr(s, "class p/Priv: onWindowFocusChanged not added: the class declares a private "
+	                    "onWindowFocusChanged(Z)V, which overrides nothing"), "%s", s);
+	cr_expect(strstr(s, "class p/Stat: onWindowFocusChanged not added: the class declares a static "
+	                    "onWindowFocusChanged(Z)V"), "%s", s);
+	cr_expect(strstr(s, "\"focus_method_added\": 0") && strstr(s, "\"focus_method_instrumented\": 0"), "%s", s);
+	free(s);
 }

@@ -108,7 +108,8 @@ static enum kind kind_of_name(const char *path)
 
 /* An input: a directory; a dex file (its magic, or its name: instrument.c's sniff_dex
  * decides the same); else a jar, an APK when its name says so (a renamed APK is a jar
- * by name, and takes a jar's name). K_NONE when it cannot be read (classify says so). */
+ * by name, and takes a jar's name). K_NONE when it cannot be read or is no regular file
+ * (classify says so). */
 static enum kind kind_of_input(const char *path)
 {
 	struct stat st;
@@ -116,6 +117,8 @@ static enum kind kind_of_input(const char *path)
 		return K_NONE;
 	if (S_ISDIR(st.st_mode))
 		return K_DIR;
+	if (!S_ISREG(st.st_mode))
+		return K_NONE; /* a FIFO would block the open, /dev/zero is endless: classify refuses them */
 	unsigned char head[4] = {0};
 	FILE *f = fopen(path, "rb");
 	size_t got = f ? fread(head, 1, sizeof head, f) : 0;

@@ -422,7 +422,10 @@ tc_index tc_mark(const tc_ctx *ctx);
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
 /* Copies the events since idx, preceded by the one event before it (as
  * Matrix's copyData), in order, into a malloc'd array the caller frees.
- * Nothing new since idx gives *n = 0. TC_ESTALE if the ring wrapped over it. */
+ * Nothing new since idx gives *n = 0. TC_ESTALE if the ring wrapped over it.
+ * A staged writer's count read half-stored (32-bit ARM: its two halves
+ * across a carry) is read again, never taken for a wrap; TC_EBUSY if it
+ * stayed so for 1,000 reads (the writer stopped between its halves). */
 int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err);
 uint64_t tc_now_ms(const tc_ctx *ctx);   /* the recording clock: ms since the time base */
 uint64_t tc_written(const tc_ctx *ctx);  /* events ever written into the current ring */

@@ -10,6 +10,7 @@
 #include "try.h"
 
 #include <assert.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,9 +247,46 @@ static void source_copy(const source *s, uint64_t first, size_t n, uint64_t *out
 		out[i] = atomic_load_explicit(&s->r->slots[(first + i) % s->r->capacity], memory_order_relaxed);
 }
 
+/* A staged writer's count read while its two 32-bit halves were being
+ * stored across a carry (32-bit ARM, tc_ringfile.h "Staged writers"): 2^32
+ * away from any count the writer had (RING_COUNT_TORN), so RING_COUNT_TORN
+ * or more from an index taken in its ring, either way. It says nothing of
+ * the index: it is not a lap. */
+static bool torn_from(uint64_t w, uint64_t mark_seq)
+{
+	return w >= mark_seq ? w - mark_seq >= RING_COUNT_TORN : mark_seq - w >= RING_COUNT_TORN;
+}
+
+/* Reads of a half-stored count before a reader gives up: the writer, stopped
+ * between the two stores of its count, runs on within a yield or two. */
+#define RING_TORN_READS 1000u
+
+/* The count as a reader of events since mark_seq needs it: read again
+ * (yielding to the writer) while it is half-stored. False if it still was
+ * after RING_TORN_READS reads (*w is the last read). */
+static bool source_seq_whole(const source *s, uint64_t mark_seq, uint64_t *w)
+{
+	for (unsigned k = 1;; k++) {
+		*w = source_seq(s);
+		if (!torn_from(*w, mark_seq))
+			return true;
+		if (k == RING_TORN_READS)
+			return false;
+		sched_yield();
+	}
+}
+
+static int torn(tc_error *err, uint64_t mark_seq, uint64_t w)
+{
+	return tc_set(err, TC_EBUSY, "index %llu: the writer's count read half-stored (%llu) %u times",
+	              (unsigned long long)mark_seq, (unsigned long long)w, RING_TORN_READS);
+}
+
 static int index_valid(const source *src, uint64_t mark_seq)
 {
-	uint64_t w = source_seq(src);
+	uint64_t w;
+	if (!source_seq_whole(src, mark_seq, &w))
+		return 0;
 	/* Event k lives in slot k % capacity until event k + capacity is written.
 	 * A writer may be storing events up to w + RING_WRITER_AHEAD - 1 now, so
 	 * the events before w + RING_WRITER_AHEAD - capacity are already unsafe. */
@@ -261,7 +299,9 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 	*n = 0;
 	if (mark_seq == RING_SEQ_LOST)
 		return tc_set(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
-	uint64_t w = source_seq(src);
+	uint64_t w;
+	if (!source_seq_whole(src, mark_seq, &w))
+		return torn(err, mark_seq, w);
 	if (mark_seq > w)
 		return tc_set(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
@@ -281,7 +321,11 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 	 * the staged writer's release store of the count after its event): if we
 	 * read an overwritten slot, this load sees the count that overwrote it. */
 	atomic_thread_fence(memory_order_acquire);
-	uint64_t w2 = source_seq(src);
+	uint64_t w2;
+	if (!source_seq_whole(src, mark_seq, &w2)) {
+		free(buf);
+		return torn(err, mark_seq, w2);
+	}
 	if (w2 + RING_WRITER_AHEAD - start > src->capacity) {
 		uint64_t cut = w2 + RING_WRITER_AHEAD - src->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {

@@ -154,7 +154,8 @@ uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift);
 /* Is the event before the mark (or the first, for a mark at 0) still in the ring? */
 int ring_index_valid(const ring *r, uint64_t mark_seq);
 /* See tc_copy_since. Safe against a concurrent writer: events overwritten
- * while copying are cut from the front, and TC_ESTALE if that reaches the mark. */
+ * while copying are cut from the front, and TC_ESTALE if that reaches the mark;
+ * a staged writer's count read half-stored is read again (TC_EBUSY if it stays so). */
 int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err);
 /* The same for a ring of record a staged writer holds (tc_feed), of which
  * capacity events are read as the ring (its own capacity, or fewer). */

@@ -7,6 +7,7 @@
  * ring/quirk_fixed_pileup_checks_every_record). Nothing on the write path
  * looks at records. */
 #include "ring.h"
+#include "rt_error.h"
 #include "try.h"
 
 #include <assert.h>
@@ -72,19 +73,19 @@ void ring_set_thread(ring *r, uint32_t tid, const char *name)
 	memcpy(r->hdr->thread_name, buf, sizeof buf);
 }
 
-int ring_open(ring *r, const ring_params *p, tc_error *err)
+int ring_open(ring *r, const ring_params *p, tc_rt_error *err)
 {
 	memset(r, 0, sizeof *r);
 	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
-		return tc_set(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
+		return tc_rt_set(err, TC_RT_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
 	TRY(ring_region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
 	ring_init(r, r->mem.base, TC_RING_MAIN_HEADER_SIZE, p);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int ring_publish(ring *r, tc_error *err)
+int ring_publish(ring *r, tc_rt_error *err)
 {
 	return ring_region_publish(&r->mem, err);
 }
@@ -276,9 +277,9 @@ static bool source_seq_whole(const source *s, uint64_t mark_seq, uint64_t *w)
 	}
 }
 
-static int torn(tc_error *err, uint64_t mark_seq, uint64_t w)
+static int torn(tc_rt_error *err, uint64_t mark_seq, uint64_t w)
 {
-	return tc_set(err, TC_EBUSY, "index %llu: the writer's count read half-stored (%llu) %u times",
+	return tc_rt_set(err, TC_RT_EBUSY, "index %llu: the writer's count read half-stored (%llu) %u times",
 	              (unsigned long long)mark_seq, (unsigned long long)w, RING_TORN_READS);
 }
 
@@ -293,29 +294,29 @@ static int index_valid(const source *src, uint64_t mark_seq)
 	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= src->capacity;
 }
 
-static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size_t *n, tc_rt_error *err)
 {
 	*out = NULL;
 	*n = 0;
 	if (mark_seq == RING_SEQ_LOST)
-		return tc_set(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
+		return tc_rt_set(err, TC_RT_ESTALE, "index lost: its events were dropped when the ring was replaced");
 	uint64_t w;
 	if (!source_seq_whole(src, mark_seq, &w))
 		return torn(err, mark_seq, w);
 	if (mark_seq > w)
-		return tc_set(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
+		return tc_rt_set(err, TC_RT_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
 	if (w + RING_WRITER_AHEAD - start > src->capacity)
-		return tc_set(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
+		return tc_rt_set(err, TC_RT_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
 		               (unsigned long long)src->capacity);
 	if (w == mark_seq)
-		return TC_OK; /* nothing since the mark */
+		return TC_RT_OK; /* nothing since the mark */
 	size_t count = (size_t)(w - start);
 	uint64_t *buf = malloc(count * sizeof *buf);
 	if (!buf)
-		return tc_set(err, TC_ENOMEM, "copy of %zu events", count);
+		return tc_rt_set(err, TC_RT_ENOMEM, "copy of %zu events", count);
 	source_copy(src, start, count, buf);
 	/* Pairs with the writer's fence before a slot store (the C writer's, or
 	 * the staged writer's release store of the count after its event): if we
@@ -330,7 +331,7 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 		uint64_t cut = w2 + RING_WRITER_AHEAD - src->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
-			return tc_set(err, TC_ESTALE, "index %llu overwritten while copying",
+			return tc_rt_set(err, TC_RT_ESTALE, "index %llu overwritten while copying",
 			               (unsigned long long)mark_seq);
 		}
 		memmove(buf, buf + cut, (count - (size_t)cut) * sizeof *buf);
@@ -338,7 +339,7 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 	}
 	*out = buf;
 	*n = count;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 int ring_index_valid(const ring *r, uint64_t mark_seq)
@@ -347,7 +348,7 @@ int ring_index_valid(const ring *r, uint64_t mark_seq)
 	return index_valid(&src, mark_seq);
 }
 
-int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_rt_error *err)
 {
 	source src = { r, NULL, r->capacity };
 	return copy_since(&src, mark_seq, out, n, err);
@@ -360,7 +361,7 @@ int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq
 }
 
 int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
-                    tc_error *err)
+                    tc_rt_error *err)
 {
 	source src = { NULL, f, capacity };
 	return copy_since(&src, mark_seq, out, n, err);

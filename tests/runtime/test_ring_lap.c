@@ -77,8 +77,8 @@ static void open_ring(uint64_t capacity)
 {
 	memset(&st, 0, sizeof st);
 	ring_params p = { .capacity = capacity, .own_fd = -1, .resolution_ms = 5 };
-	tc_error err = { 0 };
-	cr_assert_eq(ring_open(&r, &p, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(ring_open(&r, &p, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void teardown(void)
@@ -204,9 +204,9 @@ Test(ring_lap, a_copy_since_an_index_does_not_take_a_half_stored_count_for_a_lap
 		st.torn = mixes[k % 2];
 		uint64_t *ev = NULL;
 		size_t n = 0;
-		tc_error err = { 0 };
+		tc_rt_error err = { 0 };
 		int rc = ring_feed_copy_since(&f, SLOTS, mark, &ev, &n, &err);
-		cr_assert_eq(rc, TC_OK, "mix %u at read %u: %s", k % 2, k / 2, err.message);
+		cr_assert_eq(rc, TC_RT_OK, "mix %u at read %u: %s", k % 2, k / 2, err.message);
 		cr_assert_eq(st.torn_reads, 0, "the torn read was read");
 		cr_assert_eq(n, 9, "the event before the index and 12..19 (got %zu)", n);
 		for (size_t i = 0; i < n; i++)
@@ -223,8 +223,8 @@ Test(ring_lap, a_copy_since_an_index_does_not_take_a_half_stored_count_for_a_lap
 	st.torn_reads = UINT32_MAX;
 	uint64_t *ev = NULL;
 	size_t n = 0;
-	tc_error err = { 0 };
-	cr_assert_eq(ring_feed_copy_since(&f, SLOTS, mark, &ev, &n, &err), TC_EBUSY, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(ring_feed_copy_since(&f, SLOTS, mark, &ev, &n, &err), TC_RT_EBUSY, "%s", err.message);
 	cr_assert(strstr(err.message, "half-stored"), "%s", err.message);
 	cr_assert_null(ev);
 	cr_assert_eq(n, 0);

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tc_rt_error.h" /* the codes its functions return */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -10,9 +10,9 @@
 #    (compiled into the library): json.h (the reports' JSON), bytes.h (the byte buffer
 #    under it), file.h (reading a ring file whole, tc_ring_load) and try.h (TRY), with
 #    tc_error.h, the error record of base's calls (file.h's), which runtime/src turns into
-#    the runtime's own (tc_rt_error.h). jni_glue.c, which needs <jni.h>, only with
-#    JNI_INCLUDE (its directories, ':'-separated).
-# Environment: CC, CXX (meson sets them; CXX may be empty: no C++ check).
+#    the runtime's own (tc_rt_error.h). jni_glue.c, which needs <jni.h>, with
+#    JNI_INCLUDE (its directories, ':'-separated) or the JDK of JAVAC; else not checked.
+# Environment: CC, CXX, JAVAC (meson sets them; CXX and JAVAC may be empty).
 set -u
 src=$1
 cc=${CC:-cc}
@@ -60,7 +60,13 @@ else
 fi
 # runtime/src: the public headers, its own, and base's allowed ones
 jni=()
-IFS=: read -r -a jdirs <<<"${JNI_INCLUDE:-}"
+jni_include=${JNI_INCLUDE:-}
+if [ -z "$jni_include" ] && [ -n "${JAVAC:-}" ]; then
+  # the JDK's portable <jni.h> and its platform half, next to its javac
+  jdk=$(dirname "$(dirname "$(readlink -f "$JAVAC")")")
+  [ -f "$jdk/include/jni.h" ] && jni_include=$jdk/include:$jdk/include/linux
+fi
+IFS=: read -r -a jdirs <<<"$jni_include"
 for d in "${jdirs[@]}"; do [ -n "$d" ] && jni+=("-I$d"); done
 for f in "$src"/runtime/src/*.c; do
   name=${f##*/}

@@ -1,11 +1,12 @@
-/* The one error record of every layer: a status code plus where it happened.
+/* The one error record of the host tools' layers: a status code plus where it happened.
  *
  * A fallible function returns 0 (TC_OK) or a negative TC_E* code and fills a
- * caller-owned tc_error. The codes are one space for the whole project: those of the
- * formats and the compiler, then those only the runtime and tc-trace return, in a range
- * of their own. Lower layers set the offset and part; upper layers add the member, class
- * and file without rewording the message (see tc_error_context). No global state.
- * The propagation macro TRY is in try.h, for .c files only. */
+ * caller-owned tc_error. The codes are one space: those of the formats and the
+ * compiler, then those only tc-trace returns, in a range of their own (the runtime's
+ * public API has its own record and codes, runtime/include/tc_rt_error.h, which base
+ * does not see). Lower layers set the offset and part; upper layers add the member,
+ * class and file without rewording the message (see tc_error_context). No global
+ * state. The propagation macro TRY is in try.h, for .c files only. */
 #ifndef TC_ERROR_H
 #define TC_ERROR_H
 
@@ -25,7 +26,8 @@ enum {
 	TC_ENOMEM = -8,
 	TC_EIO = -9,
 	TC_EARG = -10,        /* API misuse by the caller */
-	/* the runtime's own (tc_runtime.h); it also returns TC_ENOMEM, TC_EIO, TC_EFORMAT */
+	/* tc-trace's own, which also stand for the runtime's codes of the same names
+	 * (runtime/include/tc_rt_error.h: TC_RT_E*, a record of its own) */
 	TC_EINVAL = -20,      /* bad argument or configuration */
 	TC_ESTALE = -21,      /* an index record was overwritten by the ring */
 	TC_ESTATE = -22,      /* call not allowed in the current status */
@@ -60,9 +62,9 @@ void tc_error_clear(tc_error *err);
  * cleanup paths without losing the precise cause. */
 int tc_fail(tc_error *err, int code, uint32_t offset, const char *part, const char *fmt, ...) TC_PRINTF(5, 6);
 
-/* The other funnel, for callers whose message already says where (the runtime, tc-trace:
+/* The other funnel, for callers whose message already says where (tc-trace:
  * "FILE:LINE: ...", "ring at byte N: ..."): sets code and message, clears the rest and
- * replaces an error already set (the runtime reuses one record across calls). err may be
+ * replaces an error already set (a caller may reuse one record across calls). err may be
  * NULL, and fmt's arguments may be read from err itself. Returns code. */
 int tc_set(tc_error *err, int code, const char *fmt, ...) TC_PRINTF(3, 4);
 

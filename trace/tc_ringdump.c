@@ -84,7 +84,7 @@ static int dump(const char *path, const tc_ring_image *img, int quiet, int stack
 	if (stack) {
 		tc_stack st = { 0 };
 		char *text = NULL;
-		if (tc_stack_build(&st, img->events, img->count, strict, end_ms) != TC_OK ||
+		if (tc_stack_build(&st, img->events, img->count, strict, end_ms) != TC_RT_OK ||
 		    tc_stack_format(&st, &text, NULL) < 0) {
 			fputs("tc-ringdump: out of memory\n", stderr);
 			rc = 1;
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 	if (!path)
 		return usage();
 
-	tc_error err = { 0 };
+	tc_rt_error err = { 0 };
 	char magic[8] = { 0 };
 	FILE *f = fopen(path, "rb");
 	if (f) {
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 	}
 	if (memcmp(magic, TC_THREADS_MAGIC, 8) == 0) {
 		tc_threads_image ti;
-		if (tc_threads_load(&ti, path, &err) != TC_OK) {
+		if (tc_threads_load(&ti, path, &err) != TC_RT_OK) {
 			fprintf(stderr, "tc-ringdump: %s\n", err.message);
 			return 1;
 		}
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	tc_ring_image img;
-	if (tc_ring_load(&img, path, &err) != TC_OK) {
+	if (tc_ring_load(&img, path, &err) != TC_RT_OK) {
 		fprintf(stderr, "tc-ringdump: %s\n", err.message);
 		return 1;
 	}

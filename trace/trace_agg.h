@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tc_error.h"
 #include "tc_runtime.h"
 #include "trace_spans.h"
 #include "trace_tree.h"

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_runtime.h"
 #include "trace_mapping.h"
 #include "trace_spans.h"

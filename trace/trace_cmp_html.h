@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "trace_compare.h"
 
 typedef struct tr_cmp_html {

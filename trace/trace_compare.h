@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_runtime.h"
 #include "trace_index.h"
 #include "trace_mapping.h"

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_runtime.h"
 #include "trace_mapping.h"
 #include "trace_spans.h"

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_runtime.h"
 #include "trace_mapping.h"
 #include "trace_tree.h"

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "json_read.h"
 #include "tc_runtime.h"
 #include "trace_index.h"

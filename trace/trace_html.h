@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_runtime.h"
 #include "json_read.h"
 #include "trace_mapping.h"

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_ringfile.h"
 #include "tc_runtime.h"
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "bytes.h"
 #include "tc_runtime.h"
 

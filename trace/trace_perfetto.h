@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "trace_chrome.h"
 
 /* o: pid, process_name, names (slice names), next_instant, min_us as for Chrome's;

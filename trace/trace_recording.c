@@ -24,12 +24,30 @@ static tr_thread thread_of(const tc_ring_image *img, int main)
 	return (tr_thread){ img->tid, img->thread_name, main, img->events, img->count, img->seq, img->generation, 0, img->lost };
 }
 
+/* A runtime's error (its record and codes, tc_rt_error.h) as tc-trace's:
+ * the message kept, the code the one of the same meaning. */
+static int from_runtime(tc_error *err, const tc_rt_error *rt)
+{
+	static const int codes[][2] = {
+		{ TC_RT_ENOMEM, TC_ENOMEM }, { TC_RT_EIO, TC_EIO },       { TC_RT_EFORMAT, TC_EFORMAT },
+		{ TC_RT_EINVAL, TC_EINVAL }, { TC_RT_ESTALE, TC_ESTALE }, { TC_RT_ESTATE, TC_ESTATE },
+		{ TC_RT_ETHREAD, TC_ETHREAD }, { TC_RT_EBUSY, TC_EBUSY }, { TC_RT_ENOSPC, TC_ENOSPC },
+	};
+	int code = TC_EFORMAT;
+	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++)
+		if (codes[k][0] == rt->code)
+			code = codes[k][1];
+	return tc_set(err, code, "%s", rt->message[0] ? rt->message : tc_rt_strerror(rt->code));
+}
+
 int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note_cap, tc_error *err)
 {
+	tc_rt_error rt = { 0 };
 	memset(r, 0, sizeof *r);
 	if (note && note_cap)
 		note[0] = '\0';
-	TRY(tc_ring_load(&r->ring, path, err));
+	if (tc_ring_load(&r->ring, path, &rt) != TC_RT_OK)
+		return from_runtime(err, &rt);
 	r->pid = r->ring.pid;
 	r->time_base_ns = r->ring.time_base_ns;
 	r->wall_base_ms = r->ring.wall_base_ms;
@@ -45,8 +63,8 @@ int tr_recording_read(tr_recording *r, const char *path, char *note, size_t note
 	struct stat st;
 	int rc = TC_OK;
 	if (stat(tp, &st) == 0) {
-		if (tc_threads_load(&r->threads, tp, err) != TC_OK) {
-			rc = err->code;
+		if (tc_threads_load(&r->threads, tp, &rt) != TC_RT_OK) {
+			rc = from_runtime(err, &rt);
 		} else if (r->threads.pid != r->ring.pid || r->threads.time_base_ns != r->ring.time_base_ns) {
 			/* a file an earlier run left: not this recording's */
 			if (note && note_cap)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tc_error.h"
 #include "tc_ringfile.h"
 #include "tc_runtime.h"
 #include "trace_mapping.h"

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tc_error.h"
 #include "tc_analysis.h"
 #include "tc_runtime.h"
 #include "json_read.h"

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tc_error.h"
 #include "tc_event.h"
 #include "tc_runtime.h"
 

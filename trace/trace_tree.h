@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tc_error.h"
 #include "tc_analysis.h"
 #include "tc_runtime.h"
 #include "trace_index.h"

@@ -38,9 +38,9 @@ static void measure(const char *what, const char *path, uint32_t capacity, bool 
 		c.expire_ms = 0;
 		c.record_threads = all ? TC_THREADS_ALL : TC_THREADS_MAIN;
 		tc_ctx *ctx;
-		tc_error err = { 0 };
+		tc_rt_error err = { 0 };
 		double t = now_ms();
-		if (tc_ctx_new(&ctx, &c, &err) != TC_OK) {
+		if (tc_ctx_new(&ctx, &c, &err) != TC_RT_OK) {
 			fprintf(stderr, "ring-open: %s\n", err.message);
 			exit(1);
 		}

@@ -1,5 +1,5 @@
 /* libFuzzer target for the ring decoder and the analysis behind it: any
- * bytes either decode or fail with TC_EFORMAT, and whatever decodes goes
+ * bytes either decode or fail with TC_RT_EFORMAT, and whatever decodes goes
  * through every analysis step without a memory error. */
 #include <stddef.h>
 #include <stdint.h>
@@ -13,16 +13,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tc_ring_image img;
-	tc_error err;
-	if (tc_ring_decode(&img, data, size, &err) != TC_OK) {
-		if (err.code != TC_EFORMAT && err.code != TC_ENOMEM)
+	tc_rt_error err;
+	if (tc_ring_decode(&img, data, size, &err) != TC_RT_OK) {
+		if (err.code != TC_RT_EFORMAT && err.code != TC_RT_ENOMEM)
 			abort();
 		return 0;
 	}
 	for (int strict = 0; strict < 2; strict++) {
 		tc_stack st = { 0 };
 		uint64_t end = strict ? img.wall_base_ms & TC_TIME_MASK : TC_NO_END_TIME;
-		if (tc_stack_build(&st, img.events, img.count, strict, end) == TC_OK) {
+		if (tc_stack_build(&st, img.events, img.count, strict, end) == TC_RT_OK) {
 			tc_stack_trim(&st, TC_TRIM_TARGET);
 			char key[32];
 			char *report = NULL, *logcat = NULL;

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tc_rt_error.h" /* the codes its functions return */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,7 +49,7 @@ void tc_stack_dispose(tc_stack *s);
  * DISPATCH in, and closes methods still open at end_ms (same time base as
  * the events). Not strict: drops open methods (pass TC_NO_END_TIME).
  * The result replaces out's contents, in pre-order (parent before children,
- * siblings in call order). Returns TC_OK or TC_ENOMEM. */
+ * siblings in call order). Returns TC_RT_OK or TC_RT_ENOMEM. */
 int tc_stack_build(tc_stack *out, const uint64_t *events, size_t n, bool strict, uint64_t end_ms);
 
 /* The two steps tc_stack_build ends with, exposed for tests: items in

@@ -40,9 +40,9 @@
  * a dlopen may wait for. The object holding this engine (libtracecanary.so,
  * or a test program) is never patched.
  *
- * Errors: TC_EINVAL (a bad spec, an unknown id), TC_EBUSY (the symbol already
+ * Errors: TC_RT_EINVAL (a bad spec, an unknown id), TC_RT_EBUSY (the symbol already
  * has another hook; dlopen, android_dlopen_ext and __loader_dlopen,
- * __loader_android_dlopen_ext are the engine's own), TC_ENOMEM. What happens
+ * __loader_android_dlopen_ext are the engine's own), TC_RT_ENOMEM. What happens
  * in each library is not an error of the call: it is counted in
  * tc_plthook_stat (a library that does not import the symbol, a slot that
  * could not be written). */
@@ -52,7 +52,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "tc_error.h" /* the error record and codes alone: nothing of the context API */
+#include "tc_rt_error.h" /* the error record and codes alone: nothing of the context API */
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,21 +74,21 @@ typedef struct tc_plthook_spec {
 } tc_plthook_spec;
 
 /* Registers the hook and applies it to every loaded object that matches.
- * The same spec again is a no-op that gives the same id. TC_ENOMEM after
+ * The same spec again is a no-op that gives the same id. TC_RT_ENOMEM after
  * *id is set leaves the hook registered, perhaps partly applied: remove it
  * (or refresh). */
-int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err);
+int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_rt_error *err);
 
 /* Writes back every slot the hook changed that still points at its
  * replacement (one rewritten since by someone else is left alone and
  * counted). Removing a removed hook is a no-op; an id never given is
- * TC_EINVAL. Calls already inside the replacement finish there. */
-int tc_plthook_remove(int id, tc_error *err);
+ * TC_RT_EINVAL. Calls already inside the replacement finish there. */
+int tc_plthook_remove(int id, tc_rt_error *err);
 
 /* Applies every hook to objects loaded since the last look (those loaded
  * through a dlopen the engine does not see, e.g. one called from the
  * engine's own library). */
-int tc_plthook_refresh(tc_error *err);
+int tc_plthook_refresh(tc_rt_error *err);
 
 typedef struct tc_plthook_stat {
 	size_t objects;   /* objects with at least one slot pointing at the replacement */
@@ -97,10 +97,10 @@ typedef struct tc_plthook_stat {
 	size_t failed;    /* slots that could not be written (mprotect refused) */
 	size_t skipped;   /* relocations of the symbol not holding its address (addend) */
 	size_t foreign;   /* at removal, slots someone else had rewritten: left alone */
-	tc_error first_failure;  /* the first failure's message (code TC_OK if none) */
+	tc_rt_error first_failure;  /* the first failure's message (code TC_RT_OK if none) */
 } tc_plthook_stat;
 
-int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_error *err);
+int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_rt_error *err);
 
 /* The original, for the replacement to call (acquire: the engine stores it
  * with release before any slot points at the replacement). */

@@ -183,7 +183,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tc_runtime.h"
+#include "tc_event.h"
+#include "tc_rt_error.h" /* the error record and codes alone: a reader of the format needs no context */
 
 #ifdef __cplusplus
 extern "C" {
@@ -252,10 +253,10 @@ typedef struct tc_ring_image {
 /* Decodes a ring from memory (a copy of the file or of a live region).
  * Every field is checked against size before it is used. The image owns its
  * events; free them with tc_ring_image_dispose. */
-int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *err);
+int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_rt_error *err);
 /* Reads the file at path and decodes it; every error names the file ("PATH: cannot
  * open: ...", "PATH: ring at byte N: ..."). */
-int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err);
+int tc_ring_load(tc_ring_image *out, const char *path, tc_rt_error *err);
 void tc_ring_image_dispose(tc_ring_image *img);
 
 /* A decoded thread file: every thread's ring, in the order they were handed out. */
@@ -273,8 +274,8 @@ typedef struct tc_threads_image {
 /* Decodes a thread file (from memory, or the file at path); each ring as
  * tc_ring_decode does, its errors placed at their byte in the file; the _load one names
  * the file in its errors, as tc_ring_load does. */
-int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_error *err);
-int tc_threads_load(tc_threads_image *out, const char *path, tc_error *err);
+int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_rt_error *err);
+int tc_threads_load(tc_threads_image *out, const char *path, tc_rt_error *err);
 void tc_threads_image_dispose(tc_threads_image *img);
 
 #ifdef __cplusplus

@@ -17,8 +17,9 @@
  * file). Reports are built and delivered on the context's tracer thread (or
  * inline, when tc_config.threads is false).
  *
- * Errors: a fallible function returns TC_OK (0) or a negative TC_E* code and,
- * if err is not NULL, fills it with the code and a one-line message. */
+ * Errors: a fallible function returns TC_RT_OK (0) or a negative TC_RT_E*
+ * code and, if err is not NULL, fills it with the code and a one-line
+ * message (tc_rt_error.h: the runtime's own record and codes). */
 #ifndef TC_RUNTIME_H
 #define TC_RUNTIME_H
 
@@ -26,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tc_error.h"
+#include "tc_rt_error.h"
 #include "tc_event.h"
 
 #ifdef __cplusplus
@@ -312,7 +313,7 @@ void tc_config_init(tc_config *cfg);
 
 /* Creates a context in status READY (recording). The config's strings are
  * copied. The calling thread becomes the recording thread. */
-int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err);
+int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_rt_error *err);
 /* Stops the threads, delivers nothing more, unmaps the ring. NULL is fine.
  * Must not race with a writer: call it on the recording thread, or after it
  * has stopped writing. */
@@ -321,7 +322,7 @@ void tc_ctx_bind_thread(tc_ctx *ctx);
 
 /* Replaces the tracer settings (thresholds, tracers, splash activities,
  * report path and callbacks; not the clock, threads or probe). Only while not
- * STARTED (TC_ESTATE): the recording and tracer threads read them unlocked.
+ * STARTED (TC_RT_ESTATE): the recording and tracer threads read them unlocked.
  *
  * The ring (capacity, buffer_path, clock_resolution_ms) changes too if cfg
  * asks for a different one before the first start (status READY or
@@ -334,12 +335,12 @@ void tc_ctx_bind_thread(tc_ctx *ctx);
  * larger ring is read as large as the staged writer's memory until it
  * attaches a larger one. After a start, or on another thread, the ring stays as it is and a
  * warning is logged. An unchanged ring is kept as it is. Errors leave the
- * context as it was, but for TC_ETHREAD: the new ring and the settings are in
+ * context as it was, but for TC_RT_ETHREAD: the new ring and the settings are in
  * place, without a clock thread. Not concurrently with itself, tc_start or
  * tc_ctx_free. */
-int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err);
 
-int tc_start(tc_ctx *ctx, tc_error *err);  /* READY, STOPPED or EXPIRED_START -> STARTED */
+int tc_start(tc_ctx *ctx, tc_rt_error *err);  /* READY, STOPPED or EXPIRED_START -> STARTED */
 void tc_stop(tc_ctx *ctx);                 /* STARTED -> STOPPED */
 int tc_status(const tc_ctx *ctx);
 bool tc_is_alive(const tc_ctx *ctx);       /* STARTED only (Matrix also said yes for DEFAULT) */
@@ -363,10 +364,10 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in);
  * tc_feed_pull asks, and a last time once its thread ended (then the feed is
  * released, and a later thread may get the ring).
  * *token (if not NULL) names the ring for tc_feed_ended (0 for the
- * recording thread's). TC_ENOSPC: every thread ring is in use (the thread is
- * counted as refused; the feed is not kept: attach again later); TC_ESTATE:
+ * recording thread's). TC_RT_ENOSPC: every thread ring is in use (the thread is
+ * counted as refused; the feed is not kept: attach again later); TC_RT_ESTATE:
  * the context records the recording thread only. */
-int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_error *err);
+int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_rt_error *err);
 /* Another thread's writer says its thread is done (the Java thread ended;
  * the native thread may still be ending, before its TLS destructor runs):
  * its ring may go to the next thread that asks, after a last copy. token is
@@ -387,7 +388,7 @@ int64_t tc_clock_word(const tc_ctx *ctx);
  * events, the counters; tc_ringfile.h), or NULL; valid as long. */
 void *tc_threads_base(const tc_ctx *ctx, size_t *size);
 /* Counts events that a staged writer dropped because its thread got no
- * ring (tc_feed_attach said TC_ENOSPC); tc_record counts its own. */
+ * ring (tc_feed_attach said TC_RT_ENOSPC); tc_record counts its own. */
 void tc_threads_dropped(tc_ctx *ctx, uint64_t events);
 /* Names the calling thread's ring (the recording thread's, or its own) as
  * tc-trace shows it; the default is the system's name of the thread. */
@@ -398,20 +399,20 @@ void tc_thread_name(tc_ctx *ctx, const char *name);
  * tc_section_end ends the innermost section the thread began with
  * tc_section_begin (nothing if none). Sections deeper than 32 on one thread
  * are not recorded. The names (up to TC_SECTION_MAX distinct ones, each up
- * to 63 bytes) are kept in the ring's header; a name past that is TC_ENOSPC
+ * to 63 bytes) are kept in the ring's header; a name past that is TC_RT_ENOSPC
  * and is not recorded. */
-int tc_section_begin(tc_ctx *ctx, const char *name, tc_error *err);
+int tc_section_begin(tc_ctx *ctx, const char *name, tc_rt_error *err);
 void tc_section_end(tc_ctx *ctx);
 /* The event id of section name (registering it), for writers that store
  * their own events: TC_ID_SECTION + n. Any thread. */
-int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err);
+int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_rt_error *err);
 
 /* A string field the next report delivered carries, once (before its tag):
  * a fact of the start that no report has a field for, e.g. why the Java
  * writers record nothing ("recordingOff"). At most TC_FIRST_NOTES_MAX;
- * one more is TC_ENOSPC, a key already given is replaced. Any thread. */
+ * one more is TC_RT_ENOSPC, a key already given is replaced. Any thread. */
 #define TC_FIRST_NOTES_MAX 4
-int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err);
+int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_rt_error *err);
 /* What one event of the Java writers cost at the start's self-check
  * (TraceCanary, off the recording thread: a burst of events with the
  * writers' Unsafe stores into a scratch staging ring, timed), in
@@ -422,8 +423,11 @@ tc_index tc_mark(const tc_ctx *ctx);
 bool tc_index_valid(const tc_ctx *ctx, tc_index idx);
 /* Copies the events since idx, preceded by the one event before it (as
  * Matrix's copyData), in order, into a malloc'd array the caller frees.
- * Nothing new since idx gives *n = 0. TC_ESTALE if the ring wrapped over it. */
-int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err);
+ * Nothing new since idx gives *n = 0. TC_RT_ESTALE if the ring wrapped over it.
+ * A staged writer's count read half-stored (32-bit ARM: its two halves
+ * across a carry) is read again, never taken for a wrap; TC_RT_EBUSY if it
+ * stayed so for 1,000 reads (the writer stopped between its halves). */
+int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_rt_error *err);
 uint64_t tc_now_ms(const tc_ctx *ctx);   /* the recording clock: ms since the time base */
 uint64_t tc_written(const tc_ctx *ctx);  /* events ever written into the current ring */
 
@@ -512,8 +516,6 @@ uint64_t tc_signal_anr_handled(const tc_ctx *ctx);
 /* Without threads: runs the tracer tasks whose time (by the injected clock)
  * has come. With threads it does nothing. */
 void tc_ctx_poll(tc_ctx *ctx);
-
-const char *tc_strerror(int code);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
 #include "clock.h"
+#include "rt_error.h"
 
 #include <string.h>
 #include <time.h>
@@ -109,7 +110,7 @@ static void *tick(void *arg)
 }
 
 int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word, void *word_user,
-               tc_error *err)
+               tc_rt_error *err)
 {
 	memset(c, 0, sizeof *c);
 	c->status = status;
@@ -117,12 +118,12 @@ int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word
 	c->word_user = word_user;
 	atomic_store(&c->word, TC_CLOCK_OFF);
 	if (pthread_mutex_init(&c->mu, NULL))
-		return tc_set(err, TC_ETHREAD, "clock mutex");
+		return tc_rt_set(err, TC_RT_ETHREAD, "clock mutex");
 	if (pthread_cond_init(&c->cv, NULL)) {
 		pthread_mutex_destroy(&c->mu);
-		return tc_set(err, TC_ETHREAD, "clock condition");
+		return tc_rt_set(err, TC_RT_ETHREAD, "clock condition");
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void clock_dispose(clock_thread *c)
@@ -135,7 +136,7 @@ void clock_dispose(clock_thread *c)
 }
 
 int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
-                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err)
+                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_rt_error *err)
 {
 	pthread_mutex_lock(&c->mu);
 	c->ring = r;
@@ -150,7 +151,7 @@ int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint
 	c->running = threaded && rc == 0;
 	publish(c);
 	pthread_mutex_unlock(&c->mu);
-	return rc ? tc_set(err, TC_ETHREAD, "clock thread: %s", strerror(rc)) : TC_OK;
+	return rc ? tc_rt_set(err, TC_RT_ETHREAD, "clock thread: %s", strerror(rc)) : TC_RT_OK;
 }
 
 void clock_stop(clock_thread *c)

@@ -70,14 +70,14 @@ uint64_t clock_default_now_ns(void *user);
 
 /* The parts that live as long as the context: the mutex and the word. */
 int clock_init(clock_thread *c, const _Atomic int *status, clock_word_fn on_word, void *word_user,
-               tc_error *err);
+               tc_rt_error *err);
 void clock_dispose(clock_thread *c);
 
 /* threaded false: no thread; clock_refresh is the only update, the word
  * stays TC_CLOCK_STALE (or OFF) and the caller runs the watchdog
  * (tc_ctx_poll). The thread starts idle. */
 int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint32_t resolution_ms,
-                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_error *err);
+                clock_tick_fn on_tick, void *tick_user, bool threaded, tc_rt_error *err);
 /* Ends the thread; the word turns TC_CLOCK_STALE until it starts again. */
 void clock_stop(clock_thread *c);
 /* Keeps word up to date with the ring's now_ms too (NULL: stop). */

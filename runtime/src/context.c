@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "rt_error.h"
 #include "try.h"
 #include "tc_runtime.h"
 #include "os_thread.h"
@@ -138,12 +139,12 @@ static int dup_opt(char **dst, const char *src)
 {
 	*dst = NULL;
 	if (!src)
-		return TC_OK;
+		return TC_RT_OK;
 	*dst = strdup(src);
-	return *dst ? TC_OK : TC_ENOMEM;
+	return *dst ? TC_RT_OK : TC_RT_ENOMEM;
 }
 
-static int check_config(const tc_config *cfg, tc_error *err);
+static int check_config(const tc_config *cfg, tc_rt_error *err);
 
 /* This process's ring file for the configured path: PATH for a process named
  * "pkg", PATH.name for "pkg:name" (Android's android:process=":name"), so that
@@ -189,17 +190,17 @@ static char *with_suffix(const char *path, const char *suffix)
 /* Opens the ring rp asks for (ring_publish gives a file ring its path). When
  * the file cannot have its room or another live process holds it, the ring is
  * in memory, with a warning: the app goes on, traced. */
-static int open_ring(tc_ctx *ctx, ring *r, ring_params *rp, tc_error *err)
+static int open_ring(tc_ctx *ctx, ring *r, ring_params *rp, tc_rt_error *err)
 {
-	tc_error why = { 0 };
+	tc_rt_error why = { 0 };
 	int rc = ring_open(r, rp, &why);
-	if (rc == TC_EBUSY || rc == TC_ENOSPC) {
+	if (rc == TC_RT_EBUSY || rc == TC_RT_ENOSPC) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "ring file: %s: the ring is in memory instead",
 		        why.message);
 		rp->path = NULL;
 		rc = ring_open(r, rp, &why);
 	}
-	if (rc != TC_OK && err)
+	if (rc != TC_RT_OK && err)
 		*err = why;
 	return rc;
 }
@@ -215,7 +216,7 @@ static void clock_follow_threads(tc_ctx *ctx)
  * buffer_path asks for (PATH-threads), or in memory with a warning when the
  * file cannot have its room or another live process holds it; publishes
  * them. Once per context (tc_ctx_new, tc_reconfigure). */
-static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_path, tc_error *err)
+static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_path, tc_rt_error *err)
 {
 	char *ring_file = process_ring_path(ctx, buffer_path);
 	char *file = with_suffix(ring_file, "-threads"), *prev = with_suffix(ring_file, ".prev-threads");
@@ -223,34 +224,34 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 	if (buffer_path && (!file || !prev)) {
 		free(file);
 		free(prev);
-		return tc_set(err, TC_ENOMEM, "thread file path");
+		return tc_rt_set(err, TC_RT_ENOMEM, "thread file path");
 	}
 	thread_set *ts = malloc(sizeof *ts);
 	if (!ts) {
 		free(file);
 		free(prev);
-		return tc_set(err, TC_ENOMEM, "thread set");
+		return tc_rt_set(err, TC_RT_ENOMEM, "thread set");
 	}
 	ring_params rp = {
 		.time_base_ns = ctx->base_ns, .wall_base_ms = ctx->ring.hdr->wall_base_ms, .pid = (uint32_t)getpid(),
 		.resolution_ms = ctx->ring.hdr->resolution_ms, .build_id = ctx->ring.hdr->build_id, .own_fd = -1,
 		.prev_path = prev,
 	};
-	tc_error why = { 0 };
+	tc_rt_error why = { 0 };
 	int rc = thread_set_open(ts, file, cfg->max_threads, cfg->thread_capacity, &rp, &why);
-	if (rc == TC_EBUSY || rc == TC_ENOSPC) {
+	if (rc == TC_RT_EBUSY || rc == TC_RT_ENOSPC) {
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AppMethodBeat", "thread file: %s: the threads' rings are in memory instead",
 		        why.message);
 		rc = thread_set_open(ts, NULL, cfg->max_threads, cfg->thread_capacity, &rp, &why);
 	}
-	if (rc == TC_OK && (rc = thread_set_filter(ts, cfg->thread_names, cfg->thread_filter,
-	                                            cfg->thread_filter_user, &why)) != TC_OK)
+	if (rc == TC_RT_OK && (rc = thread_set_filter(ts, cfg->thread_names, cfg->thread_filter,
+	                                            cfg->thread_filter_user, &why)) != TC_RT_OK)
 		thread_set_close(ts);
-	if (rc == TC_OK && (rc = thread_set_publish(ts, &why)) != TC_OK)
+	if (rc == TC_RT_OK && (rc = thread_set_publish(ts, &why)) != TC_RT_OK)
 		thread_set_close(ts);
 	free(file);
 	free(prev);
-	if (rc != TC_OK) {
+	if (rc != TC_RT_OK) {
 		free(ts);
 		if (err)
 			*err = why;
@@ -258,7 +259,7 @@ static int open_threads(tc_ctx *ctx, const tc_config *cfg, const char *buffer_pa
 	}
 	atomic_store_explicit(&ctx->tset, ts, memory_order_release);
 	clock_follow_threads(ctx);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static void expire(tc_ctx *ctx, void *arg)
@@ -420,23 +421,23 @@ static void tracers_stop(tc_ctx *ctx)
 
 /* tc_ctx_new's start of the tracers that cfg turns on: a failure fails it,
  * but for a tracer another context holds (busy_is_warning) */
-static int tracers_start(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+static int tracers_start(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err)
 {
 	for (size_t k = 0; k < N_TRACERS; k++) {
 		const tracer_ops *t = tracers[k];
 		if (!t->start || !(cfg->tracers & t->bit))
 			continue;
-		tc_error terr = { 0 };
+		tc_rt_error terr = { 0 };
 		int rc = t->start(ctx, cfg, &terr);
-		if (rc == TC_EBUSY && t->busy_is_warning) {
+		if (rc == TC_RT_EBUSY && t->busy_is_warning) {
 			ctx_log(ctx, TC_LOG_WARN, t->tag, "%s off: %s", t->what, terr.message);
-		} else if (rc != TC_OK) {
+		} else if (rc != TC_RT_OK) {
 			if (terr.code)
-				tc_set(err, rc, "%s", terr.message);
+				tc_rt_set(err, rc, "%s", terr.message);
 			return rc;
 		}
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 /* tc_reconfigure's: each tracer follows cfg (started again, so that it
@@ -447,11 +448,11 @@ static void tracers_follow(tc_ctx *ctx, const tc_config *cfg)
 		const tracer_ops *t = tracers[k];
 		if (!t->start)
 			continue;
-		tc_error terr = { 0 };
+		tc_rt_error terr = { 0 };
 		if (!(cfg->tracers & t->bit)) {
 			if (t->stop)
 				t->stop(ctx);
-		} else if (t->start(ctx, cfg, &terr) != TC_OK) {
+		} else if (t->start(ctx, cfg, &terr) != TC_RT_OK) {
 			ctx_log(ctx, TC_LOG_WARN, t->tag, "%s off: %s", t->what, terr.message);
 		}
 	}
@@ -467,45 +468,45 @@ static enum clock_tick on_tick(void *user, uint64_t now_ns)
 	return found;
 }
 
-int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
+int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_rt_error *err)
 {
 	*out = NULL;
 	if (!cfg)
-		return tc_set(err, TC_EINVAL, "no config");
+		return tc_rt_set(err, TC_RT_EINVAL, "no config");
 	TRY(check_config(cfg, err));
 	tc_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
-		return tc_set(err, TC_ENOMEM, "context");
+		return tc_rt_set(err, TC_RT_ENOMEM, "context");
 	/* first, so that tc_ctx_free can take any half-built context */
 	if (pthread_mutex_init(&ctx->mu, NULL)) {
 		free(ctx);
-		return tc_set(err, TC_ETHREAD, "context mutex");
+		return tc_rt_set(err, TC_RT_ETHREAD, "context mutex");
 	}
 	if (pthread_rwlock_init(&ctx->ring_lock, NULL)) {
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return tc_set(err, TC_ETHREAD, "ring lock");
+		return tc_rt_set(err, TC_RT_ETHREAD, "ring lock");
 	}
 	if (pthread_mutex_init(&ctx->frames.mu, NULL)) {
 		pthread_rwlock_destroy(&ctx->ring_lock);
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return tc_set(err, TC_ETHREAD, "frames mutex");
+		return tc_rt_set(err, TC_RT_ETHREAD, "frames mutex");
 	}
 	if (pthread_mutex_init(&ctx->feed_mu, NULL)) {
 		pthread_mutex_destroy(&ctx->frames.mu);
 		pthread_rwlock_destroy(&ctx->ring_lock);
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return tc_set(err, TC_ETHREAD, "feed mutex");
+		return tc_rt_set(err, TC_RT_ETHREAD, "feed mutex");
 	}
-	if (clock_init(&ctx->clock, &ctx->status, cfg->on_clock_word, cfg->clock_word_user, err) != TC_OK) {
+	if (clock_init(&ctx->clock, &ctx->status, cfg->on_clock_word, cfg->clock_word_user, err) != TC_RT_OK) {
 		pthread_mutex_destroy(&ctx->feed_mu);
 		pthread_mutex_destroy(&ctx->frames.mu);
 		pthread_rwlock_destroy(&ctx->ring_lock);
 		pthread_mutex_destroy(&ctx->mu);
 		free(ctx);
-		return TC_ETHREAD;
+		return TC_RT_ETHREAD;
 	}
 	ctx->cfg = *cfg;
 	ctx->cfg.priority_libs = ctx->cfg.touch_libs = NULL; /* used at install, not kept */
@@ -517,7 +518,7 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	if (dup_opt(&ctx->buffer_path, cfg->buffer_path) || dup_opt(&ctx->splash, cfg->splash_activities) ||
 	    dup_opt(&ctx->report_path, cfg->report_path)) {
 		tc_ctx_free(ctx);
-		return tc_set(err, TC_ENOMEM, "config strings");
+		return tc_rt_set(err, TC_RT_ENOMEM, "config strings");
 	}
 	ctx->cfg.buffer_path = ctx->buffer_path;
 	ctx->cfg.splash_activities = ctx->splash;
@@ -540,12 +541,12 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 	};
 	int rc;
 	if (ctx->buffer_path && (!file || !prev))
-		rc = tc_set(err, TC_ENOMEM, "ring path");
-	else if ((rc = open_ring(ctx, &ctx->ring, &rp, err)) == TC_OK && (rc = ring_publish(&ctx->ring, err)) != TC_OK)
+		rc = tc_rt_set(err, TC_RT_ENOMEM, "ring path");
+	else if ((rc = open_ring(ctx, &ctx->ring, &rp, err)) == TC_RT_OK && (rc = ring_publish(&ctx->ring, err)) != TC_RT_OK)
 		ring_close(&ctx->ring);
 	free(file);
 	free(prev);
-	if (rc == TC_OK) {
+	if (rc == TC_RT_OK) {
 		atomic_store(&ctx->status, TC_STATUS_READY);
 		char name[16];
 		os_thread_name(name);
@@ -553,22 +554,22 @@ int tc_ctx_new(tc_ctx **out, const tc_config *cfg, tc_error *err)
 		rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, rp.resolution_ms,
 		                 on_tick, ctx, cfg->threads, err);
 	}
-	if (rc == TC_OK && cfg->record_threads == TC_THREADS_ALL)
+	if (rc == TC_RT_OK && cfg->record_threads == TC_THREADS_ALL)
 		rc = open_threads(ctx, cfg, ctx->buffer_path, err);
-	if (rc == TC_OK)
+	if (rc == TC_RT_OK)
 		rc = task_queue_start(&ctx->tasks, ctx, ctx->cfg.clock, cfg->threads, err);
-	if (rc == TC_OK && cfg->expire_ms)
+	if (rc == TC_RT_OK && cfg->expire_ms)
 		rc = task_queue_post(&ctx->tasks, cfg->expire_ms, EXPIRE_TOKEN, expire, NULL, NULL);
-	if (rc == TC_OK)
+	if (rc == TC_RT_OK)
 		rc = tracers_start(ctx, cfg, err);
-	if (rc != TC_OK) {
-		if (rc == TC_ENOMEM && (!err || err->code != TC_ENOMEM))
-			tc_set(err, rc, "context");
+	if (rc != TC_RT_OK) {
+		if (rc == TC_RT_ENOMEM && (!err || err->code != TC_RT_ENOMEM))
+			tc_rt_set(err, rc, "context");
 		tc_ctx_free(ctx);
 		return rc;
 	}
 	*out = ctx;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void tc_ctx_free(tc_ctx *ctx)
@@ -618,17 +619,17 @@ void tc_self_check(tc_ctx *ctx, uint32_t ps_per_event)
 	pthread_rwlock_unlock(&ctx->ring_lock);
 }
 
-int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_error *err)
+int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_rt_error *err)
 {
 	if (!key || !*key || !value)
-		return tc_set(err, TC_EINVAL, "a first-report note needs a key and a value");
+		return tc_rt_set(err, TC_RT_EINVAL, "a first-report note needs a key and a value");
 	char *v = strdup(value), *k = strdup(key);
 	if (!v || !k) {
 		free(v);
 		free(k);
-		return tc_set(err, TC_ENOMEM, "first-report note %s", key);
+		return tc_rt_set(err, TC_RT_ENOMEM, "first-report note %s", key);
 	}
-	int rc = TC_OK;
+	int rc = TC_RT_OK;
 	pthread_mutex_lock(&ctx->mu);
 	size_t i = 0;
 	while (i < ctx->n_first_notes && strcmp(ctx->first_notes[i].key, key) != 0)
@@ -637,21 +638,21 @@ int tc_first_report_note(tc_ctx *ctx, const char *key, const char *value, tc_err
 		free(ctx->first_notes[i].key);
 		free(ctx->first_notes[i].value);
 	} else if (i == TC_FIRST_NOTES_MAX) {
-		rc = TC_ENOSPC;
+		rc = TC_RT_ENOSPC;
 	} else {
 		ctx->n_first_notes++;
 	}
-	if (rc == TC_OK) {
+	if (rc == TC_RT_OK) {
 		ctx->first_notes[i].key = k;
 		ctx->first_notes[i].value = v;
 	}
 	pthread_mutex_unlock(&ctx->mu);
-	if (rc != TC_OK) {
+	if (rc != TC_RT_OK) {
 		free(k);
 		free(v);
-		return tc_set(err, rc, "first-report note %s: %d notes already", key, TC_FIRST_NOTES_MAX);
+		return tc_rt_set(err, rc, "first-report note %s: %d notes already", key, TC_FIRST_NOTES_MAX);
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void tc_ctx_bind_thread(tc_ctx *ctx)
@@ -663,20 +664,20 @@ void tc_ctx_bind_thread(tc_ctx *ctx)
 	ring_set_thread(&ctx->ring, os_thread_id(), name);
 }
 
-static int check_config(const tc_config *cfg, tc_error *err)
+static int check_config(const tc_config *cfg, tc_rt_error *err)
 {
 	/* a negative Java int arrives as a huge tick: the watchdog would never run */
 	if (cfg->clock_resolution_ms > 1000)
-		return tc_set(err, TC_EINVAL, "clock_resolution_ms %u not in [1, 1000] (0 is 1)", cfg->clock_resolution_ms);
+		return tc_rt_set(err, TC_RT_EINVAL, "clock_resolution_ms %u not in [1, 1000] (0 is 1)", cfg->clock_resolution_ms);
 	if (cfg->record_threads != TC_THREADS_MAIN && cfg->record_threads != TC_THREADS_ALL)
-		return tc_set(err, TC_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
+		return tc_rt_set(err, TC_RT_EINVAL, "record_threads is TC_THREADS_MAIN or TC_THREADS_ALL, not %u",
 		               cfg->record_threads);
 	if (cfg->frame_interval_ns == 0 || cfg->fps_slice_ms == 0)
-		return tc_set(err, TC_EINVAL, "frame interval and fps slice must be positive");
+		return tc_rt_set(err, TC_RT_EINVAL, "frame interval and fps slice must be positive");
 	if (!(cfg->drop_normal <= cfg->drop_middle && cfg->drop_middle <= cfg->drop_high &&
 	      cfg->drop_high <= cfg->drop_frozen))
-		return tc_set(err, TC_EINVAL, "dropped-frame thresholds must ascend (normal <= middle <= high <= frozen)");
-	return TC_OK;
+		return tc_rt_set(err, TC_RT_EINVAL, "dropped-frame thresholds must ascend (normal <= middle <= high <= frozen)");
+	return TC_RT_OK;
 }
 
 static bool on_record_thread(const tc_ctx *ctx)
@@ -710,7 +711,7 @@ static void rebase(tc_index *idx, uint64_t shift)
  * freed here, so no writer of the caller's (the Java hot path) may hold its
  * address; other threads use the ring under ring_lock. */
 static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t *kept, uint64_t *shift,
-                        tc_error *err)
+                        tc_rt_error *err)
 {
 	/* The new file takes its path only once the events are in it: the path
 	 * may be the current ring's own file (ring_open, ring_publish). */
@@ -719,7 +720,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 		free(file);
 		free(prev);
 		free(path);
-		return tc_set(err, TC_ENOMEM, "ring path");
+		return tc_rt_set(err, TC_RT_ENOMEM, "ring path");
 	}
 	uint32_t res = resolution_of(cfg);
 	ring_params rp = {
@@ -731,7 +732,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	int rc = open_ring(ctx, &fresh, &rp, err);
 	free(file);
 	free(prev);
-	if (rc == TC_OK) {
+	if (rc == TC_RT_OK) {
 		pthread_mutex_lock(&ctx->feed_mu);
 		if (ctx->has_feed) {
 			/* the events stay in the staged writer's memory, numbered as
@@ -753,10 +754,10 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 			*kept = ring_seq(&fresh);
 		}
 		pthread_mutex_unlock(&ctx->feed_mu);
-		if ((rc = ring_publish(&fresh, err)) != TC_OK)
+		if ((rc = ring_publish(&fresh, err)) != TC_RT_OK)
 			ring_close(&fresh);
 	}
-	if (rc != TC_OK) {
+	if (rc != TC_RT_OK) {
 		free(path);
 		return rc;
 	}
@@ -792,7 +793,7 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	rc = clock_start(&ctx->clock, &ctx->ring, ctx->cfg.clock, ctx->base_ns, res, on_tick, ctx,
 	                 ctx->cfg.threads, err);
 	clock_follow_threads(ctx);
-	if (rc == TC_OK && busy) {
+	if (rc == TC_RT_OK && busy) {
 		clock_set_busy(&ctx->clock, true);
 		if (ts)
 			thread_set_ticking(ts, true);
@@ -800,16 +801,16 @@ static int replace_ring(tc_ctx *ctx, const tc_config *cfg, char *path, uint64_t 
 	return rc;
 }
 
-int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err)
 {
 	int s = status_of(ctx);
 	if (s == TC_STATUS_STARTED)
-		return tc_set(err, TC_ESTATE, "reconfigure while started");
+		return tc_rt_set(err, TC_RT_ESTATE, "reconfigure while started");
 	TRY(check_config(cfg, err));
 	char *splash = NULL, *report = NULL, *buffer = NULL;
 	if (dup_opt(&splash, cfg->splash_activities) || dup_opt(&report, cfg->report_path)) {
 		free(splash);
-		return tc_set(err, TC_ENOMEM, "config strings");
+		return tc_rt_set(err, TC_RT_ENOMEM, "config strings");
 	}
 	/* A different ring is made only before the first start (once started,
 	 * tracer tasks hold index records) and on the recording thread (the
@@ -822,25 +823,25 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	else if (move && !on_record_thread(ctx))
 		refused = "off the recording thread";
 	uint64_t kept = 0, shift = 0;
-	int rc = TC_OK;
+	int rc = TC_RT_OK;
 	/* The other threads' rings are made once (their writers keep their
 	 * addresses), next to the ring the context will have. */
 	thread_set *ts = tset_of(ctx);
 	bool threads_kept = ts && (cfg->record_threads != TC_THREADS_ALL || cfg->thread_capacity != ts->capacity ||
 	                           cfg->max_threads != ts->max);
 	if (!ts && cfg->record_threads == TC_THREADS_ALL &&
-	    (rc = open_threads(ctx, cfg, move && !refused ? cfg->buffer_path : ctx->buffer_path, err)) != TC_OK) {
+	    (rc = open_threads(ctx, cfg, move && !refused ? cfg->buffer_path : ctx->buffer_path, err)) != TC_RT_OK) {
 		free(splash);
 		free(report);
 		return rc;
 	}
 	if (move && !refused) {
 		if (dup_opt(&buffer, cfg->buffer_path))
-			rc = tc_set(err, TC_ENOMEM, "config strings");
+			rc = tc_rt_set(err, TC_RT_ENOMEM, "config strings");
 		else
 			rc = replace_ring(ctx, cfg, buffer, &kept, &shift, err);
 		/* a failed clock restart leaves the new ring in place: go on */
-		if (rc != TC_OK && rc != TC_ETHREAD) {
+		if (rc != TC_RT_OK && rc != TC_RT_ETHREAD) {
 			free(splash);
 			free(report);
 			return rc;
@@ -882,7 +883,7 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 		        "the ring stays as it is (capacity %u, buffer file %s, clock %u ms)",
 		        refused, cfg->capacity, cfg->buffer_path ? cfg->buffer_path : "none", resolution_of(cfg),
 		        ctx->cfg.capacity, ctx->ring.mem.path ? ctx->ring.mem.path : "none", resolution_of(&ctx->cfg));
-	else if (move && rc == TC_OK)
+	else if (move && rc == TC_RT_OK)
 		ctx_log(ctx, TC_LOG_INFO, "Matrix.AppMethodBeat",
 		        "ring replaced (capacity %u, buffer file %s, clock %u ms): %llu events moved, "
 		        "%llu before them dropped",
@@ -895,16 +896,16 @@ int tc_reconfigure(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
 	return rc;
 }
 
-int tc_start(tc_ctx *ctx, tc_error *err)
+int tc_start(tc_ctx *ctx, tc_rt_error *err)
 {
 	int s = status_of(ctx);
 	if (s == TC_STATUS_STARTED)
-		return TC_OK;
+		return TC_RT_OK;
 	if (s != TC_STATUS_READY && s != TC_STATUS_STOPPED && s != TC_STATUS_EXPIRED_START)
-		return tc_set(err, TC_ESTATE, "cannot start from status %d", s);
+		return tc_rt_set(err, TC_RT_ESTATE, "cannot start from status %d", s);
 	task_queue_cancel(&ctx->tasks, EXPIRE_TOKEN);
 	change_status(ctx, STATUS_ANY, TC_STATUS_STARTED);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void tc_stop(tc_ctx *ctx)
@@ -1009,14 +1010,14 @@ void tc_record(tc_ctx *ctx, uint32_t id, bool in)
 		write_other(ctx, ts, tr, id, in);
 }
 
-int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_error *err)
+int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t *token, tc_rt_error *err)
 {
 	uint64_t tok = 0;
 	if (token)
 		*token = 0;
 	if (on_record_thread(ctx)) {
 		if (!feed->store)
-			return tc_set(err, TC_EINVAL, "the recording thread's feed must store the runtime's events");
+			return tc_rt_set(err, TC_RT_EINVAL, "the recording thread's feed must store the runtime's events");
 		pthread_mutex_lock(&ctx->feed_mu);
 		tc_feed old = ctx->feed;
 		bool had = ctx->has_feed;
@@ -1032,16 +1033,16 @@ int tc_feed_attach(tc_ctx *ctx, const tc_feed *feed, const char *name, uint64_t 
 			old.release(old.user);
 		if (name)
 			ring_set_thread(&ctx->ring, ctx->ring.hdr->tid, name);
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	thread_set *ts = tset_of(ctx);
 	if (!ts)
-		return tc_set(err, TC_ESTATE, "only the recording thread records");
+		return tc_rt_set(err, TC_RT_ESTATE, "only the recording thread records");
 	if (!thread_set_attach(ts, &ctx->status, name, feed, &tok))
-		return tc_set(err, TC_ENOSPC, "every one of the %u thread rings is in use", ts->max);
+		return tc_rt_set(err, TC_RT_ENOSPC, "every one of the %u thread rings is in use", ts->max);
 	if (token)
 		*token = tok;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void tc_feed_ended(tc_ctx *ctx, uint64_t token)
@@ -1102,18 +1103,18 @@ void tc_thread_name(tc_ctx *ctx, const char *name)
 
 /* ---- sections ---- */
 
-int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err)
+int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_rt_error *err)
 {
 	size_t len = name ? strlen(name) : 0;
 	if (len == 0)
-		return tc_set(err, TC_EINVAL, "a section needs a name");
+		return tc_rt_set(err, TC_RT_EINVAL, "a section needs a name");
 	/* kept to 63 bytes, cut between UTF-8 characters */
 	if (len >= TC_RING_NAME_SIZE) {
 		len = TC_RING_NAME_SIZE - 1;
 		while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
 			len--;
 	}
-	int rc = tc_set(err, TC_ENOSPC, "%u section names taken already: \"%.*s\" not recorded", TC_SECTION_MAX,
+	int rc = tc_rt_set(err, TC_RT_ENOSPC, "%u section names taken already: \"%.*s\" not recorded", TC_SECTION_MAX,
 	                 (int)len, name);
 	/* mu: one registration at a time; the ring lock, shared: the ring is
 	 * not replaced meanwhile (replace_ring copies the names under it) */
@@ -1128,7 +1129,7 @@ int tc_section_id(tc_ctx *ctx, const char *name, uint32_t *id, tc_error *err)
 			continue;
 		}
 		*id = TC_ID_SECTION + n;
-		rc = TC_OK;
+		rc = TC_RT_OK;
 		if (err)
 			err->code = 0;
 		break;
@@ -1173,12 +1174,12 @@ static void section_event(tc_ctx *ctx, uint32_t id, bool begin)
 		write_other(ctx, ts, tr, id, begin);
 }
 
-int tc_section_begin(tc_ctx *ctx, const char *name, tc_error *err)
+int tc_section_begin(tc_ctx *ctx, const char *name, tc_rt_error *err)
 {
 	uint32_t id;
 	TRY(tc_section_id(ctx, name, &id, err));
 	section_event(ctx, id, true);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void tc_section_end(tc_ctx *ctx)
@@ -1203,7 +1204,7 @@ bool tc_index_valid(const tc_ctx *ctx, tc_index idx)
 	return valid;
 }
 
-int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_error *err)
+int tc_copy_since(const tc_ctx *ctx, tc_index idx, uint64_t **out, size_t *n, tc_rt_error *err)
 {
 	read_begin(ctx);
 	int rc = ctx->has_feed ? ring_feed_copy_since(&ctx->feed, record_capacity(ctx), idx.seq, out, n, err)
@@ -1381,5 +1382,5 @@ int ctx_analyse_events(tc_stack *st, const uint64_t *ev, size_t n, bool strict, 
 {
 	TRY(tc_stack_build(st, ev, n, strict, end_ms));
 	tc_stack_trim(st, TC_TRIM_TARGET);
-	return TC_OK;
+	return TC_RT_OK;
 }

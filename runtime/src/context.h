@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "block_context.h"
+#include "rt_error.h"
 #include "clock.h"
 #include "tc_runtime.h"
 #include "ring.h"
@@ -158,7 +159,7 @@ bool ctx_started(const tc_ctx *ctx);
 char *ctx_scene(tc_ctx *ctx);
 /* copies the scene into buf if it changed since *gen, which it updates */
 void ctx_scene_cached(tc_ctx *ctx, char buf[SCENE_MAX], uint32_t *gen);
-void ctx_log(tc_ctx *ctx, int level, const char *tag, const char *fmt, ...) TC_PRINTF(4, 5);
+void ctx_log(tc_ctx *ctx, int level, const char *tag, const char *fmt, ...) TC_RT_PRINTF(4, 5);
 
 /* report.c: opens the content object with the device-info keys ... */
 struct json;
@@ -189,7 +190,7 @@ typedef struct tracer_ops {
 	const char *tag;       /* its log tag (Matrix's class) */
 	const char *what;      /* what is off when start fails ("signal ANR") */
 	uint32_t bit;          /* TC_TRACER_*: start and stop follow it in tc_config.tracers */
-	/* at tc_ctx_new, TC_EBUSY from start (another context holds what is
+	/* at tc_ctx_new, TC_RT_EBUSY from start (another context holds what is
 	 * process-wide) is a warning and the context goes on without it; any
 	 * other failure fails tc_ctx_new. At tc_reconfigure every failure is a
 	 * warning. */
@@ -197,7 +198,7 @@ typedef struct tracer_ops {
 	/* tc_ctx_new and every tc_reconfigure with bit on (cfg's library
 	 * patterns are used there and not kept); again while it runs, so it
 	 * applies what changed or keeps what it has */
-	int (*start)(tc_ctx *ctx, const tc_config *cfg, tc_error *err);
+	int (*start)(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err);
 	/* tc_reconfigure with bit off, and first thing at tc_ctx_free (it
 	 * returns once no call is inside a hook with the context); a no-op
 	 * when not started */

@@ -1,5 +1,6 @@
 /* hookset.c: see hookset.h. */
 #include "hookset.h"
+#include "rt_error.h"
 
 #include <time.h>
 
@@ -28,41 +29,41 @@ static void remove_all(hookset *h)
 	}
 }
 
-int hookset_lock(hookset *h, tc_ctx *ctx, tc_ctx **cur, const char *what, tc_error *err)
+int hookset_lock(hookset *h, tc_ctx *ctx, tc_ctx **cur, const char *what, tc_rt_error *err)
 {
 	pthread_mutex_lock(&h->mu);
 	*cur = atomic_load(&h->ctx);
 	if (*cur && *cur != ctx) {
 		pthread_mutex_unlock(&h->mu);
-		return tc_set(err, TC_EBUSY, "another context traces %s", what);
+		return tc_rt_set(err, TC_RT_EBUSY, "another context traces %s", what);
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 int hookset_install(hookset *h, tc_ctx *ctx, const tc_plthook_spec *specs, size_t n, const char *tag,
-                    const char *calls, tc_error *err)
+                    const char *calls, tc_rt_error *err)
 {
-	int rc = TC_OK;
+	int rc = TC_RT_OK;
 	remove_all(h);
-	for (size_t i = 0; i < n && i < HOOKSET_MAX && rc == TC_OK; i++) {
+	for (size_t i = 0; i < n && i < HOOKSET_MAX && rc == TC_RT_OK; i++) {
 		tc_plthook_spec s = specs[i];
 		rc = tc_plthook_add(&s, &h->ids[i], err);
 	}
-	if (rc != TC_OK)
+	if (rc != TC_RT_OK)
 		remove_all(h);
-	atomic_store(&h->ctx, rc == TC_OK ? ctx : NULL);
+	atomic_store(&h->ctx, rc == TC_RT_OK ? ctx : NULL);
 	pthread_mutex_unlock(&h->mu);
-	if (rc != TC_OK)
+	if (rc != TC_RT_OK)
 		return rc;
 	size_t slots = 0;
 	for (size_t i = 0; i < n && i < HOOKSET_MAX; i++) {
 		tc_plthook_stat st;
-		if (tc_plthook_stat_get(h->ids[i], &st, NULL) == TC_OK)
+		if (tc_plthook_stat_get(h->ids[i], &st, NULL) == TC_RT_OK)
 			slots += st.slots;
 	}
 	if (!slots)
 		ctx_log(ctx, TC_LOG_WARN, tag, "no library matching \"%s\" calls %s (yet)", specs[0].libs, calls);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void hookset_uninstall(hookset *h, tc_ctx *ctx)

@@ -29,14 +29,14 @@ tc_ctx *hookset_enter(hookset *h);
 void hookset_leave(hookset *h);
 
 /* Takes h for ctx, locked: *cur is its owner before (NULL or ctx). Another owner:
- * TC_EBUSY with "another context traces WHAT", unlocked. */
-int hookset_lock(hookset *h, tc_ctx *ctx, tc_ctx **cur, const char *what, tc_error *err);
+ * TC_RT_EBUSY with "another context traces WHAT", unlocked. */
+int hookset_lock(hookset *h, tc_ctx *ctx, tc_ctx **cur, const char *what, tc_rt_error *err);
 /* With h locked: replaces its hooks by specs[0..n) (all or none: a reconfigure may name
  * other libraries), makes ctx the owner (none on failure) and unlocks. Logs a warning
  * under tag when no loaded library matching specs[0].libs calls any of them ("no library
  * matching LIBS calls CALLS (yet)"). */
 int hookset_install(hookset *h, tc_ctx *ctx, const tc_plthook_spec *specs, size_t n, const char *tag,
-                    const char *calls, tc_error *err);
+                    const char *calls, tc_rt_error *err);
 /* Removes ctx's hooks (nothing when another context owns h) and waits for the calls
  * still inside. */
 void hookset_uninstall(hookset *h, tc_ctx *ctx);

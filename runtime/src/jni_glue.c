@@ -481,8 +481,8 @@ static jlong JNICALL n_create(JNIEnv *env, jclass cls, jlongArray opts, jstring 
 	const jstring strs[STR_COUNT] = { buffer_path, report_path, splash, priority_libs, touch_libs };
 	tc_ctx *ctx = NULL;
 	if (fill_config(env, &c, opts, strs, owned) == 0) {
-		tc_error err = { 0 };
-		if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+		tc_rt_error err = { 0 };
+		if (tc_ctx_new(&ctx, &c, &err) != TC_RT_OK)
 			throw_state(env, err.message);
 	}
 	for (size_t i = 0; i < STR_COUNT; i++)
@@ -500,8 +500,8 @@ static void JNICALL n_reconfigure(JNIEnv *env, jclass cls, jlong h, jlongArray o
 	char *owned[STR_COUNT] = { 0 };
 	const jstring strs[STR_COUNT] = { buffer_path, report_path, splash, priority_libs, touch_libs };
 	if (fill_config(env, &c, opts, strs, owned) == 0) {
-		tc_error err = { 0 };
-		if (tc_reconfigure(ctx_of(h), &c, &err) != TC_OK)
+		tc_rt_error err = { 0 };
+		if (tc_reconfigure(ctx_of(h), &c, &err) != TC_RT_OK)
 			throw_state(env, err.message);
 	}
 	for (size_t i = 0; i < STR_COUNT; i++)
@@ -523,8 +523,8 @@ static void JNICALL n_attach(JNIEnv *env, jclass cls, jlong h, jlongArray stagin
 	tc_feed f;
 	if (make_feed(env, staging, &f) != 0)
 		return;
-	tc_error err = { 0 };
-	if (tc_feed_attach(ctx_of(h), &f, NULL, NULL, &err) != TC_OK) {
+	tc_rt_error err = { 0 };
+	if (tc_feed_attach(ctx_of(h), &f, NULL, NULL, &err) != TC_RT_OK) {
 		f.release(f.user);
 		throw_state(env, err.message);
 	}
@@ -533,9 +533,9 @@ static void JNICALL n_attach(JNIEnv *env, jclass cls, jlong h, jlongArray stagin
 static jint JNICALL n_start(JNIEnv *env, jclass cls, jlong h)
 {
 	(void)cls;
-	tc_error err = { 0 };
+	tc_rt_error err = { 0 };
 	int rc = tc_start(ctx_of(h), &err);
-	if (rc != TC_OK)
+	if (rc != TC_RT_OK)
 		throw_state(env, err.message);
 	return rc;
 }
@@ -607,13 +607,13 @@ static jlong JNICALL n_thread_attach(JNIEnv *env, jclass cls, jlong h, jstring n
 	char *n;
 	if (dup_jstring(env, name, &n) != 0)
 		clear_exception(env); /* the app's thread, in a traced call: the system's name for it */
-	tc_error err = { 0 };
+	tc_rt_error err = { 0 };
 	uint64_t token = 0;
 	int rc = tc_feed_attach(ctx_of(h), &f, n, &token, &err);
 	free(n);
-	if (rc != TC_OK)
+	if (rc != TC_RT_OK)
 		f.release(f.user);
-	return rc == TC_OK ? (jlong)token : rc == TC_ENOSPC ? 0 : -1;
+	return rc == TC_RT_OK ? (jlong)token : rc == TC_RT_ENOSPC ? 0 : -1;
 }
 
 static void JNICALL n_thread_ended(JNIEnv *env, jclass cls, jlong h, jlong token)
@@ -649,9 +649,9 @@ static jint JNICALL n_section_id(JNIEnv *env, jclass cls, jlong h, jstring name)
 		return -1;
 	}
 	uint32_t id = 0;
-	int rc = n ? tc_section_id(ctx_of(h), n, &id, NULL) : TC_EINVAL;
+	int rc = n ? tc_section_id(ctx_of(h), n, &id, NULL) : TC_RT_EINVAL;
 	free(n);
-	return rc == TC_OK ? (jint)id : -1;
+	return rc == TC_RT_OK ? (jint)id : -1;
 }
 
 static void JNICALL n_self_check(JNIEnv *env, jclass cls, jlong h, jlong ps)

@@ -37,6 +37,7 @@
 /* dl_iterate_phdr, RTLD_NOLOAD: in glibc's headers with _GNU_SOURCE */
 #define _GNU_SOURCE 1
 #include "tc_plthook.h"
+#include "rt_error.h"
 #include "try.h"
 
 #include <dlfcn.h>
@@ -88,7 +89,7 @@ struct hook {
 	bool home_known;        /* the object the original lies in: */
 	uintptr_t home_base, home_dyn;
 	size_t foreign;
-	tc_error first_failure;
+	tc_rt_error first_failure;
 };
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -106,7 +107,7 @@ static int g_api;                 /* Android API level; 0 elsewhere */
 /* ---- the loader's entry points ---- */
 
 static _Atomic(tc_plthook_fn) g_orig_dlopen, g_orig_dlopen_ext, g_orig_loader_dlopen, g_orig_loader_dlopen_ext;
-static int apply_all(tc_error *err);
+static int apply_all(tc_rt_error *err);
 
 /* A new object may have come: hook it. errno is the caller's (dlopen's). */
 static void after_load(void)
@@ -265,9 +266,9 @@ static const struct patch *patch_of(const struct object *o, int id, uintptr_t sl
 	return NULL;
 }
 
-static void note_failure(struct hook *h, const tc_error *e)
+static void note_failure(struct hook *h, const tc_rt_error *e)
 {
-	if (h->first_failure.code == TC_OK)
+	if (h->first_failure.code == TC_RT_OK)
 		h->first_failure = *e;
 }
 
@@ -330,18 +331,18 @@ static bool matches(const char *list, const char *path)
 	return false;
 }
 
-static int check_list(const char *list, const char *what, tc_error *err)
+static int check_list(const char *list, const char *what, tc_rt_error *err)
 {
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ";");
 		if (n >= MAX_NAME)
-			return tc_set(err, TC_EINVAL, "PLT hook: a pattern of %s is longer than %d bytes", what,
+			return tc_rt_set(err, TC_RT_EINVAL, "PLT hook: a pattern of %s is longer than %d bytes", what,
 			               MAX_NAME - 1);
 		p += n;
 		if (*p == ';')
 			p++;
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 /* ---- writing a slot ---- */
@@ -349,14 +350,14 @@ static int check_list(const char *list, const char *what, tc_error *err)
 /* The protection the page holding addr has now, from /proc/self/maps: the
  * loader made RELRO read-only (glibc rounds its end down to a page, bionic
  * up), another hook may have left it writable; the ELF headers cannot say. */
-static int page_prot(uintptr_t addr, int *prot, tc_error *err)
+static int page_prot(uintptr_t addr, int *prot, tc_rt_error *err)
 {
 	int fd;
 	do
 		fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
-		return tc_set(err, TC_EIO, "PLT hook: open /proc/self/maps: %s", strerror(errno));
+		return tc_rt_set(err, TC_RT_EIO, "PLT hook: open /proc/self/maps: %s", strerror(errno));
 	char buf[4096], head[96];
 	size_t hn = 0;
 	bool found = false;
@@ -391,8 +392,8 @@ static int page_prot(uintptr_t addr, int *prot, tc_error *err)
 	}
 	close(fd);
 	if (!found)
-		return tc_set(err, TC_EIO, "PLT hook: %#lx is not in /proc/self/maps", (unsigned long)addr);
-	return TC_OK;
+		return tc_rt_set(err, TC_RT_EIO, "PLT hook: %#lx is not in /proc/self/maps", (unsigned long)addr);
+	return TC_RT_OK;
 }
 
 struct protcache {
@@ -403,7 +404,7 @@ struct protcache {
 
 /* One aligned word, stored at once (threads may be calling through it),
  * the page made writable around the store if it was not. */
-static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_error *err)
+static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_rt_error *err)
 {
 	uintptr_t page = slot & ~(uintptr_t)(g_pagesz - 1);
 	if (!pc->valid || pc->page != page) {
@@ -413,7 +414,7 @@ static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_
 	}
 	bool ro = !(pc->prot & PROT_WRITE);
 	if (ro && mprotect((void *)page, g_pagesz, pc->prot | PROT_WRITE) != 0)
-		return tc_set(err, TC_EIO, "PLT hook: mprotect(%#lx, +PROT_WRITE): %s", (unsigned long)page,
+		return tc_rt_set(err, TC_RT_EIO, "PLT hook: mprotect(%#lx, +PROT_WRITE): %s", (unsigned long)page,
 		               strerror(errno));
 	__atomic_store_n((uintptr_t *)slot, value, __ATOMIC_SEQ_CST);
 	/* A GOT word is data, fetched by a load: no instruction-cache
@@ -422,9 +423,9 @@ static int write_slot(uintptr_t slot, uintptr_t value, struct protcache *pc, tc_
 	 * is rewritten; a no-op on x86. */
 	__builtin___clear_cache((char *)slot, (char *)(slot + sizeof(uintptr_t)));
 	if (ro && mprotect((void *)page, g_pagesz, pc->prot) != 0)
-		return tc_set(err, TC_EIO, "PLT hook: mprotect(%#lx) back: %s (the slot is written, the page left writable)",
+		return tc_rt_set(err, TC_RT_EIO, "PLT hook: mprotect(%#lx) back: %s (the slot is written, the page left writable)",
 		               (unsigned long)page, strerror(errno));
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static uintptr_t load_slot(uintptr_t slot)
@@ -513,13 +514,13 @@ static int collect(void *arg, const pe_slot *s)
 	struct cands *c = arg;
 	for (size_t i = 0; i < c->n; i++)
 		if (c->v[i].s.addr == s->addr)
-			return TC_OK;
+			return TC_RT_OK;
 	if (!grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v))
-		return TC_ENOMEM;
+		return TC_RT_ENOMEM;
 	c->v[c->n].s = *s;
 	c->v[c->n].value = 0;
 	c->n++;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 /* what apply leaves to do: nothing; look again at the next pass; resolve
@@ -545,14 +546,14 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 {
 	uint32_t idx[MAX_SYMS];
 	size_t n;
-	tc_error e = { 0 };
+	tc_rt_error e = { 0 };
 	struct cands c = { NULL, 0, 0 };
 	int r = pe_lookup(pe, h->symbol, idx, MAX_SYMS, &n, &e);
-	if (r == TC_OK)
+	if (r == TC_RT_OK)
 		r = pe_each_slot(pe, idx, n, collect, &c, &e);
-	if (r == TC_ENOMEM) {
+	if (r == TC_RT_ENOMEM) {
 		free(c.v);
-		*rc = TC_ENOMEM;
+		*rc = TC_RT_ENOMEM;
 		return A_AGAIN;
 	}
 	if (r < 0) {
@@ -560,7 +561,7 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 		free(c.v);
 		note_failure(h, &e);
 		if (!grow((void **)&ob->patches, &ob->cappatches, ob->npatches + 1, sizeof *ob->patches)) {
-			*rc = TC_ENOMEM;
+			*rc = TC_RT_ENOMEM;
 			return A_AGAIN;
 		}
 		ob->patches[ob->npatches++] = (struct patch){ h->id, 0, 0, FAILED, false };
@@ -573,7 +574,7 @@ static int apply(struct object *ob, const pe_object *pe, struct hook *h, int *rc
 	/* room for every record first: a written slot must never lack one */
 	if (!grow((void **)&ob->patches, &ob->cappatches, ob->npatches + c.n, sizeof *ob->patches)) {
 		free(c.v);
-		*rc = TC_ENOMEM;
+		*rc = TC_RT_ENOMEM;
 		return A_AGAIN;
 	}
 
@@ -650,7 +651,7 @@ static void restore(struct object *ob, const int *ids, size_t nids)
 		if (k == nids || p->state != PATCHED)
 			continue;
 		struct hook *h = hook_by_id(p->hook);
-		tc_error e;
+		tc_rt_error e;
 		if (load_slot(p->slot) != h->replacement)
 			h->foreign++;
 		else if (write_slot(p->slot, p->saved, &pc, &e) < 0)
@@ -719,7 +720,7 @@ static void want_original(struct pass *p, const struct hook *h, const char *path
 		if (p->lazy[i].hook == h->id)
 			return;
 	if (!grow((void **)&p->lazy, &p->caplazy, p->nlazy + 1, sizeof *p->lazy)) {
-		p->rc = TC_ENOMEM;
+		p->rc = TC_RT_ENOMEM;
 		return;
 	}
 	struct lazy *l = &p->lazy[p->nlazy];
@@ -729,7 +730,7 @@ static void want_original(struct pass *p, const struct hook *h, const char *path
 	if (!l->path || !l->symbol) {
 		free(l->path);
 		free(l->symbol);
-		p->rc = TC_ENOMEM;
+		p->rc = TC_RT_ENOMEM;
 		return;
 	}
 	p->nlazy++;
@@ -750,7 +751,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	pthread_mutex_lock(&g_mu);
 	struct object *ob = object_for(info->dlpi_addr, dyn);
 	if (!ob) {
-		p->rc = TC_ENOMEM;
+		p->rc = TC_RT_ENOMEM;
 		pthread_mutex_unlock(&g_mu);
 		return 0;
 	}
@@ -763,7 +764,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	forget_if_reloaded(ob);
 	pe_object pe;
-	tc_error e = { 0 };
+	tc_rt_error e = { 0 };
 	int opened = 1; /* 1: not yet */
 	for (size_t i = 0; i < g_nhooks; i++) {
 		struct hook *h = &g_hooks[i];
@@ -771,7 +772,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 			continue;
 		if (!matches(h->libs, name) || matches(h->ignore, name)) {
 			if (!mark_done(ob, h->id))
-				p->rc = TC_ENOMEM;
+				p->rc = TC_RT_ENOMEM;
 			continue;
 		}
 		if (opened == 1)
@@ -786,7 +787,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 			a = apply(ob, &pe, h, &p->rc);
 		}
 		if (a == A_DONE && !mark_done(ob, h->id))
-			p->rc = TC_ENOMEM;
+			p->rc = TC_RT_ENOMEM;
 		if (a == A_LAZY)
 			want_original(p, h, name);
 	}
@@ -821,7 +822,7 @@ static uintptr_t resolve(const char *path, const char *symbol)
 /* A pass, then, while it found unbound slots of hooks with no original
  * yet, the originals from dlsym and another pass (each round gives at least
  * one hook its original, or ends). */
-static int apply_all(tc_error *err)
+static int apply_all(tc_rt_error *err)
 {
 	for (;;) {
 		struct pass p;
@@ -830,7 +831,7 @@ static int apply_all(tc_error *err)
 		int rc = run_pass(&p);
 		bool progress = false;
 		for (size_t i = 0; i < p.nlazy; i++) {
-			uintptr_t f = rc == TC_OK ? resolve(p.lazy[i].path, p.lazy[i].symbol) : 0;
+			uintptr_t f = rc == TC_RT_OK ? resolve(p.lazy[i].path, p.lazy[i].symbol) : 0;
 			free(p.lazy[i].path);
 			free(p.lazy[i].symbol);
 			if (!f)
@@ -847,9 +848,9 @@ static int apply_all(tc_error *err)
 		}
 		free(p.lazy);
 		if (rc < 0)
-			return tc_set(err, rc, "PLT hook: out of memory");
+			return tc_rt_set(err, rc, "PLT hook: out of memory");
 		if (!progress)
-			return TC_OK;
+			return TC_RT_OK;
 	}
 }
 
@@ -892,20 +893,20 @@ static struct hook *hook_new(const char *libs, const char *ignore, const char *s
 	return h;
 }
 
-int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
+int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_rt_error *err)
 {
 	if (!spec || !id || !spec->libs || !spec->symbol || !spec->symbol[0] || !spec->replacement || !spec->orig)
-		return tc_set(err, TC_EINVAL, "PLT hook: libs, symbol, replacement and orig are required");
+		return tc_rt_set(err, TC_RT_EINVAL, "PLT hook: libs, symbol, replacement and orig are required");
 	if (strlen(spec->symbol) >= MAX_NAME)
-		return tc_set(err, TC_EINVAL, "PLT hook: symbol name longer than %d bytes", MAX_NAME - 1);
+		return tc_rt_set(err, TC_RT_EINVAL, "PLT hook: symbol name longer than %d bytes", MAX_NAME - 1);
 	TRY(check_list(spec->libs, "libs", err));
 	if (spec->ignore)
 		TRY(check_list(spec->ignore, "ignore", err));
 	if (!PE_SUPPORTED)
-		return tc_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
+		return tc_rt_set(err, TC_RT_EINVAL, "PLT hooks: relocation types of this machine are not known");
 	for (size_t i = 0; i < NMONITORS; i++)
 		if (strcmp(spec->symbol, monitors[i].symbol) == 0)
-			return tc_set(err, TC_EBUSY, "PLT hook: %s is the engine's own (it watches new libraries)",
+			return tc_rt_set(err, TC_RT_EBUSY, "PLT hook: %s is the engine's own (it watches new libraries)",
 			               spec->symbol);
 	pthread_once(&g_once, init);
 
@@ -919,14 +920,14 @@ int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 		int other = h->id;
 		pthread_mutex_unlock(&g_mu);
 		if (!again)
-			return tc_set(err, TC_EBUSY, "PLT hook: %s already has another hook (%d)", spec->symbol, other);
+			return tc_rt_set(err, TC_RT_EBUSY, "PLT hook: %s already has another hook (%d)", spec->symbol, other);
 		*id = other;
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	struct hook *h = hook_new(spec->libs, spec->ignore, spec->symbol, spec->replacement, spec->orig, false);
 	if (!h) {
 		pthread_mutex_unlock(&g_mu);
-		return tc_set(err, TC_ENOMEM, "PLT hook: out of memory");
+		return tc_rt_set(err, TC_RT_ENOMEM, "PLT hook: out of memory");
 	}
 	*id = h->id;
 	if (g_users++ == 0) {
@@ -935,14 +936,14 @@ int tc_plthook_add(const tc_plthook_spec *spec, int *id, tc_error *err)
 			if (monitor_wanted(&monitors[i]) &&
 			    !hook_new("*", NULL, monitors[i].symbol, monitors[i].proxy, monitors[i].orig, true)) {
 				pthread_mutex_unlock(&g_mu);
-				return tc_set(err, TC_ENOMEM, "PLT hook: out of memory");
+				return tc_rt_set(err, TC_RT_ENOMEM, "PLT hook: out of memory");
 			}
 	}
 	pthread_mutex_unlock(&g_mu);
 	return apply_all(err);
 }
 
-int tc_plthook_remove(int id, tc_error *err)
+int tc_plthook_remove(int id, tc_rt_error *err)
 {
 	int ids[1 + NMONITORS];
 	size_t nids = 0;
@@ -950,11 +951,11 @@ int tc_plthook_remove(int id, tc_error *err)
 	struct hook *h = hook_by_id(id);
 	if (!h || h->internal) {
 		pthread_mutex_unlock(&g_mu);
-		return tc_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
+		return tc_rt_set(err, TC_RT_EINVAL, "PLT hook: no hook %d", id);
 	}
 	if (!h->active) {
 		pthread_mutex_unlock(&g_mu);
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	h->active = false;
 	ids[nids++] = id;
@@ -993,23 +994,23 @@ int tc_plthook_remove(int id, tc_error *err)
 	}
 	g_nhooks = k;
 	pthread_mutex_unlock(&g_mu);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int tc_plthook_refresh(tc_error *err)
+int tc_plthook_refresh(tc_rt_error *err)
 {
 	pthread_once(&g_once, init);
 	return apply_all(err);
 }
 
-int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_error *err)
+int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_rt_error *err)
 {
 	memset(st, 0, sizeof *st);
 	pthread_mutex_lock(&g_mu);
 	struct hook *h = hook_by_id(id);
 	if (!h || h->internal) {
 		pthread_mutex_unlock(&g_mu);
-		return tc_set(err, TC_EINVAL, "PLT hook: no hook %d", id);
+		return tc_rt_set(err, TC_RT_EINVAL, "PLT hook: no hook %d", id);
 	}
 	for (size_t i = 0; i < g_nobjs; i++) {
 		bool any = false;
@@ -1030,5 +1031,5 @@ int tc_plthook_stat_get(int id, tc_plthook_stat *st, tc_error *err)
 	st->foreign = h->foreign;
 	st->first_failure = h->first_failure;
 	pthread_mutex_unlock(&g_mu);
-	return TC_OK;
+	return TC_RT_OK;
 }

@@ -3,6 +3,7 @@
  * relocations), the GNU hash section (binutils' bfd/elf.c), the machines'
  * psABIs for the relocation types, Android's APS2 packing. */
 #include "plthook_elf.h"
+#include "rt_error.h"
 #include "try.h"
 
 #include <stdalign.h>
@@ -13,7 +14,7 @@
 #define WORD_BITS (sizeof(uintptr_t) * 8)
 
 /* One funnel for malformed tables. */
-#define BAD(err, ...) tc_set(err, TC_EFORMAT, "ELF: " __VA_ARGS__)
+#define BAD(err, ...) tc_rt_set(err, TC_RT_EFORMAT, "ELF: " __VA_ARGS__)
 
 bool pe_inside(const pe_object *o, uintptr_t addr, size_t len, unsigned flags)
 {
@@ -37,7 +38,7 @@ bool pe_inside(const pe_object *o, uintptr_t addr, size_t len, unsigned flags)
  * object with len bytes readable. A bias no larger than the object would
  * make both possible: refused rather than guessed. */
 static int to_addr(const pe_object *o, uintptr_t v, size_t len, size_t align, const char *what, uintptr_t *out,
-                   tc_error *err)
+                   tc_rt_error *err)
 {
 	uintptr_t rel = o->bias + v;
 	bool rel_ok = pe_inside(o, rel, len, PF_R);
@@ -51,14 +52,14 @@ static int to_addr(const pe_object *o, uintptr_t v, size_t len, size_t align, co
 	*out = rel_ok ? rel : v;
 	if (*out % align)
 		return BAD(err, "%s at %#lx is misaligned", what, (unsigned long)v);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static int table(const pe_object *o, uintptr_t v, size_t size, size_t entsize, const char *what, pe_table *t,
-                 tc_error *err)
+                 tc_rt_error *err)
 {
 	if (size == 0)
-		return TC_OK;
+		return TC_RT_OK;
 	if (size % entsize)
 		return BAD(err, "%s size %zu is not a multiple of %zu", what, size, entsize);
 	t->size = size;
@@ -69,7 +70,7 @@ static int table(const pe_object *o, uintptr_t v, size_t size, size_t entsize, c
  * words (address-sized), the buckets, then one chain word per hashed
  * symbol, the last of each chain with bit 0 set. The symbol count is one
  * past the end of the chain of the highest bucket. */
-static int gnu_count(pe_object *o, tc_error *err)
+static int gnu_count(pe_object *o, tc_rt_error *err)
 {
 	const uint32_t *h = (const uint32_t *)o->gnu_hash;
 	uint32_t nbuckets = h[0], symoffset = h[1], bloom = h[2];
@@ -89,7 +90,7 @@ static int gnu_count(pe_object *o, tc_error *err)
 	o->gnu_symoffset = symoffset;
 	if (top == 0) {
 		o->nsyms = symoffset;
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	if (top < symoffset)
 		return BAD(err, "DT_GNU_HASH bucket %u below symoffset %u", top, symoffset);
@@ -103,19 +104,19 @@ static int gnu_count(pe_object *o, tc_error *err)
 			/* every chain word, from the first hashed symbol's */
 			if (!pe_inside(o, chains, ((size_t)i - symoffset + 1) * 4, PF_R))
 				return BAD(err, "DT_GNU_HASH chains run out of the object");
-			return TC_OK;
+			return TC_RT_OK;
 		}
 	}
 }
 
-int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, tc_error *err)
+int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, tc_rt_error *err)
 {
 	memset(o, 0, sizeof *o);
 	o->bias = bias;
 	o->phdr = phdr;
 	o->phnum = phnum;
 	if (!PE_SUPPORTED)
-		return tc_set(err, TC_EINVAL, "PLT hooks: relocation types of this machine are not known");
+		return tc_rt_set(err, TC_RT_EINVAL, "PLT hooks: relocation types of this machine are not known");
 	const ElfW(Phdr) *dynph = NULL;
 	o->lo = UINTPTR_MAX;
 	for (size_t i = 0; i < phnum; i++) {
@@ -225,10 +226,10 @@ int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, 
 		TRY(to_addr(o, arela, arelasz, 1, "DT_ANDROID_RELA", &o->android_rela.addr, err));
 		o->android_rela.size = arelasz;
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-static int sym_at(const pe_object *o, uint32_t i, const ElfW(Sym) **out, tc_error *err)
+static int sym_at(const pe_object *o, uint32_t i, const ElfW(Sym) **out, tc_rt_error *err)
 {
 	uintptr_t a = o->symtab + (uintptr_t)i * sizeof(ElfW(Sym));
 	bool ok = o->nsyms ? i < o->nsyms
@@ -237,10 +238,10 @@ static int sym_at(const pe_object *o, uint32_t i, const ElfW(Sym) **out, tc_erro
 	if (!ok)
 		return BAD(err, "symbol %u is outside DT_SYMTAB", i);
 	*out = (const ElfW(Sym) *)a;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-static int name_is(const pe_object *o, uint32_t i, const char *name, size_t len, bool *yes, tc_error *err)
+static int name_is(const pe_object *o, uint32_t i, const char *name, size_t len, bool *yes, tc_rt_error *err)
 {
 	const ElfW(Sym) *s;
 	TRY(sym_at(o, i, &s, err));
@@ -248,7 +249,7 @@ static int name_is(const pe_object *o, uint32_t i, const char *name, size_t len,
 		return BAD(err, "symbol %u's name %u is outside DT_STRTAB", i, (unsigned)s->st_name);
 	size_t room = o->strsz - s->st_name;
 	*yes = len < room && memcmp((const char *)o->strtab + s->st_name, name, len + 1) == 0;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 struct found {
@@ -265,13 +266,13 @@ static void add_found(struct found *f, uint32_t i)
 		f->idx[f->n++] = i;
 }
 
-static int check(const pe_object *o, uint32_t i, const char *name, size_t len, struct found *f, tc_error *err)
+static int check(const pe_object *o, uint32_t i, const char *name, size_t len, struct found *f, tc_rt_error *err)
 {
 	bool yes = false;
 	TRY(name_is(o, i, name, len, &yes, err));
 	if (yes)
 		add_found(f, i);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 /* The gABI's hash function (DT_HASH). */
@@ -298,12 +299,12 @@ static uint32_t gnu_hash_of(const char *s)
 }
 
 /* Every relocation of every table, as (offset, info, addend, rela). */
-typedef int (*rel_fn)(void *arg, const pe_rel *r, bool rela, tc_error *err);
+typedef int (*rel_fn)(void *arg, const pe_rel *r, bool rela, tc_rt_error *err);
 
 struct aps2_ctx {
 	rel_fn fn;
 	void *arg;
-	tc_error *err;
+	tc_rt_error *err;
 	bool rela;
 };
 
@@ -313,7 +314,7 @@ static int aps2_one(void *arg, const pe_rel *r)
 	return c->fn(c->arg, r, c->rela, c->err);
 }
 
-static int each_rel(const pe_object *o, rel_fn fn, void *arg, tc_error *err)
+static int each_rel(const pe_object *o, rel_fn fn, void *arg, tc_rt_error *err)
 {
 	const struct { const pe_table *t; bool rela; } plain[] = {
 		{ &o->jmprel, o->jmprel_rela }, { &o->rel, false }, { &o->rela, true },
@@ -346,18 +347,18 @@ static int each_rel(const pe_object *o, rel_fn fn, void *arg, tc_error *err)
 		struct aps2_ctx c = { fn, arg, err, packed[k].rela };
 		TRY(pe_aps2_each((const uint8_t *)t->addr, t->size, packed[k].rela, max, aps2_one, &c, err));
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-static int max_sym(void *arg, const pe_rel *r, bool rela, tc_error *err)
+static int max_sym(void *arg, const pe_rel *r, bool rela, tc_rt_error *err)
 {
 	uint32_t *top = arg;
 	if (PE_R_SYM(r->info) > *top)
 		*top = PE_R_SYM(r->info);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int pe_lookup(const pe_object *o, const char *name, uint32_t *idx, size_t max, size_t *n, tc_error *err)
+int pe_lookup(const pe_object *o, const char *name, uint32_t *idx, size_t max, size_t *n, tc_rt_error *err)
 {
 	struct found f = { idx, max, 0 };
 	size_t len = strlen(name);
@@ -404,7 +405,7 @@ int pe_lookup(const pe_object *o, const char *name, uint32_t *idx, size_t max, s
 			TRY(check(o, i, name, len, &f, err));
 	}
 	*n = f.n;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 struct slots {
@@ -425,7 +426,7 @@ static int kind_of(uint32_t type)
 	}
 }
 
-static int one_slot(void *arg, const pe_rel *r, bool rela, tc_error *err)
+static int one_slot(void *arg, const pe_rel *r, bool rela, tc_rt_error *err)
 {
 	struct slots *s = arg;
 	uint32_t sym = PE_R_SYM(r->info);
@@ -434,7 +435,7 @@ static int one_slot(void *arg, const pe_rel *r, bool rela, tc_error *err)
 		k++;
 	int kind = kind_of(PE_R_TYPE(r->info));
 	if (k == s->n || !kind)
-		return TC_OK;
+		return TC_RT_OK;
 	pe_slot slot = { s->o->bias + r->offset, kind, rela, r->addend, sym, 0 };
 	if (slot.addr % sizeof(uintptr_t) || !pe_inside(s->o, slot.addr, sizeof(uintptr_t), PF_W))
 		return BAD(err, "relocation of symbol %u at %#lx is not an aligned word of a writable segment", sym,
@@ -446,16 +447,16 @@ static int one_slot(void *arg, const pe_rel *r, bool rela, tc_error *err)
 	return s->fn(s->arg, &slot);
 }
 
-int pe_each_slot(const pe_object *o, const uint32_t *idx, size_t n, pe_slot_fn fn, void *arg, tc_error *err)
+int pe_each_slot(const pe_object *o, const uint32_t *idx, size_t n, pe_slot_fn fn, void *arg, tc_rt_error *err)
 {
 	if (n == 0)
-		return TC_OK;
+		return TC_RT_OK;
 	struct slots s = { o, idx, n, fn, arg };
 	return each_rel(o, one_slot, &s, err);
 }
 
 /* SLEB128, at most as many bytes as an address has 7-bit groups. */
-static int sleb(const uint8_t **p, const uint8_t *end, uintptr_t *out, tc_error *err)
+static int sleb(const uint8_t **p, const uint8_t *end, uintptr_t *out, tc_rt_error *err)
 {
 	uintptr_t v = 0;
 	unsigned shift = 0;
@@ -472,7 +473,7 @@ static int sleb(const uint8_t **p, const uint8_t *end, uintptr_t *out, tc_error 
 	if (shift < WORD_BITS && (b & 0x40))
 		v |= ~(uintptr_t)0 << shift;
 	*out = v;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 /* group flags (bionic linker_reloc_iterators.h) */
@@ -484,7 +485,7 @@ enum {
 };
 
 int pe_aps2_each(const uint8_t *p, size_t size, bool rela, size_t max_count, pe_rel_fn fn, void *arg,
-                 tc_error *err)
+                 tc_rt_error *err)
 {
 	const uint8_t *end = p + size;
 	if (size < 4 || memcmp(p, "APS2", 4) != 0)
@@ -540,5 +541,5 @@ int pe_aps2_each(const uint8_t *p, size_t size, bool rela, size_t max_count, pe_
 		}
 		done += group;
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }

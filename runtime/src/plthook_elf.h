@@ -103,22 +103,22 @@ typedef int (*pe_slot_fn)(void *arg, const pe_slot *slot);
 /* Reads the object's dynamic section (its PT_DYNAMIC). d_ptr values are
  * taken as load-relative (bionic, musl, a read-only .dynamic) or as already
  * relocated (glibc rewrites a writable .dynamic in place), whichever lands
- * inside the object; ambiguous or outside is TC_EFORMAT. */
-int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, tc_error *err);
+ * inside the object; ambiguous or outside is TC_RT_EFORMAT. */
+int pe_open(pe_object *o, uintptr_t bias, const ElfW(Phdr) *phdr, size_t phnum, tc_rt_error *err);
 
 /* The .dynsym indices of the symbols named name (more than one when versions
  * differ), at most max of them, in *n. From DT_HASH (its chains hold every
  * symbol, imports too), else DT_GNU_HASH (defined symbols) plus a scan of
  * the imports before its first hashed symbol, else a scan of the symbols the
  * relocations name. */
-int pe_lookup(const pe_object *o, const char *name, uint32_t *idx, size_t max, size_t *n, tc_error *err);
+int pe_lookup(const pe_object *o, const char *name, uint32_t *idx, size_t max, size_t *n, tc_rt_error *err);
 
 /* Calls fn for every relocation of one of the n symbols in idx that is a
  * slot (jump slot, GLOB_DAT or absolute word), from .rel(a).plt, .rel(a).dyn
  * and the APS2-packed tables. A negative return of fn stops and is returned;
- * a malformed table is TC_EFORMAT. RELR holds only relative relocations (no
+ * a malformed table is TC_RT_EFORMAT. RELR holds only relative relocations (no
  * symbol) and is not read. */
-int pe_each_slot(const pe_object *o, const uint32_t *idx, size_t n, pe_slot_fn fn, void *arg, tc_error *err);
+int pe_each_slot(const pe_object *o, const uint32_t *idx, size_t n, pe_slot_fn fn, void *arg, tc_rt_error *err);
 
 /* addr inside one of the object's PT_LOAD segments (with its flags). */
 bool pe_inside(const pe_object *o, uintptr_t addr, size_t len, unsigned flags);
@@ -133,9 +133,9 @@ typedef int (*pe_rel_fn)(void *arg, const pe_rel *r);
 /* Decodes Android's packed relocations ("APS2" then SLEB128 groups; bionic
  * linker_reloc_iterators.h, lld's AndroidPackedRelocationSection). rela:
  * DT_ANDROID_RELA (addends allowed) or DT_ANDROID_REL (an addend is
- * TC_EFORMAT). At most max_count relocations (a stream can describe any
+ * TC_RT_EFORMAT). At most max_count relocations (a stream can describe any
  * number in few bytes). */
 int pe_aps2_each(const uint8_t *p, size_t size, bool rela, size_t max_count, pe_rel_fn fn, void *arg,
-                 tc_error *err);
+                 tc_rt_error *err);
 
 #endif

@@ -7,9 +7,11 @@
  * ring/quirk_fixed_pileup_checks_every_record). Nothing on the write path
  * looks at records. */
 #include "ring.h"
+#include "rt_error.h"
 #include "try.h"
 
 #include <assert.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,19 +73,19 @@ void ring_set_thread(ring *r, uint32_t tid, const char *name)
 	memcpy(r->hdr->thread_name, buf, sizeof buf);
 }
 
-int ring_open(ring *r, const ring_params *p, tc_error *err)
+int ring_open(ring *r, const ring_params *p, tc_rt_error *err)
 {
 	memset(r, 0, sizeof *r);
 	if (p->capacity < 2 || p->capacity > RING_MAX_CAPACITY)
-		return tc_set(err, TC_EINVAL, "ring capacity %llu not in [2, %llu]",
+		return tc_rt_set(err, TC_RT_EINVAL, "ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)p->capacity, (unsigned long long)RING_MAX_CAPACITY);
 	size_t size = ring_bytes(TC_RING_MAIN_HEADER_SIZE, p->capacity);
 	TRY(ring_region_open(&r->mem, p->path, p->prev_path, size, p->own_fd, false, err));
 	ring_init(r, r->mem.base, TC_RING_MAIN_HEADER_SIZE, p);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int ring_publish(ring *r, tc_error *err)
+int ring_publish(ring *r, tc_rt_error *err)
 {
 	return ring_region_publish(&r->mem, err);
 }
@@ -246,47 +248,90 @@ static void source_copy(const source *s, uint64_t first, size_t n, uint64_t *out
 		out[i] = atomic_load_explicit(&s->r->slots[(first + i) % s->r->capacity], memory_order_relaxed);
 }
 
+/* A staged writer's count read while its two 32-bit halves were being
+ * stored across a carry (32-bit ARM, tc_ringfile.h "Staged writers"): 2^32
+ * away from any count the writer had (RING_COUNT_TORN), so RING_COUNT_TORN
+ * or more from an index taken in its ring, either way. It says nothing of
+ * the index: it is not a lap. */
+static bool torn_from(uint64_t w, uint64_t mark_seq)
+{
+	return w >= mark_seq ? w - mark_seq >= RING_COUNT_TORN : mark_seq - w >= RING_COUNT_TORN;
+}
+
+/* Reads of a half-stored count before a reader gives up: the writer, stopped
+ * between the two stores of its count, runs on within a yield or two. */
+#define RING_TORN_READS 1000u
+
+/* The count as a reader of events since mark_seq needs it: read again
+ * (yielding to the writer) while it is half-stored. False if it still was
+ * after RING_TORN_READS reads (*w is the last read). */
+static bool source_seq_whole(const source *s, uint64_t mark_seq, uint64_t *w)
+{
+	for (unsigned k = 1;; k++) {
+		*w = source_seq(s);
+		if (!torn_from(*w, mark_seq))
+			return true;
+		if (k == RING_TORN_READS)
+			return false;
+		sched_yield();
+	}
+}
+
+static int torn(tc_rt_error *err, uint64_t mark_seq, uint64_t w)
+{
+	return tc_rt_set(err, TC_RT_EBUSY, "index %llu: the writer's count read half-stored (%llu) %u times",
+	              (unsigned long long)mark_seq, (unsigned long long)w, RING_TORN_READS);
+}
+
 static int index_valid(const source *src, uint64_t mark_seq)
 {
-	uint64_t w = source_seq(src);
+	uint64_t w;
+	if (!source_seq_whole(src, mark_seq, &w))
+		return 0;
 	/* Event k lives in slot k % capacity until event k + capacity is written.
 	 * A writer may be storing events up to w + RING_WRITER_AHEAD - 1 now, so
 	 * the events before w + RING_WRITER_AHEAD - capacity are already unsafe. */
 	return mark_seq <= w && w + RING_WRITER_AHEAD - first_of(mark_seq) <= src->capacity;
 }
 
-static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size_t *n, tc_rt_error *err)
 {
 	*out = NULL;
 	*n = 0;
 	if (mark_seq == RING_SEQ_LOST)
-		return tc_set(err, TC_ESTALE, "index lost: its events were dropped when the ring was replaced");
-	uint64_t w = source_seq(src);
+		return tc_rt_set(err, TC_RT_ESTALE, "index lost: its events were dropped when the ring was replaced");
+	uint64_t w;
+	if (!source_seq_whole(src, mark_seq, &w))
+		return torn(err, mark_seq, w);
 	if (mark_seq > w)
-		return tc_set(err, TC_EINVAL, "index %llu is ahead of the ring (%llu)",
+		return tc_rt_set(err, TC_RT_EINVAL, "index %llu is ahead of the ring (%llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w);
 	uint64_t start = first_of(mark_seq);
 	if (w + RING_WRITER_AHEAD - start > src->capacity)
-		return tc_set(err, TC_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
+		return tc_rt_set(err, TC_RT_ESTALE, "index %llu overwritten (written %llu, capacity %llu)",
 		               (unsigned long long)mark_seq, (unsigned long long)w,
 		               (unsigned long long)src->capacity);
 	if (w == mark_seq)
-		return TC_OK; /* nothing since the mark */
+		return TC_RT_OK; /* nothing since the mark */
 	size_t count = (size_t)(w - start);
 	uint64_t *buf = malloc(count * sizeof *buf);
 	if (!buf)
-		return tc_set(err, TC_ENOMEM, "copy of %zu events", count);
+		return tc_rt_set(err, TC_RT_ENOMEM, "copy of %zu events", count);
 	source_copy(src, start, count, buf);
 	/* Pairs with the writer's fence before a slot store (the C writer's, or
 	 * the staged writer's release store of the count after its event): if we
 	 * read an overwritten slot, this load sees the count that overwrote it. */
 	atomic_thread_fence(memory_order_acquire);
-	uint64_t w2 = source_seq(src);
+	uint64_t w2;
+	if (!source_seq_whole(src, mark_seq, &w2)) {
+		free(buf);
+		return torn(err, mark_seq, w2);
+	}
 	if (w2 + RING_WRITER_AHEAD - start > src->capacity) {
 		uint64_t cut = w2 + RING_WRITER_AHEAD - src->capacity - start; /* events possibly overwritten */
 		if (start + cut > mark_seq) {
 			free(buf);
-			return tc_set(err, TC_ESTALE, "index %llu overwritten while copying",
+			return tc_rt_set(err, TC_RT_ESTALE, "index %llu overwritten while copying",
 			               (unsigned long long)mark_seq);
 		}
 		memmove(buf, buf + cut, (count - (size_t)cut) * sizeof *buf);
@@ -294,7 +339,7 @@ static int copy_since(const source *src, uint64_t mark_seq, uint64_t **out, size
 	}
 	*out = buf;
 	*n = count;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 int ring_index_valid(const ring *r, uint64_t mark_seq)
@@ -303,7 +348,7 @@ int ring_index_valid(const ring *r, uint64_t mark_seq)
 	return index_valid(&src, mark_seq);
 }
 
-int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err)
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_rt_error *err)
 {
 	source src = { r, NULL, r->capacity };
 	return copy_since(&src, mark_seq, out, n, err);
@@ -316,7 +361,7 @@ int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq
 }
 
 int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
-                    tc_error *err)
+                    tc_rt_error *err)
 {
 	source src = { NULL, f, capacity };
 	return copy_since(&src, mark_seq, out, n, err);

@@ -55,10 +55,10 @@ typedef struct ring_params {
 } ring_params;
 
 /* A context's ring (with the section names) in memory or a file (ring_region.h:
- * TC_EBUSY, TC_ENOSPC). */
-int ring_open(ring *r, const ring_params *p, tc_error *err);
+ * TC_RT_EBUSY, TC_RT_ENOSPC). */
+int ring_open(ring *r, const ring_params *p, tc_rt_error *err);
 /* Moves a file ring to its path (nothing for a heap ring). */
-int ring_publish(ring *r, tc_error *err);
+int ring_publish(ring *r, tc_rt_error *err);
 /* Unmaps or frees; an unpublished file is removed. Nothing for a view. */
 void ring_close(ring *r);
 /* Bytes a ring of this capacity takes, header_size included. */
@@ -154,13 +154,14 @@ uint64_t ring_rebase(uint64_t mark_seq, uint64_t shift);
 /* Is the event before the mark (or the first, for a mark at 0) still in the ring? */
 int ring_index_valid(const ring *r, uint64_t mark_seq);
 /* See tc_copy_since. Safe against a concurrent writer: events overwritten
- * while copying are cut from the front, and TC_ESTALE if that reaches the mark. */
-int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_error *err);
+ * while copying are cut from the front, and TC_RT_ESTALE if that reaches the mark;
+ * a staged writer's count read half-stored is read again (TC_RT_EBUSY if it stays so). */
+int ring_copy_since(const ring *r, uint64_t mark_seq, uint64_t **out, size_t *n, tc_rt_error *err);
 /* The same for a ring of record a staged writer holds (tc_feed), of which
  * capacity events are read as the ring (its own capacity, or fewer). */
 int ring_feed_index_valid(const tc_feed *f, uint64_t capacity, uint64_t mark_seq);
 int ring_feed_copy_since(const tc_feed *f, uint64_t capacity, uint64_t mark_seq, uint64_t **out, size_t *n,
-                    tc_error *err);
+                    tc_rt_error *err);
 /* Moves the newest events of from (a ring, or with from_feed a feed read as
  * capacity from_cap) into the staged writer to, at the same numbers, and
  * sets its count: when a staged writer becomes the ring of record, or

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS: not POSIX, but in every Linux libc */
 
 #include "ring_region.h"
+#include "rt_error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,63 +44,63 @@ static bool no_room(int e)
 }
 
 /* Locks path if it exists, so that no other process takes it until
- * ring_region_publish: TC_EBUSY if a live process holds it, unless that is this
+ * ring_region_publish: TC_RT_EBUSY if a live process holds it, unless that is this
  * process (its own file, own_fd). *fd is -1 if there is nothing to lock. */
-static int claim(const char *path, int own_fd, int *fd, tc_error *err)
+static int claim(const char *path, int own_fd, int *fd, tc_rt_error *err)
 {
 	*fd = open(path, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		return errno == ENOENT ? TC_OK : tc_set(err, TC_EIO, "open %s: %s", path, strerror(errno));
+		return errno == ENOENT ? TC_RT_OK : tc_rt_set(err, TC_RT_EIO, "open %s: %s", path, strerror(errno));
 	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-		return TC_OK;
+		return TC_RT_OK;
 	int e = errno;
 	struct stat a, b;
 	if (own_fd >= 0 && fstat(*fd, &a) == 0 && fstat(own_fd, &b) == 0 && a.st_dev == b.st_dev &&
 	    a.st_ino == b.st_ino) {
 		close(*fd); /* our own file's lock stays, on own_fd */
 		*fd = -1;
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	close(*fd);
 	*fd = -1;
 	if (e == EWOULDBLOCK)
-		return tc_set(err, TC_EBUSY, "%s is another live process's ring", path);
-	return tc_set(err, TC_EIO, "lock %s: %s", path, strerror(e));
+		return tc_rt_set(err, TC_RT_EBUSY, "%s is another live process's ring", path);
+	return tc_rt_set(err, TC_RT_EIO, "lock %s: %s", path, strerror(e));
 }
 
 /* Sets r's file fields, or on failure leaves r as it was. */
-static int map_file(ring_region *r, const char *want, const char *prev_path, size_t size, int own_fd, tc_error *err)
+static int map_file(ring_region *r, const char *want, const char *prev_path, size_t size, int own_fd, tc_rt_error *err)
 {
 	int claim_fd = -1, fd = -1, rc;
 	size_t n = strlen(want) + 32;
 	char *tmp = malloc(n), *path = strdup(want), *prev = prev_path ? strdup(prev_path) : NULL;
 	if (!tmp || !path || (prev_path && !prev)) {
-		rc = tc_set(err, TC_ENOMEM, "ring path");
+		rc = tc_rt_set(err, TC_RT_ENOMEM, "ring path");
 		goto cleanup;
 	}
 	snprintf(tmp, n, "%s.%d.tmp", want, (int)getpid());
 	rc = claim(want, own_fd, &claim_fd, err);
-	if (rc != TC_OK)
+	if (rc != TC_RT_OK)
 		goto cleanup;
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		rc = tc_set(err, TC_EIO, "open %s: %s", tmp, strerror(errno));
+		rc = tc_rt_set(err, TC_RT_EIO, "open %s: %s", tmp, strerror(errno));
 		goto cleanup;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		rc = tc_set(err, TC_EIO, "lock %s: %s", tmp, strerror(errno));
+		rc = tc_rt_set(err, TC_RT_EIO, "lock %s: %s", tmp, strerror(errno));
 		goto cleanup;
 	}
 	/* the blocks come zeroed: an empty slot is 0 */
 	int e = reserve(fd, size);
 	if (e) {
-		rc = tc_set(err, no_room(e) ? TC_ENOSPC : TC_EIO, "reserve %zu bytes for %s: %s", size, want,
+		rc = tc_rt_set(err, no_room(e) ? TC_RT_ENOSPC : TC_RT_EIO, "reserve %zu bytes for %s: %s", size, want,
 		             strerror(e));
 		goto cleanup;
 	}
 	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
-		rc = tc_set(err, TC_EIO, "mmap %s: %s", tmp, strerror(errno));
+		rc = tc_rt_set(err, TC_RT_EIO, "mmap %s: %s", tmp, strerror(errno));
 		goto cleanup;
 	}
 	r->base = m;
@@ -109,7 +110,7 @@ static int map_file(ring_region *r, const char *want, const char *prev_path, siz
 	r->tmp = tmp;
 	r->path = path;
 	r->prev = prev;
-	return TC_OK;
+	return TC_RT_OK;
 
 cleanup:
 	if (fd >= 0) {
@@ -125,7 +126,7 @@ cleanup:
 }
 
 int ring_region_open(ring_region *r, const char *path, const char *prev, size_t size, int own_fd, bool anon,
-                tc_error *err)
+                tc_rt_error *err)
 {
 	memset(r, 0, sizeof *r);
 	r->fd = -1;
@@ -136,23 +137,23 @@ int ring_region_open(ring_region *r, const char *path, const char *prev, size_t 
 	if (anon) {
 		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
-			return tc_set(err, TC_ENOMEM, "%zu bytes of memory: %s", size, strerror(errno));
+			return tc_rt_set(err, TC_RT_ENOMEM, "%zu bytes of memory: %s", size, strerror(errno));
 		r->base = m;
 		r->kind = RING_REGION_ANON;
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	/* calloc: large blocks come zeroed from the kernel, touched lazily */
 	r->base = calloc(1, size);
 	if (!r->base)
-		return tc_set(err, TC_ENOMEM, "ring of %zu bytes", size);
+		return tc_rt_set(err, TC_RT_ENOMEM, "ring of %zu bytes", size);
 	r->kind = RING_REGION_HEAP;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int ring_region_publish(ring_region *r, tc_error *err)
+int ring_region_publish(ring_region *r, tc_rt_error *err)
 {
 	if (!r->tmp)
-		return TC_OK;
+		return TC_RT_OK;
 	/* claim_fd holds an earlier run's file at path (not this process's own,
 	 * whose events were copied into the new one): keep it, unless it is
 	 * empty. Best effort: the new ring is published even if it cannot be
@@ -161,13 +162,13 @@ int ring_region_publish(ring_region *r, tc_error *err)
 	if (r->claim_fd >= 0 && r->prev && fstat(r->claim_fd, &st) == 0 && st.st_size > 0)
 		rename(r->path, r->prev);
 	if (rename(r->tmp, r->path) != 0)
-		return tc_set(err, TC_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
+		return tc_rt_set(err, TC_RT_EIO, "rename %s to %s: %s", r->tmp, r->path, strerror(errno));
 	free(r->tmp);
 	r->tmp = NULL;
 	if (r->claim_fd >= 0)
 		close(r->claim_fd); /* the file it locked is the one just replaced */
 	r->claim_fd = -1;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static void close_file(ring_region *r)

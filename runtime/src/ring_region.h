@@ -5,8 +5,8 @@
  * would fault, SIGBUS, on a full disk) and takes PATH at ring_region_publish, so
  * that PATH is never truncated: not if it is this process's own file (own_fd),
  * whose contents are still to be copied, and not at all if another live
- * process holds it (TC_EBUSY; a process holds its files locked, flock, while
- * it maps them). TC_ENOSPC: no room for the file.
+ * process holds it (TC_RT_EBUSY; a process holds its files locked, flock, while
+ * it maps them). TC_RT_ENOSPC: no room for the file.
  *
  * A file at PATH that an earlier process left (one that no live process
  * holds) is the trace of the last run, often the one a user wants: one that
@@ -35,10 +35,10 @@ typedef struct ring_region {
 /* path NULL: memory, from the heap or (anon) anonymous pages. prev (a file;
  * may be NULL): where an earlier run's file at path is kept. */
 int ring_region_open(ring_region *r, const char *path, const char *prev, size_t size, int own_fd, bool anon,
-                tc_error *err);
+                tc_rt_error *err);
 /* Moves a file to its path (nothing for memory), and an earlier run's file
  * there to prev. */
-int ring_region_publish(ring_region *r, tc_error *err);
+int ring_region_publish(ring_region *r, tc_rt_error *err);
 /* Frees or unmaps; an unpublished file is removed. A closed (zeroed) region is fine. */
 void ring_region_close(ring_region *r);
 /* For memory whose address other threads may still hold and write through

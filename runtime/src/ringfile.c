@@ -2,6 +2,7 @@
  * truncated or corrupt. Every read goes through a cursor bounded by the
  * input; every failure goes through bad(), which names the offset. */
 #include "tc_ringfile.h"
+#include "rt_error.h"
 #include "file.h"
 #include "try.h"
 
@@ -16,12 +17,12 @@
 typedef struct cursor {
 	const unsigned char *base;
 	size_t pos, end;
-	tc_error *err;
+	tc_rt_error *err;
 } cursor;
 
 static int bad(cursor *c, size_t off, const char *what)
 {
-	return tc_set(c->err, TC_EFORMAT, "ring at byte %zu: %s", off, what);
+	return tc_rt_set(c->err, TC_RT_EFORMAT, "ring at byte %zu: %s", off, what);
 }
 
 static int get_bytes(cursor *c, size_t off, void *dst, size_t n)
@@ -29,7 +30,7 @@ static int get_bytes(cursor *c, size_t off, void *dst, size_t n)
 	if (off > c->end || c->end - off < n)
 		return bad(c, off, "truncated");
 	memcpy(dst, c->base + off, n);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static int get_u32(cursor *c, size_t off, uint32_t *v) { return get_bytes(c, off, v, 4); }
@@ -95,7 +96,7 @@ static int has_unannounced(const uint64_t *slot, uint64_t cap, uint64_t seq, uin
 	return version >= 2 && tc_event_time(c) > newest;
 }
 
-int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *err)
+int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_rt_error *err)
 {
 	memset(out, 0, sizeof *out);
 	cursor c = { data, 0, size, err };
@@ -148,7 +149,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	if (header_size >= TC_RING_MAIN_HEADER_SIZE) {
 		out->names = malloc(TC_RING_NAMES_SIZE);
 		if (!out->names)
-			return tc_set(err, TC_ENOMEM, "section names");
+			return tc_rt_set(err, TC_RT_ENOMEM, "section names");
 		memcpy(out->names, (const unsigned char *)data + TC_RING_OFF_NAMES, TC_RING_NAMES_SIZE);
 		for (size_t n = 0; n < TC_SECTION_MAX; n++)
 			clean_text(out->names[n], TC_RING_NAME_SIZE);
@@ -159,7 +160,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	uint64_t *slot = malloc((size_t)cap * 8);
 	if (!slot) {
 		tc_ring_image_dispose(out);
-		return tc_set(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)cap);
+		return tc_rt_set(err, TC_RT_ENOMEM, "ring of %llu events", (unsigned long long)cap);
 	}
 	memcpy(slot, (const unsigned char *)data + header_size, (size_t)cap * 8);
 
@@ -171,7 +172,7 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	if (!out->events) {
 		free(slot);
 		tc_ring_image_dispose(out);
-		return tc_set(err, TC_ENOMEM, "ring of %llu events", (unsigned long long)count);
+		return tc_rt_set(err, TC_RT_ENOMEM, "ring of %llu events", (unsigned long long)count);
 	}
 	for (uint64_t i = 0; i < count; i++)
 		out->events[i] = slot[(first + i) % cap];
@@ -179,33 +180,35 @@ int tc_ring_decode(tc_ring_image *out, const void *data, size_t size, tc_error *
 	out->count = (size_t)count;
 	out->first_seq = first;
 	out->recovered = extra;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-/* The whole file at path, in buf (base's one reader); every error names the file. */
-static int load_file(const char *path, tc_buf *buf, tc_error *err)
+/* The whole file at path, in buf (base's one reader, whose error record is
+ * base's: its message is kept, its code becomes the runtime's); every error
+ * names the file. */
+static int load_file(const char *path, tc_buf *buf, tc_rt_error *err)
 {
 	tc_error e = { 0 };
 	if (tc_file_read(path, buf, UINT64_MAX, NULL, &e) == TC_OK)
-		return TC_OK;
+		return TC_RT_OK;
 	char text[sizeof e.part + sizeof e.message + 64];
 	tc_error_format(&e, text, sizeof text);
-	return tc_set(err, e.code, "%s", text);
+	return tc_rt_set(err, e.code == TC_ENOMEM ? TC_RT_ENOMEM : TC_RT_EIO, "%s", text);
 }
 
 /* A decoder's error, prefixed with the file it read. */
-static int name_file(int rc, const char *path, tc_error *err)
+static int name_file(int rc, const char *path, tc_rt_error *err)
 {
-	return rc == TC_OK ? rc : tc_set(err, rc, "%s: %s", path, err->message);
+	return rc == TC_RT_OK ? rc : tc_rt_set(err, rc, "%s: %s", path, err->message);
 }
 
-int tc_ring_load(tc_ring_image *out, const char *path, tc_error *err)
+int tc_ring_load(tc_ring_image *out, const char *path, tc_rt_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tc_buf buf;
 	buf_init(&buf);
 	int rc = load_file(path, &buf, err);
-	if (rc == TC_OK)
+	if (rc == TC_RT_OK)
 		rc = name_file(tc_ring_decode(out, buf.data, buf.len, err), path, err);
 	buf_free(&buf);
 	return rc;
@@ -221,7 +224,7 @@ void tc_threads_image_dispose(tc_threads_image *img)
 	memset(img, 0, sizeof *img);
 }
 
-int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_error *err)
+int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_rt_error *err)
 {
 	memset(out, 0, sizeof *out);
 	cursor c = { data, 0, size, err };
@@ -263,26 +266,26 @@ int tc_threads_decode(tc_threads_image *out, const void *data, size_t size, tc_e
 	}
 	out->rings = calloc(used ? used : 1, sizeof *out->rings);
 	if (!out->rings)
-		return tc_set(err, TC_ENOMEM, "%u thread rings", used);
+		return tc_rt_set(err, TC_RT_ENOMEM, "%u thread rings", used);
 	for (uint32_t k = 0; k < used; k++) {
 		size_t off = header_size + (size_t)k * (size_t)out->ring_size;
-		tc_error e = { 0 };
-		if (tc_ring_decode(&out->rings[k], (const unsigned char *)data + off, (size_t)out->ring_size, &e) != TC_OK) {
+		tc_rt_error e = { 0 };
+		if (tc_ring_decode(&out->rings[k], (const unsigned char *)data + off, (size_t)out->ring_size, &e) != TC_RT_OK) {
 			tc_threads_image_dispose(out);
-			return tc_set(err, e.code, "thread ring %u (at byte %zu): %s", k, off, e.message);
+			return tc_rt_set(err, e.code, "thread ring %u (at byte %zu): %s", k, off, e.message);
 		}
 		out->count = k + 1;
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int tc_threads_load(tc_threads_image *out, const char *path, tc_error *err)
+int tc_threads_load(tc_threads_image *out, const char *path, tc_rt_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tc_buf buf;
 	buf_init(&buf);
 	int rc = load_file(path, &buf, err);
-	if (rc == TC_OK)
+	if (rc == TC_RT_OK)
 		rc = name_file(tc_threads_decode(out, buf.data, buf.len, err), path, err);
 	buf_free(&buf);
 	return rc;

@@ -17,19 +17,19 @@ void tc_stack_dispose(tc_stack *s)
 static int reserve(tc_stack *s, size_t want)
 {
 	if (want <= s->cap)
-		return TC_OK;
+		return TC_RT_OK;
 	size_t cap = s->cap ? s->cap : 16;
 	while (cap < want) {
 		if (cap > SIZE_MAX / 2 / sizeof *s->items)
-			return TC_ENOMEM;
+			return TC_RT_ENOMEM;
 		cap *= 2;
 	}
 	tc_method_item *p = realloc(s->items, cap * sizeof *p);
 	if (!p)
-		return TC_ENOMEM;
+		return TC_RT_ENOMEM;
 	s->items = p;
 	s->cap = cap;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 /* Items are kept in completion order, so "the front" of Matrix's
@@ -44,13 +44,13 @@ int tc_stack_add(tc_stack *s, uint32_t id, int32_t dur_ms, int32_t depth)
 		if (last->id == id && last->depth == depth && depth != 0) {
 			last->count++;
 			last->dur_ms += dur_ms;
-			return TC_OK;
+			return TC_RT_OK;
 		}
 	}
 	if (reserve(s, s->len + 1))
-		return TC_ENOMEM;
+		return TC_RT_ENOMEM;
 	s->items[s->len++] = (tc_method_item){ id, dur_ms, depth, 1 };
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static int32_t clamp_ms(int64_t v)
@@ -63,13 +63,13 @@ int tc_stack_build(tc_stack *out, const uint64_t *ev, size_t n, bool strict, uin
 	out->len = 0;
 	uint64_t *raw = malloc((n ? n : 1) * sizeof *raw); /* open method-in events */
 	if (!raw)
-		return TC_ENOMEM;
+		return TC_RT_ENOMEM;
 	size_t top = 0;
 	int32_t depth = 0;
 	bool begun = !strict;
-	int rc = TC_OK;
+	int rc = TC_RT_OK;
 
-	for (size_t i = 0; i < n && rc == TC_OK; i++) {
+	for (size_t i = 0; i < n && rc == TC_RT_OK; i++) {
 		uint64_t v = ev[i];
 		if (v == 0)
 			continue;
@@ -113,7 +113,7 @@ int tc_stack_build(tc_stack *out, const uint64_t *ev, size_t n, bool strict, uin
 	/* Strict mode closes what is still open at end_ms, innermost first, each
 	 * at the depth of the entries below it. */
 	if (strict && end_ms != TC_NO_END_TIME) {
-		while (top > 0 && rc == TC_OK) {
+		while (top > 0 && rc == TC_RT_OK) {
 			uint64_t v = raw[--top];
 			int64_t during = (int64_t)end_ms - (int64_t)tc_event_time(v);
 			if (during < 0)
@@ -122,7 +122,7 @@ int tc_stack_build(tc_stack *out, const uint64_t *ev, size_t n, bool strict, uin
 		}
 	}
 	free(raw);
-	if (rc == TC_OK)
+	if (rc == TC_RT_OK)
 		rc = tc_stack_tree_order(out);
 	return rc;
 }

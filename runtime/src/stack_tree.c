@@ -26,7 +26,7 @@ int tc_stack_tree_order(tc_stack *s)
 {
 	size_t n = s->len;
 	if (n < 2) {
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	node *nodes = malloc((n + 1) * sizeof *nodes); /* nodes[n] is the root */
 	size_t *path = malloc(n * sizeof *path);
@@ -34,7 +34,7 @@ int tc_stack_tree_order(tc_stack *s)
 	tc_method_item *outv = malloc(n * sizeof *outv);
 	if (!nodes || !path || !todo || !outv) {
 		free(nodes); free(path); free(todo); free(outv);
-		return TC_ENOMEM;
+		return TC_RT_ENOMEM;
 	}
 	for (size_t i = 0; i <= n; i++)
 		nodes[i].first_child = nodes[i].next_sibling = NONE;
@@ -70,5 +70,5 @@ int tc_stack_tree_order(tc_stack *s)
 	}
 	memcpy(s->items, outv, n * sizeof *outv);
 	free(nodes); free(path); free(todo); free(outv);
-	return TC_OK;
+	return TC_RT_OK;
 }

@@ -1,5 +1,6 @@
 /* task_queue.c: see task_queue.h. */
 #include "task_queue.h"
+#include "rt_error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ static void *loop(void *arg)
 	return NULL;
 }
 
-int task_queue_start(task_queue *q, tc_ctx *ctx, tc_clock clock, bool threaded, tc_error *err)
+int task_queue_start(task_queue *q, tc_ctx *ctx, tc_clock clock, bool threaded, tc_rt_error *err)
 {
 	memset(q, 0, sizeof *q);
 	q->ctx = ctx;
@@ -80,25 +81,25 @@ int task_queue_start(task_queue *q, tc_ctx *ctx, tc_clock clock, bool threaded, 
 	q->threaded = threaded;
 	pthread_condattr_t ca;
 	if (pthread_mutex_init(&q->mu, NULL))
-		return tc_set(err, TC_ETHREAD, "worker mutex");
+		return tc_rt_set(err, TC_RT_ETHREAD, "worker mutex");
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	int rc = pthread_cond_init(&q->cv, &ca);
 	pthread_condattr_destroy(&ca);
 	if (rc) {
 		pthread_mutex_destroy(&q->mu);
-		return tc_set(err, TC_ETHREAD, "worker condition: %s", strerror(rc));
+		return tc_rt_set(err, TC_RT_ETHREAD, "worker condition: %s", strerror(rc));
 	}
 	if (threaded) {
 		rc = pthread_create(&q->thread, NULL, loop, q);
 		if (rc) {
 			pthread_cond_destroy(&q->cv);
 			pthread_mutex_destroy(&q->mu);
-			return tc_set(err, TC_ETHREAD, "tracer thread: %s", strerror(rc));
+			return tc_rt_set(err, TC_RT_ETHREAD, "tracer thread: %s", strerror(rc));
 		}
 		q->running = true;
 	}
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void task_queue_stop(task_queue *q)
@@ -127,18 +128,18 @@ int task_queue_post(task_queue *q, uint64_t delay_ms, uint64_t token, task_run_f
 	if (!t) {
 		if (drop)
 			drop(arg);
-		return TC_ENOMEM;
+		return TC_RT_ENOMEM;
 	}
 	*t = (task){ q->clock.now_ns(q->clock.user) + delay_ms * 1000000u, token, run, drop, arg, NULL };
 	if (!q->threaded && delay_ms == 0) {
 		finish(t, q->ctx, true);
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	pthread_mutex_lock(&q->mu);
 	if (q->stopping) {
 		pthread_mutex_unlock(&q->mu);
 		finish(t, q->ctx, false);
-		return TC_OK;
+		return TC_RT_OK;
 	}
 	task **p = &q->head;
 	while (*p && (*p)->due_ns <= t->due_ns)
@@ -147,7 +148,7 @@ int task_queue_post(task_queue *q, uint64_t delay_ms, uint64_t token, task_run_f
 	*p = t;
 	pthread_cond_signal(&q->cv);
 	pthread_mutex_unlock(&q->mu);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 void task_queue_cancel(task_queue *q, uint64_t token)

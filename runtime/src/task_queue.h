@@ -32,11 +32,11 @@ typedef struct task_queue {
 	task *head;         /* sorted by due time, then posting order */
 } task_queue;
 
-int task_queue_start(task_queue *q, tc_ctx *ctx, tc_clock clock, bool threaded, tc_error *err);
+int task_queue_start(task_queue *q, tc_ctx *ctx, tc_clock clock, bool threaded, tc_rt_error *err);
 /* Joins the thread and drops the tasks not run (their drop function frees arg). */
 void task_queue_stop(task_queue *q);
 /* Runs run(ctx, arg) after delay_ms, then drop(arg). token (non-zero) lets
- * task_queue_cancel remove it. On failure drop(arg) is called and TC_ENOMEM returned. */
+ * task_queue_cancel remove it. On failure drop(arg) is called and TC_RT_ENOMEM returned. */
 int task_queue_post(task_queue *q, uint64_t delay_ms, uint64_t token, task_run_fn run, task_drop_fn drop, void *arg);
 void task_queue_cancel(task_queue *q, uint64_t token);
 void task_queue_poll(task_queue *q);

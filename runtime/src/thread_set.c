@@ -1,5 +1,6 @@
 /* thread_set.c: see thread_set.h. */
 #include "thread_set.h"
+#include "rt_error.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -58,38 +59,38 @@ static void thread_ended(void *v)
 #define THREAD_RING_MAX_CAPACITY ((UINT64_C(0x7FFFFFFF) - TC_RING_HEADER_SIZE) / 8)
 
 int thread_set_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
-                 tc_error *err)
+                 tc_rt_error *err)
 {
 	memset(t, 0, sizeof *t);
 	t->mem.fd = t->mem.claim_fd = -1;
 	if (max == 0 || max > 4096)
-		return tc_set(err, TC_EINVAL, "max threads %u not in [1, 4096]", max);
+		return tc_rt_set(err, TC_RT_EINVAL, "max threads %u not in [1, 4096]", max);
 	if (capacity < 2 || capacity > THREAD_RING_MAX_CAPACITY)
-		return tc_set(err, TC_EINVAL, "thread ring capacity %llu not in [2, %llu]",
+		return tc_rt_set(err, TC_RT_EINVAL, "thread ring capacity %llu not in [2, %llu]",
 		               (unsigned long long)capacity, (unsigned long long)THREAD_RING_MAX_CAPACITY);
 	size_t ring_size = ring_bytes(TC_RING_HEADER_SIZE, capacity);
 	if (ring_size > (SIZE_MAX - TC_THREADS_HEADER_SIZE) / max)
-		return tc_set(err, TC_EINVAL, "%u thread rings of %llu events do not fit in memory", max,
+		return tc_rt_set(err, TC_RT_EINVAL, "%u thread rings of %llu events do not fit in memory", max,
 		               (unsigned long long)capacity);
 	t->rings = calloc(max, sizeof *t->rings);
 	if (!t->rings)
-		return tc_set(err, TC_ENOMEM, "%u thread rings", max);
+		return tc_rt_set(err, TC_RT_ENOMEM, "%u thread rings", max);
 	if (pthread_mutex_init(&t->mu, NULL)) {
 		free(t->rings);
 		t->rings = NULL;
-		return tc_set(err, TC_ETHREAD, "thread set mutex");
+		return tc_rt_set(err, TC_RT_ETHREAD, "thread set mutex");
 	}
 	if (pthread_key_create(&t->key, thread_ended)) {
 		pthread_mutex_destroy(&t->mu);
 		free(t->rings);
 		t->rings = NULL;
-		return tc_set(err, TC_ETHREAD, "thread set key");
+		return tc_rt_set(err, TC_RT_ETHREAD, "thread set key");
 	}
 	t->key_made = true;
 	/* anonymous pages, not the heap: thread_set_close retires them */
 	int rc = ring_region_open(&t->mem, path, path ? p->prev_path : NULL, TC_THREADS_HEADER_SIZE + ring_size * max,
 	                     p->own_fd, true, err);
-	if (rc != TC_OK) {
+	if (rc != TC_RT_OK) {
 		pthread_key_delete(t->key);
 		pthread_mutex_destroy(&t->mu);
 		free(t->rings);
@@ -113,10 +114,10 @@ int thread_set_open(thread_set *t, const char *path, uint32_t max, uint64_t capa
 	h->time_base_ns = p->time_base_ns;
 	h->wall_base_ms = p->wall_base_ms;
 	h->pid = p->pid;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
-int thread_set_publish(thread_set *t, tc_error *err)
+int thread_set_publish(thread_set *t, tc_rt_error *err)
 {
 	return ring_region_publish(&t->mem, err);
 }
@@ -331,18 +332,18 @@ thread_ring *thread_set_here(thread_set *t, const _Atomic int *status, const cha
 	return tr;
 }
 
-int thread_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err)
+int thread_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_rt_error *err)
 {
 	char *copy = NULL;
 	if (globs && !(copy = strdup(globs)))
-		return tc_set(err, TC_ENOMEM, "thread names");
+		return tc_rt_set(err, TC_RT_ENOMEM, "thread names");
 	pthread_mutex_lock(&t->mu);
 	free(t->globs);
 	t->globs = copy;
 	t->filter = fn;
 	t->filter_user = user;
 	pthread_mutex_unlock(&t->mu);
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 thread_ring *thread_set_attach(thread_set *t, const _Atomic int *status, const char *name, const tc_feed *feed,

@@ -80,8 +80,8 @@ typedef struct thread_set {
  * p->path are not used): a file at path (ring_region.h; an earlier run's file
  * there goes to p->prev_path), or memory. */
 int thread_set_open(thread_set *t, const char *path, uint32_t max, uint64_t capacity, const ring_params *p,
-                 tc_error *err);
-int thread_set_publish(thread_set *t, tc_error *err);
+                 tc_rt_error *err);
+int thread_set_publish(thread_set *t, tc_rt_error *err);
 /* Frees the C side and retires the region (ring_region_retire): writers on other
  * threads may hold its addresses. A zeroed set is fine. */
 void thread_set_close(thread_set *t);
@@ -98,7 +98,7 @@ thread_ring *thread_set_here(thread_set *t, const _Atomic int *status, const cha
  * thread said no to gets none, is not counted as refused, and is not asked
  * again (*filtered says so); a staged writer's attach is not asked (the Java
  * writer asks its own interceptor). */
-int thread_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_error *err);
+int thread_set_filter(thread_set *t, const char *globs, tc_thread_filter fn, void *user, tc_rt_error *err);
 /* Attaches the calling thread's staged writer to its ring (tc_feed_attach),
  * handing one out if it has none (or was refused); NULL if every ring is in
  * use. A feed attached before is pulled a last time and released. */

@@ -34,7 +34,7 @@ typedef struct anr_job {
 	uint64_t cur_ms;        /* the check's time, in the events' time base */
 	uint64_t *events;
 	size_t n;
-	tc_error copy_err;      /* why events is empty, if it is */
+	tc_rt_error copy_err;      /* why events is empty, if it is */
 	block_ctx blk;          /* cfg.block_context: from the start sample to the check */
 } anr_job;
 
@@ -66,7 +66,7 @@ static void anr_report(tc_ctx *ctx, anr_job *job)
 	if (job->copy_err.code)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.AnrTracer", "no stack: %s", job->copy_err.message);
 	tc_stack st = { 0 };
-	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->cur_ms) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->cur_ms) != TC_RT_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t cost = tc_stack_format(&st, &stack, &logcat);

@@ -68,7 +68,7 @@ static void analyse(tc_ctx *ctx, void *arg)
 	tc_process_stat ps;
 	procinfo_process_stat(ctx, &ps);
 	tc_stack st = { 0 };
-	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, true, job->end_ms) != TC_RT_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t max = tc_stack_format(&st, &stack, &logcat);
@@ -128,8 +128,8 @@ static void evil_end(tc_ctx *ctx, uint64_t begin_ns, uint64_t end_ns)
 	evil_job *job = calloc(1, sizeof *job);
 	if (!job)
 		return;
-	tc_error err;
-	if (tc_copy_since(ctx, ctx->evil_mark, &job->events, &job->n, &err) != TC_OK)
+	tc_rt_error err;
+	if (tc_copy_since(ctx, ctx->evil_mark, &job->events, &job->n, &err) != TC_RT_OK)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.EvilMethodTracer", "no stack: %s", err.message);
 	job->cost_ms = cost_ms;
 	job->end_ms = ctx_ms(ctx, end_ns);

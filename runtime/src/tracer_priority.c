@@ -246,7 +246,7 @@ static int my_prctl(int option, ...)
 	return rc;
 }
 
-static int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+static int priority_install(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "thread priority", err));

@@ -59,6 +59,7 @@
 #endif
 
 #include "context.h"
+#include "rt_error.h"
 #include "json.h"
 #include "os_thread.h"
 
@@ -165,7 +166,7 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	job *jb = arg;
 	tc_stack st = { 0 };
-	if (jb->n && ctx_analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_OK)
+	if (jb->n && ctx_analyse_events(&st, jb->events, jb->n, true, jb->cur_ms) != TC_RT_OK)
 		st.len = 0;
 	char *stack = NULL, *logcat = NULL;
 	int64_t cost = tc_stack_format(&st, &stack, &logcat);
@@ -338,8 +339,8 @@ static bool check(signal_anr *s)
 	/* why the main thread is stuck: its CPU and GC since the message began */
 	block_end(ctx, jb->token, now_ns, &jb->blk);
 	if (running) {
-		tc_error err = { 0 };
-		if (tc_copy_since(ctx, (tc_index){ mark }, &jb->events, &jb->n, &err) != TC_OK)
+		tc_rt_error err = { 0 };
+		if (tc_copy_since(ctx, (tc_index){ mark }, &jb->events, &jb->n, &err) != TC_RT_OK)
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer", "no recorded stack: %s", err.message);
 	}
 	task_queue_post(&ctx->tasks, 0, 0, report, drop_job, jb);
@@ -389,17 +390,17 @@ static void close_pipe(signal_anr *s)
 	s->rfd = s->wfd = -1;
 }
 
-static int signal_install(tc_ctx *ctx, tc_error *err)
+static int signal_install(tc_ctx *ctx, tc_rt_error *err)
 {
 	signal_anr *s = calloc(1, sizeof *s);
 	if (!s)
-		return tc_set(err, TC_ENOMEM, "signal ANR");
+		return tc_rt_set(err, TC_RT_ENOMEM, "signal ANR");
 	s->ctx = ctx;
 	s->rfd = s->wfd = -1;
 	int fds[2];
 	if (pipe(fds) != 0) {
 		free(s);
-		return tc_set(err, TC_EIO, "signal ANR: pipe: %s", strerror(errno));
+		return tc_rt_set(err, TC_RT_EIO, "signal ANR: pipe: %s", strerror(errno));
 	}
 	s->rfd = fds[0];
 	s->wfd = fds[1];
@@ -408,13 +409,13 @@ static int signal_install(tc_ctx *ctx, tc_error *err)
 	    fcntl(s->wfd, F_SETFD, FD_CLOEXEC) != 0) {
 		close_pipe(s);
 		free(s);
-		return tc_set(err, TC_EIO, "signal ANR: fcntl: %s", strerror(errno));
+		return tc_rt_set(err, TC_RT_EIO, "signal ANR: fcntl: %s", strerror(errno));
 	}
 	pthread_mutex_lock(&g_mu);
-	int rc = TC_OK;
+	int rc = TC_RT_OK;
 	bool ignored = false;
 	if (atomic_load(&g_wfd) >= 0) {
-		rc = tc_set(err, TC_ESTATE, "signal ANR: another context has the SIGQUIT handler");
+		rc = tc_rt_set(err, TC_RT_ESTATE, "signal ANR: another context has the SIGQUIT handler");
 	} else if (!g_installed) {
 		/* this thread's alternate stack, unless it has one */
 		stack_t cur;
@@ -441,7 +442,7 @@ static int signal_install(tc_ctx *ctx, tc_error *err)
 		g_old = old;
 		g_installer = pthread_self();
 		if (sigaction(SIGQUIT, &sa, NULL) != 0)
-			rc = tc_set(err, TC_EIO, "signal ANR: sigaction: %s", strerror(errno));
+			rc = tc_rt_set(err, TC_RT_EIO, "signal ANR: sigaction: %s", strerror(errno));
 		else if (!handler_in_place())
 			ignored = true;
 		else
@@ -455,11 +456,11 @@ static int signal_install(tc_ctx *ctx, tc_error *err)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.SignalAnrTracer",
 		        "the SIGQUIT handler was not installed (sigaction succeeded, but the disposition is not ours: the "
 		        "platform ignores app signal handlers, e.g. debug.ignoreappsignalhandler): signal ANR off");
-		return TC_OK;
+		return TC_RT_OK;
 	}
-	if (rc == TC_OK && pthread_create(&s->thread, NULL, watch, s) != 0)
-		rc = tc_set(err, TC_ETHREAD, "signal ANR: watcher thread");
-	if (rc == TC_OK) {
+	if (rc == TC_RT_OK && pthread_create(&s->thread, NULL, watch, s) != 0)
+		rc = tc_rt_set(err, TC_RT_ETHREAD, "signal ANR: watcher thread");
+	if (rc == TC_RT_OK) {
 		s->running = true;
 		atomic_store(&g_wfd, s->wfd);
 		/* and where it is blocked, this thread takes it (as Matrix's does) */
@@ -469,13 +470,13 @@ static int signal_install(tc_ctx *ctx, tc_error *err)
 		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	}
 	pthread_mutex_unlock(&g_mu);
-	if (rc != TC_OK) {
+	if (rc != TC_RT_OK) {
 		close_pipe(s);
 		free(s);
 		return rc;
 	}
 	ctx->sig = s;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static void signal_uninstall(tc_ctx *ctx)
@@ -525,10 +526,10 @@ uint64_t tc_signal_anr_handled(const tc_ctx *ctx)
 }
 
 /* installed once per context: tc_reconfigure keeps a handler in place */
-static int signal_start(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+static int signal_start(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err)
 {
 	(void)cfg;
-	return ctx->sig ? TC_OK : signal_install(ctx, err);
+	return ctx->sig ? TC_RT_OK : signal_install(ctx, err);
 }
 
 const tracer_ops tracer_signal = {

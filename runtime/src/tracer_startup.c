@@ -48,7 +48,7 @@ static void report(tc_ctx *ctx, void *arg)
 {
 	startup_job *job = arg;
 	tc_stack st = { 0 };
-	if (job->n && ctx_analyse_events(&st, job->events, job->n, false, TC_NO_END_TIME) != TC_OK)
+	if (job->n && ctx_analyse_events(&st, job->events, job->n, false, TC_NO_END_TIME) != TC_RT_OK)
 		st.len = 0;
 	char *stack = NULL;
 	int64_t max = tc_stack_format(&st, &stack, NULL);
@@ -90,7 +90,7 @@ static void analyse(tc_ctx *ctx, int64_t app_cost, int64_t first_screen, int64_t
 	*job = (startup_job){ app_cost, first_screen, all_cost, ctx->st.app_scene, warm,
 	                      warm ? ctx->cfg.warm_threshold_ms : ctx->cfg.cold_threshold_ms, NULL, 0 };
 	if (all_cost >= (int64_t)job->threshold) {
-		tc_error err;
+		tc_rt_error err;
 		if (tc_copy_since(ctx, warm ? ctx->st.warm_mark : ctx->st.app_mark, &job->events, &job->n, &err))
 			ctx_log(ctx, TC_LOG_WARN, "Matrix.StartupTracer", "no stack: %s", err.message);
 	}

@@ -103,13 +103,13 @@ static void report(tc_ctx *ctx, void *arg)
 	touch_job *jb = arg;
 	uint64_t *ev = NULL;
 	size_t n = 0;
-	tc_error err;
-	if (tc_copy_since(ctx, jb->mark, &ev, &n, &err) != TC_OK)
+	tc_rt_error err;
+	if (tc_copy_since(ctx, jb->mark, &ev, &n, &err) != TC_RT_OK)
 		ctx_log(ctx, TC_LOG_WARN, "Matrix.TouchEventLagTracer", "no stack: %s", err.message);
 	tc_stack st = { 0 };
 	/* not strict: an input event runs from the native looper's fd callback,
 	 * outside any message, so no dispatch marker brackets it */
-	if (n && ctx_analyse_events(&st, ev, n, false, ctx_ms(ctx, jb->end_ns)) != TC_OK)
+	if (n && ctx_analyse_events(&st, ev, n, false, ctx_ms(ctx, jb->end_ns)) != TC_RT_OK)
 		st.len = 0;
 	free(ev);
 	char *stack = NULL, *logcat = NULL;
@@ -235,7 +235,7 @@ static ssize_t my_sendto_chk(int fd, const void *buf, size_t len, size_t buflen,
 	return noted(fd, real(fd, buf, len, buflen, flags, dst, dstlen), true);
 }
 
-static int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_error *err)
+static int touch_install(tc_ctx *ctx, const tc_config *cfg, tc_rt_error *err)
 {
 	tc_ctx *cur;
 	TRY(hookset_lock(&g_hooks, ctx, &cur, "touch events", err));

@@ -136,7 +136,7 @@ void rec_out(tc_ctx *ctx, uint32_t id)
 int fake_start(tc_ctx **ctx, const tc_config *cfg)
 {
 	int rc = tc_ctx_new(ctx, cfg, NULL);
-	return rc == TC_OK ? tc_start(*ctx, NULL) : rc;
+	return rc == TC_RT_OK ? tc_start(*ctx, NULL) : rc;
 }
 
 void fake_end(tc_ctx **ctx, fake *f)

@@ -24,7 +24,7 @@ typedef struct fake {
  * probe and the collector. */
 void fake_config(tc_config *c, fake *f);
 void fake_free(fake *f);
-/* tc_ctx_new and tc_start of cfg: TC_OK, or the failing call's code. */
+/* tc_ctx_new and tc_start of cfg: TC_RT_OK, or the failing call's code. */
 int fake_start(tc_ctx **ctx, const tc_config *cfg);
 /* Frees *ctx (NULL is fine), sets it NULL, and frees f's reports and logs. */
 void fake_end(tc_ctx **ctx, fake *f);

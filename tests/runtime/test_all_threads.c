@@ -48,8 +48,8 @@ static void open_all(uint32_t capacity, uint32_t max, const char *file)
 	c.thread_capacity = capacity;
 	c.max_threads = max;
 	c.buffer_path = file;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void make_path(void)
@@ -66,8 +66,8 @@ static void decode_threads(tc_threads_image *img)
 	size_t size;
 	void *base = tc_threads_base(ctx, &size);
 	cr_assert_not_null(base);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_threads_decode(img, base, size, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_threads_decode(img, base, size, &err), TC_RT_OK, "%s", err.message);
 }
 
 /* the k-th event thread t writes: a function of both, so that any event in
@@ -105,7 +105,7 @@ Test(all_threads, main_only_by_default)
 {
 	tc_config c;
 	fake_config(&c, &f);
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 	atomic_int go = 1;
 	writer_arg w = { 0, 10, &go, "" };
 	pthread_t th;
@@ -236,8 +236,8 @@ Test(all_threads, other_threads_take_the_ticking_clock)
 	c.record_threads = TC_THREADS_ALL;
 	c.max_threads = WRITERS;
 	c.thread_capacity = 4096;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	atomic_int go = 0;
 	writer_arg w[WRITERS];
 	pthread_t th[WRITERS];
@@ -356,7 +356,7 @@ Test(all_threads, status_and_time_follow_the_context)
 	pthread_create(&th, NULL, writer, &w);
 	pthread_join(th, NULL);
 	tc_stop(ctx); /* READY: a warning, no change */
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	tc_stop(ctx);
 	pthread_create(&th, NULL, writer, &w);
 	pthread_join(th, NULL);
@@ -410,8 +410,8 @@ Test(all_threads, the_thread_file_sits_next_to_the_ring_file)
 	cr_assert_eq(st.st_size, 256 + 3 * (256 + 4096 * 8));
 	cr_assert_geq((long long)st.st_blocks * 512, (long long)st.st_size, "reserved up front");
 	tc_threads_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_threads_load(&img, threads, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_threads_load(&img, threads, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.count, 1);
 	cr_assert_str_eq(img.rings[0].thread_name, "io");
 	cr_assert_eq(img.rings[0].count, 7);
@@ -459,15 +459,15 @@ Test(all_threads, a_killed_process_leaves_every_thread)
 	kill(child, SIGKILL);
 	cr_assert_eq(wait_child(child), 128 + SIGKILL);
 	tc_ring_image main_ring;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_load(&main_ring, path, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&main_ring, path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(main_ring.count, 1);
 	cr_assert_eq(main_ring.pid, (uint32_t)child);
 	tc_ring_image_dispose(&main_ring);
 	char threads[128];
 	snprintf(threads, sizeof threads, "%s-threads", path);
 	tc_threads_image img;
-	cr_assert_eq(tc_threads_load(&img, threads, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_threads_load(&img, threads, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.count, 3);
 	for (int t = 0; t < 3; t++) {
 		char want[16];
@@ -483,14 +483,14 @@ Test(all_threads, the_mode_is_chosen_once)
 {
 	tc_config c;
 	fake_config(&c, &f);
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 	c.record_threads = TC_THREADS_ALL;
 	c.max_threads = 5;
-	cr_assert_eq(tc_reconfigure(ctx, &c, NULL), TC_OK, "main -> all before the start");
+	cr_assert_eq(tc_reconfigure(ctx, &c, NULL), TC_RT_OK, "main -> all before the start");
 	cr_assert_not_null(tc_threads_base(ctx, NULL));
 	c.record_threads = TC_THREADS_MAIN;
 	c.max_threads = 9;
-	cr_assert_eq(tc_reconfigure(ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &c, NULL), TC_RT_OK);
 	cr_assert(strstr(f.logs, "thread settings not applied (threads main, 32768 events per thread, 9 threads)"),
 	          "%s", f.logs);
 	tc_threads_image img;
@@ -498,8 +498,8 @@ Test(all_threads, the_mode_is_chosen_once)
 	cr_assert_eq(img.max_threads, 5, "the rings made first stay");
 	tc_threads_image_dispose(&img);
 	c.record_threads = 7;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_EINVAL);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_RT_EINVAL);
 }
 
 Test(all_threads, bad_thread_settings_are_refused)
@@ -508,12 +508,12 @@ Test(all_threads, bad_thread_settings_are_refused)
 	fake_config(&c, &f);
 	c.record_threads = TC_THREADS_ALL;
 	c.max_threads = 0;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_EINVAL);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_EINVAL);
 	cr_assert(strstr(err.message, "max threads"), "%s", err.message);
 	c.max_threads = 4;
 	c.thread_capacity = 1;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_EINVAL);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_EINVAL);
 	cr_assert(strstr(err.message, "thread ring capacity"), "%s", err.message);
 }
 
@@ -532,14 +532,14 @@ static void *sections_elsewhere(void *p)
 Test(all_threads, sections_on_every_thread_share_the_names)
 {
 	open_all(64, 4, NULL);
-	cr_assert_eq(tc_section_begin(ctx, "cold start", NULL), TC_OK);
+	cr_assert_eq(tc_section_begin(ctx, "cold start", NULL), TC_RT_OK);
 	pthread_t th;
 	pthread_create(&th, NULL, sections_elsewhere, NULL);
 	pthread_join(th, NULL);
 	tc_section_end(ctx);
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 2);
 	cr_assert_eq(ev[0], tc_event_encode(true, TC_ID_SECTION, 0));
 	cr_assert_eq(ev[1], tc_event_encode(false, TC_ID_SECTION, 0));
@@ -553,7 +553,7 @@ Test(all_threads, sections_on_every_thread_share_the_names)
 	size_t size;
 	void *base = tc_ring_base(ctx, &size);
 	tc_ring_image r;
-	cr_assert_eq(tc_ring_decode(&r, base, size, NULL), TC_OK);
+	cr_assert_eq(tc_ring_decode(&r, base, size, NULL), TC_RT_OK);
 	cr_assert_str_eq(r.names[0], "cold start");
 	cr_assert_str_eq(r.names[1], "download");
 	cr_assert_str_eq(r.names[2], "");
@@ -592,7 +592,7 @@ Test(all_threads, thread_names_and_the_filter_choose_who_records)
 	c.max_threads = 8;
 	c.thread_names = " pool-* ;worker ?;";
 	c.thread_filter = all_but_bad;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 	const char *names[] = { "pool-1", "pool-bad", "worker 7", "worker 12", "main-x", "xpool-2" };
 	for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
 		pthread_t th;

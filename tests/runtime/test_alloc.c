@@ -74,8 +74,8 @@ Test(alloc, a_message_allocates_nothing)
 {
 	tc_config c;
 	fake_config(&c, &f);
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	tc_set_scene(ctx, "Main");
 	message(); /* the first frame makes the scene's window */
 	size_t before = allocs;

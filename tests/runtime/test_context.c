@@ -21,8 +21,8 @@ static void setup(void)
 
 static void open_ctx(void)
 {
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void teardown(void)
@@ -37,7 +37,7 @@ TestSuite(context, .init = setup, .fini = teardown);
 static uint64_t *copy_all(size_t *n)
 {
 	uint64_t *ev = NULL;
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, &ev, n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, &ev, n, NULL), TC_RT_OK);
 	return ev;
 }
 
@@ -45,14 +45,14 @@ Test(context, status_transitions)
 {
 	open_ctx();
 	cr_assert_eq(tc_status(ctx), TC_STATUS_READY);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	cr_assert_eq(tc_status(ctx), TC_STATUS_STARTED);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK, "starting twice is harmless");
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK, "starting twice is harmless");
 	tc_stop(ctx);
 	cr_assert_eq(tc_status(ctx), TC_STATUS_STOPPED);
 	tc_stop(ctx);
 	cr_assert(strstr(f.logs, "stop in status -1 ignored"));
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK, "STOPPED -> STARTED");
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK, "STOPPED -> STARTED");
 }
 
 /* Matrix's isAlive() was status >= STARTED, true for DEFAULT too. */
@@ -76,7 +76,7 @@ Test(context, not_started_within_expiry_stops_recording)
 	cr_assert_eq(tc_status(ctx), TC_STATUS_EXPIRED_START);
 	rec_in(ctx, 2);
 	cr_assert_eq(tc_written(ctx), 1, "no recording once expired");
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK, "EXPIRED_START -> STARTED");
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK, "EXPIRED_START -> STARTED");
 	rec_in(ctx, 3);
 	cr_assert_eq(tc_written(ctx), 2);
 }
@@ -153,7 +153,7 @@ Test(context, reentrant_record_is_ignored)
 	tc_config c2 = cfg;
 	c2.on_method_enter = reenter; /* it records into ctx from inside tc_record */
 	c2.enter_user = ctx;
-	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_RT_OK);
 	rec_in(ctx, 1);
 	size_t n;
 	uint64_t *ev = copy_all(&n);
@@ -241,10 +241,10 @@ Test(context, reconfigure_only_while_not_started)
 	open_ctx();
 	tc_config c2 = cfg;
 	c2.evil_threshold_ms = 10;
-	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_RT_OK);
 	tc_start(ctx, NULL);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_reconfigure(ctx, &c2, &err), TC_ESTATE);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_reconfigure(ctx, &c2, &err), TC_RT_ESTATE);
 	cr_assert(strstr(err.message, "started"));
 }
 
@@ -253,26 +253,26 @@ Test(context, a_clock_tick_past_a_second_is_refused)
 	tc_config c;
 	fake_config(&c, &f);
 	c.clock_resolution_ms = (uint32_t)-1; /* a negative Java int */
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_EINVAL);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_EINVAL);
 	cr_assert(strstr(err.message, "clock_resolution_ms"), "%s", err.message);
 	c.clock_resolution_ms = 1000;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 }
 
 Test(context, bad_drop_thresholds_are_refused)
 {
 	cfg.drop_middle = 50;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_EINVAL);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_RT_EINVAL);
 	cr_assert(strstr(err.message, "ascend"));
 }
 
 Test(context, buffer_file_error_names_the_path)
 {
 	cfg.buffer_path = "/nonexistent/dir/ring";
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_EIO);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_RT_EIO);
 	cr_assert(strstr(err.message, "/nonexistent/dir/ring"), "%s", err.message);
 }
 

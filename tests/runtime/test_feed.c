@@ -137,8 +137,8 @@ static void open_fake(uint32_t capacity, const char *file)
 	c.capacity = capacity;
 	c.buffer_path = file;
 	c.on_clock_word = on_word;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void open_threaded(uint32_t capacity, const char *file)
@@ -150,15 +150,15 @@ static void open_threaded(uint32_t capacity, const char *file)
 	c.tracers = 0;
 	c.expire_ms = 0;
 	c.on_clock_word = on_word;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void attach(uint32_t slots)
 {
 	tc_feed fd = feed_of(&st, slots);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, &err), TC_RT_OK, "%s", err.message);
 }
 
 /* The ring's region as it is now (a file: the copy as of the last copy). */
@@ -166,8 +166,8 @@ static void decode_now(tc_ring_image *img)
 {
 	size_t size;
 	void *base = tc_ring_base(ctx, &size);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_decode(img, base, size, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_decode(img, base, size, &err), TC_RT_OK, "%s", err.message);
 }
 
 static uint64_t ring_count(void)
@@ -185,8 +185,8 @@ static uint64_t ev(bool in, uint32_t id, uint64_t ms)
 static size_t copy_all(uint64_t **out)
 {
 	size_t n = 0;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, out, &n, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, out, &n, &err), TC_RT_OK, "%s", err.message);
 	return n;
 }
 
@@ -245,14 +245,14 @@ Test(feed, readers_see_what_a_racing_writer_may_overwrite)
 	uint64_t *out;
 	size_t n;
 	cr_assert(tc_index_valid(ctx, m), "written 10: event 4 lives until event 12");
-	cr_assert_eq(tc_copy_since(ctx, m, &out, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, m, &out, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 6, "the event before the mark and the five since");
 	cr_assert_eq(out[0], ev(true, 5, 4));
 	free(out);
 	st_write(&st, ev(true, 11, 10));
 	cr_assert_not(tc_index_valid(ctx, m), "written 11: the writer may be storing 11 and 12 (12 over 4)");
-	tc_error err = { 0 };
-	cr_assert_eq(tc_copy_since(ctx, m, &out, &n, &err), TC_ESTALE);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_copy_since(ctx, m, &out, &n, &err), TC_RT_ESTALE);
 }
 
 /* The first start may replace the ring: the events stay in the writer's
@@ -270,8 +270,8 @@ Test(feed, a_replaced_ring_keeps_the_writer_and_its_numbering)
 	fake_config(&c, &f);
 	c.capacity = 64;
 	c.on_clock_word = on_word;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(tc_written(ctx), 12, "the numbering goes on");
 	cr_assert_eq(tc_mark(ctx).seq, m.seq, "marks stay");
 	uint64_t *out;
@@ -283,11 +283,11 @@ Test(feed, a_replaced_ring_keeps_the_writer_and_its_numbering)
 	cr_assert_not(tc_index_valid(ctx, (tc_index){ 0 }), "the writer's 16 slots went round");
 	static stage bigger;
 	tc_feed fd = feed_of(&bigger, 64);
-	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, &err), TC_OK);
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, &err), TC_RT_OK);
 	cr_assert_eq(st.released, 1);
 	cr_assert_eq(atomic_load(&bigger.count), 20);
 	st_write(&bigger, ev(true, 99, 30));
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 5 }, &out, &n, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 5 }, &out, &n, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(n, 17, "event 4 on, moved into the larger memory");
 	cr_assert_eq(out[0], ev(true, 5, 4));
 	cr_assert_eq(out[16], ev(true, 99, 30));
@@ -351,7 +351,7 @@ Test(feed, a_writer_attached_again_takes_the_events_and_the_first_goes)
 	st_write(&st, ev(true, 2, 0));
 	stage second;
 	tc_feed fd = feed_of(&second, 16);
-	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_RT_OK);
 	cr_assert_eq(st.released, 1, "the first feed is let go");
 	cr_assert_eq(atomic_load(&second.count), 2, "after its events moved");
 	cr_assert_eq(atomic_load(&second.slot[1]), ev(true, 2, 0));
@@ -359,8 +359,8 @@ Test(feed, a_writer_attached_again_takes_the_events_and_the_first_goes)
 	cr_assert_eq(tc_written(ctx), 3);
 	tc_feed no_store = fd;
 	no_store.store = NULL;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_feed_attach(ctx, &no_store, NULL, NULL, &err), TC_EINVAL, "the ring of record takes markers");
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_feed_attach(ctx, &no_store, NULL, NULL, &err), TC_RT_EINVAL, "the ring of record takes markers");
 	tc_ctx_free(ctx);
 	ctx = NULL;
 	cr_assert_eq(second.released, 1, "freeing the context lets the second go");
@@ -408,7 +408,7 @@ Test(feed, the_clock_word_follows_status_messages_and_kicks)
 	cr_assert_geq(ms, t, "a kick gives the time (%lld)", (long long)ms);
 	cr_assert_geq(tc_clock_word(ctx), 0, "and the word has it before it returns");
 	cr_assert(word_becomes(TC_CLOCK_STALE, 200), "nothing written since the kick: stale again");
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_STALE);
 	tc_stop(ctx);
 	cr_assert_eq(tc_clock_word(ctx), TC_CLOCK_OFF, "stopped: off");
@@ -486,7 +486,7 @@ static void *staged_thread(void *p)
 	thread_arg *a = p;
 	tc_feed fd = feed_of(&a->st, 16);
 	a->rc = tc_feed_attach(ctx, &fd, a->name, NULL, NULL);
-	if (a->rc != TC_OK)
+	if (a->rc != TC_RT_OK)
 		return NULL;
 	for (uint32_t k = 0; k < a->n; k++)
 		st_write(&a->st, ev(k % 2 == 0, a->id, 0));
@@ -501,16 +501,16 @@ static void open_all(uint32_t max)
 	c.record_threads = TC_THREADS_ALL;
 	c.thread_capacity = 64;
 	c.max_threads = max;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void decode_threads(tc_threads_image *img)
 {
 	size_t size;
 	void *base = tc_threads_base(ctx, &size);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_threads_decode(img, base, size, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_threads_decode(img, base, size, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void run_thread(thread_arg *a)
@@ -527,7 +527,7 @@ Test(feed, another_threads_feed_outlives_its_thread_until_copied)
 	open_all(1);
 	thread_arg a = { .name = "io-1", .n = 11, .id = 7 };
 	run_thread(&a);
-	cr_assert_eq(a.rc, TC_OK);
+	cr_assert_eq(a.rc, TC_RT_OK);
 	cr_assert_eq(a.st.released, 0, "not let go before its events are copied");
 	tc_threads_image img;
 	decode_threads(&img);
@@ -536,7 +536,7 @@ Test(feed, another_threads_feed_outlives_its_thread_until_copied)
 
 	thread_arg b = { .name = "io-2", .n = 3, .id = 8 };
 	run_thread(&b);
-	cr_assert_eq(b.rc, TC_OK, "the ended thread's ring goes to the next");
+	cr_assert_eq(b.rc, TC_RT_OK, "the ended thread's ring goes to the next");
 	cr_assert_eq(a.st.released, 1, "after a last copy, the first feed is let go");
 	decode_threads(&img);
 	cr_assert_eq(img.handed, 2);
@@ -549,7 +549,7 @@ Test(feed, another_threads_feed_outlives_its_thread_until_copied)
 	cr_assert_eq(b.st.released, 1, "freeing the context lets the last feed go");
 }
 
-/* A thread that found every ring in use (TC_ENOSPC) attaches again once a
+/* A thread that found every ring in use (TC_RT_ENOSPC) attaches again once a
  * thread ended, and is counted as refused once. */
 typedef struct pair {
 	atomic_int held, first_done, release, again;
@@ -600,9 +600,9 @@ Test(feed, a_thread_past_the_cap_attaches_again_later)
 	pthread_join(h, NULL);
 	atomic_store(&s.again, 1);
 	pthread_join(l, NULL);
-	cr_assert_eq(s.holder.rc, TC_OK);
-	cr_assert_eq(s.late_first, TC_ENOSPC, "every ring in use");
-	cr_assert_eq(s.late_again, TC_OK, "the holder ended: its ring");
+	cr_assert_eq(s.holder.rc, TC_RT_OK);
+	cr_assert_eq(s.late_first, TC_RT_ENOSPC, "every ring in use");
+	cr_assert_eq(s.late_again, TC_RT_OK, "the holder ended: its ring");
 	tc_threads_image img;
 	decode_threads(&img);
 	cr_assert_eq(img.refused, 1, "refused once, however often it asked");
@@ -620,7 +620,7 @@ static void *writing_thread(void *p)
 	thread_arg *a = p;
 	tc_feed fd = feed_of(&a->st, 64);
 	a->rc = tc_feed_attach(ctx, &fd, a->name, NULL, NULL);
-	if (a->rc != TC_OK)
+	if (a->rc != TC_RT_OK)
 		return NULL;
 	tc_clock_kick(ctx);
 	for (uint32_t k = 0; k < a->n; k++)
@@ -647,7 +647,7 @@ Test(feed, another_threads_ring_in_the_thread_file_is_copied_at_ticks)
 	c.record_threads = TC_THREADS_ALL;
 	c.thread_capacity = 64;
 	c.max_threads = 2;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 	static thread_arg a; /* the runtime holds its feed until teardown frees the context */
 	memset(&a, 0, sizeof a);
 	a.name = "writer";
@@ -658,7 +658,7 @@ Test(feed, another_threads_ring_in_the_thread_file_is_copied_at_ticks)
 	while (thread_ring_seq() < 300 && mono_ms() - start < 2000)
 		sleep_ms(1);
 	pthread_join(th, NULL);
-	cr_assert_eq(a.rc, TC_OK);
+	cr_assert_eq(a.rc, TC_RT_OK);
 	cr_assert_eq(thread_ring_seq(), 300, "the clock thread copied every event it was kicked for");
 	tc_threads_image img;
 	decode_threads(&img);

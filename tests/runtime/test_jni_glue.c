@@ -390,7 +390,7 @@ Test(jni_glue, natives_on_the_app_s_paths_throw_nothing_when_a_string_cannot_be_
 	c.record_threads = TC_THREADS_ALL;
 	c.thread_capacity = 64; /* the staging ring's: as large as the thread's ring */
 	tc_ctx *ctx = NULL;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 	jlong h = (jlong)(intptr_t)ctx;
 	typedef void (*scene_fn)(JNIEnv *, jclass, jlong, jstring);
 	typedef jint (*section_fn)(JNIEnv *, jclass, jlong, jstring);
@@ -415,7 +415,7 @@ Test(jni_glue, natives_on_the_app_s_paths_throw_nothing_when_a_string_cannot_be_
 	tc_threads_image img;
 	size_t size;
 	void *base = tc_threads_base(ctx, &size);
-	cr_assert_eq(tc_threads_decode(&img, base, size, NULL), TC_OK);
+	cr_assert_eq(tc_threads_decode(&img, base, size, NULL), TC_RT_OK);
 	cr_assert_eq(img.count, 1);
 	cr_assert_str_neq(img.rings[0].thread_name, "a string", "not the name it could not read");
 	tc_threads_image_dispose(&img);

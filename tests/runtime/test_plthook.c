@@ -150,24 +150,24 @@ static tc_plthook_spec spec_for(const char *libs)
 static int add_hook(const char *libs)
 {
 	tc_plthook_spec s = spec_for(libs);
-	tc_error e = { 0 };
+	tc_rt_error e = { 0 };
 	int id = -1;
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_OK, "%s", e.message);
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_OK, "%s", e.message);
 	cr_assert_gt(id, 0);
 	return id;
 }
 
 static void remove_hook(int id)
 {
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_remove(id, &e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_remove(id, &e), TC_RT_OK, "%s", e.message);
 }
 
 static tc_plthook_stat stat_of(int id)
 {
 	tc_plthook_stat st;
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_stat_get(id, &st, &e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_stat_get(id, &st, &e), TC_RT_OK, "%s", e.message);
 	return st;
 }
 
@@ -273,10 +273,10 @@ Test(plthook, removing_twice_is_a_no_op_and_an_unknown_id_is_refused)
 	remove_hook(id);
 	remove_hook(id);
 	cr_assert_eq((uintptr_t)l.addr(), target_add());
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_remove(id + 1000, &e), TC_EINVAL);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_remove(id + 1000, &e), TC_RT_EINVAL);
 	cr_assert(strstr(e.message, "no hook"), "%s", e.message);
-	cr_assert_eq(tc_plthook_remove(0, NULL), TC_EINVAL);
+	cr_assert_eq(tc_plthook_remove(0, NULL), TC_RT_EINVAL);
 }
 
 Test(plthook, another_hook_on_the_same_symbol_is_busy)
@@ -287,16 +287,16 @@ Test(plthook, another_hook_on_the_same_symbol_is_busy)
 	static _Atomic(tc_plthook_fn) other_orig;
 	tc_plthook_spec s = { "libtc_hookcaller_now.so", NULL, "tc_target_add", (tc_plthook_fn)hook_other, &other_orig };
 	int id2 = -1;
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_add(&s, &id2, &e), TC_EBUSY);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_add(&s, &id2, &e), TC_RT_EBUSY);
 	cr_assert(strstr(e.message, "tc_target_add"), "%s", e.message);
 	s.replacement = (tc_plthook_fn)hook_add;
 	s.orig = &orig_add;
 	s.libs = "libtc_hookcaller_*.so";
-	cr_assert_eq(tc_plthook_add(&s, &id2, &e), TC_EBUSY, "same hook, other libraries");
+	cr_assert_eq(tc_plthook_add(&s, &id2, &e), TC_RT_EBUSY, "same hook, other libraries");
 	/* the loader's entry points are the engine's */
 	s.symbol = "dlopen";
-	cr_assert_eq(tc_plthook_add(&s, &id2, &e), TC_EBUSY);
+	cr_assert_eq(tc_plthook_add(&s, &id2, &e), TC_RT_EBUSY);
 	cr_assert_eq(l.add(1, 2), 3);
 	cr_assert_eq(atomic_load(&hooked), 1);
 	remove_hook(id);
@@ -305,23 +305,23 @@ Test(plthook, another_hook_on_the_same_symbol_is_busy)
 Test(plthook, bad_specs_are_refused)
 {
 	int id;
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_add(NULL, &id, &e), TC_EINVAL);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_add(NULL, &id, &e), TC_RT_EINVAL);
 	tc_plthook_spec s = spec_for("libtc_hookcaller_now.so");
 	s.symbol = NULL;
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_EINVAL);
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_EINVAL);
 	s = spec_for("libtc_hookcaller_now.so");
 	s.orig = NULL;
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_EINVAL);
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_EINVAL);
 	s = spec_for(NULL);
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_EINVAL);
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_EINVAL);
 	char longpat[400];
 	memset(longpat, 'a', sizeof longpat - 1);
 	longpat[sizeof longpat - 1] = '\0';
 	s = spec_for(longpat);
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_EINVAL);
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_EINVAL);
 	cr_assert(strstr(e.message, "longer"), "%s", e.message);
-	cr_assert_eq(tc_plthook_stat_get(12345, &(tc_plthook_stat){ 0 }, &e), TC_EINVAL);
+	cr_assert_eq(tc_plthook_stat_get(12345, &(tc_plthook_stat){ 0 }, &e), TC_RT_EINVAL);
 }
 
 Test(plthook, a_symbol_the_library_does_not_import_patches_nothing)
@@ -331,8 +331,8 @@ Test(plthook, a_symbol_the_library_does_not_import_patches_nothing)
 	tc_plthook_spec s = spec_for("libtc_hookcaller_now.so");
 	s.symbol = "tc_target_nothing";
 	int id;
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_OK, "%s", e.message);
 	tc_plthook_stat st = stat_of(id);
 	cr_assert_eq(st.objects, 0);
 	cr_assert_eq(st.slots, 0);
@@ -513,8 +513,8 @@ Test(plthook, an_ignored_library_is_untouched)
 	tc_plthook_spec s = spec_for("libtc_hookcaller_*");
 	s.ignore = "*_noplt.so;libtc_hookcaller_lazy.so";
 	int id;
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_add(&s, &id, &e), TC_RT_OK, "%s", e.message);
 	cr_assert_eq(stat_of(id).objects, 1);
 	cr_assert_eq(noplt.add(1, 1), 2);
 	cr_assert_eq(atomic_load(&hooked), 0);
@@ -568,8 +568,8 @@ Test(plthook, a_library_loaded_unseen_is_hooked_at_refresh)
 	open_lib(&l, "libtc_hookcaller_late.so", RTLD_NOW);
 	cr_assert_eq(l.add(1, 2), 3);
 	cr_assert_eq(atomic_load(&hooked), 0);
-	tc_error e = { 0 };
-	cr_assert_eq(tc_plthook_refresh(&e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(tc_plthook_refresh(&e), TC_RT_OK, "%s", e.message);
 	cr_assert_eq(l.add(1, 2), 3);
 	cr_assert_eq(atomic_load(&hooked), 1);
 	remove_hook(id);

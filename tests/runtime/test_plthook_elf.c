@@ -140,7 +140,7 @@ static void build(int hashes, bool rela, bool absolute)
 	set_dyn(rela ? DT_RELAENT : DT_RELENT, esz);
 }
 
-static int open_im(pe_object *o, tc_error *e)
+static int open_im(pe_object *o, tc_rt_error *e)
 {
 	return pe_open(o, B(), im.ph, im.phnum, e);
 }
@@ -149,8 +149,8 @@ static void lookup_is(const pe_object *o, const char *name, size_t n, uint32_t f
 {
 	uint32_t idx[8];
 	size_t got = 99;
-	tc_error e = { 0 };
-	cr_assert_eq(pe_lookup(o, name, idx, 8, &got, &e), TC_OK, "%s: %s", name, e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(pe_lookup(o, name, idx, 8, &got, &e), TC_RT_OK, "%s: %s", name, e.message);
 	cr_assert_eq(got, n, "%s", name);
 	if (n)
 		cr_assert_eq(idx[0], first, "%s", name);
@@ -166,17 +166,17 @@ static int keep(void *arg, const pe_slot *s)
 	struct seen *v = arg;
 	cr_assert_lt(v->n, 16);
 	v->s[v->n++] = *s;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 static struct seen slots_of(const pe_object *o, const char *name)
 {
 	uint32_t idx[8];
 	size_t n;
-	tc_error e = { 0 };
+	tc_rt_error e = { 0 };
 	struct seen v = { .n = 0 };
-	cr_assert_eq(pe_lookup(o, name, idx, 8, &n, &e), TC_OK, "%s", e.message);
-	cr_assert_eq(pe_each_slot(o, idx, n, keep, &v, &e), TC_OK, "%s", e.message);
+	cr_assert_eq(pe_lookup(o, name, idx, 8, &n, &e), TC_RT_OK, "%s", e.message);
+	cr_assert_eq(pe_each_slot(o, idx, n, keep, &v, &e), TC_RT_OK, "%s", e.message);
 	return v;
 }
 
@@ -206,8 +206,8 @@ Test(plthook_elf, every_hash_table_finds_imports_and_definitions)
 	for (size_t k = 0; k < 4; k++) {
 		build(kinds[k], true, false);
 		pe_object o;
-		tc_error e = { 0 };
-		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
+		tc_rt_error e = { 0 };
+		cr_assert_eq(open_im(&o, &e), TC_RT_OK, "%s", e.message);
 		cr_assert_eq(o.nsyms, kinds[k] ? 4u : 0u, "hash tables %d", kinds[k]);
 		lookup_is(&o, "foo", 1, 1);
 		lookup_is(&o, "bar", 1, 2);
@@ -222,8 +222,8 @@ Test(plthook_elf, slots_of_each_kind_from_rela_and_rel)
 	for (int rela = 0; rela < 2; rela++) {
 		build(GNUH, rela, false);
 		pe_object o;
-		tc_error e = { 0 };
-		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
+		tc_rt_error e = { 0 };
+		cr_assert_eq(open_im(&o, &e), TC_RT_OK, "%s", e.message);
 		expect_foo_slots(&o, rela);
 	}
 }
@@ -235,8 +235,8 @@ Test(plthook_elf, dynamic_entries_as_offsets_or_as_addresses)
 	for (int abs = 0; abs < 2; abs++) {
 		build(SYSV, true, abs);
 		pe_object o;
-		tc_error e = { 0 };
-		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
+		tc_rt_error e = { 0 };
+		cr_assert_eq(open_im(&o, &e), TC_RT_OK, "%s", e.message);
 		cr_assert_eq(o.symtab, B() + SYMS);
 		cr_assert_eq(o.jmprel.addr, B() + PLT);
 		expect_foo_slots(&o, true);
@@ -246,18 +246,18 @@ Test(plthook_elf, dynamic_entries_as_offsets_or_as_addresses)
 static void refused(const char *what, const char *needle)
 {
 	pe_object o;
-	tc_error e = { 0 };
+	tc_rt_error e = { 0 };
 	int rc = open_im(&o, &e);
-	if (rc == TC_OK) {
+	if (rc == TC_RT_OK) {
 		uint32_t idx[8];
 		size_t n;
 		rc = pe_lookup(&o, "foo", idx, 8, &n, &e);
-		if (rc == TC_OK) {
+		if (rc == TC_RT_OK) {
 			struct seen v = { .n = 0 };
 			rc = pe_each_slot(&o, idx, n, keep, &v, &e);
 		}
 	}
-	cr_assert_eq(rc, TC_EFORMAT, "%s: %d %s", what, rc, e.message);
+	cr_assert_eq(rc, TC_RT_EFORMAT, "%s: %d %s", what, rc, e.message);
 	cr_assert(strstr(e.message, needle), "%s: '%s' lacks '%s'", what, e.message, needle);
 }
 
@@ -380,7 +380,7 @@ static int keep_rel(void *arg, const pe_rel *r)
 	struct rels *v = arg;
 	cr_assert_lt(v->n, 16);
 	v->r[v->n++] = *r;
-	return TC_OK;
+	return TC_RT_OK;
 }
 
 Test(plthook_elf, aps2_groups_decode_as_bionic_reads_them)
@@ -401,8 +401,8 @@ Test(plthook_elf, aps2_groups_decode_as_bionic_reads_them)
 	put(&s, 0x100), put(&s, (intmax_t)PE_R_INFO(3, PE_R_ABS)), put(&s, 5);
 	put(&s, -0x300), put(&s, (intmax_t)PE_R_INFO(0, 8)), put(&s, -5);
 	struct rels v = { .n = 0 };
-	tc_error e = { 0 };
-	cr_assert_eq(pe_aps2_each(s.b, s.n, true, 100, keep_rel, &v, &e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(pe_aps2_each(s.b, s.n, true, 100, keep_rel, &v, &e), TC_RT_OK, "%s", e.message);
 	const pe_rel want[] = {
 		{ 0x1008, PE_R_INFO(1, PE_R_ABS), 16 }, { 0x1010, PE_R_INFO(1, PE_R_ABS), 16 },
 		{ 0x1018, PE_R_INFO(2, PE_R_GLOB_DAT), 0 }, { 0x1118, PE_R_INFO(3, PE_R_ABS), 5 },
@@ -422,7 +422,7 @@ Test(plthook_elf, aps2_groups_decode_as_bionic_reads_them)
 	put(&s, (intmax_t)PE_R_INFO(4, PE_R_JUMP_SLOT));
 	put(&s, 4), put(&s, 4), put(&s, 4);
 	v.n = 0;
-	cr_assert_eq(pe_aps2_each(s.b, s.n, false, 100, keep_rel, &v, &e), TC_OK, "%s", e.message);
+	cr_assert_eq(pe_aps2_each(s.b, s.n, false, 100, keep_rel, &v, &e), TC_RT_OK, "%s", e.message);
 	cr_assert_eq(v.n, 3);
 	for (size_t i = 0; i < 3; i++) {
 		cr_assert_eq(v.r[i].offset, 0x44 + 4 * i);
@@ -434,8 +434,8 @@ Test(plthook_elf, aps2_groups_decode_as_bionic_reads_them)
 static void aps2_refused(const struct stream *s, bool rela, size_t max, const char *needle)
 {
 	struct rels v = { .n = 0 };
-	tc_error e = { 0 };
-	cr_assert_eq(pe_aps2_each(s->b, s->n, rela, max, keep_rel, &v, &e), TC_EFORMAT, "%s", needle);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(pe_aps2_each(s->b, s->n, rela, max, keep_rel, &v, &e), TC_RT_EFORMAT, "%s", needle);
 	cr_assert(strstr(e.message, needle), "'%s' lacks '%s'", e.message, needle);
 }
 
@@ -493,8 +493,8 @@ Test(plthook_elf, slots_in_packed_tables)
 		set_dyn(rela ? PE_DT_ANDROID_RELA : PE_DT_ANDROID_REL, ptr(PACKED));
 		set_dyn(rela ? PE_DT_ANDROID_RELASZ : PE_DT_ANDROID_RELSZ, s.n);
 		pe_object o;
-		tc_error e = { 0 };
-		cr_assert_eq(open_im(&o, &e), TC_OK, "%s", e.message);
+		tc_rt_error e = { 0 };
+		cr_assert_eq(open_im(&o, &e), TC_RT_OK, "%s", e.message);
 		struct seen v = slots_of(&o, "foo");
 		cr_assert_eq(v.n, 3);
 		cr_assert_eq(v.s[0].kind, PE_JUMP_SLOT);
@@ -596,9 +596,9 @@ Test(plthook_elf, lld_packed_relocations_give_the_same_slots)
 		return;
 	}
 	pe_object po, uo;
-	tc_error e = { 0 };
-	cr_assert_eq(pe_open(&po, (uintptr_t)P.mem, P.ph, P.phnum, &e), TC_OK, "%s", e.message);
-	cr_assert_eq(pe_open(&uo, (uintptr_t)U.mem, U.ph, U.phnum, &e), TC_OK, "%s", e.message);
+	tc_rt_error e = { 0 };
+	cr_assert_eq(pe_open(&po, (uintptr_t)P.mem, P.ph, P.phnum, &e), TC_RT_OK, "%s", e.message);
+	cr_assert_eq(pe_open(&uo, (uintptr_t)U.mem, U.ph, U.phnum, &e), TC_RT_OK, "%s", e.message);
 	cr_assert_gt(po.android_rela.size + po.android_rel.size, 0, "lld packed nothing");
 	cr_assert_eq(uo.android_rela.size + uo.android_rel.size, 0);
 	struct place a[16], b[16];

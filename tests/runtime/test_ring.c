@@ -24,8 +24,8 @@ static void open_ctx(uint32_t cap, const char *path)
 	fake_config(&c, &f);
 	c.capacity = cap;
 	c.buffer_path = path;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void teardown(void)
@@ -61,7 +61,7 @@ Test(ring, copy_since_mark_includes_the_event_before_it)
 	write_seq(3, 4);
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 5); /* event 2 (before the mark), then 3..6 */
 	assert_times(ev, n, 2);
 	free(ev);
@@ -74,7 +74,7 @@ Test(ring, nothing_since_mark_is_empty)
 	tc_index m = tc_mark(ctx);
 	uint64_t *ev;
 	size_t n = 99;
-	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 0);
 	cr_assert_null(ev);
 }
@@ -89,7 +89,7 @@ Test(ring, quirk_fixed_mark_before_first_event_keeps_it)
 	write_seq(0, 1);
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 1);
 	assert_times(ev, n, 0);
 	free(ev);
@@ -103,7 +103,7 @@ Test(ring, wrap_keeps_the_newest_capacity_events)
 	cr_assert_eq(tc_written(ctx), 13);
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 5); /* 8..12, across the end of the ring */
 	assert_times(ev, n, 8);
 	free(ev);
@@ -127,9 +127,9 @@ Test(ring, record_invalid_once_the_event_before_it_is_overwritten)
 	cr_assert_not(tc_index_valid(ctx, m));
 	uint64_t *ev;
 	size_t n;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, &err), TC_ESTALE);
-	cr_assert_eq(err.code, TC_ESTALE);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_copy_since(ctx, m, &ev, &n, &err), TC_RT_ESTALE);
+	cr_assert_eq(err.code, TC_RT_ESTALE);
 	cr_assert_eq(n, 0);
 }
 
@@ -150,8 +150,8 @@ Test(ring, quirk_fixed_pileup_checks_every_record)
 	cr_assert(tc_index_valid(ctx, b));
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, a, &ev, &n, NULL), TC_ESTALE);
-	cr_assert_eq(tc_copy_since(ctx, b, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, a, &ev, &n, NULL), TC_RT_ESTALE);
+	cr_assert_eq(tc_copy_since(ctx, b, &ev, &n, NULL), TC_RT_OK);
 	assert_times(ev, n, 11);
 	cr_assert_eq(n, 8);
 	free(ev);
@@ -162,7 +162,7 @@ Test(ring, mark_ahead_of_the_ring_is_rejected)
 	open_ctx(8, NULL);
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 3 }, &ev, &n, NULL), TC_EINVAL);
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 3 }, &ev, &n, NULL), TC_RT_EINVAL);
 }
 
 Test(ring, capacity_is_checked)
@@ -170,8 +170,8 @@ Test(ring, capacity_is_checked)
 	tc_config c;
 	fake_config(&c, &f);
 	c.capacity = 1;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_EINVAL);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_EINVAL);
 	cr_assert(strstr(err.message, "capacity"), "%s", err.message);
 	cr_assert_null(ctx);
 }
@@ -197,7 +197,7 @@ Test(ring, concurrent_copy_is_consistent)
 {
 	race rc;
 	ring_params p = { .capacity = 1024 };
-	cr_assert_eq(ring_open(&rc.r, &p, NULL), TC_OK);
+	cr_assert_eq(ring_open(&rc.r, &p, NULL), TC_RT_OK);
 	atomic_init(&rc.done, false);
 	pthread_t t;
 	pthread_create(&t, NULL, writer, &rc);
@@ -208,11 +208,11 @@ Test(ring, concurrent_copy_is_consistent)
 		uint64_t *ev;
 		size_t n;
 		int e = ring_copy_since(&rc.r, mark, &ev, &n, NULL);
-		if (e == TC_ESTALE) {
+		if (e == TC_RT_ESTALE) {
 			stale++;
 			continue;
 		}
-		cr_assert_eq(e, TC_OK);
+		cr_assert_eq(e, TC_RT_OK);
 		for (size_t i = 1; i < n; i++)
 			cr_assert_eq(tc_event_time(ev[i]), tc_event_time(ev[i - 1]) + 1, "copy %zu broken at %zu", copies, i);
 		if (n)
@@ -244,8 +244,8 @@ Test(ring, file_backed_ring_decodes_while_alive)
 	open_ctx(8, tmp_path);
 	write_seq(0, 11);
 	tc_ring_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.capacity, 8);
 	cr_assert_eq(img.seq, 11);
 	cr_assert_eq(img.count, 8);
@@ -306,10 +306,10 @@ Test(ring, a_ring_file_another_live_process_holds_is_left_alone)
 		uint64_t *ev = NULL;
 		size_t n = 0;
 		int rc = tc_copy_since(ctx, (tc_index){ 0 }, &ev, &n, NULL);
-		bool intact = rc == TC_OK && n == 5 && tc_event_time(ev[4]) == 4;
+		bool intact = rc == TC_RT_OK && n == 5 && tc_event_time(ev[4]) == 4;
 		free(ev);
 		tc_ring_image img;
-		intact = intact && tc_ring_load(&img, tmp_path, NULL) == TC_OK && img.pid == (uint32_t)getpid() &&
+		intact = intact && tc_ring_load(&img, tmp_path, NULL) == TC_RT_OK && img.pid == (uint32_t)getpid() &&
 		         img.count == 5;
 		tc_ring_image_dispose(&img);
 		tc_ctx_free(ctx);
@@ -338,8 +338,8 @@ static void open_ctx_all_threads(uint32_t cap, const char *path)
 	c.record_threads = TC_THREADS_ALL;
 	c.max_threads = 2;
 	c.thread_capacity = 16;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 }
 
 /* The last run's ring is the trace a user wants, most of all when that run
@@ -366,21 +366,21 @@ Test(ring, a_killed_run_s_ring_is_kept_as_prev_by_the_next_launch)
 	write_seq(100, 3);
 
 	tc_ring_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_load(&img, prev, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, prev, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.pid, (uint32_t)child, "PATH.prev is the killed run's ring");
 	cr_assert_eq(img.count, 5);
 	assert_times(img.events, img.count, 0);
 	tc_ring_image_dispose(&img);
-	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.pid, (uint32_t)getpid(), "PATH is this run's");
 	cr_assert_eq(img.count, 3);
 	tc_ring_image_dispose(&img);
 	tc_threads_image ti;
-	cr_assert_eq(tc_threads_load(&ti, prev_threads, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_threads_load(&ti, prev_threads, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(ti.pid, (uint32_t)child, "and its thread file is PATH.prev-threads");
 	tc_threads_image_dispose(&ti);
-	cr_assert_eq(tc_threads_load(&ti, threads, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_threads_load(&ti, threads, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(ti.pid, (uint32_t)getpid());
 	tc_threads_image_dispose(&ti);
 
@@ -388,7 +388,7 @@ Test(ring, a_killed_run_s_ring_is_kept_as_prev_by_the_next_launch)
 	tc_ctx_free(ctx);
 	ctx = NULL;
 	open_ctx(16, tmp_path);
-	cr_assert_eq(tc_ring_load(&img, prev, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_ring_load(&img, prev, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.pid, (uint32_t)getpid());
 	cr_assert_eq(img.count, 3);
 	assert_times(img.events, img.count, 100);
@@ -414,12 +414,12 @@ Test(ring, a_secondary_process_has_its_own_ring_file)
 	c.capacity = 8;
 	c.buffer_path = tmp_path;
 	c.probe.process_name = process_remote;
-	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &c, NULL), TC_RT_OK);
 	write_seq(0, 3);
 	char remote[80];
 	snprintf(remote, sizeof remote, "%s.remote", tmp_path);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_load(&img, remote, NULL), TC_OK);
+	cr_assert_eq(tc_ring_load(&img, remote, NULL), TC_RT_OK);
 	cr_assert_eq(img.count, 3);
 	tc_ring_image_dispose(&img);
 	struct stat st;
@@ -434,7 +434,7 @@ static unsigned char *image(uint64_t cap, uint64_t seq, const uint64_t *times, s
 {
 	ring r;
 	ring_params p = { .capacity = cap, .resolution_ms = 1 };
-	cr_assert_eq(ring_open(&r, &p, NULL), TC_OK);
+	cr_assert_eq(ring_open(&r, &p, NULL), TC_RT_OK);
 	for (uint64_t i = 0; i < cap; i++)
 		if (times[i] != UINT64_MAX)
 			atomic_store(&r.slots[i], tc_event_encode(false, 7, times[i]));
@@ -454,7 +454,7 @@ Test(ring, decode_recovers_an_event_written_before_its_count_before_wrap)
 	size_t size;
 	unsigned char *img_bytes = image(4, 2, t, &size); /* count says 2, slot 2 holds a third */
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_decode(&img, img_bytes, size, NULL), TC_OK);
+	cr_assert_eq(tc_ring_decode(&img, img_bytes, size, NULL), TC_RT_OK);
 	cr_assert_eq(img.count, 3);
 	cr_assert(img.recovered);
 	assert_times(img.events, img.count, 10);
@@ -471,7 +471,7 @@ Test(ring, decode_recovers_an_event_written_before_its_count_after_wrap)
 	size_t size;
 	unsigned char *b = image(4, 6, t, &size);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_RT_OK);
 	cr_assert(img.recovered);
 	cr_assert_eq(img.first_seq, 3);
 	cr_assert_eq(img.count, 4);
@@ -481,7 +481,7 @@ Test(ring, decode_recovers_an_event_written_before_its_count_after_wrap)
 	uint64_t t2[4] = { 4, 5, 2, 3 };
 	free(b);
 	b = image(4, 6, t2, &size);
-	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_RT_OK);
 	cr_assert_not(img.recovered);
 	cr_assert_eq(img.first_seq, 2);
 	assert_times(img.events, img.count, 2);
@@ -505,7 +505,7 @@ static bool recovers(uint64_t cap, uint64_t seq, const uint64_t *times, uint64_t
 	memcpy(b + TC_RING_MAIN_HEADER_SIZE + (seq % cap) * 8, &slot_value, 8);
 	memcpy(b + 8, &version, 4);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_RT_OK);
 	bool r = img.recovered;
 	*newest = img.count ? img.events[img.count - 1] : 0;
 	tc_ring_image_dispose(&img);
@@ -539,8 +539,8 @@ Test(ring, decode_never_recovers_half_an_event)
 static void expect_format_error(unsigned char *b, size_t size, const char *what)
 {
 	tc_ring_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_decode(&img, b, size, &err), TC_EFORMAT, "%s", what);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_decode(&img, b, size, &err), TC_RT_EFORMAT, "%s", what);
 	cr_assert(strstr(err.message, what), "message '%s' lacks '%s'", err.message, what);
 	cr_assert_null(img.events);
 }
@@ -574,7 +574,7 @@ Test(ring, decode_rejects_malformed_input)
 	huge = 4;
 	memcpy(b + TC_RING_OFF_CAPACITY, &huge, 8);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK, "restored image decodes");
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_RT_OK, "restored image decodes");
 	tc_ring_image_dispose(&img);
 	free(b);
 }
@@ -582,8 +582,8 @@ Test(ring, decode_rejects_malformed_input)
 Test(ring, load_reports_a_missing_file)
 {
 	tc_ring_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_load(&img, "/nonexistent/ring", &err), TC_EIO);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, "/nonexistent/ring", &err), TC_RT_EIO);
 	cr_assert(strstr(err.message, "/nonexistent/ring"));
 }
 
@@ -598,19 +598,19 @@ Test(ring, the_build_id_is_in_the_header_from_version_3)
 	c.capacity = 8;
 	c.buffer_path = tmp_path;
 	c.build_id = UINT64_C(0x0123456789abcdef);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &c, &err), TC_RT_OK, "%s", err.message);
 	write_seq(0, 3);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.version, 3);
 	cr_assert_eq(img.build_id, UINT64_C(0x0123456789abcdef));
 	tc_ring_image_dispose(&img);
 
 	c.capacity = 16; /* a new ring */
 	c.build_id = 0;
-	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_OK, "%s", err.message);
-	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_RT_OK, "%s", err.message);
+	cr_assert_eq(tc_ring_load(&img, tmp_path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.capacity, 16);
 	cr_assert_eq(img.build_id, UINT64_C(0x0123456789abcdef), "tc_reconfigure keeps the build id");
 	tc_ring_image_dispose(&img);
@@ -620,12 +620,12 @@ Test(ring, the_build_id_is_in_the_header_from_version_3)
 	unsigned char *b = image(4, 4, t, &size);
 	uint64_t id = 42;
 	memcpy(b + TC_RING_OFF_BUILD_ID, &id, 8);
-	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK);
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_RT_OK);
 	cr_assert_eq(img.build_id, 42);
 	tc_ring_image_dispose(&img);
 	uint32_t v = 2;
 	memcpy(b + 8, &v, 4);
-	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_OK, "a version 2 ring decodes");
+	cr_assert_eq(tc_ring_decode(&img, b, size, NULL), TC_RT_OK, "a version 2 ring decodes");
 	cr_assert_eq(img.build_id, 0, "a version 2 ring has no build id");
 	cr_assert_eq(img.count, 4);
 	tc_ring_image_dispose(&img);

@@ -40,8 +40,8 @@ TestSuite(ring_change, .init = setup, .fini = teardown);
 
 static void open_ctx(void)
 {
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, &err), TC_RT_OK, "%s", err.message);
 }
 
 /* records n events, id 1 in and out by turns, whose times are from, from + 1, ... */
@@ -65,13 +65,13 @@ static long copy_count(tc_index idx, uint64_t *first_time)
 {
 	uint64_t *ev = NULL;
 	size_t n = 0;
-	tc_error err = { 0 };
+	tc_rt_error err = { 0 };
 	int rc = tc_copy_since(ctx, idx, &ev, &n, &err);
-	if (rc == TC_ESTALE) {
+	if (rc == TC_RT_ESTALE) {
 		cr_assert_not(tc_index_valid(ctx, idx));
 		return -1;
 	}
-	cr_assert_eq(rc, TC_OK, "%s", err.message);
+	cr_assert_eq(rc, TC_RT_OK, "%s", err.message);
 	cr_assert(tc_index_valid(ctx, idx));
 	for (size_t i = 1; i < n; i++)
 		cr_assert_eq(tc_event_time(ev[i]), tc_event_time(ev[i - 1]) + 1, "copy out of order at %zu", i);
@@ -85,15 +85,15 @@ static void decode_live(tc_ring_image *img)
 {
 	size_t size;
 	void *base = tc_ring_base(ctx, &size);
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_decode(img, base, size, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_decode(img, base, size, &err), TC_RT_OK, "%s", err.message);
 }
 
 static int reconfigure(const tc_config *c)
 {
-	tc_error err = { 0 };
+	tc_rt_error err = { 0 };
 	int rc = tc_reconfigure(ctx, c, &err);
-	cr_assert_eq(rc, TC_OK, "%s", err.message);
+	cr_assert_eq(rc, TC_RT_OK, "%s", err.message);
 	return rc;
 }
 
@@ -118,8 +118,8 @@ Test(ring_change, file_ring_at_start_keeps_events_and_marks_in_order)
 	cr_assert(strstr(f.logs, "15 events moved, 0 before them dropped"), "%s", f.logs);
 
 	tc_ring_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_load(&img, path, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.capacity, 64);
 	cr_assert_eq(img.seq, 15);
 	cr_assert_eq(img.count, 15);
@@ -140,8 +140,8 @@ Test(ring_change, file_ring_at_start_keeps_events_and_marks_in_order)
 
 	/* recording goes on into the file, and the start shows there */
 	record(15, 3);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
-	cr_assert_eq(tc_ring_load(&img, path, &err), TC_OK, "%s", err.message);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
+	cr_assert_eq(tc_ring_load(&img, path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.count, 18);
 	cr_assert_eq(img.status, TC_STATUS_STARTED);
 	assert_times(img.events, img.count, 0);
@@ -190,8 +190,8 @@ Test(ring_change, smaller_ring_keeps_the_newest_and_invalidates_older_marks)
 	cr_assert_eq(copy_count(ctx->st.warm_mark, NULL), -1, "a lost record stays lost");
 	uint64_t *ev = NULL;
 	size_t n = 0;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_copy_since(ctx, ctx->st.app_mark, &ev, &n, &err), TC_ESTALE);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_copy_since(ctx, ctx->st.app_mark, &ev, &n, &err), TC_RT_ESTALE);
 	cr_assert(strstr(err.message, "ring was replaced"), "%s", err.message);
 	cr_assert_not(tc_index_valid(ctx, ctx->st.warm_mark));
 }
@@ -210,7 +210,7 @@ Test(ring_change, startup_stack_reaches_back_before_the_move)
 	c.capacity = 128;
 	c.cold_threshold_ms = 10;
 	reconfigure(&c);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	rec_in(ctx, 6); /* Application.onCreate, after */
 	fake_advance_ms(&f, 20);
 	rec_out(ctx, 6);
@@ -261,8 +261,8 @@ Test(ring_change, same_file_with_another_capacity)
 	c.capacity = 32;
 	reconfigure(&c);
 	tc_ring_image img;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ring_load(&img, path, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ring_load(&img, path, &err), TC_RT_OK, "%s", err.message);
 	cr_assert_eq(img.capacity, 32);
 	cr_assert_eq(img.count, 16, "the 16 events the old ring still had");
 	assert_times(img.events, img.count, 4);
@@ -296,15 +296,15 @@ Test(ring_change, failure_leaves_the_context_as_it_was)
 	tc_config c = cfg;
 	c.buffer_path = "/nonexistent/dir/ring";
 	c.evil_threshold_ms = 5;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_EIO);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_RT_EIO);
 	cr_assert(strstr(err.message, "/nonexistent/dir/ring"), "%s", err.message);
 	cr_assert_eq(tc_ring_base(ctx, NULL), old);
 	cr_assert_null(ctx->buffer_path);
 	cr_assert_eq(ctx->cfg.evil_threshold_ms, 700, "no setting applied");
 	c.buffer_path = NULL;
 	c.capacity = 1;
-	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_EINVAL, "a bad capacity is refused as at creation");
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_RT_EINVAL, "a bad capacity is refused as at creation");
 	record(5, 2);
 	cr_assert_eq(copy_count((tc_index){ 0 }, NULL), 7, "recording goes on in the old ring");
 }
@@ -317,8 +317,8 @@ Test(ring_change, ring_stays_once_started)
 	tc_start(ctx, NULL);
 	tc_config c = cfg;
 	c.capacity = 64;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_ESTATE, "refused while started, as before");
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_reconfigure(ctx, &c, &err), TC_RT_ESTATE, "refused while started, as before");
 	tc_stop(ctx);
 	reconfigure(&c);
 	cr_assert_eq(tc_ring_base(ctx, NULL), old, "stopped: tracer tasks may hold records");
@@ -342,7 +342,7 @@ Test(ring_change, ring_stays_off_the_recording_thread)
 	void *rc;
 	pthread_create(&t, NULL, reconfigure_elsewhere, &c);
 	pthread_join(t, &rc);
-	cr_assert_eq((intptr_t)rc, TC_OK);
+	cr_assert_eq((intptr_t)rc, TC_RT_OK);
 	cr_assert_eq(tc_ring_base(ctx, NULL), old);
 	cr_assert(strstr(f.logs, "not applied off the recording thread"), "%s", f.logs);
 }
@@ -359,14 +359,14 @@ Test(ring_change, expiry_after_the_move_reaches_the_new_header)
 	tc_ctx_poll(ctx);
 	cr_assert_eq(tc_status(ctx), TC_STATUS_EXPIRED_START);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_load(&img, path, NULL), TC_OK);
+	cr_assert_eq(tc_ring_load(&img, path, NULL), TC_RT_OK);
 	cr_assert_eq(img.status, TC_STATUS_EXPIRED_START);
 	tc_ring_image_dispose(&img);
 	/* expired is not started yet: the ring may still change */
 	c.capacity = 100;
 	reconfigure(&c);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
-	cr_assert_eq(tc_ring_load(&img, path, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
+	cr_assert_eq(tc_ring_load(&img, path, NULL), TC_RT_OK);
 	cr_assert_eq(img.capacity, 100);
 	cr_assert_eq(img.status, TC_STATUS_STARTED);
 	cr_assert_eq(img.count, 2);
@@ -399,7 +399,7 @@ Test(ring_change, clock_thread_moves_to_the_new_ring)
 	tc_record(ctx, 1, false);
 	tc_dispatch_end(ctx);
 	tc_ring_image img;
-	cr_assert_eq(tc_ring_load(&img, path, NULL), TC_OK);
+	cr_assert_eq(tc_ring_load(&img, path, NULL), TC_RT_OK);
 	cr_assert_eq(img.resolution_ms, 5);
 	cr_assert_eq(img.count, 4);
 	uint64_t in = tc_event_time(img.events[1]), out = tc_event_time(img.events[2]);
@@ -423,7 +423,7 @@ static void *reader(void *arg)
 		uint64_t *ev = NULL;
 		size_t n = 0;
 		tc_index idx = { w > 4 ? w - 4 : 0 };
-		if (tc_copy_since(ctx, idx, &ev, &n, NULL) == TC_OK)
+		if (tc_copy_since(ctx, idx, &ev, &n, NULL) == TC_RT_OK)
 			free(ev);
 		tc_record(ctx, 9, true); /* not the recording thread: ignored */
 	}
@@ -449,7 +449,7 @@ Test(ring_change, readers_on_other_threads_during_moves)
 		pthread_join(t[i], NULL);
 	uint64_t *ev = NULL;
 	size_t n = 0;
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ tc_written(ctx) - 8 }, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ tc_written(ctx) - 8 }, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 9);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_eq(tc_event_id(ev[i]), 1, "only the recording thread's events");

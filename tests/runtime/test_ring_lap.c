@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,6 +26,13 @@ typedef struct stage {
 	_Atomic uint64_t copied;
 	/* the deterministic test: events the writer stores in the middle of a copy */
 	uint64_t lap_during_copy;
+	/* reads of the count: those from torn_from on, torn_reads of them, see
+	 * torn instead (a writer stopped between the halves of its count store) */
+	unsigned reads, torn_from, torn_reads;
+	uint64_t torn;
+	/* the threaded test: every torn_every-th read sees the count 2^32 off
+	 * (reads are the copier's alone; the writer reads its count itself) */
+	unsigned torn_every;
 } stage;
 
 static void st_write(stage *s)
@@ -36,7 +44,15 @@ static void st_write(stage *s)
 
 static uint64_t st_count(void *u)
 {
-	return atomic_load_explicit(&((stage *)u)->count, memory_order_acquire);
+	stage *s = u;
+	if (s->reads++ >= s->torn_from && s->torn_reads) {
+		s->torn_reads--;
+		return s->torn;
+	}
+	if (s->torn_every && s->reads % s->torn_every == 0)
+		return atomic_load_explicit(&s->count, memory_order_acquire) +
+		       (s->reads / s->torn_every % 2 ? UINT64_C(1) << 32 : -(UINT64_C(1) << 32));
+	return atomic_load_explicit(&s->count, memory_order_acquire);
 }
 
 static void st_copy(void *u, uint64_t first, size_t n, uint64_t *out)
@@ -67,8 +83,8 @@ static void open_ring(uint64_t capacity)
 {
 	memset(&st, 0, sizeof st);
 	ring_params p = { .capacity = capacity, .own_fd = -1, .resolution_ms = 5 };
-	tc_error err = { 0 };
-	cr_assert_eq(ring_open(&r, &p, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(ring_open(&r, &p, &err), TC_RT_OK, "%s", err.message);
 }
 
 static void teardown(void)
@@ -172,6 +188,55 @@ Test(ring_lap, a_count_read_half_stored_across_its_carry_is_not_taken)
 	cr_assert_eq(empty, 0);
 }
 
+/* The same half-stored count, read by a copy since an index (the ANR and
+ * signal tracers' on their own threads while the recording thread writes):
+ * it is no count the ring ever had, so it says nothing of the index. Both
+ * halves' mixes (2^32 above what was stored whole before the store, 2^32
+ * below what it stores), at the count's first read and at its second (the
+ * seqlock's, after the copy): the copy reads the count again, and gets the
+ * index's events. */
+Test(ring_lap, a_copy_since_an_index_does_not_take_a_half_stored_count_for_a_lap)
+{
+	open_ring(SLOTS);
+	tc_feed f = feed();
+	for (int k = 0; k < 20; k++)
+		st_write(&st);
+	const uint64_t mark = 12;
+	const uint64_t mixes[] = { 20 + (UINT64_C(1) << 32), 21 - (UINT64_C(1) << 32) };
+	for (unsigned k = 0; k < 4; k++) {
+		st.reads = 0;
+		st.torn_from = k / 2; /* the first read, then the second */
+		st.torn_reads = 1;
+		st.torn = mixes[k % 2];
+		uint64_t *ev = NULL;
+		size_t n = 0;
+		tc_rt_error err = { 0 };
+		int rc = ring_feed_copy_since(&f, SLOTS, mark, &ev, &n, &err);
+		cr_assert_eq(rc, TC_RT_OK, "mix %u at read %u: %s", k % 2, k / 2, err.message);
+		cr_assert_eq(st.torn_reads, 0, "the torn read was read");
+		cr_assert_eq(n, 9, "the event before the index and 12..19 (got %zu)", n);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(ev[i], mark + i, "event %zu is its own", i); /* event e holds e + 1 */
+		free(ev);
+		st.reads = 0;
+		st.torn_from = 0;
+		st.torn_reads = 1;
+		cr_assert(ring_feed_index_valid(&f, SLOTS, mark), "mix %u: the index is valid", k % 2);
+	}
+	/* a writer that stays between its halves: the copy says so, and does
+	 * not call the index overwritten */
+	st.reads = 0;
+	st.torn_reads = UINT32_MAX;
+	uint64_t *ev = NULL;
+	size_t n = 0;
+	tc_rt_error err = { 0 };
+	cr_assert_eq(ring_feed_copy_since(&f, SLOTS, mark, &ev, &n, &err), TC_RT_EBUSY, "%s", err.message);
+	cr_assert(strstr(err.message, "half-stored"), "%s", err.message);
+	cr_assert_null(ev);
+	cr_assert_eq(n, 0);
+	st.torn_reads = 0;
+}
+
 static _Atomic bool stop;
 
 static void *writer(void *arg)
@@ -220,4 +285,57 @@ Test(ring_lap, a_writer_that_laps_on_another_thread_never_shows_in_a_wrong_slot)
 	cr_assert_eq(wrong, 0, "%llu slots held a newer event than theirs", (unsigned long long)wrong);
 	cr_assert_eq(ring_lost(&r), lost, "the header counts every loss");
 	cr_assert_leq(lost, copied);
+}
+
+/* copy_since (the ANR and signal tracers' copy, off the recording thread)
+ * under the same lapping writer, with every fifth read of its count
+ * half-stored: each copy is the index's events in order, every one its own
+ * (the event before the index, or from the index on when the writer took
+ * that one during the copy), or TC_RT_ESTALE for an index the writer has
+ * really lapped: the count read whole after it says so (it only grows). */
+Test(ring_lap, a_copy_since_under_a_lapping_writer_is_its_own_events_or_a_real_lap)
+{
+	open_ring(SLOTS);
+	tc_feed f = feed();
+	st.torn_every = 5;
+	atomic_store(&stop, false);
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, NULL, writer, NULL), 0);
+	uint64_t copies = 0, whole = 0, stale = 0, false_stale = 0, wrong = 0, other = 0;
+	double until = secs() + 0.3;
+	while ((secs() < until || copies < 1000) && copies < 100000) {
+		/* a mark taken up to 80 events ago (some past what the ring holds:
+		 * 62 are safe), read whole as the recording thread's; the copy races
+		 * the writer at the edge */
+		uint64_t now = atomic_load_explicit(&st.count, memory_order_acquire), back = copies % 81;
+		uint64_t mark = now - (back < now ? back : now);
+		uint64_t *ev = NULL;
+		size_t n = 0;
+		tc_rt_error err = { 0 };
+		int rc = ring_feed_copy_since(&f, SLOTS, mark, &ev, &n, &err);
+		copies++;
+		if (rc == TC_RT_OK) {
+			whole++;
+			/* event e holds e + 1: the first is event mark - 1 (0 for a mark at 0) or mark */
+			if (n && ev[0] != mark && ev[0] != mark + 1)
+				wrong++;
+			for (size_t i = 1; i < n; i++)
+				wrong += ev[i] != ev[i - 1] + 1;
+		} else if (rc == TC_RT_ESTALE) {
+			stale++;
+			now = atomic_load_explicit(&st.count, memory_order_acquire);
+			false_stale += now + RING_WRITER_AHEAD - (mark - 1) <= SLOTS;
+		} else {
+			other++;
+		}
+		free(ev);
+	}
+	atomic_store(&stop, true);
+	pthread_join(t, NULL);
+	cr_log_info("copy_since under a lapping writer: %llu copies, %llu whole, %llu of a lapped index",
+	            (unsigned long long)copies, (unsigned long long)whole, (unsigned long long)stale);
+	cr_assert_eq(wrong, 0, "%llu events out of place", (unsigned long long)wrong);
+	cr_assert_eq(false_stale, 0, "%llu indexes called overwritten that were not", (unsigned long long)false_stale);
+	cr_assert_eq(other, 0, "%llu copies failed otherwise", (unsigned long long)other);
+	cr_assert_gt(whole, 0, "no copy came through");
 }

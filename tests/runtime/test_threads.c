@@ -125,8 +125,8 @@ static void await_parked(void)
 
 static void open_threaded(tc_config *c)
 {
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&ctx, c, &err), TC_OK, "%s", err.message);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&ctx, c, &err), TC_RT_OK, "%s", err.message);
 	await_parked();
 }
 
@@ -174,7 +174,7 @@ Test(threads, idle_costs_no_wake_up)
 	cr_assert_eq(c1.switches, c0.switches, "the clock thread woke up while nothing ran");
 	cr_assert_eq(t1.switches, t0.switches, "the tracer thread woke up while nothing ran");
 
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	tc_dispatch_begin(ctx);
 	spin_ms(5);
 	tc_dispatch_end(ctx);
@@ -198,7 +198,7 @@ Test(threads, messages_wake_only_the_clock)
 	tc_config c;
 	quiet_config(&c);
 	open_threaded(&c);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	const int n = 200;
 	task_info c0 = task_named("tc-clock"), t0 = task_named("tc-tracer");
 	uint64_t start = mono_ms();
@@ -282,7 +282,7 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 	c.capacity = 64; /* the writer's memory is the ring: as large as the ring */
 	open_threaded(&c);
 	tc_feed fd = { staged_read_count, staged_copy, staged_store, staged_reset, NULL, NULL, 64, NULL };
-	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_OK);
+	cr_assert_eq(tc_feed_attach(ctx, &fd, NULL, NULL, NULL), TC_RT_OK);
 	task_info c0 = task_named("tc-clock");
 	int kicks = 0;
 	int64_t first = -1, last = -1;
@@ -409,7 +409,7 @@ Test(threads, a_blocked_report_file_holds_up_neither_the_recording_thread_nor_th
 	c.anr_invalid_ms = 400;
 	c.tracers = TC_TRACER_ALL;
 	open_threaded(&c);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	pthread_t rd;
 	pthread_create(&rd, NULL, reader, NULL);
 

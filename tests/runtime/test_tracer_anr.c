@@ -12,7 +12,7 @@ static void setup(void)
 {
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_ANR;
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)

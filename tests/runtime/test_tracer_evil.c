@@ -24,7 +24,7 @@ static void setup(void)
 
 static void start(void)
 {
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)
@@ -80,16 +80,16 @@ Test(tracer_evil, a_report_carries_the_build_id)
 Test(tracer_evil, the_first_report_carries_the_start_notes_once)
 {
 	start();
-	tc_error err = { 0 };
-	cr_assert_eq(tc_first_report_note(ctx, "recordingOff", "sun.misc.Unsafe.putOrderedLong refused", &err), TC_OK);
-	cr_assert_eq(tc_first_report_note(ctx, "recordingOff", "replaced", &err), TC_OK, "a key given again");
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_first_report_note(ctx, "recordingOff", "sun.misc.Unsafe.putOrderedLong refused", &err), TC_RT_OK);
+	cr_assert_eq(tc_first_report_note(ctx, "recordingOff", "replaced", &err), TC_RT_OK, "a key given again");
 	for (int k = 1; k < TC_FIRST_NOTES_MAX; k++) {
 		char key[16];
 		snprintf(key, sizeof key, "note%d", k);
-		cr_assert_eq(tc_first_report_note(ctx, key, "x", &err), TC_OK);
+		cr_assert_eq(tc_first_report_note(ctx, key, "x", &err), TC_RT_OK);
 	}
-	cr_assert_eq(tc_first_report_note(ctx, "onemore", "x", &err), TC_ENOSPC);
-	cr_assert_eq(tc_first_report_note(ctx, "", "x", &err), TC_EINVAL);
+	cr_assert_eq(tc_first_report_note(ctx, "onemore", "x", &err), TC_RT_ENOSPC);
+	cr_assert_eq(tc_first_report_note(ctx, "", "x", &err), TC_RT_EINVAL);
 	fake_advance_ms(&f, 5);
 	message(720);
 	message(720);
@@ -214,7 +214,7 @@ Test(tracer_evil, disabled_or_not_started_reports_nothing)
 	tc_ctx_free(ctx);
 	fake_free(&f);
 	fake_config(&cfg, &f);
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK); /* READY, not started */
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK); /* READY, not started */
 	message(800);
 	cr_assert_eq(f.n_reports, 0);
 }

@@ -14,7 +14,7 @@ static void setup(void)
 {
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_FRAME;
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 	tc_set_scene(ctx, "Main");
 }
 
@@ -140,7 +140,7 @@ Test(tracer_frame, frame_metrics_window_gives_matrix_keys)
 {
 	tc_ctx_free(ctx);
 	cfg.fps_slice_ms = 400;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK);
 	tc_start(ctx, NULL);
 	tc_set_scene(ctx, "Main");
 	for (int k = 0; k < 20; k++) {
@@ -171,7 +171,7 @@ Test(tracer_frame, frames_whose_metrics_were_dropped_count_as_of_unknown_duratio
 {
 	tc_ctx_free(ctx);
 	cfg.fps_slice_ms = 400;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK);
 	tc_start(ctx, NULL);
 	tc_set_scene(ctx, "Main");
 	for (int k = 0; k < 21; k++) {
@@ -196,7 +196,7 @@ Test(tracer_frame, frame_metrics_window_of_20_frames_is_not_reported)
 {
 	tc_ctx_free(ctx);
 	cfg.fps_slice_ms = 400;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK);
 	tc_start(ctx, NULL);
 	tc_set_scene(ctx, "Main");
 	for (int k = 0; k < 19; k++) {
@@ -213,7 +213,7 @@ Test(tracer_frame, frame_metrics_follow_the_refresh_rate)
 {
 	tc_ctx_free(ctx);
 	cfg.fps_slice_ms = 100;
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK);
 	tc_start(ctx, NULL);
 	tc_set_scene(ctx, "Main");
 	tc_set_frame_interval(ctx, 11111111);

@@ -13,7 +13,7 @@ static void setup(void)
 {
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_IDLE | TC_TRACER_ANR;
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)
@@ -80,7 +80,7 @@ Test(tracer_idle, off_without_the_tracer_bit)
 	fake_free(&f);
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_ALL;
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 	tc_idle_begin(ctx);
 	advance(5000);
 	tc_idle_end(ctx);
@@ -105,7 +105,7 @@ Test(tracer_idle, events_in_a_handler_have_their_own_time)
 	tc_idle_end(ctx);
 	uint64_t *ev;
 	size_t n;
-	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, &ev, &n, NULL), TC_OK);
+	cr_assert_eq(tc_copy_since(ctx, (tc_index){ 0 }, &ev, &n, NULL), TC_RT_OK);
 	cr_assert_eq(n, 6);
 	cr_assert_eq(tc_event_id(ev[4]), 6);
 	cr_assert_eq(tc_event_time(ev[4]), end + 300);

@@ -64,7 +64,7 @@ static void start(uint32_t tracers)
 	cfg.tracers = tracers;
 	cfg.priority_libs = "libtc_fakeruntime.so";
 	cfg.probe.thread_stack = stack_probe;
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)
@@ -186,7 +186,7 @@ Test(tracer_priority, a_library_loaded_after_the_start_is_hooked_and_reconfigure
 	/* this program holds the engine, so its own dlopen is not watched (a
 	 * platform library's is: test_plthook.c): the refresh finds the library */
 	load();
-	cr_assert_eq(tc_plthook_refresh(NULL), TC_OK);
+	cr_assert_eq(tc_plthook_refresh(NULL), TC_RT_OK);
 	if (!(getpriority(PRIO_PROCESS, (id_t)tid()) < 18))
 		cr_skip_test("already at the lowest priority");
 	cr_assert_eq(set_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
@@ -195,8 +195,8 @@ Test(tracer_priority, a_library_loaded_after_the_start_is_hooked_and_reconfigure
 	tc_stop(ctx);
 	tc_config c2 = cfg;
 	c2.tracers = TC_TRACER_ALL;
-	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_RT_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	cr_assert_eq(set_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
 	tc_ctx_poll(ctx);
 	cr_assert_eq(f.n_reports, 1, "off after reconfigure");
@@ -212,9 +212,9 @@ Test(tracer_priority, a_second_context_runs_without_the_hooks_with_a_warning)
 	c2.tracers = TC_TRACER_PRIORITY;
 	c2.priority_libs = "libtc_fakeruntime.so";
 	tc_ctx *second = NULL;
-	cr_assert_eq(tc_ctx_new(&second, &c2, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&second, &c2, NULL), TC_RT_OK);
 	cr_assert(f2.logs && strstr(f2.logs, "thread priority off: another context traces thread priority"));
-	cr_assert_eq(tc_start(second, NULL), TC_OK);
+	cr_assert_eq(tc_start(second, NULL), TC_RT_OK);
 	if (getpriority(PRIO_PROCESS, (id_t)tid()) >= 19)
 		cr_skip_test("already at the lowest priority");
 	cr_assert_eq(set_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);
@@ -240,7 +240,7 @@ Test(tracer_priority, arts_own_library_is_never_hooked)
 	cfg.tracers = TC_TRACER_PRIORITY;
 	cfg.priority_libs = "libart.so;libtc_fakeruntime.so";
 	cfg.probe.thread_stack = stack_probe;
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 	if (getpriority(PRIO_PROCESS, (id_t)tid()) >= 18)
 		cr_skip_test("already at the lowest priority");
 	cr_assert_eq(art_prio(0, getpriority(PRIO_PROCESS, (id_t)tid()) + 1), 0);

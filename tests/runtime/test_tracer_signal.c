@@ -71,7 +71,7 @@ static void setup(void)
 
 static void start(void)
 {
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)
@@ -227,7 +227,7 @@ Test(tracer_signal, the_error_state_is_polled_a_bounded_number_of_times)
 
 Test(tracer_signal, not_started_is_not_checked)
 {
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK);
 	tc_dispatch_begin(ctx);
 	fake_advance_ms(&f, 5000);
 	sigquit();
@@ -240,8 +240,8 @@ Test(tracer_signal, one_context_at_a_time_and_the_old_handler_is_put_back)
 {
 	start();
 	tc_ctx *other = NULL;
-	tc_error err = { 0 };
-	cr_assert_eq(tc_ctx_new(&other, &cfg, &err), TC_ESTATE);
+	tc_rt_error err = { 0 };
+	cr_assert_eq(tc_ctx_new(&other, &cfg, &err), TC_RT_ESTATE);
 	cr_assert(strstr(err.message, "another context has the SIGQUIT handler"));
 	cr_assert_null(other);
 	tc_ctx_free(ctx);
@@ -270,8 +270,8 @@ Test(tracer_signal, reconfigure_installs_and_removes_it)
 	cr_assert(cur.sa_handler == previous_handler, "not installed without the bit");
 	tc_stop(ctx);
 	cfg.tracers = TC_TRACER_SIGNAL_ANR;
-	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_RT_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	tc_dispatch_begin(ctx);
 	fake_advance_ms(&f, 2000);
 	sigquit();
@@ -280,7 +280,7 @@ Test(tracer_signal, reconfigure_installs_and_removes_it)
 	tc_dispatch_end(ctx);
 	tc_stop(ctx);
 	cfg.tracers = 0;
-	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &cfg, NULL), TC_RT_OK);
 	cr_assert_eq(sigaction(SIGQUIT, NULL, &cur), 0);
 	cr_assert(!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == previous_handler, "removed");
 }
@@ -441,9 +441,9 @@ Test(tracer_signal_art, a_platform_that_ignores_app_handlers_leaves_sigquit_bloc
 {
 	start_catcher();
 	atomic_store(&ignore_app_handlers, true);
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK, "the runtime still starts, without signal ANR");
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK, "the runtime still starts, without signal ANR");
 	atomic_store(&ignore_app_handlers, false);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	sigset_t cur;
 	cr_assert_eq(pthread_sigmask(SIG_BLOCK, NULL, &cur), 0);
 	cr_assert_eq(sigismember(&cur, SIGQUIT), 1, "SIGQUIT still blocked: nothing would take it but SIG_DFL");

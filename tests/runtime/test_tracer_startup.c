@@ -18,7 +18,7 @@ static void setup(void)
 
 static void start(void)
 {
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)
@@ -192,7 +192,7 @@ Test(tracer_startup, unknown_start_or_not_started_reports_nothing)
 	tc_activity_focus(ctx, "Main", 1, true); /* no application-create end yet */
 	cr_assert_eq(f.n_reports, 0);
 	tc_ctx_free(ctx);
-	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_OK); /* READY only */
+	cr_assert_eq(tc_ctx_new(&ctx, &cfg, NULL), TC_RT_OK); /* READY only */
 	app_create(100);
 	tc_activity_created(ctx, "Main", 1);
 	tc_activity_focus(ctx, "Main", 1, true);

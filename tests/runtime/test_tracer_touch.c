@@ -45,7 +45,7 @@ static void setup(void)
 	fake_config(&cfg, &f);
 	cfg.tracers = TC_TRACER_TOUCH;
 	cfg.touch_libs = "libtc_fakeinput.so";
-	cr_assert_eq(fake_start(&ctx, &cfg), TC_OK);
+	cr_assert_eq(fake_start(&ctx, &cfg), TC_RT_OK);
 }
 
 static void teardown(void)
@@ -109,8 +109,8 @@ Test(tracer_touch, a_fast_event_is_not_reported_and_the_threshold_is_configurati
 	tc_stop(ctx);
 	tc_config c2 = cfg;
 	c2.touch_lag_ms = 500;
-	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_OK);
-	cr_assert_eq(tc_start(ctx, NULL), TC_OK);
+	cr_assert_eq(tc_reconfigure(ctx, &c2, NULL), TC_RT_OK);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
 	arrive(120);
 	handle(600);
 	done(2);

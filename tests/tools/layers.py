@@ -31,15 +31,18 @@ ALLOWED = {
     'rules': {'base', 'classfile', 'dex', 'mapfile'},
     'mapfile': {'base'},
     'src': {'base', 'classfile', 'dex', 'rules', 'mapfile'},
-    'runtime': {'base'},
+    'runtime': {'base', 'runtime/include'},
+    # the runtime's public headers: an app's NDK build has runtime/include/ alone, so they
+    # include nothing but each other (their own error record, tc_rt_error.h, not base's)
+    'runtime/include': set(),
     # the runtime's internals (runtime/src/): its public headers besides
-    'runtime/src': {'base', 'runtime'},
+    'runtime/src': {'base', 'runtime', 'runtime/include'},
     # tc-trace and tc-ringdump: the runtime's public headers (the ring-file format, the
     # analysis), never its internals; base/ and mapfile/
-    'trace': {'base', 'mapfile', 'runtime'},
+    'trace': {'base', 'mapfile', 'runtime', 'runtime/include'},
 }
 # Rooms of a folder that are a layer of their own, above the rest of the folder.
-SUBLAYERS = {'runtime/src/': 'runtime/src'}
+SUBLAYERS = {'runtime/src/': 'runtime/src', 'runtime/include/': 'runtime/include'}
 # Folders never scanned (generated or third-party code would live there).
 SKIP_DIRS = {'build', '.git'}
 
@@ -157,7 +160,8 @@ def self_test():
         ('trace/x.c', '#include "rules.h"\n', 'trace/ must not include rules/'),
         ('runtime/src/x.c', '#include "trace_mapping.h"\n', 'runtime/src/ must not include trace/'),
         ('trace/x.c', '#include "ring.h"\n', 'trace/ must not include runtime/src/'),
-        ('runtime/include/x.h', '#include "ring.h"\n', 'runtime/ must not include runtime/src/'),
+        ('runtime/include/x.h', '#include "ring.h"\n', 'runtime/include/ must not include runtime/src/'),
+        ('runtime/include/x.h', '#include "tc_error.h"\n', 'runtime/include/ must not include base/'),
         ('base/arena.h', '#include "classfile.h"\n', 'base/ must not include classfile/'),
         ('base/x.h', '#include "dex.h"\n', 'base/ must not include dex/'),
         ('rules/rules.c', '#include "json.h"\n', 'could be any of'),

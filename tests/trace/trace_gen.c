@@ -140,7 +140,7 @@ static void leaf(uint32_t id, uint64_t ms)
 	out(id);
 }
 
-static int die(const char *what, const tc_error *err)
+static int die(const char *what, const tc_rt_error *err)
 {
 	fprintf(stderr, "trace_gen: %s: %s\n", what, err ? err->message : "");
 	return 1;
@@ -200,10 +200,10 @@ static int setup(tc_config *c, const char *ring, const char *reports, uint32_t c
 		fprintf(stderr, "TRACE_GEN_BUILD_ID: not hex: %s\n", bid);
 		return 1;
 	}
-	tc_error err = { 0 };
-	if (tc_ctx_new(&ctx, c, &err) != TC_OK)
+	tc_rt_error err = { 0 };
+	if (tc_ctx_new(&ctx, c, &err) != TC_RT_OK)
 		return die("tc_ctx_new", &err);
-	if (tc_start(ctx, &err) != TC_OK)
+	if (tc_start(ctx, &err) != TC_RT_OK)
 		return die("tc_start", &err);
 	return 0;
 }
@@ -320,10 +320,10 @@ static int crash(const char *ring)
 	c.buffer_path = ring;
 	c.threads = false;
 	c.tracers = 0;
-	tc_error err = { 0 };
-	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+	tc_rt_error err = { 0 };
+	if (tc_ctx_new(&ctx, &c, &err) != TC_RT_OK)
 		return die("tc_ctx_new", &err);
-	if (tc_start(ctx, &err) != TC_OK)
+	if (tc_start(ctx, &err) != TC_RT_OK)
 		return die("tc_start", &err);
 	tc_dispatch_begin(ctx);
 	in(300);
@@ -454,8 +454,8 @@ static int threads(const char *dir)
 	c.clock = (tc_clock){ fake_now, &clk };
 	c.probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
 	                      .thread_stack = fake_stack, .process_name = fake_name };
-	tc_error err = { 0 };
-	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+	tc_rt_error err = { 0 };
+	if (tc_ctx_new(&ctx, &c, &err) != TC_RT_OK)
 		return die("tc_ctx_new", &err);
 	tc_thread_name(ctx, "main");
 	tc_section_begin(ctx, "cold start", NULL);
@@ -593,11 +593,11 @@ static int gen_launch(const char *ring, uint64_t build_id, uint64_t slow_ms)
 	c.clock = (tc_clock){ tick_now, &clk };
 	c.probe = (tc_probe){ .user = &clk, .wall_ms = fake_wall, .device_info = fake_device, .process_stat = fake_stat,
 	                      .thread_stack = fake_stack, .process_name = fake_name };
-	tc_error err = { 0 };
+	tc_rt_error err = { 0 };
 	remove(ring);
-	if (tc_ctx_new(&ctx, &c, &err) != TC_OK)
+	if (tc_ctx_new(&ctx, &c, &err) != TC_RT_OK)
 		return die("tc_ctx_new", &err);
-	if (tc_start(ctx, &err) != TC_OK)
+	if (tc_start(ctx, &err) != TC_RT_OK)
 		return die("tc_start", &err);
 	if (gen_empty) { /* an app that recorded nothing */
 		tc_ctx_free(ctx);

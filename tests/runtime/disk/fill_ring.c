@@ -31,8 +31,8 @@ int main(int argc, char **argv)
 	c.capacity = (uint32_t)strtoul(argv[2], NULL, 10);
 	c.on_log = print_log;
 	tc_ctx *ctx;
-	tc_error err = { 0 };
-	if (tc_ctx_new(&ctx, &c, &err) != TC_OK) {
+	tc_rt_error err = { 0 };
+	if (tc_ctx_new(&ctx, &c, &err) != TC_RT_OK) {
 		printf("tc_ctx_new: %s\n", err.message);
 		return 1;
 	}

@@ -1649,9 +1649,10 @@ public final class E2e {
                 "after release the call still works");
     }
 
-    /** A device that blocks Unsafe.putOrderedLong (blocked/sun/misc/Unsafe.java, patched
-     *  into the JDK): install and traced code run as usual, nothing is recorded, one log
-     *  line says why and so does the first report (recordingOff), not the next. */
+    /** A device that blocks Unsafe.putOrderedLong (unsafe/sun/misc/Unsafe.java as
+     *  "blocked", patched into the JDK): install and traced code run as usual, nothing is
+     *  recorded, one log line says why and so does the first report (recordingOff), not the
+     *  next. */
     static void unsafeBlocked(String lib) {
         List<String> logs = new ArrayList<>();
         TraceCanary.setLogListener((level, tag, text) -> {
@@ -1709,7 +1710,7 @@ public final class E2e {
      * The start's self-check of the writers (SelfCheck): on a thread of its own it times a
      * burst of events into a scratch ring and says what one cost, in a log line, the first
      * report and the ring's header (e2e.sh reads it with tc-ringdump). slow: the accessors
-     * are calls (e2e.sh's stub Unsafe, slow/), over the threshold: a warning, and recording
+     * are calls (e2e.sh's stub Unsafe as "slow"), over the threshold: a warning, and recording
      * stops (Config.selfCheckStops).
      */
     static void selfCheck(String lib, String file, boolean slow) {

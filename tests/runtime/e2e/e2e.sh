@@ -55,7 +55,7 @@
 #              libandroid_runtime.so and libinput.so): priority changes of the
 #              main thread with the changer's Java stack, a slow input event.
 #   unsafe-blocked: a device whose hidden-API policy blocks Unsafe.putOrderedLong
-#              (blocked/sun/misc/Unsafe.java): the app runs, nothing is recorded,
+#              (unsafe/sun/misc/Unsafe.java, -Dtc.e2e.unsafe=blocked): the app runs, nothing is recorded,
 #              one log line and the first report say why (needs JAVAC).
 #   buildid-jar: the lazy run with the runtime's jar as tc-instrument wrote it (the
 #              build-id marker its last entry): the ring has the id, tc-trace refuses
@@ -95,31 +95,34 @@ run_hidden() {
   "$JAVA" -Xcheck:jni -Xss4m -Dtc.lib="$TC_LIB" "${opts[@]}" --module-path "$STUBS_JAR" \
     --add-modules android.stubs -cp "$CLASSPATH_E2E" E2e "$@"
 }
+# stub_unsafe DIR: the stub sun.misc.Unsafe (unsafe/sun/misc/Unsafe.java) compiled into the
+# JDK's module jdk.unsupported, in DIR (JAVAC); -Dtc.e2e.unsafe= says how it behaves
+stub_unsafe() {
+  local here
+  here=$(cd "$(dirname "$0")" && pwd)
+  "$JAVAC" -nowarn --patch-module jdk.unsupported="$here/unsafe" \
+    --add-exports java.base/jdk.internal.misc=jdk.unsupported -d "$1" "$here/unsafe/sun/misc/Unsafe.java"
+}
 case "$mode" in
 unsafe-blocked)
-  # JAVAC: the stub Unsafe (blocked/) is compiled into the JDK's module here
-  here=$(cd "$(dirname "$0")" && pwd)
   model=$(mktemp -d)
   trap 'rm -rf "$model"' EXIT
-  "$JAVAC" -nowarn --patch-module jdk.unsupported="$here/blocked" \
-    --add-exports java.base/jdk.internal.misc=jdk.unsupported -d "$model" "$here/blocked/sun/misc/Unsafe.java" || exit 1
+  stub_unsafe "$model" || exit 1
   run_java --patch-module jdk.unsupported="$model" --add-exports java.base/jdk.internal.misc=jdk.unsupported \
-    -- unsafe-blocked
+    -Dtc.e2e.unsafe=blocked -- unsafe-blocked
   ;;
 hooks)
   run_java -Dtc.fake="$TC_FAKE" -- hooks
   ;;
 self-check|self-check-slow)
   # the start's self-check of the writers; -slow: a stub Unsafe whose putOrderedLong is a
-  # call of about 1 us (slow/sun/misc/Unsafe.java, compiled into the JDK's module; JAVAC)
+  # call of about 1 us (stub_unsafe, -Dtc.e2e.unsafe=slow)
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   if [ "$mode" = self-check-slow ]; then
-    here=$(cd "$(dirname "$0")" && pwd)
-    "$JAVAC" -nowarn --patch-module jdk.unsupported="$here/slow" \
-      --add-exports java.base/jdk.internal.misc=jdk.unsupported -d "$dir/model" "$here/slow/sun/misc/Unsafe.java" || exit 1
+    stub_unsafe "$dir/model" || exit 1
     run_java --patch-module jdk.unsupported="$dir/model" --add-exports java.base/jdk.internal.misc=jdk.unsupported \
-      -- self-check "$dir/ring" true || exit 1
+      -Dtc.e2e.unsafe=slow -- self-check "$dir/ring" true || exit 1
   else
     run_java -- self-check "$dir/ring" false || exit 1
   fi

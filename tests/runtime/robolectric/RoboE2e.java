@@ -77,33 +77,18 @@ public final class RoboE2e {
         }
     }
 
-    /** The duration of the first "depth,id,count,dur" line for id at depth, or -1. */
-    static long item(String json, int depth, int id, int count) {
-        Matcher m = Pattern.compile("(?:\"stack\":\"|\\\\n)" + depth + "," + id + "," + count + ",(\\d+)\\\\n")
-                .matcher(json);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
-    }
+    /** The check of Scenarios' shared report checks: an assertion here. */
+    static final Scenarios.Check ASSERT = (ok, what) -> assertTrue(what + " on API " + Build.VERSION.SDK_INT, ok);
 
     static void busy(long ms) {
-        long end = System.nanoTime() + ms * 1_000_000L;
-        long x = 0;
-        while (System.nanoTime() < end) {
-            x += end ^ x;
-        }
-        if (x == 42) {
-            System.out.print("");
-        }
+        Scenarios.busy(ms);
     }
 
     static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            throw new RuntimeException(e);
-        }
+        Scenarios.sleep(ms);
     }
 
-    // ---- "instrumented" methods, E2e's ids ----
+    // ---- "instrumented" methods: Scenarios' (E2e's too), and the Activity's focus hook ----
 
     /** An Activity as tc-instrument leaves it: onWindowFocusChanged calls at(this, hasFocus). */
     public static final class MainActivity extends android.app.Activity {
@@ -123,58 +108,26 @@ public final class RoboE2e {
         }
     }
 
-    static void tinyStep() {
-        AppMethodBeat.i(101);
-        busy(1);
-        AppMethodBeat.o(101);
-    }
-
-    static void nap() {
-        AppMethodBeat.i(102);
-        try {
-            sleep(150);
-        } finally {
-            AppMethodBeat.o(102);
-        }
-    }
-
-    static void slowWork() {
-        AppMethodBeat.i(100);
-        try {
-            for (int k = 0; k < 3; k++) {
-                tinyStep();
-            }
-            nap();
-            busy(650);
-        } finally {
-            AppMethodBeat.o(100);
-        }
-    }
-
-    static void stuck() {
-        AppMethodBeat.i(200);
-        try {
-            sleep(5600);
-        } finally {
-            AppMethodBeat.o(200);
-        }
-    }
-
     static boolean slowIdle() {
-        AppMethodBeat.i(202);
-        try {
-            sleep(2300);
-        } finally {
-            AppMethodBeat.o(202);
-        }
+        Scenarios.slowIdle();
         return false;
     }
 
     /** Runs on the main looper's thread and waits for it. */
     static <T> T onMain(Callable<T> c) throws Exception {
+        return onMain(c, 30);
+    }
+
+    static <T> T onMain(Callable<T> c, long seconds) throws Exception {
         FutureTask<T> t = new FutureTask<>(c);
         new Handler(Looper.getMainLooper()).post(t);
-        return t.get(30, TimeUnit.SECONDS);
+        return t.get(seconds, TimeUnit.SECONDS);
+    }
+
+    /** Builds an Activity on the main looper: the first in a JVM takes Robolectric 15 to 60 s
+     *  on a loaded 2-core VM (resources, instrumenting the classes it needs). */
+    static <T> T onMainActivity(Callable<T> c) throws Exception {
+        return onMain(c, 180);
     }
 
     static final List<String> logs = new ArrayList<>();
@@ -217,8 +170,20 @@ public final class RoboE2e {
         return false;
     }
 
+    /** Each test's time (printed: the figures per level of README.md's "Time"). */
+    @org.junit.Rule
+    public final org.junit.rules.TestName name = new org.junit.rules.TestName();
+    long began;
+
+    @org.junit.Before
+    public void begin() {
+        began = System.nanoTime();
+    }
+
     @After
     public void release() throws Exception {
+        System.out.printf("# API %d %s: %d ms%n", Build.VERSION.SDK_INT, name.getMethodName(),
+                (System.nanoTime() - began) / 1_000_000);
         onMain(() -> { // the recording thread: install ran there
             TraceCanary.stop();
             TraceCanary.release();
@@ -238,39 +203,27 @@ public final class RoboE2e {
         install(TraceCanary.TRACER_EVIL);
         Handler h = new Handler(Looper.getMainLooper());
         h.post(() -> busy(5));
-        h.post(RoboE2e::slowWork);
+        h.post(Scenarios::slowWork);
         String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 10_000);
         assertNotNull("slow message report on API " + Build.VERSION.SDK_INT, evil);
         String j = evil[2];
         System.out.println("# API " + Build.VERSION.SDK_INT + " " + j);
-        long d100 = item(j, 1, 100, 1);
-        assertTrue("slowWork's own line, ~800 ms: " + d100, d100 >= 700 && d100 <= 2500);
-        long d101 = item(j, 2, 101, 3);
-        assertTrue("three tinySteps merged into one line: " + d101, d101 >= 0 && d101 <= 200);
-        long d102 = item(j, 2, 102, 1);
-        assertTrue("nap ~150 ms: " + d102, d102 >= 100 && d102 <= 1000);
-        long dd = item(j, 0, AppMethodBeat.METHOD_ID_DISPATCH, 1);
-        assertTrue("the message line holds the method: " + dd, dd >= d100);
-        assertTrue("stackKey is slowWork", j.contains("\"stackKey\":\"100|\""));
+        Scenarios.checkSlowMessage(j, ASSERT);
     }
 
     /** E2e's anr: a message stuck 5.6 s gives a LAG report with the main thread's stack, then an ANR. */
     @Test
     public void anrAndLag() throws Exception {
         install(TraceCanary.TRACER_EVIL | TraceCanary.TRACER_ANR);
-        new Handler(Looper.getMainLooper()).post(RoboE2e::stuck);
+        new Handler(Looper.getMainLooper()).post(Scenarios::stuck);
         String[] lag = waitFor("Trace_EvilMethod", "LAG", 10_000);
         assertNotNull("lag report on API " + Build.VERSION.SDK_INT, lag);
-        assertTrue("lag report with the main thread's stack: " + lag[2], lag[2].contains("RoboE2e.stuck"));
+        Scenarios.checkLag(lag[2], ASSERT);
         String[] anr = waitFor("Trace_EvilMethod", "ANR", 10_000);
         assertNotNull("ANR report on API " + Build.VERSION.SDK_INT, anr);
         String j = anr[2];
         System.out.println("# API " + Build.VERSION.SDK_INT + " " + j);
-        long d200 = item(j, 1, 200, 1);
-        assertTrue("stuck ~5000 ms at the check: " + d200, d200 >= 4800 && d200 <= 5600);
-        assertTrue("stackKey is stuck", j.contains("\"stackKey\":\"200|\""));
-        assertTrue("the whole stack, from the sleep to stuck",
-                j.contains("|*\\t\\tat RoboE2e:sleep(") && j.contains("|*\\t\\tat RoboE2e:stuck("));
+        Scenarios.checkAnr(j, ASSERT);
         onMain(() -> null); // the stuck message is over
     }
 
@@ -300,7 +253,7 @@ public final class RoboE2e {
         if (api23) {
             assertNotNull("LAG_IDLE_HANDLER report for the slow handler on API " + Build.VERSION.SDK_INT, r);
             System.out.println("# API " + Build.VERSION.SDK_INT + " " + r[2]);
-            assertTrue("the main thread's stack, in the handler: " + r[2], r[2].contains("RoboE2e.slowIdle(RoboE2e.java:"));
+            Scenarios.checkIdleLag(r[2], ASSERT);
         } else {
             assertEquals("API " + Build.VERSION.SDK_INT + ": no idle-handler lag", null, r);
             assertTrue("API " + Build.VERSION.SDK_INT + ": a warning says it is off: " + logs,
@@ -364,7 +317,7 @@ public final class RoboE2e {
         }
         sleep(400);
         long[] focusMs = {0};
-        onMain(() -> {
+        onMainActivity(() -> {
             MainActivity a = org.robolectric.Robolectric.buildActivity(MainActivity.class).setup().get();
             new Handler(Looper.getMainLooper()).post(() -> {
                 focusMs[0] = System.currentTimeMillis();
@@ -425,8 +378,7 @@ public final class RoboE2e {
     // ---- frames, FrameMetrics, view phases, start-up (issue 34 item 2) ----
 
     static long intOf(String json, String key) {
-        Matcher m = Pattern.compile("\"" + key + "\":(-?\\d+)").matcher(json);
-        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
+        return Scenarios.num(json, key);
     }
 
     static double fpsOf(String json) {
@@ -521,7 +473,7 @@ public final class RoboE2e {
         assertEquals("the display's rate", 20f, hz, 0.01f);
         long interval = (long) (1e9 / hz);
         org.robolectric.android.controller.ActivityController<MainActivity>[] ctl = new org.robolectric.android.controller.ActivityController[1];
-        onMain(() -> {
+        onMainActivity(() -> {
             ctl[0] = org.robolectric.Robolectric.buildActivity(MainActivity.class).setup();
             return null;
         });
@@ -623,7 +575,7 @@ public final class RoboE2e {
             assertEquals("the listener removed at destroy on API " + sdk, 0, listeners.size());
             // a window that never took the listener (the framework's, drawn without
             // hardware acceleration): its remove throws, which must not reach the app
-            onMain(() -> {
+            onMainActivity(() -> {
                 org.robolectric.android.controller.ActivityController<MainActivity> a =
                         org.robolectric.Robolectric.buildActivity(MainActivity.class).setup();
                 java.util.Set<?> l = org.robolectric.util.ReflectionHelpers.getField(
@@ -652,34 +604,11 @@ public final class RoboE2e {
             if (armed) {
                 armed = false;
                 long t = System.nanoTime();
-                slowTraversal();
+                Scenarios.slowTraversal();
                 measureNs = System.nanoTime() - t;
             }
             super.onMeasure(w, h);
         }
-    }
-
-    static void slowTraversal() {
-        AppMethodBeat.i(120);
-        try {
-            sleep(800);
-        } finally {
-            AppMethodBeat.o(120);
-        }
-    }
-
-    static void slowAnimation() {
-        AppMethodBeat.i(121);
-        try {
-            sleep(150);
-        } finally {
-            AppMethodBeat.o(121);
-        }
-    }
-
-    static String str(String json, String key) {
-        Matcher m = Pattern.compile("\"" + key + "\":\"([^\"]*)\"").matcher(json);
-        return m.find() ? m.group(1) : null;
     }
 
     /** The slow-message report whose stackKey is id, or null. */
@@ -725,7 +654,7 @@ public final class RoboE2e {
         install(c);
         SlowView[] v = new SlowView[1];
         MainActivity[] act = new MainActivity[1];
-        onMain(() -> {
+        onMainActivity(() -> {
             act[0] = org.robolectric.Robolectric.buildActivity(MainActivity.class).setup().get();
             v[0] = new SlowView(act[0]);
             act[0].setContentView(v[0]);
@@ -736,7 +665,7 @@ public final class RoboE2e {
         onMain(() -> {
             android.view.Choreographer.getInstance().postFrameCallback(x -> {
                 t[0] = System.nanoTime();
-                slowAnimation();
+                Scenarios.slowAnimation();
                 t[1] = System.nanoTime() - t[0];
             });
             v[0].armed = true;
@@ -763,21 +692,12 @@ public final class RoboE2e {
         System.out.println("# API " + sdk + " " + j.replaceAll("\"machine\".*?\"mem_free\":\\d+,", "")
                 .replaceAll("\"threadStack\":\".*?\",", ""));
         String source = metrics ? "FrameMetrics" : "Choreographer";
-        assertEquals("the phases' source on API " + sdk + ": " + j, source, str(j, "source"));
-        assertEquals("one frame in the message: " + j, 1, intOf(j, "frames"));
-        long anim = intOf(j, "animationMs"), trav = intOf(j, "traversalMs");
-        if (metrics) {
-            assertEquals("animation, as the renderer said: " + j, t[1] / 1_000_000, anim);
+        Scenarios.checkViewPhases(j, source, ASSERT); // E2e's view-phases checks
+        if (metrics) { // and the very figures the window's listener was given
+            assertEquals("animation, as the renderer said: " + j, t[1] / 1_000_000, intOf(j, "animationMs"));
             assertEquals("measure + layout, as the renderer said: " + j, v[0].measureNs / 1_000_000,
                     intOf(j, "measureLayoutMs"));
             assertEquals("draw: " + j, 3, intOf(j, "drawMs"));
-            assertTrue("why names the phase: " + j, j.matches(".*\"why\":\"[^\"]*; 1 frame, measure\\+layout \\d+ ms\".*"));
-        } else {
-            assertTrue("animation phase ~150 ms: " + anim + ": " + j, anim >= 140 && anim < 700);
-            assertTrue("traversal, the view's 800 ms measure: " + trav + ": " + j, trav >= 780 && trav < 2000);
-            assertTrue("Choreographer: measure, layout and draw unknown: " + j,
-                    j.contains("\"measureLayoutMs\":\"unknown\",\"drawMs\":\"unknown\""));
-            assertTrue("why names the phase: " + j, j.matches(".*\"why\":\"[^\"]*; 1 frame, traversal \\d+ ms\".*"));
         }
     }
 

@@ -32,7 +32,8 @@ import org.robolectric.annotation.LooperMode;
  * framework: android-all's Looper, MessageQueue, Handler and Application inside
  * Robolectric (robolectric.sh runs it once per API level, -Drobolectric.enabledSdks=N).
  * Method events come from hand-written AppMethodBeat calls in tc-instrument's shape,
- * with E2e's ids.
+ * with E2e's ids: the scenarios' traced work and their reports' checks are
+ * tests/runtime/e2e/Scenarios.java's, which E2e runs on the stubs.
  *
  * Where Robolectric is not a device:
  *  - LooperMode INSTRUMENTATION_TEST: the main looper runs the framework's own
@@ -43,8 +44,11 @@ import org.robolectric.annotation.LooperMode;
  *  - SystemClock is Robolectric's (a fake clock that only a test moves); the runtime
  *    times messages with CLOCK_MONOTONIC in C, so durations are real, but Message.when
  *    (the queue probe) is in fake time.
- *  - No Choreographer vsync: Robolectric's Choreographer runs frames from its own
- *    clock, not at a display's rate (the frame scenarios stay on the stubs).
+ *  - No display: a vsync request is answered at once, its time on Robolectric's clock
+ *    (framesAndFps moves that clock to the real one: alignClock). No renderer:
+ *    ShadowWindow holds the FrameMetrics listeners and delivers only what a test hands
+ *    it (framesAndFps, viewPhases). No system server: nothing sends a launch through
+ *    ActivityThread.mH (startupAndFocus sends it). See each test and README.md here.
  */
 @RunWith(RobolectricTestRunner.class)
 @Config(minSdk = 21, manifest = Config.NONE) // the level: -Drobolectric.enabledSdks=N

@@ -38,8 +38,8 @@ import java.util.regex.Pattern;
  */
 public final class E2e {
     /** id -> method, as a tc-instrument mapping file would list them. */
-    static final String MAPPING = "100,8,E2e slowWork ()V\n101,8,E2e tinyStep ()V\n102,8,E2e nap ()V\n"
-            + "200,8,E2e stuck ()V\n300,8,E2e crashLoop ()V\n301,8,E2e crashStep (I)V\n1,8,E2e earlyInit ()V\n"
+    static final String MAPPING = "100,8,Scenarios slowWork ()V\n101,8,Scenarios tinyStep ()V\n102,8,Scenarios nap ()V\n"
+            + "200,8,Scenarios stuck ()V\n300,8,E2e crashLoop ()V\n301,8,E2e crashStep (I)V\n1,8,E2e earlyInit ()V\n"
             + "2,8,E2e appOnCreate ()V\n7,8,E2e noise ()V\n110,8,E2e lowerPriority (I)V\n112,8,E2e handleTouch (J)V\n";
 
     static final List<String[]> reports = new ArrayList<>();
@@ -56,22 +56,23 @@ public final class E2e {
     }
 
     static void busy(long ms) {
-        long end = System.nanoTime() + ms * 1_000_000L;
-        long x = 0;
-        while (System.nanoTime() < end) {
-            x += end ^ x;
-        }
-        if (x == 42) {
-            System.out.print("");
-        }
+        Scenarios.busy(ms);
     }
 
     static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            throw new RuntimeException(e);
-        }
+        Scenarios.sleep(ms);
+    }
+
+    static long item(String json, int depth, int id, int count) {
+        return Scenarios.item(json, depth, id, count);
+    }
+
+    static long num(String json, String key) {
+        return Scenarios.num(json, key);
+    }
+
+    static String str(String json, String key) {
+        return Scenarios.str(json, key);
     }
 
     // ---- "instrumented" methods ----
@@ -99,43 +100,6 @@ public final class E2e {
         while (!noiseStop) {
             AppMethodBeat.i(7);
             AppMethodBeat.o(7);
-        }
-    }
-
-    static void tinyStep() {
-        AppMethodBeat.i(101);
-        busy(1);
-        AppMethodBeat.o(101);
-    }
-
-    static void nap() {
-        AppMethodBeat.i(102);
-        try {
-            sleep(150);
-        } finally {
-            AppMethodBeat.o(102);
-        }
-    }
-
-    static void slowWork() {
-        AppMethodBeat.i(100);
-        try {
-            for (int k = 0; k < 3; k++) {
-                tinyStep();
-            }
-            nap();
-            busy(650);
-        } finally {
-            AppMethodBeat.o(100);
-        }
-    }
-
-    static void stuck() {
-        AppMethodBeat.i(200);
-        try {
-            sleep(5600);
-        } finally {
-            AppMethodBeat.o(200);
         }
     }
 
@@ -208,13 +172,6 @@ public final class E2e {
         }
     }
 
-    /** The duration of the first "depth,id,count,dur" line for id at depth, or -1. */
-    static long item(String json, int depth, int id, int count) {
-        Matcher m = Pattern.compile("(?:\"stack\":\"|\\\\n)" + depth + "," + id + "," + count + ",(\\d+)\\\\n")
-                .matcher(json);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
-    }
-
     static void slow(String lib) {
         // Before any start: the first traced call starts recording (status READY).
         TraceCanary.Config c = config(lib);
@@ -236,7 +193,7 @@ public final class E2e {
         h.post(() -> app.dispatchActivityResumed(a));
         h.post(() -> a.onWindowFocusChanged(true));
         h.post(() -> busy(5));
-        h.post(E2e::slowWork);
+        h.post(Scenarios::slowWork);
         h.post(() -> animate(h, 1200, 0, 0, () -> Looper.getMainLooper().quit()));
         Looper.loop();
 
@@ -244,19 +201,8 @@ public final class E2e {
         check(evil != null, "slow message report");
         if (evil != null) {
             String j = evil[2];
-            long d100 = item(j, 1, 100, 1);
-            // loose bounds: the clock thread may be starved on a loaded machine
-            check(d100 >= 700 && d100 <= 2500, "slowWork's own line, ~800 ms: " + d100);
-            long d101 = item(j, 2, 101, 3);
-            check(d101 >= 0 && d101 <= 200, "three tinySteps merged into one line: " + d101);
-            long d102 = item(j, 2, 102, 1);
-            check(d102 >= 100 && d102 <= 1000, "nap ~150 ms: " + d102);
-            long dd = item(j, 0, AppMethodBeat.METHOD_ID_DISPATCH, 1);
-            check(dd >= d100, "the message line holds the method: " + dd);
-            check(j.contains("\"stackKey\":\"100|\""), "stackKey is slowWork");
+            Scenarios.checkSlowMessage(j, E2e::check);
             check(j.contains("\"scene\":\"E2e$MainActivity\""), "scene is the started activity");
-            Matcher cost = Pattern.compile("\"cost\":(\\d+)").matcher(j);
-            check(cost.find() && Long.parseLong(cost.group(1)) >= d100, "cost covers the stack");
             System.out.println("# " + j);
         }
         String[] startup = waitFor("Trace_StartUp", null, 2000);
@@ -283,29 +229,23 @@ public final class E2e {
         AndroidTracing.install(new Application(), c, LISTENER);
         check(TraceCanary.status() == TraceCanary.STATUS_STARTED, "quirk_fixed_start_from_default");
         Handler h = new Handler(Looper.getMainLooper());
-        h.post(E2e::stuck);
+        h.post(Scenarios::stuck);
         h.post(() -> Looper.getMainLooper().quit());
         Looper.loop();
 
         String[] lag = waitFor("Trace_EvilMethod", "LAG", 1000);
-        check(lag != null && lag[2].contains("E2e.stuck"), "lag report with the main thread's stack");
+        check(lag != null, "lag report");
+        if (lag != null) {
+            Scenarios.checkLag(lag[2], E2e::check);
+        }
         String[] anr = waitFor("Trace_EvilMethod", "ANR", 1000);
         check(anr != null, "ANR report");
         if (anr != null) {
             String j = anr[2];
-            long d200 = item(j, 1, 200, 1);
-            check(d200 >= 4800 && d200 <= 5600, "stuck ~5000 ms at the check: " + d200);
-            Matcher cost = Pattern.compile("\"cost\":(\\d+)").matcher(j);
-            check(cost.find() && Long.parseLong(cost.group(1)) >= 5000 && Long.parseLong(cost.group(1)) < 6000,
-                    "cost 5000..5999");
-            check(j.contains("\"stackKey\":\"200|\""), "stackKey is stuck");
+            Scenarios.checkAnr(j, E2e::check);
             check(j.matches(".*\"memory\":\\{\"dalvik_heap\":\\d+,\"native_heap\":-?\\d+,\"vm_size\":\\d+\\}.*"),
                     "memory");
-            check(j.contains("\"threadStack\":\" \\n|*\\t\\tat "), "Matrix's thread-stack lines");
-            // Matrix's simple style cut the top 3 frames (where the thread is stuck) and all
-            // past the 12th: the whole stack, from the sleep to main
-            check(j.contains("|*\\t\\tat E2e:sleep(") && j.contains("|*\\t\\tat E2e:stuck(")
-                    && j.contains("|*\\t\\tat E2e:main("), "quirk_fixed_anr_thread_stack_whole");
+            check(j.contains("|*\\t\\tat E2e:main("), "the whole stack, up to main");
             check(!anr[1].equals("0") && !anr[1].isEmpty(), "Issue key is the message token: " + anr[1]);
             System.out.println("# " + j);
         }
@@ -357,29 +297,6 @@ public final class E2e {
         }
     }
 
-    static void slowTraversal() {
-        AppMethodBeat.i(120);
-        try {
-            sleep(800);
-        } finally {
-            AppMethodBeat.o(120);
-        }
-    }
-
-    static void slowAnimation() {
-        AppMethodBeat.i(121);
-        try {
-            sleep(150);
-        } finally {
-            AppMethodBeat.o(121);
-        }
-    }
-
-    static String str(String json, String key) {
-        Matcher m = Pattern.compile("\"" + key + "\":\"([^\"]*)\"").matcher(json);
-        return m.find() ? m.group(1) : null;
-    }
-
     /**
      * View phases (Config.blockContext): one frame whose animation callback takes 150 ms
      * and whose traversal (ViewRootImpl's, on the traversal queue) takes 800 ms, then a
@@ -410,9 +327,9 @@ public final class E2e {
             resume(app, a);
         });
         h.post(() -> {
-            Choreographer.getInstance().postFrameCallback(t -> slowAnimation());
+            Choreographer.getInstance().postFrameCallback(t -> Scenarios.slowAnimation());
             Choreographer.getInstance().postCallback(Choreographer.CALLBACK_TRAVERSAL, () -> {
-                slowTraversal();
+                Scenarios.slowTraversal();
                 h.post(E2e::blockedWork);
                 h.post(() -> Looper.getMainLooper().quit());
             }, null);
@@ -428,21 +345,7 @@ public final class E2e {
         String j = frame[2], n = none[2];
         System.out.println("# " + j);
         System.out.println("# " + n);
-        check(source.equals(str(j, "source")) && num(j, "frames") == 1, "the frame's message: one frame, from " + source);
-        long anim = num(j, "animationMs");
-        check(anim >= 140 && anim < 700, "animation phase: " + anim + " ms");
-        check(num(j, "inputMs") >= 0 && num(j, "inputMs") < 100, "input phase: " + num(j, "inputMs") + " ms");
-        long trav = num(j, "traversalMs");
-        check(trav >= 780 && trav < 2000, "traversal: " + trav + " ms");
-        if (source.equals("FrameMetrics")) {
-            check(num(j, "measureLayoutMs") >= 780 && num(j, "drawMs") >= 0, "measure + layout: "
-                    + num(j, "measureLayoutMs") + " ms, draw " + num(j, "drawMs") + " ms");
-            check(j.matches(".*\"why\":\"[^\"]*; 1 frame, measure\\+layout \\d+ ms\".*"), "why names the phase");
-        } else {
-            check(j.contains("\"measureLayoutMs\":\"unknown\",\"drawMs\":\"unknown\""),
-                    "Choreographer: measure, layout and draw are not told apart; the report says unknown");
-            check(j.matches(".*\"why\":\"[^\"]*; 1 frame, traversal \\d+ ms\".*"), "why names the phase");
-        }
+        Scenarios.checkViewPhases(j, source, E2e::check);
         check(source.equals(str(n, "source")) && num(n, "frames") == 0 && num(n, "animationMs") == 0,
                 "the message that draws nothing: no frame");
         synchronized (logs) {
@@ -476,11 +379,6 @@ public final class E2e {
                 }
             }
         }
-    }
-
-    static long num(String json, String key) {
-        Matcher m = Pattern.compile("\"" + key + "\":(-?\\d+)").matcher(json);
-        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
     }
 
     static double usage(String json) {
@@ -719,12 +617,7 @@ public final class E2e {
     }
 
     static boolean slowIdle(Handler h) {
-        AppMethodBeat.i(202);
-        try {
-            sleep(2300);
-        } finally {
-            AppMethodBeat.o(202);
-        }
+        Scenarios.slowIdle();
         h.postDelayed(() -> Looper.getMainLooper().quit(), 200);
         return false;
     }
@@ -780,7 +673,7 @@ public final class E2e {
             check(r != null, "LAG_IDLE_HANDLER report for the slow handler");
             if (r != null) {
                 System.out.println("# " + r[2]);
-                check(r[2].contains("E2e.slowIdle(E2e.java:"), "the main thread's stack, in the handler");
+                Scenarios.checkIdleLag(r[2], E2e::check);
             }
             synchronized (reports) {
                 int n = 0;
@@ -970,7 +863,7 @@ public final class E2e {
             alive[0] = TraceCanary.isAlive();
         });
         TraceCanary.dispatchBegin();
-        slowWork();
+        Scenarios.slowWork();
         TraceCanary.dispatchEnd();
         check(inListener.await(10, java.util.concurrent.TimeUnit.SECONDS), "the slow message's report is being delivered");
         TraceCanary.release();
@@ -1378,7 +1271,7 @@ public final class E2e {
         h.post(() -> app.dispatchActivityCreated(a));
         h.post(() -> app.dispatchActivityStarted(a));
         h.post(() -> a.onWindowFocusChanged(true));
-        h.post(E2e::slowWork);
+        h.post(Scenarios::slowWork);
         h.postDelayed(() -> Looper.getMainLooper().quit(), 1200);
         Looper.loop();
         check(TraceCanary.isAlive(), "started");
@@ -1666,8 +1559,8 @@ public final class E2e {
         AndroidTracing.install(new Application(), c, LISTENER);
         check(TraceCanary.isAlive(), "install runs: the runtime is alive");
         Handler h = new Handler(Looper.getMainLooper());
-        h.post(E2e::slowWork);
-        h.post(E2e::slowWork);
+        h.post(Scenarios::slowWork);
+        h.post(Scenarios::slowWork);
         h.post(() -> Looper.getMainLooper().quit());
         Looper.loop();
         check(true, "traced methods ran without an exception");
@@ -1749,7 +1642,7 @@ public final class E2e {
         check((TraceCanary.status() == TraceCanary.STATUS_STOPPED) == slow, "status " + TraceCanary.status());
         if (!slow) {
             Handler h = new Handler(Looper.getMainLooper());
-            h.post(E2e::slowWork);
+            h.post(Scenarios::slowWork);
             h.post(() -> Looper.getMainLooper().quit());
             Looper.loop();
             String[] evil = waitFor("Trace_EvilMethod", "NORMAL", 5000);

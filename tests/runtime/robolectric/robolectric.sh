@@ -81,7 +81,7 @@ done
 # own classes name framework types of every level; the sandbox loads each level's own.
 android=$work/sdk/android-all-$newest.jar
 cp=$(IFS=:; echo "${cp_parts[*]}"):$RUNTIME_JAR:$android
-if ! "$javac" -nowarn -encoding UTF-8 -d "$work/classes" -cp "$cp" "$here/RoboE2e.java" >"$work/javac.log" 2>&1; then
+if ! "$javac" -nowarn -encoding UTF-8 -d "$work/classes" -cp "$cp" "$here/RoboE2e.java" "$src/tests/runtime/e2e/Scenarios.java" >"$work/javac.log" 2>&1; then
 	echo "FAIL: javac RoboE2e.java"; cat "$work/javac.log"; exit 1
 fi
 passed=0 failed=0

@@ -73,13 +73,21 @@ int zio_inflate(zio_inflater *zi, const uint8_t *in, size_t in_len, size_t size,
 
 /* --- the block walk of a deflate stream (RFC 1951 3.2) ------------------------------- */
 
-/* Huffman codes are decoded through one table of 2^15 entries (the longest code): an
- * entry is the symbol and its code's length (0: no code starts with these bits). */
-#define CODE_BITS 15
+/* A Huffman code (3.2.2): codes of up to FAST_BITS bits are decoded through a table (an
+ * entry is the symbol and the code's length; 0 where a longer code starts, or none),
+ * longer ones bit by bit from the counts (as zlib's puff does). */
+#define FAST_BITS 10
+#define MAX_BITS 15
 #define ENTRY(sym, len) ((uint16_t)((len) << 9 | (sym)))
 
+typedef struct huff {
+	uint16_t fast[1 << FAST_BITS];
+	uint16_t count[MAX_BITS + 1]; /* codes of each length */
+	uint16_t sym[288];            /* symbols by code */
+} huff;
+
 typedef struct scan_tables {
-	uint16_t lit[1 << CODE_BITS], dist[1 << CODE_BITS], lens[1 << CODE_BITS];
+	huff lit, dist, lens;
 } scan_tables;
 
 /* Bits LSB first; past the end it reads zeros, and pos says how far it went. */
@@ -115,44 +123,72 @@ static inline uint32_t take(bits *b, unsigned k)
 	return v;
 }
 
-/* Builds the decoding table of a canonical code (3.2.2) from its code lengths; false for
- * an over-subscribed code. An incomplete one leaves entries 0, which decode as errors. */
-static bool build(uint16_t *table, const uint8_t *len, unsigned nsym)
+/* Builds a canonical code from its code lengths; false for an over-subscribed one (an
+ * incomplete one decodes some bits as errors). */
+static bool build(huff *h, const uint8_t *len, unsigned nsym)
 {
-	unsigned count[CODE_BITS + 1] = {0}, next[CODE_BITS + 1];
+	memset(h->count, 0, sizeof h->count);
 	for (unsigned i = 0; i < nsym; i++)
-		count[len[i]]++;
-	count[0] = 0;
+		h->count[len[i]]++;
+	h->count[0] = 0;
 	int left = 1;
-	for (unsigned l = 1; l <= CODE_BITS; l++) {
-		left = 2 * left - (int)count[l];
+	for (unsigned l = 1; l <= MAX_BITS; l++) {
+		left = 2 * left - (int)h->count[l];
 		if (left < 0)
 			return false;
 	}
-	unsigned code = 0;
-	for (unsigned l = 1; l <= CODE_BITS; l++) {
-		code = (code + count[l - 1]) << 1;
+	/* symbols by length, then value (3.2.2): offs[l] is the first slot of length l, and
+	 * next[l] the next code of that length */
+	unsigned offs[MAX_BITS + 1], next[MAX_BITS + 1], code = 0, at = 0;
+	for (unsigned l = 1; l <= MAX_BITS; l++) {
+		offs[l] = at;
+		at += h->count[l];
 		next[l] = code;
+		code = (code + h->count[l]) << 1;
 	}
-	memset(table, 0, sizeof(uint16_t) << CODE_BITS);
+	memset(h->fast, 0, sizeof h->fast);
 	for (unsigned i = 0; i < nsym; i++) {
 		unsigned l = len[i];
 		if (!l)
 			continue;
-		unsigned c = next[l]++, r = 0;
+		h->sym[offs[l]++] = (uint16_t)i;
+		unsigned c = next[l]++;
+		if (l > FAST_BITS)
+			continue;
+		unsigned r = 0;
 		for (unsigned k = 0; k < l; k++)
-			r |= ((c >> k) & 1u) << (l - 1 - k); /* codes are sent MSB first */
-		for (unsigned e = r; e < (1u << CODE_BITS); e += 1u << l)
-			table[e] = ENTRY(i, l);
+			r |= ((c >> k) & 1u) << (l - 1 - k); /* sent MSB first */
+		for (unsigned e = r; e < (1u << FAST_BITS); e += 1u << l)
+			h->fast[e] = ENTRY(i, l);
 	}
 	return true;
 }
 
-static inline int decode(bits *b, const uint16_t *table)
+static int decode_slow(bits *b, const huff *h)
 {
-	uint16_t e = table[b->buf & ((1u << CODE_BITS) - 1)];
+	int code = 0, first = 0, index = 0;
+	uint64_t v = b->buf;
+	for (unsigned l = 1; l <= MAX_BITS; l++) {
+		code |= (int)(v & 1);
+		v >>= 1;
+		int count = h->count[l];
+		if (code - count < first) {
+			take(b, l);
+			return h->sym[index + (code - first)];
+		}
+		index += count;
+		first = (first + count) << 1;
+		code <<= 1;
+	}
+	return -1;
+}
+
+/* Needs MAX_BITS bits in b. */
+static inline int decode(bits *b, const huff *h)
+{
+	uint16_t e = h->fast[b->buf & ((1u << FAST_BITS) - 1)];
 	if (!(e >> 9))
-		return -1;
+		return decode_slow(b, h);
 	take(b, e >> 9);
 	return e & 0x1ff;
 }
@@ -170,11 +206,11 @@ static bool dynamic_codes(bits *b, scan_tables *t)
 		refill(b);
 		cl[order[i]] = (uint8_t)take(b, 3);
 	}
-	if (!build(t->lens, cl, 19))
+	if (!build(&t->lens, cl, 19))
 		return false;
 	for (unsigned i = 0; i < nlit + ndist;) {
 		refill(b);
-		int sym = decode(b, t->lens);
+		int sym = decode(b, &t->lens);
 		if (sym < 0)
 			return false;
 		if (sym < 16) {
@@ -198,7 +234,7 @@ static bool dynamic_codes(bits *b, scan_tables *t)
 		while (rep--)
 			len[i++] = v;
 	}
-	return len[256] && build(t->lit, len, nlit) && build(t->dist, len + nlit, ndist);
+	return len[256] && build(&t->lit, len, nlit) && build(&t->dist, len + nlit, ndist);
 }
 
 static void fixed_codes(scan_tables *t)
@@ -208,9 +244,9 @@ static void fixed_codes(scan_tables *t)
 	memset(len + 144, 9, 112);
 	memset(len + 256, 7, 24);
 	memset(len + 280, 8, 8);
-	build(t->lit, len, 288);
+	build(&t->lit, len, 288);
 	memset(len, 5, 30);
-	build(t->dist, len, 30);
+	build(&t->dist, len, 30);
 }
 
 /* The symbols of one Huffman-coded block, up to its end-of-block code (3.2.5). */
@@ -225,7 +261,7 @@ static bool walk_codes(bits *b, const scan_tables *t, uint64_t limit)
 			return false;
 		/* at most 15 + 5 + 15 + 13 bits for a literal or a length and distance */
 		refill(b);
-		int sym = decode(b, t->lit);
+		int sym = decode(b, &t->lit);
 		if (sym < 256) {
 			if (sym < 0)
 				return false;
@@ -236,7 +272,7 @@ static bool walk_codes(bits *b, const scan_tables *t, uint64_t limit)
 		if (sym > 285)
 			return false;
 		take(b, len_extra[sym - 257]);
-		int d = decode(b, t->dist);
+		int d = decode(b, &t->dist);
 		if (d < 0 || d > 29)
 			return false;
 		take(b, dist_extra[d]);

@@ -284,7 +284,7 @@ static int join_file(pl_run *r, tc_jar_writer *jw, const char *dir, const char *
 	walk_path_join(path, sizeof path, dir, "/", name);
 	if (tc_file_read(path, in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 		return err->code;
-	if (!*d && !(*d = zio_deflater_new(r->opt->deflate_level)))
+	if (!*d && !(*d = zio_deflater_new(r->opt->deflate_level ? r->opt->deflate_level : 1)))
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "cannot start deflate");
 	if (zio_deflate(*d, in->data, in->len, z, path, err) != TC_OK)
 		return err->code;
@@ -448,6 +448,20 @@ void out_unstage_run(pl_run *r)
 	out_abort_mappings(r);
 }
 
+int out_deflate_level(const pl_run *r, const pl_input *in)
+{
+	return r->opt->deflate_level ? r->opt->deflate_level : in->apk ? 6 : 1;
+}
+
+/* The worker's deflater at the output's level, made on first use; NULL out of memory. */
+static zio_deflater *deflater(pl_run *r, pl_worker *w, const pl_input *in)
+{
+	zio_deflater **d = &w->deflater[in->apk];
+	if (!*d)
+		*d = zio_deflater_new(out_deflate_level(r, in));
+	return *d;
+}
+
 /* A pushed index: the unit's, and which of its parts. */
 #define PART_BITS 24
 
@@ -505,9 +519,10 @@ int out_jar_part(pl_run *r, size_t index, pl_worker *w, tc_error *err)
 	size_t at = k * ZIO_PART, n = s->len - at < ZIO_PART ? s->len - at : ZIO_PART;
 	char label[4200];
 	snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
-	if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
+	zio_deflater *d = deflater(r, w, u->in);
+	if (!d)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "cannot start deflate");
-	if (zio_deflate_part(w->deflater, s->data + at, n, k + 1 == s->nparts, &w->zout, label, err) != TC_OK)
+	if (zio_deflate_part(d, s->data + at, n, k + 1 == s->nparts, &w->zout, label, err) != TC_OK)
 		return err->code;
 	s->crc[k] = zio_crc32(s->data + at, n);
 	if (!(s->part[k] = malloc(w->zout.len)))
@@ -554,9 +569,10 @@ int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size
 	if (u->out_method == 8) {
 		char label[4200];
 		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
-		if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
+		zio_deflater *d = deflater(r, w, u->in);
+		if (!d)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "cannot start deflate");
-		if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != TC_OK)
+		if (zio_deflate(d, data, len, &w->zout, label, err) != TC_OK)
 			return err->code;
 		data = w->zout.data;
 		len = w->zout.len;

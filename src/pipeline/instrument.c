@@ -438,7 +438,8 @@ static void teardown(pl_run *r)
 		buf_free(&w->in);
 		buf_free(&w->out);
 		buf_free(&w->zout);
-		zio_deflater_free(w->deflater);
+		zio_deflater_free(w->deflater[0]);
+		zio_deflater_free(w->deflater[1]);
 		zio_inflater_free(w->inflater);
 	}
 	free(r->workers);

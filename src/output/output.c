@@ -532,9 +532,21 @@ int out_jar_part(pl_run *r, size_t index, pl_worker *w, tc_error *err)
 	return TC_OK;
 }
 
+void out_jar_entry_drop(pl_unit *u)
+{
+	u->out = NULL;
+	u->out_len = 0;
+	if (u->split)
+		u->split->dropped = true;
+}
+
 int out_jar_join(pl_run *r, pl_unit *u, tc_error *err)
 {
 	pl_split *s = u->split;
+	if (s->dropped) {
+		out_jar_split_free(u);
+		return TC_OK;
+	}
 	size_t total = 0;
 	uint32_t crc = 0;
 	for (size_t k = 0; k < s->nparts; k++) {

@@ -134,6 +134,7 @@ typedef struct pl_split {
 	uint8_t **part;        /* each part deflated (malloc), */
 	size_t *part_len;
 	uint32_t *crc;         /* and the CRC-32 of its bytes */
+	bool dropped;          /* not to be used after all (out_jar_entry_drop) */
 } pl_split;
 
 typedef struct pl_unit {
@@ -456,6 +457,9 @@ int out_jar_part(pl_run *r, size_t index, pl_worker *w, tc_error *err);
  * 60% of level 6's time, 1.5-2.5% larger). */
 int out_deflate_level(const pl_run *r, const pl_input *in);
 int out_jar_join(pl_run *r, pl_unit *u, tc_error *err);
+/* What out_jar_entry made is not to be used (a dex that failed its check): the entry is
+ * copied from the source as it was; parts still being deflated are dropped at the join. */
+void out_jar_entry_drop(pl_unit *u);
 void out_jar_split_free(pl_unit *u);
 
 #endif

@@ -333,15 +333,27 @@ int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		buf_clear(&w->out);
 		if (dex_write(&x->d, &w->out, &e) == TC_OK && w->out.err)
 			tc_fail(&e, TC_ENOMEM, TC_NO_OFFSET, "dex writer", "no memory");
+		const uint8_t *out = w->out.data;
+		size_t out_len = w->out.len;
+		/* In a jar: into the archive's form first, so that a large dex's parts deflate on
+		 * the other workers while this one checks it (dropped if it fails). */
+		if (e.code == TC_OK && u->in->jar) {
+			if (out_jar_entry(r, u, w, out, out_len, err) != TC_OK)
+				return err->code;
+			if (u->split)
+				out = u->split->data; /* w->out was taken */
+		}
 		if (e.code == TC_OK) {
 			/* The writer's output read back by the reader, which checks what ART's
 			 * file verifier checks: a dex we got wrong never reaches a build. */
 			arena check;
 			arena_init(&check);
 			dex_file again;
-			dex_parse(&again, &check, w->out.data, w->out.len, &e);
+			dex_parse(&again, &check, out, out_len, &e);
 			arena_free(&check);
 		}
+		if (e.code != TC_OK && u->in->jar)
+			out_jar_entry_drop(u);
 		if (e.code == TC_ENOMEM)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		if (e.code != TC_OK) {
@@ -349,8 +361,8 @@ int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 			tc_error_format(&e, msg, sizeof msg);
 			leave(r, u, msg, true);
 		} else {
-			data = w->out.data;
-			len = w->out.len;
+			data = out;
+			len = out_len;
 			u->changed = true;
 		}
 	}
@@ -364,5 +376,5 @@ int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		return out_dir_file(w, u, data, len, err);
 	}
-	return u->changed ? out_jar_entry(r, u, w, data, len, err) : TC_OK;
+	return TC_OK; /* a jar's entry was made above */
 }

@@ -21,6 +21,7 @@
 #include "method_mapping.h"
 #include "containers/walk.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/pool.h"
 #include "containers/zlib_io.h"
 
 static int mkdirs(pl_worker *w, const char *path, tc_error *err)
@@ -283,7 +284,7 @@ static int join_file(pl_run *r, tc_jar_writer *jw, const char *dir, const char *
 	walk_path_join(path, sizeof path, dir, "/", name);
 	if (tc_file_read(path, in, r->max_input, TC_LIMIT_OPTION, err) != TC_OK)
 		return err->code;
-	if (!*d && !(*d = zio_deflater_new(r->opt->deflate_level)))
+	if (!*d && !(*d = zio_deflater_new(r->opt->deflate_level ? r->opt->deflate_level : 1)))
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, path, "cannot start deflate");
 	if (zio_deflate(*d, in->data, in->len, z, path, err) != TC_OK)
 		return err->code;
@@ -447,18 +448,143 @@ void out_unstage_run(pl_run *r)
 	out_abort_mappings(r);
 }
 
+int out_deflate_level(const pl_run *r, const pl_input *in)
+{
+	return r->opt->deflate_level ? r->opt->deflate_level : in->apk ? 6 : 1;
+}
+
+/* The worker's deflater at the output's level, made on first use; NULL out of memory. */
+static zio_deflater *deflater(pl_run *r, pl_worker *w, const pl_input *in)
+{
+	zio_deflater **d = &w->deflater[in->apk];
+	if (!*d)
+		*d = zio_deflater_new(out_deflate_level(r, in));
+	return *d;
+}
+
+/* A pushed index: the unit's, and which of its parts. */
+#define PART_BITS 24
+
+static int split_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err)
+{
+	pl_split *s = calloc(1, sizeof *s);
+	size_t n = (len + ZIO_PART - 1) / ZIO_PART;
+	if (!s || n >= (size_t)1 << PART_BITS)
+		goto nomem;
+	u->split = s;
+	if (data == w->out.data) {
+		/* the worker's output buffer (a dex just written): taken, not copied */
+		s->data = buf_take(&w->out, &s->len);
+	} else if ((s->data = malloc(len))) {
+		memcpy(s->data, data, len);
+		s->len = len;
+	}
+	s->nparts = n;
+	s->part = calloc(n, sizeof *s->part);
+	s->part_len = calloc(n, sizeof *s->part_len);
+	s->crc = calloc(n, sizeof *s->crc);
+	if (!s->data || !s->part || !s->part_len || !s->crc)
+		goto nomem;
+	size_t unit = (size_t)(u - r->units);
+	for (size_t k = 0; k < n; k++)
+		if (pool_queue_push(r->parts, unit << PART_BITS | k) != 0)
+			goto nomem;
+	return TC_OK;
+nomem:
+	if (!u->split)
+		free(s);
+	return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+}
+
+void out_jar_split_free(pl_unit *u)
+{
+	pl_split *s = u->split;
+	if (!s)
+		return;
+	for (size_t k = 0; s->part && k < s->nparts; k++)
+		free(s->part[k]);
+	free(s->part);
+	free(s->part_len);
+	free(s->crc);
+	free(s->data);
+	free(s);
+	u->split = NULL;
+}
+
+int out_jar_part(pl_run *r, size_t index, pl_worker *w, tc_error *err)
+{
+	pl_unit *u = &r->units[index >> PART_BITS];
+	pl_split *s = u->split;
+	size_t k = index & (((size_t)1 << PART_BITS) - 1);
+	size_t at = k * ZIO_PART, n = s->len - at < ZIO_PART ? s->len - at : ZIO_PART;
+	char label[4200];
+	snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
+	zio_deflater *d = deflater(r, w, u->in);
+	if (!d)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "cannot start deflate");
+	if (zio_deflate_part(d, s->data + at, n, k + 1 == s->nparts, &w->zout, label, err) != TC_OK)
+		return err->code;
+	s->crc[k] = zio_crc32(s->data + at, n);
+	if (!(s->part[k] = malloc(w->zout.len)))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "no memory");
+	memcpy(s->part[k], w->zout.data, w->zout.len);
+	s->part_len[k] = w->zout.len;
+	return TC_OK;
+}
+
+void out_jar_entry_drop(pl_unit *u)
+{
+	u->out = NULL;
+	u->out_len = 0;
+	if (u->split)
+		u->split->dropped = true;
+}
+
+int out_jar_join(pl_run *r, pl_unit *u, tc_error *err)
+{
+	pl_split *s = u->split;
+	if (s->dropped) {
+		out_jar_split_free(u);
+		return TC_OK;
+	}
+	size_t total = 0;
+	uint32_t crc = 0;
+	for (size_t k = 0; k < s->nparts; k++) {
+		total += s->part_len[k];
+		size_t n = k + 1 < s->nparts ? ZIO_PART : s->len - k * ZIO_PART;
+		crc = k ? zio_crc32_combine(crc, s->crc[k], n) : s->crc[0];
+	}
+	uint8_t *p = arena_alloc(&r->workers[0].outs, total);
+	if (!p) {
+		out_jar_split_free(u);
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+	}
+	u->out = p;
+	u->out_len = total;
+	u->out_crc = crc;
+	for (size_t k = 0; k < s->nparts; k++) {
+		memcpy(p, s->part[k], s->part_len[k]);
+		p += s->part_len[k];
+	}
+	out_jar_split_free(u);
+	return TC_OK;
+}
+
 int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err)
 {
-	u->out_crc = zio_crc32(data, len);
 	u->out_size = len;
 	/* A stored entry stays stored; any other is deflated. */
 	u->out_method = u->info.method == 0 ? 0 : 8;
+	if (u->out_method == 8 && len > ZIO_PART && r->parts)
+		return split_entry(r, u, w, data, len, err);
+	u->out_crc = zio_crc32(data, len);
 	if (u->out_method == 8) {
 		char label[4200];
 		snprintf(label, sizeof label, "%s!%s", u->in->out, u->name);
-		if (!w->deflater && !(w->deflater = zio_deflater_new(r->opt->deflate_level)))
+		zio_deflater *d = deflater(r, w, u->in);
+		if (!d)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, label, "cannot start deflate");
-		if (zio_deflate(w->deflater, data, len, &w->zout, label, err) != TC_OK)
+		if (zio_deflate(d, data, len, &w->zout, label, err) != TC_OK)
 			return err->code;
 		data = w->zout.data;
 		len = w->zout.len;

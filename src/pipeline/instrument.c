@@ -318,7 +318,15 @@ static void largest_first(pl_run *r, size_t *items, size_t n)
 	free(s);
 }
 
-/* Runs fn over the selected units; on failure copies the first worker error out. */
+/* A part of a large entry to deflate (out_jar_part). */
+static int deflate_part(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	return out_jar_part(j->r, i, &j->r->workers[wk], &j->errs[wk]) != TC_OK;
+}
+
+/* Runs fn over the selected units, and deflates the parts of large entries they make
+ * (pl_run.parts) as they come; on failure copies the first worker error out. */
 static int run_phase(pl_run *r, size_t *items, size_t n, pool_fn fn, tc_error *err)
 {
 	tc_error *errs = calloc((size_t)r->nworkers, sizeof *errs);
@@ -327,7 +335,7 @@ static int run_phase(pl_run *r, size_t *items, size_t n, pool_fn fn, tc_error *e
 	for (int i = 0; i < r->nworkers; i++)
 		tc_error_clear(&errs[i]);
 	job j = {r, items, errs};
-	int rc = pool_run(r->nworkers, n, fn, &j);
+	int rc = pool_run_queue(r->nworkers, n, fn, r->parts, deflate_part, &j);
 	if (rc) {
 		for (int i = 0; i < r->nworkers; i++)
 			if (errs[i].code) {
@@ -394,6 +402,8 @@ static int setup(pl_run *r, tc_error *err)
 	r->inputs = calloc(r->ninputs ? r->ninputs : 1, sizeof *r->inputs);
 	if (!r->inputs)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
+	if (!(r->parts = pool_queue_new()))
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	r->keep_limit = KEEP_LIMIT;
 	atomic_init(&r->kept_bytes, 0);
 	return TC_OK;
@@ -404,7 +414,10 @@ static void teardown(pl_run *r)
 	for (size_t i = 0; i < r->nunits; i++)
 		if (r->units[i].kind == UNIT_DEX)
 			dexin_free(r->units[i].dex);
+	for (size_t i = 0; i < r->nunits; i++)
+		out_jar_split_free(&r->units[i]); /* only a run that failed still has one */
 	free(r->units);
+	pool_queue_free(r->parts);
 	for (size_t i = 0; i < r->ninputs; i++) {
 		out_abort(&r->inputs[i]); /* only a run that failed still has a stage */
 		jar_close(r->inputs[i].zip);
@@ -425,7 +438,8 @@ static void teardown(pl_run *r)
 		buf_free(&w->in);
 		buf_free(&w->out);
 		buf_free(&w->zout);
-		zio_deflater_free(w->deflater);
+		zio_deflater_free(w->deflater[0]);
+		zio_deflater_free(w->deflater[1]);
 		zio_inflater_free(w->inflater);
 	}
 	free(r->workers);
@@ -683,6 +697,13 @@ static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_er
 	n = select_units(r, first, end, dex_to_write, items);
 	largest_first(r, items, n);
 	if ((rc = run_phase(r, items, n, phase3, err)) != TC_OK)
+		return rc;
+	/* the large entries, deflated in parts during the phases */
+	for (size_t i = first; i < end && rc == TC_OK; i++)
+		for (size_t k = r->inputs[i].first; k < r->inputs[i].first + r->inputs[i].count && rc == TC_OK; k++)
+			if (r->units[k].split)
+				rc = out_jar_join(r, &r->units[k], err);
+	if (rc != TC_OK)
 		return rc;
 	for (size_t i = first; i < end && rc == TC_OK; i++) {
 		pl_input *in = &r->inputs[i];

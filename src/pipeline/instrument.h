@@ -36,7 +36,7 @@ typedef struct tc_options {
 	const char *proguard;        /* ProGuard/R8 mapping.txt, or NULL */
 	const char *beat;            /* beat class, internal form */
 	int threads;                 /* 0 = one per processor */
-	int deflate_level;           /* for rewritten jar entries, 1..9 */
+	int deflate_level;           /* for rewritten jar entries, 1..9; 0: 6 for APKs, 1 for other jars */
 	bool strict;                 /* a malformed class is fatal */
 	bool quiet;                  /* no summary line */
 	/* Refuse a run whose calls reach no runtime: the beat class and the members the

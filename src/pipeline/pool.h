@@ -14,6 +14,18 @@ typedef int (*pool_fn)(void *ctx, size_t index, int worker);
  * Returns the first non-zero result of fn, or 0. */
 int pool_run(int threads, size_t n, pool_fn fn, void *ctx);
 
+/* Work that the items make as they run (a large entry's parts to deflate): pushed by
+ * fn, taken by any worker once every item is taken, so that a worker with no item left
+ * helps with what the others made instead of waiting for them. */
+typedef struct pool_queue pool_queue;
+pool_queue *pool_queue_new(void);
+void pool_queue_free(pool_queue *q);
+/* Adds one index for qfn; thread-safe. -1 when out of memory (nothing was added). */
+int pool_queue_push(pool_queue *q, size_t index);
+/* pool_run, and then qfn for every index pushed on q (q may be NULL: pool_run) until the
+ * items are done and q is empty; the first non-zero result of either stops both. */
+int pool_run_queue(int threads, size_t n, pool_fn fn, pool_queue *q, pool_fn qfn, void *ctx);
+
 /* Online processors, at least 1. */
 int pool_cpus(void);
 

@@ -51,7 +51,7 @@ static const char usage[] =
 	"                         defines the beat class with public static i, o and at\n"
 	"  --strict               a malformed class is an error (default: copied unchanged\n"
 	"                         and reported)\n"
-	"  --deflate-level N      compression of rewritten jar entries, 1..9 (default 6)\n"
+	"  --deflate-level N      of rewritten jar entries, 1..9 (default 6 in APKs, else 1)\n"
 	"  --cache, --cache=DIR   keep each input's result in a cache and reuse it when\n"
 	"                         nothing that determines it changed (its bytes, the tool,\n"
 	"                         the options, the block list and ProGuard mapping, the ids\n"
@@ -309,7 +309,7 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "diff"))
 		return do_diff(argc, argv);
-	cli c = {.o = {.deflate_level = 6, .cache_max_bytes = (uint64_t)1024 << 20, .check_runtime = true}};
+	cli c = {.o = {.deflate_level = 0, .cache_max_bytes = (uint64_t)1024 << 20, .check_runtime = true}};
 	c.pairs = calloc((size_t)argc, sizeof *c.pairs);
 	c.cp = calloc((size_t)argc * 2 + 1, sizeof *c.cp);
 	c.split = calloc((size_t)argc, sizeof *c.split);

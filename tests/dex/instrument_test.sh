@@ -51,6 +51,11 @@ stat_of() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(e
 "$tci" --no-runtime-check -j2 --mapping-dir m2 --in "$corpus/server.apk" --out s2.apk 2>summary.txt || not_ok "tc-instrument -j2"
 check "the same APK and mappings for 1 and 2 threads" \
 	'cmp -s s1.apk s2.apk && cmp -s m1/methodMapping.txt m2/methodMapping.txt && cmp -s m1/ignoreMethodMapping.txt m2/ignoreMethodMapping.txt'
+# classes.dex is deflated in parts on every worker: the same bytes with more workers than
+# parts in flight; an APK is shipped, so level 6 unless told
+"$tci" --no-runtime-check -j4 --deflate-level 6 --quiet --mapping-dir m4 --in "$corpus/server.apk" --out s4.apk ||
+	not_ok "tc-instrument -j4 --deflate-level 6"
+check "the same APK for 4 threads and --deflate-level 6 (an APK's default)" 'cmp -s s1.apk s4.apk'
 check "the summary says to sign the APK" 'grep -q "sign it with apksigner" summary.txt'
 check "zip-aligned (zipalign -c -p 4)" 'zipalign -c -p 4 s1.apk'
 check "a sound zip (unzip -t, python zipfile)" 'python3 "$src/tests/lib/zipcheck.py" s1.apk "$corpus/server.apk"'

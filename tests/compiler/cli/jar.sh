@@ -92,6 +92,10 @@ check "--deflate-level 1: same content" "$PYTHON" -c '
 import sys, zipfile
 a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])
 assert [(i.filename, i.CRC) for i in a.infolist()] == [(i.filename, i.CRC) for i in b.infolist()]' "$out" "$T/out1.jar"
+# A jar is an intermediate (a dexer reads it once): level 1 unless told, not 6.
+check "a jar's default level is 1" same_file "$out" "$T/out1.jar"
+tci --quiet --deflate-level 6 --mapping-dir "$T/map6" --in "$in" --out "$T/out6.jar"
+check "--deflate-level 6 is another jar" differ "$out" "$T/out6.jar"
 
 # The output may be the input (in place).
 cp "$in" "$T/inplace.jar"

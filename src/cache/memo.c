@@ -33,7 +33,7 @@
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 6 /* 5: pl_meth.preset, 6: pl_unit.beat */
+#define FACTS_VERSION 7 /* 5: pl_meth.preset, 6: pl_unit.beat, 7: V_INLINE */
 #define RESULT_VERSION 5 /* 5: the build-id marker (out_plan_marker) */
 #define RUN_VERSION 4 /* 3: check_runtime, 4: the marker's output */
 

@@ -26,22 +26,33 @@ bool filter_file(const char *name)
 	       !simple_is(simple, slen, "BuildConfig");
 }
 
-enum filter_verdict filter_decide(const filter_view *v)
+uint32_t filter_traced_size(const filter_view *v)
+{
+	return v->size + FILTER_PROBE_ENTRY + FILTER_PROBE_RETURN * v->returns + FILTER_PROBE_HANDLER +
+	       FILTER_PROBE_SWITCH * v->switches;
+}
+
+enum filter_verdict filter_decide(const filter_view *v, uint32_t inline_limit)
 {
 	if (!v->code)
 		return FILTER_EMPTY;
 	bool getset = !v->other && !v->invoke && (!v->special || (v->ctor && v->special == 1));
 	if (getset)
 		return FILTER_GETSET;
-	return v->invoke || v->special ? FILTER_TRACE : FILTER_SINGLE;
+	if (!v->invoke && !v->special)
+		return FILTER_SINGLE;
+	if (inline_limit && v->size && v->size <= inline_limit && filter_traced_size(v) > inline_limit)
+		return FILTER_INLINE;
+	return FILTER_TRACE;
 }
 
-int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, tc_error *err)
+int filter_method(const cf_class *cls, const cf_member *m, uint32_t inline_limit, enum filter_verdict *out,
+                  tc_error *err)
 {
 	filter_view v = {0};
 	cf_attr *attr = cf_method_code(cls, m);
 	if (!attr) {
-		*out = filter_decide(&v);
+		*out = filter_decide(&v, inline_limit);
 		return TC_OK;
 	}
 	cf_code code;
@@ -49,6 +60,7 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 		return err->code;
 	v.code = true;
 	v.ctor = cp_utf8_eq(&cls->cp, m->name, "<init>");
+	v.size = code.len;
 	uint32_t len;
 	for (uint32_t off = 0; off < code.len; off += len) {
 		uint8_t op;
@@ -58,6 +70,10 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 		if (!(len = cf_insn_length(code.code, code.len, off, &op)))
 			return tc_fail(err, TC_EOPCODE, code.code_off + off, "Code",
 			               "bad or cut-off instruction 0x%02x at %u", code.code[off], off);
+		if (cf_op_has(op, OPF_RETURN))
+			v.returns++;
+		else if (op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH)
+			v.switches++;
 		if (op == OP_INVOKESPECIAL)
 			v.special++;
 		else if (cf_op_has(op, OPF_INVOKE))
@@ -65,7 +81,7 @@ int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *
 		else if (!(op <= OP_SALOAD || cf_op_has(op, OPF_FIELD | OPF_RETURN)))
 			v.other++;
 	}
-	*out = filter_decide(&v);
+	*out = filter_decide(&v, inline_limit);
 	return TC_OK;
 }
 
@@ -100,7 +116,7 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdi
 				v.other++;
 		}
 	}
-	*out = filter_decide(&v);
+	*out = filter_decide(&v, 0);
 	return TC_OK;
 }
 
@@ -111,6 +127,7 @@ const char *filter_name(enum filter_verdict v)
 	case FILTER_EMPTY: return "empty";
 	case FILTER_GETSET: return "getset";
 	case FILTER_SINGLE: return "single";
+	case FILTER_INLINE: return "inline";
 	}
 	return "?";
 }

@@ -11,6 +11,15 @@
  * constants, loads and array loads; one invokespecial allowed in a constructor), or
  * when it calls nothing.
  *
+ * Inlining filter (ours, off unless a rule file says `-keepinlinable N`, rules.h): a
+ * class-file method that calls something and whose bytecode fits the JIT's inlining limit
+ * N (HotSpot's MaxInlineSize, 35 bytes) but would not once its probes are added
+ * (FILTER_PROBE_BYTES) is not traced either. Such a method is inlined into its callers
+ * untraced and stops being inlined traced, so its probes cost far more than the two
+ * events they record (bench/runtime/javac/inlining.sh measures it); what it calls is
+ * still traced, under its caller. Dex methods are never left out by it (ART's inliner
+ * counts code units, with other limits).
+ *
  * Both formats reach the decision through one neutral view of the method's
  * instructions (filter_view), so that Matrix's rule is stated once. For Dalvik
  * instructions the rule reads: accessor-like are nop, move, move-wide, move-object (not
@@ -32,7 +41,17 @@ enum filter_verdict {
 	FILTER_EMPTY,   /* no instruction at all */
 	FILTER_GETSET,  /* accessor or trivial constructor */
 	FILTER_SINGLE,  /* makes no call */
+	FILTER_INLINE,  /* inlinable, and would not be with its probes (-keepinlinable) */
 };
+
+/* The most the probes add to a class-file method's code (src/inject/inject.c): the
+ * entry's push of the id (at most 3 bytes) and invokestatic i (3), the same before each
+ * return, the catch-all handler (push, invokestatic o, athrow), and up to 3 bytes of
+ * padding more for each tableswitch or lookupswitch the insertions move. */
+#define FILTER_PROBE_ENTRY 6u
+#define FILTER_PROBE_RETURN 6u
+#define FILTER_PROBE_HANDLER 7u
+#define FILTER_PROBE_SWITCH 3u
 
 /* A method as the filter sees it, whatever its format. */
 typedef struct filter_view {
@@ -41,15 +60,24 @@ typedef struct filter_view {
 	uint32_t other;    /* instructions neither accessor-like nor calls */
 	uint32_t special;  /* invokespecial; invoke-direct, invoke-super */
 	uint32_t invoke;   /* every other call */
+	uint32_t size;     /* the code's length (bytes; 0 for dex: not measured) */
+	uint32_t returns;  /* return instructions */
+	uint32_t switches; /* tableswitch, lookupswitch */
 } filter_view;
 
-enum filter_verdict filter_decide(const filter_view *v);
+/* The verdict; inline_limit is -keepinlinable's N, 0 when there is none. */
+enum filter_verdict filter_decide(const filter_view *v, uint32_t inline_limit);
+
+/* The size of v's code once instrumented, at most (FILTER_PROBE_*). */
+uint32_t filter_traced_size(const filter_view *v);
 
 /* Whether a file or jar entry name ("a/b/C.class") is a class worth looking at. */
 bool filter_file(const char *name);
 
-/* The verdict for method m, from its code. Malformed code is an error. */
-int filter_method(const cf_class *cls, const cf_member *m, enum filter_verdict *out, tc_error *err);
+/* The verdict for method m, from its code (inline_limit as filter_decide's). Malformed
+ * code is an error. */
+int filter_method(const cf_class *cls, const cf_member *m, uint32_t inline_limit, enum filter_verdict *out,
+                  tc_error *err);
 
 /* The verdict for a dex method (m of the model d; name tells a constructor). */
 struct dex_file;

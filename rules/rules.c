@@ -36,6 +36,7 @@ struct tc_rules {
 	regex_rule *regexes;
 	size_t nregexes;
 	size_t count;
+	uint32_t inline_limit; /* -keepinlinable N; 0: none */
 };
 
 int rules_new_empty(tc_rules **out, tc_error *err)
@@ -229,10 +230,11 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 		if (n == 0 || *s == '#' || *s == '[')
 			continue;
 		static const struct { const char *word; int kind; } words[] = {
-			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}, {MM_KEEPMETHOD, 3}};
+			{"-keepclass", 0}, {"-keeppackage", 1}, {"-keepregex", 2}, {MM_KEEPMETHOD, 3},
+			{"-keepinlinable", 4}};
 		int kind = -1;
 		size_t skip = 0;
-		for (size_t k = 0; k < 4 && kind < 0; k++) {
+		for (size_t k = 0; k < sizeof words / sizeof *words && kind < 0; k++) {
 			size_t w = strlen(words[k].word);
 			if (starts(s, n, words[k].word) && n > w && (s[w] == ' ' || s[w] == '\t')) {
 				kind = words[k].kind;
@@ -242,7 +244,7 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 		if (kind < 0)
 			return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 			               "line %u: unknown rule \"%.*s\" (expected -keepclass, -keeppackage, "
-			               "-keepregex or -keepmethod)", line, (int)(n > 60 ? 60 : n), s);
+			               "-keepregex, -keepmethod or -keepinlinable)", line, (int)(n > 60 ? 60 : n), s);
 		const char *arg = s + skip;
 		size_t alen = n - skip;
 		while (alen && (*arg == ' ' || *arg == '\t')) {
@@ -252,6 +254,19 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 		if (kind == 2) {
 			if (add_regex(r, arg, alen, label, line, err) != TC_OK)
 				return err->code;
+			continue;
+		}
+		if (kind == 4) {
+			uint32_t v = 0;
+			size_t k = 0;
+			while (k < alen && arg[k] >= '0' && arg[k] <= '9' && v <= 65535)
+				v = v * 10 + (uint32_t)(arg[k++] - '0');
+			if (k != alen || v == 0 || v > 65535)
+				return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
+				               "line %u: -keepinlinable takes a size in bytes, 1 to 65535 (HotSpot's "
+				               "MaxInlineSize is 35), not \"%.*s\"", line, (int)(alen > 60 ? 60 : alen), arg);
+			r->inline_limit = v; /* the last one given */
+			r->count++;
 			continue;
 		}
 		if (kind == 3) {
@@ -329,6 +344,11 @@ bool rules_have_keepmethod(const tc_rules *r)
 bool rules_have_regex(const tc_rules *r)
 {
 	return r->nregexes > 0;
+}
+
+uint32_t rules_inline_limit(const tc_rules *r)
+{
+	return r->inline_limit;
 }
 
 size_t rules_count(const tc_rules *r)

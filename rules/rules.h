@@ -12,6 +12,10 @@
  *   -keepmethod a.b.C name (desc)   that one method: the key of methodMapping.txt
  *                          ("class method desc"; '/' or '.' in the class and the
  *                          descriptor). `tc-trace hot` writes such lists.
+ *   -keepinlinable N       no method whose code fits N bytes but would not with its
+ *                          probes (the JIT's inlining limit: 35 is HotSpot's
+ *                          MaxInlineSize): filter.h, FILTER_INLINE. The last one given
+ *                          counts; without one, no method is left out for its size.
  *
  * Two Matrix quirks are fixed on purpose: -keepclass a.b.C no longer blocks a.b.Cat
  * (Matrix compared by string prefix), and -keeppackage a/b without the trailing
@@ -22,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tc_error.h"
 
@@ -48,6 +53,9 @@ bool rules_blocks_method_key(const tc_rules *r, const char *key, size_t len);
 /* Whether any -keepmethod rule exists (callers skip building the key otherwise). */
 bool rules_have_keepmethod(const tc_rules *r);
 bool rules_have_regex(const tc_rules *r);
+
+/* -keepinlinable's N, or 0 without one. */
+uint32_t rules_inline_limit(const tc_rules *r);
 
 size_t rules_count(const tc_rules *r);
 

@@ -1215,6 +1215,7 @@ static char *stats_json(const pl_run *r, double total, const totals *t)
 	json_kv_uint(&j, "single", s->by_verdict[V_SINGLE]);
 	json_kv_uint(&j, "blocked", s->by_verdict[V_BLOCKED]);
 	json_kv_uint(&j, "keepmethod", s->by_verdict[V_KEEPMETHOD]);
+	json_kv_uint(&j, "inline", s->by_verdict[V_INLINE]);
 	json_end_object(&j);
 	json_kv_uint(&j, "instrumented", s->methods_instrumented);
 	json_kv_uint(&j, "skipped", s->methods_skipped);
@@ -1327,10 +1328,15 @@ static void print_summary(const pl_run *r, double total, const totals *t)
 		snprintf(dex, sizeof dex, " in %llu dex files (%llu rewritten, %llu left unchanged, %llu malformed)",
 		         (unsigned long long)s->dex_files, (unsigned long long)s->dex_changed,
 		         (unsigned long long)s->dex_left, (unsigned long long)s->dex_malformed);
-	char kept[64] = "";
-	if (s->by_verdict[V_KEEPMETHOD])
+	char kept[96] = "";
+	if (s->by_verdict[V_KEEPMETHOD] && s->by_verdict[V_INLINE])
+		snprintf(kept, sizeof kept, " (%llu by -keepmethod, %llu by -keepinlinable)",
+		         (unsigned long long)s->by_verdict[V_KEEPMETHOD], (unsigned long long)s->by_verdict[V_INLINE]);
+	else if (s->by_verdict[V_KEEPMETHOD])
 		snprintf(kept, sizeof kept, " (%llu by -keepmethod)",
 		         (unsigned long long)s->by_verdict[V_KEEPMETHOD]);
+	else if (s->by_verdict[V_INLINE])
+		snprintf(kept, sizeof kept, " (%llu by -keepinlinable)", (unsigned long long)s->by_verdict[V_INLINE]);
 	fprintf(stderr,
 	        "tc-instrument: %llu classes (%llu instrumented, %llu malformed)%s, %zu methods traced, "
 	        "%zu ignored%s, %llu not instrumented; %.1f MB -> %.1f MB in %.2f s\n",

@@ -124,7 +124,8 @@ static int set_line(pl_run *r, pl_worker *w, const pl_unit *u, const char *ocls,
 static void set_verdict(pl_run *r, pl_meth *x, enum filter_verdict fv)
 {
 	static const uint8_t map[] = {[FILTER_TRACE] = V_TRACE, [FILTER_EMPTY] = V_EMPTY,
-	                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE};
+	                              [FILTER_GETSET] = V_GETSET, [FILTER_SINGLE] = V_SINGLE,
+	                              [FILTER_INLINE] = V_INLINE};
 	x->verdict = map[fv];
 	if (x->verdict == V_TRACE && rules_have_keepmethod(r->rules)) {
 		char key[6144];
@@ -253,7 +254,7 @@ static int collect_methods(pl_run *r, pl_unit *u, pl_worker *w, const cf_class *
 			continue;
 		}
 		enum filter_verdict fv;
-		if (filter_method(cls, m, &fv, cerr) != TC_OK) {
+		if (filter_method(cls, m, rules_inline_limit(r->rules), &fv, cerr) != TC_OK) {
 			char label[1024];
 			cf_member_label(cls, m, label, sizeof label);
 			tc_error_context(cerr, NULL, NULL, label);

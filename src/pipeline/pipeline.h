@@ -37,6 +37,7 @@ enum pl_verdict {
 	V_SINGLE,  /* filter: calls nothing */
 	V_BLOCKED, /* block list: class or -keepregex */
 	V_KEEPMETHOD, /* block list: -keepmethod (e.g. tc-trace hot's list) */
+	V_INLINE,  /* filter: -keepinlinable, its probes would stop the JIT inlining it */
 	V_COUNT
 };
 

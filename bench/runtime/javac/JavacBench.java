@@ -34,6 +34,8 @@ public final class JavacBench {
             /* -Dtc.ring=PATH -Dtc.capacity=N: keep the events in a ring file (hot.sh reads it) */
             c.bufferPath = System.getProperty("tc.ring");
             c.capacity = Integer.getInteger("tc.capacity", c.capacity);
+            /* -Dtc.clock.ms=N: the clock thread's tick in messages (its share of the cost) */
+            c.clockResolutionMs = Integer.getInteger("tc.clock.ms", c.clockResolutionMs);
             TraceCanary.start(c, (tag, key, json) -> {});
             TraceCanary.bindRecordingThread();
             if (Boolean.getBoolean("bench.message")) {
@@ -46,8 +48,10 @@ public final class JavacBench {
         /* -Dtc.messages=true: each compilation is a main-looper message, so that a ring
          * shows one compilation as `tc-trace tree --message N` */
         boolean messages = recorder.equals("ours") && Boolean.getBoolean("tc.messages");
-        long[] ns = new long[rounds];
+        long[] ns = new long[rounds], cpu = new long[rounds];
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int r = 0; r < rounds; r++) {
+            long c0 = mx.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             if (messages)
                 TraceCanary.dispatchBegin();
@@ -55,13 +59,19 @@ public final class JavacBench {
             if (messages)
                 TraceCanary.dispatchEnd();
             ns[r] = System.nanoTime() - t0;
+            cpu[r] = mx.getCurrentThreadCpuTime() - c0;
             if (rc != 0)
                 throw new IllegalStateException("javac failed: " + rc);
         }
         long[] tail = Arrays.copyOfRange(ns, rounds / 2, rounds);
         Arrays.sort(tail);
+        /* the compiling thread's own CPU time: less sensitive to a loaded machine than the
+         * wall time (no waiting for a core), but without the JIT's and the clock's threads */
+        long[] ctail = Arrays.copyOfRange(cpu, rounds / 2, rounds);
+        Arrays.sort(ctail);
         /* Proof that the recorder recorded: events written (the peer's wrapping index). */
         long events = recorder.startsWith("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
-        System.out.printf("%s median_ms %.1f events %d%n", recorder, tail[tail.length / 2] / 1e6, events);
+        System.out.printf("%s median_ms %.1f events %d cpu_ms %.1f%n", recorder, tail[tail.length / 2] / 1e6, events,
+                ctail[ctail.length / 2] / 1e6);
     }
 }

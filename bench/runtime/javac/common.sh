@@ -2,7 +2,7 @@
 # javac compiles, and one JVM's compilations.
 #   javac_setup BUILD WORK     builds what is needed, sets rt, mods, cp, sources
 #   javac_instrument OUT [tc-instrument options...]   jdk.compiler instrumented into OUT
-#   javac_run WHO PATCH ROUNDS [java options...]      prints "WHO median_ms MS events N"
+#   javac_run WHO PATCH ROUNDS [java options...]      prints "WHO median_ms MS events N cpu_ms MS"
 #       (WHO none|peer|ours: see JavacBench.java; PATCH: the instrumented jdk.compiler or "")
 javac_setup() {
 	local build
@@ -18,7 +18,7 @@ javac_setup() {
 	[ -d "$mods/jdk.compiler" ] || bash "$root/tests/extract_jdk.sh" "$mods" "$mods.stamp" >/dev/null
 	rm -rf "$work/classes" && mkdir -p "$work/classes"
 	javac -nowarn -cp "$rt/tracecanary-runtime.jar" -d "$work/classes" "$root/bench/runtime/javac/JavacBench.java" \
-		"$root/bench/runtime/java/MatrixBeat.java"
+		"$root/bench/runtime/java/MatrixBeat.java" "$root/bench/runtime/java/EmptyBeat.java"
 	# The source set: the benchmark peers, against Debian's ASM.
 	cp=$(printf '/usr/share/java/%s.jar:' asm asm-tree asm-commons asm-util asm-analysis)
 	mapfile -t sources < <(find "$root/bench/peers" -name '*.java' ! -name 'Jacoco*' | sort)

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arena.h"
 #include "builder.h"
+#include "classfile.h"
 #include "ctest.h"
 #include "pipeline/instrument.h"
 
@@ -225,6 +227,69 @@ Test(pipeline, keepmethod_keeps_out_exactly_the_listed_methods_and_counts_them)
 	cr_expect(strstr(st, "\"getset\": 1"), "%s", st);
 	free(mm);
 	free(ig);
+	free(st);
+}
+
+/* The code length of method `name` in the class file at rel. */
+static uint32_t code_len(const char *rel, const char *name)
+{
+	char *p = ct_path(dir, rel);
+	size_t len;
+	uint8_t *bytes = (uint8_t *)ct_read(p, &len);
+	cr_assert(bytes, "cannot read %s", p);
+	free(p);
+	arena a;
+	arena_init(&a);
+	cf_class cls;
+	tc_error err;
+	tc_error_clear(&err);
+	cr_assert_eq(cf_parse(&cls, &a, bytes, len, &err), TC_OK, "%s", ct_err(&err));
+	uint32_t n = UINT32_MAX;
+	for (uint32_t i = 0; i < cls.nmethods; i++) {
+		cf_code code;
+		cf_attr *at = cf_method_code(&cls, &cls.methods[i]);
+		if (at && cp_utf8_eq(&cls.cp, cls.methods[i].name, name) &&
+		    cf_code_parse(&cls, at, &code, &err) == TC_OK)
+			n = code.len;
+	}
+	arena_free(&a);
+	free(bytes);
+	cr_assert_neq(n, UINT32_MAX, "no method %s with code in %s", name, rel);
+	return n;
+}
+
+/* -keepinlinable N (rules/filter.h): write_class's calling methods have 5 bytes of code,
+ * at most 5 + 6 + 6 + 7 = 24 with their probes. Past N they are left out, listed in the
+ * ignore mapping and counted as "inline"; at 24 they are traced and fit. */
+Test(pipeline, keepinlinable_keeps_out_methods_their_probes_push_past_the_limit)
+{
+	write_class("in/p/A.class", "p/A", (const char *[]){"run", "walk(I)V", "getV()I"}, 3);
+	char *bl = ct_path(dir, "inline.rules");
+	ct_write_str(bl, "-keepinlinable 23\n");
+	run_ok((job){.in = "in", .out = "out", .blocklist = "inline.rules"});
+	char *mm = read_rel("map/methodMapping.txt");
+	char *ig = read_rel("map/ignoreMethodMapping.txt");
+	char *st = read_rel("map/instrument-stats.json");
+	expect_line(ig, "p.A run ()V");
+	expect_line(ig, "p.A walk (I)V");
+	expect_no_line(mm, "1,1,p.A run ()V");
+	cr_expect(strstr(st, "\"inline\": 2"), "%s", st);
+	cr_expect(strstr(st, "\"getset\": 1"), "%s", st);
+	cr_expect_eq(code_len("out/p/A.class", "run"), 5, "a method left out is not changed");
+	free(mm);
+	free(ig);
+	free(st);
+	ct_write_str(bl, "-keepinlinable 24\n");
+	free(bl);
+	run_ok((job){.in = "in", .out = "out2", .blocklist = "inline.rules"});
+	mm = read_rel("map/methodMapping.txt");
+	st = read_rel("map/instrument-stats.json");
+	expect_line(mm, "1,1,p.A run ()V");
+	expect_line(mm, "2,1,p.A walk (I)V");
+	cr_expect(strstr(st, "\"inline\": 0"), "%s", st);
+	uint32_t traced = code_len("out2/p/A.class", "run");
+	cr_expect(traced > 5 && traced <= 24, "traced run has %u bytes of code, not 6 to 24", traced);
+	free(mm);
 	free(st);
 }
 

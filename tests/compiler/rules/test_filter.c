@@ -114,14 +114,19 @@ static const cf_member *method(const built *t, const char *name)
 	return NULL;
 }
 
-static enum filter_verdict verdict(const built *t, const char *name)
+static enum filter_verdict verdict_at(const built *t, const char *name, uint32_t inline_limit)
 {
 	enum filter_verdict v;
 	tc_error err;
 	tc_error_clear(&err);
-	int rc = filter_method(&t->cls, method(t, name), &v, &err);
+	int rc = filter_method(&t->cls, method(t, name), inline_limit, &v, &err);
 	cr_assert_eq(rc, TC_OK, "%s: %s", name, ct_err(&err));
 	return v;
+}
+
+static enum filter_verdict verdict(const built *t, const char *name)
+{
+	return verdict_at(t, name, 0);
 }
 
 #define expect_verdict(t, name, want)                                                        \
@@ -140,7 +145,7 @@ enum {
 	ARETURN = 0xb0, RETURN = 0xb1, GETSTATIC = 0xb2, PUTSTATIC = 0xb3, GETFIELD = 0xb4,
 	PUTFIELD = 0xb5, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8,
 	INVOKEINTERFACE = 0xb9, INVOKEDYNAMIC = 0xba, NEW = 0xbb, ARRAYLENGTH = 0xbe,
-	ATHROW = 0xbf, MONITORENTER = 0xc2, WIDE = 0xc4,
+	ATHROW = 0xbf, MONITORENTER = 0xc2, WIDE = 0xc4, TABLESWITCH = 0xaa,
 };
 
 Test(filter_method, no_code_is_empty)
@@ -220,7 +225,7 @@ Test(filter_method, constructor_with_one_invokespecial_is_trivial)
 		enum filter_verdict v;
 		tc_error err;
 		tc_error_clear(&err);
-		cr_assert_eq(filter_method(&t->cls, &t->cls.methods[i], &v, &err), TC_OK);
+		cr_assert_eq(filter_method(&t->cls, &t->cls.methods[i], 0, &v, &err), TC_OK);
 		cr_expect_eq(v, FILTER_GETSET, "constructor %u: %s", i, filter_name(v));
 	}
 	drop(t);
@@ -339,11 +344,11 @@ Test(filter_method, malformed_code_is_an_error)
 	enum filter_verdict v;
 	tc_error err;
 	tc_error_clear(&err);
-	int rc = filter_method(&t->cls, method(t, "bad"), &v, &err);
+	int rc = filter_method(&t->cls, method(t, "bad"), 0, &v, &err);
 	cr_expect_lt(rc, 0, "an undefined opcode was accepted");
 	cr_expect_eq(rc, err.code);
 	tc_error_clear(&err);
-	rc = filter_method(&t->cls, method(t, "cut"), &v, &err);
+	rc = filter_method(&t->cls, method(t, "cut"), 0, &v, &err);
 	cr_expect_lt(rc, 0, "a cut-off instruction was accepted");
 	drop(t);
 }
@@ -354,4 +359,68 @@ Test(filter_method, verdict_names)
 	cr_expect_str_eq(filter_name(FILTER_EMPTY), "empty");
 	cr_expect_str_eq(filter_name(FILTER_GETSET), "getset");
 	cr_expect_str_eq(filter_name(FILTER_SINGLE), "single");
+	cr_expect_str_eq(filter_name(FILTER_INLINE), "inline");
+}
+
+/* -keepinlinable N (filter.h): a method that calls something, fits N bytes and would not
+ * with its probes (6 at entry, 6 before each return, 7 for the handler, 3 more for each
+ * switch) is FILTER_INLINE; one that fits with them, or never fitted, stays traced. */
+Test(filter_method, inlinable_methods_that_probes_push_past_the_limit)
+{
+	bld *b = bld_new(52, 0);
+	uint16_t sm = bld_methodref(b, "java/lang/System", "nanoTime", "()J");
+	/* 4 bytes: 23 traced */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "tiny", "()J", 2, 0, BYTES(INVOKESTATIC, U2(sm), LRETURN));
+	/* 16 bytes, one return: exactly 35 traced */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "at35", "()J", 2, 0,
+	                BYTES(NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, INVOKESTATIC, U2(sm),
+	                      LRETURN));
+	/* 17 bytes, one return: 36 traced */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "at36", "()J", 2, 0,
+	                BYTES(NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, INVOKESTATIC, U2(sm),
+	                      LRETURN));
+	/* 13 bytes and two returns: 38 traced */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "two", "(I)J", 2, 1,
+	                BYTES(ILOAD, 0, IFEQ, U2(7), LDC2_W, U2(0), LRETURN, INVOKESTATIC, U2(sm), LRETURN));
+	/* 36 bytes: past the limit untraced already */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "big", "()J", 2, 0,
+	                BYTES(NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP,
+	                      NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP,
+	                      INVOKESTATIC, U2(sm), LRETURN));
+	/* 35 bytes without a call: no probes at all, whatever the limit */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "nocall", "()I", 1, 0,
+	                BYTES(NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP,
+	                      NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, NOP, ICONST_0,
+	                      ICONST_0, IADD, IRETURN));
+	built *t = finish(b);
+	cr_expect_eq(verdict_at(t, "tiny", 35), FILTER_TRACE, "23 bytes traced still fit 35");
+	cr_expect_eq(verdict_at(t, "tiny", 22), FILTER_INLINE, "23 bytes traced do not fit 22");
+	cr_expect_eq(verdict_at(t, "tiny", 23), FILTER_TRACE);
+	cr_expect_eq(verdict_at(t, "tiny", 3), FILTER_TRACE, "4 bytes never fitted 3");
+	cr_expect_eq(verdict_at(t, "at35", 35), FILTER_TRACE, "35 traced fits 35");
+	cr_expect_eq(verdict_at(t, "at36", 35), FILTER_INLINE, "36 traced does not fit 35");
+	cr_expect_eq(verdict_at(t, "at36", 0), FILTER_TRACE, "no limit, no inline verdict");
+	cr_expect_eq(verdict_at(t, "two", 37), FILTER_INLINE, "each return has its probe");
+	cr_expect_eq(verdict_at(t, "two", 38), FILTER_TRACE);
+	cr_expect_eq(verdict_at(t, "big", 35), FILTER_TRACE, "past the limit before its probes");
+	cr_expect_eq(verdict_at(t, "nocall", 35), FILTER_SINGLE);
+	drop(t);
+}
+
+/* Accessors keep their own verdict; a switch counts 3 bytes of padding more. */
+Test(filter_method, inline_limit_after_the_matrix_filters_and_switch_padding)
+{
+	bld *b = bld_new(52, 0);
+	uint16_t sm = bld_methodref(b, "java/lang/System", "nanoTime", "()J");
+	uint16_t f = bld_fieldref(b, "T", "v", "I");
+	bld_method_code(b, ACC_PUB, "get", "()I", 1, 1, BYTES(ALOAD_0, GETFIELD, U2(f), IRETURN));
+	/* tableswitch 0..0 at 2 (1 byte of padding), then a call: 28 bytes, 47 + 3 traced */
+	bld_method_code(b, ACC_PUB | ACC_STAT, "sw", "(I)J", 2, 1,
+	                BYTES(ILOAD, 0, TABLESWITCH, 0, U4(22), U4(0), U4(0), U4(22), NOP, NOP, NOP, NOP,
+	                      INVOKESTATIC, U2(sm), LRETURN));
+	built *t = finish(b);
+	cr_expect_eq(verdict_at(t, "get", 35), FILTER_GETSET);
+	cr_expect_eq(verdict_at(t, "sw", 49), FILTER_INLINE, "28 + 19 + 3 of switch padding is past 49");
+	cr_expect_eq(verdict_at(t, "sw", 50), FILTER_TRACE);
+	drop(t);
 }

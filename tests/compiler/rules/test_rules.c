@@ -355,3 +355,30 @@ Test(rules_match, user_rules_add_to_the_defaults)
 	cr_expect(blocks(r, "android.view.View"));
 	rules_free(r);
 }
+
+/* -keepinlinable N: the inlining filter's limit (rules.h, filter.h); the last one counts. */
+Test(rules_parse, keepinlinable_sets_the_inline_limit)
+{
+	tc_rules *r = parse_ok("-keepclass a.b.C\n");
+	cr_expect_eq(rules_inline_limit(r), 0, "no rule, no limit");
+	rules_free(r);
+	r = parse_ok("# HotSpot's MaxInlineSize\n-keepinlinable 35\n");
+	cr_expect_eq(rules_inline_limit(r), 35);
+	cr_expect_not(blocks(r, "a.b.C"), "a size is not a class");
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35\n-keepinlinable\t325 \n");
+	cr_expect_eq(rules_inline_limit(r), 325);
+	rules_free(r);
+}
+
+Test(rules_parse, keepinlinable_needs_a_size)
+{
+	const char *msg = parse_err("-keepclass ok.Fine\n-keepinlinable 35b\n", "fast.rules");
+	cr_expect(strstr(msg, "fast.rules") && strstr(msg, "line 2"), "%s", msg);
+	cr_expect(strstr(msg, "35b"), "does not quote the value: %s", msg);
+	parse_err("-keepinlinable 0\n", "fast.rules");
+	parse_err("-keepinlinable 65536\n", "fast.rules");
+	parse_err("-keepinlinable 99999999999\n", "fast.rules");
+	parse_err("-keepinlinable -1\n", "fast.rules");
+	parse_err("-keepinlinable\n", "fast.rules");
+}

@@ -243,7 +243,7 @@ static int sym_at(const pe_object *o, uint32_t i, const ElfW(Sym) **out, tc_rt_e
 
 static int name_is(const pe_object *o, uint32_t i, const char *name, size_t len, bool *yes, tc_rt_error *err)
 {
-	const ElfW(Sym) *s;
+	const ElfW(Sym) *s = NULL; /* set when sym_at succeeds (gcc -O3 cannot tell) */
 	TRY(sym_at(o, i, &s, err));
 	if (s->st_name >= o->strsz)
 		return BAD(err, "symbol %u's name %u is outside DT_STRTAB", i, (unsigned)s->st_name);
@@ -440,7 +440,7 @@ static int one_slot(void *arg, const pe_rel *r, bool rela, tc_rt_error *err)
 	if (slot.addr % sizeof(uintptr_t) || !pe_inside(s->o, slot.addr, sizeof(uintptr_t), PF_W))
 		return BAD(err, "relocation of symbol %u at %#lx is not an aligned word of a writable segment", sym,
 		           (unsigned long)r->offset);
-	const ElfW(Sym) *def;
+	const ElfW(Sym) *def = NULL;
 	TRY(sym_at(s->o, sym, &def, err));
 	if (def->st_shndx != SHN_UNDEF && def->st_value != 0)
 		slot.defined = s->o->bias + (uintptr_t)def->st_value;
@@ -491,7 +491,7 @@ int pe_aps2_each(const uint8_t *p, size_t size, bool rela, size_t max_count, pe_
 	if (size < 4 || memcmp(p, "APS2", 4) != 0)
 		return BAD(err, "APS2: no magic");
 	p += 4;
-	uintptr_t count, v;
+	uintptr_t count = 0, v = 0; /* set by sleb when it succeeds (gcc -O3 cannot tell) */
 	pe_rel r = { 0, 0, 0 };
 	TRY(sleb(&p, end, &count, err));
 	TRY(sleb(&p, end, &r.offset, err));
@@ -499,7 +499,7 @@ int pe_aps2_each(const uint8_t *p, size_t size, bool rela, size_t max_count, pe_
 		return BAD(err, "APS2: %lu relocations, more than the object's %zu words", (unsigned long)count,
 		           max_count);
 	for (uintptr_t done = 0; done < count;) {
-		uintptr_t group, flags, delta = 0;
+		uintptr_t group = 0, flags = 0, delta = 0;
 		TRY(sleb(&p, end, &group, err));
 		TRY(sleb(&p, end, &flags, err));
 		if (group == 0 || group > count - done)

@@ -144,17 +144,7 @@ public final class RoboE2e {
         TraceCanary.Config c = new TraceCanary.Config().libraryPath(System.getProperty("tc.lib"));
         c.tracers = tracers;
         c.blockContext = blockContext;
-        Application app = RuntimeEnvironment.getApplication();
-        TraceCanary.setLogListener((level, tag, text) -> {
-            synchronized (logs) {
-                logs.add(tag + ": " + text);
-            }
-        });
-        onMain(() -> {
-            AndroidTracing.install(app, c, LISTENER);
-            return null;
-        });
-        assertTrue("started on API " + Build.VERSION.SDK_INT, TraceCanary.isAlive());
+        install(c);
     }
 
     /** In the runtime's log or in android.util.Log (Robolectric's ShadowLog keeps it). */

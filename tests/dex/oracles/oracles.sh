@@ -27,6 +27,8 @@
 #                        and semantics in one, the enjarify translations in another)
 #   --cache DIR          what is derived from the originals (default WORK_DIR/cache): runs
 #                        on the same originals share it (each entry made once, under a lock)
+#   --orig-smali DEX     judge nothing: print the directory of the baksmali text (--di false
+#                        --pr false) of ORIG_DIR/DEX in the cache, made if it is not there
 #
 # The oracles, per output dex file:
 #   structure  dexdump -c OUT.dex: exit 0, "Checksum verified", nothing on stderr (ART's
@@ -43,14 +45,17 @@
 #   behave     (with --behave) each driver compiled against the original's translation,
 #              run on the original's and on the output's translation with a counting probe
 #              class: identical stdout, exit 0, i/o balanced on every thread
-# Output: one line per dex and oracle, a final table, the time per oracle; WORK_DIR/results.tsv
+# What runs on the originals alone is cached (--cache): their baksmali text and analysis,
+# their translations, the LoadAll run before, the drivers' compilation and runs on them.
+# Output: one line per dex and oracle, a final table, the time (wall, CPU) per oracle;
+# WORK_DIR/results.tsv
 # (dex, oracle, PASS|FAIL|SKIP, summary). Exit 0 when everything passed, 1 when an oracle
 # failed, 2 on bad usage, 77 when a tool is missing (tests/lib/need.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
 
-usage() { sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 3 ] || usage
 orig_dir=$(cd "$1" && pwd) || usage
 out_dir=$(cd "$2" && pwd) || usage
@@ -58,7 +63,7 @@ work=$3
 shift 3
 probe='Lcom/tencent/matrix/trace/core/AppMethodBeat;'
 expect=0 behave='' only=structure,disasm,semantics,types sample=1 sample_min=4000000 jobs=2
-reginfo=ALL,FULLMERGE max_diffs=5 serial=0 cache=
+reginfo=ALL,FULLMERGE max_diffs=5 serial=0 cache= print_smali=
 start=$(date +%s)
 resources=()
 while [ $# -gt 0 ]; do
@@ -75,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--max-diffs) max_diffs=$2; shift ;;
 	--serial) serial=1 ;;
 	--cache) cache=$2; shift ;;
+	--orig-smali) print_smali=$2; shift ;;
 	*) echo "oracles.sh: unknown option $1" >&2; usage ;;
 	esac
 	shift
@@ -119,14 +125,20 @@ record() { # DEX ORACLE STATUS SUMMARY
 	printf '%-16s %-10s %-4s %s\n' "$1" "$2" "$3" "$4"
 	return 0
 }
-add_secs() { awk -v o="$1" -v t0="$2" -v t1="$(date +%s.%N)" 'BEGIN { printf "%s\t%.3f\n", o, t1 - t0 }' >>"$run/secs.tsv"; }
-timed() { # ORACLE CMD...: run CMD, adding its wall time to secs[ORACLE]
-	local o=$1 t0 rc
+# CPU seconds of the waited-for children of shell PID (cutime + cstime, /proc/PID/stat)
+cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+add_secs() { # ORACLE WALL_T0 [CPU_T0 SHELL_PID]: wall (and CPU) time since then to ORACLE
+	awk -v o="$1" -v t0="$2" -v t1="$(date +%s.%N)" -v c0="${3:-0}" -v c1="${4:+$(cpu_of "${4:-}")}" \
+		'BEGIN { printf "%s\t%.3f\t%.2f\n", o, t1 - t0, (c1 == "" ? 0 : c1 - c0) }' >>"$run/secs.tsv"
+}
+timed() { # ORACLE CMD...: run CMD, adding its wall and CPU time to secs[ORACLE]
+	local o=$1 t0 c0 me=$BASHPID rc
 	shift
 	t0=$(date +%s.%N)
+	c0=$(cpu_of "$me")
 	"$@"
 	rc=$?
-	add_secs "$o" "$t0"
+	add_secs "$o" "$t0" "$c0" "$me"
 	return $rc
 }
 key() { sha256sum "$1" | cut -c1-16; }
@@ -182,6 +194,13 @@ make_orig_smali() {
 	baksmali d --di false --pr false -j "$jobs" -o "$2/smali" "$orig_dir/$1" >"$2/smali.log" 2>&1 &&
 		touch "$2/smali.done"
 }
+if [ -n "$print_smali" ]; then
+	[ -f "$orig_dir/$print_smali" ] || { echo "oracles.sh: no $orig_dir/$print_smali" >&2; exit 2; }
+	d=$(orig_smali "$print_smali")
+	[ -f "$d/../smali.done" ] || { echo "oracles.sh: baksmali failed on $print_smali: $(tail -n 3 "$d/../smali.log")" >&2; exit 1; }
+	echo "$d"
+	exit 0
+fi
 translate() { # DEX_PATH DIR SAMPLE: DIR/{raw.jar,run.jar,cc.jar,errors.tsv,log}
 	mkdir -p "$2"
 	"$PY" -O "$here/enjar.py" --jobs "$jobs" --sample "$3" "$1" "$2/raw.jar" "$2/errors.tsv" >"$2/log" 2>&1 &&
@@ -224,6 +243,12 @@ stubs() {
 if on types || on behave; then
 	stubs || { echo "oracles.sh: cannot compile the stubs" >&2; exit 1; }
 fi
+# What a cached JVM run on the originals reads besides its class path and the probe
+# class's name: the stub KIND (plain, counting), LoadAll, and the resources (by content).
+stub_key() {
+	cat "$here/java/$1/AppMethodBeat.java" "$here/java/android/app/Activity.java" "$here/java/LoadAll.java" \
+		"${resources[@]}" | sha256sum | cut -c1-16
+}
 
 # --- per dex: structure, disasm, semantics (one stream); translations (another) -------
 # The two streams run side by side, each with half of --jobs (--serial: one after the
@@ -255,7 +280,15 @@ for dex in "${dexes[@]}" "${extras[@]}"; do
 		fi
 	fi
 	if on disasm; then
-		if [ $is_extra = 1 ]; then base=$w/no-baseline; : >"$base"; else base=$(orig_analysis "$dex"); fi
+		if [ $is_extra = 1 ]; then
+			base=$w/no-baseline
+			: >"$base"
+		else
+			t0=$(date +%s.%N) me=$BASHPID
+			c0=$(cpu_of "$me")
+			base=$(orig_analysis "$dex")
+			add_secs cache "$t0" "$c0" "$me"
+		fi
 		timed disasm analyse "$out" "$w/analysis"
 		rc=$?
 		new_bad=$(comm -13 "$base" "$w/analysis.methods")
@@ -267,9 +300,10 @@ for dex in "${dexes[@]}" "${extras[@]}"; do
 		fi
 	fi
 	if on semantics && [ $is_extra = 0 ]; then
-		t0=$(date +%s.%N)
+		t0=$(date +%s.%N) me=$BASHPID
+		c0=$(cpu_of "$me")
 		osm=$(orig_smali "$dex")
-		add_secs cache "$t0"
+		add_secs cache "$t0" "$c0" "$me"
 		timed semantics baksmali d --di false --pr false -j "$jobs" -o "$w/smali" "$out" >"$w/smali.log" 2>&1
 		rc=$?
 		if [ ! -d "$osm" ] || [ $rc -ne 0 ]; then
@@ -328,9 +362,10 @@ for dex in "${dexes[@]}"; do
 	w=$run/$dex
 	mkdir -p "$w"
 	if on types || on behave; then
-		t0=$(date +%s.%N)
+		t0=$(date +%s.%N) me=$BASHPID
+		c0=$(cpu_of "$me")
 		orig_jar "$dex" >/dev/null
-		add_secs cache "$t0"
+		add_secs cache "$t0" "$c0" "$me"
 		if ! timed types translate "$out" "$w/enj" "$(sample_of "$dex")"; then
 			on types && record "$dex" types FAIL "enjarify cannot read the output: $(grep -m1 -E 'Error|Exception' "$w/enj/log")"
 			rm -rf "$w/enj"   # the class paths take the original in its place
@@ -403,8 +438,24 @@ if on types; then
 	for dex in "${extras[@]}"; do
 		[ -f "$run/$dex/enj/raw.jar" ] && after_jars+=("$run/$dex/enj/raw.jar")
 	done
-	timed types loadall "$run/types-before.tsv" "$(cp_of raw.jar "${before_cp[@]}")" "${before_jars[@]}"
+	# The run before depends on the originals alone (and on which of them are sampled):
+	# it is cached with them, keyed by what it reads, and made beside the run after (two
+	# JVMs) when no run on these originals made it yet.
+	before_cpv=$(cp_of raw.jar "${before_cp[@]}")
+	bdir=$cache/loadall-before-$(printf '%s\n' "$probe" "$(command -v java)" "$(stub_key plain)" \
+		"$before_cpv" "${before_jars[@]}" | sha256sum | cut -c1-16)
+	mkdir -p "$bdir"
+	make_before() {
+		[ ! -f "$bdir/done" ] || return 0
+		loadall "$bdir/report.tsv" "$before_cpv" "${before_jars[@]}"
+		[ "$(tail -n 1 "$bdir/report.tsv" 2>/dev/null)" = '# done' ] && touch "$bdir/done"
+		return 0
+	}
+	timed types locked "$bdir/lock" make_before &
+	before_pid=$!
 	timed types loadall "$run/types-after.tsv" "$(cp_of raw.jar "${after_cp[@]}" "${after_fallback[@]}")" "${after_jars[@]}"
+	wait $before_pid
+	cp "$bdir/report.tsv" "$run/types-before.tsv" && cp "$bdir/report.tsv.log" "$run/types-before.tsv.log"
 	python3 "$here/load_diff.py" "$run/types-before.tsv" "$run/types-after.tsv" "$run/types-map.tsv" >"$run/types.log"
 	while IFS= read -r line; do
 		case "$line" in
@@ -422,25 +473,43 @@ fi
 # --- behaviour ------------------------------------------------------------------------
 if on behave; then
 	b=$run/behave
-	mkdir -p "$b/classes"
+	mkdir -p "$b"
 	cc=()
 	for dex in "${all_orig[@]}"; do cc+=("$(orig_jar "$dex")/cc.jar"); done
-	if ! timed behave javac -nowarn -encoding UTF-8 -d "$b/classes" -cp "$(join "${cc[@]}")" "$behave"/*.java >"$b/javac.log" 2>&1; then
+	# Verification off: run.jar's 52.0 interfaces have no StackMapTable, which an
+	# instrumented default method (branches, handler) would need. The types oracle
+	# verifies; this one runs.
+	drive() { # DIR DRV SIDE CLASSES CP: DIR/DRV.SIDE.{out,err,rc,beat}
+		timeout 300 java -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -Dtc.beat.report="$1/$2.$3.beat" \
+			-cp "$run/stub-counting/classes:$4${res_cp:+:$res_cp}:$5" "$2" >"$1/$2.$3.out" 2>"$1/$2.$3.err" </dev/null
+		echo $? >"$1/$2.$3.rc"
+	}
+	# The drivers compiled against the originals' translation, and their runs on it, depend
+	# on the originals and the drivers alone: cached with the originals, keyed by what
+	# they read; each run then runs the drivers on its outputs only.
+	orig_cp=$(cp_of run.jar "${before_cp[@]}")
+	bb=$cache/behave-$({ printf '%s\n' "$probe" "$(command -v java)" "$(stub_key counting)" "$orig_cp" "${cc[@]}"
+		ls "$behave"/*.java; cat "$behave"/*.java; } | sha256sum | cut -c1-16)
+	mkdir -p "$bb"
+	make_behave_orig() {
+		[ ! -f "$bb/done" ] || return 0
+		rm -rf "$bb/classes"
+		mkdir -p "$bb/classes"
+		javac -nowarn -encoding UTF-8 -d "$bb/classes" -cp "$(join "${cc[@]}")" "$behave"/*.java >"$bb/javac.log" 2>&1 ||
+			return 0
+		for drv in "$behave"/*.java; do drive "$bb" "$(basename "$drv" .java)" orig "$bb/classes" "$orig_cp"; done
+		touch "$bb/done"
+	}
+	timed behave locked "$bb/lock" make_behave_orig
+	if [ ! -f "$bb/done" ]; then
+		cp "$bb/javac.log" "$b/javac.log"
 		record behave compile FAIL "javac: $(grep -m1 error "$b/javac.log")"
 	else
 		itot=0
 		for drv in "$behave"/*.java; do
 			drv=$(basename "$drv" .java)
-			for side in orig out; do
-				if [ $side = orig ]; then cp=$(cp_of run.jar "${before_cp[@]}"); else cp=$(cp_of run.jar "${after_cp[@]}" "${after_fallback[@]}"); fi
-				# Verification off: run.jar's 52.0 interfaces have no StackMapTable, which
-				# an instrumented default method (branches, handler) would need. The types
-				# oracle verifies; this one runs.
-				timed behave timeout 300 java -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote -Dtc.beat.report="$b/$drv.$side.beat" \
-					-cp "$run/stub-counting/classes:$b/classes${res_cp:+:$res_cp}:$cp" "$drv" \
-					>"$b/$drv.$side.out" 2>"$b/$drv.$side.err" </dev/null
-				echo $? >"$b/$drv.$side.rc"
-			done
+			for f in "$bb/$drv".orig.*; do cp "$f" "$b/"; done
+			timed behave drive "$b" "$drv" out "$bb/classes" "$(cp_of run.jar "${after_cp[@]}" "${after_fallback[@]}")"
 			rc_o=$(cat "$b/$drv.orig.rc") rc_n=$(cat "$b/$drv.out.rc")
 			# No report: the probe class was never loaded, so no probe ran.
 			[ -f "$b/$drv.out.beat" ] || printf 'i 0\no 0\nids 0\nmismatches 0\nopen 0\nopen_main 0\nunbalanced_ids 0\n' >"$b/$drv.out.beat"
@@ -489,9 +558,9 @@ for r in rows:
     if r[1] == 'behave' or r[0] == 'all':
         print('%-16s %-9s %s' % (r[0], r[1], r[2]))
 EOF
-awk -F'\t' '{ t[$1] += $2 } END { printf "time (s, summed over the streams):"
+awk -F'\t' '{ t[$1] += $2; c[$1] += $3 } END { printf "time (s, summed over the streams; CPU s):"
 	n = split("cache structure disasm semantics types behave", o, " ")
-	for (i = 1; i <= n; i++) if (o[i] in t) printf " %s %.1f", o[i], t[o[i]]
+	for (i = 1; i <= n; i++) if (o[i] in t) printf " %s %.1f (%.1f)", o[i], t[o[i]], c[o[i]]
 	print "" }' "$run/secs.tsv"
 echo "wall time: $(( $(date +%s) - start )) s"
 if ! cut -f3 "$results" | grep -q FAIL; then echo "oracles: PASS"; exit 0; fi

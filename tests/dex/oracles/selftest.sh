@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # The oracle harness judged on outputs whose verdict is known, before the real
-# instrumenter exists (the corpus of tests/dex/corpus.sh, server APK):
+# instrumenter exists (the corpus of tests/dex/corpus.sh, server APK). Each oracle sees a
+# pass and each failure mode once, on the smallest input that shows it (classes16.dex,
+# 3 MB, only where the XmlText driver must run its code):
 #  0. smali_diff.py on hand-written smali (fixtures/): the `at` probe, a constructor's
 #     probe after <init>, slicer moves, a split try range with the added catch-all and an
 #     added onWindowFocusChanged pass; a changed operand, a wrong move kind and a branch
-#     to the entry probe are named;
-#  1. identity: copies of classes2, classes7 and classes16.dex pass every oracle,
-#     behaviour included (the counting probe class sees no call); and smali_diff's rules,
-#     applied to every method of classes16.dex, change nothing;
-#  2. toy instrumented: classes16.dex through toy.py (entry/exit probes, parameter moves,
-#     catch-all handler, split try ranges) passes every oracle with --expect-probes, and
-#     the XmlText driver runs its probes balanced (i = o > 0);
-#  3. broken: a probe between an invoke and its move-result (classes7.dex) passes
+#     to the entry probe are named; smali_diff's rules, applied to every method of
+#     classes16.dex, change nothing;
+#  1. identity and toy instrumented, in one run: copies of classes2 and classes7.dex and
+#     classes16.dex through toy.py (entry/exit probes, parameter moves, catch-all handler,
+#     split try ranges) pass every oracle with --expect-probes, behaviour included; the
+#     copies hold no probe, and the XmlText driver runs its probes balanced (i = o > 0);
+#  2. broken: a probe between an invoke and its move-result (classes7.dex) passes
 #     structure but fails disasm (AnalysisException), semantics (V2) and types (enjarify
 #     crash); a bit flipped in classes2.dex fails structure;
-#  4. unbalanced: one o probe left out of Junidecode.unidecode fails semantics (V4) and
+#  3. unbalanced: one o probe left out of Junidecode.unidecode fails semantics (V4) and
 #     the XmlText behaviour run (frames left open on main, exit 97);
-#  5. a class of the toy classes16.dex moved to a new classes17.dex is found and compared;
+#  4. a class of the toy classes7.dex moved to a new classes17.dex is found and compared;
 #     a class in classes17.dex that no original has fails semantics.
+# The runs on the originals (baksmali text, translations, LoadAll before, the drivers on
+# the originals) come from the cache, made once for these runs and dex-oracles-apk.
 # usage: selftest.sh SOURCE_ROOT WORK_DIR [CORPUS [CACHE]]
 #   CORPUS  the corpus of tests/dex/corpus.sh, made already (default: WORK_DIR/corpus)
 #   CACHE   oracles.sh --cache: what is derived from the originals, shared with the other
@@ -48,8 +51,11 @@ expect() { # DEX ORACLE STATUS
 t=$work/cases
 rm -rf "$t"
 mkdir -p "$t"
-smali_of() { baksmali d --di false --pr false -o "$2" "$orig/$1"; }
-
+smali_of() { # DEX DIR: the original's baksmali text (--di false --pr false), from the cache
+	local d
+	d=$(bash "$here/oracles.sh" "$orig" "$orig" "$work/smali-of" --cache "$cache" --orig-smali "$1") &&
+		cp -r "$d" "$2"
+}
 echo "# 0. smali_diff on hand-written fixtures (fixtures/: orig, good, bad)"
 if python3 "$here/smali_diff.py" "$here/fixtures/orig" "$here/fixtures/good" >"$work/fixtures.log"; then
 	echo "ok - good shapes pass: $(head -n1 "$work/fixtures.log")"
@@ -62,25 +68,28 @@ for want in 'R5 entry moves move-object/16 v0, v3, move-object/16 v1, v4' '+cons
 		{ echo "not ok - bad shapes: no '$want'"; bad=1; }
 done
 
-echo "# 1. identity"
-mkdir -p "$t/identity"
-cp "$orig"/classes{2,7,16}.dex "$t/identity/"
-oracles "$t/identity" "$work/oracles" --behave "$here/behave" | tail -n 14
-for d in classes2.dex classes7.dex classes16.dex; do
-	for o in structure disasm semantics types; do expect "$d" "$o" PASS; done
-done
-for drv in "$here"/behave/*.java; do expect "$(basename "$drv" .java)" behave PASS; done
 smali_of classes16.dex "$t/s16"
 python3 "$here/smali_diff.py" --always-normalize --jobs 2 "$t/s16" "$t/s16" && echo "ok - the rules change no original method" ||
 	{ echo "not ok - the rules changed an original method"; bad=1; }
 
-echo "# 2. toy instrumented"
+echo "# 1. identity (classes2, classes7) and toy instrumented (classes16)"
 cp -r "$t/s16" "$t/toy16"
 python3 "$here/toy.py" "$t/toy16"
 mkdir -p "$t/toy"
 smali a --api 26 -o "$t/toy/classes16.dex" "$t/toy16"
-oracles "$t/toy" "$work/oracles" --behave "$here/behave" --expect-probes | tail -n 12
-for o in structure disasm semantics types; do expect classes16.dex "$o" PASS; done
+cp "$orig"/classes{2,7}.dex "$t/toy/"
+oracles "$t/toy" "$work/oracles" --behave "$here/behave" --expect-probes | tail -n 14
+for d in classes2.dex classes7.dex classes16.dex; do
+	for o in structure disasm semantics types; do expect "$d" "$o" PASS; done
+done
+for d in classes2.dex classes7.dex; do
+	if grep -P "^$d\tsemantics\tPASS\tmethods ([0-9]+), identical \\1, .*; probes none" "$work/oracles/results.tsv" >/dev/null; then
+		echo "ok - $d: every method identical, no probe"
+	else
+		echo "not ok - $d: the copy is not judged identical: $(status "$d" semantics)"
+		bad=1
+	fi
+done
 for drv in "$here"/behave/*.java; do expect "$(basename "$drv" .java)" behave PASS; done
 if grep -P '^XmlText\tbehave\tPASS\t.* i=[1-9][0-9]* o=' "$work/oracles/results.tsv" >/dev/null; then
 	echo "ok - XmlText ran instrumented code: $(awk -F'\t' '$1 == "XmlText" { print $4 }' "$work/oracles/results.tsv")"
@@ -89,7 +98,7 @@ else
 	bad=1
 fi
 
-echo "# 3. broken: probe before move-result; corrupt file"
+echo "# 2. broken: probe before move-result; corrupt file"
 smali_of classes7.dex "$t/b7"
 python3 "$here/toy.py" --break move-result "$t/b7"
 mkdir -p "$t/broken"
@@ -111,7 +120,7 @@ grep -q 'enjarify crashed on the output only: visitMoveResult' "$work/oracles/ru
 	echo "ok - types names the enjarify crash in visitMoveResult" || { echo "not ok - no enjarify crash reported"; bad=1; }
 expect classes2.dex structure FAIL
 
-echo "# 4. unbalanced: an o probe left out"
+echo "# 3. unbalanced: an o probe left out"
 cp -r "$t/s16" "$t/u16"
 python3 "$here/toy.py" --break 'unbalanced=Junidecode;->unidecode\(' "$t/u16"
 mkdir -p "$t/unbalanced"
@@ -125,18 +134,20 @@ grep -q 'V4 return-object .* not preceded by an o probe' "$work/oracles/run/clas
 grep -q 'UNBALANCED' "$work/oracles/run/behave/XmlText.out.err" &&
 	echo "ok - the counting probe class failed loudly" || { echo "not ok - no UNBALANCED message"; bad=1; }
 
-echo "# 5. a class moved to a new classes17.dex, and one class that comes from nowhere"
+echo "# 4. a class moved to a new classes17.dex, and one class that comes from nowhere"
+smali_of classes7.dex "$t/toy7"
+python3 "$here/toy.py" "$t/toy7"
 mkdir -p "$t/moved/new" "$t/moved/out"
-f=$(grep -rl '^\.class .*Lnet/gcardone/junidecode/X00;' "$t/toy16")
+f=$(grep -rl '^\.class .*Lio/appium/uiautomator2/utils/gestures/LongClick;' "$t/toy7")
 mv "$f" "$t/moved/new/"
 printf '.class public LBogus;\n.super Ljava/lang/Object;\n' >"$t/moved/new/Bogus.smali"
-smali a --api 26 -o "$t/moved/out/classes16.dex" "$t/toy16"
+smali a --api 26 -o "$t/moved/out/classes7.dex" "$t/toy7"
 smali a --api 26 -o "$t/moved/out/classes17.dex" "$t/moved/new"
 oracles "$t/moved/out" "$work/oracles" --only structure,semantics | tail -n 5 || true
-expect classes16.dex semantics PASS
+expect classes7.dex semantics PASS
 expect classes17.dex structure PASS
 expect classes17.dex semantics FAIL
-grep -qP '^classes16.dex\tsemantics\tPASS\t.*1 classes moved to another dex' "$work/oracles/results.tsv" &&
+grep -qP '^classes7.dex\tsemantics\tPASS\t.*1 classes moved to another dex' "$work/oracles/results.tsv" &&
 	echo "ok - the moved class was found and compared" || { echo "not ok - the moved class"; bad=1; }
 grep -qP '^classes17.dex\tsemantics\tFAIL\t1 of 2 classes have no original: LBogus;' "$work/oracles/results.tsv" &&
 	echo "ok - the class from nowhere is named" || { echo "not ok - LBogus; not named"; bad=1; }

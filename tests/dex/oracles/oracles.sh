@@ -155,11 +155,14 @@ locked() { # LOCKFILE CMD...: CMD under an exclusive lock (runs sharing --cache 
 
 # --- derived data of the originals, cached by content -------------------------------
 analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an AnalysisException,
-	# and "class L...;" for each class skipped whole)
+	# and "class L...;" for each class skipped whole); PREFIX.smali when no class was
+	# skipped: the text as the semantics oracle reads it (--di false --pr false; the
+	# register info is in comment lines, which smali_diff.py skips), so that no second
+	# baksmali pass is needed
 	local rc
-	baksmali d --register-info "$reginfo" -b "" -j "$jobs" -o "$2.tmp" "$1" >"$2.log" 2>&1
+	rm -rf "$2.tmp" "$2.smali"
+	baksmali d --register-info "$reginfo" -b "" --di false --pr false -j "$jobs" -o "$2.tmp" "$1" >"$2.log" 2>&1
 	rc=$?
-	rm -rf "$2.tmp"
 	# baksmali prints the failing method after the stack trace and goes on (exit 0). A
 	# class it cannot analyse at all is skipped (exit non-zero): with -b "" no framework
 	# class resolves, and a merge that needs one (netty's ForkJoinTask, a Thread subclass
@@ -168,6 +171,7 @@ analyse() { # DEX PREFIX: PREFIX.log, PREFIX.methods (sorted methods with an Ana
 		sed -n 's/^method: //p' "$2.log"
 		sed -n 's/^Error occurred while disassembling class \(L.*;\) - skipping class$/class \1/p' "$2.log"
 	} | sort -u >"$2.methods"
+	if [ $rc -eq 0 ] && ! grep -q '^class ' "$2.methods"; then mv "$2.tmp" "$2.smali"; else rm -rf "$2.tmp"; fi
 	{ [ $rc -eq 0 ] || grep -q '^class ' "$2.methods"; } &&
 		awk '/^Error occurred while disassembling class .* - skipping class$/ { skipped = 1; next }
 			skipped && /Exception|Error/ { skipped = 0; next }   # the reason it was skipped
@@ -181,7 +185,17 @@ orig_analysis() { # DEX -> prints the file listing the original's methods baksma
 	locked "$f.lock" make_orig_analysis "$1" "$f"
 	echo "$f.methods"
 }
-make_orig_analysis() { [ -f "$2.done" ] || { analyse "$orig_dir/$1" "$2" && touch "$2.done"; }; }
+make_orig_analysis() { # DEX PREFIX; the text, when whole, is the original's for semantics too
+	[ ! -f "$2.done" ] || return 0
+	analyse "$orig_dir/$1" "$2" && touch "$2.done"
+	[ -d "$2.smali" ] && locked "$(dirname "$2")/smali.lock" take_orig_smali "$2.smali" "$(dirname "$2")"
+	rm -rf "$2.smali"
+}
+take_orig_smali() { # TEXT_DIR CACHE_ENTRY
+	[ ! -f "$2/smali.done" ] || return 0
+	rm -rf "$2/smali"
+	mv "$1" "$2/smali" && echo "from the disasm oracle's pass" >"$2/smali.log" && touch "$2/smali.done"
+}
 orig_smali() { # DEX -> prints the directory of its baksmali text
 	local d=$cache/$(key "$orig_dir/$1")
 	mkdir -p "$d"
@@ -304,8 +318,13 @@ for dex in "${dexes[@]}" "${extras[@]}"; do
 		c0=$(cpu_of "$me")
 		osm=$(orig_smali "$dex")
 		add_secs cache "$t0" "$c0" "$me"
-		timed semantics baksmali d --di false --pr false -j "$jobs" -o "$w/smali" "$out" >"$w/smali.log" 2>&1
-		rc=$?
+		if [ -d "$w/analysis.smali" ]; then   # the disasm oracle's pass
+			mv "$w/analysis.smali" "$w/smali"
+			rc=$?
+		else
+			timed semantics baksmali d --di false --pr false -j "$jobs" -o "$w/smali" "$out" >"$w/smali.log" 2>&1
+			rc=$?
+		fi
 		if [ ! -d "$osm" ] || [ $rc -ne 0 ]; then
 			record "$dex" semantics FAIL "baksmali failed on the original or the output (see $w/smali.log)"
 		else
@@ -324,6 +343,7 @@ for dex in "${dexes[@]}" "${extras[@]}"; do
 			rm -rf "$w/smali"
 		fi
 	fi
+	rm -rf "$w/analysis.smali"
 done
 # Every class of a new dex file must be an original class moved there (compared above).
 if on semantics; then
@@ -392,20 +412,23 @@ fi
 mapfile -t all_orig < <(cd "$orig_dir" && ls *.dex | sort -V)
 res_cp=$(IFS=:; echo "${resources[*]:-}")
 before_cp=() after_cp=() after_fallback=() map=()
-for dex in "${all_orig[@]}"; do
-	od=$(orig_jar "$dex")
-	before_cp+=("$od/@JAR@")
-	if [ -f "$run/$dex/enj/raw.jar" ]; then
-		after_cp+=("$run/$dex/enj/@JAR@")
-		[ "$(sample_of "$dex")" -gt 1 ] && after_fallback+=("$od/@JAR@")
-		map+=("$dex	$od/raw.jar	$run/$dex/enj/raw.jar	$od/errors.tsv	$run/$dex/enj/errors.tsv	$(sample_of "$dex")")
-	else
-		after_fallback+=("$od/@JAR@")
-	fi
-done
-for dex in "${extras[@]}"; do   # moved classes: found there by the instrumented runs
-	[ -f "$run/$dex/enj/raw.jar" ] && after_cp+=("$run/$dex/enj/@JAR@")
-done
+# (their translations, made once for the cache, only for the oracles that run them)
+if on types || on behave; then
+	for dex in "${all_orig[@]}"; do
+		od=$(orig_jar "$dex")
+		before_cp+=("$od/@JAR@")
+		if [ -f "$run/$dex/enj/raw.jar" ]; then
+			after_cp+=("$run/$dex/enj/@JAR@")
+			[ "$(sample_of "$dex")" -gt 1 ] && after_fallback+=("$od/@JAR@")
+			map+=("$dex	$od/raw.jar	$run/$dex/enj/raw.jar	$od/errors.tsv	$run/$dex/enj/errors.tsv	$(sample_of "$dex")")
+		else
+			after_fallback+=("$od/@JAR@")
+		fi
+	done
+	for dex in "${extras[@]}"; do   # moved classes: found there by the instrumented runs
+		[ -f "$run/$dex/enj/raw.jar" ] && after_cp+=("$run/$dex/enj/@JAR@")
+	done
+fi
 join() { local IFS=:; echo "$*"; }
 # JAR: raw.jar (enjarify's output) for the types oracle; run.jar (interfaces with default
 # methods marked 52.0, see runjar.py) for the behaviour oracle.

@@ -81,9 +81,28 @@ done
 # own classes name framework types of every level; the sandbox loads each level's own.
 android=$work/sdk/android-all-$newest.jar
 cp=$(IFS=:; echo "${cp_parts[*]}"):$RUNTIME_JAR:$android
-if ! "$javac" -nowarn -encoding UTF-8 -d "$work/classes" -cp "$cp" "$here/RoboE2e.java" "$src/tests/runtime/e2e/Scenarios.java" >"$work/javac.log" 2>&1; then
+# RoboE2e compiled once for the levels that share a class path (every test but API 36's),
+# next to the work directories, keyed by the sources, the class path (the AARs' classes,
+# extracted into each work directory, read as one), the runtime jar's content and the
+# compiler; made under a lock, as the tests run side by side
+key=$({ cat "$here/RoboE2e.java" "$src/tests/runtime/e2e/Scenarios.java" "$RUNTIME_JAR"; echo "${cp//$work/WORK} $javac"; } | sha256sum | cut -c1-16)
+classes=$(dirname "$work")/classes-$key
+compile() {
+	[ ! -f "$classes.done" ] || return 0
+	rm -rf "$classes" && mkdir -p "$classes" &&
+		"$javac" -nowarn -encoding UTF-8 -d "$classes" -cp "$cp" "$here/RoboE2e.java" "$src/tests/runtime/e2e/Scenarios.java" \
+			>"$work/javac.log" 2>&1 &&
+		touch "$classes.done"
+}
+exec {lock}>"$classes.lock"
+flock "$lock"
+compile
+exec {lock}>&-
+if [ ! -f "$classes.done" ]; then
 	echo "FAIL: javac RoboE2e.java"; cat "$work/javac.log"; exit 1
 fi
+rmdir "$work/classes"
+ln -s "$classes" "$work/classes"
 passed=0 failed=0
 for api in "$@"; do
 	log=$work/api$api.log

@@ -327,6 +327,75 @@ Test(threads, a_staged_writer_outside_messages_wakes_the_clock_only_while_it_wri
 	cr_assert_eq(c2.switches, c1.switches, "the clock thread woke up after the events stopped");
 }
 
+/* Durations read from the clock word are unbiased: every stamp of a
+ * message is the clock thread's grid time, so a method that starts with the
+ * message (whose first stamp the begin refreshed) is not measured up to a
+ * tick short, as when the word was exact at the begin and stale by up to a
+ * tick after it (Catalog.load 1.8 ms short per 40 ms call in
+ * sample-compare). Real sleeps of 40 ms at the message begin and at a phase
+ * after it, measured against the clock. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* mean (word's duration - the clock's) in ms over n messages, each a sleep
+ * of 40 ms entered delay_us(i) after the begin */
+static double word_bias_ms(int n, long (*delay_us)(int))
+{
+	double sum = 0;
+	for (int i = 0; i < n; i++) {
+		tc_dispatch_begin(ctx);
+		long d = delay_us(i);
+		if (d) {
+			struct timespec ts = { 0, d * 1000L };
+			nanosleep(&ts, NULL);
+		}
+		int64_t in = tc_clock_word(ctx);
+		uint64_t t_in = mono_ns();
+		sleep_ms(40);
+		int64_t out = tc_clock_word(ctx);
+		uint64_t t_out = mono_ns();
+		tc_dispatch_end(ctx);
+		cr_assert(in >= 0 && out >= in, "the word in a message is the time: %lld then %lld", (long long)in,
+		          (long long)out);
+		sum += (double)(out - in) - (double)(t_out - t_in) / 1e6;
+		sleep_ms(1);
+	}
+	return sum / n;
+}
+
+static long at_begin(int i)
+{
+	(void)i;
+	return 0;
+}
+
+static long spread(int i)
+{
+	return (long)((unsigned)i * 7919u % 23u) * 250; /* 0 to 5.5 ms, each phase of the tick */
+}
+
+Test(threads, durations_from_the_clock_word_are_not_short)
+{
+	tc_config c;
+	quiet_config(&c);
+	open_threaded(&c);
+	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
+	cr_assert_eq(c.clock_resolution_ms, 5, "the default tick");
+	const int n = 46;
+	double begin = word_bias_ms(n, at_begin), later = word_bias_ms(n, spread);
+	cr_log_info("40 ms sleeps, word - clock: %+.2f ms entered at the begin, %+.2f ms later (tick %u ms; "
+	            "a stamp exact at the begin and stale after it gives about -%.1f)",
+	            begin, later, c.clock_resolution_ms, c.clock_resolution_ms / 2.0);
+	/* each error is within a tick either way, its mean near 0: a bias of half
+	 * a tick is well outside */
+	cr_assert(begin > -1.0 && begin < 1.0, "entered at the begin: %+.2f ms per 40 ms", begin);
+	cr_assert(later > -1.0 && later < 1.0, "entered later: %+.2f ms per 40 ms", later);
+}
+
 /* ---- a report file or listener that blocks ---- */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

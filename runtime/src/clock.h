@@ -8,7 +8,10 @@
  * handler runs) and, after that or after a kick, until a tick finds no new
  * event (on_tick says); a tick that finds a writer far ahead of the copies
  * is followed by the next at once, so that the copying stays on this thread. A dispatch begin or end refreshes the time directly,
- * so message markers are exact. At every tick the thread also calls
+ * as does a kick. While the thread runs it ticks on the grid of
+ * resolution_ms since the time base, and every time it keeps (fresh reads
+ * too) is rounded down to that grid (clock_grid_ms), so that durations are
+ * right on average. At every tick the thread also calls
  * on_tick: the lag and ANR watchdog and the copying of staged writers'
  * events; a message that runs long keeps it ticking, and it never waits for
  * the tracer thread, where reports are built and delivered.

@@ -20,10 +20,14 @@ static uint64_t ms_of(const clock_thread *c, uint64_t now)
 	return now > c->base_ns ? (now - c->base_ns) / 1000000u : 0;
 }
 
+uint64_t clock_grid_ms(const clock_thread *c, uint64_t ms)
+{
+	return c->running ? ms - ms % c->resolution_ms : ms;
+}
+
 static uint64_t refresh_at(clock_thread *c, uint64_t now)
 {
-	uint64_t ms = ms_of(c, now);
-	ring_set_now(c->ring, ms);
+	uint64_t ms = ring_raise_now(c->ring, clock_grid_ms(c, ms_of(c, now)));
 	_Atomic uint64_t *m = atomic_load_explicit(&c->mirror, memory_order_acquire);
 	if (m)
 		atomic_store_explicit(m, ms, memory_order_relaxed);
@@ -61,6 +65,27 @@ uint64_t clock_refresh(clock_thread *c)
 	return refresh_at(c, c->clock.now_ns(c->clock.user));
 }
 
+/* Until the next multiple of the tick since the base, not a tick from now:
+ * the grid does not move with the begins of messages (a begin wakes the
+ * thread) nor with the time a tick takes, so a stamp read at any moment is as
+ * stale, on average, as one read at a begin (clock_grid_ms). */
+static void sleep_tick(const clock_thread *c)
+{
+	uint64_t period = (uint64_t)c->resolution_ms * 1000000u;
+	uint64_t now = c->clock.now_ns(c->clock.user);
+	uint64_t since = now > c->base_ns ? now - c->base_ns : 0;
+	uint64_t next = c->base_ns + (since / period + 1) * period;
+	if (c->clock.now_ns == clock_default_now_ns) {
+		struct timespec at = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		return;
+	}
+	/* an injected clock: its time, slept as a delay */
+	uint64_t d = next - now;
+	struct timespec ts = { (time_t)(d / 1000000000u), (long)(d % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
 static void *tick(void *arg)
 {
 	clock_thread *c = arg;
@@ -93,16 +118,14 @@ static void *tick(void *arg)
 			c->settling = true;
 		} else {
 			c->settling = false;
-			refresh_at(c, now);
+			/* the time after on_tick (the copies), not before it */
+			refresh_at(c, c->clock.now_ns(c->clock.user));
 		}
 		c->kicked = false;
 		publish(c);
 		pthread_mutex_unlock(&c->mu);
-		if (found != CLOCK_BEHIND) {
-			struct timespec ts = { (time_t)(c->resolution_ms / 1000),
-			                       (long)(c->resolution_ms % 1000) * 1000000L };
-			nanosleep(&ts, NULL);
-		}
+		if (found != CLOCK_BEHIND)
+			sleep_tick(c);
 		pthread_mutex_lock(&c->mu);
 	}
 	pthread_mutex_unlock(&c->mu);

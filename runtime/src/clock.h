@@ -8,7 +8,10 @@
  * handler runs) and, after that or after a kick, until a tick finds no new
  * event (on_tick says); a tick that finds a writer far ahead of the copies
  * is followed by the next at once, so that the copying stays on this thread. A dispatch begin or end refreshes the time directly,
- * so message markers are exact. At every tick the thread also calls
+ * as does a kick. While the thread runs it ticks on the grid of
+ * resolution_ms since the time base, and every time it keeps (fresh reads
+ * too) is rounded down to that grid (clock_grid_ms), so that durations are
+ * right on average. At every tick the thread also calls
  * on_tick: the lag and ANR watchdog and the copying of staged writers'
  * events; a message that runs long keeps it ticking, and it never waits for
  * the tracer thread, where reports are built and delivered.
@@ -82,7 +85,14 @@ int clock_start(clock_thread *c, ring *r, tc_clock clock, uint64_t base_ns, uint
 void clock_stop(clock_thread *c);
 /* Keeps word up to date with the ring's now_ms too (NULL: stop). */
 void clock_mirror(clock_thread *c, _Atomic uint64_t *word);
-/* Sets now_ms from the clock and returns it. */
+/* ms (since the base) as the clock thread stamps it while it runs: down to
+ * a multiple of the tick, the grid it ticks on, so that every stamp, read
+ * fresh at a begin or a kick or read from the word a tick ago, is stale by
+ * [0, tick) and a duration is right on average (a stamp exact at a begin and
+ * the next ones a tick stale made a method entered at the begin half a tick
+ * short). ms as it is while no thread ticks: every event reads the clock. */
+uint64_t clock_grid_ms(const clock_thread *c, uint64_t ms);
+/* Sets now_ms from the clock (clock_grid_ms; never back) and returns it. */
 uint64_t clock_refresh(clock_thread *c);
 /* Start or stop ticking (message or idle handler begin and end). At the
  * end the thread lingers until a tick finds no new event; then the word says

@@ -990,7 +990,7 @@ static void write_other(tc_ctx *ctx, thread_set *ts, thread_ring *tr, uint32_t i
 	tr->in_record = true;
 	uint64_t now = atomic_load_explicit(&ts->hdr->ticking, memory_order_acquire)
 	                       ? atomic_load_explicit(&ts->hdr->now_ms, memory_order_relaxed)
-	                       : ctx_ms(ctx, ctx_clock_ns(ctx));
+	                       : clock_grid_ms(&ctx->clock, ctx_ms(ctx, ctx_clock_ns(ctx)));
 	ring_write(&tr->ring, tc_event_encode(in, id, now));
 	tr->in_record = false;
 }
@@ -1259,8 +1259,7 @@ void tc_dispatch_begin(tc_ctx *ctx)
 	ctx->message_token++;
 	uint64_t now = ctx_clock_ns(ctx);
 	ctx->dispatch_begin_ns = now;
-	uint64_t ms = ctx_ms(ctx, now);
-	ring_set_now(&ctx->ring, ms);
+	uint64_t ms = ring_raise_now(&ctx->ring, clock_grid_ms(&ctx->clock, ctx_ms(ctx, now)));
 	write_marker(ctx, true, ms);
 	/* the ANR copy starts at the DISPATCH-in marker, the event before the mark */
 	atomic_store_explicit(&ctx->msg_begin_ns, now, memory_order_relaxed);
@@ -1285,8 +1284,7 @@ void tc_dispatch_end(tc_ctx *ctx)
 		return;
 	ctx->in_dispatch = false;
 	uint64_t end_ns = ctx_clock_ns(ctx);
-	uint64_t ms = ctx_ms(ctx, end_ns);
-	ring_set_now(&ctx->ring, ms);
+	uint64_t ms = ring_raise_now(&ctx->ring, clock_grid_ms(&ctx->clock, ctx_ms(ctx, end_ns)));
 	write_marker(ctx, false, ms);
 	atomic_store_explicit(&ctx->msg_state, 2 * ctx->message_token, memory_order_release);
 	thread_set *ts = tset_of(ctx);

@@ -108,6 +108,18 @@ static inline void ring_set_now(ring *r, uint64_t ms)
 	atomic_store_explicit(&r->hdr->now_ms, ms, memory_order_relaxed);
 }
 
+/* Sets now_ms to ms unless it is later already, and returns now_ms: the
+ * clock thread and the recording thread both set it, and the time an event
+ * reads never goes back. */
+static inline uint64_t ring_raise_now(ring *r, uint64_t ms)
+{
+	uint64_t cur = atomic_load_explicit(&r->hdr->now_ms, memory_order_relaxed);
+	while (cur < ms && !atomic_compare_exchange_weak_explicit(&r->hdr->now_ms, &cur, ms, memory_order_relaxed,
+	                                                          memory_order_relaxed))
+		;
+	return cur < ms ? ms : cur;
+}
+
 /* Copies what feed f wrote since the ring's count into the ring, oldest
  * first, and publishes the new count with one release store, then tells the
  * feed (copied). Events the feed no longer held, because its writer overran

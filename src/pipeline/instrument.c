@@ -109,7 +109,7 @@ static void pre_free(dex_pre *v, size_t n)
 	free(v);
 }
 
-/* The dex item i of v into units (taking its model), or its read error. */
+/* One dex_pre into units (its model taken), or its read error. */
 static int pre_attach(pl_run *r, pl_input *in, dex_pre *p, const char *name, tc_error *err)
 {
 	if (!p->x) {

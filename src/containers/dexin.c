@@ -24,12 +24,12 @@ void dexin_free(dexin *x)
 	free(x);
 }
 
-int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err)
+dexin *dexin_new(const pl_run *r, uint8_t *bytes, size_t len)
 {
 	dexin *x = calloc(1, sizeof *x);
 	if (!x) {
 		free(bytes);
-		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
+		return NULL;
 	}
 	arena_init_sized(&x->a, len > ((size_t)1 << 20) ? len * 3 : 0);
 	/* the model is bounded like the bytes: a hostile dex can make many small items */
@@ -37,6 +37,26 @@ int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t
 	x->bytes = bytes;
 	x->len = len;
 	x->beat_i = x->beat_o = x->beat_at = DEX_NO_INDEX;
+	return x;
+}
+
+void dexin_parse(const pl_run *r, dexin *x)
+{
+	tc_error_clear(&x->parse_err);
+	if (dex_parse(&x->d, &x->a, x->bytes, x->len, &x->parse_err) == TC_OK) {
+		x->parsed = true;
+		return;
+	}
+	if (x->parse_err.code == TC_ENOMEM) {
+		tc_error_clear(&x->parse_err);
+		tc_fail(&x->parse_err, TC_ENOMEM, TC_NO_OFFSET, "dex",
+		        "no memory for its model (the input limit is %llu MB, --max-input-mb)",
+		        (unsigned long long)(r->max_input >> 20));
+	}
+}
+
+int dexin_attach(pl_run *r, pl_input *in, const char *name, uint64_t entry, dexin *x, tc_error *err)
+{
 	pl_unit *u = pl_unit_new(r, in, name, err);
 	if (!u) {
 		dexin_free(x);
@@ -46,23 +66,14 @@ int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t
 	u->kind = UNIT_DEX;
 	u->entry = entry;
 	u->dex = x;
-	u->in_size = len;
-	tc_error perr;
-	tc_error_clear(&perr);
-	if (dex_parse(&x->d, &x->a, bytes, len, &perr) != TC_OK) {
+	u->in_size = x->len;
+	if (!x->parsed) {
 		char msg[1200];
-		if (perr.code == TC_ENOMEM) {
-			tc_error_clear(&perr);
-			tc_fail(&perr, TC_ENOMEM, TC_NO_OFFSET, "dex",
-			        "no memory for its model (the input limit is %llu MB, --max-input-mb)",
-			        (unsigned long long)(r->max_input >> 20));
-		}
-		tc_error_format(&perr, msg, sizeof msg);
+		tc_error_format(&x->parse_err, msg, sizeof msg);
 		u->state = US_MALFORMED;
 		u->error = pl_keep_str(&r->workers[0], msg, strlen(msg));
 		return TC_OK;
 	}
-	x->parsed = true;
 	for (uint32_t k = 0; k < x->d.nclasses; k++) {
 		pl_unit *c = pl_unit_new(r, in, r->units[ui].name, err);
 		if (!c)
@@ -73,6 +84,15 @@ int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t
 		c->dex_class = k;
 	}
 	return TC_OK;
+}
+
+int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err)
+{
+	dexin *x = dexin_new(r, bytes, len);
+	if (!x)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
+	dexin_parse(r, x);
+	return dexin_attach(r, in, name, entry, x, err);
 }
 
 /* The units of the classes of the dex unit u: u + 1 .. u + n (a class added, the

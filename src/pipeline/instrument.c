@@ -53,6 +53,74 @@ static bool is_dex_name(const char *name)
 }
 
 
+/* An input's dex files, read and parsed on the workers, one dex file an item, before the
+ * listing adds their units in its own order (dexin_attach): the models do not depend on
+ * which worker made them, and a read error is reported where the serial listing met it. */
+typedef struct dex_pre {
+	uint64_t entry; /* of a jar, or */
+	char *path;     /* a file */
+	dexin *x;       /* NULL: err says why */
+	tc_error err;
+} dex_pre;
+
+typedef struct dex_pre_job {
+	pl_run *r;
+	pl_input *in;
+	dex_pre *v;
+} dex_pre_job;
+
+static int pre_dex(void *ctx, size_t i, int wk)
+{
+	dex_pre_job *j = ctx;
+	dex_pre *p = &j->v[i];
+	pl_worker *w = &j->r->workers[wk];
+	tc_buf b;
+	buf_init(&b);
+	tc_error_clear(&p->err);
+	int rc;
+	if (p->path) {
+		rc = tc_file_read(p->path, &b, j->r->max_input, TC_LIMIT_OPTION, &p->err);
+	} else if (!w->inflater && !(w->inflater = zio_inflater_new())) {
+		rc = tc_fail(&p->err, TC_ENOMEM, TC_NO_OFFSET, j->in->in, "cannot start inflate");
+	} else {
+		rc = jar_read(j->in->zip, p->entry, &b, j->r->max_input, w->inflater, &p->err);
+	}
+	if (rc != TC_OK) {
+		buf_free(&b);
+		return 0;
+	}
+	size_t len;
+	uint8_t *bytes = buf_take(&b, &len);
+	/* an empty file has no buffer; an empty jar entry has one (jar_read reserves) */
+	if ((!bytes && !p->path) || !(p->x = dexin_new(j->r, bytes, len))) {
+		tc_fail(&p->err, TC_ENOMEM, TC_NO_OFFSET, j->in->in, "no memory");
+		return 0;
+	}
+	dexin_parse(j->r, p->x);
+	return 0;
+}
+
+static void pre_free(dex_pre *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		dexin_free(v[i].x);
+		free(v[i].path);
+	}
+	free(v);
+}
+
+/* One dex_pre into units (its model taken), or its read error. */
+static int pre_attach(pl_run *r, pl_input *in, dex_pre *p, const char *name, tc_error *err)
+{
+	if (!p->x) {
+		*err = p->err;
+		return err->code;
+	}
+	dexin *x = p->x;
+	p->x = NULL;
+	return dexin_attach(r, in, name, p->entry, x, err);
+}
+
 static int add_dex_file(pl_run *r, pl_input *in, const char *path, const char *name, tc_error *err)
 {
 	tc_buf b;
@@ -73,11 +141,28 @@ static int list_dir(pl_run *r, pl_input *in, tc_error *err)
 	if (walk_list_files(in->in, &files, &n, err) != TC_OK)
 		return err->code;
 	int rc = TC_OK;
+	size_t ndex = 0, k = 0;
+	for (size_t i = 0; i < n; i++)
+		ndex += is_dex_name(files[i]);
+	dex_pre *v = calloc(ndex ? ndex : 1, sizeof *v);
+	if (!v) {
+		walk_free_list(files, n);
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
+	}
+	for (size_t i = 0; i < n && rc == TC_OK; i++) {
+		if (!is_dex_name(files[i]))
+			continue;
+		char path[4200];
+		walk_path_join(path, sizeof path, in->in, "/", files[i]);
+		if (!(v[k++].path = strdup(path)))
+			rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
+	}
+	if (rc == TC_OK)
+		pool_run(r->nworkers, ndex, pre_dex, &(dex_pre_job){r, in, v});
+	k = 0;
 	for (size_t i = 0; i < n && rc == TC_OK; i++) {
 		if (is_dex_name(files[i])) {
-			char path[4200];
-			walk_path_join(path, sizeof path, in->in, "/", files[i]);
-			rc = add_dex_file(r, in, path, files[i], err);
+			rc = pre_attach(r, in, &v[k++], files[i], err);
 			continue;
 		}
 		pl_unit *u = pl_unit_new(r, in, files[i], err);
@@ -88,8 +173,20 @@ static int list_dir(pl_run *r, pl_input *in, tc_error *err)
 		u->kind = ends_with(files[i], ".class") ? UNIT_CLASS : UNIT_FILE;
 		u->candidate = u->kind == UNIT_CLASS && filter_file(files[i]);
 	}
+	pre_free(v, ndex);
 	walk_free_list(files, n);
 	return rc;
+}
+
+/* A dex entry of a jar that pre_dex reads: libzip's methods stay on this thread. */
+static bool pre_entry(tc_jar *zip, uint64_t i)
+{
+	const char *name = jar_name(zip, i);
+	if (!name || strchr(name, '/') || !is_dex_name(name) || jar_is_dir(zip, i))
+		return false;
+	jar_info info;
+	jar_stat(zip, i, &info);
+	return info.method == 0 || info.method == 8;
 }
 
 static int list_jar(pl_run *r, pl_input *in, tc_error *err)
@@ -113,9 +210,27 @@ static int list_jar(pl_run *r, pl_input *in, tc_error *err)
 	in->apk = ends_with(in->in, ".apk") || (manifest && dex);
 	if (in->apk && (rc = jar_check_unique(in->zip, err)) != TC_OK)
 		return rc;
+	/* the dex entries stored or deflated are read and parsed on the workers first */
+	size_t ndex = 0, k = 0;
+	for (uint64_t i = 0; i < n; i++)
+		ndex += pre_entry(in->zip, i);
+	dex_pre *v = calloc(ndex ? ndex : 1, sizeof *v);
+	if (!v)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, in->in, "no memory");
+	for (uint64_t i = 0; i < n; i++)
+		if (pre_entry(in->zip, i))
+			v[k++].entry = i;
+	pool_run(r->nworkers, ndex, pre_dex, &(dex_pre_job){r, in, v});
+	k = 0;
 	struct zio_inflater *z = NULL;
 	for (uint64_t i = 0; i < n && rc == TC_OK; i++) {
 		const char *name = jar_name(in->zip, i);
+		if (name && k < ndex && v[k].entry == i) {
+			size_t at = r->nunits;
+			if ((rc = pre_attach(r, in, &v[k++], name, err)) == TC_OK)
+				jar_stat(in->zip, i, &r->units[at].info);
+			continue;
+		}
 		if (!name) {
 			rc = tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, in->in, "entry %llu has no readable name",
 			             (unsigned long long)i);
@@ -172,6 +287,7 @@ static int list_jar(pl_run *r, pl_input *in, tc_error *err)
 	}
 	buf_free(&buf);
 	zio_inflater_free(z);
+	pre_free(v, ndex);
 	/* listing read every local header: give the pages back until the jar's batch */
 	jar_release(in->zip);
 	return rc;

@@ -118,6 +118,7 @@ typedef struct dexin {
 	bool left;             /* written unchanged (limits or a failed write): see reports */
 	bool marker;           /* holds the build-id marker class (out_plan_marker) */
 	uint32_t added;        /* classes added (the marker): the last ones, with no unit */
+	tc_error parse_err;    /* why it did not parse (dexin_parse), for dexin_attach */
 } dexin;
 enum pl_unit_state { US_OK, US_MALFORMED };
 
@@ -333,6 +334,13 @@ int inject_class(pl_run *r, pl_unit *u, pl_worker *w, struct cf_class *cls, tc_e
  * dexin_prepare adds the ids the edits need (main thread, between the phases);
  * dexin_write writes an edited dex (phase 3, workers). */
 int dexin_add(pl_run *r, pl_input *in, const char *name, uint64_t entry, uint8_t *bytes, size_t len, tc_error *err);
+/* dexin_add in three steps, so that an input's dex files parse in parallel: dexin_new
+ * takes the bytes (NULL: no memory, the bytes freed); dexin_parse builds the model, on
+ * any thread (it touches x alone); dexin_attach adds the units (main thread, in listing
+ * order), or one malformed unit, and owns x from then on (freed if it fails). */
+dexin *dexin_new(const pl_run *r, uint8_t *bytes, size_t len);
+void dexin_parse(const pl_run *r, dexin *x);
+int dexin_attach(pl_run *r, pl_input *in, const char *name, uint64_t entry, dexin *x, tc_error *err);
 int dexin_prepare(pl_run *r, pl_unit *u, tc_error *err);
 /* A dex whose units came from the cache: its bytes read and parsed, for editing. */
 int dexin_load(pl_run *r, pl_unit *u, tc_error *err);

@@ -12,7 +12,8 @@
 #  3. the same mapping keys whether a method is instrumented as dex or as a class file
 #     (enjarify's translation of the same dex), and a base mapping of the class-file
 #     build keeps every id in the dex build;
-#  4. bad input: a damaged dex is copied unchanged and reported (fatal with --strict).
+#  4. bad input: a damaged dex is copied unchanged and reported (fatal with --strict); of
+#     two dex entries that cannot be read, the first one's error whatever -j.
 # Every dex written is also checked by tc-dexverify (tests/dex/verify), method by method,
 # and the APK's by regbound.py (no register at or past registers_size, from dexdump -d).
 # usage: instrument_test.sh SRC CORPUS WORK TC_INSTRUMENT TC_DUMP TC_DEXVERIFY
@@ -200,6 +201,33 @@ check "a damaged dex is copied unchanged and reported" \
 grep -o '"detail": "[^"]*"' mcut/instrument-stats.json | head -n 1 | sed 's/^/# /'
 check "... and with --strict it is an error" \
 	'! "$tci" --no-runtime-check --strict --quiet --mapping-dir mcut2 --in cut.dex --out cut-out2.dex 2>strict.log && grep -q "cut.dex" strict.log'
+# The dex entries of an input are read and parsed on every worker at once: with two that
+# cannot be read, the error is the first entry's, as the serial listing met it, whatever
+# -j (here the first, stored with a byte flipped, takes its CRC-32 over 3 MB to fail, the
+# second is past --max-input-mb at once).
+python3 - "$corpus/server" <<'EOF2'
+import sys, zipfile
+with zipfile.ZipFile("twobad.apk", "w") as z:
+    z.write(sys.argv[1] + "/classes16.dex", "classes2.dex", zipfile.ZIP_STORED)
+    z.write(sys.argv[1] + "/classes.dex", "classes3.dex", zipfile.ZIP_DEFLATED)
+with zipfile.ZipFile("twobad.apk") as z:
+    i = z.getinfo("classes2.dex")
+with open("twobad.apk", "r+b") as f:
+    f.seek(i.header_offset + 26)
+    n, m = int.from_bytes(f.read(2), "little"), int.from_bytes(f.read(2), "little")
+    at = i.header_offset + 30 + n + m + i.file_size // 2
+    f.seek(at)
+    b = f.read(1)[0]
+    f.seek(at)
+    f.write(bytes([b ^ 0xff]))
+EOF2
+for j in 1 2; do
+	"$tci" --no-runtime-check -j$j --max-input-mb 4 --quiet --mapping-dir mbad$j --in twobad.apk --out twobad-out$j.apk \
+		2>twobad$j.log && not_ok "two unreadable dex entries, -j$j: no error"
+done
+check "two unreadable dex entries: the first one's error for 1 and 2 threads" \
+	'grep -q "classes2.dex.*CRC-32" twobad1.log && cmp -s twobad1.log twobad2.log'
+sed 's/^/# /' twobad2.log
 
 # --- 5: instrumented twice (issue 21) ---------------------------------------------------
 # Over its own output, or in place, the probes an earlier run put in are recognised and

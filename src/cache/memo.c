@@ -33,7 +33,7 @@
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 7 /* 5: pl_meth.preset, 6: pl_unit.beat, 7: private focus methods, focus_blocked, V_INLINE */
+#define FACTS_VERSION 8 /* 5: pl_meth.preset, 6: pl_unit.beat, 7: private focus methods, focus_blocked, V_INLINE, 8: V_INLINE for dex methods (-keepinlinable M) */
 #define RESULT_VERSION 6 /* 5: the build-id marker (out_plan_marker), 6: supers_note */
 #define RUN_VERSION 4 /* 3: check_runtime, 4: the marker's output */
 

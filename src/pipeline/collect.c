@@ -481,7 +481,11 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		}
 		enum filter_verdict fv = FILTER_TRACE;
 		if (cerr.code == TC_OK)
-			filter_dex_method(d, m, &fv, &cerr);
+			/* an override of onWindowFocusChanged(Z)V gets at() too, if its class is an
+			 * Activity (not known yet: measured as if it were) */
+			filter_dex_method(d, m, rules_dex_inline_limit(r->rules),
+			                  is_dex_focus(d, m) && !(m->flags & (DACC_STATIC | DACC_PRIVATE)), &w->scratch, &fv,
+			                  &cerr);
 		if (cerr.code != TC_OK) {
 			if (cerr.code == TC_ENOMEM)
 				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");

@@ -100,13 +100,13 @@ static bool dex_accessor(uint8_t op)
 
 /* The code units of m once hooked as inject_dex.c does, into *units (0 where the hook
  * refuses the method: it is reported when instrumented). The method indices do not
- * change the size (invoke-static is 35c or 3rc whatever the index); the id is the widest. */
-static int dex_hooked_size(const dex_file *d, const dex_emethod *m, bool ctor, bool focus, arena *scratch,
-                           uint32_t *units, tc_error *err)
+ * change the size (invoke-static is 35c or 3rc whatever the index); the id's does. */
+static int dex_hooked_size(const dex_file *d, const dex_emethod *m, bool ctor, bool focus, int32_t id,
+                           arena *scratch, uint32_t *units, tc_error *err)
 {
 	arena_reset(scratch);
 	*units = 0;
-	dex_hook h = {.entry = 0, .exit = 0, .value = INT32_MAX, .after_init = ctor,
+	dex_hook h = {.entry = 0, .exit = 0, .value = id, .after_init = ctor,
 	           .extra = focus ? 0 : DEX_NO_INDEX, .extra_words = 2};
 	dex_editor *e;
 	dex_code *c;
@@ -125,8 +125,9 @@ static int dex_hooked_size(const dex_file *d, const dex_emethod *m, bool ctor, b
 }
 
 int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t inline_units, bool focus, arena *scratch,
-                      enum filter_verdict *out, tc_error *err)
+                      enum filter_verdict *out, bool *narrow, tc_error *err)
 {
+	*narrow = false;
 	filter_view v = {0};
 	const dex_code *c = m->code;
 	if (c) {
@@ -151,10 +152,19 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t inline_u
 	}
 	*out = filter_decide(&v, 0);
 	if (*out == FILTER_TRACE && inline_units && v.size <= inline_units) {
-		if (dex_hooked_size(d, m, v.ctor, focus, scratch, &v.traced, err) != TC_OK)
+		/* the widest id first (const): most methods fit with it or fit neither way */
+		if (dex_hooked_size(d, m, v.ctor, focus, INT32_MAX, scratch, &v.traced, err) != TC_OK)
 			return err->code;
 		if (v.traced)
 			*out = filter_decide(&v, inline_units);
+		if (*out == FILTER_INLINE) {
+			if (dex_hooked_size(d, m, v.ctor, focus, INT16_MAX, scratch, &v.traced, err) != TC_OK)
+				return err->code;
+			if (v.traced && filter_decide(&v, inline_units) == FILTER_TRACE) {
+				*out = FILTER_TRACE;
+				*narrow = true;
+			}
+		}
 	}
 	return TC_OK;
 }

@@ -20,8 +20,10 @@
  * still traced, under its caller. For a dex method the limit is M code units (ART's
  * inline_max_code_units, 32 by default: rules.h), and the size with probes is not a
  * bound but measured: the method is hooked as inject_dex.c would (dex_hook_apply,
- * register moves, payload padding and branch growth included) with the widest id
- * (const, 3 code units; ids up to 32767 take const/16, one less per probe).
+ * register moves, payload padding and branch growth included), once with an id of
+ * const/16 (up to 32767) and once with one of const (3 code units, one more per probe).
+ * A method that fits only with the narrow id is traced with *narrow set: the ids are
+ * given later, and one that gets an id past 32767 is left out then (collect.c).
  *
  * Both formats reach the decision through one neutral view of the method's
  * instructions (filter_view), so that Matrix's rule is stated once. For Dalvik
@@ -87,12 +89,12 @@ int filter_method(const cf_class *cls, const cf_member *m, uint32_t inline_limit
 /* The verdict for a dex method (m of the model d; name tells a constructor).
  * inline_units is the dex limit (rules_dex_inline_limit, 0: none); focus says m also
  * gets the at() call (an onWindowFocusChanged(Z)V override); scratch is reset and used
- * to measure m hooked. */
+ * to measure m hooked; *narrow: see above (false unless traced). */
 struct dex_file;
 struct dex_emethod;
 struct arena;
 int filter_dex_method(const struct dex_file *d, const struct dex_emethod *m, uint32_t inline_units, bool focus,
-                      struct arena *scratch, enum filter_verdict *out, tc_error *err);
+                      struct arena *scratch, enum filter_verdict *out, bool *narrow, tc_error *err);
 
 const char *filter_name(enum filter_verdict v);
 

@@ -690,19 +690,30 @@ Test(dex_instrument, unknown_super_classes_are_reported_once_naming_the_classpat
 	free(s);
 }
 
-/* tc-instrument in to out with the block list text rules. */
-static void instrument_rules(const char *in, const char *out, const char *rules)
+/* tc-instrument in to out with the block list text rules (and base mapping text base). */
+static void instrument_rules_base(const char *in, const char *out, const char *rules, const char *base)
 {
+	char bpath[256];
+	snprintf(bpath, sizeof bpath, "%s", path("base.txt"));
+	if (base) {
+		FILE *b = fopen(bpath, "w");
+		cr_assert(b && fputs(base, b) >= 0 && !fclose(b));
+	}
 	FILE *f = fopen(path("inline.rules"), "w");
 	cr_assert(f && fputs(rules, f) >= 0 && !fclose(f));
 	tc_pair pair = {path(in), path(out), false};
 	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
 	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
-	                .quiet = true, .blocklist = path("inline.rules")};
+	                .quiet = true, .blocklist = path("inline.rules"), .base_mapping = base ? bpath : NULL};
 	tc_error e;
 	tc_error_clear(&e);
 	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
 	verified(out);
+}
+
+static void instrument_rules(const char *in, const char *out, const char *rules)
+{
+	instrument_rules_base(in, out, rules, NULL);
 }
 
 static char *read_map(const char *name)
@@ -829,4 +840,28 @@ Test(dex_instrument, keepinlinable_leaves_out_the_dex_methods_their_probes_push_
 	cr_expect_gt(at24, 0);
 	instrument_rules("small.dex", "small-0.dex", "-keepinlinable 35 0\n");
 	cr_expect_eq(check_small(&d, "small-0.dex", 0), 0, "M = 0: no dex method is left out");
+}
+
+/* The id's width counts: s12 (12 code units) is 29 hooked with ids up to 32767 (const/16)
+ * and 32 with larger ones (const): under a limit of 30 it is traced, unless a base mapping
+ * makes every new id larger than 32767. */
+Test(dex_instrument, keepinlinable_on_dex_counts_the_width_of_the_id_it_gets)
+{
+	dex_file d;
+	db_init(&d, &A);
+	small_methods(&d);
+	save(&d, "small.dex");
+	instrument_rules("small.dex", "narrow.dex", "-keepinlinable 35 30\n");
+	check_small(&d, "narrow.dex", 30);
+	char *ig = read_map("ignoreMethodMapping.txt");
+	cr_expect_not(strstr(ig, "p.Small s12 ()V\n"), "s12 with a small id fits: %s", ig);
+	free(ig);
+	instrument_rules_base("small.dex", "wide.dex", "-keepinlinable 35 30\n", "40000,1,p.Gone run ()V\n");
+	check_small(&d, "wide.dex", 30);
+	ig = read_map("ignoreMethodMapping.txt");
+	cr_expect(strstr(ig, "p.Small s12 ()V\n"), "s12 with an id past 32767 does not fit: %s", ig);
+	free(ig);
+	char *mm = read_map("methodMapping.txt");
+	cr_expect(strstr(mm, "40001,"), "new ids follow the base mapping's: %s", mm);
+	free(mm);
 }

@@ -880,8 +880,10 @@ int collect_decide(pl_run *r, tc_error *err)
 		const pl_unit *u = &r->units[i];
 		if (!u->traceable || u->state != US_OK)
 			continue;
-		for (uint32_t k = 0; k < u->nmethods; k++)
+		for (uint32_t k = 0; k < u->nmethods; k++) {
 			*(u->methods[k].verdict == V_TRACE ? &ntrace : &nother) += 1;
+			nother += u->methods[k].narrow; /* may be ignored once it has its id */
+		}
 	}
 	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
 	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);

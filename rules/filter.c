@@ -2,7 +2,10 @@
 
 #include <string.h>
 
+#include "arena.h"
 #include "dex.h"
+#include "dex_edit.h"
+#include "dex_hook.h"
 #include "dex_op.h"
 #include "opcodes.h"
 
@@ -28,6 +31,8 @@ bool filter_file(const char *name)
 
 uint32_t filter_traced_size(const filter_view *v)
 {
+	if (v->traced)
+		return v->traced;
 	return v->size + FILTER_PROBE_ENTRY + FILTER_PROBE_RETURN * v->returns + FILTER_PROBE_HANDLER +
 	       FILTER_PROBE_SWITCH * v->switches;
 }
@@ -93,13 +98,42 @@ static bool dex_accessor(uint8_t op)
 	       op == DEX_OP_CONST_METHOD_HANDLE || op == DEX_OP_CONST_METHOD_TYPE;
 }
 
-int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdict *out, tc_error *err)
+/* The code units of m once hooked as inject_dex.c does, into *units (0 where the hook
+ * refuses the method: it is reported when instrumented). The method indices do not
+ * change the size (invoke-static is 35c or 3rc whatever the index); the id's does. */
+static int dex_hooked_size(const dex_file *d, const dex_emethod *m, bool ctor, bool focus, int32_t id,
+                           arena *scratch, uint32_t *units, tc_error *err)
 {
+	arena_reset(scratch);
+	*units = 0;
+	dex_hook h = {.entry = 0, .exit = 0, .value = id, .after_init = ctor,
+	           .extra = focus ? 0 : DEX_NO_INDEX, .extra_words = 2};
+	dex_editor *e;
+	dex_code *c;
+	tc_error e2;
+	tc_error_clear(&e2);
+	if (dex_edit_open(&e, d, m->code, m->idx, (m->flags & DACC_STATIC) != 0, scratch, &e2) != TC_OK ||
+	    dex_hook_apply(e, &h, &e2) != TC_OK || dex_edit_commit(e, scratch, &c, &e2) != TC_OK) {
+		arena_reset(scratch);
+		if (e2.code == TC_ENOMEM)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "code", "no memory");
+		return TC_OK;
+	}
+	*units = c->ninsns;
+	arena_reset(scratch);
+	return TC_OK;
+}
+
+int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t inline_units, bool focus, arena *scratch,
+                      enum filter_verdict *out, bool *narrow, tc_error *err)
+{
+	*narrow = false;
 	filter_view v = {0};
 	const dex_code *c = m->code;
 	if (c) {
 		v.code = true;
 		v.ctor = m->idx < d->methods.n && dex_str_eq(d, d->methods.v[m->idx].name, "<init>");
+		v.size = c->ninsns;
 		uint8_t op;
 		for (uint32_t pc = 0, size; pc < c->ninsns; pc += size) {
 			if (!(size = dex_op_length(c->insns, c->ninsns, pc, d->version, &op)))
@@ -117,6 +151,21 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, enum filter_verdi
 		}
 	}
 	*out = filter_decide(&v, 0);
+	if (*out == FILTER_TRACE && inline_units && v.size <= inline_units) {
+		/* the widest id first (const): most methods fit with it or fit neither way */
+		if (dex_hooked_size(d, m, v.ctor, focus, INT32_MAX, scratch, &v.traced, err) != TC_OK)
+			return err->code;
+		if (v.traced)
+			*out = filter_decide(&v, inline_units);
+		if (*out == FILTER_INLINE) {
+			if (dex_hooked_size(d, m, v.ctor, focus, INT16_MAX, scratch, &v.traced, err) != TC_OK)
+				return err->code;
+			if (v.traced && filter_decide(&v, inline_units) == FILTER_TRACE) {
+				*out = FILTER_TRACE;
+				*narrow = true;
+			}
+		}
+	}
 	return TC_OK;
 }
 

@@ -17,8 +17,13 @@
  * (FILTER_PROBE_BYTES) is not traced either. Such a method is inlined into its callers
  * untraced and stops being inlined traced, so its probes cost far more than the two
  * events they record (bench/runtime/javac/inlining.sh measures it); what it calls is
- * still traced, under its caller. Dex methods are never left out by it (ART's inliner
- * counts code units, with other limits).
+ * still traced, under its caller. For a dex method the limit is M code units (ART's
+ * inline_max_code_units, 32 by default: rules.h), and the size with probes is not a
+ * bound but measured: the method is hooked as inject_dex.c would (dex_hook_apply,
+ * register moves, payload padding and branch growth included), once with an id of
+ * const/16 (up to 32767) and once with one of const (3 code units, one more per probe).
+ * A method that fits only with the narrow id is traced with *narrow set: the ids are
+ * given later, and one that gets an id past 32767 is left out then (collect.c).
  *
  * Both formats reach the decision through one neutral view of the method's
  * instructions (filter_view), so that Matrix's rule is stated once. For Dalvik
@@ -63,12 +68,14 @@ typedef struct filter_view {
 	uint32_t size;     /* the code's length (bytes; 0 for dex: not measured) */
 	uint32_t returns;  /* return instructions */
 	uint32_t switches; /* tableswitch, lookupswitch */
+	uint32_t traced;   /* dex: the code units once hooked (0: not measured) */
 } filter_view;
 
 /* The verdict; inline_limit is -keepinlinable's N, 0 when there is none. */
 enum filter_verdict filter_decide(const filter_view *v, uint32_t inline_limit);
 
-/* The size of v's code once instrumented, at most (FILTER_PROBE_*). */
+/* The size of v's code once instrumented: v->traced when measured, else at most
+ * (FILTER_PROBE_*). */
 uint32_t filter_traced_size(const filter_view *v);
 
 /* Whether a file or jar entry name ("a/b/C.class") is a class worth looking at. */
@@ -79,11 +86,15 @@ bool filter_file(const char *name);
 int filter_method(const cf_class *cls, const cf_member *m, uint32_t inline_limit, enum filter_verdict *out,
                   tc_error *err);
 
-/* The verdict for a dex method (m of the model d; name tells a constructor). */
+/* The verdict for a dex method (m of the model d; name tells a constructor).
+ * inline_units is the dex limit (rules_dex_inline_limit, 0: none); focus says m also
+ * gets the at() call (an onWindowFocusChanged(Z)V override); scratch is reset and used
+ * to measure m hooked; *narrow: see above (false unless traced). */
 struct dex_file;
 struct dex_emethod;
-int filter_dex_method(const struct dex_file *d, const struct dex_emethod *m, enum filter_verdict *out,
-                      tc_error *err);
+struct arena;
+int filter_dex_method(const struct dex_file *d, const struct dex_emethod *m, uint32_t inline_units, bool focus,
+                      struct arena *scratch, enum filter_verdict *out, bool *narrow, tc_error *err);
 
 const char *filter_name(enum filter_verdict v);
 

@@ -37,6 +37,7 @@ struct tc_rules {
 	size_t nregexes;
 	size_t count;
 	uint32_t inline_limit; /* -keepinlinable N; 0: none */
+	uint32_t dex_inline_limit; /* its M, or ART's default with N; 0: none */
 };
 
 int rules_new_empty(tc_rules **out, tc_error *err)
@@ -257,15 +258,30 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 			continue;
 		}
 		if (kind == 4) {
-			uint32_t v = 0;
+			/* N, then optionally M (0 turns the dex side off) */
+			uint32_t v[2] = {0, RULES_ART_INLINE_MAX_CODE_UNITS};
 			size_t k = 0;
-			while (k < alen && arg[k] >= '0' && arg[k] <= '9' && v <= 65535)
-				v = v * 10 + (uint32_t)(arg[k++] - '0');
-			if (k != alen || v == 0 || v > 65535)
+			int nv = 0;
+			bool bad = false;
+			while (nv < 2 && k < alen && !bad) {
+				size_t at = k;
+				uint32_t x = 0;
+				while (k < alen && arg[k] >= '0' && arg[k] <= '9' && x <= 65535)
+					x = x * 10 + (uint32_t)(arg[k++] - '0');
+				bad = k == at || x > 65535 || (nv == 0 && x == 0) ||
+				      (k < alen && arg[k] != ' ' && arg[k] != '\t');
+				v[nv++] = x;
+				while (k < alen && (arg[k] == ' ' || arg[k] == '\t'))
+					k++;
+			}
+			if (bad || k != alen)
 				return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
-				               "line %u: -keepinlinable takes a size in bytes, 1 to 65535 (HotSpot's "
-				               "MaxInlineSize is 35), not \"%.*s\"", line, (int)(alen > 60 ? 60 : alen), arg);
-			r->inline_limit = v; /* the last one given */
+				               "line %u: -keepinlinable takes a size in bytes for class files, 1 to 65535 "
+				               "(HotSpot's MaxInlineSize is 35), then optionally one in code units for dex, "
+				               "0 to 65535 (ART's inline_max_code_units is %u), not \"%.*s\"", line,
+				               RULES_ART_INLINE_MAX_CODE_UNITS, (int)(alen > 60 ? 60 : alen), arg);
+			r->inline_limit = v[0]; /* the last one given */
+			r->dex_inline_limit = v[1];
 			r->count++;
 			continue;
 		}
@@ -349,6 +365,11 @@ bool rules_have_regex(const tc_rules *r)
 uint32_t rules_inline_limit(const tc_rules *r)
 {
 	return r->inline_limit;
+}
+
+uint32_t rules_dex_inline_limit(const tc_rules *r)
+{
+	return r->dex_inline_limit;
 }
 
 size_t rules_count(const tc_rules *r)

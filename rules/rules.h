@@ -12,9 +12,11 @@
  *   -keepmethod a.b.C name (desc)   that one method: the key of methodMapping.txt
  *                          ("class method desc"; '/' or '.' in the class and the
  *                          descriptor). `tc-trace hot` writes such lists.
- *   -keepinlinable N       no method whose code fits N bytes but would not with its
- *                          probes (the JIT's inlining limit: 35 is HotSpot's
- *                          MaxInlineSize): filter.h, FILTER_INLINE. The last one given
+ *   -keepinlinable N [M]   no method whose code fits the inliner's limit but would not
+ *                          with its probes: N bytes of class-file code (35 is HotSpot's
+ *                          MaxInlineSize), M code units of dex code (ART's
+ *                          inline_max_code_units, 32 when M is not given; 0: dex methods
+ *                          are not filtered): filter.h, FILTER_INLINE. The last one given
  *                          counts; without one, no method is left out for its size.
  *
  * Two Matrix quirks are fixed on purpose: -keepclass a.b.C no longer blocks a.b.Cat
@@ -54,8 +56,16 @@ bool rules_blocks_method_key(const tc_rules *r, const char *key, size_t len);
 bool rules_have_keepmethod(const tc_rules *r);
 bool rules_have_regex(const tc_rules *r);
 
-/* -keepinlinable's N, or 0 without one. */
+/* -keepinlinable's N (bytes of class-file code), or 0 without one. */
 uint32_t rules_inline_limit(const tc_rules *r);
+/* Its limit for dex methods, in code units: M when given, else ART's default
+ * (RULES_ART_INLINE_MAX_CODE_UNITS); 0 without a -keepinlinable rule or with M = 0. */
+uint32_t rules_dex_inline_limit(const tc_rules *r);
+
+/* ART's default inline_max_code_units (compiler/driver/compiler_options.h,
+ * kDefaultInlineMaxCodeUnits): its inliner does not inline a callee whose code item has
+ * more code units (compiler/optimizing/inliner.cc, HInliner::IsInliningEncouraged). */
+#define RULES_ART_INLINE_MAX_CODE_UNITS 32u
 
 size_t rules_count(const tc_rules *r);
 

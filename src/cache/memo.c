@@ -33,7 +33,7 @@
 #include "pipeline/pipeline.h"
 #include "containers/walk.h"
 
-#define FACTS_VERSION 7 /* 5: pl_meth.preset, 6: pl_unit.beat, 7: private focus methods, focus_blocked, V_INLINE */
+#define FACTS_VERSION 8 /* 5: pl_meth.preset, 6: pl_unit.beat, 7: private focus methods, focus_blocked, V_INLINE, 8: V_INLINE for dex methods (-keepinlinable M), pl_meth.narrow */
 #define RESULT_VERSION 6 /* 5: the build-id marker (out_plan_marker), 6: supers_note */
 #define RUN_VERSION 4 /* 3: check_runtime, 4: the marker's output */
 
@@ -278,7 +278,8 @@ static void put_unit_facts(tc_buf *b, const pl_unit *u)
 		const pl_meth *m = &u->methods[k];
 		w_u64(b, m->index);
 		w_u64(b, m->access);
-		w_u64(b, m->verdict);
+		/* a narrow method's V_INLINE came with its id (assign_ids): stored as found */
+		w_u64(b, (m->narrow ? V_TRACE : m->verdict) | (uint64_t)m->narrow << 8);
 		w_u64(b, m->preset);
 		w_u64(b, m->name_len);
 		w_u64(b, m->hash);
@@ -341,14 +342,16 @@ static int get_units(pl_run *r, pl_input *in, rd *p, tc_error *err)
 			memset(m, 0, sizeof *m);
 			m->index = (uint16_t)r_u64(p);
 			m->access = (uint32_t)r_u64(p);
-			m->verdict = (uint8_t)r_u64(p);
+			uint64_t verdict = r_u64(p);
+			m->verdict = (uint8_t)verdict;
+			m->narrow = (verdict >> 8) & 1;
 			uint64_t preset = r_u64(p);
 			uint64_t name_len = r_u64(p);
 			m->hash = (uint32_t)r_u64(p);
 			size_t rlen = 0;
 			const uint8_t *rest = r_bytes(p, &rlen);
 			m->rest = rest ? pl_keep_str(p->w, (const char *)rest, rlen) : NULL;
-			if (!m->rest || !cls || m->verdict >= V_COUNT || name_len >= rlen || preset > PRESET_ADDED) {
+			if (!m->rest || !cls || m->verdict >= V_COUNT || verdict >> 9 || name_len >= rlen || preset > PRESET_ADDED) {
 				p->bad = true;
 				break;
 			}

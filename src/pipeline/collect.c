@@ -480,8 +480,13 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 			continue;
 		}
 		enum filter_verdict fv = FILTER_TRACE;
+		bool narrow = false;
+		/* an override of onWindowFocusChanged(Z)V gets at() too, if its class is an
+		 * Activity (not known yet: measured as if it were) */
 		if (cerr.code == TC_OK)
-			filter_dex_method(d, m, &fv, &cerr);
+			filter_dex_method(d, m, rules_dex_inline_limit(r->rules),
+			                  is_dex_focus(d, m) && !(m->flags & (DACC_STATIC | DACC_PRIVATE)), &w->scratch, &fv,
+			                  &narrow, &cerr);
 		if (cerr.code != TC_OK) {
 			if (cerr.code == TC_ENOMEM)
 				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
@@ -493,6 +498,7 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 			return TC_OK;
 		}
 		set_verdict(r, x, fv);
+		x->narrow = x->verdict == V_TRACE && narrow;
 	}
 	return TC_OK;
 }
@@ -800,6 +806,7 @@ static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, ui
 			uint32_t id = r->base ? base_id(r->base, m) : 0;
 			if (id >= MM_ID_DISPATCH || (id && (used[id / 8] >> (id % 8) & 1)))
 				id = 0; /* reserved, or given to another method (a probe's, a corrupt base) */
+			bool took = !id; /* a new one */
 			if (!id) {
 				while (next < MM_ID_DISPATCH && (used[next / 8] >> (next % 8) & 1))
 					next++;
@@ -811,6 +818,22 @@ static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, ui
 				}
 				id = next++;
 				fresh++;
+			}
+			if (m->narrow && id > INT16_MAX) {
+				/* its probes' const past 32767 push it past -keepinlinable's limit */
+				if (took) { /* given back: the next method gets it */
+					next--;
+					fresh--;
+				}
+				m->verdict = V_INLINE;
+				r->by_verdict[V_TRACE]--;
+				r->by_verdict[V_INLINE]++;
+				if (!set_find(ignored_set, m, &slot)) {
+					m->order = (uint32_t)r->nignored;
+					r->ignored[r->nignored++] = m;
+					*slot = (uint32_t)r->nignored;
+				}
+				continue;
 			}
 			used[id / 8] |= (uint8_t)(1u << (id % 8));
 			m->id = id;
@@ -857,8 +880,10 @@ int collect_decide(pl_run *r, tc_error *err)
 		const pl_unit *u = &r->units[i];
 		if (!u->traceable || u->state != US_OK)
 			continue;
-		for (uint32_t k = 0; k < u->nmethods; k++)
+		for (uint32_t k = 0; k < u->nmethods; k++) {
 			*(u->methods[k].verdict == V_TRACE ? &ntrace : &nother) += 1;
+			nother += u->methods[k].narrow; /* may be ignored once it has its id */
+		}
 	}
 	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
 	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);

@@ -62,6 +62,8 @@ typedef struct pl_meth {
 	uint16_t index;    /* in the class's method table */
 	uint16_t name_len; /* of the name part of rest */
 	uint8_t verdict;
+	uint8_t narrow;    /* dex, V_TRACE: fits -keepinlinable's limit with its probes only if
+	                      its id takes const/16 (up to 32767); past it, V_INLINE (collect.c) */
 } pl_meth;
 
 /* The whole key's length, and the key itself into buf (NUL-terminated; false when it

@@ -689,3 +689,179 @@ Test(dex_instrument, unknown_super_classes_are_reported_once_naming_the_classpat
 	                    "(android.jar of the compile SDK, the app's libraries) with --classpath"), "%s", s);
 	free(s);
 }
+
+/* tc-instrument in to out with the block list text rules (and base mapping text base). */
+static void instrument_rules_base(const char *in, const char *out, const char *rules, const char *base)
+{
+	char bpath[256];
+	snprintf(bpath, sizeof bpath, "%s", path("base.txt"));
+	if (base) {
+		FILE *b = fopen(bpath, "w");
+		cr_assert(b && fputs(base, b) >= 0 && !fclose(b));
+	}
+	FILE *f = fopen(path("inline.rules"), "w");
+	cr_assert(f && fputs(rules, f) >= 0 && !fclose(f));
+	tc_pair pair = {path(in), path(out), false};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
+	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
+	                .quiet = true, .blocklist = path("inline.rules"), .base_mapping = base ? bpath : NULL};
+	tc_error e;
+	tc_error_clear(&e);
+	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
+	verified(out);
+}
+
+static void instrument_rules(const char *in, const char *out, const char *rules)
+{
+	instrument_rules_base(in, out, rules, NULL);
+}
+
+static char *read_map(const char *name)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "map/%s", name);
+	size_t len;
+	uint8_t *b = load(rel, &len);
+	char *s = realloc(b, len + 1);
+	s[len] = '\0';
+	return s;
+}
+
+/* Methods of Lp/Small; that call Lp/Other;.work()V after `pad` const/16 (2 code units
+ * each): pad * 2 + 4 code units, static ()V ("s<size>"), and, as an instance (I)V
+ * method of a frame with no register but its parameters ("v<size>", so that the hook
+ * adds two and moves the parameters back), pad * 2 + 4 as well; a constructor (7 code
+ * units, hooked after the super call) and a static method with two returns (10). */
+static const uint32_t SMALL_PADS[] = {0, 4, 6, 8, 10, 12, 13, 14, 15};
+
+static void small_methods(dex_file *d)
+{
+	uint32_t k = db_class(d, "Lp/Small;", DACC_PUBLIC);
+	tc_error e;
+	tc_error_clear(&e);
+	uint32_t callee, oinit;
+	cr_assert_eq(dex_intern_method(d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
+	cr_assert_eq(dex_intern_method(d, "Ljava/lang/Object;", "<init>", "()V", &oinit, &e), TC_OK);
+	for (size_t j = 0; j < sizeof SMALL_PADS / sizeof *SMALL_PADS; j++) {
+		for (int inst = 0; inst < 2; inst++) {
+			dex_insn code[20];
+			uint32_t n = 0, pad = SMALL_PADS[j];
+			for (uint32_t i = 0; i < pad; i++)
+				code[n++] = db_lit(DEX_OP_CONST_16, inst, (int64_t)i); /* v0; v1 is p1 in v<size> */
+			code[n++] = db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0);
+			code[n++] = db_op(DEX_OP_RETURN_VOID);
+			char name[16];
+			snprintf(name, sizeof name, "%c%u", inst ? 'v' : 's', 2 * pad + 4);
+			if (inst)
+				db_method(d, k, name, "(I)V", DACC_PUBLIC, db_code(d, 2, 2, 0, code, n));
+			else
+				db_method(d, k, name, "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, code, n));
+		}
+	}
+	const uint16_t r0[] = {0};
+	dex_insn ctor[] = {db_invoke(DEX_OP_INVOKE_DIRECT, oinit, r0, 1), db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0),
+	                   db_op(DEX_OP_RETURN_VOID)};
+	db_method(d, k, "<init>", "()V", DACC_PUBLIC | DACC_CONSTRUCTOR, db_code(d, 1, 1, 1, ctor, 3));
+	dex_insn two[] = {db_branch(DEX_OP_IF_EQZ, 0, 0, 6), db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0),
+	                  db_op(DEX_OP_RETURN_VOID), db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0),
+	                  db_op(DEX_OP_RETURN_VOID)};
+	db_method(d, k, "two", "(I)V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 1, 0, two, 5));
+}
+
+/* Checks the output of Small under a dex limit of `limit` code units: every method of it
+ * that fitted the limit and is traced (changed) still fits it; one that is not changed
+ * fitted and is listed in the ignore mapping, and counted as "inline"; returns how many
+ * were left out. limit 0: none is left out. */
+static uint32_t check_small(const dex_file *in, const char *outname, uint32_t limit)
+{
+	size_t len;
+	uint8_t *b = load(outname, &len);
+	dex_file out;
+	tc_error e;
+	tc_error_clear(&e);
+	uint8_t *keep = arena_dup(&A2, b, len);
+	free(b);
+	cr_assert_eq(dex_parse(&out, &A2, keep, len, &e), TC_OK, "%s", e.message);
+	char *ig = read_map("ignoreMethodMapping.txt");
+	uint32_t left = 0, fits = 0, k = 0, tlen;
+	const uint8_t *t;
+	while (k < in->nclasses && !((t = dex_type_desc(in, in->classes[k].type, &tlen)) && tlen == 9 &&
+	                             !memcmp(t, "Lp/Small;", 9)))
+		k++;
+	cr_assert_lt(k, in->nclasses);
+	const dex_cdata *cd = in->classes[k].data;
+	for (uint32_t i = 0; i < dex_cdata_nmethods(cd); i++) {
+		const dex_emethod *m = dex_cdata_method(cd, i);
+		const dex_mid *mid = &in->methods.v[m->idx];
+		const dex_str *nm = dex_string(in, mid->name);
+		char name[64], desc[64], line[160];
+		snprintf(name, sizeof name, "%.*s", (int)nm->len, (const char *)nm->data);
+		cr_assert(dex_proto_desc(in, mid->proto, desc, sizeof desc));
+		const dex_code *before = m->code;
+		const dex_code *after = code_of(&out, "Lp/Small;", name, desc);
+		snprintf(line, sizeof line, "p.Small %s %s\n", name, desc);
+		bool listed = strstr(ig, line) != NULL;
+		if (after->ninsns == before->ninsns) {
+			cr_expect(listed, "%s is neither traced nor listed", name);
+			cr_expect(limit && before->ninsns <= limit, "%s (%u) left out at limit %u", name, before->ninsns,
+			          limit);
+			left++;
+		} else {
+			cr_expect_not(listed, "%s is traced and listed", name);
+			cr_expect(!limit || before->ninsns > limit || after->ninsns <= limit,
+			          "traced %s has %u code units, past %u", name, after->ninsns, limit);
+			if (limit && before->ninsns <= limit)
+				fits++;
+		}
+	}
+	cr_expect(!limit || fits > 0, "some method fits the limit with its probes");
+	free(ig);
+	char *s = stats();
+	char want[32];
+	snprintf(want, sizeof want, "\"inline\": %u", left);
+	cr_expect(strstr(s, want), "%s not in %s", want, s);
+	free(s);
+	return left;
+}
+
+/* -keepinlinable N [M] on dex methods (rules/filter.h): M code units, ART's 32 when only N
+ * is given (HotSpot's 35 bytes say nothing about dex); M = 0 filters no dex method. */
+Test(dex_instrument, keepinlinable_leaves_out_the_dex_methods_their_probes_push_past_arts_limit)
+{
+	dex_file d;
+	db_init(&d, &A);
+	small_methods(&d);
+	save(&d, "small.dex");
+	verified("small.dex");
+	instrument_rules("small.dex", "small-35.dex", "-keepinlinable 35\n");
+	cr_expect_gt(check_small(&d, "small-35.dex", 32), 0, "ART's 32 by default");
+	instrument_rules("small.dex", "small-24.dex", "-keepinlinable 35 24\n");
+	uint32_t at24 = check_small(&d, "small-24.dex", 24);
+	cr_expect_gt(at24, 0);
+	instrument_rules("small.dex", "small-0.dex", "-keepinlinable 35 0\n");
+	cr_expect_eq(check_small(&d, "small-0.dex", 0), 0, "M = 0: no dex method is left out");
+}
+
+/* The id's width counts: s12 (12 code units) is 29 hooked with ids up to 32767 (const/16)
+ * and 32 with larger ones (const): under a limit of 30 it is traced, unless a base mapping
+ * makes every new id larger than 32767. */
+Test(dex_instrument, keepinlinable_on_dex_counts_the_width_of_the_id_it_gets)
+{
+	dex_file d;
+	db_init(&d, &A);
+	small_methods(&d);
+	save(&d, "small.dex");
+	instrument_rules("small.dex", "narrow.dex", "-keepinlinable 35 30\n");
+	check_small(&d, "narrow.dex", 30);
+	char *ig = read_map("ignoreMethodMapping.txt");
+	cr_expect_not(strstr(ig, "p.Small s12 ()V\n"), "s12 with a small id fits: %s", ig);
+	free(ig);
+	instrument_rules_base("small.dex", "wide.dex", "-keepinlinable 35 30\n", "40000,1,p.Gone run ()V\n");
+	check_small(&d, "wide.dex", 30);
+	ig = read_map("ignoreMethodMapping.txt");
+	cr_expect(strstr(ig, "p.Small s12 ()V\n"), "s12 with an id past 32767 does not fit: %s", ig);
+	free(ig);
+	char *mm = read_map("methodMapping.txt");
+	cr_expect(strstr(mm, "40001,"), "new ids follow the base mapping's: %s", mm);
+	free(mm);
+}

@@ -382,3 +382,34 @@ Test(rules_parse, keepinlinable_needs_a_size)
 	parse_err("-keepinlinable -1\n", "fast.rules");
 	parse_err("-keepinlinable\n", "fast.rules");
 }
+
+/* -keepinlinable N [M]: M is the dex limit in code units, ART's default
+ * inline_max_code_units (32) when only N is given, 0 to filter no dex method. */
+Test(rules_parse, keepinlinable_has_a_dex_limit_in_code_units)
+{
+	tc_rules *r = parse_ok("-keepclass a.b.C\n");
+	cr_expect_eq(rules_dex_inline_limit(r), 0, "no rule, no limit");
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35\n");
+	cr_expect_eq(rules_inline_limit(r), 35);
+	cr_expect_eq(rules_dex_inline_limit(r), RULES_ART_INLINE_MAX_CODE_UNITS);
+	cr_expect_eq(RULES_ART_INLINE_MAX_CODE_UNITS, 32u, "ART's kDefaultInlineMaxCodeUnits");
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35 20\n");
+	cr_expect_eq(rules_inline_limit(r), 35);
+	cr_expect_eq(rules_dex_inline_limit(r), 20);
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35\t 0 \n");
+	cr_expect_eq(rules_inline_limit(r), 35);
+	cr_expect_eq(rules_dex_inline_limit(r), 0, "M = 0: dex methods are not filtered");
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35 20\n-keepinlinable 40\n");
+	cr_expect_eq(rules_inline_limit(r), 40, "the last one counts");
+	cr_expect_eq(rules_dex_inline_limit(r), 32, "its M too");
+	rules_free(r);
+	const char *msg = parse_err("-keepinlinable 35 2x\n", "fast.rules");
+	cr_expect(strstr(msg, "line 1") && strstr(msg, "code units"), "%s", msg);
+	parse_err("-keepinlinable 35 65536\n", "fast.rules");
+	parse_err("-keepinlinable 35 20 1\n", "fast.rules");
+	parse_err("-keepinlinable 0 20\n", "fast.rules");
+}

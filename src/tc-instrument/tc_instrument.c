@@ -35,7 +35,7 @@ static const char usage[] =
 	"                         their ids, new methods continue after its largest id\n"
 	"  --blocklist FILE       classes and methods never to trace, in original names:\n"
 	"                         -keepclass a.b.C, -keeppackage a/b/, -keepregex PATTERN,\n"
-	"                         -keepmethod a.b.C name (desc)\n"
+	"                         -keepmethod a.b.C name (desc), -keepinlinable 35\n"
 	"                         ('#' comments, [section] headers; see README)\n"
 	"  --proguard-mapping FILE  ProGuard/R8 mapping.txt: mapping files and block-list\n"
 	"                         rules use the original names it gives\n"
@@ -63,7 +63,10 @@ static const char usage[] =
 	"                         model read into memory (default 512): a larger one is an\n"
 	"                         error, found before it is read\n"
 	"  --quiet                no summary line on stderr\n"
-	"  --help, -h, --version\n"
+	"  --help, -h, --version\n";
+
+/* the rest of the help: one string would pass the 4,095 characters C99 promises */
+static const char usage_diff[] =
 	"\n"
 	"diff compares two methodMapping.txt files and prints every method whose id changed,\n"
 	"every added and every removed method, then a summary; its exit status is 1 when a\n"
@@ -190,6 +193,7 @@ static int set_option(cli *c, int k, const char *a, const char *v)
 	switch (k) {
 	case O_HELP:
 		fputs(usage, stdout);
+		fputs(usage_diff, stdout);
 		c->stop = true;
 		return 0;
 	case O_VERSION:

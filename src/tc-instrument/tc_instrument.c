@@ -36,7 +36,7 @@ static const char usage[] =
 	"  --blocklist FILE       classes and methods never to trace, in original names:\n"
 	"                         -keepclass a.b.C, -keeppackage a/b/, -keepregex PATTERN,\n"
 	"                         -keepmethod a.b.C name (desc), -keepinlinable 35\n"
-	"                         ('#' comments, [section] headers; see README)\n"
+	"                         ('#' comments, [section] headers: docs/instrumenting.md)\n"
 	"  --proguard-mapping FILE  ProGuard/R8 mapping.txt: mapping files and block-list\n"
 	"                         rules use the original names it gives\n"
 	"  --classpath PATH       a jar or class directory read only to learn the class\n"

@@ -570,7 +570,7 @@ static void teardown(pl_run *r)
 /* Whether the file at path is a dex file: it starts like one, or it is named *.dex and
  * is no zip (which starts "PK"): a damaged or cut-off dex is a malformed dex, not "not
  * a jar". */
-static bool sniff_dex(const char *path)
+bool pl_sniff_dex(const char *path)
 {
 	uint8_t head[8];
 	FILE *f = fopen(path, "rb");
@@ -599,7 +599,7 @@ static int classify_input(pl_run *r, size_t i, tc_error *err)
 		               tc_file_kind(st.st_mode));
 	}
 	if (!in->dir) {
-		in->dex = sniff_dex(in->in);
+		in->dex = pl_sniff_dex(in->in);
 		in->jar = !in->dex;
 	}
 	if (!in->classpath && (o->pairs[i].joined || (i + 1 < o->npairs && o->pairs[i + 1].joined))) {

@@ -106,10 +106,9 @@ static enum kind kind_of_name(const char *path)
 	return K_NONE;
 }
 
-/* An input: a directory; a dex file (its magic, or its name: instrument.c's sniff_dex
- * decides the same); else a jar, an APK when its name says so (a renamed APK is a jar
- * by name, and takes a jar's name). K_NONE when it cannot be read or is no regular file
- * (classify says so). */
+/* An input: a directory; a dex file (pl_sniff_dex, as classify_input decides it); else
+ * a jar, an APK when its name says so (a renamed APK is a jar by name, and takes a jar's
+ * name). K_NONE when it cannot be read or is no regular file (classify says so). */
 static enum kind kind_of_input(const char *path)
 {
 	struct stat st;
@@ -119,12 +118,7 @@ static enum kind kind_of_input(const char *path)
 		return K_DIR;
 	if (!S_ISREG(st.st_mode))
 		return K_NONE; /* a FIFO would block the open, /dev/zero is endless: classify refuses them */
-	unsigned char head[4] = {0};
-	FILE *f = fopen(path, "rb");
-	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-	if (f)
-		fclose(f);
-	if ((got == 4 && !memcmp(head, "dex\n", 4)) || (kind_of_name(path) == K_DEX && !(head[0] == 'P' && head[1] == 'K')))
+	if (pl_sniff_dex(path))
 		return K_DEX;
 	return kind_of_name(path) == K_APK ? K_APK : K_JAR;
 }

@@ -276,6 +276,10 @@ typedef struct pl_run {
 pl_unit *pl_unit_new(pl_run *r, pl_input *in, const char *name, tc_error *err);
 /* Its bytes as phase 1 or 2 reads them: kept from the listing, read from the mapped jar
  * (inflated, checked) or from its file, into the worker's w->in. */
+/* Whether the file at path is a dex file: it starts like one, or it is named *.dex and
+ * is no zip (instrument.c; the input's kind for classify_input and the kinds check). */
+bool pl_sniff_dex(const char *path);
+
 int pl_unit_bytes(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t **data, size_t *len, tc_error *err);
 /* Whether phase 2 has work on u: a traceable class with a method to trace, or an Activity. */
 bool pl_unit_wants_edit(const pl_unit *u);

@@ -473,11 +473,12 @@ Test(pipeline, an_output_is_of_its_inputs_kind)
 {
 	char *d = ct_path(dir, "empty"), *sub = ct_path(dir, "outdir");
 	cr_assert(!mkdir(d, 0755) && !mkdir(sub, 0755));
+	/* a dex by its whole magic, "dex\n035\0" (dex_is_dex: what the run then reads it as) */
 	const char *const files[][2] = {{"lib.jar", "PK\003\004"}, {"app.apk", "PK\003\004"},
 	                                {"classes.dex", "dex\n035"}, {"renamed", "dex\n035"}, {"file", "old"}};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char *p = ct_path(dir, files[i][0]);
-		ct_write_str(p, files[i][1]);
+		ct_write(p, files[i][1], strlen(files[i][1]) + 1);
 		free(p);
 	}
 	const kind_case cases[] = {

@@ -98,14 +98,18 @@ static bool dex_accessor(uint8_t op)
 	       op == DEX_OP_CONST_METHOD_HANDLE || op == DEX_OP_CONST_METHOD_TYPE;
 }
 
-/* The code units of m once hooked as inject_dex.c does, into *units (0 where the hook
- * refuses the method: it is reported when instrumented). The method indices do not
- * change the size (invoke-static is 35c or 3rc whatever the index); the id's does. */
-static int dex_hooked_size(const dex_file *d, const dex_emethod *m, bool ctor, bool focus, int32_t id,
-                           arena *scratch, uint32_t *units, tc_error *err)
+/* m once hooked as inject_dex.c does (*h zero where the hook refuses the method: it is
+ * reported when instrumented). The method indices do not change the size (invoke-static
+ * is 35c or 3rc whatever the index); the id's does. */
+typedef struct hooked {
+	uint32_t units, tries;
+} hooked;
+
+static int dex_hooked(const dex_file *d, const dex_emethod *m, bool ctor, bool focus, int32_t id, arena *scratch,
+                      hooked *out, tc_error *err)
 {
 	arena_reset(scratch);
-	*units = 0;
+	*out = (hooked){0, 0};
 	dex_hook h = {.entry = 0, .exit = 0, .value = id, .after_init = ctor,
 	           .extra = focus ? 0 : DEX_NO_INDEX, .extra_words = 2};
 	dex_editor *e;
@@ -119,17 +123,28 @@ static int dex_hooked_size(const dex_file *d, const dex_emethod *m, bool ctor, b
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "code", "no memory");
 		return TC_OK;
 	}
-	*units = c->ninsns;
+	*out = (hooked){c->ninsns, c->ntries};
 	arena_reset(scratch);
 	return TC_OK;
 }
 
-int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t inline_units, bool focus, arena *scratch,
-                      enum filter_verdict *out, bool *narrow, tc_error *err)
+/* Whether ART reaches m only through class hierarchy analysis or an inline cache, where
+ * its inliner takes no callee with a try item (HInliner::TryInline sets
+ * try_catch_inlining_allowed_ false before TryInlineFromCHA and TryInlineFromInlineCache):
+ * a virtual method that is not final in a class that is not final. A call whose
+ * receiver's exact class the compiler knows still finds it (FindVirtualOrInterfaceTarget). */
+static bool dex_by_cha(const dex_emethod *m, uint32_t class_flags)
+{
+	return !(m->flags & (DACC_STATIC | DACC_PRIVATE | DACC_CONSTRUCTOR | DACC_FINAL)) && !(class_flags & DACC_FINAL);
+}
+
+int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t class_flags, const filter_art *art, bool focus,
+                      arena *scratch, enum filter_verdict *out, bool *narrow, tc_error *err)
 {
 	*narrow = false;
 	filter_view v = {0};
 	const dex_code *c = m->code;
+	bool throws = false, iface = false;
 	if (c) {
 		v.code = true;
 		v.ctor = m->idx < d->methods.n && dex_str_eq(d, d->methods.v[m->idx].name, "<init>");
@@ -141,6 +156,10 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t inline_u
 				               "bad or cut-off instruction at code unit %u", pc);
 			if (op == DEX_OP_NOP && (c->insns[2 * pc + 1]))
 				continue; /* a payload */
+			if (dex_op_has(op, DEX_OPF_RETURN))
+				v.returns++;
+			throws |= op == DEX_OP_THROW;
+			iface |= op == DEX_OP_INVOKE_INTERFACE || op == DEX_OP_INVOKE_INTERFACE_RANGE;
 			if (op == DEX_OP_INVOKE_DIRECT || op == DEX_OP_INVOKE_DIRECT_RANGE || op == DEX_OP_INVOKE_SUPER ||
 			    op == DEX_OP_INVOKE_SUPER_RANGE)
 				v.special++;
@@ -151,20 +170,47 @@ int filter_dex_method(const dex_file *d, const dex_emethod *m, uint32_t inline_u
 		}
 	}
 	*out = filter_decide(&v, 0);
-	if (*out == FILTER_TRACE && inline_units && v.size <= inline_units) {
-		/* the widest id first (const): most methods fit with it or fit neither way */
-		if (dex_hooked_size(d, m, v.ctor, focus, INT32_MAX, scratch, &v.traced, err) != TC_OK)
+	/* Which ART inliners take m without its probes, by the rules the probes do not
+	 * change (art/compiler/optimizing/inliner.cc of each release): up to API 23 none
+	 * (Android 5's Quick compiler inlines only methods that call nothing, Android 6's
+	 * inliner refuses a callee with an instruction that needs an environment, as every
+	 * call does); none without a return (HInliner::CanInlineBody: "always throws";
+	 * Android 7: "one branch always throws"); before API 34 none with a try item
+	 * (IsInliningSupported); Android 7's none with a throw or an invoke-interface. */
+	if (*out != FILTER_TRACE || !art->units || v.size > art->units || art->api < FILTER_ART_INLINER_API ||
+	    !v.returns || (art->api < FILTER_ART_TRY_API && c->ntries) ||
+	    (art->api < FILTER_ART_8_API && (throws || iface)))
+		return TC_OK;
+	hooked h;
+	/* the widest id first (const): most methods fit with it or fit neither way */
+	if (dex_hooked(d, m, v.ctor, focus, INT32_MAX, scratch, &h, err) != TC_OK)
+		return err->code;
+	if (!h.units)
+		return TC_OK;
+	/* The probes' catch-all adds a try item (and a throw): before API 34 no call site
+	 * inlines m any more. From API 34 on (FILTER_ART_TRY_API) a callee with one is
+	 * inlined unless the call site is in a try block or reaches it by CHA or an inline
+	 * cache (dex_by_cha). */
+	bool try_added = !c->ntries && h.tries;
+	if (try_added && art->api < FILTER_ART_TRY_API) {
+		*out = FILTER_INLINE;
+		return TC_OK;
+	}
+	/* Code units: IsInliningEncouraged, inline_max_code_units. */
+	v.traced = h.units;
+	*out = filter_decide(&v, art->units);
+	if (*out == FILTER_INLINE) {
+		if (dex_hooked(d, m, v.ctor, focus, INT16_MAX, scratch, &h, err) != TC_OK)
 			return err->code;
-		if (v.traced)
-			*out = filter_decide(&v, inline_units);
-		if (*out == FILTER_INLINE) {
-			if (dex_hooked_size(d, m, v.ctor, focus, INT16_MAX, scratch, &v.traced, err) != TC_OK)
-				return err->code;
-			if (v.traced && filter_decide(&v, inline_units) == FILTER_TRACE) {
-				*out = FILTER_TRACE;
-				*narrow = true;
-			}
+		v.traced = h.units;
+		if (h.units && filter_decide(&v, art->units) == FILTER_TRACE) {
+			*out = FILTER_TRACE;
+			*narrow = true;
 		}
+	}
+	if (try_added && dex_by_cha(m, class_flags)) {
+		*out = FILTER_INLINE;
+		*narrow = false;
 	}
 	return TC_OK;
 }

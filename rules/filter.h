@@ -17,13 +17,30 @@
  * (FILTER_PROBE_BYTES) is not traced either. Such a method is inlined into its callers
  * untraced and stops being inlined traced, so its probes cost far more than the two
  * events they record (bench/runtime/javac/inlining.sh measures it); what it calls is
- * still traced, under its caller. For a dex method the limit is M code units (ART's
- * inline_max_code_units, 32 by default: rules.h), and the size with probes is not a
- * bound but measured: the method is hooked as inject_dex.c would (dex_hook_apply,
- * register moves, payload padding and branch growth included), once with an id of
- * const/16 (up to 32767) and once with one of const (3 code units, one more per probe).
- * A method that fits only with the narrow id is traced with *narrow set: the ids are
- * given later, and one that gets an id past 32767 is left out then (collect.c).
+ * still traced, under its caller. For a dex method the limits are ART's, whose inliner
+ * (art/compiler/optimizing/inliner.cc) refuses a callee for rules the probes change:
+ *   - code units: more than inline_max_code_units (M, 32 by default: rules.h). The size
+ *     with probes is not a bound but measured: the method is hooked as inject_dex.c
+ *     would (dex_hook_apply, register moves, payload padding and branch growth included),
+ *     once with an id of const/16 (up to 32767) and once with one of const (3 code units,
+ *     one more per probe). A method that fits only with the narrow id is traced with
+ *     *narrow set: the ids are given later, and one that gets an id past 32767 is left
+ *     out then (collect.c).
+ *   - the try item of the probes' catch-all: before ART 14 (API 34) no callee with one is
+ *     inlined, so every method that is inlinable without probes is left out; from ART 14
+ *     on a callee with one is not inlined at a call site in a try block nor where ART
+ *     finds it by class hierarchy analysis or an inline cache, so a virtual method that
+ *     neither it nor its class declares final is left out (it would be inlined only
+ *     where the receiver's exact class is known).
+ * A method that ART would not inline without its probes either is traced: none up to API
+ * 23, none without a return, none with a try item of its own before API 34, none with a
+ * throw or an invoke-interface on Android 7 (API 24, 25). What the probes change but the
+ * method alone does not decide is not modelled: their registers count towards the budget
+ * of what the method's own body inlines (kMaximumNumberOfCumulatedDexRegisters counts the
+ * caller's chain, never the callee being decided), call sites inside a try block, the
+ * caller's instruction budget (kMaximumNumberOfTotalInstructions, past which only callees
+ * of 3 instructions are inlined), a caller with irreducible loops or no exit (which takes
+ * no callee ending in a throw) and the JIT's baseline tier (kBaselineInlineMaxCodeUnits).
  *
  * Both formats reach the decision through one neutral view of the method's
  * instructions (filter_view), so that Matrix's rule is stated once. For Dalvik
@@ -86,15 +103,29 @@ bool filter_file(const char *name);
 int filter_method(const cf_class *cls, const cf_member *m, uint32_t inline_limit, enum filter_verdict *out,
                   tc_error *err);
 
-/* The verdict for a dex method (m of the model d; name tells a constructor).
- * inline_units is the dex limit (rules_dex_inline_limit, 0: none); focus says m also
- * gets the at() call (an onWindowFocusChanged(Z)V override); scratch is reset and used
- * to measure m hooked; *narrow: see above (false unless traced). */
+/* The ART modelled for dex methods (-keepinlinable's M and API, rules.h). */
+typedef struct filter_art {
+	uint32_t units; /* inline_max_code_units; 0: no dex method is left out */
+	uint32_t api;   /* the API level of the ART release */
+} filter_art;
+
+/* The first ART releases, as API levels, whose inliner (compiler/optimizing/inliner.cc)
+ * inlines a method that calls something (Android 7), takes a callee with a throw or an
+ * invoke-interface (Android 8) and takes one with a try item (Android 14: kInlineTryCatches). */
+#define FILTER_ART_INLINER_API 24u
+#define FILTER_ART_8_API 26u
+#define FILTER_ART_TRY_API 34u
+
+/* The verdict for a dex method (m of the model d, of a class with class_flags; its name
+ * tells a constructor) under art. focus says m also gets the at() call (an
+ * onWindowFocusChanged(Z)V override); scratch is reset and used to measure m hooked;
+ * *narrow: see above (false unless traced). */
 struct dex_file;
 struct dex_emethod;
 struct arena;
-int filter_dex_method(const struct dex_file *d, const struct dex_emethod *m, uint32_t inline_units, bool focus,
-                      struct arena *scratch, enum filter_verdict *out, bool *narrow, tc_error *err);
+int filter_dex_method(const struct dex_file *d, const struct dex_emethod *m, uint32_t class_flags,
+                      const filter_art *art, bool focus, struct arena *scratch, enum filter_verdict *out,
+                      bool *narrow, tc_error *err);
 
 const char *filter_name(enum filter_verdict v);
 

@@ -38,6 +38,7 @@ struct tc_rules {
 	size_t count;
 	uint32_t inline_limit; /* -keepinlinable N; 0: none */
 	uint32_t dex_inline_limit; /* its M, or ART's default with N; 0: none */
+	uint32_t dex_inline_api;   /* the ART it models, as an API level */
 };
 
 int rules_new_empty(tc_rules **out, tc_error *err)
@@ -258,17 +259,18 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 			continue;
 		}
 		if (kind == 4) {
-			/* N, then optionally M (0 turns the dex side off) */
-			uint32_t v[2] = {0, RULES_ART_INLINE_MAX_CODE_UNITS};
+			/* N, then optionally M (0 turns the dex side off), then optionally the API
+			 * level of the ART modelled */
+			uint32_t v[3] = {0, RULES_ART_INLINE_MAX_CODE_UNITS, RULES_ART_INLINE_API};
 			size_t k = 0;
 			int nv = 0;
 			bool bad = false;
-			while (nv < 2 && k < alen && !bad) {
+			while (nv < 3 && k < alen && !bad) {
 				size_t at = k;
 				uint32_t x = 0;
 				while (k < alen && arg[k] >= '0' && arg[k] <= '9' && x <= 65535)
 					x = x * 10 + (uint32_t)(arg[k++] - '0');
-				bad = k == at || x > 65535 || (nv == 0 && x == 0) ||
+				bad = k == at || x > 65535 || (nv != 1 && x == 0) ||
 				      (k < alen && arg[k] != ' ' && arg[k] != '\t');
 				v[nv++] = x;
 				while (k < alen && (arg[k] == ' ' || arg[k] == '\t'))
@@ -278,10 +280,13 @@ int rules_parse(tc_rules *r, const char *text, size_t len, const char *label, tc
 				return tc_fail(err, TC_EFORMAT, TC_NO_OFFSET, label,
 				               "line %u: -keepinlinable takes a size in bytes for class files, 1 to 65535 "
 				               "(HotSpot's MaxInlineSize is 35), then optionally one in code units for dex, "
-				               "0 to 65535 (ART's inline_max_code_units is %u), not \"%.*s\"", line,
-				               RULES_ART_INLINE_MAX_CODE_UNITS, (int)(alen > 60 ? 60 : alen), arg);
+				               "0 to 65535 (ART's inline_max_code_units is %u), then optionally the API level "
+				               "of the ART modelled, 1 to 65535 (default %u), not \"%.*s\"", line,
+				               RULES_ART_INLINE_MAX_CODE_UNITS, RULES_ART_INLINE_API, (int)(alen > 60 ? 60 : alen),
+				               arg);
 			r->inline_limit = v[0]; /* the last one given */
 			r->dex_inline_limit = v[1];
+			r->dex_inline_api = v[2];
 			r->count++;
 			continue;
 		}
@@ -370,6 +375,11 @@ uint32_t rules_inline_limit(const tc_rules *r)
 uint32_t rules_dex_inline_limit(const tc_rules *r)
 {
 	return r->dex_inline_limit;
+}
+
+uint32_t rules_dex_inline_api(const tc_rules *r)
+{
+	return r->dex_inline_api ? r->dex_inline_api : RULES_ART_INLINE_API;
 }
 
 size_t rules_count(const tc_rules *r)

@@ -12,12 +12,13 @@
  *   -keepmethod a.b.C name (desc)   that one method: the key of methodMapping.txt
  *                          ("class method desc"; '/' or '.' in the class and the
  *                          descriptor). `tc-trace hot` writes such lists.
- *   -keepinlinable N [M]   no method whose code fits the inliner's limit but would not
- *                          with its probes: N bytes of class-file code (35 is HotSpot's
- *                          MaxInlineSize), M code units of dex code (ART's
- *                          inline_max_code_units, 32 when M is not given; 0: dex methods
- *                          are not filtered): filter.h, FILTER_INLINE. The last one given
- *                          counts; without one, no method is left out for its size.
+ *   -keepinlinable N [M [API]]   no method the JIT would inline but for its probes:
+ *                          N bytes of class-file code (35 is HotSpot's MaxInlineSize),
+ *                          M code units of dex code (ART's inline_max_code_units, 32 when
+ *                          M is not given; 0: dex methods are not filtered), API the API
+ *                          level of the ART whose inliner is modelled (34 when not given):
+ *                          filter.h, FILTER_INLINE. The last one given counts; without
+ *                          one, no method is left out for its size.
  *
  * Two Matrix quirks are fixed on purpose: -keepclass a.b.C no longer blocks a.b.Cat
  * (Matrix compared by string prefix), and -keeppackage a/b without the trailing
@@ -61,11 +62,18 @@ uint32_t rules_inline_limit(const tc_rules *r);
 /* Its limit for dex methods, in code units: M when given, else ART's default
  * (RULES_ART_INLINE_MAX_CODE_UNITS); 0 without a -keepinlinable rule or with M = 0. */
 uint32_t rules_dex_inline_limit(const tc_rules *r);
+/* Its API: the API level of the ART release whose inliner filter_dex_method models
+ * (RULES_ART_INLINE_API when not given). */
+uint32_t rules_dex_inline_api(const tc_rules *r);
 
 /* ART's default inline_max_code_units (compiler/driver/compiler_options.h,
  * kDefaultInlineMaxCodeUnits): its inliner does not inline a callee whose code item has
  * more code units (compiler/optimizing/inliner.cc, HInliner::IsInliningEncouraged). */
 #define RULES_ART_INLINE_MAX_CODE_UNITS 32u
+/* ART 14's (Android 14, API 34): the first that inlines a callee with a try item
+ * (filter.h); Android 12 and 13 devices that take ART's updates from Google Play run it
+ * or a later one. */
+#define RULES_ART_INLINE_API 34u
 
 size_t rules_count(const tc_rules *r);
 

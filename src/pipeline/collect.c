@@ -451,6 +451,7 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 	u->methods = arena_array(&w->keep, u->nmethods ? u->nmethods : 1, sizeof(pl_meth));
 	if (!u->methods)
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+	filter_art art = {rules_dex_inline_limit(r->rules), rules_dex_inline_api(r->rules)};
 	/* direct methods, then virtual ones: inject_dex.c walks them in the same order */
 	for (uint32_t i = 0; i < u->nmethods; i++) {
 		const dex_emethod *m = dex_cdata_method(cd, i);
@@ -484,9 +485,8 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		/* an override of onWindowFocusChanged(Z)V gets at() too, if its class is an
 		 * Activity (not known yet: measured as if it were) */
 		if (cerr.code == TC_OK)
-			filter_dex_method(d, m, rules_dex_inline_limit(r->rules),
-			                  is_dex_focus(d, m) && !(m->flags & (DACC_STATIC | DACC_PRIVATE)), &w->scratch, &fv,
-			                  &narrow, &cerr);
+			filter_dex_method(d, m, k->flags, &art, is_dex_focus(d, m) && !(m->flags & (DACC_STATIC | DACC_PRIVATE)),
+			                  &w->scratch, &fv, &narrow, &cerr);
 		if (cerr.code != TC_OK) {
 			if (cerr.code == TC_ENOMEM)
 				return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");

@@ -865,3 +865,78 @@ Test(dex_instrument, keepinlinable_on_dex_counts_the_width_of_the_id_it_gets)
 	cr_expect(strstr(mm, "40001,"), "new ids follow the base mapping's: %s", mm);
 	free(mm);
 }
+
+/* Lp/Art; (not final) and Lp/Fin; (final), each method calling Lp/Other;.work()V, 4 to
+ * 10 code units, every one within 32 with its probes: static s, virtual v, final virtual
+ * f, Fin's virtual v, static t inside a try item of its own, static x that only throws,
+ * static w with a throw and a return. */
+static void art_methods(dex_file *d)
+{
+	uint32_t art = db_class(d, "Lp/Art;", DACC_PUBLIC), fin = db_class(d, "Lp/Fin;", DACC_PUBLIC | DACC_FINAL);
+	tc_error e;
+	tc_error_clear(&e);
+	uint32_t work;
+	cr_assert_eq(dex_intern_method(d, "Lp/Other;", "work", "()V", &work, &e), TC_OK);
+	dex_insn call[] = {db_invoke(DEX_OP_INVOKE_STATIC, work, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
+	db_method(d, art, "s", "()V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 0, 0, call, 2));
+	db_method(d, art, "v", "()V", DACC_PUBLIC, db_code(d, 1, 1, 0, call, 2));
+	db_method(d, art, "f", "()V", DACC_PUBLIC | DACC_FINAL, db_code(d, 1, 1, 0, call, 2));
+	db_method(d, fin, "v", "()V", DACC_PUBLIC, db_code(d, 1, 1, 0, call, 2));
+	/* 0000 invoke-static work; 0003 return-void; 0004 move-exception v0; 0005 return-void */
+	dex_insn guarded[] = {call[0], call[1], db_a(DEX_OP_MOVE_EXCEPTION, 0), db_op(DEX_OP_RETURN_VOID)};
+	dex_code *t = db_code(d, 1, 0, 0, guarded, 4);
+	t->ntries = 1;
+	t->tries = arena_alloc(&A, sizeof *t->tries);
+	t->tries[0] = (dex_try){0, 3, 0};
+	t->nhandlers = 1;
+	t->handlers = arena_zalloc(&A, sizeof *t->handlers);
+	t->handlers[0].catch_all = 4;
+	db_method(d, art, "t", "()V", DACC_PUBLIC | DACC_STATIC, t);
+	dex_insn thrown[] = {call[0], db_a(DEX_OP_THROW, 0)};
+	db_method(d, art, "x", "(Ljava/lang/Throwable;)V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 1, 0, thrown, 2));
+	/* 0000 if-eqz p0, 0006; 0002 invoke-static work; 0005 throw p0; 0006 return-void */
+	dex_insn either[] = {db_branch(DEX_OP_IF_EQZ, 0, 0, 6), call[0], db_a(DEX_OP_THROW, 0), call[1]};
+	db_method(d, art, "w", "(Ljava/lang/Throwable;)V", DACC_PUBLIC | DACC_STATIC, db_code(d, 1, 1, 0, either, 4));
+}
+
+/* The ART -keepinlinable models (rules/filter.h), by its API: which of art_methods'
+ * methods are left out ('L') and traced ('T'), in the order s, v, f, Fin.v, t, x, w. */
+static void expect_art(const char *rules, const char *want)
+{
+	static const char *const keys[] = {"p.Art s ()V", "p.Art v ()V", "p.Art f ()V", "p.Fin v ()V", "p.Art t ()V",
+	                                   "p.Art x (Ljava.lang.Throwable;)V", "p.Art w (Ljava.lang.Throwable;)V"};
+	instrument_rules("art.dex", "art-out.dex", rules);
+	char *ig = read_map("ignoreMethodMapping.txt");
+	char got[8] = {0};
+	for (size_t i = 0; i < 7; i++) {
+		char line[80];
+		snprintf(line, sizeof line, "%s\n", keys[i]);
+		got[i] = strstr(ig, line) ? 'L' : 'T';
+	}
+	cr_expect_str_eq(got, want, "%s", rules);
+	free(ig);
+}
+
+/* Before ART 14 (API 34) no callee with a try item is inlined, and the probes' catch-all
+ * adds one: every method inlinable without probes is left out, t (a try item of its own)
+ * and x (no return) are not inlinable either way; Android 7 (API 24, 25) inlines no
+ * callee with a throw (w); up to API 23 no method that calls something is inlined. From
+ * ART 14 on a callee with a try item is inlined but not where it is found by class
+ * hierarchy analysis or an inline cache: the virtual method neither it nor its class
+ * declares final (Art.v) is left out, the others fit 32 code units with their probes. */
+Test(dex_instrument, keepinlinable_on_dex_models_arts_refusal_of_the_probes_try_item)
+{
+	dex_file d;
+	db_init(&d, &A);
+	art_methods(&d);
+	save(&d, "art.dex");
+	verified("art.dex");
+	expect_art("-keepinlinable 35\n", "TLTTTTT");
+	expect_art("-keepinlinable 35 32 34\n", "TLTTTTT");
+	expect_art("-keepinlinable 35 32 33\n", "LLLLTTL");
+	expect_art("-keepinlinable 35 32 26\n", "LLLLTTL");
+	expect_art("-keepinlinable 35 32 25\n", "LLLLTTT");
+	expect_art("-keepinlinable 35 32 23\n", "TTTTTTT");
+	expect_art("-keepinlinable 35 0 33\n", "TTTTTTT");
+	expect_art("-keepinlinable 35 3 33\n", "TTTTTTT"); /* none fits 3 code units */
+}

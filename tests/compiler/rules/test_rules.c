@@ -383,7 +383,7 @@ Test(rules_parse, keepinlinable_needs_a_size)
 	parse_err("-keepinlinable\n", "fast.rules");
 }
 
-/* -keepinlinable N [M]: M is the dex limit in code units, ART's default
+/* -keepinlinable N [M [API]]: M is the dex limit in code units, ART's default
  * inline_max_code_units (32) when only N is given, 0 to filter no dex method. */
 Test(rules_parse, keepinlinable_has_a_dex_limit_in_code_units)
 {
@@ -410,6 +410,28 @@ Test(rules_parse, keepinlinable_has_a_dex_limit_in_code_units)
 	const char *msg = parse_err("-keepinlinable 35 2x\n", "fast.rules");
 	cr_expect(strstr(msg, "line 1") && strstr(msg, "code units"), "%s", msg);
 	parse_err("-keepinlinable 35 65536\n", "fast.rules");
-	parse_err("-keepinlinable 35 20 1\n", "fast.rules");
+	parse_err("-keepinlinable 35 20 34 1\n", "fast.rules");
 	parse_err("-keepinlinable 0 20\n", "fast.rules");
+}
+
+/* -keepinlinable N M API: the API level of the ART whose inliner is modelled, ART 14's
+ * (34, the first that inlines a callee with a try item) when not given. */
+Test(rules_parse, keepinlinable_names_the_art_it_models)
+{
+	tc_rules *r = parse_ok("-keepinlinable 35\n");
+	cr_expect_eq(rules_dex_inline_api(r), RULES_ART_INLINE_API);
+	cr_expect_eq(RULES_ART_INLINE_API, 34u);
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35 32 33\n");
+	cr_expect_eq(rules_dex_inline_limit(r), 32);
+	cr_expect_eq(rules_dex_inline_api(r), 33);
+	rules_free(r);
+	r = parse_ok("-keepinlinable 35 32 24\n-keepinlinable 35 30\n");
+	cr_expect_eq(rules_dex_inline_limit(r), 30);
+	cr_expect_eq(rules_dex_inline_api(r), RULES_ART_INLINE_API, "the last one counts, its API too");
+	rules_free(r);
+	const char *msg = parse_err("-keepinlinable 35 32 0\n", "fast.rules");
+	cr_expect(strstr(msg, "line 1") && strstr(msg, "API level"), "%s", msg);
+	parse_err("-keepinlinable 35 32 3x\n", "fast.rules");
+	parse_err("-keepinlinable 35 32 65536\n", "fast.rules");
 }

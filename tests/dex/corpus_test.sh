@@ -16,16 +16,22 @@
 #     dead parameter registers, as R8 allocates them): the tight input passes dexdump
 #     and tc-dexverify (else it is not a fair input), and its hooked version the three
 #     oracles of 4, so every "no spare register" path of the hooks runs on real code.
-# usage: corpus_test.sh SRC CORPUS WORK TC_DUMP TC_DEXSTRESS TC_DEXVERIFY
+# baksmali runs in one JVM over all the files of a step (tests/dex/oracles/baksmali_batch.sh:
+# each file's text, log and exit status as its own `baksmali` run gives them, which its
+# self-test checks here on one file against the command).
+# usage: corpus_test.sh SRC CORPUS WORK TC_DUMP TC_DEXSTRESS TC_DEXVERIFY [CACHE]
+#   CACHE  where the batch runner is compiled once (default: WORK/cache, made every run)
 set -uo pipefail
 # dexdump prints strings' raw bytes: text tools must not expect UTF-8
 export LC_ALL=C
-src=$1 corpus=$2 work=$3 tc_dump=$(realpath "$4") stress=$(realpath "$5") dexverify=$(realpath "$6")
+src=$1 corpus=$2 work=$3 tc_dump=$(realpath "$4") stress=$(realpath "$5") dexverify=$(realpath "$6") cache=${7:-$3/cache}
 . "$src/tests/lib/need.sh"
 need_cmd dexdump dexdump
 need_cmd baksmali apktool
+need_cmd javac default-jdk-headless
 bash "$src/tests/dex/corpus.sh" "$corpus" || exit 1
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work" "$cache"
+cache=$(cd "$cache" && pwd)
 fail=0
 ok() { echo "ok - $1"; }
 not_ok() { echo "not ok - $1"; fail=1; }
@@ -71,8 +77,18 @@ verify() {
 	[ $? -eq 0 ] && [ "$(echo "$out" | tail -n 1)" = "Checksum verified" ] || { echo "$out" | tail -n 2; return 1; }
 }
 
-# baksmali on two dex files, then compare the trees
-disasm() { baksmali d -b "" -o "$2" "$1" >"$2.log" 2>&1; }
+# batch JOBS: baksmali over the jobs (one a line: LOG, then its arguments, tab-separated)
+# in one JVM; prints "STATUS<tab>LOG" as each job ends
+batch() { bash "$src/tests/dex/oracles/baksmali_batch.sh" "$cache" baksmali "$1"; }
+job() { local IFS=$'\t'; echo "$*"; }
+# the batch runner writes what the command writes (on the smallest test dex: small, and
+# every step's two modes)
+if bash "$src/tests/dex/oracles/baksmali_batch.sh" --self-test "$cache" "$work/batch-self-test" \
+	"$corpus/test/classes4.dex" >"$work/batch-self-test.log" 2>&1; then
+	ok "baksmali batch: $(grep -c '^ok' "$work/batch-self-test.log") cases as the command writes them"
+else
+	not_ok "baksmali batch differs from the command: $(grep -v '^ok' "$work/batch-self-test.log" | head -n 4 | tr '\n' ' ')"
+fi
 
 # --- 3 ---------------------------------------------------------------------------------
 mkdir -p "$work/ids/s" "$work/ids/t" "$work/ids/b"
@@ -87,20 +103,54 @@ for f in "$work"/ids/*/*.dex; do
 done
 [ $bad -eq 0 ] && ok "ids added: dexdump verifies all $n files" || not_ok "ids added: dexdump rejects $bad of $n files"
 # baksmali is slow on the 10.8 MB classes.dex: the others, and classes16 (3 MB)
+# (baksmali d -b "" of the original, then of its ids-added copy; each pair compared as
+# soon as its second tree is written, then removed)
 n=0 bad=0
+: >"$work/ids.jobs"
 for f in "$work"/ids/s/classes1[0-6].dex "$work"/ids/t/*.dex "$work"/ids/b/classes.dex; do
 	orig="$corpus/$(basename "$(dirname "$f")" | sed 's/^s$/server/; s/^t$/test/; s/^b$/bootstrap/')/$(basename "$f")"
 	n=$((n + 1))
-	disasm "$orig" "$work/a" & disasm "$f" "$work/b"
-	wait
-	if ! diff -r -q "$work/a" "$work/b" >/dev/null; then
-		bad=$((bad + 1))
-		echo "# ${f#$work/}: $(diff -r "$work/a" "$work/b" | head -n 4 | tr '\n' ' ')"
-	fi
-	rm -rf "$work/a" "$work/b"
+	job "$work/a$n.log" d -b "" -o "$work/a$n" "$orig" >>"$work/ids.jobs"
+	job "$work/b$n.log" d -b "" -o "$work/b$n" "$f" >>"$work/ids.jobs"
+	echo "${f#$work/}" >>"$work/ids.names"
 done
+i=0
+while IFS=$'\t' read -r _ log; do
+	[[ "$log" == "$work"/b*.log ]] || continue
+	i=$((i + 1))
+	if ! diff -r -q "$work/a$i" "$work/b$i" >/dev/null; then
+		bad=$((bad + 1))
+		echo "# $(sed -n "${i}p" "$work/ids.names"): $(diff -r "$work/a$i" "$work/b$i" | head -n 4 | tr '\n' ' ')"
+	fi
+	rm -rf "$work/a$i" "$work/b$i"
+done < <(batch "$work/ids.jobs")
+[ $i -eq $n ] || { bad=$((bad + n - i)); echo "# baksmali batch: $i of $n pairs disassembled: $(tail -n 3 "$work/ids.jobs.err")"; }
 [ $bad -eq 0 ] && ok "ids added: baksmali's text unchanged in all $n files" ||
 	not_ok "ids added: baksmali's text changed in $bad of $n files"
+
+# analysis NAME DEX...: baksmali d --register-info ALL,FULLMERGE -b "" on each, in one
+# JVM; sets n (files) and bad (files where baksmali exits non-zero), each tree removed
+# as soon as it is written
+analysis() {
+	local name=$1 f i=0 rc log
+	shift
+	n=0 bad=0
+	: >"$work/$name.jobs"
+	for f in "$@"; do
+		n=$((n + 1))
+		job "$work/r$name$n.log" d --register-info ALL,FULLMERGE -b "" -o "$work/r$name$n" "$f" >>"$work/$name.jobs"
+	done
+	while IFS=$'\t' read -r rc log; do
+		i=$((i + 1))
+		if [ "$rc" != 0 ]; then
+			bad=$((bad + 1))
+			f=$(sed -n "${i}p" "$work/$name.jobs" | awk -F'\t' '{ print $NF }')
+			echo "# ${f#$work/}: $(grep -m 3 -i 'exception\|error' "$log" | tr '\n' ' ')"
+		fi
+		rm -rf "${log%.log}"
+	done < <(batch "$work/$name.jobs")
+	[ $i -eq $n ] || { bad=$((bad + n - i)); echo "# baksmali batch: $i of $n files analysed: $(tail -n 3 "$work/$name.jobs.err")"; }
+}
 
 # --- 4 ---------------------------------------------------------------------------------
 mkdir -p "$work/hooked/s" "$work/hooked/t" "$work/hooked/b"
@@ -119,15 +169,7 @@ for f in "$work"/hooked/*/*.dex; do
 	msg=$(verify "$f") || { bad=$((bad + 1)); echo "# $f: $msg"; }
 done
 [ $bad -eq 0 ] && ok "hooked: dexdump verifies all $n files" || not_ok "hooked: dexdump rejects $bad of $n files"
-n=0 bad=0
-for f in "$work"/hooked/*/*.dex; do
-	n=$((n + 1))
-	if ! baksmali d --register-info ALL,FULLMERGE -b "" -o "$work/r" "$f" >"$work/r.log" 2>&1; then
-		bad=$((bad + 1))
-		echo "# ${f#$work/}: $(grep -m 3 -i 'exception\|error' "$work/r.log" | tr '\n' ' ')"
-	fi
-	rm -rf "$work/r"
-done
+analysis hooked "$work"/hooked/*/*.dex
 [ $bad -eq 0 ] && ok "hooked: baksmali's register analysis accepts all $n files" ||
 	not_ok "hooked: baksmali's register analysis fails on $bad of $n files"
 if "$dexverify" -q --strict-monitors "$work"/hooked/*/*.dex >"$work/verify.log" 2>&1; then
@@ -163,15 +205,7 @@ if "$dexverify" -q --strict-monitors "$work"/tight-only/*/*.dex >"$work/verify-t
 else
 	not_ok "tight input: tc-dexverify (a tighten.c bug): $(head -n 10 "$work/verify-tight.log" | tr '\n' ' ')"
 fi
-n=0 bad=0
-for f in "$work"/tight/*/*.dex; do
-	n=$((n + 1))
-	if ! baksmali d --register-info ALL,FULLMERGE -b "" -o "$work/r" "$f" >"$work/r.log" 2>&1; then
-		bad=$((bad + 1))
-		echo "# ${f#$work/}: $(grep -m 3 -i 'exception\|error' "$work/r.log" | tr '\n' ' ')"
-	fi
-	rm -rf "$work/r"
-done
+analysis tight "$work"/tight/*/*.dex
 [ $bad -eq 0 ] && ok "tight, hooked: baksmali's register analysis accepts all $n files" ||
 	not_ok "tight, hooked: baksmali's register analysis fails on $bad of $n files"
 if "$dexverify" -q --strict-monitors "$work"/tight/*/*.dex >"$work/verify-tight-hooked.log" 2>&1; then

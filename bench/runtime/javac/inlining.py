@@ -7,7 +7,8 @@ ORIG_DIR is jdk.compiler untraced. For each build: its methods whose bytecode gr
 traced ones), those of them that crossed HotSpot's MaxInlineSize (35 bytes) or
 FreqInlineSize (325) by their probes, and from LOG (the JVM's -XX:+PrintInlining and
 -XX:+CITime output) the inlining decisions at call sites whose callee is a javac method
-or the beat class, and what the JIT compiled. Counts, not times: they do not depend on
+or the beat class, and what the JIT compiled, then every decision by its words (which
+refusals the probes add). Counts, not times: they do not depend on
 how loaded the machine is (they do vary a little from run to run, with the JIT's
 timing)."""
 import collections
@@ -129,6 +130,16 @@ def main():
     print('|' + '-' * 24 + '|' + '------------|' * len(rows))
     for title, f in cols:
         print('| %-22s |' % title + ''.join(' %10d |' % f(r) for r in rows))
+    # every decision the JIT printed at a site calling a javac method, by its words (C1's
+    # and C2's alike), then at the beat class's: which refusals the probes add
+    for who in ('javac', 'beat'):
+        whys = sorted({w for r in rows for (k, w) in r[5] if k == who},
+                      key=lambda w: -max(r[5][(who, w)] for r in rows))
+        print()
+        print('| %-46s |' % ('%s callee: decision' % who) + ''.join(' %10s |' % r[0] for r in rows))
+        print('|' + '-' * 48 + '|' + '------------|' * len(rows))
+        for w in whys:
+            print('| %-46s |' % w[:46] + ''.join(' %10d |' % r[5][(who, w)] for r in rows))
 
 
 if __name__ == '__main__':

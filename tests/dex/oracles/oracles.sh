@@ -40,8 +40,9 @@
 #              method identical once the probes are removed (rules R1-R10, checks V1-V4 in
 #              smali_diff.py)
 #   types      enjar.py (enjarify) of both, then LoadAll (Class.forName, -Xverify:all) over
-#              the whole app, before and after: every class that verified before verifies
-#              after; an enjarify crash on an output class that translated before fails
+#              the classes of the judged dex files, the whole app on the class path, before
+#              and after: every class that verified before verifies after; an enjarify
+#              crash on an output class that translated before fails
 #   behave     (with --behave) each driver compiled against the original's translation,
 #              run on the original's and on the output's translation with a counting probe
 #              class: identical stdout, exit 0, i/o balanced on every thread
@@ -444,8 +445,9 @@ if on types; then
 			LoadAll "$report" "$@" >"$report.log" 2>&1 </dev/null
 	}
 	# Both runs walk the same classes in the same order (dex order, names sorted), so that
-	# static initializers run in the same order: before, every original (sampled like its
-	# output); after, the output in place of each original it replaces.
+	# static initializers run in the same order: before, the original of every output
+	# (sampled like it); after, the output. An original without a translated output is
+	# the same in both runs: on both class paths, walked by neither.
 	before_jars=() after_jars=()
 	for dex in "${all_orig[@]}"; do
 		od=$(orig_jar "$dex")
@@ -453,9 +455,6 @@ if on types; then
 			m=$(sample_of "$dex")
 			before_jars+=("$od/raw.jar@$m")
 			after_jars+=("$run/$dex/enj/raw.jar")
-		else
-			before_jars+=("$od/raw.jar")
-			after_jars+=("$od/raw.jar")
 		fi
 	done
 	for dex in "${extras[@]}"; do

@@ -130,8 +130,11 @@ smali a --api 26 -o "$t/unbalanced/classes16.dex" "$t/u16"
 # others from the original): one that holds Junidecode
 oracles "$t/unbalanced" "$work/oracles" --only semantics,behave --behave "$here/behave" --sample 11 --sample-min 0 |
 	tail -n 8 || true
-if unzip -l "$work/oracles/run/classes16.dex/enj/raw.jar" | grep -q ' net/gcardone/junidecode/Junidecode\.class$'; then
-	echo "ok - the sample holds Junidecode ($(unzip -l "$work/oracles/run/classes16.dex/enj/raw.jar" | tail -n 1 | awk '{ print $2 }') classes translated)"
+# (the listing read whole first: grep -q would end the pipe early, and unzip's SIGPIPE
+# fail it under pipefail)
+listing=$(unzip -l "$work/oracles/run/classes16.dex/enj/raw.jar" || true)
+if grep -q ' net/gcardone/junidecode/Junidecode\.class$' <<<"$listing"; then
+	echo "ok - the sample holds Junidecode ($(tail -n 1 <<<"$listing" | awk '{ print $2 }') classes translated)"
 else
 	echo "not ok - the sample left Junidecode out"
 	bad=1

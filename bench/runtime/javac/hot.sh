@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 build=${1:-$root/build}
 jvms=${2:-5}
-rounds=${3:-20}
+rounds=${3:-40}
 shift $(($# < 3 ? $# : 3))
 [ "${1:-}" = -- ] && shift
 hot_opts=("$@")
@@ -57,9 +57,9 @@ echo "== timing: $jvms JVMs x $rounds compilations each, ${builds[*]}"
 rm -f "$work"/times-* "$work/log"
 for j in $(seq "$jvms"); do
 	for b in "${builds[@]}"; do
-		patch=
-		who=ours
-		[ $b = none ] && who=none || patch=$work/$b/jdk.compiler
+		who=ours patch=$work/$b/jdk.compiler
+		# untraced: the classes as extracted, patched in as the others
+		[ $b = none ] && who=none patch=$mods/jdk.compiler
 		# each compilation a main-looper message, as traced code runs in an app (outside
 		# one, every event would read the clock itself)
 		javac_run $who "$patch" "$rounds" -Dtc.messages=true | tee -a "$work/log" | awk '{print $3, $5, $7}' >> "$work/times-$b"

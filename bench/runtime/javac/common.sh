@@ -1,13 +1,13 @@
-# Sourced by run.sh and hot.sh: the JDK's modules, the benchmark's classes, the source set
-# javac compiles, and one JVM's compilations.
-#   javac_setup BUILD WORK     builds what is needed, sets rt, mods, cp, sources
+# Sourced by run.sh, hot.sh, shape.sh and inlining.sh: the JDK's modules, the benchmark's
+# classes, the source set javac compiles, and one JVM's compilations.
+#   javac_setup BUILD WORK     builds what is needed, sets rt, mods, untraced, cp, sources
 #   javac_instrument OUT [tc-instrument options...]   jdk.compiler instrumented into OUT
 #   javac_run WHO PATCH ROUNDS [java options...]      prints "WHO median_ms MS events N cpu_ms MS"
 #       (WHO none|peer|ours: see JavacBench.java; PATCH: the instrumented jdk.compiler or "")
 # Two things the scripts keep, measured (shape.sh, 2026-12-04):
-# - untraced is jdk.compiler's classes as extracted, patched in (--patch-module) as the
-#   instrumented ones are: the JDK's own module (PATCH "") compiles 9% faster (67.4 against
-#   73.9 ms), which once made traced builds look cheap;
+# - the untraced PATCH is $untraced, jdk.compiler's classes as extracted, patched in
+#   (--patch-module) as the instrumented ones are: the JDK's own module (PATCH "")
+#   compiles 9% faster (67.4 against 73.9 ms), which once made traced builds look cheap;
 # - the warm half of 10 compilations is not warm: 180 ms a compilation against 70 ms from
 #   the 16th on. Give ROUNDS 40 (the medians are of the last half).
 javac_setup() {
@@ -22,6 +22,7 @@ javac_setup() {
 	rt=$build/runtime
 	mods=$work/jdk
 	[ -d "$mods/jdk.compiler" ] || bash "$root/tests/extract_jdk.sh" "$mods" "$mods.stamp" >/dev/null
+	untraced=$mods/jdk.compiler
 	rm -rf "$work/classes" && mkdir -p "$work/classes"
 	javac -nowarn -cp "$rt/tracecanary-runtime.jar" -d "$work/classes" "$root/bench/runtime/javac/JavacBench.java" \
 		"$root/bench/runtime/java/MatrixBeat.java" "$root/bench/runtime/java/EmptyBeat.java"

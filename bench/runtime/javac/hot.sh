@@ -58,8 +58,7 @@ rm -f "$work"/times-* "$work/log"
 for j in $(seq "$jvms"); do
 	for b in "${builds[@]}"; do
 		who=ours patch=$work/$b/jdk.compiler
-		# untraced: the classes as extracted, patched in as the others
-		[ $b = none ] && who=none patch=$mods/jdk.compiler
+		[ $b = none ] && who=none patch=$untraced
 		# each compilation a main-looper message, as traced code runs in an app (outside
 		# one, every event would read the clock itself)
 		javac_run $who "$patch" "$rounds" -Dtc.messages=true | tee -a "$work/log" | awk '{print $3, $5, $7}' >> "$work/times-$b"

@@ -21,7 +21,7 @@ javac_instrument "$work/peer" --quiet --beat-class MatrixBeat
 rm -f "$work"/times-* "$work/log"
 for j in $(seq "$jvms"); do
 	for who in none peer ours ours-all; do
-		patch=$mods/jdk.compiler # untraced: the classes as extracted, patched in as the others
+		patch=$untraced
 		[ $who != none ] && patch=$work/${who%-all}/jdk.compiler
 		javac_run $who "$patch" "$rounds" -Dbench.message=$([ "${BENCH_MESSAGE:-0}" = 1 ] && echo true || echo false) |
 			tee -a "$work/log" | awk '{print $3}' >> "$work/times-$who"

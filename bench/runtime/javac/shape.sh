@@ -48,7 +48,7 @@ for j in $(seq "$jvms"); do
 		who=ours rt=$rt0 patch=$work/${b%%@*}/jdk.compiler
 		case $b in
 		none) who=none patch= ;;
-		copy) who=none patch=$mods/jdk.compiler ;;
+		copy) who=none patch=$untraced ;;
 		empty) who=none ;;
 		*@*) rt=$work/rt-${b#*@} ;;
 		esac

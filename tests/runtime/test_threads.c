@@ -452,7 +452,12 @@ static void *reader(void *arg)
 /* The report file is a FIFO nobody reads: opening it for writing blocks the
  * tracer thread. Matrix-like delivery held the context lock across that open,
  * which the recording thread takes at every frame, and the ANR check ran on
- * the tracer thread, so it ran late and was dropped. */
+ * the tracer thread, so it ran late and was dropped. The FIFO is read only
+ * after the message has ended, so an ANR report at all says the check ran
+ * while the message ran; its cost says when. anr_invalid_ms is far past the
+ * message's end: a watchdog delayed by a loaded machine (CI runs this under
+ * qemu beside other suites; the check once came more than 200 ms past its
+ * due time there) is not taken for one held up by the file. */
 Test(threads, a_blocked_report_file_holds_up_neither_the_recording_thread_nor_the_watchdog)
 {
 	char path[64];
@@ -467,7 +472,7 @@ Test(threads, a_blocked_report_file_holds_up_neither_the_recording_thread_nor_th
 	c.evil_threshold_ms = 10;
 	c.lag_ms = 100;
 	c.anr_ms = 200;
-	c.anr_invalid_ms = 400;
+	c.anr_invalid_ms = 60000;
 	c.tracers = TC_TRACER_ALL;
 	open_threaded(&c);
 	cr_assert_eq(tc_start(ctx, NULL), TC_RT_OK);
@@ -478,15 +483,17 @@ Test(threads, a_blocked_report_file_holds_up_neither_the_recording_thread_nor_th
 	tc_dispatch_begin(ctx); /* a slow message: its report blocks the tracer thread */
 	spin_ms(20);
 	tc_dispatch_end(ctx);
+	uint64_t begin = mono_ms();
 	tc_dispatch_begin(ctx); /* a lag, then an ANR, while it is blocked */
 	tc_record(ctx, 7, true);
 	for (int i = 0; i < 20; i++) { /* frames and scene changes: the recording thread's own work */
 		tc_vsync(ctx, 0);
 		tc_set_scene(ctx, i % 2 ? "Main" : "Detail");
-		spin_ms(15);
+		spin_ms(20);
 	}
 	tc_record(ctx, 7, false);
 	tc_dispatch_end(ctx);
+	long ran = (long)(mono_ms() - begin);
 	for (int i = 0; i < 50; i++) {
 		tc_dispatch_begin(ctx);
 		tc_frame(ctx, 0, 1);
@@ -500,12 +507,20 @@ Test(threads, a_blocked_report_file_holds_up_neither_the_recording_thread_nor_th
 
 	cr_assert(await_reports(3), "the reports came once the file could be written (%d)", n_reports);
 	int anr = -1;
-	for (int i = 0; i < n_reports; i++)
+	char details[256] = "";
+	for (int i = 0; i < n_reports; i++) {
+		const char *d = strstr(reports[i], "\"detail\":\"");
+		d = d ? d + 10 : "?";
+		snprintf(details + strlen(details), sizeof details - strlen(details), " %.*s", (int)strcspn(d, "\""), d);
 		if (strstr(reports[i], "\"detail\":\"ANR\""))
 			anr = i;
-	cr_assert_geq(anr, 0, "the ANR check ran on time, so its report was not dropped as late");
+	}
+	cr_assert_geq(anr, 0, "the ANR check ran while the message ran (reports:%s)", details);
 	long cost = strtol(strstr(reports[anr], "\"cost\":") + 7, NULL, 10);
-	cr_assert_lt(cost, 400, "the ANR check ran %ld ms after the message began", cost);
+	/* the message's own stamps may be a tick staler than this thread's clock */
+	cr_assert_leq(cost, ran + 10, "the ANR check ran %ld ms after the message began, which ran %ld ms",
+	              cost, ran);
+	cr_assert_geq(cost, 200, "the ANR check did not run early (%ld ms)", cost);
 	tc_ctx_free(ctx);
 	ctx = NULL;
 	int fd = open(path, O_WRONLY);

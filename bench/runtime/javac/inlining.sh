@@ -22,7 +22,8 @@ javac_instrument "$work/empty" --quiet --beat-class EmptyBeat
 args=()
 for b in none full inline empty; do
 	who=ours patch=$work/$b/jdk.compiler
-	[ $b = none ] && who=none patch=
+	# untraced: the extracted classes patched in as the others are ($untraced, common.sh)
+	[ $b = none ] && who=none patch=$untraced
 	[ $b = empty ] && who=none
 	javac_run $who "$patch" "$rounds" -Dtc.messages=true -XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining \
 		-XX:+PrintCompilation -XX:+CITime > "$work/$b.log"

@@ -71,7 +71,10 @@ public final class JavacBench {
         Arrays.sort(ctail);
         /* Proof that the recorder recorded: events written (the peer's wrapping index). */
         long events = recorder.startsWith("ours") ? TraceCanary.written() : recorder.equals("peer") ? MatrixBeat.sIndex : 0;
-        System.out.printf("%s median_ms %.1f events %d cpu_ms %.1f%n", recorder, tail[tail.length / 2] / 1e6, events,
-                ctail[ctail.length / 2] / 1e6);
+        /* one write: printf writes its pieces one by one, and the JIT's -XX:+PrintCompilation
+         * lines (inlining.sh) cut in between them */
+        System.out.print(String.format("%s median_ms %.1f events %d cpu_ms %.1f%n", recorder,
+                tail[tail.length / 2] / 1e6, events, ctail[ctail.length / 2] / 1e6));
+        System.out.flush();
     }
 }

@@ -83,6 +83,7 @@ BEATS = ('com.tencent.matrix.trace.core.AppMethodBeat', 'EmptyBeat', 'MatrixBeat
 # frequent) / "hot method too big" (FreqInlineSize 325).
 C2_INLINE, C2_TOO_BIG, C2_HOT_TOO_BIG = 'inline (hot)', 'too big', 'hot method too big'
 C1_INLINE, C1_TOO_BIG = 'inline', 'callee is too large'
+PRINT_COMPILATION = re.compile(r'(?:^|\s+)\d+\s+\d+\s')
 
 
 def log_counts(path):
@@ -92,6 +93,9 @@ def log_counts(path):
         m = SITE.search(line)
         if m:
             cls, why = m.group(1), m.group(4).strip()
+            # the compiler threads' lines interleave: a -XX:+PrintCompilation line ("  3615
+            # 5768   !  2   a.b.C::m (n bytes)", time then id) may be cut into a decision
+            why = PRINT_COMPILATION.split(why)[0].strip() or '(decision cut by a compilation line)'
             who = 'beat' if cls in BEATS else 'javac' if cls.startswith(('com.sun.tools.javac', 'com.sun.source')) else None
             if who:
                 c[(who, why)] += 1

@@ -27,7 +27,8 @@ for b in none full inline empty; do
 	[ $b = empty ] && who=none
 	javac_run $who "$patch" "$rounds" -Dtc.messages=true -XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining \
 		-XX:+PrintCompilation -XX:+CITime > "$work/$b.log"
-	grep -h ' median_ms ' "$work/$b.log" || true
+	# (a line the JIT's output cut into is left out)
+	grep -hE '^(none|ours) median_ms [0-9.]+ ' "$work/$b.log" || true
 	dir=$patch
 	args+=("$b:$dir:$work/$b.log")
 done

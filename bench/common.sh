@@ -16,7 +16,11 @@ peers() {
 # no_runtime_check TC_INSTRUMENT: --no-runtime-check when that build has it (the corpora
 # are not apps with the runtime; older builds never checked), else nothing.
 no_runtime_check() {
-	if "$1" --help 2>/dev/null | grep -q -- --no-runtime-check; then echo --no-runtime-check; fi
+	# the help read whole first: grep -q ends the pipe at its match, and under pipefail
+	# the help's last write then fails with SIGPIPE (it is more than one 4 KB buffer)
+	local help
+	help=$("$1" --help 2>/dev/null) || true
+	if grep -q -- --no-runtime-check <<<"$help"; then echo --no-runtime-check; fi
 }
 
 # measure LABEL CMD...: appends "wall_s rss_kb" of one run to $results/LABEL. The wall

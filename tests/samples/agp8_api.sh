@@ -39,7 +39,10 @@ api() {
 
 # every AGP class imported exists
 for cls in $(sed -n 's/^import \(com\.android\.[A-Za-z0-9_.]*\)$/\1/p' "$kts"); do
-	if api "$cls" | grep -q "^public .* $cls\b"; then ok "import $cls: in gradle-api $version"
+	# api's output read whole first: grep -q ends a pipe at its match, and under pipefail
+	# the writer's SIGPIPE would fail the check
+	decl=$(api "$cls")
+	if grep -q "^public .* $cls\b" <<<"$decl"; then ok "import $cls: in gradle-api $version"
 	else bad "import $cls: not in gradle-api $version"; fi
 done
 
@@ -47,7 +50,9 @@ done
 # CLASS (javap) declares MEMBER (a fixed string of its javap line)
 used() {
 	if ! grep -qE -- "$1" "$kts"; then bad "the sample no longer uses /$1/: update this test"; return; fi
-	if api "$2" | grep -qF -- "$3"; then ok "$1: $2 has $3"
+	local decl
+	decl=$(api "$2")
+	if grep -qF -- "$3" <<<"$decl"; then ok "$1: $2 has $3"
 	else bad "$1: $2 has no $3 in gradle-api $version"; fi
 }
 used '^androidComponents \{' "$p.variant.ApplicationAndroidComponentsExtension" \

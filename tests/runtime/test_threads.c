@@ -357,6 +357,7 @@ Test(threads, stamps_in_a_message_are_as_stale_at_the_begin_as_after_it)
 	uint64_t base = ctx->base_ns;
 	const int n = 40;
 	double stale_in = 0, stale_out = 0, err = 0;
+	int n_in = 0; /* the begins not preempted: read within 1 ms */
 	for (int i = 0; i < n; i++) {
 		/* begins at every phase of the tick */
 		struct timespec phase = { 0, (long)((unsigned)i * 7919u % 23u) * 250000L };
@@ -373,11 +374,17 @@ Test(threads, stamps_in_a_message_are_as_stale_at_the_begin_as_after_it)
 		          (long long)out);
 		cr_assert_eq(in % tick, 0, "the begin's stamp is a grid time: %lld", (long long)in);
 		cr_assert_eq(out % tick, 0, "a tick's stamp is a grid time: %lld", (long long)out);
-		stale_in += (double)((t0 + t_in) / 2 - base) / 1e6 - (double)in;
+		/* a begin this thread lost the processor in (qemu beside other suites in
+		 * CI) says when it was scheduled, not how stale the stamp is */
+		if (t_in - t0 < 1000000u) {
+			stale_in += (double)((t0 + t_in) / 2 - base) / 1e6 - (double)in;
+			n_in++;
+		}
 		stale_out += (double)(t_out - base) / 1e6 - (double)out;
 		err += (double)(out - in) - (double)(t_out - t_in) / 1e6;
 	}
-	stale_in /= n;
+	cr_assert_geq(n_in, n / 2, "%d of %d begins read within 1 ms", n_in, n);
+	stale_in /= n_in;
 	stale_out /= n;
 	err /= n;
 	cr_log_info("40 ms sleeps from a message begin, word - clock: %+.2f ms; the word stale by %.2f ms at "

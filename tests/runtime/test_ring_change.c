@@ -388,6 +388,7 @@ Test(ring_change, clock_thread_moves_to_the_new_ring)
 	open_ctx();
 	tc_dispatch_begin(ctx);
 	tc_record(ctx, 1, true);
+	int64_t w_in = tc_clock_word(ctx); /* what that event read */
 	tc_config c = cfg;
 	c.capacity = 128;
 	c.clock_resolution_ms = 5;
@@ -396,6 +397,10 @@ Test(ring_change, clock_thread_moves_to_the_new_ring)
 	cr_assert(ctx->clock.running);
 	cr_assert_eq(ctx->clock.resolution_ms, 5);
 	sleep_ms(40);
+	/* waited for (2 s at most), not timed: under qemu beside the other suites the
+	 * clock thread can go tens of ms without a tick */
+	for (int i = 0; i < 200 && tc_clock_word(ctx) < w_in + 20; i++)
+		sleep_ms(10);
 	tc_record(ctx, 1, false);
 	tc_dispatch_end(ctx);
 	tc_ring_image img;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static uint64_t fake_now(void *user)
 {
@@ -131,6 +132,13 @@ void rec_in(tc_ctx *ctx, uint32_t id)
 void rec_out(tc_ctx *ctx, uint32_t id)
 {
 	tc_record(ctx, id, false);
+}
+
+bool await_word_at_least(const tc_ctx *ctx, int64_t ms, long timeout_ms)
+{
+	for (long i = 0; i < timeout_ms && tc_clock_word(ctx) < ms; i++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	return tc_clock_word(ctx) >= ms;
 }
 
 int fake_start(tc_ctx **ctx, const tc_config *cfg)

@@ -3,6 +3,7 @@
 #ifndef TC_TEST_HELPERS_H
 #define TC_TEST_HELPERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,10 @@ const char *fake_json(const fake *f, int i);
 /* record helpers: in/out at the current fake time */
 void rec_in(tc_ctx *ctx, uint32_t id);
 void rec_out(tc_ctx *ctx, uint32_t id);
+
+/* Waits (timeout_ms at most) for the clock word to be a time of at least ms: whether
+ * the clock thread moved it. Waited for, not timed: under qemu beside the other suites
+ * in CI the thread can go tens of ms without a tick. */
+bool await_word_at_least(const tc_ctx *ctx, int64_t ms, long timeout_ms);
 
 #endif

@@ -400,10 +400,7 @@ Test(feed, the_clock_word_follows_status_messages_and_kicks)
 	tc_dispatch_begin(ctx);
 	cr_assert_geq(tc_clock_word(ctx), 0, "a message runs: the time");
 	sleep_ms(20);
-	/* 10 ms or more says the thread moved it; waited for (2 s at most), not timed: on a
-	 * loaded machine (the ASan build beside other tests, qemu) ticks come late */
-	for (int i = 0; i < 200 && tc_clock_word(ctx) < 10; i++)
-		sleep_ms(10);
+	await_word_at_least(ctx, 10, 2000); /* 10 ms or more says the thread moved it */
 	int64_t t = tc_clock_word(ctx);
 	cr_assert_geq(t, 10, "the clock thread keeps it (%lld ms)", (long long)t);
 	tc_dispatch_end(ctx);

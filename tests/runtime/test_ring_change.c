@@ -397,10 +397,7 @@ Test(ring_change, clock_thread_moves_to_the_new_ring)
 	cr_assert(ctx->clock.running);
 	cr_assert_eq(ctx->clock.resolution_ms, 5);
 	sleep_ms(40);
-	/* waited for (2 s at most), not timed: under qemu beside the other suites the
-	 * clock thread can go tens of ms without a tick */
-	for (int i = 0; i < 200 && tc_clock_word(ctx) < w_in + 20; i++)
-		sleep_ms(10);
+	await_word_at_least(ctx, w_in + 20, 2000);
 	tc_record(ctx, 1, false);
 	tc_dispatch_end(ctx);
 	tc_ring_image img;

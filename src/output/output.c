@@ -822,21 +822,32 @@ int out_write_mappings(pl_run *r, tc_error *err)
 	text_out t;
 	if (text_open(r, &t, 0, err) != TC_OK)
 		return err->code;
+	/* the build id of these lines, as they are written (out_build_id) */
+	mm_build_id id;
+	mm_build_id_init(&id);
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const pl_meth *m = r->traced[i];
+		size_t at = t.b.len;
 		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
+		if (t.b.len > at)
+			mm_build_id_line(&id, (const char *)t.b.data + at, t.b.len - at - 1); /* without its '\n' */
 		text_need(&t);
 	}
 	put_str(&t.b, MM_DISPATCH_LINE "\n");
+	mm_build_id_line(&id, MM_DISPATCH_LINE, sizeof MM_DISPATCH_LINE - 1);
 	if (text_close(r, &t, 0, err) != TC_OK || text_open(r, &t, 1, err) != TC_OK)
 		return err->code;
+	r->written_id = mm_build_id_final(&id);
 	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
 		const pl_meth *m = r->ignored[i];
 		mm_put_ignored(&t.b, m->cls, m->class_len, m->rest, m->rest_len);
 		text_need(&t);
 	}
-	return text_close(r, &t, 1, err);
+	if (text_close(r, &t, 1, err) != TC_OK)
+		return err->code;
+	r->mappings_written = true;
+	return TC_OK;
 }
 
 uint64_t out_build_id(const pl_run *r)
@@ -949,7 +960,7 @@ void out_plan_marker(pl_run *r)
 {
 	r->marker_in = NULL;
 	r->marker_unit = SIZE_MAX;
-	r->marker_id = out_build_id(r);
+	r->marker_id = 0;
 	for (size_t i = 0; i < r->ninputs && !r->marker_in; i++) {
 		const pl_input *in = &r->inputs[i];
 		if (in->classpath)
@@ -964,6 +975,8 @@ void out_plan_marker(pl_run *r)
 			r->marker_in = in;
 		}
 	}
+	if (r->hooks || r->marker_unit != SIZE_MAX)
+		r->marker_id = out_build_id(r);
 }
 
 int out_build_id_marker(pl_run *r, tc_error *err)
@@ -1020,12 +1033,12 @@ int out_write_build_id(pl_run *r, tc_error *err)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof path, "%s/%s", r->opt->mapping_dir, out_mapping_names[0]);
-	/* A run that computed its outputs wrote the mapping from the lines out_build_id
-	 * hashed, so the marker's id is the file's (tests/samples/sample_app.sh reads a
-	 * ring through the mapping, which tc-trace hashes); a run replayed from the cache
-	 * hashes the file it put in place. On a large APK: about 6 ms at the run's end. */
-	if (!r->replayed && r->marker_id)
-		r->build_id = r->marker_id;
+	/* A run that computed its outputs hashed the mapping's lines as it wrote them, and
+	 * the marker holds that id (tests/samples/sample_app.sh reads a ring through the
+	 * mapping, which tc-trace hashes); a run replayed from the cache hashes the file it
+	 * put in place. On a large APK: about 6 ms at the run's end. */
+	if (!r->replayed && r->mappings_written)
+		r->build_id = r->written_id;
 	else if (mapping_file_id(path, &r->build_id, err) != TC_OK)
 		return err->code;
 	char hex[MM_BUILD_ID_HEX];

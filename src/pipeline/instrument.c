@@ -386,9 +386,14 @@ static int trace_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 	return TC_OK;
 }
 
+/* An item of phase 2 that is no unit: the mapping files, written beside the classes. */
+#define WRITE_MAPPINGS SIZE_MAX
+
 static int phase2(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
+	if (j->items[i] == WRITE_MAPPINGS)
+		return out_write_mappings(j->r, &j->errs[wk]) != TC_OK;
 	pl_unit *u = &j->r->units[j->items[i]];
 	int rc = trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]);
 	drop_data(j->r, u);
@@ -793,6 +798,36 @@ static void release_batch(pl_run *r, size_t first, size_t end, bool done)
 	}
 }
 
+static int write_jar(void *ctx, size_t i, int wk)
+{
+	job *j = ctx;
+	return out_write_jar(j->r, &j->r->inputs[j->items[i]], &j->errs[wk]) != TC_OK;
+}
+
+/* The jars of inputs [first, end) that are computed, each staged by a worker, the
+ * largest first: each is its own file, from its own units. */
+static int write_jars(pl_run *r, size_t first, size_t end, tc_error *err)
+{
+	size_t *jars = malloc((end - first) * sizeof *jars), n = 0;
+	if (!jars)
+		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
+	for (size_t i = first; i < end; i++) {
+		const pl_input *in = &r->inputs[i];
+		if (in->jar && !in->classpath && !in->result_hit)
+			jars[n++] = i;
+	}
+	/* by input size, then input order (an insertion sort: a batch has few jars) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && input_size(&r->inputs[jars[k]]) > input_size(&r->inputs[jars[k - 1]]); k--) {
+			size_t t = jars[k];
+			jars[k] = jars[k - 1];
+			jars[k - 1] = t;
+		}
+	int rc = run_phase(r, jars, n, write_jar, err);
+	free(jars);
+	return rc;
+}
+
 /* Phases 2 and 3 of one batch, its outputs staged and its results cached. */
 static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_error *err)
 {
@@ -807,8 +842,18 @@ static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_er
 		return rc;
 	size_t n = select_units(r, first, end, to_trace, items);
 	largest_first(r, items, n);
+	/* The mapping files need only the ids (collect_decide): the first batch writes them
+	 * on a worker, first, as one of its largest items, rather than the main thread
+	 * alone at the end. items has room for one more than every unit. */
+	if (!r->mappings_written && first == 0) {
+		memmove(items + 1, items, n * sizeof *items);
+		items[0] = WRITE_MAPPINGS;
+		n++;
+	}
 	if ((rc = run_phase(r, items, n, phase2, err)) != TC_OK)
 		return rc;
+	if (!r->marker_id)
+		r->marker_id = r->written_id; /* the jar's marker (out_write_jar) holds it */
 	/* phase 3: each dex file whole, once its classes are edited */
 	n = select_units(r, first, end, dex_to_write, items);
 	largest_first(r, items, n);
@@ -821,13 +866,13 @@ static int trace_batch(pl_run *r, size_t first, size_t end, size_t *items, tc_er
 				rc = out_jar_join(r, &r->units[k], err);
 	if (rc != TC_OK)
 		return rc;
+	if ((rc = write_jars(r, first, end, err)) != TC_OK)
+		return rc;
 	for (size_t i = first; i < end && rc == TC_OK; i++) {
 		pl_input *in = &r->inputs[i];
-		if (in->classpath || (in->result_hit && (in->jar || in->dex)))
-			continue;
-		if (in->jar) {
-			rc = out_write_jar(r, in, err);
-		} else if (in->dex) {
+		if (in->classpath || in->jar || (in->result_hit && in->dex))
+			continue; /* a jar: write_jars */
+		if (in->dex) {
 			in->bytes_out = r->units[in->first].out_size;
 		} else {
 			for (size_t k = in->first; k < in->first + in->count; k++) {
@@ -888,7 +933,7 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	int rc = list_inputs(r, err);
 	if (rc == TC_OK)
 		rc = check_joined(r, err);
-	if (rc == TC_OK && !(items = malloc((r->nunits ? r->nunits : 1) * sizeof *items)))
+	if (rc == TC_OK && !(items = malloc((r->nunits + 1) * sizeof *items)))
 		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	double t1 = now();
 	r->t_read = t1 - t0;
@@ -956,7 +1001,7 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	r->t_trace = t4 - t3;
 	/* The mapping files are staged too: every output and both mappings are complete
 	 * before the first one appears, and then they go into place together. */
-	if (rc == TC_OK)
+	if (rc == TC_OK && !r->mappings_written) /* no batch wrote them: no input */
 		rc = out_write_mappings(r, err);
 	rc = check_cut(r, rc, err);
 	double t5 = now();

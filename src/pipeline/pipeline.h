@@ -266,7 +266,9 @@ typedef struct pl_run {
 	char *map_stage[2];    /* replayed: staged copies, renamed by out_commit_mappings */
 	uint64_t build_id;     /* of methodMapping.txt as written (out_write_build_id) */
 	const pl_input *marker_in; /* the output that got the build-id marker, or NULL */
-	uint64_t marker_id;    /* the id the marker holds (out_plan_marker: out_build_id) */
+	uint64_t marker_id;    /* the id the marker holds (out_plan_marker, or written_id once written) */
+	uint64_t written_id;   /* the build id of the lines out_write_mappings wrote */
+	bool mappings_written; /* staged (out_write_mappings; run beside phase 2 of the first batch) */
 	size_t marker_unit;    /* the dex unit that gets it as a class, or SIZE_MAX (a class file) */
 	struct pool_queue *parts; /* the parts of large entries to deflate (pl_split), as a phase makes them */
 } pl_run;
@@ -399,10 +401,13 @@ int out_mapping_dir(pl_run *r, tc_error *err);
 /* Writes both mapping files staged beside their final paths (pl_run.map_stage; a file
  * that already holds the bytes is left alone), for out_commit_mappings to rename into
  * place right after the outputs' commit: a run that cannot write its mappings replaces
- * no output. */
+ * no output. Sets pl_run.written_id, the build id of what it wrote, and
+ * .mappings_written. Reads only what collect_decide made: the pipeline runs it on a
+ * worker while the others rewrite classes. */
 int out_write_mappings(pl_run *r, tc_error *err);
 /* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
- * will write, from the assigned ids (after collect_decide). */
+ * will write, from the assigned ids (after collect_decide), for what needs it before
+ * the mappings are written (out_plan_marker). */
 uint64_t out_build_id(const pl_run *r);
 /* Where the runtime finds the build id: a class of its own, read by reflection
  * (TraceCanary.buildId; consumer-rules.pro keeps it). */
@@ -417,7 +422,11 @@ uint64_t out_build_id(const pl_run *r);
  * roots, the JDK's modules, a marker at the top would be a stray no class path holds): a
  * directory in its stage (out_build_id_marker), a jar as its last entry (out_write_jar).
  * Outputs of dex files (a dex file, an APK, a directory or jar of them) get it as a class
- * of one dex, classes.dex if there is one, else the first (dexin_prepare). */
+ * of one dex, classes.dex if there is one, else the first (dexin_prepare). The id
+ * (.marker_id) is computed here when something reads it before the mappings are written:
+ * the cache's result keys, a dex's marker (dexin_prepare, before phase 2); else it is
+ * 0 until out_write_mappings gives .written_id (the jar and directory markers are written
+ * after phase 2). */
 void out_plan_marker(pl_run *r);
 /* After the outputs are written: a directory's marker class into its stage; a marker
  * that could not be written (a dex whose ids would not fit, or left unchanged) is

@@ -91,6 +91,29 @@ tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new" --in "$FIXTURE
 failed "a later jar output that cannot be written"
 check "a later jar output that cannot be written: no mapping files" absent "$T/w/map/methodMapping.txt"
 
+# Jars are staged by the workers side by side: one that cannot be written (its parent
+# is a file) while the other is staged, or after it (-j 1: the larger input first),
+# leaves the existing output and the mapping as they were, and no staged jar behind.
+rm -rf "$T/w"; mkdir -p "$T/w/map"; : >"$T/w/f"
+"$PYTHON" - "$FIXTURES/app1.jar" "$T/w/big.jar" <<'PY'
+import random, sys, zipfile
+src = zipfile.ZipFile(sys.argv[1])
+name = next(n for n in src.namelist() if n.endswith('.class'))
+with zipfile.ZipFile(sys.argv[2], 'w') as z:
+    z.writestr(name, src.read(name), zipfile.ZIP_DEFLATED)
+    z.writestr('res/blob.bin', random.Random(7).randbytes(4 << 20), zipfile.ZIP_STORED)
+PY
+printf 'old big\n' >"$T/w/o1.jar"; printf 'old map\n' >"$T/w/map/methodMapping.txt"
+for j in 2 1; do
+    tci --quiet -j "$j" --mapping-dir "$T/w/map" --in "$T/w/big.jar" --out "$T/w/o1.jar" \
+        --in "$FIXTURES/app1.jar" --out "$T/w/f/o2.jar"
+    expect_rc "-j $j: a jar that cannot be written beside one that can" 1
+    stderr_has "-j $j: a jar that cannot be written: named" "$T/w/f"
+    check "-j $j: a jar that cannot be written: the other jar's old output as it was" test "$(cat "$T/w/o1.jar")" = "old big"
+    check "-j $j: a jar that cannot be written: the old mapping as it was" test "$(cat "$T/w/map/methodMapping.txt")" = "old map"
+    check "-j $j: a jar that cannot be written: nothing temporary left" no_temp_files "$T/w"
+done
+
 # A second directory output below a file.
 rm -rf "$T/w"; mkdir -p "$T/w"; : >"$T/w/f"
 tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/new" --in "$app" --out "$T/w/f/second"

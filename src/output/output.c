@@ -822,14 +822,16 @@ int out_write_mappings(pl_run *r, tc_error *err)
 	text_out t;
 	if (text_open(r, &t, 0, err) != TC_OK)
 		return err->code;
-	/* the build id of these lines, as they are written (out_build_id) */
+	/* The build id of these lines, hashed as they are written, unless out_plan_marker
+	 * computed it from the same lines already (out_build_id). */
+	bool hash = !r->marker_id;
 	mm_build_id id;
 	mm_build_id_init(&id);
 	for (size_t i = 0; i < r->ntraced; i++) {
 		const pl_meth *m = r->traced[i];
 		size_t at = t.b.len;
 		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
-		if (t.b.len > at)
+		if (hash && t.b.len > at)
 			mm_build_id_line(&id, (const char *)t.b.data + at, t.b.len - at - 1); /* without its '\n' */
 		text_need(&t);
 	}
@@ -837,7 +839,7 @@ int out_write_mappings(pl_run *r, tc_error *err)
 	mm_build_id_line(&id, MM_DISPATCH_LINE, sizeof MM_DISPATCH_LINE - 1);
 	if (text_close(r, &t, 0, err) != TC_OK || text_open(r, &t, 1, err) != TC_OK)
 		return err->code;
-	r->written_id = mm_build_id_final(&id);
+	r->written_id = hash ? mm_build_id_final(&id) : r->marker_id;
 	put_str(&t.b, MM_IGNORE_HEADER "\n");
 	for (size_t i = 0; i < r->nignored; i++) {
 		const pl_meth *m = r->ignored[i];

@@ -373,7 +373,7 @@ int dexin_write(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 		/* In a jar: into the archive's form first, so that a large dex's parts deflate on
 		 * the other workers while this one checks it (dropped if it fails). */
 		if (e.code == TC_OK && u->in->jar) {
-			if (out_jar_entry(r, u, w, out, out_len, err) != TC_OK)
+			if (out_jar_entry(r, u, w, out, out_len, NULL, 0, err) != TC_OK)
 				return err->code;
 			if (u->split)
 				out = u->split->data; /* w->out was taken */

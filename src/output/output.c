@@ -570,7 +570,8 @@ int out_jar_join(pl_run *r, pl_unit *u, tc_error *err)
 	return TC_OK;
 }
 
-int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err)
+int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, uint8_t *room,
+                  size_t room_len, tc_error *err)
 {
 	u->out_size = len;
 	/* A stored entry stays stored; any other is deflated. */
@@ -589,10 +590,15 @@ int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size
 		data = w->zout.data;
 		len = w->zout.len;
 	}
-	/* Held until the jar is written, in the worker's arena. */
+	/* Held until the jar is written: in memory already in use when it fits, else in
+	 * fresh memory of the worker's arena (its pages zeroed by the kernel). */
 	u->out_len = len;
-	if (!(u->out = arena_dup(&w->outs, data, len)))
+	if (room && len <= room_len) {
+		memcpy(room, data, len);
+		u->out = room;
+	} else if (!(u->out = arena_dup(&w->outs, data, len))) {
 		return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
+	}
 	return TC_OK;
 }
 

@@ -17,8 +17,10 @@
 #include "containers/zlib_io.h"
 
 /* Decompressed jar classes kept between the phases, at most (then inflated twice): a
- * bound, since they cannot be freed one by one. */
+ * bound, since they cannot be freed one by one. A run whose jars' classes come to
+ * KEEP_ALL or less keeps them all (keep_limit): it inflates each once. */
 #define KEEP_LIMIT ((size_t)16 << 20)
+#define KEEP_ALL ((uint64_t)32 << 20)
 /* Inputs are worked on in batches of about this many bytes: what a batch reads, and
  * what it writes until its outputs are on disk, is given back before the next. */
 #define BATCH_BYTES ((uint64_t)16 << 20)
@@ -381,7 +383,11 @@ static int trace_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, u->name, "no memory");
 		return out_dir_file(w, u, data, len, err);
 	}
-	if (u->changed && out_jar_entry(r, u, w, data, len, err) != TC_OK)
+	/* A class kept from phase 1 is read no more (rewritten into w->out): its room takes
+	 * the deflated entry; it is given back with the batch's outputs or later (drop_data). */
+	bool kept = u->data && worker_reads(u);
+	if (u->changed && out_jar_entry(r, u, w, data, len, kept ? (uint8_t *)u->data : NULL, kept ? u->data_len : 0,
+	                                err) != TC_OK)
 		return err->code;
 	return TC_OK;
 }
@@ -924,6 +930,21 @@ static int commit_all(pl_run *r, tc_error *err)
 	return rc;
 }
 
+/* How many bytes of classes phase 1 keeps for phase 2 (pl_run.kept_bytes): all of them
+ * when the jars' classes (their sizes inflated, from the central directories) come to
+ * KEEP_ALL or less, else KEEP_LIMIT. Their deflated entries take the room of the kept
+ * classes (trace_unit), so that keeping all costs a few MB of peak memory, not their size. */
+static size_t keep_limit(const pl_run *r)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < r->nunits && total <= KEEP_ALL; i++) {
+		const pl_unit *u = &r->units[i];
+		if (u->kind == UNIT_CLASS && u->in->jar && !u->in->classpath)
+			total += u->info.size;
+	}
+	return total <= KEEP_ALL ? (size_t)KEEP_ALL : KEEP_LIMIT;
+}
+
 /* The pipeline, from listing the inputs (classified, pl_run.hooks set) to the mapping
  * files and the summary: every output committed, nothing of the cache but pl_run.hooks. */
 static int run_pipeline(pl_run *r, double t0, tc_error *err)
@@ -937,6 +958,8 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "tc-instrument", "no memory");
 	double t1 = now();
 	r->t_read = t1 - t0;
+	if (rc == TC_OK)
+		r->keep_limit = keep_limit(r);
 
 	size_t first = 0, end = 0;
 	while (rc == TC_OK && next_batch(r, &first, &end)) {

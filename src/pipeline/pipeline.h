@@ -485,8 +485,11 @@ int memo_run(pl_run *r, bool *hit, tc_error *err);
 void memo_save_run(pl_run *r);
 
 /* output.c: an edited entry of a jar, as it goes into the archive (deflated unless the
- * source entry was stored), kept in the worker's arena until the jar is written. */
-int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, tc_error *err);
+ * source entry was stored), kept until the jar is written: in room (room_len bytes, the
+ * unit's class kept from phase 1, read no more) when it fits, else in the worker's
+ * arena. room may be NULL. */
+int out_jar_entry(pl_run *r, pl_unit *u, pl_worker *w, const uint8_t *data, size_t len, uint8_t *room,
+                  size_t room_len, tc_error *err);
 /* A large entry (above ZIO_PART bytes) is deflated in parts: out_jar_entry pushes them on
  * pl_run.parts (pl_split), any worker deflates one (out_jar_part, the index pushed), and
  * out_jar_join, once they are all done, puts them together as the unit's out (in the

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
+#include <xxhash.h>
 
 #include "classfile.h"
 #include "opcodes.h"
@@ -505,11 +505,22 @@ int collect_dex_class(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 
 /* --- between the phases -------------------------------------------------------------- */
 
+/* The class hierarchy by name (index_classes): open addressing over the entries (slot:
+ * index + 1, 0 empty), each with the entry of its super class found once (sup), so that
+ * the walks up the hierarchy follow pointers rather than look names up at every step. */
 typedef struct cls_entry {
-	UT_hash_handle hh;
 	const char *name;
+	uint64_t hash;
 	pl_unit *u;
+	struct cls_entry *sup; /* the entry named u->super, or NULL: neither an input nor on the class path */
 } cls_entry;
+
+typedef struct cls_map {
+	cls_entry *v;
+	size_t n;
+	uint32_t *slots;
+	size_t mask;
+} cls_map;
 
 /* A set of mapping lines: open addressing over the methods of an array (slot: index + 1,
  * 0 empty), by the hash the workers computed. 4 bytes a slot where uthash took 64 an
@@ -548,11 +559,23 @@ static pl_meth *set_find(const line_set *s, const pl_meth *m, uint32_t **slot)
 	}
 }
 
-static pl_unit *lookup(cls_entry *map, const char *name)
+/* The entry named name, or NULL; *slot (when not NULL) is where it goes then. */
+static cls_entry *lookup(const cls_map *m, const char *name, uint32_t **slot)
 {
-	cls_entry *e = NULL;
-	HASH_FIND_STR(map, name, e);
-	return e ? e->u : NULL;
+	if (!name)
+		return NULL;
+	uint64_t h = XXH3_64bits(name, strlen(name));
+	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
+		uint32_t k = m->slots[i];
+		if (!k) {
+			if (slot)
+				*slot = &m->slots[i];
+			return NULL;
+		}
+		cls_entry *e = &m->v[k - 1];
+		if (e->hash == h && !strcmp(e->name, name))
+			return e;
+	}
 }
 
 static bool is_root(const char *name)
@@ -565,30 +588,30 @@ static bool is_root(const char *name)
 
 /* Walks the super classes seen in the inputs and the class path (Matrix:
  * isActivityOrSubClass). A cycle in malformed input ends the walk. */
-static bool is_activity(cls_entry *map, const char *name)
+static bool is_activity(const cls_map *map, const char *name)
 {
+	const cls_entry *e = NULL;
 	for (int depth = 0; name && depth < 1000; depth++) {
 		if (is_root(name))
 			return true;
-		pl_unit *u = lookup(map, name);
-		if (!u)
+		if (!(e = depth ? e->sup : lookup(map, name, NULL)))
 			return false;
-		name = u->super;
+		name = e->u->super;
 	}
 	return false;
 }
 
 /* Whether an ancestor declares onWindowFocusChanged final: then no override can be
  * added (it would fail to load). Matrix added one regardless. */
-static bool focus_final_above(cls_entry *map, const char *super)
+static bool focus_final_above(const cls_map *map, const char *super)
 {
+	const cls_entry *e = NULL;
 	for (int depth = 0; super && depth < 1000; depth++) {
-		pl_unit *u = lookup(map, super);
-		if (!u)
+		if (!(e = depth ? e->sup : lookup(map, super, NULL)))
 			return false;
-		if (u->focus_declared)
-			return u->focus_final;
-		super = u->super;
+		if (e->u->focus_declared)
+			return e->u->focus_final;
+		super = e->u->super;
 	}
 	return false;
 }
@@ -637,27 +660,38 @@ static uint32_t base_id(const mapping *base, const pl_meth *m)
 
 /* The class hierarchy, by name: inputs first, then the class path; the first class of a
  * name wins, as on a class path. */
-static void index_classes(pl_run *r, cls_entry *entries, cls_entry **map)
+static bool index_classes(pl_run *r, cls_map *map)
 {
-	size_t ne = 0;
+	size_t size = 16;
+	while (size < 2 * r->nunits)
+		size *= 2;
+	map->v = malloc((r->nunits ? r->nunits : 1) * sizeof *map->v);
+	map->slots = calloc(size, sizeof *map->slots);
+	map->mask = size - 1;
+	map->n = 0;
+	if (!map->v || !map->slots)
+		return false;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < r->nunits; i++) {
 			pl_unit *u = &r->units[i];
 			if ((u->kind != UNIT_CLASS && u->kind != UNIT_DEXCLASS) || u->state != US_OK || !u->cls ||
 			    u->in->classpath != (pass == 1))
 				continue;
-			if (lookup(*map, u->cls))
+			uint32_t *slot;
+			if (lookup(map, u->cls, &slot))
 				continue;
-			entries[ne] = (cls_entry){.name = u->cls, .u = u};
-			HASH_ADD_KEYPTR(hh, *map, u->cls, strlen(u->cls), &entries[ne]);
-			ne++;
+			map->v[map->n] = (cls_entry){.name = u->cls, .hash = XXH3_64bits(u->cls, strlen(u->cls)), .u = u};
+			*slot = (uint32_t)++map->n;
 		}
 	}
+	for (size_t k = 0; k < map->n; k++)
+		map->v[k].sup = lookup(map, map->v[k].u->super, NULL);
+	return true;
 }
 
 /* The Activities among the traced classes, and which of them get an onWindowFocusChanged
  * added (or cannot: a super class declares it final). */
-static void mark_activities(pl_run *r, cls_entry *map)
+static void mark_activities(pl_run *r, const cls_map *map)
 {
 	for (size_t i = 0; i < r->nunits; i++) {
 		pl_unit *u = &r->units[i];
@@ -678,19 +712,23 @@ static void mark_activities(pl_run *r, cls_entry *map)
  * java/lang/Object, to a class of the JDK or Kotlin (no Activity), or to one of the
  * framework's (android.jar) not named like one (Handler, View: ListActivity, TabActivity,
  * ActivityGroup are); else the first name neither an input nor on the class path. */
-static const char *lost_super(cls_entry *map, const pl_unit *u)
+static const char *lost_super(const cls_map *map, const pl_unit *u)
 {
 	static const char *const none[] = {"java/", "javax/", "jdk/", "sun/", "kotlin/"};
 	const char *name = u->super;
-	for (int depth = 0; name && depth < 1000; depth++) {
+	const cls_entry *e = NULL;
+	bool lost = false;
+	for (int depth = 0; name && depth < 1000 && !lost; depth++) {
 		if (is_root(name))
 			return NULL;
-		const pl_unit *s = lookup(map, name);
-		if (!s)
-			break;
-		name = s->super;
+		if (!(e = depth ? e->sup : lookup(map, name, NULL)))
+			lost = true;
+		else
+			name = e->u->super;
 	}
-	if (!name)
+	/* a chain that ends, or goes on past any real hierarchy (a cycle: malformed input,
+	 * its classes inputs all), leaves nothing out */
+	if (!lost)
 		return NULL;
 	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
 		if (!strncmp(name, none[i], strlen(none[i])))
@@ -704,7 +742,7 @@ static const char *lost_super(cls_entry *map, const pl_unit *u)
 /* Matrix knows an Activity by its super classes; one whose chain leaves the inputs and
  * the class path is silently none. Said once for the run, on the first such class: how
  * many, the first few names, and the option that fixes it. */
-static void note_lost_supers(pl_run *r, cls_entry *map)
+static void note_lost_supers(pl_run *r, const cls_map *map)
 {
 	enum { SHOWN = 3 };
 	const pl_unit *first[SHOWN] = {0};
@@ -871,8 +909,7 @@ static void sort_lists(pl_run *r)
 int collect_decide(pl_run *r, tc_error *err)
 {
 	int rc = TC_OK;
-	cls_entry *map = NULL;
-	cls_entry *entries = calloc(r->nunits ? r->nunits : 1, sizeof *entries);
+	cls_map map = {0};
 	line_set traced_set = {0}, ignored_set = {0};
 	uint8_t *used = calloc(MM_ID_MAX / 8 + 1, 1);
 	size_t ntrace = 0, nother = 0;
@@ -887,23 +924,22 @@ int collect_decide(pl_run *r, tc_error *err)
 	}
 	r->traced = calloc(ntrace ? ntrace : 1, sizeof *r->traced);
 	r->ignored = calloc(nother ? nother : 1, sizeof *r->ignored);
-	if (!entries || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
+	if (!index_classes(r, &map) || !used || !r->traced || !r->ignored || !set_init(&traced_set, r->traced, ntrace) ||
 	    !set_init(&ignored_set, r->ignored, nother)) {
 		rc = tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, "decide", "no memory");
 		goto done;
 	}
-	index_classes(r, entries, &map);
-	mark_activities(r, map);
-	note_lost_supers(r, map);
+	mark_activities(r, &map);
+	note_lost_supers(r, &map);
 	reserve_probe_ids(r, used);
 	if ((rc = assign_ids(r, &traced_set, &ignored_set, used, err)) != TC_OK)
 		goto done;
 	sort_lists(r);
 done:
-	HASH_CLEAR(hh, map);
+	free(map.v);
+	free(map.slots);
 	free(traced_set.slots);
 	free(ignored_set.slots);
-	free(entries);
 	free(used);
 	return rc;
 }

@@ -215,6 +215,49 @@ static const dex_code *code_of(const dex_file *d, const char *cls, const char *n
 	return NULL;
 }
 
+/* Malformed input: two classes each other's super class, in two dex files (within one,
+ * a class defined before its super class is refused). The walks up the hierarchy (is it
+ * an Activity, a final focus method above, a super class lost) end; the run goes on,
+ * and an Activity beside them is still one. */
+Test(dex_instrument, a_cycle_of_super_classes_ends_the_walks_up_the_hierarchy)
+{
+	tc_error e;
+	tc_error_clear(&e);
+	const char *names[][2] = {{"Lp/A;", "Lp/B;"}, {"Lp/B;", "Lp/A;"}};
+	for (int i = 0; i < 2; i++) {
+		dex_file d;
+		db_init(&d, &A);
+		uint32_t callee;
+		cr_assert_eq(dex_intern_method(&d, "Lp/Other;", "work", "()V", &callee, &e), TC_OK);
+		dex_insn code[] = {db_invoke(DEX_OP_INVOKE_STATIC, callee, NULL, 0), db_op(DEX_OP_RETURN_VOID)};
+		uint32_t k = db_class_super(&d, names[i][0], names[i][1], DACC_PUBLIC);
+		db_method(&d, k, "run", "()V", DACC_PUBLIC | DACC_STATIC, db_code(&d, 0, 0, 0, code, 2));
+		if (i == 0)
+			db_class_super(&d, "Lp/Lacks;", "Landroid/app/Activity;", DACC_PUBLIC);
+		save(&d, i ? "two.dex" : "one.dex");
+	}
+	char p[5][256]; /* path() keeps four at a time */
+	const char *files[] = {"one.dex", "one-out.dex", "two.dex", "two-out.dex", "map"};
+	for (int i = 0; i < 5; i++)
+		snprintf(p[i], sizeof p[i], "%s", path(files[i]));
+	tc_pair pairs[] = {{p[0], p[1], false}, {p[2], p[3], false}};
+	tc_options o = {.pairs = pairs, .npairs = 2, .mapping_dir = p[4],
+	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
+	                .quiet = true};
+	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
+	char *s = stats();
+	cr_expect(strstr(s, "\"focus_method_added\": 1"), "the Activity beside the cycle gets its focus method: %s", s);
+	cr_expect(!strstr(s, "super classes"), "no super class reported lost (the cycle leads nowhere): %s", s);
+	free(s);
+	size_t len;
+	char *map = (char *)load("map/methodMapping.txt", &len);
+	map = realloc(map, len + 1);
+	map[len] = '\0';
+	cr_expect(strstr(map, ",p.A run ()V\n") && strstr(map, ",p.B run ()V\n"), "both run() methods traced: %s", map);
+	free(map);
+}
+
+
 /* A method ART rejects as it is (it returns a register nothing set) is traced like any
  * other, but its rewrite fails the check and so does the original: it is copied as it
  * was, reported with the rule as the input's fault, and counted as not instrumented; its

@@ -898,10 +898,14 @@ static int assign_ids(pl_run *r, line_set *traced_set, line_set *ignored_set, ui
 /* The mapping files' orders: the traced by id, the ignored by class. Without a base
  * mapping the ids are already in order; directory inputs often list classes in name
  * order too. Sort only what is not sorted. */
-static void sort_lists(pl_run *r)
+static void sort_traced(pl_run *r)
 {
 	if (!sorted(r->traced, r->ntraced, cmp_id))
 		qsort(r->traced, r->ntraced, sizeof *r->traced, cmp_id);
+}
+
+void collect_sort_ignored(pl_run *r)
+{
 	if (!sorted(r->ignored, r->nignored, cmp_class))
 		qsort(r->ignored, r->nignored, sizeof *r->ignored, cmp_class);
 }
@@ -934,7 +938,7 @@ int collect_decide(pl_run *r, tc_error *err)
 	reserve_probe_ids(r, used);
 	if ((rc = assign_ids(r, &traced_set, &ignored_set, used, err)) != TC_OK)
 		goto done;
-	sort_lists(r);
+	sort_traced(r);
 done:
 	free(map.v);
 	free(map.slots);

@@ -395,11 +395,17 @@ static int trace_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err)
 /* An item of phase 2 that is no unit: the mapping files, written beside the classes. */
 #define WRITE_MAPPINGS SIZE_MAX
 
+static int write_mappings(pl_run *r, tc_error *err)
+{
+	collect_sort_ignored(r);
+	return out_write_mappings(r, err);
+}
+
 static int phase2(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
 	if (j->items[i] == WRITE_MAPPINGS)
-		return out_write_mappings(j->r, &j->errs[wk]) != TC_OK;
+		return write_mappings(j->r, &j->errs[wk]) != TC_OK;
 	pl_unit *u = &j->r->units[j->items[i]];
 	int rc = trace_unit(j->r, u, &j->r->workers[wk], &j->errs[wk]);
 	drop_data(j->r, u);
@@ -1025,7 +1031,7 @@ static int run_pipeline(pl_run *r, double t0, tc_error *err)
 	/* The mapping files are staged too: every output and both mappings are complete
 	 * before the first one appears, and then they go into place together. */
 	if (rc == TC_OK && !r->mappings_written) /* no batch wrote them: no input */
-		rc = out_write_mappings(r, err);
+		rc = write_mappings(r, err);
 	rc = check_cut(r, rc, err);
 	double t5 = now();
 	r->t_map = t5 - t4;

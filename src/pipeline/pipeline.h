@@ -305,8 +305,11 @@ char *pl_keep_str(pl_worker *w, const char *s, size_t len);
 int collect_unit(pl_run *r, pl_unit *u, pl_worker *w, tc_error *err);
 /* Between the phases (main thread): the class hierarchy, the Activities and their focus
  * methods, every traced method's id (its probe's, the base mapping's or a new one) and the
- * two lists in the mapping files' order (pl_run.traced, pl_run.ignored). */
+ * two lists (pl_run.traced, pl_run.ignored), the traced in the mapping file's order. */
 int collect_decide(pl_run *r, tc_error *err);
+/* pl_run.ignored into the order of its mapping file, by class: only the mapping writer
+ * reads that order, so the pipeline sorts it beside phase 2, with the writing. */
+void collect_sort_ignored(pl_run *r);
 
 /* beat.c: the runtime the calls go to. pl_unit.beat's bits: the unit defines the beat
  * class, which is public; then per member (i, o, at) two bits, declared with the
@@ -402,8 +405,9 @@ int out_mapping_dir(pl_run *r, tc_error *err);
  * that already holds the bytes is left alone), for out_commit_mappings to rename into
  * place right after the outputs' commit: a run that cannot write its mappings replaces
  * no output. Sets pl_run.written_id, the build id of what it wrote, and
- * .mappings_written. Reads only what collect_decide made: the pipeline runs it on a
- * worker while the others rewrite classes. */
+ * .mappings_written. Reads only what collect_decide made, pl_run.ignored sorted
+ * (collect_sort_ignored): the pipeline runs both on a worker while the others rewrite
+ * classes. */
 int out_write_mappings(pl_run *r, tc_error *err);
 /* The build id (mapfile/method_mapping.h) of the methodMapping.txt out_write_mappings
  * will write, from the assigned ids (after collect_decide), for what needs it before

@@ -937,16 +937,18 @@ static int commit_all(pl_run *r, tc_error *err)
 }
 
 /* How many bytes of classes phase 1 keeps for phase 2 (pl_run.kept_bytes): all of them
- * when the jars' classes (their sizes inflated, from the central directories) come to
- * KEEP_ALL or less, else KEEP_LIMIT. Their deflated entries take the room of the kept
- * classes (trace_unit), so that keeping all costs a few MB of peak memory, not their size. */
+ * when they are jars' classes only and come to KEEP_ALL or less (their sizes inflated,
+ * from the central directories), else KEEP_LIMIT. Their deflated entries take the room of
+ * the kept classes (trace_unit), so that keeping all costs a few MB of peak memory, not
+ * their size. A directory's class is read again cheaply, and its output is written at
+ * once: keeping more of those would cost memory and save little. */
 static size_t keep_limit(const pl_run *r)
 {
 	uint64_t total = 0;
 	for (size_t i = 0; i < r->nunits && total <= KEEP_ALL; i++) {
 		const pl_unit *u = &r->units[i];
-		if (u->kind == UNIT_CLASS && u->in->jar && !u->in->classpath)
-			total += u->info.size;
+		if (u->kind == UNIT_CLASS && !u->in->classpath)
+			total += u->in->jar ? u->info.size : KEEP_ALL + 1;
 	}
 	return total <= KEEP_ALL ? (size_t)KEEP_ALL : KEEP_LIMIT;
 }

@@ -688,14 +688,17 @@ static void put_str(tc_buf *b, const char *s)
 /* A mapping file written a megabyte at a time (for a large class path it is tens of MB,
  * which should not sit in memory whole), hashed as it goes, and compared with the file
  * already there: while they agree nothing is written, so that an unchanged mapping is
- * left as it is. */
+ * left as it is. The old file is read a piece at a time into a buffer, not mapped: its
+ * pages would count in the run's memory, and the writing runs beside phase 2. */
 typedef struct text_out {
 	char path[4096], tmp[4200];
 	tc_buf b;
 	cache_hasher *h;
 	uint64_t size;
-	const uint8_t *old; /* the existing file, mapped, or NULL */
-	size_t old_len;
+	int old;            /* the existing file, or -1 */
+	uint64_t old_len;
+	uint8_t *cmp;       /* a piece of it */
+	size_t cmp_cap;
 	bool same;          /* the bytes so far equal the existing file's */
 	int fd;             /* the temporary file, once they differ */
 	bool failed;
@@ -720,18 +723,49 @@ static bool text_write(text_out *t, const uint8_t *p, size_t n)
 	return true;
 }
 
+/* n bytes of the old file from offset at into t->cmp; false if it cannot give them. */
+static bool text_old(text_out *t, uint64_t at, size_t n)
+{
+	if (n > t->cmp_cap) {
+		uint8_t *c = realloc(t->cmp, n);
+		if (!c)
+			return false;
+		t->cmp = c;
+		t->cmp_cap = n;
+	}
+	for (size_t got = 0; got < n;) {
+		ssize_t k = pread(t->old, t->cmp + got, n - got, (off_t)(at + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	return true;
+}
+
 /* Starts the temporary file with the part that agreed with the old one; false on failure. */
 static bool text_diverge(text_out *t)
 {
 	t->same = false;
 	snprintf(t->tmp, sizeof t->tmp, "%s.tc-tmp.%ld", t->path, (long)getpid());
 	t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (t->fd < 0 || (t->size && !text_write(t, t->old, (size_t)t->size))) {
-		t->err = errno;
-		t->failed = true;
-		return false;
+	bool ok = t->fd >= 0;
+	for (uint64_t at = 0, n; ok && at < t->size; at += n) {
+		n = t->size - at < TEXT_CHUNK ? t->size - at : TEXT_CHUNK;
+		if (!text_old(t, at, (size_t)n)) {
+			t->err = errno ? errno : EIO;
+			ok = false;
+		} else {
+			ok = text_write(t, t->cmp, (size_t)n);
+		}
 	}
-	return true;
+	if (!ok) {
+		if (!t->err)
+			t->err = errno ? errno : EIO;
+		t->failed = true;
+	}
+	return ok;
 }
 
 static void text_flush(text_out *t)
@@ -742,7 +776,7 @@ static void text_flush(text_out *t)
 	if (t->failed || !n)
 		return;
 	cache_hash(t->h, p, n);
-	if (t->same && t->old && t->size + n <= t->old_len && !memcmp(t->old + t->size, p, n)) {
+	if (t->same && t->old >= 0 && t->size + n <= t->old_len && text_old(t, t->size, n) && !memcmp(t->cmp, p, n)) {
 		t->size += n;
 		return;
 	}
@@ -764,6 +798,7 @@ static int text_open(pl_run *r, text_out *t, int which, tc_error *err)
 {
 	memset(t, 0, sizeof *t);
 	t->fd = -1;
+	t->old = -1;
 	t->same = true;
 	/* the directory exists: out_mapping_dir ran before any output */
 	snprintf(t->path, sizeof t->path, "%s/%s", r->opt->mapping_dir, out_mapping_names[which]);
@@ -775,14 +810,11 @@ static int text_open(pl_run *r, text_out *t, int which, tc_error *err)
 	int fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO there must not block */
 	struct stat st;
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			t->old = p;
-			t->old_len = (size_t)st.st_size;
-		}
-	}
-	if (fd >= 0)
+		t->old = fd;
+		t->old_len = (uint64_t)st.st_size;
+	} else if (fd >= 0) {
 		close(fd);
+	}
 	return TC_OK;
 }
 
@@ -794,10 +826,11 @@ static int text_close(pl_run *r, text_out *t, int which, tc_error *err)
 	cache_key hash = cache_digest(t->h);
 	cache_hasher_free(t->h);
 	/* a prefix of the existing file, or a new empty one: written after all */
-	if (t->same && (t->size != t->old_len || !t->old))
+	if (t->same && (t->size != t->old_len || t->old < 0))
 		text_diverge(t);
-	if (t->old)
-		munmap((void *)t->old, t->old_len);
+	if (t->old >= 0)
+		close(t->old);
+	free(t->cmp);
 	if (t->fd >= 0 && close(t->fd) != 0 && !t->failed) {
 		t->err = errno;
 		t->failed = true;

@@ -158,6 +158,47 @@ expect_rc "--out equal to --in (directory)" 0
 check "self: same classes as the reference" diff -r "$T/ref/out" "$T/w/self"
 check "self: nothing temporary" no_temp_files "$T/w"
 
+# The mapping files are compared with the ones already there as they are written (a
+# megabyte at a time, the old file read, not mapped): one that holds the same bytes is
+# left as it is (same inode); any other is rewritten whole and right, whether it differs
+# in the first megabyte or after it, is a prefix of the new one, runs past it, or is
+# empty. guava and asm: a methodMapping.txt of more than 1 MB.
+if [ -f /usr/share/java/guava.jar ] && [ -f /usr/share/java/asm.jar ]; then
+    rm -rf "$T/w"; mkdir -p "$T/w"
+    ga() { tci --quiet --mapping-dir "$T/w/$1" --in /usr/share/java/guava.jar --out "$T/w/g.jar" \
+        --in /usr/share/java/asm.jar --out "$T/w/a.jar"; }
+    ga ref
+    expect_rc "mappings compared: the reference run" 0
+    ref=$T/w/ref/methodMapping.txt
+    size=$(wc -c <"$ref")
+    check "mappings compared: methodMapping.txt is over 1 MB ($size bytes)" test "$size" -gt 1048576
+    mkdir -p "$T/w/m"; cp "$ref" "$T/w/m/methodMapping.txt"
+    inode=$(ls -i "$T/w/m/methodMapping.txt" | cut -d' ' -f1)
+    ga m
+    check "mappings compared: the same bytes: left as it is (same inode)" \
+        test "$(ls -i "$T/w/m/methodMapping.txt" | cut -d' ' -f1)" = "$inode"
+    check "mappings compared: the same bytes: unchanged" same_file "$ref" "$T/w/m/methodMapping.txt"
+    for v in early late prefix longer empty; do
+        "$PYTHON" - "$ref" "$T/w/m/methodMapping.txt" "$v" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+v = sys.argv[3]
+if v == 'early': b[1000] ^= 1
+if v == 'late': b[len(b) - 2000] ^= 1
+if v == 'prefix': b = b[:len(b) - 3000]
+if v == 'longer': b += b'9999,1,a.B c ()V\n' * 10
+if v == 'empty': b = b''
+open(sys.argv[2], 'wb').write(b)
+PY
+        ga m
+        expect_rc "mappings compared: an old file $v" 0
+        check "mappings compared: an old file $v: rewritten right" same_file "$ref" "$T/w/m/methodMapping.txt"
+        check "mappings compared: an old file $v: nothing temporary left" no_temp_files "$T/w"
+    done
+else
+    echo "ok - # SKIP mappings compared: needs guava.jar and asm.jar (libguava-java, libasm-java)"
+fi
+
 # A failed run over an existing directory leaves the mapping files of the last run.
 rm -rf "$T/w"; mkdir -p "$T/w"
 tci --quiet --mapping-dir "$T/w/map" --in "$app" --out "$T/w/out"

@@ -702,6 +702,7 @@ typedef struct text_out {
 	bool same;          /* the bytes so far equal the existing file's */
 	int fd;             /* the temporary file, once they differ */
 	bool failed;
+	bool reading;       /* the failure was reading the old file */
 	int err;
 } text_out;
 
@@ -755,6 +756,7 @@ static bool text_diverge(text_out *t)
 		n = t->size - at < TEXT_CHUNK ? t->size - at : TEXT_CHUNK;
 		if (!text_old(t, at, (size_t)n)) {
 			t->err = errno ? errno : EIO;
+			t->reading = true;
 			ok = false;
 		} else {
 			ok = text_write(t, t->cmp, (size_t)n);
@@ -838,8 +840,10 @@ static int text_close(pl_run *r, text_out *t, int which, tc_error *err)
 	if (nomem || t->failed) {
 		if (!t->same)
 			unlink(t->tmp);
-		return nomem ? tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, t->path, "no memory")
-		             : tc_fail(err, TC_EIO, TC_NO_OFFSET, t->path, "cannot write: %s", strerror(t->err));
+		if (nomem)
+			return tc_fail(err, TC_ENOMEM, TC_NO_OFFSET, t->path, "no memory");
+		return tc_fail(err, TC_EIO, TC_NO_OFFSET, t->path, "cannot %s: %s",
+		               t->reading ? "read the file already there, to compare" : "write", strerror(t->err));
 	}
 	/* staged: out_commit_mappings renames it into place with the outputs' commit (or
 	 * only touches a file that already held these bytes) */

@@ -71,11 +71,13 @@ static uint32_t low32(uint64_t v)
  * needed, its values would be stale), then the `nz64` values z64 as a new Zip64 field.
  * With `align`, also without an alignment field or the empty fields of id 0 that old
  * zipalign's zero padding parses as (the caller adds a new alignment field). What does
- * not parse as fields (a field longer than the block, or 1 to 3 bytes left: old
- * zipalign's padding) is kept as it is when nothing follows it, and dropped when a
- * field would follow: behind it, the new field would be read as part of a field of
- * the old bytes (`unzip -t`: "bad extra-field entry"). Returns the length, or -1 when
- * the result would pass 65,535 bytes. */
+ * not parse as fields: 1 to 3 bytes left (old zipalign's padding) are kept as they are
+ * when nothing follows them, and dropped when a field would follow: behind them, the new
+ * field would be read as part of a field of the old bytes (`unzip -t`: "bad extra-field
+ * entry"); a field longer than the block is dropped, with what follows it: a reader of
+ * the new header would read past the block (a local header whose extra length is wrong,
+ * its block running into the entry's data). Returns the length, or -1 when the result
+ * would pass 65,535 bytes. */
 static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const uint64_t *z64,
                           int nz64, bool align)
 {
@@ -91,7 +93,7 @@ static long rebuild_extra(tc_jar_writer *w, const uint8_t *x, size_t len, const 
 		}
 		p += n;
 	}
-	if (p < len && nz64 == 0 && !align) {
+	if (p < len && len - p < 4 && nz64 == 0 && !align) {
 		memcpy(w->extra + out, x + p, len - p);
 		out += len - p;
 	}

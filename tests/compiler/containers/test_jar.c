@@ -921,6 +921,62 @@ Test(jar_write, alignment_field_replaces_old_padding, .init = setup, .fini = tea
 	buf_free(&b);
 }
 
+/* Without alignment (a jar, an APK's deflated entries) the local extra block is copied
+ * field by field: a field longer than the block (a local header whose extra length is
+ * wrong, its block running into the data; found by the APK fuzzer) is dropped, with what
+ * follows it, so that every field of the new header is whole; 1 to 3 bytes of old
+ * padding at the end stay as they were. */
+static const zb_entry overlong[] = {
+	{.name = "h", .data = "a field longer than the block", .lextra = "\x01\x02\xff\0\0", .lextra_len = 5},
+	{.name = "i", .data = "old padding", .lextra = "\0\0", .lextra_len = 2},
+	{.name = "j", .data = "a time field, then too long a field",
+	 .lextra = "UT\x05\0\x03\x10\x20\x30\x40\x01\x02\x40\0\0\0", .lextra_len = 15},
+};
+
+Test(jar_write, a_field_longer_than_the_block_is_dropped_without_alignment, .init = setup, .fini = teardown)
+{
+	tc_buf b;
+	zb_build(&b, overlong, 3, NULL, NULL);
+	pair p;
+	pair_open(&p, &b);
+	tc_error err;
+	tc_error_clear(&err);
+	for (uint64_t i = 0; i < 3; i++)
+		cr_assert_eq(jar_writer_copy(p.w, p.src, i, &err), TC_OK, "%s", ct_err(&err));
+	cr_assert_eq(jar_writer_finish(p.w, &err), TC_OK, "%s", ct_err(&err));
+	size_t len;
+	uint8_t *z = (uint8_t *)ct_read(p.out, &len);
+	static const uint16_t want_xl[] = {0, 2, 9};
+	size_t off = 0;
+	for (size_t i = 0; i < 3; i++) {
+		uint16_t nl = (uint16_t)(z[off + 26] | z[off + 27] << 8);
+		uint16_t xl = (uint16_t)(z[off + 28] | z[off + 29] << 8);
+		uint32_t cs = (uint32_t)z[off + 18] | (uint32_t)z[off + 19] << 8 | (uint32_t)z[off + 20] << 16 |
+		              (uint32_t)z[off + 21] << 24;
+		const uint8_t *x = z + off + 30 + nl;
+		cr_expect_eq(xl, want_xl[i], "%s: %u bytes of extra block", overlong[i].name, xl);
+		for (size_t q = 0; q + 4 <= xl;) {
+			size_t n = (size_t)(x[q + 2] | x[q + 3] << 8);
+			cr_expect_leq(q + 4 + n, xl, "%s: a field runs past the block", overlong[i].name);
+			q += 4 + n;
+		}
+		off += 30 + nl + xl + cs;
+	}
+	zip_t *zb = zopen(p.out);
+	for (zip_uint64_t i = 0; i < 3; i++) {
+		char got[64] = {0};
+		zip_file_t *zf = zip_fopen_index(zb, i, 0);
+		cr_assert(zf);
+		cr_assert_eq(zip_fread(zf, got, sizeof got), (zip_int64_t)strlen(overlong[i].data));
+		zip_fclose(zf);
+		cr_assert_str_eq(got, overlong[i].data);
+	}
+	zip_discard(zb);
+	free(z);
+	pair_close(&p);
+	buf_free(&b);
+}
+
 Test(jar_read, a_name_twice_is_found_by_jar_check_unique)
 {
 	static const zb_entry twice[] = {

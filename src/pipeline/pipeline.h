@@ -386,6 +386,8 @@ int out_stage_dir(pl_input *in, tc_error *err);
 int out_dir_file(pl_worker *w, pl_unit *u, const uint8_t *data, size_t len, tc_error *err);
 /* A one-file output (jar, APK, dex) is written under in->stage, renamed by out_commit. */
 int out_stage_file(pl_input *in, tc_error *err);
+/* Writes jar input in's output into its stage, from its units (raw copies and their
+ * rewritten entries): once its batch is traced, on any worker, beside other jars. */
 int out_write_jar(pl_run *r, pl_input *in, tc_error *err);
 int out_commit(pl_run *r, pl_input *in, tc_error *err);
 void out_abort(pl_input *in);

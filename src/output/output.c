@@ -860,6 +860,17 @@ static int text_close(pl_run *r, text_out *t, int which, tc_error *err)
 
 const char *const out_mapping_names[2] = {"methodMapping.txt", "ignoreMethodMapping.txt"};
 
+/* Traced method m's line of methodMapping.txt, appended to b, and hashed into id (the
+ * build id, mapfile/method_mapping.h) unless id is NULL: the one place both the writer and
+ * out_build_id make the lines, so that the id is the file's. */
+static void put_traced(tc_buf *b, const pl_meth *m, mm_build_id *id)
+{
+	size_t at = b->len;
+	mm_put_entry(b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
+	if (id && b->len > at)
+		mm_build_id_line(id, (const char *)b->data + at, b->len - at - 1); /* without its '\n' */
+}
+
 int out_write_mappings(pl_run *r, tc_error *err)
 {
 	text_out t;
@@ -871,11 +882,7 @@ int out_write_mappings(pl_run *r, tc_error *err)
 	mm_build_id id;
 	mm_build_id_init(&id);
 	for (size_t i = 0; i < r->ntraced; i++) {
-		const pl_meth *m = r->traced[i];
-		size_t at = t.b.len;
-		mm_put_entry(&t.b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
-		if (hash && t.b.len > at)
-			mm_build_id_line(&id, (const char *)t.b.data + at, t.b.len - at - 1); /* without its '\n' */
+		put_traced(&t.b, r->traced[i], hash ? &id : NULL);
 		text_need(&t);
 	}
 	put_str(&t.b, MM_DISPATCH_LINE "\n");
@@ -902,11 +909,8 @@ uint64_t out_build_id(const pl_run *r)
 	tc_buf b;
 	buf_init(&b);
 	for (size_t i = 0; i < r->ntraced; i++) {
-		const pl_meth *m = r->traced[i];
 		buf_clear(&b);
-		mm_put_entry(&b, m->id, m->access, m->cls, m->class_len, m->rest, m->rest_len);
-		if (b.len)
-			mm_build_id_line(&id, (const char *)b.data, b.len - 1); /* without its '\n' */
+		put_traced(&b, r->traced[i], &id);
 	}
 	buf_free(&b);
 	mm_build_id_line(&id, MM_DISPATCH_LINE, sizeof MM_DISPATCH_LINE - 1);

@@ -559,12 +559,10 @@ static pl_meth *set_find(const line_set *s, const pl_meth *m, uint32_t **slot)
 	}
 }
 
-/* The entry named name, or NULL; *slot (when not NULL) is where it goes then. */
-static cls_entry *lookup(const cls_map *m, const char *name, uint32_t **slot)
+/* The entry named name, whose hash is h, or NULL; *slot (when not NULL) is where it goes
+ * then. */
+static cls_entry *find(const cls_map *m, const char *name, uint64_t h, uint32_t **slot)
 {
-	if (!name)
-		return NULL;
-	uint64_t h = XXH3_64bits(name, strlen(name));
 	for (size_t i = h & m->mask;; i = (i + 1) & m->mask) {
 		uint32_t k = m->slots[i];
 		if (!k) {
@@ -576,6 +574,11 @@ static cls_entry *lookup(const cls_map *m, const char *name, uint32_t **slot)
 		if (e->hash == h && !strcmp(e->name, name))
 			return e;
 	}
+}
+
+static cls_entry *lookup(const cls_map *m, const char *name)
+{
+	return name ? find(m, name, XXH3_64bits(name, strlen(name)), NULL) : NULL;
 }
 
 static bool is_root(const char *name)
@@ -594,7 +597,7 @@ static bool is_activity(const cls_map *map, const char *name)
 	for (int depth = 0; name && depth < 1000; depth++) {
 		if (is_root(name))
 			return true;
-		if (!(e = depth ? e->sup : lookup(map, name, NULL)))
+		if (!(e = depth ? e->sup : lookup(map, name)))
 			return false;
 		name = e->u->super;
 	}
@@ -607,7 +610,7 @@ static bool focus_final_above(const cls_map *map, const char *super)
 {
 	const cls_entry *e = NULL;
 	for (int depth = 0; super && depth < 1000; depth++) {
-		if (!(e = depth ? e->sup : lookup(map, super, NULL)))
+		if (!(e = depth ? e->sup : lookup(map, super)))
 			return false;
 		if (e->u->focus_declared)
 			return e->u->focus_final;
@@ -678,14 +681,15 @@ static bool index_classes(pl_run *r, cls_map *map)
 			    u->in->classpath != (pass == 1))
 				continue;
 			uint32_t *slot;
-			if (lookup(map, u->cls, &slot))
+			uint64_t h = XXH3_64bits(u->cls, strlen(u->cls));
+			if (find(map, u->cls, h, &slot))
 				continue;
-			map->v[map->n] = (cls_entry){.name = u->cls, .hash = XXH3_64bits(u->cls, strlen(u->cls)), .u = u};
+			map->v[map->n] = (cls_entry){.name = u->cls, .hash = h, .u = u};
 			*slot = (uint32_t)++map->n;
 		}
 	}
 	for (size_t k = 0; k < map->n; k++)
-		map->v[k].sup = lookup(map, map->v[k].u->super, NULL);
+		map->v[k].sup = lookup(map, map->v[k].u->super);
 	return true;
 }
 
@@ -721,7 +725,7 @@ static const char *lost_super(const cls_map *map, const pl_unit *u)
 	for (int depth = 0; name && depth < 1000 && !lost; depth++) {
 		if (is_root(name))
 			return NULL;
-		if (!(e = depth ? e->sup : lookup(map, name, NULL)))
+		if (!(e = depth ? e->sup : lookup(map, name)))
 			lost = true;
 		else
 			name = e->u->super;

@@ -432,23 +432,34 @@ static int by_size_desc(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Hands out the largest classes first (their sizes are known for jar entries), so that
- * the workers do not end a phase with one of them busy on a large class and the other
- * idle. Outputs do not depend on this order: every unit's result stays in its unit. */
-static void largest_first(pl_run *r, size_t *items, size_t n)
+/* items by size_of (of r, an item), largest first, then in their order. */
+static void sort_largest_first(const pl_run *r, size_t *items, size_t n, uint64_t (*size_of)(const pl_run *, size_t))
 {
 	sized *s = malloc((n ? n : 1) * sizeof *s);
 	if (!s)
 		return; /* only a slower schedule */
 	for (size_t i = 0; i < n; i++) {
-		const pl_unit *u = &r->units[items[i]];
-		s[i].size = u->kind == UNIT_CLASS && u->in->jar ? u->info.size : u->kind == UNIT_DEX ? u->dex->len : 0;
+		s[i].size = size_of(r, items[i]);
 		s[i].index = items[i];
 	}
 	qsort(s, n, sizeof *s, by_size_desc);
 	for (size_t i = 0; i < n; i++)
 		items[i] = s[i].index;
 	free(s);
+}
+
+static uint64_t unit_size(const pl_run *r, size_t k)
+{
+	const pl_unit *u = &r->units[k];
+	return u->kind == UNIT_CLASS && u->in->jar ? u->info.size : u->kind == UNIT_DEX ? u->dex->len : 0;
+}
+
+/* Hands out the largest classes first (their sizes are known for jar entries), so that
+ * the workers do not end a phase with one of them busy on a large class and the other
+ * idle. Outputs do not depend on this order: every unit's result stays in its unit. */
+static void largest_first(pl_run *r, size_t *items, size_t n)
+{
+	sort_largest_first(r, items, n, unit_size);
 }
 
 /* A part of a large entry to deflate (out_jar_part). */
@@ -810,6 +821,11 @@ static void release_batch(pl_run *r, size_t first, size_t end, bool done)
 	}
 }
 
+static uint64_t jar_size(const pl_run *r, size_t i)
+{
+	return input_size(&r->inputs[i]);
+}
+
 static int write_jar(void *ctx, size_t i, int wk)
 {
 	job *j = ctx;
@@ -828,13 +844,7 @@ static int write_jars(pl_run *r, size_t first, size_t end, tc_error *err)
 		if (in->jar && !in->classpath && !in->result_hit)
 			jars[n++] = i;
 	}
-	/* by input size, then input order (an insertion sort: a batch has few jars) */
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && input_size(&r->inputs[jars[k]]) > input_size(&r->inputs[jars[k - 1]]); k--) {
-			size_t t = jars[k];
-			jars[k] = jars[k - 1];
-			jars[k - 1] = t;
-		}
+	sort_largest_first(r, jars, n, jar_size);
 	int rc = run_phase(r, jars, n, write_jar, err);
 	free(jars);
 	return rc;

@@ -13,25 +13,22 @@
 #include "dex_verify.h"
 #include "pipeline/instrument.h"
 #include "pipeline/pipeline.h"
+#include "instrument_run.h"
 
 static arena A, A2;
 static tc_buf B;
-static char dir[64];
 
 static void setup(void)
 {
 	arena_init(&A);
 	arena_init(&A2);
 	buf_init(&B);
-	snprintf(dir, sizeof dir, "/tmp/tc-dexinst-XXXXXX");
-	cr_assert(mkdtemp(dir));
+	ir_setup();
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	ir_teardown();
 	arena_free(&A);
 	arena_free(&A2);
 	buf_free(&B);
@@ -39,56 +36,25 @@ static void teardown(void)
 
 TestSuite(dex_instrument, .init = setup, .fini = teardown);
 
-static char *path(const char *name)
-{
-	static char p[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-	return p[k];
-}
-
 static void save(dex_file *d, const char *file)
 {
 	tc_error e;
 	tc_error_clear(&e);
 	buf_clear(&B);
 	cr_assert_eq(dex_write(d, &B, &e), TC_OK, "%s", e.message);
-	FILE *f = fopen(path(file), "wb");
-	cr_assert(f && fwrite(B.data, 1, B.len, f) == B.len && !fclose(f));
-}
-
-static uint8_t *load(const char *file, size_t *len)
-{
-	FILE *f = fopen(path(file), "rb");
-	cr_assert(f);
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	uint8_t *b = malloc(*len);
-	cr_assert(fread(b, 1, *len, f) == *len);
-	fclose(f);
-	return b;
+	ir_save(file, B.data, B.len);
 }
 
 static void instrument(const char *in, const char *out)
 {
-	tc_pair pair = {path(in), path(out), false};
-	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
-	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
-	                .quiet = true};
 	tc_error e;
-	tc_error_clear(&e);
-	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
+	cr_assert_eq(ir_instrument((const char *const[][2]){{in, out}}, 1, 2, &e), TC_OK, "%s", e.message);
 }
 
 static char *stats(void)
 {
 	size_t len;
-	uint8_t *b = load("map/instrument-stats.json", &len);
-	char *s = realloc(b, len + 1);
-	s[len] = '\0';
-	return s;
+	return (char *)ir_load("map/instrument-stats.json", &len);
 }
 
 /* A class whose method run() calls another: a method to trace. */
@@ -114,7 +80,7 @@ Test(dex_instrument, a_dex_without_room_for_the_calls_ids_is_left_unchanged)
 	save(&d, "full.dex");
 	instrument("full.dex", "out.dex");
 	size_t a, b;
-	uint8_t *in = load("full.dex", &a), *out = load("out.dex", &b);
+	uint8_t *in = ir_load("full.dex", &a), *out = ir_load("out.dex", &b);
 	cr_expect(a == b && !memcmp(in, out, a), "the output is the input, unchanged");
 	char *s = stats();
 	cr_expect(strstr(s, "dex left unchanged") && strstr(s, "65,536"), "%s", s);
@@ -172,7 +138,7 @@ Test(dex_instrument, activities_call_at_after_i_and_get_onWindowFocusChanged)
 	save(&d, "act.dex");
 	instrument("act.dex", "act-out.dex");
 	size_t len;
-	uint8_t *b = load("act-out.dex", &len);
+	uint8_t *b = ir_load("act-out.dex", &len);
 	dex_file out;
 	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
 	char seq[512];
@@ -236,23 +202,14 @@ Test(dex_instrument, a_cycle_of_super_classes_ends_the_walks_up_the_hierarchy)
 			db_class_super(&d, "Lp/Lacks;", "Landroid/app/Activity;", DACC_PUBLIC);
 		save(&d, i ? "two.dex" : "one.dex");
 	}
-	char p[5][256]; /* path() keeps four at a time */
-	const char *files[] = {"one.dex", "one-out.dex", "two.dex", "two-out.dex", "map"};
-	for (int i = 0; i < 5; i++)
-		snprintf(p[i], sizeof p[i], "%s", path(files[i]));
-	tc_pair pairs[] = {{p[0], p[1], false}, {p[2], p[3], false}};
-	tc_options o = {.pairs = pairs, .npairs = 2, .mapping_dir = p[4],
-	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
-	                .quiet = true};
-	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
+	const char *const pairs[][2] = {{"one.dex", "one-out.dex"}, {"two.dex", "two-out.dex"}};
+	cr_assert_eq(ir_instrument(pairs, 2, 2, &e), TC_OK, "%s", e.message);
 	char *s = stats();
 	cr_expect(strstr(s, "\"focus_method_added\": 1"), "the Activity beside the cycle gets its focus method: %s", s);
 	cr_expect(!strstr(s, "super classes"), "no super class reported lost (the cycle leads nowhere): %s", s);
 	free(s);
 	size_t len;
-	char *map = (char *)load("map/methodMapping.txt", &len);
-	map = realloc(map, len + 1);
-	map[len] = '\0';
+	char *map = (char *)ir_load("map/methodMapping.txt", &len);
 	cr_expect(strstr(map, ",p.A run ()V\n") && strstr(map, ",p.B run ()V\n"), "both run() methods traced: %s", map);
 	free(map);
 }
@@ -278,7 +235,7 @@ Test(dex_instrument, a_method_art_rejects_already_is_copied_and_reported)
 	save(&d, "bad.dex");
 	instrument("bad.dex", "bad-out.dex");
 	size_t len;
-	uint8_t *b = load("bad-out.dex", &len);
+	uint8_t *b = ir_load("bad-out.dex", &len);
 	dex_file out;
 	cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
 	const dex_code *was = code_of(&d, "Lp/Bad;", "broken", "()I"), *now = code_of(&out, "Lp/Bad;", "broken", "()I");
@@ -387,7 +344,7 @@ static void marker_value(const dex_file *out, char *buf, size_t size)
 static void build_id_file(char *buf, size_t size)
 {
 	size_t len;
-	uint8_t *b = load("map/buildId", &len);
+	uint8_t *b = ir_load("map/buildId", &len);
 	snprintf(buf, size, "%.*s", (int)(len && b[len - 1] == '\n' ? len - 1 : len), (const char *)b);
 	free(b);
 }
@@ -404,7 +361,7 @@ Test(dex_instrument, a_dex_output_carries_the_build_id_as_the_marker_class)
 	save(&d, "m.dex");
 	instrument("m.dex", "m-out.dex");
 	size_t len;
-	uint8_t *b = load("m-out.dex", &len);
+	uint8_t *b = ir_load("m-out.dex", &len);
 	dex_file out;
 	tc_error e;
 	tc_error_clear(&e);
@@ -421,7 +378,7 @@ Test(dex_instrument, a_dex_output_carries_the_build_id_as_the_marker_class)
 	/* again, over the output: the same bytes, one marker */
 	instrument("m-out.dex", "m-again.dex");
 	size_t len2;
-	uint8_t *b2 = load("m-again.dex", &len2);
+	uint8_t *b2 = ir_load("m-again.dex", &len2);
 	cr_expect(len == len2 && !memcmp(b, b2, len), "a second run writes what the first wrote");
 	free(b);
 	free(b2);
@@ -438,30 +395,21 @@ Test(dex_instrument, of_several_dex_outputs_only_the_first_gets_the_marker)
 	db_init(&d2, &A);
 	traced_class(&d2, "Lp/Two;");
 	save(&d2, "two.dex");
-	/* (path() has four buffers) */
-	char *names[] = {strdup(path("one.dex")), strdup(path("one-out.dex")), strdup(path("two.dex")),
-	                 strdup(path("two-out.dex")), strdup(path("map"))};
-	tc_pair pairs[] = {{names[0], names[1], false}, {names[2], names[3], false}};
-	tc_options o = {.pairs = pairs, .npairs = 2, .mapping_dir = names[4],
-	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
-	                .quiet = true};
+	const char *const pairs[][2] = {{"one.dex", "one-out.dex"}, {"two.dex", "two-out.dex"}};
 	tc_error e;
-	tc_error_clear(&e);
-	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
+	cr_assert_eq(ir_instrument(pairs, 2, 2, &e), TC_OK, "%s", e.message);
 	char want[64], got[64];
 	build_id_file(want, sizeof want);
 	const char *outs[] = {"one-out.dex", "two-out.dex"};
 	for (int i = 0; i < 2; i++) {
 		size_t len;
-		uint8_t *b = load(outs[i], &len);
+		uint8_t *b = ir_load(outs[i], &len);
 		dex_file out;
 		cr_assert_eq(dex_parse(&out, &A2, b, len, &e), TC_OK, "%s", e.message);
 		marker_value(&out, got, sizeof got);
 		cr_expect_str_eq(got, i == 0 ? want : "", "%s", outs[i]);
 		free(b);
 	}
-	for (int i = 0; i < 5; i++)
-		free(names[i]);
 }
 
 /* A dex that defines a class of the marker's name with other members (not ours): it is
@@ -478,7 +426,7 @@ Test(dex_instrument, a_dex_with_a_foreign_class_of_the_markers_name_gets_no_mark
 	save(&d, "foreign.dex");
 	instrument("foreign.dex", "foreign-out.dex");
 	size_t len;
-	uint8_t *b = load("foreign-out.dex", &len);
+	uint8_t *b = ir_load("foreign-out.dex", &len);
 	dex_file out;
 	tc_error e;
 	tc_error_clear(&e);
@@ -499,7 +447,7 @@ Test(dex_instrument, a_dex_with_a_foreign_class_of_the_markers_name_gets_no_mark
 static void verified(const char *file)
 {
 	size_t len;
-	uint8_t *b = load(file, &len);
+	uint8_t *b = ir_load(file, &len);
 	arena a, s;
 	arena_init(&a);
 	arena_init(&s);
@@ -537,7 +485,7 @@ static void instrument_parse(dex_file *d, const char *in, const char *outname, d
 	instrument(in, outname);
 	verified(outname);
 	size_t len;
-	uint8_t *b = load(outname, &len);
+	uint8_t *b = ir_load(outname, &len);
 	tc_error e;
 	tc_error_clear(&e);
 	uint8_t *keep = arena_dup(&A2, b, len);
@@ -635,7 +583,7 @@ Test(dex_instrument, a_type_id_overflow_names_the_type_limit)
 	verified("types.dex");
 	instrument("types.dex", "types-out.dex");
 	size_t a, b;
-	uint8_t *in = load("types.dex", &a), *out = load("types-out.dex", &b);
+	uint8_t *in = ir_load("types.dex", &a), *out = ir_load("types-out.dex", &b);
 	cr_expect(a == b && !memcmp(in, out, a), "the output is the input, unchanged");
 	char *s = stats();
 	cr_expect(strstr(s, "dex left unchanged: the calls' ids do not fit: a dex holds at most 65,535 type ids "
@@ -687,12 +635,12 @@ Test(dex_instrument, ids_exhausted_after_the_base_mapping_say_so_and_what_to_do)
 	traced_class(&d, "Lp/C;");
 	traced_class(&d, "Lp/D;");
 	save(&d, "four.dex");
-	FILE *f = fopen(path("base.txt"), "w");
+	FILE *f = fopen(ir_path("base.txt"), "w");
 	cr_assert(f);
 	fputs("1048570,1,q.Old old ()V\n", f);
 	fclose(f);
-	tc_pair pair = {path("four.dex"), path("four-out.dex"), false};
-	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"), .base_mapping = path("base.txt"),
+	tc_pair pair = {ir_path("four.dex"), ir_path("four-out.dex"), false};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = ir_path("map"), .base_mapping = ir_path("base.txt"),
 	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 1, .deflate_level = 6,
 	                .quiet = true};
 	tc_error e;
@@ -703,7 +651,7 @@ Test(dex_instrument, ids_exhausted_after_the_base_mapping_say_so_and_what_to_do)
 	cr_expect(strstr(msg, "method ids: exhausted: new ids follow the largest of --base-mapping "), "%s", msg);
 	cr_expect(strstr(msg, " (1048570), which leaves 3 of the 1048573 ids for 4 methods new to this build: start "
 	                      "the ids over by running without --base-mapping"), "%s", msg);
-	cr_expect(access(path("four-out.dex"), F_OK) != 0, "nothing written");
+	cr_expect(access(ir_path("four-out.dex"), F_OK) != 0, "nothing written");
 }
 
 /* Classes whose super classes are neither inputs nor on the class path may be
@@ -737,17 +685,17 @@ Test(dex_instrument, unknown_super_classes_are_reported_once_naming_the_classpat
 static void instrument_rules_base(const char *in, const char *out, const char *rules, const char *base)
 {
 	char bpath[256];
-	snprintf(bpath, sizeof bpath, "%s", path("base.txt"));
+	snprintf(bpath, sizeof bpath, "%s", ir_path("base.txt"));
 	if (base) {
 		FILE *b = fopen(bpath, "w");
 		cr_assert(b && fputs(base, b) >= 0 && !fclose(b));
 	}
-	FILE *f = fopen(path("inline.rules"), "w");
+	FILE *f = fopen(ir_path("inline.rules"), "w");
 	cr_assert(f && fputs(rules, f) >= 0 && !fclose(f));
-	tc_pair pair = {path(in), path(out), false};
-	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
+	tc_pair pair = {ir_path(in), ir_path(out), false};
+	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = ir_path("map"),
 	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = 2, .deflate_level = 6,
-	                .quiet = true, .blocklist = path("inline.rules"), .base_mapping = base ? bpath : NULL};
+	                .quiet = true, .blocklist = ir_path("inline.rules"), .base_mapping = base ? bpath : NULL};
 	tc_error e;
 	tc_error_clear(&e);
 	cr_assert_eq(tc_instrument(&o, &e), TC_OK, "%s", e.message);
@@ -764,7 +712,7 @@ static char *read_map(const char *name)
 	char rel[64];
 	snprintf(rel, sizeof rel, "map/%s", name);
 	size_t len;
-	uint8_t *b = load(rel, &len);
+	uint8_t *b = ir_load(rel, &len);
 	char *s = realloc(b, len + 1);
 	s[len] = '\0';
 	return s;
@@ -818,7 +766,7 @@ static void small_methods(dex_file *d)
 static uint32_t check_small(const dex_file *in, const char *outname, uint32_t limit)
 {
 	size_t len;
-	uint8_t *b = load(outname, &len);
+	uint8_t *b = ir_load(outname, &len);
 	dex_file out;
 	tc_error e;
 	tc_error_clear(&e);

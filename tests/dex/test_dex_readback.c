@@ -15,7 +15,7 @@
 
 #include "dex.h"
 #include "dexbuild.h"
-#include "pipeline/instrument.h"
+#include "instrument_run.h"
 
 int __real_dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_error *err);
 
@@ -34,13 +34,11 @@ int __wrap_dex_parse(dex_file *d, arena *a, const uint8_t *data, size_t len, tc_
 }
 
 static arena A;
-static char dir[64];
 
 static void setup(void)
 {
 	arena_init(&A);
-	snprintf(dir, sizeof dir, "/tmp/tc-readback-XXXXXX");
-	cr_assert(mkdtemp(dir));
+	ir_setup();
 	plant_min = SIZE_MAX;
 	plant_skip[0] = plant_skip[1] = 0;
 	planted = 0;
@@ -48,36 +46,11 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	ir_teardown();
 	arena_free(&A);
 }
 
 TestSuite(dex_readback, .init = setup, .fini = teardown);
-
-static char *path(const char *name)
-{
-	static char p[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-	return p[k];
-}
-
-static uint8_t *load(const char *file, size_t *len)
-{
-	FILE *f = fopen(path(file), "rb");
-	cr_assert(f, "%s", file);
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	uint8_t *b = malloc(*len + 1);
-	cr_assert(fread(b, 1, *len, f) == *len);
-	fclose(f);
-	b[*len] = '\0';
-	return b;
-}
 
 /* A dex of `classes` classes whose run() calls another method (each one to trace), and
  * `bulk` more method ids, which make it large. */
@@ -107,21 +80,10 @@ static uint8_t *make_dex(const char *prefix, uint32_t classes, uint32_t bulk, si
 	return buf_take(&b, len);
 }
 
-static void save(const char *file, const uint8_t *data, size_t len)
-{
-	FILE *f = fopen(path(file), "wb");
-	cr_assert(f && fwrite(data, 1, len, f) == len && !fclose(f));
-}
-
 static int instrument(const char *in, const char *out, int threads)
 {
-	tc_pair pair = {path(in), path(out), false};
-	tc_options o = {.pairs = &pair, .npairs = 1, .mapping_dir = path("map"),
-	                .beat = "com/tencent/matrix/trace/core/AppMethodBeat", .threads = threads, .deflate_level = 6,
-	                .quiet = true};
 	tc_error e;
-	tc_error_clear(&e);
-	int rc = tc_instrument(&o, &e);
+	int rc = ir_instrument((const char *const[][2]){{in, out}}, 1, threads, &e);
 	cr_expect_eq(rc, TC_OK, "%s", e.message);
 	return rc;
 }
@@ -130,7 +92,7 @@ static int instrument(const char *in, const char *out, int threads)
 static uint8_t *entry(const char *zipfile, const char *name, size_t *len)
 {
 	int ze;
-	zip_t *z = zip_open(path(zipfile), ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+	zip_t *z = zip_open(ir_path(zipfile), ZIP_RDONLY | ZIP_CHECKCONS, &ze);
 	cr_assert(z, "%s: a sound zip (%d)", zipfile, ze);
 	zip_stat_t st;
 	cr_assert_eq(zip_stat(z, name, 0, &st), 0, "%s in %s", name, zipfile);
@@ -147,16 +109,16 @@ Test(dex_readback, a_dex_file_that_fails_its_check_is_written_as_it_was_and_repo
 {
 	size_t len;
 	uint8_t *in = make_dex("a", 20, 0, &len);
-	save("in.dex", in, len);
+	ir_save("in.dex", in, len);
 	plant_min = 1;
 	plant_skip[0] = len;
 	cr_assert_eq(instrument("in.dex", "out.dex", 2), TC_OK);
 	cr_expect_eq(planted, 1, "the written dex was read back once (%d)", planted);
 	size_t n;
-	uint8_t *out = load("out.dex", &n);
+	uint8_t *out = ir_load("out.dex", &n);
 	cr_expect(n == len && !memcmp(in, out, len), "the output is the input, unchanged");
 	size_t slen;
-	char *s = (char *)load("map/instrument-stats.json", &slen);
+	char *s = (char *)ir_load("map/instrument-stats.json", &slen);
 	cr_expect(strstr(s, "dex left unchanged") && strstr(s, "planted read-back failure"), "%s", s);
 	cr_expect(strstr(s, "\"skipped\": 20"), "its 20 traced methods counted as not instrumented: %s", s);
 	cr_expect(strstr(s, "\"buildIdMarker\": \"\""), "the marker it would have carried is gone: %s", s);
@@ -173,7 +135,7 @@ static void apk_case(int threads)
 	uint8_t *big = make_dex("b", 50, 40000, &big_len), *small = make_dex("s", 10, 0, &small_len);
 	cr_assert_gt(big_len, (size_t)512 << 10, "the big dex (%zu bytes) is deflated in parts", big_len);
 	int ze;
-	zip_t *z = zip_open(path("in.apk"), ZIP_CREATE | ZIP_TRUNCATE, &ze);
+	zip_t *z = zip_open(ir_path("in.apk"), ZIP_CREATE | ZIP_TRUNCATE, &ze);
 	cr_assert(z);
 	cr_assert_geq(zip_file_add(z, "classes.dex", zip_source_buffer(z, big, big_len, 0), 0), 0);
 	cr_assert_geq(zip_file_add(z, "classes2.dex", zip_source_buffer(z, small, small_len, 0), 0), 0);
@@ -197,7 +159,7 @@ static void apk_case(int threads)
 	arena_free(&a);
 	free(out);
 	size_t slen;
-	char *s = (char *)load("map/instrument-stats.json", &slen);
+	char *s = (char *)ir_load("map/instrument-stats.json", &slen);
 	cr_expect(strstr(s, "classes.dex") && strstr(s, "dex left unchanged") && strstr(s, "planted read-back failure"),
 	          "-j%d: %s", threads, s);
 	free(s);

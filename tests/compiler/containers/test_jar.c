@@ -862,6 +862,17 @@ static size_t check_aligned(const uint8_t *z, size_t off, uint16_t want_align, c
 	return off + 30 + nl + xl + cs;
 }
 
+/* Entry i of zb, read by libzip, holds exactly the string want. */
+static void expect_entry_data(zip_t *zb, zip_uint64_t i, const char *want)
+{
+	char got[64] = {0};
+	zip_file_t *zf = zip_fopen_index(zb, i, 0);
+	cr_assert(zf, "entry %llu opens", (unsigned long long)i);
+	cr_assert_eq(zip_fread(zf, got, sizeof got), (zip_int64_t)strlen(want));
+	zip_fclose(zf);
+	cr_assert_str_eq(got, want);
+}
+
 /* zipalign before build tools 24 padded with bare zero bytes (1 to 3 of them, not a
  * field); apksigner and zipalign -p write a 0xd935 field. The writer must leave one
  * alignment field and nothing that reads as a broken field (issue 18: "00 00 35 d9 ..."
@@ -907,12 +918,7 @@ Test(jar_write, alignment_field_replaces_old_padding, .init = setup, .fini = tea
 			cr_assert(d && id == 0x5455 && n == 5 && !memcmp(d, "\x03\x10\x20\x30\x40", 5),
 			          "the time field of f is kept, first");
 		}
-		char got[64] = {0};
-		zip_file_t *zf = zip_fopen_index(zb, i, 0);
-		cr_assert(zf);
-		cr_assert_eq(zip_fread(zf, got, sizeof got), (zip_int64_t)strlen(padded[i].data));
-		zip_fclose(zf);
-		cr_assert_str_eq(got, padded[i].data);
+		expect_entry_data(zb, i, padded[i].data);
 	}
 	zip_discard(zb);
 	jar_close(back);
@@ -963,14 +969,8 @@ Test(jar_write, a_field_longer_than_the_block_is_dropped_without_alignment, .ini
 		off += 30 + nl + xl + cs;
 	}
 	zip_t *zb = zopen(p.out);
-	for (zip_uint64_t i = 0; i < 3; i++) {
-		char got[64] = {0};
-		zip_file_t *zf = zip_fopen_index(zb, i, 0);
-		cr_assert(zf);
-		cr_assert_eq(zip_fread(zf, got, sizeof got), (zip_int64_t)strlen(overlong[i].data));
-		zip_fclose(zf);
-		cr_assert_str_eq(got, overlong[i].data);
-	}
+	for (zip_uint64_t i = 0; i < 3; i++)
+		expect_entry_data(zb, i, overlong[i].data);
 	zip_discard(zb);
 	free(z);
 	pair_close(&p);
